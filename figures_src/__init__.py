@@ -1,0 +1,58 @@
+"""Figure definitions: each figure is a function that draws what posenc computes.
+
+    @figure("sin_clock", alt="……中文替代文本……", caption="……")
+    def sin_clock(fig, theme):
+        angles = sinusoidal.hand_angles(3, DEMO_DIM)   # posenc computes …
+        ax = fig.add_subplot(projection="polar")     # … the figure only draws
+        ...
+
+``theme`` carries the colours of the light or dark variant; draw with them and
+never hard-code a colour, so both variants stay readable. ``alt`` and
+``caption`` may be callables, for text that quotes computed numbers.
+Lessons place a figure with ``{{ figure("sin_clock") }}``.
+
+Every module in this package (except those starting with "_") is loaded by
+``figures_src.build``, so a new lesson's figure module needs no registration.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Union
+
+Text = Union[str, Callable[[], str]]
+
+
+@dataclass(frozen=True)
+class FigureSpec:
+    name: str
+    draw: Callable
+    alt: Text
+    caption: Text
+    size: tuple[float, float]
+    module: str
+
+    def alt_text(self) -> str:
+        return self.alt() if callable(self.alt) else self.alt
+
+    def caption_text(self) -> str:
+        return self.caption() if callable(self.caption) else self.caption
+
+
+REGISTRY: dict[str, FigureSpec] = {}
+
+
+def figure(name: str, *, alt: Text, caption: Text = "", size: tuple[float, float] = (6.4, 3.6)):
+    """Register ``draw(fig, theme)`` as the figure ``name`` (alt text is required)."""
+    if not name.replace("_", "").isalnum():
+        raise ValueError(f"figure name {name!r} must be letters, digits and underscores (it becomes a file name)")
+
+    def register(draw: Callable):
+        if name in REGISTRY and REGISTRY[name].module != draw.__module__:
+            raise ValueError(f"figure {name!r} is defined in both {REGISTRY[name].module} and {draw.__module__}; rename one")
+        if not alt:
+            raise ValueError(f"figure {name!r} needs Chinese alt text for screen readers")
+        REGISTRY[name] = FigureSpec(name, draw, alt, caption, size, draw.__module__)
+        return draw
+
+    return register

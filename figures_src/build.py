@@ -1,0 +1,124 @@
+"""Render every registered figure to SVG, light and dark, skipping unchanged ones.
+
+A figure is redrawn only when its cache key changes. The key hashes what
+can change the drawing: the figure's module source, the shared style code,
+posenc's source and data (where every plotted value comes from; the training
+experiment excluded), matplotlib's version and the font file. A figure module
+that draws other inputs (experiment results) lists them in a module-level
+``INPUTS = [path, ...]`` (relative to the repository root). Editing lesson prose changes none of these, so a
+rebuild after a prose edit redraws nothing.
+
+    python -m figures_src.build --out /tmp/figs [--no-cache]   # render all, report what was drawn
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import importlib
+import pkgutil
+import sys
+import time
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import matplotlib
+
+import figures_src
+from figures_src import REGISTRY, _style
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_CACHE = ROOT / ".cache" / "figures"
+
+
+def load_all() -> dict:
+    for mod in pkgutil.iter_modules(figures_src.__path__):
+        if not mod.name.startswith("_") and mod.name != "build":
+            importlib.import_module(f"figures_src.{mod.name}")
+    return REGISTRY
+
+
+def tree_digest(root: Path, patterns=("*.py", "*.yaml", "*.json"), exclude=("__pycache__",)) -> str:
+    """Digest of the files under ``root`` matching ``patterns``, names included."""
+    h = hashlib.sha256()
+    for pattern in patterns:
+        for path in sorted(root.rglob(pattern)):
+            if any(part in exclude for part in path.relative_to(root).parts):
+                continue
+            h.update(path.relative_to(root).as_posix().encode())
+            h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+@lru_cache(maxsize=None)
+def _shared_digest() -> str:
+    """Digest of everything every figure depends on."""
+    h = hashlib.sha256()
+    h.update(tree_digest(ROOT / "posenc", exclude=("__pycache__", "experiment")).encode())
+    for name in ("__init__.py", "_style.py"):
+        h.update((ROOT / "figures_src" / name).read_bytes())
+    family, path = _style.cjk_font()
+    h.update(f"{matplotlib.__version__}|{family}|{path}|{Path(path).stat().st_size}".encode())
+    return h.hexdigest()
+
+
+def cache_key(spec, theme: str) -> str:
+    module = sys.modules[spec.module]
+    h = hashlib.sha256()
+    h.update(_shared_digest().encode())
+    h.update(Path(module.__file__).read_bytes())
+    for extra in getattr(module, "INPUTS", ()):
+        path = ROOT / extra
+        h.update(tree_digest(path).encode() if path.is_dir() else path.read_bytes())
+    h.update(f"{spec.name}|{theme}|{spec.size}".encode())
+    return h.hexdigest()[:16]
+
+
+@dataclass
+class RenderReport:
+    paths: dict[str, dict[str, Path]] = field(default_factory=dict)
+    drawn: list[str] = field(default_factory=list)
+    cached: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def render_all(cache_dir: Path = DEFAULT_CACHE, use_cache: bool = True) -> RenderReport:
+    """Make sure every figure has an up-to-date SVG per theme in ``cache_dir``."""
+    start = time.perf_counter()
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    report = RenderReport()
+    for name, spec in sorted(load_all().items()):
+        report.paths[name] = {}
+        for theme_name, theme in _style.THEMES.items():
+            key = cache_key(spec, theme_name)
+            path = cache_dir / f"{name}.{theme_name}.{key}.svg"
+            label = f"{name}.{theme_name}"
+            if use_cache and path.exists():
+                report.cached.append(label)
+            else:
+                for stale in cache_dir.glob(f"{name}.{theme_name}.*.svg"):
+                    stale.unlink()
+                tmp = path.with_suffix(".tmp")
+                tmp.write_bytes(_style.render_svg(spec, theme))
+                tmp.replace(path)  # atomic: an interrupted build never leaves half a figure
+                report.drawn.append(label)
+            report.paths[name][theme_name] = path
+    report.seconds = time.perf_counter() - start
+    return report
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--out", type=Path, default=DEFAULT_CACHE, help="folder for the SVGs (default: .cache/figures)")
+    parser.add_argument("--no-cache", action="store_true", help="redraw every figure")
+    args = parser.parse_args(argv)
+    report = render_all(args.out, use_cache=not args.no_cache)
+    print(f"figures: {len(report.drawn)} drawn, {len(report.cached)} cached, {report.seconds:.1f} s")
+    for label in report.drawn:
+        print(f"  drew {label}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

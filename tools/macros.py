@@ -1,0 +1,105 @@
+"""mkdocs-macros entry point: the only way lesson prose gets numbers, facts and figures.
+
+    {{ num("sin_slowest_period") }}     a number computed by posenc (posenc/numbers/)
+    {{ fact("vaswani_base_dev_bleu") }} a reported fact with its verification tag (posenc/data/facts.yaml)
+    {{ cfg("qwen3_8b", "rope_theta") }} a model config field with its tag (posenc/data/models.yaml)
+    {{ figure("sin_clock") }}           a built figure, light and dark, with its alt text (figures_src/)
+    {{ show_code("lesson3_table.py") }} a snippet from docs/snippets/ and its real output
+
+An unknown name fails the build with a message that says where to add it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import os
+import posixpath
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+SNIPPETS = ROOT / "docs" / "snippets"
+SNIPPET_CACHE = ROOT / ".cache" / "snippets"
+
+
+def tag_badge(tag: str, source: str) -> str:
+    """A small label after a reported value: what the tag means and where the value comes from."""
+    from posenc.facts import TAGS
+
+    label = {"V": "已核实", "V3": "副本核实", "U": "未核实"}[tag]
+    title = html.escape(f"{TAGS[tag]}。来源：{source}", quote=True)
+    return f'<span class="pe-tag pe-tag--{tag.lower()}" title="{title}">{label}</span>'
+
+
+def define_env(env):
+    from posenc import configs, facts, numbers
+
+    @env.macro
+    def num(name: str) -> str:
+        return numbers.text(name)
+
+    @env.macro
+    def fact(name: str, badge: bool = True) -> str:
+        f = facts.get(name)
+        return f.text + (tag_badge(f.tag, f.source) if badge else "")
+
+    @env.macro
+    def cfg(model: str, field: str, fmt: str = ",", badge: bool = True) -> str:
+        m = configs.load(model)
+        fld = m.field(field)
+        text = numbers.format_value(fld.value, fmt) if isinstance(fld.value, (int, float)) else str(fld.value)
+        return text + (tag_badge(fld.tag, fld.source) if badge else "")
+
+    @env.macro
+    def figure(name: str) -> str:
+        from figures_src.build import load_all
+
+        registry = load_all()
+        if name not in registry:
+            raise ValueError(f"unknown figure {name!r}; define it with @figure({name!r}, alt=...) in figures_src/<lesson>.py")
+        spec = registry[name]
+        alt = spec.alt_text().replace("\n", " ").replace('"', "”")
+        caption = spec.caption_text()
+        if os.environ.get("POSENC_SKIP_FIGURES") == "1":
+            return f"*（图：{alt}）*"
+        here = posixpath.dirname(env.page.file.src_uri)
+        imgs = "\n".join(
+            f'![{alt}]({posixpath.relpath(f"figures/{name}.{theme}.svg", here)}#only-{theme}){{ loading=lazy }}'
+            for theme in ("light", "dark")
+        )
+        cap = f"\n<figcaption>{caption}</figcaption>" if caption else ""
+        return f'<figure class="pe-figure" markdown id="fig-{name}">\n{imgs}{cap}\n</figure>'
+
+    @env.macro
+    def show_code(snippet: str) -> str:
+        """The snippet's source as a code block, then what running it printed (run at build, cached by content)."""
+        path = SNIPPETS / snippet
+        if not path.is_file():
+            raise ValueError(f"unknown snippet {snippet!r}: put the file in docs/snippets/")
+        source = path.read_text(encoding="utf-8")
+        output = run_snippet(path)
+        return f'```python title="{snippet}"\n{source.rstrip()}\n```\n\n```text title="运行输出（构建时实际运行得到）"\n{output.rstrip()}\n```'
+
+
+def run_snippet(path: Path) -> str:
+    """Run a snippet with the project's Python; cache its output by the snippet's and posenc's content."""
+    from figures_src.build import tree_digest
+
+    key = hashlib.sha256(path.read_bytes() + tree_digest(ROOT / "posenc").encode()).hexdigest()[:16]
+    cached = SNIPPET_CACHE / f"{path.stem}.{key}.txt"
+    if cached.exists():
+        return cached.read_text(encoding="utf-8")
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONHASHSEED="0")
+    proc = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, cwd=ROOT, env=env, timeout=120)
+    if proc.returncode != 0:
+        raise RuntimeError(f"snippet {path.name} failed (exit {proc.returncode}); fix it or the code it calls:\n{proc.stderr}")
+    SNIPPET_CACHE.mkdir(parents=True, exist_ok=True)
+    for stale in SNIPPET_CACHE.glob(f"{path.stem}.*.txt"):
+        stale.unlink()
+    cached.write_text(proc.stdout, encoding="utf-8")
+    return proc.stdout

@@ -1,0 +1,46 @@
+"""MkDocs hooks: put built figures and vendored front-end files into the site.
+
+Figures are rendered (or taken from the cache) by figures_src.build and served
+as /figures/<name>.<light|dark>.svg. KaTeX comes from node_modules (installed by
+`make setup` from package-lock.json), so math renders with no network.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from pathlib import Path
+
+from mkdocs.structure.files import File
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+log = logging.getLogger("mkdocs.hooks.posenc")
+
+KATEX = ROOT / "node_modules" / "katex" / "dist"
+KATEX_FILES = ["katex.min.js", "katex.min.css", "contrib/auto-render.min.js"]
+
+
+def _vendor_files(config) -> list[File]:
+    if not KATEX.is_dir():
+        raise SystemExit(f"KaTeX not found at {KATEX}: run `make setup` (it runs `npm ci`) to install the site's front-end files")
+    rel = [Path(p) for p in KATEX_FILES] + sorted(p.relative_to(KATEX) for p in (KATEX / "fonts").glob("*.woff2"))
+    return [File.generated(config, f"vendor/katex/{p.as_posix()}", abs_src_path=str(KATEX / p)) for p in rel]
+
+
+def on_files(files, config):
+    # Figure generation can be switched off to time a plain MkDocs build (tools/bench_build.py).
+    if os.environ.get("POSENC_SKIP_FIGURES") != "1":
+        from figures_src.build import render_all
+
+        report = render_all()
+        log.info(f"figures: {len(report.drawn)} drawn, {len(report.cached)} cached ({report.seconds:.1f} s)")
+        for name, themes in report.paths.items():
+            for theme, path in themes.items():
+                files.append(File.generated(config, f"figures/{name}.{theme}.svg", abs_src_path=str(path)))
+    for f in _vendor_files(config):
+        files.append(f)
+    return files
