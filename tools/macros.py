@@ -5,6 +5,9 @@
     {{ cfg("qwen3_8b", "rope_theta") }} a model config field with its tag (posenc/data/models.yaml)
     {{ figure("sin_clock") }}           a built figure, light and dark, with its alt text (figures_src/)
     {{ show_code("lesson3_table.py") }} a snippet from docs/snippets/ and its real output
+    {{ widget("sin-clock", fallback="sin_clock") }}
+                                        an in-page experiment (docs/javascripts/widgets/) mounted over
+                                        its static figure, which stays for readers without JavaScript
 
 An unknown name fails the build with a message that says where to add it.
 """
@@ -24,6 +27,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 SNIPPETS = ROOT / "docs" / "snippets"
+WIDGETS = ROOT / "docs" / "javascripts" / "widgets"
 SNIPPET_CACHE = ROOT / ".cache" / "snippets"
 
 
@@ -74,6 +78,15 @@ def define_env(env):
         )
         cap = f"\n<figcaption>{caption}</figcaption>" if caption else ""
         return f'<figure class="pe-figure" markdown id="fig-{name}">\n{imgs}{cap}\n</figure>'
+
+    @env.macro
+    def widget(name: str, fallback: str | None = None, **options) -> str:
+        """A mount point for widget ``name``; the static figure inside is the no-JavaScript content."""
+        if not (WIDGETS / f"{name}.js").is_file():
+            raise ValueError(f"unknown widget {name!r}: add docs/javascripts/widgets/{name}.js")
+        attrs = "".join(f' data-{k.replace("_", "-")}="{html.escape(str(v), quote=True)}"' for k, v in options.items())
+        inner = figure(fallback) if fallback else ""
+        return f'<div class="pe-widget" data-pe-widget="{name}"{attrs} markdown>\n{inner}\n</div>'
 
     @env.macro
     def show_code(snippet: str) -> str:

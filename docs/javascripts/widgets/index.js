@@ -1,0 +1,21 @@
+// Mounts every in-page experiment on the current page. Material's instant
+// navigation swaps pages without a reload, so mount on each page it shows.
+// Each widget is docs/javascripts/widgets/<name>.js exporting mount(element).
+const loaded = new Map();
+
+async function mountAll(root) {
+  for (const el of root.querySelectorAll("[data-pe-widget]:not([data-pe-mounted])")) {
+    const name = el.dataset.peWidget;
+    el.dataset.peMounted = "1";
+    try {
+      if (!loaded.has(name)) loaded.set(name, import(`./${name}.js`));
+      const mod = await loaded.get(name);
+      mod.mount(el);
+    } catch (err) {
+      // Keep the static figure: the page stays readable even if a widget fails.
+      console.error(`widget ${name} failed to mount`, err);
+    }
+  }
+}
+
+document$.subscribe(({ body }) => mountAll(body));
