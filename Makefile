@@ -1,0 +1,60 @@
+# posenc: two commands do everything on a fresh Debian/Ubuntu machine.
+#   make serve   set up, then serve the site at http://127.0.0.1:8000
+#   make test    set up, then run every test (the same command CI runs)
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+PYTHON ?= python3
+export NO_MKDOCS_2_WARNING := 1
+export PIP_DISABLE_PIP_VERSION_CHECK := 1
+
+.PHONY: setup system serve build test test-fast figures lint experiment-quick experiment-full bench clean
+
+setup: system $(VENV)/.installed node_modules/.installed
+
+system:
+	@bash tools/setup_system.sh
+
+# The virtualenv is rebuilt whenever the lock file changes.
+$(VENV)/.installed: requirements.lock pyproject.toml
+	@echo "setup: creating $(VENV) from requirements.lock (first time: a few minutes)"
+	@$(PYTHON) -m venv $(VENV)
+	@$(PY) -m pip install --progress-bar on -r requirements.lock
+	@touch $@
+
+node_modules/.installed: package.json package-lock.json
+	@echo "setup: npm ci (KaTeX, from package-lock.json)"
+	@npm ci --no-audit --no-fund
+	@touch $@
+
+serve: setup
+	$(PY) -m mkdocs serve -a 127.0.0.1:8000
+
+build: setup
+	$(PY) -m mkdocs build --strict
+
+test: setup
+	$(PY) -m pytest
+
+# Everything but the browser tests and the site build, for a quick loop while writing code.
+test-fast: setup
+	$(PY) -m pytest -m "not build and not browser"
+
+figures: setup
+	$(PY) -m figures_src.build
+
+lint: setup
+	$(PY) -m tools.prose_lint
+
+# The training experiment (long work, never part of `make test`; `make test` only verifies the committed results).
+experiment-quick: setup
+	$(PY) -m posenc.experiment run --preset quick
+
+experiment-full: setup
+	$(PY) -m posenc.experiment run --preset full --seeds 3
+
+bench: setup
+	$(PY) -m tools.bench_build
+
+clean:
+	rm -rf site .cache

@@ -1,0 +1,90 @@
+"""The figure pipeline: alt text, deterministic SVG, the cache, CJK glyph checks."""
+
+import re
+import sys
+import types
+
+import pytest
+
+from figures_src import FigureSpec, _style, build
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def test_every_figure_has_chinese_alt_text_and_caption():
+    for name, spec in build.load_all().items():
+        assert CJK.search(spec.alt_text()), f"{name}: alt text must be Chinese"
+        assert len(spec.alt_text()) >= 20, f"{name}: alt text should describe what the figure shows"
+
+
+@pytest.fixture(scope="module")
+def first(tmp_path_factory):
+    """One clean render of every figure, shared by the tests below."""
+    return build.render_all(tmp_path_factory.mktemp("figs_a"), use_cache=False)
+
+
+def test_two_clean_renders_are_byte_identical_and_a_rerender_draws_nothing(first, tmp_path):
+    second = build.render_all(tmp_path / "b", use_cache=False)
+    assert first.drawn and len(first.drawn) == len(second.drawn)
+    for name, themes in first.paths.items():
+        for theme, path in themes.items():
+            assert path.read_bytes() == second.paths[name][theme].read_bytes(), f"{name}.{theme} differs between builds"
+            svg = path.read_text(encoding="utf-8")
+            assert "<dc:date>" not in svg, "SVG metadata must not carry a date"
+    again = build.render_all(next(iter(first.paths.values()))["light"].parent)
+    assert again.drawn == [] and len(again.cached) == len(first.drawn)
+
+
+def test_light_and_dark_variants_differ(first):
+    for name, themes in first.paths.items():
+        light, dark = themes["light"].read_text(), themes["dark"].read_text()
+        assert light != dark, f"{name}: dark variant is identical to light"
+        assert _style.THEMES["dark"].fg in dark and _style.THEMES["light"].fg in light
+
+
+def _fake_module(tmp_path, source: str) -> str:
+    path = tmp_path / "fake_fig_module.py"
+    path.write_text(source)
+    mod = types.ModuleType("fake_fig_module")
+    mod.__file__ = str(path)
+    sys.modules["fake_fig_module"] = mod
+    return path
+
+
+def test_cache_key_follows_the_figure_code(tmp_path):
+    path = _fake_module(tmp_path, "A = 1\n")
+    spec = FigureSpec("fake", lambda fig, theme: None, "假的图", "", (2, 2), "fake_fig_module")
+    k1 = build.cache_key(spec, "light")
+    assert build.cache_key(spec, "light") == k1  # stable
+    assert build.cache_key(spec, "dark") != k1  # per theme
+    path.write_text("A = 2\n")
+    assert build.cache_key(spec, "light") != k1  # code edit → redraw
+
+
+def test_a_missing_glyph_is_an_error():
+    def draw(fig, theme):
+        fig.add_subplot().set_title("位置 \U0001fab8")  # a glyph no CJK font carries
+
+    spec = FigureSpec("glyph_test", draw, "测试", "", (2, 2), __name__)
+    with pytest.raises(_style.MissingGlyph, match="glyph_test"):
+        _style.render_svg(spec, _style.THEMES["light"])
+
+
+def test_missing_cjk_font_names_the_fix(monkeypatch):
+    monkeypatch.setattr(_style, "CJK_FONTS", [("Nope Sans", "/nonexistent/font.ttc")])
+    monkeypatch.setattr(_style.shutil, "which", lambda name: None)
+    _style.cjk_font.cache_clear()
+    try:
+        with pytest.raises(_style.MissingFont, match="make setup"):
+            _style.cjk_font()
+    finally:
+        _style.cjk_font.cache_clear()
+
+
+def test_chinese_labels_are_drawn_with_the_cjk_font():
+    family, path = _style.cjk_font()
+    assert any(k in family for k in ("CJK", "Hei")), family
+    from matplotlib.ft2font import FT2Font
+
+    font = FT2Font(path)
+    assert font.get_char_index(ord("位")) != 0

@@ -1,0 +1,93 @@
+"""The built site: strict build, computed numbers in the HTML, nothing loaded from the network."""
+
+import json
+import math
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, build_site
+
+pytestmark = pytest.mark.build
+
+LESSON3_MD = ROOT / "docs" / "lessons" / "03-sinusoidal.md"
+
+
+def html(site_dir: Path, page: str) -> str:
+    return (site_dir / page / "index.html").read_text(encoding="utf-8")
+
+
+def test_lesson3_shows_computed_numbers_that_its_markdown_does_not_type(site_dir):
+    page = html(site_dir, "lessons/03-sinusoidal")
+    md = LESSON3_MD.read_text(encoding="utf-8")
+    slowest = f"{2 * math.pi * 10_000 ** (14 / 16):,.0f}"  # §3.5 at d = 16, base 10,000
+    ratio = f"{0.02 / (1 / math.sqrt(2)):.1%}"  # std 0.02 against RMS 1/√2
+    assert slowest == "19,869" and ratio == "2.8%"
+    for value in (slowest, ratio):
+        assert value in page, f"{value} missing from the built lesson 3"
+        assert value not in md, f"{value} is typed in the Markdown; it must come from a macro"
+
+
+def test_every_lesson_page_is_built(site_dir):
+    for md in sorted((ROOT / "docs" / "lessons").glob("*.md")):
+        assert (site_dir / "lessons" / md.stem / "index.html").is_file(), md.name
+
+
+ASSET = re.compile(r"""<(?:script|img|link|source|iframe)\b[^>]*?\b(?:src|href)=["']([^"']+)["']""", re.I)
+
+
+def test_no_page_loads_anything_from_another_host(site_dir):
+    for page in site_dir.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        for url in ASSET.findall(text):
+            if url.startswith(("http://", "https://", "//")):
+                # <link rel="canonical"> and the repo link are navigation, not loads
+                tag = re.search(rf"<[^>]*{re.escape(url)}[^>]*>", text).group(0)
+                assert re.search(r'rel="(canonical|alternate)"', tag), f"{page.relative_to(site_dir)} loads {url}"
+        assert "fonts.googleapis" not in text and "cdn.jsdelivr" not in text and "unpkg.com" not in text
+
+
+def test_math_is_rendered_by_the_sites_own_katex(site_dir):
+    page = html(site_dir, "lessons/03-sinusoidal")
+    assert 'class="arithmatex"' in page
+    for asset in ("vendor/katex/katex.min.js", "vendor/katex/katex.min.css", "vendor/katex/contrib/auto-render.min.js"):
+        assert (site_dir / asset).is_file(), asset
+    css = (site_dir / "vendor/katex/katex.min.css").read_text()
+    for font in set(re.findall(r"url\((fonts/[^)]+\.woff2)\)", css)):
+        assert (site_dir / "vendor/katex" / font).is_file(), font
+
+
+def test_figures_are_served_in_both_schemes_with_alt_text(site_dir):
+    page = html(site_dir, "lessons/03-sinusoidal")
+    imgs = re.findall(r"<img [^>]*>", page)
+    figs = [i for i in imgs if "/figures/" in i]
+    assert figs, "lesson 3 shows no built figure"
+    for tag in figs:
+        alt = re.search(r'alt="([^"]*)"', tag).group(1)
+        assert re.search(r"[\u4e00-\u9fff]", alt), tag
+        src = re.search(r'src="([^"#]+)', tag).group(1)
+        assert (site_dir / "lessons/03-sinusoidal" / src).resolve().is_file(), src
+    assert any("#only-light" in t for t in figs) and any("#only-dark" in t for t in figs)
+
+
+def test_search_is_chinese(site_dir):
+    index = json.loads((site_dir / "search" / "search_index.json").read_text(encoding="utf-8"))
+    assert "zh" in index["config"]["lang"]
+
+
+def test_changing_the_base_default_changes_the_page(tmp_path):
+    """Edit posenc's default base in a copy of the project: the next build quotes new numbers."""
+    copy = tmp_path / "project"
+    shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(".venv", "site", "node_modules", ".cache", ".git", "__pycache__", ".hypothesis"))
+    (copy / "node_modules").symlink_to(ROOT / "node_modules")
+    src = copy / "posenc" / "sinusoidal.py"
+    text = src.read_text(encoding="utf-8")
+    assert "DEFAULT_BASE = 10_000.0" in text
+    src.write_text(text.replace("DEFAULT_BASE = 10_000.0", "DEFAULT_BASE = 20_000.0"), encoding="utf-8")
+    proc = build_site(tmp_path / "site", env_extra={"POSENC_SKIP_FIGURES": "1"}, cwd=copy)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    page = html(tmp_path / "site", "lessons/03-sinusoidal")
+    assert "19,869" not in page
+    assert f"{2 * math.pi * 20_000 ** (14 / 16):,.0f}" in page
