@@ -2,7 +2,10 @@
 
 Each field keeps its source and verification tag, so a page that quotes a
 config value can say how well it was checked. Loading fails with a clear
-message when a model lacks a field its position method needs.
+message when a model lacks a field its position method needs or when its
+fields contradict each other (an odd rotary dim, a YaRN factor that is not
+scaled context ÷ native context, ...). ``rope_parameters`` and
+``transformers_kwargs`` turn a RoPE model into transformers v5's config form.
 """
 
 from __future__ import annotations
@@ -22,7 +25,27 @@ MODELS_FILE = Path(__file__).parent / "data" / "models.yaml"
 # Fields each position method needs; extend when a method needs more.
 REQUIRED_FIELDS = {
     "learned": ("context", "hidden"),
+    # RoPE: native (pre-training) context, the head width RoPE acts on, and the base θ.
+    "rope": ("context", "head_dim", "rope_theta"),
 }
+
+# Keys a RoPE model's ``scaling`` dict must / may have, per rope_type (transformers v5 names,
+# so the dict can be passed to transformers as rope_parameters unchanged).
+SCALING_KEYS = {
+    "linear": ({"factor"}, set()),
+    "dynamic": ({"factor"}, set()),
+    "yarn": (
+        {"factor", "original_max_position_embeddings"},
+        {"beta_fast", "beta_slow", "mscale", "mscale_all_dim", "attention_factor", "truncate"},
+    ),
+    "llama3": ({"factor", "low_freq_factor", "high_freq_factor", "original_max_position_embeddings"}, set()),
+}
+
+# Integer-valued RoPE fields (counts of tokens, dims or layers).
+_ROPE_INT_FIELDS = (
+    "head_dim", "max_position_embeddings", "scaled_context", "nope_head_dim",
+    "sliding_window", "local_layers_per_global", "full_attention_interval", "layers",
+)
 
 
 class UnknownModel(Exception):
@@ -80,8 +103,135 @@ def _parse(key: str, raw: dict) -> ModelConfig:
 def _check_consistent(cfg: ModelConfig) -> None:
     for fname in ("context", "hidden"):
         v = cfg.get(fname)
-        if v is not None and (not isinstance(v, int) or v <= 0):
+        if v is not None and (not isinstance(v, int) or isinstance(v, bool) or v <= 0):
             raise ValueError(f"{MODELS_FILE.name}: {cfg.key}.{fname} must be a positive integer, got {v!r}")
+    if cfg.position == "rope":
+        _check_rope(cfg)
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_num(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and v == v and abs(v) != float("inf")
+
+
+def _check_rope(cfg: ModelConfig) -> None:
+    """Checks a RoPE model's fields against each other; each error names model, field and fix."""
+    where = f"{MODELS_FILE.name}: {cfg.key}"
+    for fname in _ROPE_INT_FIELDS:
+        v = cfg.get(fname)
+        if v is not None and (not _is_int(v) or v <= 0):
+            raise ValueError(f"{where}.{fname} must be a positive integer, got {v!r}; write it without a decimal point")
+    for fname in ("rope_theta", "local_rope_theta"):
+        v = cfg.get(fname)
+        if v is not None and (not _is_num(v) or v <= 1):
+            raise ValueError(f"{where}.{fname} must be a number greater than 1 (the RoPE base θ), got {v!r}; "
+                             f"check the config (RoFormer uses 10000)")
+    frac = cfg.get("rotary_fraction", 1.0)
+    if not _is_num(frac) or not 0 < frac <= 1:
+        raise ValueError(f"{where}.rotary_fraction must be in (0, 1] (transformers' partial_rotary_factor), got {frac!r}; "
+                         f"omit the field for a full rotary head")
+    rdim = int(cfg["head_dim"] * frac)  # as transformers: dim = int(head_dim * partial_rotary_factor)
+    if rdim < 2 or rdim % 2:
+        raise ValueError(f"{where}: head_dim {cfg['head_dim']} × rotary_fraction {frac} = {rdim} rotary dims, which is not a "
+                         f"positive even number (RoPE turns dims in pairs); fix head_dim or rotary_fraction")
+
+    layers, interval = cfg.get("layers"), cfg.get("full_attention_interval")
+    if layers is not None and interval is not None and layers % interval:
+        raise ValueError(f"{where}: layers {layers} is not a multiple of full_attention_interval {interval}; "
+                         f"every interval-th layer is full attention, so fix one of them")
+
+    sc = cfg.get("scaling")
+    if sc is None:
+        for fname in ("scaled_context", "scaling_opt_in"):
+            if fname in cfg.fields:
+                raise ValueError(f"{where}.{fname} is given but the model has no scaling dict; add scaling or remove {fname}")
+        return
+    if not isinstance(sc, dict) or sc.get("rope_type") not in SCALING_KEYS:
+        got = sc.get("rope_type") if isinstance(sc, dict) else sc
+        raise ValueError(f"{where}.scaling must be a dict whose rope_type is one of {', '.join(SCALING_KEYS)}, got {got!r}")
+    kind = sc["rope_type"]
+    required, optional = SCALING_KEYS[kind]
+    missing = sorted(required - set(sc))
+    unknown = sorted(set(sc) - required - optional - {"rope_type"})
+    if missing:
+        raise ValueError(f"{where}.scaling ({kind}) lacks {', '.join(missing)}; add them (transformers' rope_parameters names)")
+    if unknown:
+        raise ValueError(f"{where}.scaling ({kind}) has unknown keys {', '.join(unknown)}; "
+                         f"allowed: {', '.join(sorted(required | optional))}")
+    factor = sc["factor"]
+    if not _is_num(factor) or factor < 1:
+        raise ValueError(f"{where}.scaling.factor must be a number ≥ 1 (new context ÷ original), got {factor!r}")
+    original = sc.get("original_max_position_embeddings")
+    if original is not None:
+        if not _is_int(original) or original <= 0:
+            raise ValueError(f"{where}.scaling.original_max_position_embeddings must be a positive integer, got {original!r}")
+        if original != cfg["context"]:
+            raise ValueError(f"{where}: scaling.original_max_position_embeddings {original} ≠ context {cfg['context']}; "
+                             f"context is the native (pre-training) length, so set one to the other")
+    for key in ("beta_fast", "beta_slow", "mscale", "mscale_all_dim", "attention_factor", "low_freq_factor", "high_freq_factor"):
+        if key in sc and (not _is_num(sc[key]) or sc[key] <= 0):
+            raise ValueError(f"{where}.scaling.{key} must be a positive number, got {sc[key]!r}")
+    if "truncate" in sc and not isinstance(sc["truncate"], bool):
+        raise ValueError(f"{where}.scaling.truncate must be true or false, got {sc['truncate']!r}")
+    if kind == "yarn" and sc.get("beta_fast", 32) < sc.get("beta_slow", 1):
+        raise ValueError(f"{where}.scaling: beta_fast {sc.get('beta_fast', 32)} < beta_slow {sc.get('beta_slow', 1)}; "
+                         f"beta_fast counts the rotations of the fast pairs and must be the larger (YaRN: 32 and 1)")
+    if kind == "llama3" and sc["high_freq_factor"] <= sc["low_freq_factor"]:
+        raise ValueError(f"{where}.scaling: high_freq_factor {sc['high_freq_factor']} must exceed low_freq_factor "
+                         f"{sc['low_freq_factor']} (Llama 3.1: 4 and 1)")
+    scaled = cfg.get("scaled_context")
+    # Llama 3's factor is not a context ratio (Llama 3.1 uses factor 8 for 8,192 → 131,072), so only
+    # the methods whose factor is defined as new ÷ original context are checked.
+    if scaled is not None and kind != "llama3":
+        base_len = original if original is not None else cfg["context"]
+        if scaled != factor * base_len:
+            raise ValueError(f"{where}: scaled_context {scaled} ≠ scaling.factor {factor} × {base_len} = {factor * base_len:g} "
+                             f"(the factor is new context ÷ original context); fix the factor or scaled_context")
+    opt_in = cfg.get("scaling_opt_in")
+    if opt_in is not None and not isinstance(opt_in, bool):
+        raise ValueError(f"{where}.scaling_opt_in must be true or false, got {opt_in!r}")
+
+
+def rope_parameters(cfg: ModelConfig, layer: str = "global") -> dict:
+    """The model's RoPE settings as a transformers v5 ``rope_parameters`` dict.
+
+    ``layer="local"`` gives the sliding-window layers' dict of models with a
+    separate local base (Gemma 3), which is unscaled.
+    """
+    if cfg.position != "rope":
+        raise ValueError(f"model {cfg.key!r} uses {cfg.position} positions, not RoPE; pick a RoPE model such as 'qwen3_8b'")
+    if layer not in ("global", "local"):
+        raise ValueError(f"layer must be 'global' or 'local', got {layer!r}")
+    if layer == "local":
+        if "local_rope_theta" not in cfg.fields:
+            raise ValueError(f"model {cfg.key!r} has no local_rope_theta; layer='local' is for models like 'gemma3_27b'")
+        params = {"rope_type": "default", "rope_theta": cfg["local_rope_theta"]}
+    else:
+        params = dict(cfg.get("scaling") or {"rope_type": "default"})
+        params["rope_theta"] = cfg["rope_theta"]
+    if "rotary_fraction" in cfg.fields:
+        params["partial_rotary_factor"] = cfg["rotary_fraction"]
+    return params
+
+
+def transformers_kwargs(cfg: ModelConfig, layer: str = "global") -> dict:
+    """Keyword arguments for a transformers config class (e.g. ``LlamaConfig(**kwargs)``).
+
+    Enough for ``modeling_rope_utils.ROPE_INIT_FUNCTIONS[rope_type](config)``:
+    head_dim (the rotary part for MLA models), one head of that width, the
+    context the scaling targets as max_position_embeddings, and rope_parameters.
+    """
+    max_pos = cfg.get("scaled_context") or cfg.get("max_position_embeddings") or cfg["context"]
+    return {
+        "head_dim": cfg["head_dim"],
+        "hidden_size": cfg["head_dim"],
+        "num_attention_heads": 1,
+        "max_position_embeddings": max_pos,
+        "rope_parameters": rope_parameters(cfg, layer),
+    }
 
 
 @lru_cache(maxsize=None)

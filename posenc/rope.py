@@ -1,0 +1,229 @@
+"""Rotary position embedding, RoPE (Su et al. 2021, RoFormer, arXiv:2104.09864).
+
+RoFormer's §3 ("Rotary Position Embedding") turns each pair of query/key
+dimensions by an angle proportional to the token's position:
+
+    f_{q,k}(x_m, m) = R^d_{Θ,m} W_{q,k} x_m,
+    Θ = {θ_i = 10000^(−2(i−1)/d), i = 1 … d/2},
+
+where R^d_{Θ,m} is block-diagonal with one 2×2 rotation by m·θ_i per pair.
+Because rotations compose, q_mᵀ k_n = x_mᵀ W_q R^d_{Θ,n−m} W_k x_n: the score
+sees only the offset n − m (RoFormer §3's 2-D case f(x, m) = (W x)·e^{imθ},
+then the general form). Equation numbers in RoFormer are not checked, so the
+docstrings cite the description instead.
+
+Here pair i counts from 0, so ω_i = base^(−2i/d) for i = 0 … d/2 − 1 (the
+same numbers as RoFormer's θ_{i+1}). Two memory layouts of "a pair" exist:
+
+    interleaved  pair i = dims (2i, 2i+1)       RoFormer, Meta's Llama code, DeepSeek
+    half         pair i = dims (i, i + d/2)     transformers' rotate_half (Llama, Qwen, ...)
+
+They are the same map up to a fixed permutation of dimensions
+(``convention_permutation``). Partial RoPE (transformers' partial_rotary_factor)
+turns only the first int(head_dim · fraction) dims and passes the rest through.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from . import _check
+
+CONVENTIONS = ("interleaved", "half")
+
+
+# --- argument checks specific to RoPE (candidates for posenc/_check.py) -------------------------
+
+
+def _fraction(name: str, f) -> float:
+    if isinstance(f, bool) or not isinstance(f, numbers.Real) or not np.isfinite(f) or not 0 < f <= 1:
+        raise ValueError(f"{name} must be a number in (0, 1] (the share of head dims RoPE turns), got {f!r}; pass 1.0 for a full rotary head")
+    return float(f)
+
+
+def _head_dim(name: str, d) -> int:
+    if isinstance(d, bool) or not isinstance(d, (numbers.Integral, np.integer)) or d <= 0:
+        raise ValueError(f"{name} must be a positive integer number of dimensions, got {d!r}; pass e.g. {name}=128")
+    return int(d)
+
+
+def _inv_freq(name: str, inv_freq) -> np.ndarray:
+    if _is_torch(inv_freq):
+        inv_freq = inv_freq.detach().cpu().double().numpy()
+    try:
+        arr = np.asarray(inv_freq, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a 1-D array of numbers, got {inv_freq!r}; build it with inverse_frequencies()") from None
+    if arr.ndim != 1 or arr.size == 0:
+        raise ValueError(f"{name} must be a non-empty 1-D array of angular frequencies (one per pair), got shape {arr.shape}; build it with inverse_frequencies()")
+    if not np.all(np.isfinite(arr)) or np.any(arr <= 0):
+        raise ValueError(f"{name} must hold positive finite frequencies, got values such as {arr[~(np.isfinite(arr) & (arr > 0))][:3]}; build it with inverse_frequencies()")
+    return arr
+
+
+def _context(name: str, L) -> int:
+    if isinstance(L, bool) or not isinstance(L, (numbers.Integral, np.integer)) or L <= 0:
+        raise ValueError(f"{name} must be a positive integer number of tokens, got {L!r}; pass e.g. {name}=32768")
+    return int(L)
+
+
+def _convention(convention) -> str:
+    if convention not in CONVENTIONS:
+        raise ValueError(f"convention must be one of {CONVENTIONS}, got {convention!r}; 'half' is transformers' rotate_half layout, 'interleaved' RoFormer's")
+    return convention
+
+
+def _is_torch(x) -> bool:
+    return type(x).__module__.startswith("torch")
+
+
+# --- frequencies -------------------------------------------------------------------------------
+
+
+def rotary_dim(head_dim: int, rotary_fraction: float = 1.0) -> int:
+    """How many dims of a head RoPE turns: int(head_dim · rotary_fraction), as transformers computes it.
+
+    Partial RoPE (transformers' ``partial_rotary_factor``; GLM-4.5 0.5, Qwen3-Next
+    0.25) leaves the remaining dims without any position signal. The result must
+    be even because dims are turned in pairs.
+    """
+    head_dim = _head_dim("head_dim", head_dim)
+    rotary_fraction = _fraction("rotary_fraction", rotary_fraction)
+    dim = int(head_dim * rotary_fraction)  # truncation, exactly like modeling_rope_utils
+    if dim < 2 or dim % 2:
+        raise ValueError(
+            f"head_dim={head_dim} × rotary_fraction={rotary_fraction} gives {dim} rotary dims; RoPE needs a positive even "
+            f"number (dims turn in pairs): change rotary_fraction or head_dim so int(head_dim·rotary_fraction) is even"
+        )
+    return dim
+
+
+def inverse_frequencies(head_dim: int, base: float, rotary_fraction: float = 1.0) -> np.ndarray:
+    """ω_i = base^(−2i/d), i = 0 … d/2 − 1, with d = rotary_dim(head_dim, rotary_fraction).
+
+    RoFormer §3: Θ = {θ_i = 10000^(−2(i−1)/d)} with the base generalised (Llama 3
+    uses 500,000, Qwen3 1,000,000). For partial RoPE the exponent divides by the
+    rotary dim d, not by head_dim, as transformers' ``dim = int(head_dim *
+    partial_rotary_factor)`` does. Radians per token, float64; pair 0 turns fastest.
+    """
+    dim = rotary_dim(head_dim, rotary_fraction)
+    base = _check.base("base", base)
+    i = np.arange(dim // 2, dtype=np.float64)
+    return base ** (-2.0 * i / dim)
+
+
+def wavelengths(inv_freq) -> np.ndarray:
+    """λ_i = 2π / ω_i: how many tokens pair i needs for one full turn."""
+    return 2.0 * np.pi / _inv_freq("inv_freq", inv_freq)
+
+
+def pairs_not_completing_turn(inv_freq, context: int) -> int:
+    """How many pairs do not finish one full turn within ``context`` tokens: #{i : λ_i > L}.
+
+    Such a pair never revisits an angle inside the context, so its angle acts as
+    a coarse absolute position; these are the pairs long-context scaling methods
+    (PI, YaRN, Llama 3) treat differently.
+    """
+    L = _context("context", context)
+    return int(np.sum(wavelengths(inv_freq) > L))
+
+
+# --- the rotation itself ---------------------------------------------------------------------
+
+
+def convention_permutation(dim: int) -> np.ndarray:
+    """The index array perm with  rotate_half(x[..., perm]) == rotate_interleaved(x)[..., perm].
+
+    P x = x[..., perm] moves the interleaved pair (2i, 2i+1) to the half layout's
+    (i, i + d/2): perm = [0, 2, 4, …, d−2, 1, 3, …, d−1]. Loading weights written
+    for one layout into code for the other needs exactly this reordering of the
+    rows of W_q and W_k; scores are unchanged because P is orthogonal.
+    """
+    dim = _check.even_dim("dim", dim)
+    return np.concatenate([np.arange(0, dim, 2), np.arange(1, dim, 2)])
+
+
+def _check_rotate_args(x_shape, positions, inv_freq):
+    if len(x_shape) < 2:
+        raise ValueError(f"x must have shape (..., T, D) with T positions and D dims, got shape {tuple(x_shape)}; add a length-1 axis for a single token")
+    T, D = x_shape[-2], x_shape[-1]
+    if len(positions) != T:
+        raise ValueError(f"positions has {len(positions)} entries but x has T={T} tokens on axis −2; pass one position per token")
+    rdim = 2 * len(inv_freq)
+    if rdim > D:
+        raise ValueError(f"inv_freq has {len(inv_freq)} pairs = {rdim} rotary dims but x has only D={D} dims; build inv_freq for head_dim={D}")
+    return rdim
+
+
+def rotate(x, positions, inv_freq, convention: str = "interleaved") -> np.ndarray:
+    """R_{Θ,m} x for each token: turn pair i of the token at position m by m·ω_i (RoFormer §3).
+
+    x has shape (..., T, D); ``positions`` holds the T token positions. Only the
+    first 2·len(inv_freq) dims are turned (partial RoPE); the rest pass through
+    unchanged. Pair i is dims (2i, 2i+1) for ``convention="interleaved"`` and
+    (i, i + d/2) within the rotary dims for ``"half"``; each pair (a, b) becomes
+    (a cos − b sin, a sin + b cos), RoFormer's 2×2 block [[cos, −sin], [sin, cos]].
+    """
+    convention = _convention(convention)
+    x = np.asarray(x, dtype=np.float64)
+    pos = _check.positions("positions", positions)
+    inv = _inv_freq("inv_freq", inv_freq)
+    rdim = _check_rotate_args(x.shape, pos, inv)
+    angles = pos.astype(np.float64)[:, None] * inv[None, :]  # (T, d/2): m·ω_i
+    cos, sin = np.cos(angles), np.sin(angles)
+    out = x.copy()
+    if convention == "interleaved":
+        a, b = x[..., 0:rdim:2], x[..., 1:rdim:2]
+        out[..., 0:rdim:2] = a * cos - b * sin
+        out[..., 1:rdim:2] = a * sin + b * cos
+    else:
+        h = rdim // 2
+        a, b = x[..., :h], x[..., h:rdim]
+        out[..., :h] = a * cos - b * sin
+        out[..., h:rdim] = a * sin + b * cos
+    return out
+
+
+def apply_rotary_torch(x, positions, inv_freq, convention: str = "half"):
+    """The same rotation as ``rotate`` in torch, differentiable in x (RoFormer §3).
+
+    x: tensor (..., T, D); positions: integer tensor (T,) of non-negative positions;
+    inv_freq: float tensor or array (d/2,), e.g. ``torch.tensor(inverse_frequencies(...))``.
+    Angles are formed in float32 as transformers does (position · ω), then cos/sin
+    are cast to x's dtype; only the first d = 2·len(inv_freq) dims are turned.
+    The default ``"half"`` layout matches transformers' rotate_half/apply_rotary_pos_emb.
+    """
+    import torch
+
+    convention = _convention(convention)
+    if not isinstance(x, torch.Tensor):
+        raise ValueError(f"x must be a torch.Tensor of shape (..., T, D), got {type(x).__name__}; use rotate() for numpy arrays")
+    if not isinstance(positions, torch.Tensor):
+        raise ValueError(f"positions must be a torch integer tensor (T,), got {type(positions).__name__}; pass torch.arange(T)")
+    if positions.ndim != 1 or positions.dtype.is_floating_point or positions.dtype == torch.bool or positions.dtype.is_complex:
+        raise ValueError(f"positions must be a 1-D integer tensor, got dtype {positions.dtype} and shape {tuple(positions.shape)}; pass torch.arange(T)")
+    if positions.numel() and bool((positions < 0).any()):
+        raise ValueError(f"positions must be non-negative (positions count from 0), got {int(positions.min())}")
+    if isinstance(inv_freq, torch.Tensor):
+        # Checked on the tensor itself, so a GPU-resident inv_freq is not copied to the host each call.
+        if inv_freq.ndim != 1 or inv_freq.numel() == 0:
+            raise ValueError(f"inv_freq must be a non-empty 1-D tensor of angular frequencies (one per pair), got shape {tuple(inv_freq.shape)}; build it with inverse_frequencies()")
+        if not bool((torch.isfinite(inv_freq) & (inv_freq > 0)).all()):
+            raise ValueError("inv_freq must hold positive finite frequencies; build it with inverse_frequencies()")
+        inv_t = inv_freq.detach().to(device=x.device, dtype=torch.float32)
+    else:
+        inv_t = torch.as_tensor(_inv_freq("inv_freq", inv_freq), dtype=torch.float32, device=x.device)
+    rdim = _check_rotate_args(tuple(x.shape), positions, inv_t)
+    angles = positions.to(device=x.device, dtype=torch.float32)[:, None] * inv_t[None, :]  # (T, d/2)
+    cos, sin = angles.cos().to(x.dtype), angles.sin().to(x.dtype)
+    rot, rest = x[..., :rdim], x[..., rdim:]
+    if convention == "interleaved":
+        a, b = rot[..., 0::2], rot[..., 1::2]
+        turned = torch.stack((a * cos - b * sin, a * sin + b * cos), dim=-1).flatten(-2)
+    else:
+        h = rdim // 2
+        a, b = rot[..., :h], rot[..., h:]
+        turned = torch.cat((a * cos - b * sin, a * sin + b * cos), dim=-1)
+    return torch.cat((turned, rest), dim=-1)

@@ -1,0 +1,392 @@
+"""Stretching RoPE past its training length: PI, NTK-aware, dynamic NTK, YaRN, Llama 3.
+
+Every method rewrites the inverse frequencies ω_i = θ^(−2i/d) of ``posenc.rope``
+and returns ``(inv_freq, attention_factor)`` exactly like the functions in
+transformers' ``modeling_rope_utils.ROPE_INIT_FUNCTIONS``: cos and sin are
+multiplied by attention_factor, so attention logits grow by its square.
+``s`` is the scaling factor (new context / original context) and d the rotary dim.
+
+    linear (PI)   ω_i' = ω_i / s                                   Chen et al. 2023
+    NTK-aware     θ' = θ · s^(d/(d−2)),  ω_i' = θ'^(−2i/d)          bloc97; YaRN Eq. 16
+    dynamic NTK   the same with s replaced by s·ℓ/L − (s−1)         bloc97 & emozilla
+    YaRN          keep fast pairs, divide slow pairs by s, ramp between;
+                  attention_factor 0.1·ln s + 1                     Peng et al. 2023
+    llama3        keep λ < L/4, divide λ > L by s, blend between    Llama 3.1
+
+Lesson 5 quotes the per-pair tables (``yarn_pairs``, ``llama3_split``).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import _check
+from .rope import _context, inverse_frequencies, rotary_dim, wavelengths
+
+YARN_BETA_FAST = 32.0  # YaRN paper: "α=1, β=32 for Llama" (β_fast in transformers' names)
+YARN_BETA_SLOW = 1.0
+
+
+def _factor(name: str, s) -> float:
+    if isinstance(s, bool) or not isinstance(s, numbers.Real) or not np.isfinite(s) or s < 1:
+        raise ValueError(f"{name} must be a finite number ≥ 1 (new context ÷ original context), got {s!r}; e.g. {name}=4.0 stretches 32,768 to 131,072")
+    return float(s)
+
+
+def _optional_positive(name: str, x):
+    if x is None:
+        return None
+    return _check.positive(name, x)
+
+
+# --- Position Interpolation ----------------------------------------------------------------------
+
+
+def linear(head_dim: int, base: float, factor: float, rotary_fraction: float = 1.0) -> tuple[np.ndarray, float]:
+    """Position Interpolation (Chen, Wong, Chen, Tian 2023, arXiv:2306.15595): ω_i' = ω_i / s.
+
+    PI "linearly down-scales the input position indices" (abstract): position m
+    is fed as m/s. Since RoPE only uses m·ω_i, dividing every ω_i by s is the
+    same thing (transformers' ``_compute_linear_scaling_rope_parameters`` says so in
+    a comment). attention_factor is 1.
+    """
+    s = _factor("factor", factor)
+    return inverse_frequencies(head_dim, base, rotary_fraction) / s, 1.0
+
+
+# --- NTK-aware and dynamic NTK -------------------------------------------------------------------
+
+
+def ntk_aware_base(base: float, factor: float, dim: int) -> float:
+    """θ' = θ · s^(d/(d−2)) (YaRN paper Eq. 16, derived in App. A.1 Eq. 23–24; bloc97's "NTK-aware").
+
+    Chosen so the slowest pair is slowed by exactly s, as in PI,
+    (θ')^((d−2)/d) = s · θ^((d−2)/d), while pair 0 (ω_0 = 1) is untouched:
+    low frequencies interpolate, high frequencies extrapolate.
+    Example: θ = 10,000, s = 4, d = 128 → θ' ≈ 40,890.
+    """
+    base = _check.base("base", base)
+    s = _factor("factor", factor)
+    dim = _check.even_dim("dim", dim)
+    if dim < 4:
+        raise ValueError(f"dim must be at least 4 for NTK-aware scaling (the exponent d/(d−2) is undefined at d=2), got {dim}")
+    return base * s ** (dim / (dim - 2))
+
+
+def ntk_aware(head_dim: int, base: float, factor: float, rotary_fraction: float = 1.0) -> tuple[np.ndarray, float]:
+    """Static NTK-aware scaling: ω_i' = θ'^(−2i/d) with θ' from ``ntk_aware_base`` (YaRN paper Eq. 16).
+
+    As in jquesnelle/yarn ``LlamaNTKScaledRotaryEmbedding`` (base = base · alpha^(dim/(dim−2))).
+    transformers has no static variant; its "dynamic" type at ℓ = s·L gives the same numbers.
+    """
+    dim = rotary_dim(head_dim, rotary_fraction)
+    return inverse_frequencies(head_dim, ntk_aware_base(base, factor, dim), rotary_fraction), 1.0
+
+
+def dynamic_ntk(
+    head_dim: int,
+    base: float,
+    factor: float,
+    max_position_embeddings: int,
+    seq_len: int | None = None,
+    rotary_fraction: float = 1.0,
+) -> tuple[np.ndarray, float]:
+    """Dynamic NTK (bloc97 and emozilla; "Dynamic NTK" in the YaRN paper; transformers ``_compute_dynamic_ntk_parameters``).
+
+    θ' = θ · (s·ℓ/L − (s − 1))^(d/(d−2)),  ℓ = max(seq_len, L),  L = max_position_embeddings.
+    Up to L nothing changes (θ' = θ); past it the base grows with the current
+    length: at length ℓ this is static NTK-aware with factor s·ℓ/L − (s − 1)
+    (= ℓ/L when s = 1). seq_len=None means L.
+    """
+    base = _check.base("base", base)
+    s = _factor("factor", factor)
+    L = _context("max_position_embeddings", max_position_embeddings)
+    ell = L if seq_len is None else max(_context("seq_len", seq_len), L)
+    dim = rotary_dim(head_dim, rotary_fraction)
+    new_base = base * (s * ell / L - (s - 1)) ** (dim / (dim - 2))
+    return inverse_frequencies(head_dim, new_base, rotary_fraction), 1.0
+
+
+# --- YaRN ------------------------------------------------------------------------------------------
+
+
+def yarn_mscale(factor: float, mscale: float = 1.0) -> float:
+    """0.1 · mscale · ln s + 1 (1 when s ≤ 1): YaRN Eq. 22's √(1/t) = 0.1 ln s + 1 with DeepSeek's multiplier.
+
+    Multiplying cos and sin by this scales every attention logit by its square,
+    i.e. divides by the temperature t (YaRN: s = 8 → 1.208).
+    """
+    s = _factor("factor", factor)
+    m = _check.positive("mscale", mscale)
+    return 1.0 if s <= 1 else 0.1 * m * math.log(s) + 1.0
+
+
+def yarn_attention_factor(factor: float, mscale: float | None = None, mscale_all_dim: float | None = None) -> float:
+    """The attention_factor transformers' ``_compute_yarn_parameters`` returns when none is given.
+
+    With both ``mscale`` and ``mscale_all_dim`` (DeepSeek-V3's config):
+    yarn_mscale(s, mscale) / yarn_mscale(s, mscale_all_dim), which is 1.0 for
+    DeepSeek-V3's 1.0 / 1.0 (its own modelling code instead multiplies the softmax
+    scale by yarn_mscale(s, mscale_all_dim)²). Otherwise YaRN Eq. 22: 0.1·ln s + 1.
+    """
+    mscale = _optional_positive("mscale", mscale)
+    mscale_all_dim = _optional_positive("mscale_all_dim", mscale_all_dim)
+    if mscale is not None and mscale_all_dim is not None:
+        return yarn_mscale(factor, mscale) / yarn_mscale(factor, mscale_all_dim)
+    return yarn_mscale(factor)
+
+
+def yarn_correction_dim(rotations: float, dim: int, base: float, original_context: int) -> float:
+    """The (fractional) pair index whose pair turns ``rotations`` times in the original context.
+
+    Solving L / λ_j = r for j with λ_j = 2π θ^(2j/d):  j = d · ln(L / (2π r)) / (2 ln θ)
+    (YaRN's NTK-by-parts boundaries; transformers ``find_correction_dim``).
+    """
+    r = _check.positive("rotations", rotations)
+    dim = _check.even_dim("dim", dim)
+    base = _check.base("base", base)
+    L = _context("original_context", original_context)
+    return dim * math.log(L / (r * 2 * math.pi)) / (2 * math.log(base))
+
+
+def yarn_correction_range(
+    dim: int,
+    base: float,
+    original_context: int,
+    beta_fast: float = YARN_BETA_FAST,
+    beta_slow: float = YARN_BETA_SLOW,
+    truncate: bool = True,
+) -> tuple[float, float]:
+    """(low, high): pairs below ``low`` turn ≥ β_fast times in the original context and keep ω_i;
+    pairs above ``high`` turn < β_slow times and get ω_i / s; the ramp runs between.
+
+    low = correction_dim(β_fast), high = correction_dim(β_slow); with ``truncate``
+    (transformers' default) low is floored and high ceiled; gpt-oss sets
+    truncate=False. Then low is raised to 0 and high lowered to dim − 1, as
+    transformers' ``find_correction_range`` does (dim − 1, not d/2 − 1: the
+    reference's bound, kept so the numbers match).
+    Qwen3-8B (d 128, θ 1e6, L 32,768, s 4): (23, 40).
+    """
+    fast = _check.positive("beta_fast", beta_fast)
+    slow = _check.positive("beta_slow", beta_slow)
+    if fast < slow:
+        raise ValueError(f"beta_fast must be ≥ beta_slow (fast pairs turn more often), got beta_fast={fast}, beta_slow={slow}; the paper uses 32 and 1")
+    if not isinstance(truncate, (bool, np.bool_)):
+        raise ValueError(f"truncate must be True or False, got {truncate!r}")
+    low = yarn_correction_dim(fast, dim, base, original_context)
+    high = yarn_correction_dim(slow, dim, base, original_context)
+    if truncate:
+        low, high = math.floor(low), math.ceil(high)
+    return max(low, 0), min(high, dim - 1)
+
+
+def yarn_ramp(low: float, high: float, n_pairs: int) -> np.ndarray:
+    """Interpolation weight per pair j: clamp((j − low)/(high − low), 0, 1).
+
+    0 keeps ω_j (extrapolate), 1 uses ω_j / s (interpolate). The paper's γ(r) is
+    the opposite weight, 1 − ramp, and is written as a function of r = L/λ; the
+    reference code ramps linearly over the pair index between the correction
+    dims. A zero-width range gets high += 0.001 as in transformers.
+    """
+    if isinstance(n_pairs, bool) or not isinstance(n_pairs, (numbers.Integral, np.integer)) or n_pairs <= 0:
+        raise ValueError(f"n_pairs must be a positive integer, got {n_pairs!r}")
+    if high == low:
+        high = high + 0.001  # avoid dividing by zero when beta_fast and beta_slow meet
+    j = np.arange(n_pairs, dtype=np.float64)
+    return np.clip((j - low) / (high - low), 0.0, 1.0)
+
+
+def yarn(
+    head_dim: int,
+    base: float,
+    factor: float,
+    original_context: int,
+    beta_fast: float = YARN_BETA_FAST,
+    beta_slow: float = YARN_BETA_SLOW,
+    truncate: bool = True,
+    mscale: float | None = None,
+    mscale_all_dim: float | None = None,
+    attention_factor: float | None = None,
+    rotary_fraction: float = 1.0,
+) -> tuple[np.ndarray, float]:
+    """YaRN (Peng, Quesnelle, Fan, Shippole 2023, arXiv:2309.00071): NTK-by-parts plus attention temperature.
+
+    ω_j' = (1 − ramp_j) · ω_j + ramp_j · ω_j / s with ramp from ``yarn_ramp`` over
+    ``yarn_correction_range``: pairs that turn many times in the original context
+    keep their frequency, pairs that never complete a turn are interpolated as
+    in PI. attention_factor defaults to ``yarn_attention_factor`` (Eq. 22).
+    Matches transformers' ``_compute_yarn_parameters``.
+    """
+    s = _factor("factor", factor)
+    dim = rotary_dim(head_dim, rotary_fraction)
+    omega = inverse_frequencies(head_dim, base, rotary_fraction)
+    low, high = yarn_correction_range(dim, base, original_context, beta_fast, beta_slow, truncate)
+    ramp = yarn_ramp(low, high, dim // 2)
+    inv_freq = omega * (1.0 - ramp) + (omega / s) * ramp
+    if attention_factor is None:
+        attention_factor = yarn_attention_factor(s, mscale, mscale_all_dim)
+    else:
+        attention_factor = _check.positive("attention_factor", attention_factor)
+    return inv_freq, float(attention_factor)
+
+
+@dataclass(frozen=True)
+class YarnPairs:
+    """YaRN pair by pair, for lesson 5's table (arrays indexed by pair j)."""
+
+    pair: np.ndarray  # j = 0 … d/2 − 1
+    wavelength: np.ndarray  # λ_j = 2π/ω_j before scaling, in tokens
+    rotations: np.ndarray  # r_j = L/λ_j: turns within the original context
+    ramp: np.ndarray  # 0 = ω_j kept, 1 = ω_j/s
+    inv_freq: np.ndarray  # ω_j' after YaRN
+    low: float
+    high: float
+    attention_factor: float
+
+    @property
+    def kept(self) -> int:
+        """Pairs left exactly unchanged (ramp 0)."""
+        return int(np.sum(self.ramp == 0))
+
+    @property
+    def interpolated(self) -> int:
+        """Pairs divided by the full factor (ramp 1)."""
+        return int(np.sum(self.ramp == 1))
+
+    @property
+    def blended(self) -> int:
+        return len(self.pair) - self.kept - self.interpolated
+
+
+def yarn_pairs(
+    head_dim: int,
+    base: float,
+    factor: float,
+    original_context: int,
+    beta_fast: float = YARN_BETA_FAST,
+    beta_slow: float = YARN_BETA_SLOW,
+    truncate: bool = True,
+    mscale: float | None = None,
+    mscale_all_dim: float | None = None,
+    attention_factor: float | None = None,
+    rotary_fraction: float = 1.0,
+) -> YarnPairs:
+    """The per-pair YaRN table: pair, wavelength, r = L/λ, ramp and the final frequency (see ``yarn``)."""
+    inv_freq, att = yarn(head_dim, base, factor, original_context, beta_fast, beta_slow, truncate,
+                         mscale, mscale_all_dim, attention_factor, rotary_fraction)
+    dim = rotary_dim(head_dim, rotary_fraction)
+    omega = inverse_frequencies(head_dim, base, rotary_fraction)
+    low, high = yarn_correction_range(dim, base, original_context, beta_fast, beta_slow, truncate)
+    lam = wavelengths(omega)
+    return YarnPairs(
+        pair=np.arange(dim // 2),
+        wavelength=lam,
+        rotations=original_context / lam,
+        ramp=yarn_ramp(low, high, dim // 2),
+        inv_freq=inv_freq,
+        low=low,
+        high=high,
+        attention_factor=att,
+    )
+
+
+# --- Llama 3 (3.1) -------------------------------------------------------------------------------
+
+
+def _llama3_args(factor, low_freq_factor, high_freq_factor, original_context):
+    s = _factor("factor", factor)
+    lf = _check.positive("low_freq_factor", low_freq_factor)
+    hf = _check.positive("high_freq_factor", high_freq_factor)
+    if hf <= lf:
+        raise ValueError(f"high_freq_factor must exceed low_freq_factor, got high_freq_factor={hf}, low_freq_factor={lf}; Llama 3.1 uses 4 and 1")
+    L = _context("original_context", original_context)
+    return s, lf, hf, L
+
+
+def llama3(
+    head_dim: int,
+    base: float,
+    factor: float,
+    low_freq_factor: float,
+    high_freq_factor: float,
+    original_context: int,
+    rotary_fraction: float = 1.0,
+) -> tuple[np.ndarray, float]:
+    """Llama 3.1's frequency rescaling (llama-models ``apply_scaling``; transformers ``_compute_llama3_parameters``).
+
+    With λ_i = 2π/ω_i, λ_hi = L/high_freq_factor, λ_lo = L/low_freq_factor:
+    λ_i < λ_hi keeps ω_i; λ_i > λ_lo uses ω_i / s; in between
+    smooth = (L/λ_i − lf)/(hf − lf) and ω_i' = (1 − smooth)·ω_i/s + smooth·ω_i.
+    Like YaRN by parts, but the band is set by wavelength relative to L.
+    attention_factor is 1.
+    """
+    s, lf, hf, L = _llama3_args(factor, low_freq_factor, high_freq_factor, original_context)
+    omega = inverse_frequencies(head_dim, base, rotary_fraction)
+    lam = wavelengths(omega)
+    smooth = (L / lam - lf) / (hf - lf)
+    blended = (1 - smooth) * omega / s + smooth * omega
+    out = np.where(lam > L / lf, omega / s, omega)
+    medium = ~(lam < L / hf) & ~(lam > L / lf)
+    return np.where(medium, blended, out), 1.0
+
+
+def llama3_split(
+    head_dim: int,
+    base: float,
+    low_freq_factor: float,
+    high_freq_factor: float,
+    original_context: int,
+    rotary_fraction: float = 1.0,
+) -> dict[str, int]:
+    """How many pairs Llama 3 scaling leaves unchanged (λ < L/hf), divides by s (λ > L/lf) or smooths.
+
+    Llama 3.1 8B (d 128, θ 500,000, L 8,192, lf 1, hf 4): 29 / 29 / 6.
+    """
+    _, lf, hf, L = _llama3_args(1.0, low_freq_factor, high_freq_factor, original_context)
+    lam = wavelengths(inverse_frequencies(head_dim, base, rotary_fraction))
+    unchanged = int(np.sum(lam < L / hf))
+    scaled = int(np.sum(lam > L / lf))
+    return {"unchanged": unchanged, "scaled": scaled, "smoothed": len(lam) - unchanged - scaled}
+
+
+# --- a model's frequencies ------------------------------------------------------------------------
+
+
+def for_model(cfg, layer: str = "global") -> tuple[np.ndarray, float]:
+    """(inv_freq, attention_factor) of a models.yaml RoPE model, scaling included when it has one.
+
+    ``layer="local"`` gives the sliding-window layers' unscaled frequencies for
+    models with a separate local base (Gemma 3); its scaling is global-only.
+    Opt-in scalings (Qwen's YaRN, ``scaling_opt_in``) are applied: this is the
+    long-context setting the model's docs describe.
+    """
+    if getattr(cfg, "position", None) != "rope":
+        raise ValueError(f"for_model needs a RoPE model from models.yaml, got {getattr(cfg, 'key', cfg)!r}; e.g. configs.load('qwen3_8b')")
+    if layer not in ("global", "local"):
+        raise ValueError(f"layer must be 'global' or 'local', got {layer!r}")
+    head_dim, frac = cfg["head_dim"], cfg.get("rotary_fraction", 1.0)
+    if layer == "local":
+        if cfg.get("local_rope_theta") is None:
+            raise ValueError(f"model {cfg.key!r} has no local_rope_theta; layer='local' is for models like gemma3_27b")
+        return inverse_frequencies(head_dim, cfg["local_rope_theta"], frac), 1.0
+    theta, sc = cfg["rope_theta"], cfg.get("scaling")
+    if sc is None:
+        return inverse_frequencies(head_dim, theta, frac), 1.0
+    kind = sc["rope_type"]
+    if kind == "linear":
+        return linear(head_dim, theta, sc["factor"], frac)
+    if kind == "dynamic":
+        return dynamic_ntk(head_dim, theta, sc["factor"], cfg.get("max_position_embeddings", cfg["context"]), rotary_fraction=frac)
+    if kind == "yarn":
+        return yarn(head_dim, theta, sc["factor"], sc["original_max_position_embeddings"],
+                    sc.get("beta_fast") or YARN_BETA_FAST, sc.get("beta_slow") or YARN_BETA_SLOW,
+                    sc.get("truncate", True), sc.get("mscale"), sc.get("mscale_all_dim"),
+                    sc.get("attention_factor"), frac)
+    if kind == "llama3":
+        return llama3(head_dim, theta, sc["factor"], sc["low_freq_factor"], sc["high_freq_factor"],
+                      sc["original_max_position_embeddings"], frac)
+    raise ValueError(f"model {cfg.key!r}: scaling rope_type {kind!r} is not implemented; use linear, dynamic, yarn or llama3")

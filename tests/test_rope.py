@@ -1,0 +1,377 @@
+"""posenc.rope against RoFormer's definition, transformers' code and the counts in facts.md §2.
+
+References are built here independently: the block-diagonal R^d_{Θ,m} from
+plain loops, the counts from a loop over pairs, and transformers' own
+rotate_half / apply_rotary_pos_emb functions.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import math
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from posenc import configs, rope
+
+FAST = settings(max_examples=40, deadline=None)
+
+
+# --- independent references ------------------------------------------------------------------
+
+
+def roformer_theta(d: int, base: float) -> list[float]:
+    """RoFormer §3: Θ = {θ_i = base^(−2(i−1)/d), i = 1 … d/2}, written as in the paper."""
+    return [base ** (-2 * (i - 1) / d) for i in range(1, d // 2 + 1)]
+
+
+def roformer_matrix(d_rot: int, D: int, m: int, thetas) -> np.ndarray:
+    """R^d_{Θ,m} for the interleaved layout, padded with identity for pass-through dims."""
+    R = np.eye(D)
+    for i in range(d_rot // 2):
+        a = m * thetas[i]
+        R[2 * i, 2 * i], R[2 * i, 2 * i + 1] = math.cos(a), -math.sin(a)
+        R[2 * i + 1, 2 * i], R[2 * i + 1, 2 * i + 1] = math.sin(a), math.cos(a)
+    return R
+
+
+def count_not_turning(head_dim: int, theta: float, L: int, fraction: float = 1.0) -> int:
+    """Loop over pairs: pair i's period is 2π·θ^(2i/d); count those longer than L."""
+    d = int(head_dim * fraction)
+    return sum(1 for i in range(d // 2) if 2 * math.pi * theta ** (2 * i / d) > L)
+
+
+# --- strategies ---------------------------------------------------------------------------------
+
+rotary_dims = st.integers(1, 16).map(lambda n: 2 * n)
+bases = st.floats(2.0, 1e7)
+
+
+@st.composite
+def rotation_case(draw, max_extra=6):
+    d_rot = draw(rotary_dims)
+    extra = draw(st.integers(0, max_extra)) // 2 * 2  # pass-through dims
+    T = draw(st.integers(1, 5))
+    seed = draw(st.integers(0, 2**31 - 1))
+    rng = np.random.default_rng(seed)
+    positions = rng.integers(0, 5000, size=T)
+    x = rng.standard_normal((2, T, d_rot + extra))
+    inv = rope.inverse_frequencies(d_rot, draw(bases))
+    return x, positions, inv, d_rot
+
+
+# --- frequencies ---------------------------------------------------------------------------------
+
+
+@given(d=rotary_dims, base=bases)
+@FAST
+def test_inverse_frequencies_are_roformer_theta(d, base):
+    np.testing.assert_allclose(rope.inverse_frequencies(d, base), roformer_theta(d, base), rtol=1e-12)
+
+
+def test_partial_rotary_uses_the_rotary_dim_in_the_exponent():
+    # facts §2(c): head 256 × 0.25 → 64 rotary dims, and the exponent divides by 64 (not 256).
+    assert rope.rotary_dim(256, 0.25) == 64
+    np.testing.assert_allclose(rope.inverse_frequencies(256, 1e7, 0.25), roformer_theta(64, 1e7), rtol=1e-12)
+    assert rope.rotary_dim(128, 0.5) == 64
+
+
+def test_wavelengths_of_the_lesson3_example():
+    # facts §2(a): d=16, base 10000, slowest pair's period ≈ 19,869.18; fastest 2π.
+    lam = rope.wavelengths(rope.inverse_frequencies(16, 10_000))
+    assert lam[-1] == pytest.approx(19_869.18, abs=0.01)
+    assert lam[0] == pytest.approx(2 * math.pi)
+
+
+# --- the rotation ---------------------------------------------------------------------------------
+
+
+@given(rotation_case())
+@FAST
+def test_interleaved_rotation_is_roformer_block_matrix(case):
+    x, positions, inv, d_rot = case
+    out = rope.rotate(x, positions, inv, "interleaved")
+    for t, m in enumerate(positions):
+        R = roformer_matrix(d_rot, x.shape[-1], int(m), inv)
+        np.testing.assert_allclose(out[:, t], x[:, t] @ R.T, atol=1e-9)
+
+
+def test_convention_permutation_small_case():
+    # interleaved pairs (0,1),(2,3),(4,5),(6,7) move to half-layout pairs (0,4),(1,5),(2,6),(3,7)
+    assert rope.convention_permutation(8).tolist() == [0, 2, 4, 6, 1, 3, 5, 7]
+
+
+@given(rotation_case())
+@FAST
+def test_half_and_interleaved_are_the_same_map_up_to_the_permutation(case):
+    x, positions, inv, d_rot = case
+    perm = np.concatenate([rope.convention_permutation(d_rot), np.arange(d_rot, x.shape[-1])])
+    lhs = rope.rotate(x[..., perm], positions, inv, "half")
+    rhs = rope.rotate(x, positions, inv, "interleaved")[..., perm]
+    np.testing.assert_allclose(lhs, rhs, atol=1e-12)
+
+
+@given(rotation_case(), st.sampled_from(rope.CONVENTIONS))
+@FAST
+def test_rotation_preserves_norms_and_pass_through_dims(case, convention):
+    x, positions, inv, d_rot = case
+    out = rope.rotate(x, positions, inv, convention)
+    np.testing.assert_allclose(np.linalg.norm(out, axis=-1), np.linalg.norm(x, axis=-1), rtol=1e-12)
+    np.testing.assert_array_equal(out[..., d_rot:], x[..., d_rot:])
+
+
+@given(
+    d=rotary_dims,
+    base=bases,
+    m=st.integers(0, 3000),
+    n=st.integers(0, 3000),
+    shift=st.integers(0, 3000),
+    seed=st.integers(0, 2**31 - 1),
+    convention=st.sampled_from(rope.CONVENTIONS),
+)
+@FAST
+def test_score_depends_only_on_offset(d, base, m, n, shift, seed, convention):
+    rng = np.random.default_rng(seed)
+    q, k = rng.standard_normal((2, 1, d))
+    inv = rope.inverse_frequencies(d, base)
+
+    def score(pq, pk):
+        return float(rope.rotate(q, [pq], inv, convention)[0] @ rope.rotate(k, [pk], inv, convention)[0])
+
+    assert score(m + shift, n + shift) == pytest.approx(score(m, n), abs=1e-8)
+    if convention == "interleaved":  # RoFormer §3: q_mᵀ k_n = qᵀ R_{Θ,n−m} k
+        if n >= m:
+            expected = q[0] @ roformer_matrix(d, d, n - m, inv) @ k[0]
+        else:
+            expected = (roformer_matrix(d, d, m - n, inv) @ q[0]) @ k[0]
+        assert score(m, n) == pytest.approx(float(expected), abs=1e-8)
+
+
+# --- agreement with transformers ------------------------------------------------------------------
+
+
+@lru_cache(maxsize=None)
+def transformers_functions(relpath: str, *names: str):
+    """The named top-level functions of an installed transformers source file, exec'd from its text.
+
+    Importing transformers.models.*.modeling_* pulls in torch._dynamo and torch.distributed
+    (over 20 s here), so the tests run the functions' exact source text instead; decorators
+    (a kernel-hub hook) are dropped, the bodies are transformers' own.
+    """
+    root = Path(importlib.util.find_spec("transformers").submodule_search_locations[0])
+    path = root / relpath
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    defs = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name in names]
+    assert sorted(d.name for d in defs) == sorted(names), f"{relpath} no longer defines {names}"
+    for d in defs:
+        d.decorator_list = []
+    namespace = {"torch": torch}
+    exec(compile(ast.Module(body=defs, type_ignores=[]), str(path), "exec"), namespace)
+    return tuple(namespace[n] for n in names)
+
+
+def assert_close(actual: torch.Tensor, expected: torch.Tensor, atol: float, rtol: float) -> None:
+    # numpy's check: torch.testing.assert_close's first call imports torch._dynamo (~10 s)
+    np.testing.assert_allclose(actual.detach().double().numpy(), expected.detach().double().numpy(), atol=atol, rtol=rtol)
+
+
+def llama_functions():
+    return transformers_functions("models/llama/modeling_llama.py", "rotate_half", "apply_rotary_pos_emb")
+
+
+def hf_cos_sin(positions: torch.Tensor, inv_freq: torch.Tensor):
+    """cos/sin exactly as LlamaRotaryEmbedding.forward builds them (attention_scaling 1)."""
+    freqs = positions[None, :, None].float() * inv_freq.float()
+    emb = torch.cat((freqs, freqs), dim=-1)
+    return emb.cos(), emb.sin()
+
+
+@given(d=rotary_dims, base=bases, seed=st.integers(0, 2**31 - 1))
+@settings(max_examples=15, deadline=None)
+def test_half_convention_matches_transformers_apply_rotary_pos_emb(d, base, seed):
+    _, apply_rotary_pos_emb = llama_functions()
+    g = torch.Generator().manual_seed(seed)
+    q = torch.randn(2, 3, 7, d, generator=g)  # (batch, heads, T, D)
+    k = torch.randn(2, 3, 7, d, generator=g)
+    pos = torch.randint(0, 4096, (7,), generator=g)
+    inv = torch.tensor(rope.inverse_frequencies(d, base), dtype=torch.float32)
+    cos, sin = hf_cos_sin(pos, inv)
+    q_hf, k_hf = apply_rotary_pos_emb(q, k, cos, sin)
+    assert_close(rope.apply_rotary_torch(q, pos, inv), q_hf, atol=1e-5, rtol=1e-5)
+    assert_close(rope.apply_rotary_torch(k, pos, inv), k_hf, atol=1e-5, rtol=1e-5)
+    # numpy in float64 agrees to float32 accuracy (angles up to 4096 rad lose ~1e-4 in float32)
+    np.testing.assert_allclose(rope.rotate(q.double().numpy(), pos.numpy(), inv.double().numpy(), "half"), q_hf.numpy(), atol=1e-3)
+
+
+def test_rotate_half_is_a_quarter_turn_of_every_pair():
+    rotate_half, _ = llama_functions()
+    # With ω = π/2 per position and position 1, each half-layout pair turns by 90°: exactly rotate_half.
+    x = torch.randn(4, 1, 10, dtype=torch.float64)
+    out = rope.apply_rotary_torch(x, torch.tensor([1]), torch.full((5,), math.pi / 2, dtype=torch.float64))
+    assert_close(out, rotate_half(x).to(out.dtype), atol=1e-6, rtol=0)
+
+
+def test_partial_rotary_matches_transformers_qwen3_next():
+    _, apply_rotary_pos_emb = transformers_functions(
+        "models/qwen3_next/modeling_qwen3_next.py", "rotate_half", "apply_rotary_pos_emb"
+    )
+    g = torch.Generator().manual_seed(0)
+    q = torch.randn(1, 2, 5, 256, generator=g)
+    k = torch.randn(1, 2, 5, 256, generator=g)
+    pos = torch.tensor([0, 1, 7, 300, 262_143])
+    inv = torch.tensor(rope.inverse_frequencies(256, 1e7, 0.25), dtype=torch.float32)  # 32 pairs on 64 dims
+    cos, sin = hf_cos_sin(pos, inv)
+    q_hf, k_hf = apply_rotary_pos_emb(q, k, cos, sin)
+    assert_close(rope.apply_rotary_torch(q, pos, inv), q_hf, atol=1e-5, rtol=1e-5)
+    assert_close(rope.apply_rotary_torch(k, pos, inv), k_hf, atol=1e-5, rtol=1e-5)
+    assert torch.equal(rope.apply_rotary_torch(q, pos, inv)[..., 64:], q[..., 64:])
+
+
+def test_interleaved_matches_transformers_deepseek_up_to_the_permutation():
+    (interleave,) = transformers_functions("models/deepseek_v3/modeling_deepseek_v3.py", "apply_rotary_pos_emb_interleave")
+    # DeepSeek reads interleaved pairs and writes the half layout: out = P · rotate_interleaved(x).
+    g = torch.Generator().manual_seed(1)
+    q = torch.randn(1, 2, 6, 64, generator=g)
+    pos = torch.arange(6) * 500
+    inv = torch.tensor(rope.inverse_frequencies(64, 10_000), dtype=torch.float32)
+    cos, sin = hf_cos_sin(pos, inv)
+    q_ds, _ = interleave(q, q, cos, sin)
+    perm = torch.from_numpy(rope.convention_permutation(64))
+    assert_close(rope.apply_rotary_torch(q, pos, inv, "interleaved")[..., perm], q_ds, atol=1e-5, rtol=1e-5)
+
+
+def test_torch_rotation_keeps_gradients_and_dtype():
+    x = torch.randn(2, 4, 8, dtype=torch.bfloat16, requires_grad=True)
+    out = rope.apply_rotary_torch(x, torch.arange(4), rope.inverse_frequencies(8, 10_000))
+    assert out.dtype == torch.bfloat16 and out.shape == x.shape
+    out.float().pow(2).sum().backward()
+    assert x.grad is not None and torch.isfinite(x.grad.float()).all()
+
+
+# --- counts of pairs that never finish a turn (facts.md §2) ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    "head_dim, theta, L, fraction, facts_count",
+    [
+        (128, 1e6, 32_768, 1.0, 24),  # (b) Qwen3
+        (128, 1e6, 40_960, 1.0, 23),  # (b) with config max_pos
+        (128, 1e6, 131_072, 1.0, 17),  # (b) at the YaRN length
+        (256, 1e7, 262_144, 0.25, 10),  # (c) Qwen3-Next
+        (256, 5e6, 262_144, 0.25, 9),  # (c) if θ were 5e6
+        (128, 1e4, 4096, 1.0, 18),  # Llama 2
+        (128, 5e5, 8192, 1.0, 29),  # Llama 3
+        (128, 5e5, 131_072, 1.0, 15),  # Llama 3.1 at 128K
+        (128, 1e4, 32_768, 1.0, 4),  # Mistral v0.1
+        (64, 1e4, 4096, 1.0, 9),  # DeepSeek-V3 rope part
+        (64, 1.5e5, 4096, 1.0, 14),  # gpt-oss
+    ],
+)
+def test_pairs_not_completing_turn(head_dim, theta, L, fraction, facts_count):
+    got = rope.pairs_not_completing_turn(rope.inverse_frequencies(head_dim, theta, fraction), L)
+    assert got == count_not_turning(head_dim, theta, L, fraction) == facts_count
+    # facts §2: "L or L−1 gives the same counts here"
+    assert rope.pairs_not_completing_turn(rope.inverse_frequencies(head_dim, theta, fraction), L - 1) == facts_count
+
+
+def test_counts_for_every_rope_model_match_a_loop():
+    for key in configs.keys():
+        cfg = configs.load(key)
+        if cfg.position != "rope":
+            continue
+        frac = cfg.get("rotary_fraction", 1.0)
+        inv = rope.inverse_frequencies(cfg["head_dim"], cfg["rope_theta"], frac)
+        assert rope.pairs_not_completing_turn(inv, cfg["context"]) == count_not_turning(
+            cfg["head_dim"], cfg["rope_theta"], cfg["context"], frac
+        ), key
+
+
+# --- bad input --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda: rope.inverse_frequencies(100, 1e4, 0.25), "rotary_fraction"),  # 25 rotary dims: odd
+        (lambda: rope.inverse_frequencies(7, 1e4), "even"),
+        (lambda: rope.inverse_frequencies(128, 1.0), "base"),
+        (lambda: rope.inverse_frequencies(128, 0.5), "base"),
+        (lambda: rope.inverse_frequencies(128, 1e4, 0.0), "rotary_fraction"),
+        (lambda: rope.inverse_frequencies(128, 1e4, 1.5), "rotary_fraction"),
+        (lambda: rope.inverse_frequencies(128.0, 1e4), "head_dim"),
+        (lambda: rope.rotate(np.zeros((3, 8)), [0, -1, 2], rope.inverse_frequencies(8, 1e4)), "non-negative"),
+        (lambda: rope.rotate(np.zeros((3, 8)), [0, 1], rope.inverse_frequencies(8, 1e4)), "one position per token"),
+        (lambda: rope.rotate(np.zeros((3, 8)), [0, 1, 2], rope.inverse_frequencies(16, 1e4)), "head_dim"),
+        (lambda: rope.rotate(np.zeros(8), [0], rope.inverse_frequencies(8, 1e4)), r"\(\.\.\., T, D\)"),
+        (lambda: rope.rotate(np.zeros((1, 8)), [0.5], rope.inverse_frequencies(8, 1e4)), "integer"),
+        (lambda: rope.rotate(np.zeros((1, 8)), [0], rope.inverse_frequencies(8, 1e4), "sideways"), "convention"),
+        (lambda: rope.rotate(np.zeros((1, 8)), [0], [1.0, -0.5]), "positive"),
+        (lambda: rope.pairs_not_completing_turn([1.0], 0), "context"),
+        (lambda: rope.convention_permutation(5), "even"),
+    ],
+)
+def test_bad_input_raises_value_error_naming_the_argument(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+@pytest.mark.parametrize(
+    "make, match",
+    [
+        (lambda: (torch.zeros(3, 8), torch.tensor([0, -1, 2])), "non-negative"),
+        (lambda: (torch.zeros(3, 8), torch.tensor([0.0, 1.0, 2.0])), "integer"),
+        (lambda: (torch.zeros(3, 8), torch.tensor([0, 1])), "one position per token"),
+        (lambda: (np.zeros((3, 8)), torch.arange(3)), "torch.Tensor"),
+    ],
+)
+def test_torch_bad_input(make, match):
+    x, pos = make()
+    with pytest.raises(ValueError, match=match):
+        rope.apply_rotary_torch(x, pos, rope.inverse_frequencies(8, 1e4))
+    with pytest.raises(ValueError, match="inv_freq"):
+        rope.apply_rotary_torch(torch.zeros(3, 8), torch.arange(3), torch.tensor([1.0, 0.0]))
+
+
+# --- numbers the lessons quote (lesson 3's timeline and lesson 4) ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    "name, text",
+    [
+        ("qwen3_pairs_not_turning", "24"),  # facts §2(b)
+        ("qwen3_pairs_total", "64"),
+        ("qwen3next_pairs_not_turning", "10"),  # facts §2(c)
+        ("qwen3next_pairs_total", "32"),
+        ("qwen3_first_not_turning_pair", "40"),  # "i = 40..63"
+        ("qwen3_wavelength_last_turning", "28,473"),  # λ_39
+        ("qwen3_wavelength_first_not_turning", "35,333"),  # λ_40
+        ("qwen3_pairs_not_turning_at_config_max", "23"),
+        ("qwen3_pairs_not_turning_at_yarn_context", "17"),
+        ("qwen3next_pairs_not_turning_theta5e6", "9"),
+        ("llama31_pairs_not_turning_128k", "15"),
+        ("rope_pairs_not_turning_llama2_7b", "18"),
+        ("rope_pairs_not_turning_llama3_8b", "29"),
+        ("rope_pairs_not_turning_mistral_7b_v01", "4"),
+        ("rope_pairs_not_turning_qwen25_7b", "24"),
+        ("rope_pairs_not_turning_deepseek_v3", "9"),
+        ("rope_pairs_not_turning_gpt_oss", "14"),
+        ("rope_demo_slowest_wavelength", "19,869"),  # facts §2(a)
+    ],
+)
+def test_lesson_numbers_match_facts(name, text):
+    from posenc import numbers
+
+    assert numbers.text(name) == text
+
+
+def test_gemma3_local_window_count_matches_a_loop():
+    from posenc import numbers
+
+    assert numbers.value("gemma3_local_pairs_not_turning_in_window") == count_not_turning(128, 10_000, 1024)
