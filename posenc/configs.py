@@ -251,3 +251,20 @@ def load(key: str) -> ModelConfig:
 
 def keys() -> list[str]:
     return list(_all())
+
+
+def browser_export() -> dict:
+    """Every RoPE model's fields as plain JSON, for the in-page experiments.
+
+    Values and their verification tags travel together, so a widget can label
+    an unverified value the way the prose does.
+    """
+    models = []
+    for cfg in _all().values():
+        if cfg.position != "rope":
+            continue
+        entry = {"key": cfg.key, "name": cfg.name}
+        entry.update({name: f.value for name, f in cfg.fields.items()})
+        entry["tags"] = {name: f.tag for name, f in cfg.fields.items()}
+        models.append(entry)
+    return {"source": MODELS_FILE.name, "models": models}

@@ -2,7 +2,9 @@
 
 Figures are rendered (or taken from the cache) by figures_src.build and served
 as /figures/<name>.<light|dark>.svg. KaTeX comes from node_modules (installed by
-`make setup` from package-lock.json), so math renders with no network.
+`make setup` from package-lock.json), so math renders with no network. The
+in-page experiments read the real model configs from /assets/models.json,
+written here from posenc.configs.
 """
 
 from __future__ import annotations
@@ -43,4 +45,15 @@ def on_files(files, config):
                 files.append(File.generated(config, f"figures/{name}.{theme}.svg", abs_src_path=str(path)))
     for f in _vendor_files(config):
         files.append(f)
+    files.append(_models_json(config))
     return files
+
+
+def _models_json(config) -> File:
+    """assets/models.json: the real model configs the scaling explorer offers, from posenc.configs."""
+    import json
+
+    from posenc.configs import browser_export
+
+    content = json.dumps(browser_export(), ensure_ascii=False, sort_keys=True, indent=1)
+    return File.generated(config, "assets/models.json", content=content)
