@@ -25,3 +25,32 @@ def normalised_index(length: int) -> np.ndarray:
     if isinstance(length, bool) or not isinstance(length, int) or length < 2:
         raise ValueError(f"length must be an integer of at least 2, got {length!r}")
     return np.arange(length) / (length - 1)
+
+
+def raw_index_content_ratios(positions, content_rms: float) -> np.ndarray:
+    """``raw_index_content_ratio`` for many positions at once (each ≥ 1): content_rms / p."""
+    ps = _check.positions("positions", positions)
+    if np.any(ps == 0):
+        raise ValueError("positions must all be at least 1: at position 0 the naive design adds nothing, so the ratio is undefined")
+    return _check.positive("content_rms", content_rms) / ps.astype(np.float64)
+
+
+def normalised_value(p: int, length: int) -> float:
+    """p / (length − 1): where position p lands on [0, 1] in a sequence of ``length`` tokens."""
+    p = _check.position("p", p)
+    step = normalised_step(length)
+    if p >= length:
+        raise ValueError(f"p must be a position inside the sequence (0 … {length - 1}), got {p}")
+    return p * step
+
+
+def normalised_step(length: int) -> float:
+    """1 / (length − 1): how far apart two neighbouring tokens are after squeezing into [0, 1]."""
+    return float(normalised_index(length)[1])
+
+
+def normalised_gap_in_tokens(gap: float, length: int) -> float:
+    """How many tokens apart two positions are when their normalised values differ by ``gap``: gap · (length − 1)."""
+    if isinstance(gap, bool) or not isinstance(gap, (int, float, np.floating)) or not 0 <= gap <= 1:
+        raise ValueError(f"gap must be a number in [0, 1] (a distance on the normalised scale), got {gap!r}")
+    return float(gap) / normalised_step(length)

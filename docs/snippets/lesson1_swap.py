@@ -1,0 +1,22 @@
+# 第 1 课：交换两个字，看单头自注意力的输出怎么变。
+# 注意力本身在 posenc/attention.py：Q = XW_q, K = XW_k, V = XW_v, softmax(QKᵀ/√d)·V。
+import numpy as np
+
+from posenc import attention as at
+from posenc import demo12
+
+text, i, j = demo12.SWAP_MAIN
+perm = at.swap(len(text), i, j)               # 交换第 i、j 个位置
+swapped = at.permute_text(text, perm)
+head = at.make_head(d=demo12.ATTN_D, seed=demo12.ATTN_SEED)
+
+for positions in (False, True):
+    x_a = at.sentence_input(text, positions=positions)     # 每个字一行向量（可选：加上位置向量）
+    x_b = at.sentence_input(swapped, positions=positions)
+    out_a = at.attend(x_a, head).out
+    out_b = at.attend(x_b, head).out
+    # 同一个字对同一个字：B 的第 r 行，是 A 的第 perm[r] 行那个字
+    diff = np.abs(out_b - out_a[perm]).max()
+    print(f"加位置向量={positions!s:5}  {text} → {swapped}  同一个字输出的最大差值 = {diff:.3g}")
+
+print("float64 机器精度 =", np.finfo(np.float64).eps)

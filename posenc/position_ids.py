@@ -1,0 +1,128 @@
+"""Position IDs for padded batches and for generation with a KV cache (lesson 1).
+
+A batch pads short sequences to a common length and marks real tokens with an
+attention mask (1 = real token, 0 = padding). The position of a real token is
+how many real tokens come before it, whatever side the padding is on:
+
+    position_ids = cumsum(mask) − 1,   padded slots set to a fill value
+
+This is the rule Hugging Face transformers uses when it builds position IDs
+from an attention mask for generation (GPT-2's and Llama's
+``prepare_inputs_for_generation``: ``position_ids = attention_mask.long().cumsum(-1) - 1``,
+then ``position_ids.masked_fill_(attention_mask == 0, 1)``). The fill value
+does not matter for the result as long as the mask hides those slots; it must
+only be a valid row of a position table, which is why transformers uses 1.
+
+``naive_position_ids`` is the bug: numbering every slot 0 … n−1 ignores the
+mask, so with left padding each real token is pushed right by the number of
+pads before it.
+"""
+
+from __future__ import annotations
+
+import numbers as _numbers
+
+import numpy as np
+
+from . import tokenize
+
+DEFAULT_FILL = 1  # transformers' choice for padded slots
+
+
+def check_mask(mask, name: str = "mask") -> np.ndarray:
+    """A 1-D (one sequence) or 2-D (batch × length) array of 0/1 entries, returned as int64."""
+    m = np.asarray(mask)
+    if m.ndim not in (1, 2):
+        raise ValueError(f"{name} must be 1-D (one sequence) or 2-D (batch × length), got shape {m.shape}")
+    if m.size == 0 or m.shape[-1] == 0:
+        raise ValueError(f"{name} is empty; it needs one entry per token slot")
+    if m.dtype == bool:
+        return m.astype(np.int64)
+    if m.dtype.kind not in "iuf":
+        raise ValueError(f"{name} must hold 0 and 1, got dtype {m.dtype}")
+    bad = ~((m == 0) | (m == 1))
+    if np.any(bad):
+        raise ValueError(
+            f"{name} must hold only 0 (padding) and 1 (real token), got {m[bad].ravel()[:3].tolist()}; "
+            f"convert with (mask > 0).astype(int) if it holds other truthy values"
+        )
+    return m.astype(np.int64)
+
+
+def _fill(fill) -> int:
+    if isinstance(fill, bool) or not isinstance(fill, (_numbers.Integral, np.integer)):
+        raise ValueError(f"fill must be an integer position ID for padded slots, got {fill!r}; transformers uses fill=1")
+    if fill < 0:
+        raise ValueError(f"fill must be a valid (non-negative) row of a position table, got {fill}; use fill=1")
+    return int(fill)
+
+
+def from_mask(mask, fill: int = DEFAULT_FILL) -> np.ndarray:
+    """cumsum(mask) − 1 along the last axis, with padded slots set to ``fill``.
+
+    Works for right padding, left padding and padding in the middle: every real
+    token gets the count of real tokens before it.
+    """
+    m = check_mask(mask)
+    fill = _fill(fill)
+    ids = np.cumsum(m, axis=-1) - 1
+    return np.where(m == 1, ids, fill)
+
+
+def naive_position_ids(mask) -> np.ndarray:
+    """0 … n−1 in every row, ignoring the mask: what you get from ``arange(n)`` (the bug)."""
+    m = check_mask(mask)
+    return np.broadcast_to(np.arange(m.shape[-1]), m.shape).copy()
+
+
+def shift(mask) -> np.ndarray:
+    """How far ``naive_position_ids`` puts each real token from its true position (0 at padded slots)."""
+    m = check_mask(mask)
+    return np.where(m == 1, naive_position_ids(m) - from_mask(m), 0)
+
+
+def next_position_ids(mask, new_tokens: int = 1, fill: int = DEFAULT_FILL) -> np.ndarray:
+    """Positions of the next ``new_tokens`` tokens when generation continues with a KV cache.
+
+    The cache already holds the prompt; the mask is extended with ones for the
+    new tokens and the same cumsum rule is applied, keeping only the new
+    columns (as transformers does when it slices ``position_ids[:, -new:]``).
+    For each row this is the number of real tokens so far, counting up.
+    """
+    m = check_mask(mask)
+    if isinstance(new_tokens, bool) or not isinstance(new_tokens, (_numbers.Integral, np.integer)) or new_tokens <= 0:
+        raise ValueError(f"new_tokens must be a positive integer, got {new_tokens!r}; pass new_tokens=1 for one step")
+    extra = np.ones(m.shape[:-1] + (int(new_tokens),), dtype=np.int64)
+    return from_mask(np.concatenate([m, extra], axis=-1), fill)[..., -int(new_tokens):]
+
+
+def pad_batch(texts, side: str = "right", pad_id: int = tokenize.PAD_ID) -> tuple[np.ndarray, np.ndarray]:
+    """Token IDs and attention mask for several texts padded to the longest, on ``side`` ("right" or "left")."""
+    if side not in ("right", "left"):
+        raise ValueError(f"side must be 'right' or 'left', got {side!r}")
+    if isinstance(texts, str):
+        raise ValueError("texts must be a list of strings, got a single string; wrap it: [text]")
+    rows = [tokenize.token_ids(t) for t in texts]
+    if not rows:
+        raise ValueError("texts is empty; pass at least one string")
+    n = max(len(r) for r in rows)
+    ids = np.full((len(rows), n), pad_id, dtype=np.int64)
+    mask = np.zeros((len(rows), n), dtype=np.int64)
+    for b, r in enumerate(rows):
+        sl = slice(0, len(r)) if side == "right" else slice(n - len(r), n)
+        ids[b, sl] = r
+        mask[b, sl] = 1
+    return ids, mask
+
+
+def format_row(row, pad_mask=None, pad_mark: str = "·") -> str:
+    """A row of IDs as text for the page ("0 1 2 · ·"), with ``pad_mark`` where ``pad_mask`` is 0."""
+    r = np.asarray(row)
+    if r.ndim != 1:
+        raise ValueError(f"row must be 1-D, got shape {r.shape}")
+    if pad_mask is None:
+        return " ".join(str(int(v)) for v in r)
+    m = check_mask(pad_mask, "pad_mask")
+    if m.shape != r.shape:
+        raise ValueError(f"pad_mask has shape {m.shape} but row has shape {r.shape}; they must match")
+    return " ".join(str(int(v)) if keep else pad_mark for v, keep in zip(r, m))

@@ -1,0 +1,131 @@
+"""Position IDs from attention masks, the character tokenizer, and the left-padding bug."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from posenc import attention as at
+from posenc import position_ids as pid
+from posenc import tokenize
+
+
+def loop_positions(mask, fill=1):
+    """The position rule written as a counter: a real token gets the number of real tokens before it."""
+    out = []
+    for row in np.atleast_2d(mask):
+        seen, r = 0, []
+        for m in row:
+            r.append(seen if m else fill)
+            seen += int(m)
+        out.append(r)
+    return np.array(out).reshape(np.shape(mask))
+
+
+masks = st.integers(1, 4).flatmap(
+    lambda b: st.integers(1, 12).flatmap(lambda n: st.lists(st.lists(st.integers(0, 1), min_size=n, max_size=n), min_size=b, max_size=b))
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(mask=masks, fill=st.integers(0, 5))
+def test_from_mask_counts_real_tokens_for_any_padding_pattern(mask, fill):
+    m = np.array(mask)
+    np.testing.assert_array_equal(pid.from_mask(m, fill), loop_positions(m, fill))
+    np.testing.assert_array_equal(pid.from_mask(m.astype(bool), fill), loop_positions(m, fill))
+    np.testing.assert_array_equal(pid.from_mask(m[0], fill), loop_positions(m[0], fill))  # 1-D works too
+
+
+@settings(max_examples=60, deadline=None)
+@given(mask=masks)
+def test_from_mask_matches_the_transformers_torch_recipe(mask):
+    torch = pytest.importorskip("torch")
+    m = torch.tensor(mask)
+    ref = m.long().cumsum(-1) - 1
+    ref.masked_fill_(m == 0, 1)
+    np.testing.assert_array_equal(pid.from_mask(np.array(mask)), ref.numpy())
+
+
+texts = st.lists(st.text(alphabet="猫吃鱼小明打了王", min_size=1, max_size=8), min_size=1, max_size=4)
+
+
+@settings(max_examples=60, deadline=None)
+@given(batch=texts, side=st.sampled_from(["left", "right"]))
+def test_real_tokens_count_from_zero_on_either_side(batch, side):
+    ids, mask = pid.pad_batch(batch, side)
+    pos = pid.from_mask(mask)
+    for b, text in enumerate(batch):
+        np.testing.assert_array_equal(pos[b][mask[b] == 1], np.arange(len(text)))
+        assert tokenize.decode(ids[b]) == text
+        pads = ids.shape[1] - len(text)
+        # arange ignores the mask: right padding is harmless, left padding pushes every real token by `pads`
+        naive_real = pid.naive_position_ids(mask)[b][mask[b] == 1]
+        np.testing.assert_array_equal(naive_real, np.arange(len(text)) + (pads if side == "left" else 0))
+        assert pid.shift(mask)[b].max() == (pads if side == "left" else 0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(mask=masks, new=st.integers(1, 4))
+def test_next_positions_continue_the_count(mask, new):
+    m = np.array(mask)
+    got = pid.next_position_ids(m, new)
+    real = m.sum(axis=-1)
+    np.testing.assert_array_equal(got, real[:, None] + np.arange(new)[None, :])
+
+
+@settings(max_examples=30, deadline=None)
+@given(batch=texts.filter(lambda b: len({len(t) for t in b}) > 1), seed=st.integers(0, 1000))
+def test_left_padding_is_harmless_only_with_mask_positions(batch, seed):
+    head = at.make_head(8, seed)
+    ids, mask = pid.pad_batch(batch, "left")
+    for b, text in enumerate(batch):
+        alone_ids = tokenize.token_ids(text)
+        alone = at.attend_padded(alone_ids, np.ones_like(alone_ids), np.arange(len(text)), head, seed)
+        right = at.attend_padded(ids[b], mask[b], pid.from_mask(mask[b]), head, seed)
+        np.testing.assert_allclose(right, alone, rtol=0, atol=1e-12)
+        if len(text) < ids.shape[1]:  # this row has padding, so arange shifts its positions
+            wrong = at.attend_padded(ids[b], mask[b], pid.naive_position_ids(mask[b]), head, seed)
+            assert np.abs(wrong - alone).max() > 1e-6
+
+
+def test_tokenizer_uses_code_points():
+    # Code points from the Unicode standard: 小 U+5C0F, 明 U+660E, 猫 U+732B
+    np.testing.assert_array_equal(tokenize.token_ids("小明猫"), [0x5C0F, 0x660E, 0x732B])
+    assert tokenize.decode(tokenize.token_ids("小明打了小王")) == "小明打了小王"
+    assert tokenize.tokens("a b") == ["a", " ", "b"]
+    assert tokenize.PAD_ID == 0 and tokenize.decode([0, 0x732B]) == "猫"
+
+
+def test_format_row():
+    assert pid.format_row([0, 1, 2]) == "0 1 2"
+    assert pid.format_row([0, 1, 2], [1, 1, 0]) == "0 1 ·"
+
+
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda: pid.from_mask([1, 2, 0]), "only 0"),
+        (lambda: pid.from_mask([[[1]]]), "1-D"),
+        (lambda: pid.from_mask([]), "empty"),
+        (lambda: pid.from_mask(["1", "0"]), "dtype"),
+        (lambda: pid.from_mask([1, 0], fill=-1), "non-negative"),
+        (lambda: pid.from_mask([1, 0], fill=1.0), "integer"),
+        (lambda: pid.next_position_ids([1, 1], 0), "positive"),
+        (lambda: pid.pad_batch(["猫"], side="middle"), "'right' or 'left'"),
+        (lambda: pid.pad_batch("猫吃鱼"), "single string"),
+        (lambda: pid.pad_batch([]), "empty"),
+        (lambda: pid.format_row([0, 1], [1]), "must match"),
+        (lambda: tokenize.tokens(""), "empty"),
+        (lambda: tokenize.tokens(3), "str"),
+        (lambda: tokenize.tokens("a\x00"), "padding"),
+        (lambda: tokenize.decode([[1]]), "1-D"),
+        (lambda: tokenize.decode([-1]), "code points"),
+        (lambda: at.attend_padded([1, 2], [1, 1, 1], [0, 1], at.make_head()), "same length"),
+        (lambda: at.attend_padded([1, 2], [0, 0], [1, 1], at.make_head()), "no real token"),
+    ],
+)
+def test_bad_input_raises_clear_errors(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
