@@ -1,11 +1,16 @@
 """Render every registered figure to SVG, light and dark, skipping unchanged ones.
 
 A figure is redrawn only when its cache key changes. The key hashes what
-can change the drawing: the figure's module source, the shared style code,
-posenc's source and data (where every plotted value comes from; the training
-experiment excluded), matplotlib's version and the font file. A figure module
-that draws other inputs (experiment results) lists them in a module-level
-``INPUTS = [path, ...]`` (relative to the repository root). Editing lesson prose changes none of these, so a
+can change the drawing: the figure's module source, the posenc modules it
+uses (followed through their own imports), posenc's data files, the shared
+style code, matplotlib's version and the font file. A figure module that
+draws other inputs (experiment results) lists them in a module-level
+``INPUTS = [path, ...]`` (relative to the repository root).
+
+Dependencies are found by following module globals, so editing posenc/rope.py
+does not redraw lesson 3's figures. posenc.numbers is not followed into the
+lesson modules it loads: numbers there only reach alt text and captions,
+which live in the HTML, not in the SVG. Editing lesson prose changes none of these, so a
 rebuild after a prose edit redraws nothing.
 
     python -m figures_src.build --out /tmp/figs [--no-cache]   # render all, report what was drawn
@@ -19,6 +24,7 @@ import importlib
 import pkgutil
 import sys
 import time
+import types
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -51,11 +57,31 @@ def tree_digest(root: Path, patterns=("*.py", "*.yaml", "*.json"), exclude=("__p
     return h.hexdigest()
 
 
+def posenc_dependencies(module: types.ModuleType) -> list[Path]:
+    """Source files of the posenc modules ``module`` uses, directly or through other posenc modules."""
+    seen: dict[str, types.ModuleType] = {}
+    todo = [module]
+    while todo:
+        mod = todo.pop()
+        for value in vars(mod).values():
+            if isinstance(value, types.ModuleType):
+                dep = value
+            else:
+                name = getattr(value, "__module__", None)
+                dep = sys.modules.get(name) if isinstance(name, str) else None
+            if dep is None or not dep.__name__.startswith("posenc") or dep.__name__ in seen:
+                continue
+            seen[dep.__name__] = dep
+            if dep.__name__ != "posenc.numbers":  # see the module docstring
+                todo.append(dep)
+    return sorted(Path(m.__file__) for m in seen.values() if getattr(m, "__file__", None))
+
+
 @lru_cache(maxsize=None)
 def _shared_digest() -> str:
     """Digest of everything every figure depends on."""
     h = hashlib.sha256()
-    h.update(tree_digest(ROOT / "posenc", exclude=("__pycache__", "experiment")).encode())
+    h.update(tree_digest(ROOT / "posenc" / "data", patterns=("*.yaml", "*.json")).encode())
     for name in ("__init__.py", "_style.py"):
         h.update((ROOT / "figures_src" / name).read_bytes())
     family, path = _style.cjk_font()
@@ -68,6 +94,9 @@ def cache_key(spec, theme: str) -> str:
     h = hashlib.sha256()
     h.update(_shared_digest().encode())
     h.update(Path(module.__file__).read_bytes())
+    for dep in posenc_dependencies(module):
+        h.update(dep.relative_to(ROOT).as_posix().encode())
+        h.update(dep.read_bytes())
     for extra in getattr(module, "INPUTS", ()):
         path = ROOT / extra
         h.update(tree_digest(path).encode() if path.is_dir() else path.read_bytes())

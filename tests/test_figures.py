@@ -88,3 +88,10 @@ def test_chinese_labels_are_drawn_with_the_cjk_font():
 
     font = FT2Font(path)
     assert font.get_char_index(ord("位")) != 0
+
+
+def test_a_figure_depends_only_on_the_posenc_modules_it_uses():
+    build.load_all()
+    deps = {p.name for p in build.posenc_dependencies(sys.modules["figures_src.lesson3"])}
+    assert "sinusoidal.py" in deps  # what lesson 3 draws from
+    assert "rope.py" not in deps and "scaling.py" not in deps  # editing these must not redraw lesson 3
