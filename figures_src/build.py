@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import importlib
+import os
 import pkgutil
 import sys
 import time
@@ -35,7 +36,9 @@ import figures_src
 from figures_src import REGISTRY, _style
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_CACHE = ROOT / ".cache" / "figures"
+# POSENC_FIGURE_CACHE points a build at another cache (an empty one for a truly clean build).
+DEFAULT_CACHE = Path(os.environ.get("POSENC_FIGURE_CACHE") or ROOT / ".cache" / "figures")
+STALE_AFTER_S = 3600  # superseded SVGs are removed once this old, never while a parallel build may still copy them
 
 
 def load_all() -> dict:
@@ -126,15 +129,22 @@ def render_all(cache_dir: Path = DEFAULT_CACHE, use_cache: bool = True) -> Rende
             if use_cache and path.exists():
                 report.cached.append(label)
             else:
-                for stale in cache_dir.glob(f"{name}.{theme_name}.*.svg"):
-                    stale.unlink()
-                tmp = path.with_suffix(".tmp")
+                tmp = path.with_suffix(f".{os.getpid()}.tmp")
                 tmp.write_bytes(_style.render_svg(spec, theme))
                 tmp.replace(path)  # atomic: an interrupted build never leaves half a figure
                 report.drawn.append(label)
             report.paths[name][theme_name] = path
+    _prune(cache_dir, keep={p for themes in report.paths.values() for p in themes.values()})
     report.seconds = time.perf_counter() - start
     return report
+
+
+def _prune(cache_dir: Path, keep: set[Path]) -> None:
+    """Delete superseded SVGs, but only old ones: another build running now may still be copying them."""
+    now = time.time()
+    for path in cache_dir.glob("*.svg"):
+        if path not in keep and now - path.stat().st_mtime > STALE_AFTER_S:
+            path.unlink(missing_ok=True)
 
 
 def main(argv=None) -> int:
