@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import matplotlib.lines
 import numpy as np
 
 from figures_src import figure
@@ -120,7 +121,7 @@ def sin_dot_vs_distance(fig, theme):
     ax.set_xlabel("距离 k（token）")
     ax.set_ylabel("PE(p)·PE(p+k)")
     ax.grid(True)
-    ax.legend(ncols=4, fontsize=8, loc="upper right")
+    ax.legend(ncols=4, fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.2))
 
 
 @figure(
@@ -144,3 +145,57 @@ def sin_periods(fig, theme):
     ax.set_ylabel("周期（token，对数刻度）")
     ax.set_ylim(1, periods[-1] * 6)
     ax.grid(True, axis="y", which="major")
+
+
+ROTATION_PAIRS = 4  # the pairs whose turn k·ω_i is large enough to see at k = SHIFT
+
+
+def _rotation_starts() -> tuple[int, int]:
+    return demo.NEAR_POSITION, demo.encoding_positions()[1]
+
+
+@figure(
+    "sin_shift_rotation",
+    alt=lambda: (
+        f"两行钟面，每行 {ROTATION_PAIRS} 个，对应第 0 到第 {ROTATION_PAIRS - 1} 对。上一行起点是位置 {num('sin_near_position')}，"
+        f"下一行起点是位置 {num('gpt2_context')}。每个钟面上实线指针是位置 p，虚线指针是位置 p+{num('sin_shift')}，"
+        "两根指针之间的弧标出转过的角度。同一列的两个钟面，起点的指针方向不同，转过的角度却完全一样：平移只取决于距离，是每一对转一个固定角度。"
+    ),
+    caption=lambda: (
+        f"往后平移 k = {num('sin_shift')} 个位置：每一对都转过固定角度 k·ωᵢ（图中只画转动明显的前 {ROTATION_PAIRS} 对），"
+        f"和起点是 {num('sin_near_position')} 还是 {num('gpt2_context')} 无关。"
+    ),
+    size=(7.2, 4.2),
+)
+def sin_shift_rotation(fig, theme):
+    k = demo.SHIFT
+    turn = np.mod(k * sinusoidal.angular_frequencies(DEMO_DIM), 2 * np.pi)
+    starts = _rotation_starts()
+    for row, p in enumerate(starts):
+        before = sinusoidal.hand_angles(p, DEMO_DIM)
+        after = sinusoidal.hand_angles(p + k, DEMO_DIM)
+        for i in range(ROTATION_PAIRS):
+            ax = fig.add_subplot(len(starts), ROTATION_PAIRS, row * ROTATION_PAIRS + i + 1, projection="polar")
+            ax.set_theta_zero_location("N")
+            ax.set_theta_direction(-1)
+            arc = before[i] + np.linspace(0, turn[i], 60)
+            ax.plot(arc, np.full_like(arc, 0.55), color=theme.series[2], linewidth=2.4)
+            ax.plot([0, before[i]], [0, 0.92], color=theme.series[0], linewidth=2.2, solid_capstyle="round")
+            ax.plot([0, after[i]], [0, 0.92], color=theme.series[1], linewidth=2.0, linestyle="--")
+            ax.set_ylim(0, 1)
+            ax.set_yticks([])
+            ax.set_xticks(np.linspace(0, 2 * np.pi, 4, endpoint=False))
+            ax.set_xticklabels([])
+            ax.grid(True, linewidth=0.5)
+            if row == 0:
+                ax.set_title(f"i = {i}", fontsize=9, pad=4)
+            ax.set_xlabel(f"转 {np.degrees(turn[i]):.1f}°", fontsize=8, labelpad=2)
+            if i == 0:
+                ax.text(-0.45, 0.5, f"p = {p:,}", transform=ax.transAxes, ha="right", va="center", fontsize=9, color=theme.fg)
+    handles = [
+        matplotlib.lines.Line2D([], [], color=theme.series[0], linewidth=2.2, label="位置 p"),
+        matplotlib.lines.Line2D([], [], color=theme.series[1], linewidth=2.0, linestyle="--", label=f"位置 p + {k}"),
+        matplotlib.lines.Line2D([], [], color=theme.series[2], linewidth=2.4, label="转过的角度"),
+    ]
+    fig.legend(handles=handles, loc="lower center", ncols=3, fontsize=8, bbox_to_anchor=(0.5, -0.04))
+    fig.subplots_adjust(hspace=0.55, wspace=0.35, bottom=0.14)

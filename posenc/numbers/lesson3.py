@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from posenc import configs, demo, learned, naive, sinusoidal
+from posenc import clock, configs, demo, learned, naive, sinusoidal
 from posenc.numbers import number
 from posenc.sinusoidal import DEFAULT_BASE, DEMO_DIM, PAPER_DIM
 
@@ -213,3 +213,256 @@ def _():
 @number("naive_ratio_init", ".3%", "按项目初始化尺度时，观察位置上内容占位置信号的比例")
 def _():
     return naive.raw_index_content_ratio(demo.NAIVE_PROBE_POSITION, demo.PROJECT_EMBED_STD)
+
+
+# --- the naive lookup table, probed at a few positions (lesson 3's opening table) ----------
+
+LOOKUP_FIRST, LOOKUP_SECOND = 0, 1  # the first two rows every table has
+
+
+def _lookup_mark(p: int) -> str:
+    return "✓ 有这一行" if learned.has_row(configs.load(GPT2), p) else "✗ 查无此行"
+
+
+@number("lookup_first", ",", "查表示例的第一个位置")
+def _():
+    return LOOKUP_FIRST
+
+
+@number("lookup_second", ",", "查表示例的第二个位置")
+def _():
+    return LOOKUP_SECOND
+
+
+@number("lookup_mark_first", "", "GPT-2 位置表里有没有第一个位置")
+def _():
+    return _lookup_mark(LOOKUP_FIRST)
+
+
+@number("lookup_mark_second", "", "GPT-2 位置表里有没有第二个位置")
+def _():
+    return _lookup_mark(LOOKUP_SECOND)
+
+
+@number("lookup_mark_last", "", "GPT-2 位置表里有没有最后一行的位置")
+def _():
+    return _lookup_mark(configs.load(GPT2)["context"] - 1)
+
+
+@number("lookup_mark_context", "", "GPT-2 位置表里有没有位置 context（表长本身）")
+def _():
+    return _lookup_mark(configs.load(GPT2)["context"])
+
+
+@number("lookup_mark_far", "", "GPT-2 位置表里有没有演示的远位置")
+def _():
+    return _lookup_mark(demo.FAR_POSITION)
+
+
+# --- the formula's terms and the clock ------------------------------------------------------
+
+
+@number("sin_omega_first", ".0f", "最快一对的角速度 ω_0（弧度/token）")
+def _():
+    return sinusoidal.angular_frequencies(DEMO_DIM)[0]
+
+
+@number("sin_omega_last", ".6f", "演示维度下最慢一对的角速度（弧度/token）")
+def _():
+    return sinusoidal.angular_frequencies(DEMO_DIM)[-1]
+
+
+@number("sin_fastest_step_deg", ".1f", "最快一根指针每走一个 token 转过的角度（度）")
+def _():
+    return np.degrees(sinusoidal.angular_frequencies(DEMO_DIM)[0])
+
+
+@number("sin_paper_slowest_shortfall", ".1%", "d=512 时最慢一对的周期比 §3.5 的上限 base·2π 短多少")
+def _():
+    return 1 - sinusoidal.periods(PAPER_DIM)[-1] / (DEFAULT_BASE * 2 * np.pi)
+
+
+@number("sin_pe_norm", ".2f", "每个位置编码向量的长度 √(d/2)")
+def _():
+    return np.linalg.norm(sinusoidal.encode(demo.NEAR_POSITION, DEMO_DIM))
+
+
+@number("sin_nearest_k", ",", "位置 0 … FAR 之间，编码最接近的两个位置相隔多少")
+def _():
+    return clock.nearest_neighbour(demo.FAR_POSITION + 1, DEMO_DIM)[0]
+
+
+@number("sin_nearest_distance", ".2f", "位置 0 … FAR 之间，两个编码的最小欧氏距离")
+def _():
+    return clock.nearest_neighbour(demo.FAR_POSITION + 1, DEMO_DIM)[1]
+
+
+@number("sin_slowest_turn_train", ".2%", "训练长度内最慢一根指针转过的圈数（比例）")
+def _():
+    return clock.turns_within(demo.PROJECT_TRAIN_LEN, DEMO_DIM)[-1]
+
+
+@number("sin_pairs_full_turn_train", "d", "训练长度内至少转满一圈的指针数")
+def _():
+    return int(np.sum(clock.turns_within(demo.PROJECT_TRAIN_LEN, DEMO_DIM) >= 1))
+
+
+@number("sin_pairs_partial_turn_train", "d", "训练长度内一圈都没转满的指针数")
+def _():
+    return int(np.sum(clock.turns_within(demo.PROJECT_TRAIN_LEN, DEMO_DIM) < 1))
+
+
+# --- the dot-product curve ------------------------------------------------------------------
+
+
+def _dot_curve() -> np.ndarray:
+    return np.array([sinusoidal.dot_closed_form(k, DEMO_DIM) for k in range(demo.MAX_DISTANCE + 1)])
+
+
+def _first_rise() -> int:
+    curve = _dot_curve()
+    rises = np.nonzero(np.diff(curve) > 0)[0]
+    if rises.size == 0:
+        raise ValueError("the dot-product curve never rises within MAX_DISTANCE; raise demo.MAX_DISTANCE")
+    return int(rises[0])
+
+
+@number("sin_dot_k1", ".2f", "相邻两个位置的编码点积")
+def _():
+    return sinusoidal.dot_closed_form(1, DEMO_DIM)
+
+
+@number("sin_dot_first_rise_k", "d", "点积曲线第一次回升之前的距离 k")
+def _():
+    return _first_rise()
+
+
+@number("sin_dot_first_rise_k_next", "d", "点积曲线第一次回升之后的距离 k+1")
+def _():
+    return _first_rise() + 1
+
+
+@number("sin_dot_at_first_rise", ".3f", "回升前一点的点积")
+def _():
+    return _dot_curve()[_first_rise()]
+
+
+@number("sin_dot_after_first_rise", ".3f", "回升后一点的点积")
+def _():
+    return _dot_curve()[_first_rise() + 1]
+
+
+@number("sin_dot_min_k", "d", "0 … MAX_DISTANCE 内点积最小的距离")
+def _():
+    return int(np.argmin(_dot_curve()))
+
+
+@number("sin_dot_min", ".2f", "0 … MAX_DISTANCE 内点积的最小值")
+def _():
+    return _dot_curve().min()
+
+
+# --- the rotation block, shown with numbers for pair 0 and k = SHIFT -------------------------
+
+
+@number("sin_block_angle", ".0f", "第 0 对在平移 SHIFT 个位置时转过的角度 k·ω_0（弧度）")
+def _():
+    return demo.SHIFT * sinusoidal.angular_frequencies(DEMO_DIM)[0]
+
+
+@number("sin_block_cos", ".3f", "M_k 第 0 块的 cos(k·ω_0)")
+def _():
+    return sinusoidal.shift_rotation(demo.SHIFT, DEMO_DIM)[0, 0]
+
+
+@number("sin_block_sin", ".3f", "M_k 第 0 块的 sin(k·ω_0)")
+def _():
+    return sinusoidal.shift_rotation(demo.SHIFT, DEMO_DIM)[0, 1]
+
+
+# --- relative position: 小明 and 小王 in the demo sentence ------------------------------------
+
+REL_A, REL_B = "小明", "小王"
+
+
+def _rel_positions(start: int) -> tuple[int, int]:
+    for word in (REL_A, REL_B):
+        if word not in demo.SENTENCE:
+            raise ValueError(f"demo.SENTENCE = {demo.SENTENCE!r} has no {word!r}; lesson 3's relative-position example needs both {REL_A!r} and {REL_B!r}")
+    return start + demo.SENTENCE.index(REL_A), start + demo.SENTENCE.index(REL_B)
+
+
+@number("rel_a_pos", "d", "例句里「小明」的位置")
+def _():
+    return _rel_positions(0)[0]
+
+
+@number("rel_b_pos", "d", "例句里「小王」的位置")
+def _():
+    return _rel_positions(0)[1]
+
+
+@number("rel_a_pos_shifted", "d", "句首多一个 token 后「小明」的位置")
+def _():
+    return _rel_positions(1)[0]
+
+
+@number("rel_b_pos_shifted", "d", "句首多一个 token 后「小王」的位置")
+def _():
+    return _rel_positions(1)[1]
+
+
+@number("rel_gap", "d", "「小明」和「小王」相隔的 token 数")
+def _():
+    a, b = _rel_positions(0)
+    return b - a
+
+
+# --- after a query/key projection the shift invariance is gone ------------------------------
+
+PROJECTION_SEED = 0
+
+
+def _projected_scores(start: int) -> np.ndarray:
+    w_q, w_k = clock.random_projections(DEMO_DIM, PROJECTION_SEED)
+    return clock.position_scores(np.arange(len(demo.SENTENCE)) + start, w_q, w_k)
+
+
+@number("proj_shift_max_diff", ".2f", "经过随机 W_q、W_k 之后，整句平移前后位置打分的最大差值")
+def _():
+    return np.abs(_projected_scores(0) - _projected_scores(demo.SHIFT)).max()
+
+
+@number("proj_score_max_abs", ".2f", "平移前位置打分的最大绝对值（作尺度参照）")
+def _():
+    return np.abs(_projected_scores(0)).max()
+
+
+# --- exercises ------------------------------------------------------------------------------
+
+
+@number("ex_dot_k", ",", "练习：位置 NEAR 和位置 GPT-2 context 相隔多少")
+def _():
+    return configs.load(GPT2)["context"] - demo.NEAR_POSITION
+
+
+@number("ex_dot_value", ".3f", "练习：Σcos(kω_i)，k 为上面的距离")
+def _():
+    return sinusoidal.dot_closed_form(configs.load(GPT2)["context"] - demo.NEAR_POSITION, DEMO_DIM)
+
+
+@number("ex_dot_check_diff", ".1e", "练习：直接算两个 16 维向量的点积与 Σcos 的差")
+def _():
+    far = configs.load(GPT2)["context"]
+    direct = sinusoidal.dot(demo.NEAR_POSITION, far, DEMO_DIM)
+    return abs(direct - sinusoidal.dot_closed_form(far - demo.NEAR_POSITION, DEMO_DIM))
+
+
+@number("ex_paper_scaled_ratio", ".0%", "练习：d_model=512 时乘 √d_model 后内容与位置信号的尺度比")
+def _():
+    return sinusoidal.content_to_position_ratio(demo.PROJECT_EMBED_STD * sinusoidal.embedding_scale(PAPER_DIM))
+
+
+@number("sin_block_neg_sin", ".3f", "M_k 第 0 块左下角的 −sin(k·ω_0)")
+def _():
+    return sinusoidal.shift_rotation(demo.SHIFT, DEMO_DIM)[1, 0]

@@ -1,0 +1,92 @@
+"""Properties of the sinusoidal "clock" that lesson 3 quotes (Vaswani et al. 2017, §3.5).
+
+Everything here follows from PE(p, 2i) = sin(p·ω_i), PE(p, 2i+1) = cos(p·ω_i)
+and the identity sin a·sin b + cos a·cos b = cos(a − b):
+
+    PE(p)·PE(p+k)      = Σ_i cos(k·ω_i)                    (depends on k only)
+    ‖PE(p+k) − PE(p)‖² = 2·(d/2 − Σ_i cos(k·ω_i))          (so does the distance)
+
+``nearest_neighbour`` uses the second line to find the closest two encodings
+among n positions in O(n·d) instead of comparing all n² pairs.
+``position_scores`` shows what the identity does *not* give: once the encodings
+pass through a query/key projection, as attention does, the score of two
+positions generally depends on where they are, not only on how far apart.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from . import _check
+from .sinusoidal import DEFAULT_BASE, angular_frequencies, periods, table
+
+
+def _length(name: str, n) -> int:
+    if isinstance(n, bool) or not isinstance(n, (numbers.Integral, np.integer)) or n < 2:
+        raise ValueError(f"{name} must be an integer of at least 2 (a nearest pair needs two positions), got {n!r}; pass e.g. {name}=1024")
+    return int(n)
+
+
+def shift_distance(k: int, d: int, base: float = DEFAULT_BASE) -> float:
+    """‖PE(p+k) − PE(p)‖ for any p: √(d − 2·Σ_i cos(k·ω_i)).
+
+    Expanding the square gives ‖PE(p+k)‖² + ‖PE(p)‖² − 2·PE(p)·PE(p+k); each
+    encoding has squared norm d/2 (sin² + cos² = 1 per pair) and the dot product
+    is Σ cos(k·ω_i) (§3.5 formula + the cosine difference identity).
+    """
+    k = _check.offset("k", k)
+    w = angular_frequencies(d, base)
+    return float(np.sqrt(max(d - 2.0 * np.sum(np.cos(k * w)), 0.0)))
+
+
+def nearest_neighbour(n: int, d: int, base: float = DEFAULT_BASE) -> tuple[int, float]:
+    """The two closest encodings among positions 0 … n−1: (their distance k, their Euclidean distance).
+
+    Because the distance depends on k only, the minimum over all pairs is the
+    minimum over k = 1 … n−1. A positive result means every position in the range
+    has its own vector.
+    """
+    n = _length("n", n)
+    w = angular_frequencies(d, base)
+    ks = np.arange(1, n, dtype=np.float64)
+    sq = d - 2.0 * np.cos(np.outer(ks, w)).sum(axis=1)
+    j = int(np.argmin(sq))
+    return j + 1, float(np.sqrt(max(sq[j], 0.0)))
+
+
+def turns_within(length: int, d: int, base: float = DEFAULT_BASE) -> np.ndarray:
+    """How many full turns each hand makes while the position runs over ``length`` tokens: length / λ_i.
+
+    A value below 1 means that pair never comes back to an angle inside the
+    window: its angles beyond the window are ones the model never saw there.
+    """
+    if isinstance(length, bool) or not isinstance(length, (numbers.Integral, np.integer)) or length <= 0:
+        raise ValueError(f"length must be a positive integer number of tokens, got {length!r}; pass e.g. length=128")
+    return int(length) / periods(d, base)
+
+
+def random_projections(d: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Two d×d matrices W_q, W_k with entries N(0, 1/d): a freshly initialised attention head's projections."""
+    d = _check.even_dim("d", d)
+    if isinstance(seed, bool) or not isinstance(seed, (numbers.Integral, np.integer)):
+        raise ValueError(f"seed must be an integer, got {seed!r}; pass e.g. seed=0")
+    rng = np.random.default_rng(int(seed))
+    scale = 1.0 / np.sqrt(d)
+    return rng.normal(0.0, scale, (d, d)), rng.normal(0.0, scale, (d, d))
+
+
+def position_scores(positions, w_q: np.ndarray, w_k: np.ndarray, base: float = DEFAULT_BASE) -> np.ndarray:
+    """Attention logits of the position part alone: S[a, b] = (W_q·PE(a))·(W_k·PE(b)).
+
+    With W_q = W_k = I this is the dot-product matrix, which depends on b − a only.
+    For general projections, shifting every position by s turns it into
+    PE(a)ᵀ M_sᵀ W_qᵀ W_k M_s PE(b) (M_s the rotation of §3.5), equal to the
+    unshifted score only when W_qᵀ W_k commutes with every M_s.
+    """
+    w_q, w_k = np.asarray(w_q, dtype=np.float64), np.asarray(w_k, dtype=np.float64)
+    if w_q.ndim != 2 or w_q.shape != w_k.shape or w_q.shape[0] != w_q.shape[1]:
+        raise ValueError(f"w_q and w_k must be square matrices of the same shape, got {w_q.shape} and {w_k.shape}; build them with random_projections(d)")
+    pe = table(positions, w_q.shape[1], base)
+    return (pe @ w_q.T) @ (pe @ w_k.T).T
