@@ -1,6 +1,7 @@
 // Mounts every in-page experiment on the current page. Material's instant
 // navigation swaps pages without a reload, so mount on each page it shows.
-// Each widget is docs/javascripts/widgets/<name>.js exporting mount(element).
+// Each widget is docs/javascripts/widgets/<name>.js exporting mount(element)
+// (sync or async); _ui.js holds their shared parts and is not a widget.
 const loaded = new Map();
 
 async function mountAll(root) {
@@ -10,7 +11,7 @@ async function mountAll(root) {
     try {
       if (!loaded.has(name)) loaded.set(name, import(`./${name}.js`));
       const mod = await loaded.get(name);
-      mod.mount(el);
+      await mod.mount(el); // a widget may be async (scaling-explorer loads model configs)
     } catch (err) {
       // Keep the static figure: the page stays readable even if a widget fails.
       console.error(`widget ${name} failed to mount`, err);

@@ -1,0 +1,207 @@
+// Shared building blocks of the in-page experiments (not a widget: nothing mounts "_ui").
+//
+// Progressive enhancement: a widget builds its interactive part next to the
+// static build-time figure, then activate() adds .pe-widget--live, which hides
+// that figure on screen only (widgets.css shows it again in print). Until then,
+// and whenever a widget fails, the static figure is the content.
+import { fullPrecision, parseInput } from "../posenc-math.js";
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+let counter = 0;
+
+/** A page-unique id (instant navigation keeps the counter, so ids never repeat). */
+export function uid(prefix) {
+  counter += 1;
+  return `pe-${prefix}-${counter}`;
+}
+
+function build(el, props, children) {
+  for (const [key, value] of Object.entries(props || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "text") el.textContent = value;
+    else if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
+    else el.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+/** h("p", { class: "x", onclick: f }, "text", child): an HTML element. */
+export function h(tag, props, ...children) {
+  return build(document.createElement(tag), props, children);
+}
+
+/** Replace el's children (arrays are flattened, null/false skipped). */
+export function fill(el, ...children) {
+  el.replaceChildren();
+  return build(el, {}, children);
+}
+
+/** The same for SVG elements. */
+export function s(tag, props, ...children) {
+  return build(document.createElementNS(SVG_NS, tag), props, children);
+}
+
+/**
+ * A displayed number: formatted text plus its full-precision copy in data-value
+ * (what the browser tests compare with posenc).
+ */
+export function num(value, text, props = {}) {
+  const span = h("span", { class: "pe-num", ...props });
+  setNum(span, value, text);
+  return span;
+}
+
+export function setNum(span, value, text) {
+  span.dataset.value = fullPrecision(value);
+  span.textContent = Number.isFinite(value) ? text : "—";
+}
+
+/** A button with visible text (type=button so it never submits anything). */
+export function button(text, onClick, props = {}) {
+  return h("button", { type: "button", class: "md-button pe-button", onclick: onClick, ...props }, text);
+}
+
+/**
+ * A labelled number box with its own inline error message.
+ * spec is parseInput's { label, kind, min, max }; onValue(value) runs for each valid entry.
+ * Returns { wrap, input, read(), set(value) }.
+ */
+export function numberField(spec, initial, onValue, { name = "", size = 9, hint = "" } = {}) {
+  const id = uid("in");
+  const errId = `${id}-err`;
+  const hintId = hint ? `${id}-hint` : null;
+  const input = h("input", {
+    id,
+    type: "text",
+    inputmode: spec.kind === "base" || spec.kind === "factor" || spec.kind === "real" ? "decimal" : "numeric",
+    autocomplete: "off",
+    spellcheck: "false",
+    size,
+    value: String(initial),
+    "data-pe-input": name,
+    "aria-describedby": [hintId, errId].filter(Boolean).join(" "),
+  });
+  const error = h("span", { id: errId, class: "pe-field__error", "data-pe-error": name, "aria-live": "polite" });
+  const wrap = h(
+    "div",
+    { class: "pe-field" },
+    h("label", { for: id }, spec.label),
+    input,
+    hint ? h("span", { id: hintId, class: "pe-field__hint" }, hint) : null,
+    error,
+  );
+  function read() {
+    const r = parseInput(input.value, spec);
+    input.setAttribute("aria-invalid", r.ok ? "false" : "true");
+    error.textContent = r.ok ? "" : `${r.message}（下面仍是上一次有效输入的结果。）`;
+    wrap.classList.toggle("pe-field--invalid", !r.ok);
+    return r;
+  }
+  input.addEventListener("input", () => {
+    const r = read();
+    if (r.ok) onValue(r.value);
+  });
+  return {
+    wrap,
+    input,
+    read,
+    set(value) {
+      input.value = String(value);
+      read();
+    },
+  };
+}
+
+/** A labelled <select>; options are [value, text] pairs. */
+export function selectField(label, options, initial, onValue, name = "") {
+  const id = uid("sel");
+  const select = h(
+    "select",
+    { id, "data-pe-input": name, onchange: () => onValue(select.value) },
+    options.map(([value, text]) => h("option", { value, selected: String(value) === String(initial) }, text)),
+  );
+  return { wrap: h("div", { class: "pe-field" }, h("label", { for: id }, label), select), select };
+}
+
+/** The interactive part's frame: a titled group; returns { root, title }. */
+export function frame(el, title) {
+  const titleId = uid("title");
+  const root = h("div", { class: "pe-live", role: "group", "aria-labelledby": titleId });
+  root.append(h("p", { class: "pe-live__title", id: titleId }, title));
+  return root;
+}
+
+/** Show the interactive part and hide the static figure (screen only; print keeps the figure). */
+export function activate(el, root) {
+  el.append(root);
+  el.classList.add("pe-widget--live");
+}
+
+/** Numeric data-* options of the mount point, falling back to the defaults. */
+export function options(el, defaults) {
+  const out = { ...defaults };
+  for (const [key, fallback] of Object.entries(defaults)) {
+    const raw = el.dataset[key];
+    if (raw === undefined) continue;
+    if (typeof fallback === "number") {
+      const v = Number(raw);
+      if (Number.isFinite(v)) out[key] = v;
+    } else if (Array.isArray(fallback)) {
+      const list = raw.split(",").map((x) => Number(x.trim()));
+      if (list.every(Number.isFinite)) out[key] = list;
+    } else out[key] = raw;
+  }
+  return out;
+}
+
+export function reducedMotion() {
+  return window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+/**
+ * An animation loop that calls step(dtSeconds) every frame while running and
+ * stops for good once `el` has left the document (Material's instant
+ * navigation swaps the page without a reload). Nothing starts it but start().
+ */
+export function animation(el, step, onStop = () => {}) {
+  let frame = 0;
+  let last = 0;
+  const tick = (now) => {
+    if (!el.isConnected) return stop();
+    const dt = last ? Math.min(0.1, (now - last) / 1000) : 0;
+    last = now;
+    step(dt);
+    if (frame) frame = requestAnimationFrame(tick);
+  };
+  function start() {
+    if (frame || !el.isConnected) return;
+    last = 0;
+    frame = requestAnimationFrame(tick);
+  }
+  function stop() {
+    if (!frame) return;
+    cancelAnimationFrame(frame);
+    frame = 0;
+    onStop();
+  }
+  return { start, stop, get running() { return frame !== 0; } };
+}
+
+/** Fill colour for t in [0, 1]: viridis, readable on light and dark backgrounds. */
+const VIRIDIS = ["#440154", "#482878", "#3e4989", "#31688e", "#26828e", "#1f9e89", "#35b779", "#6ece58", "#b5de2b", "#fde725"];
+export function viridis(t) {
+  const x = Math.min(1, Math.max(0, t)) * (VIRIDIS.length - 1);
+  const i = Math.min(VIRIDIS.length - 2, Math.floor(x));
+  const f = x - i;
+  const a = VIRIDIS[i].match(/\w\w/g).map((c) => parseInt(c, 16));
+  const b = VIRIDIS[i + 1].match(/\w\w/g).map((c) => parseInt(c, 16));
+  const rgb = a.map((v, j) => Math.round(v + (b[j] - v) * f));
+  // relative luminance (WCAG); below 0.179 white text contrasts more than black
+  const lin = rgb.map((c) => (c / 255 <= 0.03928 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4));
+  const lum = 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2];
+  return { fill: `rgb(${rgb.join(",")})`, dark: lum < 0.179 };
+}

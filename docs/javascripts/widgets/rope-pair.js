@@ -1,0 +1,131 @@
+// rope-pair (lesson 4): one rotating pair of a query and a key.
+// RoPE turns q (at position m) by m·ω and k (at position n) by n·ω, so
+//   q_m · k_n = |q||k| cos(φ_k − φ_q + (n − m)·ω)
+// depends on n − m only: shift both and the score stays. The comparison adds the
+// sinusoidal pair (sin pω, cos pω) to q and k instead (lesson 3's way of adding
+// position, here added straight to the pair); its score changes with the shift.
+// Options: d, base (ω_i = base^(−2i/d)), pair, m, n, shift, q and k ("x,y").
+import { formatInt, formatNumber, formatSci, inverseFrequencies, rotatePair, vdot } from "../posenc-math.js";
+import { activate, fill, button, frame, h, num, numberField, options, s, selectField } from "./_ui.js";
+
+const DEFAULTS = { d: 16, base: 10000, pair: 0, m: 3, n: 7, shift: 10, q: [1, 0.4], k: [0.6, 0.9] };
+const HISTORY = 6;
+const R = 70; // SVG radius of length 1
+
+export function mount(el) {
+  const opt = options(el, DEFAULTS);
+  const omegas = inverseFrequencies(opt.d, opt.base);
+  const state = { m: opt.m, n: opt.n, pair: Math.min(opt.pair, omegas.length - 1), history: [] };
+  const root = frame(el, `试一试：把 m 和 n 一起往后移 ${opt.shift}，两种分数谁会变？`);
+
+  const mField = numberField({ label: "q 的位置 m", kind: "position" }, state.m, (v) => edit({ m: v }), { name: "m", size: 7 });
+  const nField = numberField({ label: "k 的位置 n", kind: "position" }, state.n, (v) => edit({ n: v }), { name: "n", size: 7 });
+  const pairs = Array.from(omegas, (w, i) => [String(i), `第 ${i} 对（ω = ${w < 0.01 ? w.toExponential(2) : formatNumber(w, 4)}）`]);
+  const pairField = selectField("哪一对维度", pairs, state.pair, (v) => edit({ pair: Number(v) }), "pair");
+  const shiftBtn = button(`m、n 都往后移 +${opt.shift}`, shift, { "data-pe-shift": "" });
+
+  const arrows = {
+    q: s("line", { class: "pe-pair__q", x1: 0, y1: 0 }),
+    k: s("line", { class: "pe-pair__k", x1: 0, y1: 0 }),
+    qLabel: s("text", { class: "pe-pair__text" }, "q"),
+    kLabel: s("text", { class: "pe-pair__text" }, "k"),
+  };
+  const svg = s(
+    "svg",
+    { class: "pe-pair", viewBox: "-100 -100 200 200", role: "img", "aria-label": "单位圆上的两支箭头：转过 m·ω 的 q 和转过 n·ω 的 k；两者的夹角只取决于 n − m" },
+    s("circle", { class: "pe-pair__circle", cx: 0, cy: 0, r: R }),
+    s("line", { class: "pe-pair__axis", x1: -95, y1: 0, x2: 95, y2: 0 }),
+    s("line", { class: "pe-pair__axis", x1: 0, y1: -95, x2: 0, y2: 95 }),
+    arrows.q,
+    arrows.k,
+    arrows.qLabel,
+    arrows.kLabel,
+  );
+
+  const now = h("p", {});
+  const table = h("table", { class: "pe-table" });
+  const note = h("p", {});
+  root.append(
+    h("div", { class: "pe-controls" }, mField.wrap, nField.wrap, pairField.wrap),
+    h("div", { class: "pe-controls" }, shiftBtn),
+    svg,
+    h("div", { class: "pe-readout" }, h("div", { "aria-live": "polite" }, now, note), h("div", { class: "pe-scroll" }, table)),
+  );
+
+  function scores(m, n) {
+    const w = omegas[state.pair];
+    const rope = vdot(rotatePair(opt.q, m * w), rotatePair(opt.k, n * w));
+    const qa = [opt.q[0] + Math.sin(m * w), opt.q[1] + Math.cos(m * w)];
+    const ka = [opt.k[0] + Math.sin(n * w), opt.k[1] + Math.cos(n * w)];
+    return { m, n, rope, added: vdot(qa, ka) };
+  }
+
+  function edit(patch) {
+    Object.assign(state, patch);
+    state.history = [scores(state.m, state.n)];
+    render();
+  }
+
+  function shift() {
+    if (state.m + opt.shift > 1e9 || state.n + opt.shift > 1e9) return;
+    state.m += opt.shift;
+    state.n += opt.shift;
+    mField.set(state.m);
+    nField.set(state.n);
+    state.history = [...state.history, scores(state.m, state.n)].slice(-HISTORY);
+    render();
+  }
+
+  function render() {
+    const w = omegas[state.pair];
+    const q = rotatePair(opt.q, state.m * w);
+    const k = rotatePair(opt.k, state.n * w);
+    for (const [key, v] of [["q", q], ["k", k]]) {
+      arrows[key].setAttribute("x2", (v[0] * R).toFixed(2));
+      arrows[key].setAttribute("y2", (-v[1] * R).toFixed(2));
+      arrows[`${key}Label`].setAttribute("x", (v[0] * R * 1.2 - 4).toFixed(2));
+      arrows[`${key}Label`].setAttribute("y", (-v[1] * R * 1.2 + 4).toFixed(2));
+    }
+    const cur = state.history[state.history.length - 1];
+    fill(now,
+      "n − m = ", num(state.n - state.m, formatInt(state.n - state.m), { "data-pe-out": "offset" }),
+      "。RoPE 的分数 q_m·k_n = ", num(cur.rope, formatNumber(cur.rope, 4), { "data-pe-out": "rope" }),
+      "；正弦相加的分数 (q + PE(m))·(k + PE(n)) = ", num(cur.added, formatNumber(cur.added, 4), { "data-pe-out": "added" }), "。",
+    );
+    fill(table,
+      h("caption", {}, "每次平移记一行（改 m、n 或换一对维度会重新开始）"),
+      h("thead", {}, h("tr", {}, ["m", "n", "RoPE 分数", "正弦相加的分数"].map((t) => h("th", { scope: "col" }, t)))),
+      h(
+        "tbody",
+        {},
+        state.history.map((r, row) =>
+          h(
+            "tr",
+            { "data-pe-row": row },
+            h("td", {}, num(r.m, formatInt(r.m), { "data-pe-col": "m" })),
+            h("td", {}, num(r.n, formatInt(r.n), { "data-pe-col": "n" })),
+            h("td", {}, num(r.rope, formatNumber(r.rope, 4), { "data-pe-col": "rope" })),
+            h("td", {}, num(r.added, formatNumber(r.added, 4), { "data-pe-col": "added" })),
+          ),
+        ),
+      ),
+    );
+    const first = state.history[0];
+    const dRope = Math.max(...state.history.map((r) => Math.abs(r.rope - first.rope)));
+    const dAdded = Math.max(...state.history.map((r) => Math.abs(r.added - first.added)));
+    fill(note,
+      state.history.length < 2
+        ? `点「m、n 都往后移 +${opt.shift}」看看。`
+        : h(
+            "span",
+            {},
+            "和第一行相比，RoPE 分数最多变了 ", num(dRope, formatSci(dRope, 1), { "data-pe-out": "rope-change" }),
+            "（浮点舍入）；正弦相加的分数最多变了 ", num(dAdded, formatNumber(dAdded, 4), { "data-pe-out": "added-change" }), "。",
+          ),
+    );
+  }
+
+  state.history = [scores(state.m, state.n)];
+  render();
+  activate(el, root);
+}

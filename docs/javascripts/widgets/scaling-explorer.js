@@ -1,0 +1,187 @@
+// scaling-explorer (lesson 5): a real model's RoPE frequencies before and after PI, NTK-aware or YaRN.
+// Model configs come from posenc/data/models.yaml through the build: the mount
+// point's data-models (JSON), or else assets/models.json next to the site root
+// ({"models": [{key, name, context, head_dim, rope_theta, rotary_fraction?, scaling?, ...}]}).
+// The formulas are posenc/scaling.py's (posenc-math.js scaleModel()); YaRN uses the
+// model's own beta_fast / beta_slow / truncate / mscale when its config has a YaRN dict.
+// Options: model (key), method ("yarn" | "linear" | "ntk"), factor, models (JSON).
+import { formatInt, formatNumber, formatSci, inverseFrequencies, scaleModel, wavelengths } from "../posenc-math.js";
+import { activate, fill, frame, h, num, numberField, options, s, selectField } from "./_ui.js";
+
+const DEFAULTS = { model: "qwen3_8b", method: "yarn", factor: 0, models: "" };
+const METHODS = [
+  ["yarn", "YaRN"],
+  ["linear", "PI（线性插值）"],
+  ["ntk", "NTK-aware"],
+];
+const MAX_FACTOR = 1000;
+const W = 480;
+const H = 280;
+const PAD = { l: 52, r: 12, t: 14, b: 36 };
+
+async function loadModels(el, raw) {
+  const data = raw ? JSON.parse(raw) : await fetchJson(new URL("../../assets/models.json", import.meta.url));
+  const models = (data.models || []).filter((m) => m.head_dim && m.rope_theta && m.context);
+  if (!models.length) throw new Error("models.json 里没有 RoPE 模型");
+  return models;
+}
+
+async function fetchJson(url) {
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`${url} → HTTP ${res.status}`);
+  return res.json();
+}
+
+function defaultFactor(m) {
+  if (m.scaling && m.scaling.factor) return m.scaling.factor;
+  if (m.scaled_context) return m.scaled_context / m.context;
+  return 4;
+}
+
+const fmtOmega = (w) => (w >= 0.01 ? formatNumber(w, 4) : formatSci(w, 3));
+const fmtLambda = (x) => formatNumber(x, x < 100 ? 2 : 0);
+
+export async function mount(el) {
+  const opt = options(el, DEFAULTS);
+  let models;
+  try {
+    models = await loadModels(el, opt.models);
+  } catch (err) {
+    // Keep the static figure, and say why the experiment is missing.
+    el.append(h("p", { class: "pe-field__error", role: "status" }, "页内实验没能加载模型配置，下面是构建时画好的静态图。"));
+    throw err;
+  }
+  const first = models.find((m) => m.key === opt.model) || models[0];
+  const state = { model: first, method: METHODS.some(([k]) => k === opt.method) ? opt.method : "yarn", factor: opt.factor || defaultFactor(first) };
+  const root = frame(el, "试一试：选一个真实模型和一种方法，拖动扩展倍数 s");
+
+  const modelField = selectField("模型", models.map((m) => [m.key, m.name]), state.model.key, (k) => {
+    state.model = models.find((m) => m.key === k);
+    setFactor(defaultFactor(state.model), true);
+  }, "model");
+  const methodField = selectField("方法", METHODS, state.method, (v) => ((state.method = v), render()), "method");
+  const factorField = numberField({ label: "扩展倍数 s", kind: "factor", max: MAX_FACTOR }, state.factor, (v) => setFactor(v, false), { name: "factor", size: 6 });
+  const slider = h("input", {
+    type: "range",
+    min: 1,
+    max: 64,
+    step: 1,
+    value: Math.min(64, state.factor),
+    "aria-label": "扩展倍数 s（滑块）",
+    "data-pe-input": "factor-slider",
+    oninput: () => setFactor(Number(slider.value), true),
+  });
+
+  const svg = s("svg", { class: "pe-plot", viewBox: `0 0 ${W} ${H}`, role: "img" });
+  const summary = h("div", {});
+  const table = h("table", { class: "pe-table" });
+  root.append(
+    h("div", { class: "pe-controls" }, modelField.wrap, methodField.wrap),
+    h("div", { class: "pe-controls" }, factorField.wrap, h("div", { class: "pe-field pe-field--slider" }, slider)),
+    svg,
+    h("div", { class: "pe-readout", "aria-live": "polite" }, summary),
+    h("details", {}, h("summary", {}, "逐对数值：每一对的频率和周期（扩展前 → 扩展后）"), h("div", { class: "pe-scroll" }, table)),
+  );
+
+  function setFactor(v, fromControl) {
+    state.factor = v;
+    if (fromControl) factorField.set(v);
+    slider.value = String(Math.min(64, v));
+    render();
+  }
+
+  function render() {
+    const m = state.model;
+    const s_ = state.factor;
+    const frac = m.rotary_fraction ?? 1.0;
+    const before = inverseFrequencies(m.head_dim, m.rope_theta, frac);
+    const res = scaleModel(m, state.method, s_);
+    const after = res.invFreq;
+    const lamB = wavelengths(before);
+    const lamA = wavelengths(after);
+    const L = m.context;
+    const target = Math.round(s_ * L);
+    const notB = lamB.filter((x) => x > L).length;
+    const notA = lamA.filter((x) => x > target).length;
+    const n = before.length;
+    fill(summary,
+      h(
+        "p",
+        {},
+        `${m.name}：RoPE 转 `, num(2 * n, formatInt(2 * n), { "data-pe-out": "rotary-dim" }), " 维（", formatInt(n), " 对），θ = ",
+        num(m.rope_theta, formatInt(m.rope_theta), { "data-pe-out": "theta" }), "，原生上下文 L = ", num(L, formatInt(L), { "data-pe-out": "context" }),
+        "；扩展到 s·L = ", num(target, formatInt(target), { "data-pe-out": "target" }), "。",
+      ),
+      h(
+        "p",
+        {},
+        "扩展前，有 ", num(notB, formatInt(notB), { "data-pe-out": "not-before" }), " 对在 L 内转不满一圈；扩展后，有 ",
+        num(notA, formatInt(notA), { "data-pe-out": "not-after" }), " 对在 s·L 内转不满一圈。注意力系数（cos、sin 乘的数）= ",
+        num(res.attentionFactor, formatNumber(res.attentionFactor, 4), { "data-pe-out": "attention-factor" }), "。",
+      ),
+      state.method === "yarn"
+        ? h(
+            "p",
+            {},
+            "YaRN 的过渡区间：第 ", num(res.low, formatNumber(res.low, Number.isInteger(res.low) ? 0 : 2), { "data-pe-out": "yarn-low" }), " 对以前保持原频率，第 ",
+            num(res.high, formatNumber(res.high, Number.isInteger(res.high) ? 0 : 2), { "data-pe-out": "yarn-high" }), " 对以后除以 s，中间线性过渡。",
+          )
+        : null,
+    );
+    drawPlot(lamB, lamA, L, target);
+    fill(table,
+      h("thead", {}, h("tr", {}, ["对 i", "ω 扩展前", "ω 扩展后", "ω / ω′", "周期 λ 前", "周期 λ′ 后", "L 内转满一圈", "s·L 内转满一圈"].map((t) => h("th", { scope: "col" }, t)))),
+      h(
+        "tbody",
+        {},
+        Array.from(before, (w, i) =>
+          h(
+            "tr",
+            { "data-pe-row": i },
+            h("td", {}, String(i)),
+            h("td", {}, num(w, fmtOmega(w), { "data-pe-col": "omega" })),
+            h("td", {}, num(after[i], fmtOmega(after[i]), { "data-pe-col": "omega-scaled" })),
+            h("td", {}, num(w / after[i], formatNumber(w / after[i], 3), { "data-pe-col": "ratio" })),
+            h("td", {}, num(lamB[i], fmtLambda(lamB[i]), { "data-pe-col": "lambda" })),
+            h("td", {}, num(lamA[i], fmtLambda(lamA[i]), { "data-pe-col": "lambda-scaled" })),
+            h("td", { class: lamB[i] <= L ? "pe-yes" : "pe-no" }, lamB[i] <= L ? "是" : "否"),
+            h("td", { class: lamA[i] <= target ? "pe-yes" : "pe-no" }, lamA[i] <= target ? "是" : "否"),
+          ),
+        ),
+      ),
+    );
+  }
+
+  function drawPlot(lamB, lamA, L, target) {
+    const n = lamB.length;
+    const all = [...lamB, ...lamA, L, target];
+    const lo = Math.floor(Math.log10(Math.min(...all)));
+    const hi = Math.ceil(Math.log10(Math.max(...all)));
+    const x = (i) => PAD.l + ((i + 0.5) / n) * (W - PAD.l - PAD.r);
+    const y = (v) => PAD.t + ((hi - Math.log10(v)) / (hi - lo || 1)) * (H - PAD.t - PAD.b);
+    const decades = Array.from({ length: hi - lo + 1 }, (_, k) => lo + k);
+    const ref = (v, text) => [
+      s("line", { class: "pe-plot__ref", x1: PAD.l, x2: W - PAD.r, y1: y(v), y2: y(v) }),
+      s("text", { class: "pe-plot__label", x: PAD.l + 4, y: y(v) - 4 }, text),
+    ];
+    svg.setAttribute("aria-label", `每一对的周期（对数纵轴）：灰点是扩展前，彩色点是扩展后；两条虚线是 L = ${formatInt(L)} 和 s·L = ${formatInt(target)}`);
+    fill(svg,
+      decades.map((e) => [
+        s("line", { class: "pe-plot__grid", x1: PAD.l, x2: W - PAD.r, y1: y(10 ** e), y2: y(10 ** e) }),
+        s("text", { class: "pe-plot__tick", x: PAD.l - 6, y: y(10 ** e) + 4, "text-anchor": "end" }, `10${toSup(e)}`),
+      ]),
+      ref(L, `L = ${formatInt(L)}`),
+      target !== L ? ref(target, `s·L = ${formatInt(target)}`) : null,
+      Array.from(lamB, (v, i) => s("circle", { class: "pe-plot__point", cx: x(i), cy: y(v), r: 2.6 })),
+      Array.from(lamA, (v, i) => s("circle", { class: "pe-plot__point pe-plot__point--after", cx: x(i), cy: y(v), r: 2.6 })),
+      s("text", { class: "pe-plot__tick", x: (W + PAD.l) / 2, y: H - 6, "text-anchor": "middle" }, `第 i 对（0 … ${n - 1}），纵轴：周期（token，对数刻度）`),
+    );
+  }
+
+  render();
+  activate(el, root);
+}
+
+function toSup(e) {
+  return String(e).replace(/[-0-9]/g, (c) => "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"["-0123456789".indexOf(c)]);
+}

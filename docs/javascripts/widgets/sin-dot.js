@@ -1,0 +1,115 @@
+// sin-dot (lesson 3): PE(p)·PE(p+k) against the distance k, for a start p the reader picks.
+// The wide faint line is Σ_i cos(k·ω_i), which has no p in it; whatever p is,
+// the curve computed from the encodings lies on it.
+// Options: d, base, max (largest k), position, presets (defaults: posenc/demo.py
+// DEMO_DIM, DEFAULT_BASE, MAX_DISTANCE, 0, and the figure's 0 / 300 / 100,000).
+import { dot, dotClosedForm, formatInt, formatNumber, formatSci } from "../posenc-math.js";
+import { activate, button, frame, h, num, numberField, options, s, setNum } from "./_ui.js";
+
+const DEFAULTS = { d: 16, base: 10000, max: 200, position: 0, presets: [0, 300, 100000], k: 10 };
+const W = 480;
+const H = 240;
+const PAD = { l: 40, r: 10, t: 12, b: 34 };
+
+export function mount(el) {
+  const opt = options(el, DEFAULTS);
+  const state = { p: opt.position, k: Math.min(opt.k, opt.max) };
+  const root = frame(el, "试一试：换一个起点 p，曲线动不动？");
+  const closed = Array.from({ length: opt.max + 1 }, (_, k) => dotClosedForm(k, opt.d, opt.base));
+  const lo = Math.min(0, Math.floor(Math.min(...closed)));
+  const hi = opt.d / 2;
+  const x = (k) => PAD.l + (k / opt.max) * (W - PAD.l - PAD.r);
+  const y = (v) => PAD.t + ((hi - v) / (hi - lo)) * (H - PAD.t - PAD.b);
+
+  const pField = numberField({ label: "起点 p", kind: "position" }, state.p, (v) => setP(v, false), { name: "position" });
+  const kField = numberField({ label: "距离 k", kind: "int", min: 0, max: opt.max }, state.k, (v) => setK(v, false), { name: "k", size: 5 });
+  const slider = h("input", {
+    type: "range",
+    min: 0,
+    max: opt.max,
+    step: 1,
+    value: state.k,
+    "aria-label": "距离 k（滑块）",
+    "data-pe-input": "k-slider",
+    oninput: () => setK(Number(slider.value), true),
+  });
+  const presets = h(
+    "div",
+    { class: "pe-presets", role: "group", "aria-label": "预设起点" },
+    h("span", { class: "pe-presets__label" }, "预设："),
+    opt.presets.map((p) => button(formatInt(p), () => setP(p, true), { "data-preset": p })),
+  );
+
+  const yTicks = [0, hi / 2, hi];
+  const svg = s(
+    "svg",
+    { class: "pe-plot", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": `折线图：横轴距离 k 从 0 到 ${opt.max}，纵轴 PE(p)·PE(p+k)；宽的浅色线是 Σcos(kωᵢ)` },
+    yTicks.map((v) => [
+      s("line", { class: "pe-plot__grid", x1: PAD.l, x2: W - PAD.r, y1: y(v), y2: y(v) }),
+      s("text", { class: "pe-plot__tick", x: PAD.l - 6, y: y(v) + 4, "text-anchor": "end" }, String(v).replace("-", "−")),
+    ]),
+    [0, opt.max / 2, opt.max].map((k) => s("text", { class: "pe-plot__tick", x: x(k), y: H - PAD.b + 16, "text-anchor": "middle" }, formatInt(k))),
+    s("text", { class: "pe-plot__tick", x: (W + PAD.l) / 2, y: H - 4, "text-anchor": "middle" }, "距离 k（token）"),
+    s("polyline", { class: "pe-plot__ghost", points: closed.map((v, k) => `${x(k).toFixed(1)},${y(v).toFixed(1)}`).join(" ") }),
+  );
+  const curve = s("polyline", { class: "pe-plot__line" });
+  const cursor = s("line", { class: "pe-plot__cursor", y1: PAD.t, y2: H - PAD.b });
+  const dotMark = s("circle", { class: "pe-plot__dot", r: 5 });
+  svg.append(curve, cursor, dotMark);
+
+  const out = {
+    p: num(0, "", { "data-pe-out": "position" }),
+    k: num(0, "", { "data-pe-out": "k" }),
+    dot: num(0, "", { "data-pe-out": "dot" }),
+    closed: num(0, "", { "data-pe-out": "closed" }),
+    maxDiff: num(0, "", { "data-pe-out": "max-diff" }),
+  };
+  const readout = h(
+    "div",
+    { class: "pe-readout", "aria-live": "polite" },
+    h("p", {}, "p = ", out.p, "，k = ", out.k, "：PE(p)·PE(p+k) = ", out.dot, "；公式 Σᵢcos(kωᵢ) = ", out.closed, "。"),
+    h("p", {}, "整条曲线（k = 0 … ", formatInt(opt.max), "）与公式的最大差值：", out.maxDiff, "。起点怎么换，曲线都不动。"),
+  );
+  root.append(
+    h("div", { class: "pe-controls" }, pField.wrap, presets),
+    h("div", { class: "pe-controls" }, kField.wrap, h("div", { class: "pe-field pe-field--slider" }, slider)),
+    svg,
+    readout,
+  );
+
+  let dots = [];
+  function setP(p, fromButton) {
+    state.p = p;
+    if (fromButton) pField.set(p);
+    renderCurve();
+  }
+  function setK(k, fromSlider) {
+    state.k = k;
+    if (fromSlider) kField.set(k);
+    else slider.value = String(k);
+    renderPoint();
+  }
+
+  function renderCurve() {
+    dots = closed.map((_, k) => dot(state.p, state.p + k, opt.d, opt.base));
+    curve.setAttribute("points", dots.map((v, k) => `${x(k).toFixed(1)},${y(v).toFixed(1)}`).join(" "));
+    const m = dots.reduce((a, v, k) => Math.max(a, Math.abs(v - closed[k])), 0);
+    setNum(out.p, state.p, formatInt(state.p));
+    setNum(out.maxDiff, m, formatSci(m, 1));
+    renderPoint();
+  }
+
+  function renderPoint() {
+    const { k } = state;
+    cursor.setAttribute("x1", x(k));
+    cursor.setAttribute("x2", x(k));
+    dotMark.setAttribute("cx", x(k));
+    dotMark.setAttribute("cy", y(dots[k]));
+    setNum(out.k, k, formatInt(k));
+    setNum(out.dot, dots[k], formatNumber(dots[k], 4));
+    setNum(out.closed, closed[k], formatNumber(closed[k], 4));
+  }
+
+  renderCurve();
+  activate(el, root);
+}

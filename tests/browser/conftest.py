@@ -1,0 +1,189 @@
+"""Browser fixtures: the built site served on 127.0.0.1 and Debian's Chromium driven by Playwright.
+
+Shared by every browser test (widgets, accessibility, links). Fixtures:
+
+    site_dir     (tests/conftest.py) the strict build, once per session; POSENC_SITE_DIR reuses one
+    site_url     "http://127.0.0.1:<free port>" serving site_dir (threaded http.server), session scope
+    browser      headless Chromium at /usr/bin/chromium (or $POSENC_CHROMIUM), session scope; no download
+    visit        function scope: visit("lessons/03-sinusoidal/", **context_options) -> SitePage
+
+A SitePage opens the path in a new page (options viewport, reduced_motion and
+media are set on the page; any other Browser.new_context option, such as
+color_scheme="dark" or java_script_enabled=False, gets a context of its own) and
+records, from the first request on:
+
+    .console_errors      console messages of type "error" and uncaught page errors
+    .external_requests   every request to a host other than the test server (each is aborted,
+                         so a test never waits on the network)
+    .assert_clean()      fails with both lists when either is non-empty
+
+Material's instant navigation only intercepts links listed in sitemap.xml,
+whose URLs carry mkdocs.yml's site_url (https://posenc.github.io/posenc/...);
+Material swaps in the page's protocol and hostname but keeps that path and
+port, so on a test server nothing would match and every click would reload.
+``visit`` therefore serves sitemap.xml with site_url replaced by the test
+server's address, which makes navigation behave as on the published site.
+
+Every page opened by ``visit`` is closed at the end of the test. Mark browser
+tests with ``pytest.mark.browser`` (they need the built site: also ``build``).
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import re
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+CHROMIUM = os.environ.get("POSENC_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # noqa: A002 - the base class's name
+        pass
+
+
+@pytest.fixture(scope="session")
+def site_url(site_dir: Path):
+    """The built site over HTTP on 127.0.0.1 and a free port, for the whole session."""
+    handler = functools.partial(_QuietHandler, directory=str(site_dir))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, name="site-server", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Headless Chromium from the system (tools/setup_system.sh installs it)."""
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"Chromium not found at {CHROMIUM}: run `make setup` (it installs Debian's chromium) or set POSENC_CHROMIUM")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@dataclass
+class SitePage:
+    """One page of the site in its own browser context, with what it logged and requested."""
+
+    page: object
+    base_url: str
+    console_errors: list[str] = field(default_factory=list)
+    external_requests: list[str] = field(default_factory=list)
+
+    def goto(self, path: str, wait: str = "load"):
+        self.page.goto(f"{self.base_url}/{path.lstrip('/')}", wait_until=wait)
+        return self.page
+
+    def assert_clean(self):
+        problems = []
+        if self.console_errors:
+            problems.append("console errors:\n  " + "\n  ".join(self.console_errors))
+        if self.external_requests:
+            problems.append("requests that leave the site:\n  " + "\n  ".join(self.external_requests))
+        assert not problems, "\n".join(problems)
+
+
+# Set per page; anything else needs a context of its own. color_scheme is not among them:
+# Material remembers the palette it chose in the context's localStorage.
+PAGE_OPTIONS = {"viewport", "reduced_motion", "media"}
+
+
+@pytest.fixture(scope="session")
+def _shared_context(browser, site_url):
+    """One browser context for the pages that need no context-wide option (creating one costs ~1 s)."""
+    context = browser.new_context()
+    _install_routes(context, site_url)
+    yield context
+    context.close()
+
+
+def _install_routes(context, site_url: str):
+    origin = urlsplit(site_url).netloc
+
+    def is_external(url: str) -> bool:
+        parts = urlsplit(url)
+        return parts.scheme in ("http", "https", "ws", "wss") and parts.netloc != origin
+
+    def on_external(route):
+        sink = getattr(route.request.frame.page, "_pe_external", None)
+        if sink is not None:
+            sink.append(route.request.url)
+        route.abort()
+
+    def rebase_sitemap(route):
+        body = route.fetch().text()
+        locs = re.findall(r"<loc>(.*?)</loc>", body)
+        home = min(locs, key=len) if locs else None  # the site's root URL, i.e. site_url
+        route.fulfill(status=200, content_type="application/xml", body=body.replace(home, f"{site_url}/") if home else body)
+
+    context.route(is_external, on_external)
+    context.route(f"{site_url}/sitemap.xml", rebase_sitemap)
+
+
+@pytest.fixture
+def visit(browser, site_url, _shared_context):
+    """visit(path, wait="load", **options) -> SitePage, opened and recording; closed after the test.
+
+    viewport, reduced_motion and media are applied to a new page of a shared
+    context; other options (color_scheme="dark", java_script_enabled=False, ...)
+    get a context of their own, shared by the test's pages with the same options
+    (see Playwright's Browser.new_context).
+    """
+    pages, contexts = [], {}
+
+    def open_page(path: str, wait: str = "load", **options) -> SitePage:
+        page_opts = {k: v for k, v in options.items() if k in PAGE_OPTIONS}
+        context_opts = {k: v for k, v in options.items() if k not in PAGE_OPTIONS}
+        if context_opts:
+            key = repr(sorted(context_opts.items()))
+            if key not in contexts:  # one context per set of options within a test
+                contexts[key] = browser.new_context(**context_opts)
+                _install_routes(contexts[key], site_url)
+            context = contexts[key]
+        else:
+            context = _shared_context
+        page = context.new_page()
+        pages.append(page)
+        if "viewport" in page_opts:
+            page.set_viewport_size(page_opts.pop("viewport"))
+        if page_opts:
+            page.emulate_media(**page_opts)
+        sp = SitePage(page, site_url)
+        page._pe_external = sp.external_requests
+        page.on("console", lambda msg: sp.console_errors.append(f"{msg.text} ({msg.location.get('url', '')})") if msg.type == "error" else None)
+        page.on("pageerror", lambda err: sp.console_errors.append(f"uncaught: {err}"))
+        sp.goto(path, wait)
+        return sp
+
+    yield open_page
+    for page in pages:
+        page.close()
+    for context in contexts.values():
+        context.close()

@@ -1,0 +1,276 @@
+// Unit tests of docs/javascripts/posenc-math.js against posenc (Python).
+//
+//   node --test tests/js/          (from the repository root; also run by tests/browser/test_widgets.py)
+//
+// The reference numbers are computed by posenc itself: this file runs the
+// Python below once (the project's .venv/bin/python, or $POSENC_PYTHON) and
+// compares every JavaScript result with it. No number is typed in by hand.
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+
+import * as pm from "../../docs/javascripts/posenc-math.js";
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+const REFERENCE = String.raw`
+import json, sys
+import numpy as np
+from posenc import attention as at, configs, rope, scaling, sinusoidal
+
+def arr(x):
+    return [float(v) for v in np.asarray(x, dtype=np.float64).ravel()]
+
+out = {"sin": {}, "rope": {}, "scaling": {}, "models": [], "for_model": {}, "attention": {}}
+S = out["sin"]
+S["positions"] = [0, 3, 1024, 100000, 999999999]
+S["cases"] = [[16, 10000.0], [512, 10000.0], [8, 500.0], [2, 1.5]]
+S["omega"] = [arr(sinusoidal.angular_frequencies(d, b)) for d, b in S["cases"]]
+S["periods"] = [arr(sinusoidal.periods(d, b)) for d, b in S["cases"]]
+S["encode"] = [[arr(sinusoidal.encode(p, d, b)) for p in S["positions"]] for d, b in S["cases"]]
+S["hands"] = [[arr(sinusoidal.hand_angles(p, d, b)) for p in S["positions"]] for d, b in S["cases"]]
+S["dot_pairs"] = [[0, 0], [3, 13], [100000, 100010], [1024, 7], [999999000, 999999199]]
+S["dot"] = [sinusoidal.dot(a, b, 16) for a, b in S["dot_pairs"]]
+S["ks"] = [0, 1, 10, 200, -5, 100000]
+S["closed"] = [sinusoidal.dot_closed_form(k, 16) for k in S["ks"]]
+S["matrix10"] = sinusoidal.dot_matrix(np.arange(6) + 10, 16).tolist()
+
+R = out["rope"]
+R["cases"] = [[128, 1e6, 1.0], [256, 1e7, 0.25], [128, 1e4, 0.5], [64, 150000.0, 1.0], [10, 10000.0, 1.0]]
+R["inv"] = [arr(rope.inverse_frequencies(h, b, f)) for h, b, f in R["cases"]]
+R["not_turning"] = [[rope.pairs_not_completing_turn(rope.inverse_frequencies(h, b, f), L) for L in (4096, 32768)] for h, b, f in R["cases"]]
+x = np.linspace(-1.0, 1.0, 10)
+inv = rope.inverse_frequencies(8, 10000.0)  # 8 of the 10 dims turn; the last two pass through
+R["x"] = arr(x)
+R["rot_inv"] = arr(inv)
+R["rot_positions"] = [0, 5, 100000]
+R["rotated"] = {c: [arr(rope.rotate(x[None, :], [m], inv, c)[0]) for m in R["rot_positions"]] for c in rope.CONVENTIONS}
+
+C = out["scaling"]
+C["linear"] = arr(scaling.linear(128, 1e6, 4.0)[0])
+C["ntk_base"] = scaling.ntk_aware_base(10000.0, 4.0, 128)
+C["ntk"] = arr(scaling.ntk_aware(128, 10000.0, 4.0)[0])
+C["dynamic"] = {str(n): arr(scaling.dynamic_ntk(128, 10000.0, 4.0, 4096, n)[0]) for n in (1000, 4096, 8192, 16384)}
+C["yarn_cases"] = [
+    dict(head_dim=128, base=1e6, factor=4.0, original_context=32768),
+    dict(head_dim=64, base=10000.0, factor=40.0, original_context=4096, beta_fast=32, beta_slow=1, mscale=1.0, mscale_all_dim=1.0),
+    dict(head_dim=64, base=150000.0, factor=32.0, original_context=4096, beta_fast=32.0, beta_slow=1.0, truncate=False),
+    dict(head_dim=64, base=50000.0, factor=32.0, original_context=4096, beta_fast=1.0, beta_slow=1.0),
+    dict(head_dim=256, base=1e7, factor=2.5, original_context=262144, rotary_fraction=0.25),
+    dict(head_dim=128, base=1e6, factor=4.0, original_context=32768, attention_factor=1.5),
+]
+C["yarn"] = []
+for kw in C["yarn_cases"]:
+    inv, att = scaling.yarn(**kw)
+    dim = rope.rotary_dim(kw["head_dim"], kw.get("rotary_fraction", 1.0))
+    low, high = scaling.yarn_correction_range(dim, kw["base"], kw["original_context"], kw.get("beta_fast", 32.0), kw.get("beta_slow", 1.0), kw.get("truncate", True))
+    C["yarn"].append({"inv": arr(inv), "att": att, "low": low, "high": high})
+C["mscale"] = [scaling.yarn_mscale(s) for s in (1.0, 4.0, 8.0, 40.0)]
+C["llama3"] = arr(scaling.llama3(128, 500000.0, 8.0, 1.0, 4.0, 8192)[0])
+
+for key in configs.keys():
+    m = configs.load(key)
+    if m.position != "rope":
+        continue
+    out["models"].append({"key": key, "name": m.name, **{f: v.value for f, v in m.fields.items()}})
+    inv, att = scaling.for_model(m)
+    out["for_model"][key] = {"inv": arr(inv), "att": att}
+
+A = out["attention"]
+head = at.make_head(8, 7)
+xa = at.sentence_input("小明打了小王", 8, 7, positions=True)
+res = at.attend(xa, head)
+A.update(w_q=head.w_q.tolist(), w_k=head.w_k.tolist(), w_v=head.w_v.tolist(), x=xa.tolist(), out=res.out.tolist(), weights=res.weights.tolist())
+
+def mulberry32(seed, n):
+    a, vals = seed & 0xFFFFFFFF, []
+    imul = lambda x, y: (x * y) & 0xFFFFFFFF
+    for _ in range(n):
+        a = (a + 0x6D2B79F5) & 0xFFFFFFFF
+        t = imul(a ^ (a >> 15), a | 1)
+        t ^= (t + imul(t ^ (t >> 7), t | 61)) & 0xFFFFFFFF
+        vals.append(((t ^ (t >> 14)) & 0xFFFFFFFF) / 4294967296)
+    return vals
+out["mulberry32"] = {"7": mulberry32(7, 5), "123456789": mulberry32(123456789, 5)}
+json.dump(out, sys.stdout)
+`;
+
+function python() {
+  if (process.env.POSENC_PYTHON) return process.env.POSENC_PYTHON;
+  const venv = join(ROOT, ".venv", "bin", "python");
+  return existsSync(venv) ? venv : "python3";
+}
+
+let ref;
+try {
+  ref = JSON.parse(
+    execFileSync(python(), ["-c", REFERENCE], { cwd: ROOT, env: { ...process.env, PYTHONPATH: ROOT }, maxBuffer: 64 << 20, encoding: "utf8" }),
+  );
+} catch (err) {
+  throw new Error(`could not compute posenc's reference numbers with ${python()} (set POSENC_PYTHON to the project's Python): ${err.message}`);
+}
+
+/** Every entry of `got` within rel·|want| + abs of `want`, with a message naming the entry. */
+function close(got, want, what, { rel = 1e-12, abs = 1e-12 } = {}) {
+  const g = Array.from(got);
+  const w = Array.from(want);
+  assert.equal(g.length, w.length, `${what}: length ${g.length} vs ${w.length}`);
+  g.forEach((v, i) => {
+    assert.ok(Number.isFinite(v), `${what}[${i}] is not finite: ${v}`);
+    assert.ok(Math.abs(v - w[i]) <= abs + rel * Math.abs(w[i]), `${what}[${i}]: JS ${v} vs posenc ${w[i]}`);
+  });
+}
+
+test("sinusoidal frequencies, periods, encodings and hand angles match posenc.sinusoidal", () => {
+  ref.sin.cases.forEach(([d, base], c) => {
+    close(pm.angularFrequencies(d, base), ref.sin.omega[c], `omega d=${d} base=${base}`);
+    close(pm.periods(d, base), ref.sin.periods[c], `periods d=${d}`);
+    ref.sin.positions.forEach((p, j) => {
+      // ω_i = base^(−2i/d) may differ by one ulp between V8's and C's pow; p·ω multiplies that by p
+      const abs = 1e-12 + p * 1e-15;
+      close(pm.encode(p, d, base), ref.sin.encode[c][j], `PE(${p}) d=${d}`, { abs });
+      close(pm.handAngles(p, d, base), ref.sin.hands[c][j], `hands(${p}) d=${d}`, { abs });
+    });
+  });
+});
+
+test("every sinusoidal component stays in [−1, 1], including position 10⁹", () => {
+  for (const p of ref.sin.positions) for (const v of pm.encode(p, 16)) assert.ok(v >= -1 && v <= 1);
+});
+
+test("dot products, closed form and the shifted matrix match posenc", () => {
+  close(ref.sin.dot_pairs.map(([a, b]) => pm.dot(a, b, 16)), ref.sin.dot, "dot", { abs: 1e-6 });
+  close(ref.sin.ks.map((k) => pm.dotClosedForm(k, 16)), ref.sin.closed, "closed form", { abs: 1e-10 });
+  close(pm.dotMatrix([10, 11, 12, 13, 14, 15], 16).flat(), ref.sin.matrix10.flat(), "dot matrix from 10", { abs: 1e-11 });
+  const before = pm.dotMatrix([0, 1, 2, 3, 4, 5], 16);
+  const after = pm.dotMatrix([10, 11, 12, 13, 14, 15], 16);
+  assert.ok(pm.maxAbsDiff(before, after) < 1e-12, "shifting the sentence changes the matrix by rounding only");
+});
+
+test("RoPE inverse frequencies, partial RoPE and pairs not turning match posenc.rope", () => {
+  ref.rope.cases.forEach(([h, b, f], c) => {
+    const inv = pm.inverseFrequencies(h, b, f);
+    close(inv, ref.rope.inv[c], `inv_freq ${h}/${b}/${f}`);
+    assert.deepEqual([4096, 32768].map((L) => pm.pairsNotCompletingTurn(inv, L)), ref.rope.not_turning[c]);
+  });
+  assert.throws(() => pm.rotaryDim(10, 0.5), /偶数/); // 5 dims: odd
+});
+
+test("RoPE rotation matches posenc.rope.rotate in both conventions", () => {
+  for (const conv of ["interleaved", "half"]) {
+    ref.rope.rot_positions.forEach((m, j) => {
+      close(pm.rotate(ref.rope.x, m, ref.rope.rot_inv, conv), ref.rope.rotated[conv][j], `rotate ${conv} m=${m}`, { abs: 1e-10 });
+    });
+  }
+});
+
+test("PI, NTK-aware, dynamic NTK and Llama 3 frequencies match posenc.scaling", () => {
+  close(pm.linear(128, 1e6, 4).invFreq, ref.scaling.linear, "linear");
+  close([pm.ntkAwareBase(10000, 4, 128)], [ref.scaling.ntk_base], "ntk base");
+  close(pm.ntkAware(128, 10000, 4).invFreq, ref.scaling.ntk, "ntk");
+  for (const [n, want] of Object.entries(ref.scaling.dynamic)) close(pm.dynamicNtk(128, 10000, 4, 4096, Number(n)).invFreq, want, `dynamic ℓ=${n}`);
+  close(pm.llama3(128, 500000, 8, 1, 4, 8192).invFreq, ref.scaling.llama3, "llama3");
+  close([1, 4, 8, 40].map((s) => pm.yarnMscale(s)), ref.scaling.mscale, "yarn mscale");
+});
+
+test("YaRN: correction range (truncate or not), ramp, frequencies and attention factor match posenc.scaling.yarn", () => {
+  ref.scaling.yarn_cases.forEach((kw, c) => {
+    const want = ref.scaling.yarn[c];
+    const got = pm.yarn(kw.head_dim, kw.base, kw.factor, kw.original_context, {
+      betaFast: kw.beta_fast ?? 32,
+      betaSlow: kw.beta_slow ?? 1,
+      truncate: kw.truncate ?? true,
+      mscale: kw.mscale ?? null,
+      mscaleAllDim: kw.mscale_all_dim ?? null,
+      attentionFactor: kw.attention_factor ?? null,
+      rotaryFraction: kw.rotary_fraction ?? 1,
+    });
+    close(got.invFreq, want.inv, `yarn case ${c}`);
+    close([got.attentionFactor, got.low, got.high], [want.att, want.low, want.high], `yarn case ${c} (attention, low, high)`);
+  });
+});
+
+test("scaleModel(model, 'model') equals posenc.scaling.for_model for every RoPE model in models.yaml", () => {
+  assert.ok(ref.models.length >= 5, "models.yaml has RoPE models");
+  for (const m of ref.models) {
+    const got = pm.scaleModel(m, "model", 1);
+    close(got.invFreq, ref.for_model[m.key].inv, `for_model ${m.key}`);
+    close([got.attentionFactor], [ref.for_model[m.key].att], `attention factor ${m.key}`);
+  }
+});
+
+test("single-head attention matches posenc.attention.attend on the same weights and inputs", () => {
+  const { w_q, w_k, w_v, x, out, weights } = ref.attention;
+  const res = pm.attention(x, w_q, w_k, w_v);
+  close(res.out.map((r) => Array.from(r)).flat(), out.flat(), "attention out");
+  close(res.weights.flat(), weights.flat(), "attention weights");
+});
+
+test("mulberry32 gives the documented sequence", () => {
+  for (const [seed, want] of Object.entries(ref.mulberry32)) {
+    const r = pm.mulberry32(Number(seed));
+    close(want.map(() => r()), want, `mulberry32(${seed})`, { rel: 0, abs: 0 });
+  }
+});
+
+test("parseInput: clear Chinese messages for empty, non-numeric, negative, too large, odd d, base ≤ 1", () => {
+  const bad = [
+    ["", { label: "位置 p", kind: "position" }, /请填写位置 p/],
+    ["   ", { label: "位置 p", kind: "position" }, /请填写/],
+    ["abc", { label: "位置 p", kind: "position" }, /要填数字/],
+    ["0x10", { label: "位置 p", kind: "position" }, /要填数字/],
+    ["Infinity", { label: "位置 p", kind: "position" }, /要填数字/],
+    ["NaN", { label: "位置 p", kind: "position" }, /要填数字/],
+    ["-3", { label: "位置 p", kind: "position" }, /不能是负数/],
+    ["1e10", { label: "位置 p", kind: "position" }, /不能超过 1,000,000,000/],
+    ["1000000001", { label: "位置 p", kind: "position" }, /不能超过/],
+    ["2.5", { label: "位置 p", kind: "position" }, /整数/],
+    ["15", { label: "维度 d", kind: "dim" }, /正偶数.*试试 16/],
+    ["0", { label: "维度 d", kind: "dim" }, /最小是 2|正偶数/],
+    ["1", { label: "base", kind: "base" }, /大于 1/],
+    ["0.5", { label: "base", kind: "base" }, /大于 1/],
+    ["0.5", { label: "s", kind: "factor" }, /不小于 1/],
+    ["80", { label: "维度 d", kind: "dim", max: 64 }, /最大是 64/],
+  ];
+  for (const [text, spec, re] of bad) {
+    const r = pm.parseInput(text, spec);
+    assert.equal(r.ok, false, `${JSON.stringify(text)} should be rejected`);
+    assert.match(r.message, re, `${JSON.stringify(text)} → ${r.message}`);
+    assert.doesNotMatch(r.message.replace(`「${text.trim()}」`, ""), /NaN|Infinity|undefined/);
+  }
+  const good = [
+    ["100,000", { kind: "position" }, 100000],
+    ["１０２４", { kind: "position" }, 1024],
+    [" 3 ", { kind: "position" }, 3],
+    ["1e9", { kind: "position" }, 1e9],
+    ["16", { kind: "dim" }, 16],
+    ["10000", { kind: "base" }, 10000],
+    ["1.5", { kind: "base" }, 1.5],
+    ["4", { kind: "factor" }, 4],
+  ];
+  for (const [text, spec, want] of good) assert.deepEqual(pm.parseInput(text, spec), { ok: true, value: want });
+});
+
+test("formatting never shows NaN or Infinity and uses the typographic minus", () => {
+  assert.equal(pm.formatNumber(-0.98999, 3), "−0.990");
+  assert.equal(pm.formatNumber(19869.17, 0), "19,869");
+  assert.equal(pm.formatNumber(-0.0001, 2), "0.00");
+  assert.equal(pm.formatNumber(NaN), "—");
+  assert.equal(pm.formatNumber(Infinity), "—");
+  assert.equal(pm.formatSci(1.776e-15, 1), "1.8e−15");
+  assert.equal(pm.formatSci(0), "0");
+  assert.equal(pm.fullPrecision(0.1 + 0.2), "0.30000000000000004");
+  assert.equal(pm.fullPrecision(NaN), "");
+});
+
+test("functions reject bad arguments instead of returning NaN", () => {
+  assert.throws(() => pm.angularFrequencies(15), /偶数/);
+  assert.throws(() => pm.angularFrequencies(16, 1), /大于 1/);
+  assert.throws(() => pm.encode(-1, 16), /非负整数/);
+  assert.throws(() => pm.encode(2.5, 16), /非负整数/);
+  assert.throws(() => pm.linear(128, 1e6, 0.5), /不小于 1/);
+  assert.throws(() => pm.yarnCorrectionRange(128, 1e6, 32768, 1, 32), /beta_fast/);
+});
