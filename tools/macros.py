@@ -89,6 +89,22 @@ def define_env(env):
         return f'<div class="pe-widget" data-pe-widget="{name}"{attrs} markdown>\n{inner}\n</div>'
 
     @env.macro
+    def attention_head_json() -> str:
+        """Lesson 1's seeded attention head and token vectors, so the swap widget shows posenc's exact numbers."""
+        import json
+
+        from posenc import attention, demo12
+
+        head = attention.make_head(demo12.ATTN_D, demo12.ATTN_SEED)
+        chars = sorted(set(demo12.SWAP_MAIN[0] + demo12.SWAP_SHORT[0]))
+        vecs = attention.token_vectors([ord(c) for c in chars], demo12.ATTN_D, demo12.ATTN_SEED)
+        return json.dumps(
+            {"w_q": head.w_q.tolist(), "w_k": head.w_k.tolist(), "w_v": head.w_v.tolist(),
+             "vectors": {c: v.tolist() for c, v in zip(chars, vecs)}},
+            ensure_ascii=False,
+        )
+
+    @env.macro
     def show_code(snippet: str) -> str:
         """The snippet's source as a code block, then what running it printed (run at build, cached by content)."""
         path = SNIPPETS / snippet
