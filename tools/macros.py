@@ -2,7 +2,8 @@
 
     {{ num("sin_slowest_period") }}     a number computed by posenc (posenc/numbers/)
     {{ fact("vaswani_base_dev_bleu") }} a reported fact with its verification tag (posenc/data/facts.yaml)
-    {{ cfg("qwen3_8b", "rope_theta") }} a model config field with its tag (posenc/data/models.yaml)
+    {{ cfg("qwen3_8b", "rope_theta") }} a model config field with its tag (posenc/data/models.yaml);
+                                        "scaling.factor" reads one key of a dict field
     {{ figure("sin_clock") }}           a built figure, light and dark, with its alt text (figures_src/)
     {{ show_code("lesson3_table.py") }} a snippet from docs/snippets/ and its real output
     {{ widget("sin-clock", fallback="sin_clock") }}
@@ -55,8 +56,14 @@ def define_env(env):
     @env.macro
     def cfg(model: str, field: str, fmt: str = ",", badge: bool = True) -> str:
         m = configs.load(model)
-        fld = m.field(field)
-        text = numbers.format_value(fld.value, fmt) if isinstance(fld.value, (int, float)) else str(fld.value)
+        top, _, sub = field.partition(".")  # "scaling.factor" reads one key of a dict field
+        fld = m.field(top)
+        value = fld.value
+        if sub:
+            if not isinstance(value, dict) or sub not in value:
+                raise ValueError(f"model {model!r}: field {top!r} has no key {sub!r}; keys: {', '.join(value) if isinstance(value, dict) else 'none'}")
+            value = value[sub]
+        text = numbers.format_value(value, fmt) if isinstance(value, (int, float)) and not isinstance(value, bool) else str(value)
         return text + (tag_badge(fld.tag, fld.source) if badge else "")
 
     @env.macro
