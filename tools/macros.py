@@ -96,6 +96,20 @@ def define_env(env):
         return f'<div class="pe-widget" data-pe-widget="{name}"{attrs} markdown>\n{inner}\n</div>'
 
     @env.macro
+    def notebook(lesson: int) -> str:
+        """Links to lesson N's notebook: read it on the site, or download the .ipynb to run it."""
+        if not (ROOT / "docs" / "notebooks" / f"lesson{lesson}.ipynb").is_file():
+            raise ValueError(f"no notebook docs/notebooks/lesson{lesson}.ipynb; create it with tools/make_notebooks.py")
+        here = posixpath.dirname(env.page.file.src_uri)
+        page = posixpath.relpath(f"notebooks/lesson{lesson}.ipynb", here)
+        raw = posixpath.relpath(f"notebooks/lesson{lesson}/lesson{lesson}.ipynb", env.page.url or ".")
+        return (
+            f'!!! tip "动手笔记本"\n'
+            f"    这一课的关键计算，用 `posenc` 一步一步写在笔记本里，末尾附本课练习："
+            f'[在网页上阅读]({page}) · <a href="{raw}" download>下载 lesson{lesson}.ipynb</a>（在装好本项目的环境里运行）。'
+        )
+
+    @env.macro
     def attention_head_json() -> str:
         """Lesson 1's seeded attention head and token vectors, so the swap widget shows posenc's exact numbers."""
         import json

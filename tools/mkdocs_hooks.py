@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -57,3 +58,19 @@ def _models_json(config) -> File:
 
     content = json.dumps(browser_export(), ensure_ascii=False, sort_keys=True, indent=1)
     return File.generated(config, "assets/models.json", content=content)
+
+
+# nbconvert's page template carries loaders that would fetch mermaid from a CDN and
+# configure a MathJax the site never loads. Our notebooks use neither (math is
+# rendered by the site's own KaTeX), so drop them: no page may reference another host.
+_NOTEBOOK_CDN_BLOCKS = [
+    re.compile(r"<!-- MathJax configuration -->.*?<!-- End of mathjax configuration -->", re.S),
+    re.compile(r'<script type="module">\s*document\.addEventListener\("DOMContentLoaded".*?mermaid.*?</script>', re.S),
+]
+
+
+def on_post_page(output, page, config):
+    if page.file.src_uri.endswith(".ipynb"):
+        for block in _NOTEBOOK_CDN_BLOCKS:
+            output = block.sub("", output)
+    return output
