@@ -4,25 +4,11 @@ shared by every test that reads HTML; set POSENC_SITE_DIR to reuse a build."""
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def build_site(dest: Path, env_extra: dict | None = None, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", **(env_extra or {}))
-    return subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(dest)],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+from site_support import ROOT, build_site  # noqa: F401  (re-exported for older imports)
 
 
 @pytest.fixture(scope="session")

@@ -267,7 +267,7 @@ def _page_text(site_dir, page: str) -> str:
 
 @pytest.mark.build
 def test_built_pages_show_the_computed_counts(site_dir):
-    from conftest import ROOT
+    from site_support import ROOT
 
     qwen3 = f"{_count(128, 1e6, 32_768)} / {128 // 2}"
     qwen3next = f"{_count(256, 1e7, 262_144, 0.25)} / {int(256 * 0.25) // 2}"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, build_site
+from site_support import ROOT, build_site
 
 pytestmark = pytest.mark.build
 

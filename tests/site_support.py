@@ -1,0 +1,26 @@
+"""Helpers shared by tests: the project root and a strict site build.
+
+A plain module, not conftest.py: tests/ and tests/browser/ both have a
+conftest, so ``from conftest import`` would be ambiguous.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def build_site(dest: Path, env_extra: dict | None = None, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", **(env_extra or {}))
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(dest)],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
