@@ -69,8 +69,19 @@ _NOTEBOOK_CDN_BLOCKS = [
 ]
 
 
+# The kernel flushes stdout on a timer, so one cell's prints arrive as one or several
+# stream outputs depending on machine load. Joining adjacent stdout blocks makes the
+# page the same on every build.
+_SPLIT_STDOUT = re.compile(
+    r"</pre>\s*</div>\s*</div>\s*<div class=\"jp-OutputArea-child\">\s*"
+    r"<div class=\"jp-OutputPrompt jp-OutputArea-prompt\">\s*</div>\s*"
+    r"<div class=\"jp-RenderedText jp-OutputArea-output\" data-mime-type=\"text/plain\" tabindex=\"0\">\s*<pre>"
+)
+
+
 def on_post_page(output, page, config):
     if page.file.src_uri.endswith(".ipynb"):
         for block in _NOTEBOOK_CDN_BLOCKS:
             output = block.sub("", output)
+        output = _SPLIT_STDOUT.sub("", output)
     return output

@@ -1,0 +1,197 @@
+"""Browser gates: every page of the site served under the GitHub Pages sub-path (/posenc/), loaded
+in Chromium in the light and the dark scheme.
+
+For each page and scheme: no response of the site fails (status ≥ 400 or a failed request), no
+console error or uncaught exception, no request to any other host, every image decodes, and
+axe-core (offline, from axe-playwright-python) finds no serious or critical violation.
+
+(The module is not called test_gates.py: tests/test_gates.py exists, and pytest's default import
+mode refuses two test modules with the same basename when their folders have no __init__.py.)
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from test_gates import PREFIX, SubpathServer, doc_pages
+
+pytestmark = [pytest.mark.browser, pytest.mark.build]
+
+SCHEMES = {"light": "default", "dark": "slate"}  # Playwright color_scheme → Material's data-md-color-scheme
+BLOCKING = ("serious", "critical")
+
+# axe-core in the light scheme runs every rule. The dark scheme changes only colours, so there it
+# runs the rules that depend on colour, on the page without KaTeX's HTML rendering of formulas:
+# that part is aria-hidden (screen readers get KaTeX's MathML), takes its colour from the text
+# around it, and is most of a lesson's DOM (axe's run time grows with the DOM: a third on lesson 3).
+AXE_ALL = {"resultTypes": ["violations"]}
+AXE_COLOUR = {"resultTypes": ["violations"], "runOnly": {"type": "rule", "values": ["color-contrast", "link-in-text-block"]}}
+STRIP_KATEX_HTML = "document.querySelectorAll('.katex-html').forEach(e => e.remove())"
+
+
+@pytest.fixture(scope="module")
+def subpath_site(site_dir):
+    with SubpathServer(site_dir) as srv:
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def axe():
+    from axe_playwright_python.sync_playwright import Axe
+
+    return Axe()
+
+
+class Recorder:
+    """What one page did while it loaded: failed responses, console errors, other hosts."""
+
+    def __init__(self, context, page, origin: str, ignore_status_of: str | None = None):
+        self.failed: list[str] = []
+        self.console: list[str] = []
+        self.external: list[str] = []
+        self.origin = origin
+
+        def is_external(url: str) -> bool:
+            parts = urlsplit(url)
+            return parts.scheme in ("http", "https", "ws", "wss") and f"{parts.scheme}://{parts.netloc}" != origin
+
+        def on_external(route):
+            self.external.append(route.request.url)
+            route.abort()
+
+        def on_response(resp):
+            if resp.status >= 400 and resp.url.startswith(origin) and resp.url != ignore_status_of:
+                self.failed.append(f"{resp.status} {resp.url[len(origin):]}")
+
+        def on_failed(req):
+            if req.url.startswith(origin):
+                self.failed.append(f"{req.failure} {req.url[len(origin):]}")
+
+        context.route(is_external, on_external)
+        page.on("response", on_response)
+        page.on("requestfailed", on_failed)
+        def on_console(m):
+            where = m.location.get("url", "")
+            # the browser logs the expected 404 of a deliberately missing page as an error too
+            if m.type == "error" and not (ignore_status_of and where == ignore_status_of):
+                self.console.append(f"{m.text} ({where})")
+
+        page.on("console", on_console)
+        page.on("pageerror", lambda err: self.console.append(f"uncaught: {err}"))
+
+    def problems(self) -> list[str]:
+        out = []
+        if self.failed:
+            out.append("failed requests:\n    " + "\n    ".join(self.failed))
+        if self.console:
+            out.append("console errors:\n    " + "\n    ".join(self.console))
+        if self.external:
+            out.append("requests to other hosts:\n    " + "\n    ".join(self.external))
+        return out
+
+
+def _settle(page):
+    """Wait until the page and its widgets are done: network idle after forcing lazy images to load."""
+    page.evaluate("document.querySelectorAll('img[loading=lazy]').forEach(i => { i.loading = 'eager'; })")
+    try:
+        page.wait_for_load_state("networkidle", timeout=10_000)
+    except Exception:  # a page that keeps polling is still checked; its requests were recorded
+        pass
+
+
+BROKEN_IMAGES = """() => [...document.images]
+  .filter(i => getComputedStyle(i).display !== 'none' && i.closest('[hidden]') === null)
+  .filter(i => !i.complete || i.naturalWidth === 0)
+  .map(i => i.getAttribute('src'))"""
+
+
+def _axe_report(results) -> list[str]:
+    out = []
+    for v in results.response.get("violations", []):
+        if v.get("impact") in BLOCKING:
+            nodes = v.get("nodes", [])
+            where = "; ".join(" ".join(map(str, n.get("target", []))) for n in nodes[:3])
+            out.append(f"{v['impact']} {v['id']}: {v['help']} ({len(nodes)} node(s), e.g. {where}) {v.get('helpUrl', '')}")
+    return out
+
+
+@pytest.mark.parametrize("scheme", list(SCHEMES))
+@pytest.mark.parametrize("page_path", doc_pages())
+def test_page_loads_clean_and_accessible(browser, subpath_site, axe, page_path, scheme):
+    context = browser.new_context(color_scheme=scheme, reduced_motion="reduce")
+    try:
+        page = context.new_page()
+        rec = Recorder(context, page, subpath_site.origin)
+        page.goto(subpath_site.url + page_path, wait_until="load")
+        _settle(page)
+        got = page.evaluate("document.body.getAttribute('data-md-color-scheme')")
+        assert got == SCHEMES[scheme], f"{page_path}: Material shows scheme {got!r} for a {scheme} browser"
+        problems = rec.problems()
+        broken = page.evaluate(BROKEN_IMAGES)
+        if broken:
+            problems.append("images that did not load or decode:\n    " + "\n    ".join(broken))
+        if scheme == "light":
+            violations = _axe_report(axe.run(page, options=AXE_ALL))
+        else:
+            page.evaluate(STRIP_KATEX_HTML)
+            violations = _axe_report(axe.run(page, options=AXE_COLOUR))
+        if violations:
+            problems.append(f"axe-core, {scheme} scheme:\n    " + "\n    ".join(violations))
+        assert not problems, f"{PREFIX}{page_path} ({scheme}):\n  " + "\n  ".join(problems)
+    finally:
+        context.close()
+
+
+def test_404_page_works_at_any_depth(browser, subpath_site):
+    """GitHub Pages answers a missing URL with 404.html; its assets must load from any depth."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        missing = subpath_site.url + "no/such/page/"
+        rec = Recorder(context, page, subpath_site.origin, ignore_status_of=missing)
+        page.goto(missing, wait_until="load")
+        _settle(page)
+        assert page.locator(".md-header").count() == 1, "the 404 page lost its theme"
+        assert not rec.problems(), "\n".join(rec.problems())
+    finally:
+        context.close()
+
+
+def test_gate_catches_a_missing_file_and_another_host(browser, subpath_site, tmp_path):
+    """The recorder itself: a 404 under the prefix and a request to another host are both reported."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        rec = Recorder(context, page, subpath_site.origin)
+        page.goto(subpath_site.url, wait_until="load")
+        page.evaluate(f"""async () => {{
+            await fetch('{PREFIX}no-such-file.js').catch(() => null);
+            await fetch('https://example.invalid/x.js').catch(() => null);
+        }}""")
+        assert any("no-such-file.js" in f for f in rec.failed), rec.failed
+        assert any("example.invalid" in u for u in rec.external), rec.external
+    finally:
+        context.close()
+
+
+def test_notebook_download_link_downloads_under_the_subpath(browser, subpath_site):
+    """Lesson 1's download link saves lesson1.ipynb (Material's instant navigation must not swallow it)."""
+    context = browser.new_context(accept_downloads=True)
+    try:
+        page = context.new_page()
+        rec = Recorder(context, page, subpath_site.origin)
+        page.goto(subpath_site.url + "lessons/01-order-blind/", wait_until="load")
+        with page.expect_download(timeout=15_000) as info:
+            page.click('a[download][href$="lesson1.ipynb"]')
+        download = info.value
+        assert download.suggested_filename == "lesson1.ipynb"
+        assert urlsplit(download.url).path == f"{PREFIX}notebooks/lesson1/lesson1.ipynb"
+        nb = json.loads(Path(download.path()).read_text(encoding="utf-8"))
+        assert nb["cells"][0]["id"] == "lesson1-00"
+        assert not rec.problems(), "\n".join(rec.problems())
+    finally:
+        context.close()

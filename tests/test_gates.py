@@ -1,0 +1,552 @@
+"""Site gates that need no browser: links and anchors, the site under a sub-path, alt text,
+page weight, notebook pages without CDN scripts, and byte-identical clean builds.
+
+Shared helpers (the sub-path server, the page list) are imported by
+tests/browser/test_browser_gates.py.
+"""
+
+from __future__ import annotations
+
+import functools
+import gzip
+import hashlib
+import html.parser
+import http.server
+import posixpath
+import re
+import shutil
+import threading
+import urllib.error
+import urllib.request
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+
+pytestmark = pytest.mark.build
+
+
+def _tests_conftest():
+    """tests/conftest.py, loaded by path: under pytest's default import mode a plain
+    ``from conftest import ...`` finds tests/browser/conftest.py when the browser gates import
+    this module."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parent / "conftest.py"
+    spec = importlib.util.spec_from_file_location("posenc_tests_conftest", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_conftest = _tests_conftest()
+ROOT, build_site = _conftest.ROOT, _conftest.build_site
+
+# --- the site's address -------------------------------------------------------------------------------
+
+
+def _site_url() -> str:
+    m = re.search(r"^site_url:\s*(\S+)", (ROOT / "mkdocs.yml").read_text(encoding="utf-8"), re.M)
+    assert m, "mkdocs.yml has no site_url; the sub-path gates need it"
+    return m.group(1).rstrip("/") + "/"
+
+
+SITE_URL = _site_url()  # https://posenc.github.io/posenc/
+PREFIX = urlsplit(SITE_URL).path  # /posenc/: GitHub Pages serves a project site under /<repo>/
+
+
+def doc_pages() -> list[str]:
+    """Every page the build should make, as site paths ("", "lessons/03-sinusoidal/", "404.html").
+
+    Taken from docs/ (Markdown pages and notebooks), so browser tests can be parametrised
+    before the site is built; test_every_page_is_known checks it against the built site.
+    """
+    docs = ROOT / "docs"
+    pages = []
+    for src in sorted(docs.rglob("*.md")) + sorted((docs / "notebooks").glob("*.ipynb")):
+        rel = src.relative_to(docs).with_suffix("").as_posix()
+        if rel == "index" or rel.endswith("/index"):
+            pages.append(rel[: -len("index")])
+        else:
+            pages.append(rel + "/")
+    return pages + ["404.html"]
+
+
+def page_file(site_dir: Path, page: str) -> Path:
+    return site_dir / (page + "index.html" if page == "" or page.endswith("/") else page)
+
+
+# --- parsing built HTML -----------------------------------------------------------------------------
+
+
+@dataclass
+class Parsed:
+    ids: set[str] = field(default_factory=set)
+    links: list[tuple[str, str, str]] = field(default_factory=list)  # (tag, attribute, url)
+    imgs: list[dict] = field(default_factory=list)
+    widgets: list[str] = field(default_factory=list)
+
+
+class _Collector(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.out = Parsed()
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        for key in ("id", "name") if tag == "a" else ("id",):
+            if a.get(key):
+                self.out.ids.add(a[key])
+        for attr in ("href", "src", "xlink:href"):
+            if a.get(attr) is not None:
+                self.out.links.append((tag, attr, a[attr]))
+        if tag == "img":
+            self.out.imgs.append(a)
+        if a.get("data-pe-widget"):
+            self.out.widgets.append(a["data-pe-widget"])
+
+    handle_startendtag = handle_starttag
+
+
+@functools.lru_cache(maxsize=None)
+def parse(path: Path) -> Parsed:
+    c = _Collector()
+    c.feed(path.read_text(encoding="utf-8"))
+    c.close()
+    return c.out
+
+
+def html_pages(site_dir: Path) -> list[Path]:
+    return sorted(site_dir.rglob("*.html"))
+
+
+BROKEN = "broken"
+
+
+def resolve(site_dir: Path, base: str, url: str):
+    """Where ``url``, found in site file ``base`` (a path relative to the site), points.
+
+    Returns None for links that leave the site (other hosts, mailto:, data:), else
+    (site-relative file path, fragment), or (BROKEN, reason).
+    """
+    url = url.strip()
+    parts = urlsplit(url)
+    if parts.scheme in ("mailto", "tel", "javascript", "data", "blob"):
+        return None
+    if parts.scheme in ("http", "https") or url.startswith("//"):
+        if not url.startswith(SITE_URL) and url.rstrip("/") + "/" != SITE_URL:
+            return None  # another host: navigation, checked (not loaded) by the browser gates
+        path = parts.path[len(PREFIX):] if parts.path.startswith(PREFIX) else ""
+    elif url.startswith("/"):
+        if not (parts.path + "/").startswith(PREFIX):
+            return BROKEN, f"root-relative URL outside {PREFIX}: 404 when GitHub Pages serves the site under {PREFIX}"
+        path = parts.path[len(PREFIX):]
+    elif not parts.path:
+        return base, unquote(parts.fragment)  # "#anchor" or "?query" on the same page
+    else:
+        path = posixpath.normpath(posixpath.join(posixpath.dirname(base), parts.path))
+        if path == ".":
+            path = ""
+        elif path.startswith(".."):
+            return BROKEN, "climbs above the site root"
+        if parts.path.endswith("/") and path:
+            path += "/"
+    path = unquote(path)
+    target = site_dir / path
+    if path == "" or path.endswith("/") or target.is_dir():
+        target = target / "index.html"
+    if not target.is_file():
+        return BROKEN, f"no file {target.relative_to(site_dir).as_posix()}"
+    return target.relative_to(site_dir).as_posix(), unquote(parts.fragment)
+
+
+# --- a static server for the site mounted under the sub-path ------------------------------------------
+
+
+class SubpathServer:
+    """Serves ``site_dir`` at http://127.0.0.1:<port>/posenc/ like GitHub Pages serves a project site.
+
+    Paths outside the prefix are 404; a missing file gets 404.html with status 404 (as Pages does).
+    Use as a context manager; ``.url`` ends with the prefix.
+    """
+
+    def __init__(self, site_dir: Path, prefix: str = PREFIX):
+        self.site_dir, self.prefix = site_dir, prefix
+        outer = self
+
+        class Handler(http.server.SimpleHTTPRequestHandler):
+            def __init__(self, *args, **kwargs):
+                super().__init__(*args, directory=str(outer.site_dir), **kwargs)
+
+            def log_message(self, format, *args):  # noqa: A002
+                pass
+
+            def send_head(self):
+                path = urlsplit(self.path).path
+                if path + "/" == outer.prefix:
+                    self.send_response(301)
+                    self.send_header("Location", outer.prefix)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return None
+                if not path.startswith(outer.prefix):
+                    return self._not_found()
+                self.path = "/" + self.path[len(outer.prefix):]
+                local = Path(self.translate_path(self.path))
+                if not (local.is_file() or (local.is_dir() and (local / "index.html").is_file())):
+                    return self._not_found()
+                return super().send_head()
+
+            def _not_found(self):
+                body = (outer.site_dir / "404.html").read_bytes()
+                self.send_response(404)
+                self.send_header("Content-Type", "text/html; charset=utf-8")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                if self.command != "HEAD":
+                    self.wfile.write(body)
+                return None
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.origin = f"http://127.0.0.1:{self.server.server_port}"
+        self.url = self.origin + prefix
+
+    def __enter__(self):
+        threading.Thread(target=self.server.serve_forever, name="subpath-server", daemon=True).start()
+        return self
+
+    def __exit__(self, *exc):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+# --- resources a page loads (for the crawl and the page weight) -----------------------------------------
+
+JS_IMPORT = re.compile(r"""(?:\bimport\s*(?:[\w*{}\s,$]+\s*from\s*)?|\bimport\s*\(\s*|new\s+URL\(\s*)["']([^"'`$]+)["']""")
+CSS_URL = re.compile(r"""url\(\s*["']?([^"')]+)["']?\s*\)""")
+FONT_SRC = re.compile(r"\bsrc\s*:([^;}]*)")
+
+
+def css_urls(text: str) -> list[str]:
+    """Local url(...)s a browser loads from a stylesheet.
+
+    In an @font-face ``src:`` list a browser takes the first format it supports and never
+    fetches the fallbacks (KaTeX lists woff2, woff, ttf; the site ships woff2 only), so only
+    the first URL of each ``src:`` counts.
+    """
+    fallbacks = {u for m in FONT_SRC.finditer(text) for u in CSS_URL.findall(m.group(1))[1:]}
+    return [u.split("?")[0].split("#")[0] for u in CSS_URL.findall(text)
+            if u not in fallbacks and not u.startswith(("data:", "#", "http:", "https:", "//"))]
+
+
+def js_references(site_dir: Path, script: str) -> set[str]:
+    """Site-relative paths that ``script`` imports or fetches with a literal relative URL."""
+    text = (site_dir / script).read_text(encoding="utf-8", errors="replace")
+    return {posixpath.normpath(posixpath.join(posixpath.dirname(script), spec)) for spec in JS_IMPORT.findall(text) if spec.startswith(".")}
+
+
+def js_dependencies(site_dir: Path, script: str) -> set[str]:
+    """``script`` and every module it imports with a literal path, transitively (site-relative)."""
+    seen, todo = set(), [script]
+    while todo:
+        rel = todo.pop()
+        if rel in seen or not rel.endswith((".js", ".mjs")) or not (site_dir / rel).is_file():
+            continue
+        seen.add(rel)
+        todo.extend(js_references(site_dir, rel))
+    return seen
+
+
+def page_resources(site_dir: Path, page_rel: str) -> dict[str, str]:
+    """What a page loads, by site-relative path → kind (figure, image, script, stylesheet, data)."""
+    p = parse(site_dir / page_rel)
+    out: dict[str, str] = {}
+    for tag, attr, url in p.links:
+        if tag == "a" or (tag == "link" and not url.endswith((".css", ".js", ".json", ".svg", ".png", ".ico"))):
+            continue
+        r = resolve(site_dir, page_rel, url)
+        if r is None or r[0] == BROKEN:
+            continue
+        rel = r[0]
+        if tag == "img":
+            out[rel] = "figure" if rel.startswith("figures/") else "image"
+        elif tag == "script":
+            for dep in js_dependencies(site_dir, rel):
+                out[dep] = "script"
+        else:
+            out[rel] = "stylesheet" if rel.endswith(".css") else "data"
+    for name in p.widgets:  # widgets/index.js imports each page's widgets by name at run time
+        for dep in js_dependencies(site_dir, f"javascripts/widgets/{name}.js"):
+            out[dep] = "script"
+    return out
+
+
+# =====================================================================================================
+# Gate: internal links and anchors
+# =====================================================================================================
+
+
+def test_every_page_is_known(site_dir):
+    """doc_pages() (which parametrises the browser gates) lists exactly the built pages."""
+    built = {p.relative_to(site_dir).as_posix() for p in html_pages(site_dir)}
+    expected = {page_file(site_dir, p).relative_to(site_dir).as_posix() for p in doc_pages()}
+    assert built == expected, f"built but not listed: {sorted(built - expected)}; listed but not built: {sorted(expected - built)}"
+
+
+def test_internal_links_and_anchors_resolve(site_dir):
+    broken = []
+    for page in html_pages(site_dir):
+        rel = page.relative_to(site_dir).as_posix()
+        for tag, attr, url in parse(page).links:
+            r = resolve(site_dir, rel, url)
+            if r is None:
+                continue
+            target, detail = r
+            if target == BROKEN:
+                broken.append(f"{rel}: <{tag} {attr}={url!r}>: {detail}")
+            elif detail and target.endswith(".html") and detail not in parse(site_dir / target).ids:
+                broken.append(f"{rel}: <{tag} {attr}={url!r}>: no id {detail!r} in {target}")
+    assert not broken, f"{len(broken)} broken internal link(s):\n  " + "\n  ".join(broken[:60])
+
+
+def test_sitemap_lists_only_existing_pages(site_dir):
+    locs = re.findall(r"<loc>([^<]+)</loc>", (site_dir / "sitemap.xml").read_text(encoding="utf-8"))
+    assert locs
+    bad = [loc for loc in locs if (r := resolve(site_dir, "index.html", loc)) is None or r[0] == BROKEN]
+    assert not bad, f"sitemap.xml lists pages that do not exist under {SITE_URL}: {bad}"
+
+
+def test_stylesheet_and_module_references_resolve(site_dir):
+    """url(...) in the site's CSS and literal imports in its JS point to files that exist."""
+    broken = []
+    for css in sorted(site_dir.rglob("*.css")):
+        rel = css.relative_to(site_dir).as_posix()
+        for url in css_urls(css.read_text(encoding="utf-8", errors="replace")):
+            r = resolve(site_dir, rel, url)
+            if r is None or r[0] == BROKEN:
+                broken.append(f"{rel}: url({url})")
+    for js in sorted(p for p in site_dir.rglob("*.js") if not p.relative_to(site_dir).as_posix().startswith("assets/")):
+        rel = js.relative_to(site_dir).as_posix()
+        for ref in sorted(js_references(site_dir, rel)):
+            if not (site_dir / ref).is_file():
+                broken.append(f"{rel}: imports or fetches {ref}, which is not in the site")
+    assert not broken, "\n  ".join(["missing files:"] + broken)
+
+
+def test_link_checker_catches_a_broken_anchor_and_a_root_path(tmp_path):
+    """The checker itself: a missing file, a missing #id and a root path outside the sub-path are caught."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "index.html").write_text('<h2 id="x">x</h2>', encoding="utf-8")
+    assert resolve(tmp_path, "index.html", "a/#x") == ("a/index.html", "x")
+    assert resolve(tmp_path, "index.html", "b/")[0] == BROKEN
+    assert resolve(tmp_path, "index.html", "/a/")[0] == BROKEN
+    assert resolve(tmp_path, "index.html", PREFIX + "a/") == ("a/index.html", "")
+    assert resolve(tmp_path, "index.html", "https://example.org/") is None
+    assert "y" not in parse(tmp_path / "a" / "index.html").ids
+
+
+# =====================================================================================================
+# Gate: the site under a sub-path, every URL fetched over HTTP
+# =====================================================================================================
+
+
+def test_every_url_loads_under_the_subpath(site_dir):
+    """Crawl from /posenc/ over HTTP: every page, asset, figure, notebook and widget module answers 200."""
+    failures, seen = [], set()
+    with SubpathServer(site_dir) as srv:
+        # Start from the home page, and from every page and notebook file too: a page missing from
+        # the nav must load as well (test_every_lesson_links_its_notebook checks the links).
+        todo = [(p, "(every page)") for p in doc_pages()] + [("", "(start)")]
+        todo += [(f"notebooks/{nb.stem}/{nb.name}", "(every notebook)") for nb in sorted((ROOT / "docs/notebooks").glob("*.ipynb"))]
+        while todo:
+            rel, source = todo.pop()
+            if rel in seen:
+                continue
+            seen.add(rel)
+            try:
+                with urllib.request.urlopen(srv.url + rel, timeout=30) as resp:
+                    body = resp.read()
+            except urllib.error.HTTPError as err:
+                failures.append(f"{err.code} {PREFIX}{rel} (linked from {source})")
+                continue
+            target = rel + "index.html" if rel == "" or rel.endswith("/") else rel
+            if target.endswith(".html"):
+                for tag, attr, url in parse(site_dir / target).links:
+                    r = resolve(site_dir, target, url)
+                    if r is not None and r[0] != BROKEN:
+                        todo.append((r[0].removesuffix("index.html"), target))
+                for name in parse(site_dir / target).widgets:
+                    todo.append((f"javascripts/widgets/{name}.js", target))
+            elif target.endswith((".js", ".mjs")) and not target.startswith("assets/"):
+                # The theme's bundle (assets/) names optional files (versions.json for mike) that it
+                # only fetches when configured; the browser gate records what it really requests.
+                for ref in js_references(site_dir, target):
+                    todo.append((ref, target))
+            elif target.endswith(".css"):
+                for url in css_urls(body.decode("utf-8", "replace")):
+                    r = resolve(site_dir, target, url)
+                    if r is not None and r[0] != BROKEN:
+                        todo.append((r[0], target))
+        # Outside the prefix nothing is served, so a root-relative URL would have failed above.
+        with pytest.raises(urllib.error.HTTPError):
+            urllib.request.urlopen(srv.origin + "/index.html", timeout=30)
+    kinds = defaultdict(int)
+    for rel in seen:
+        kinds[rel.rsplit(".", 1)[-1] if "." in rel.rsplit("/", 1)[-1] else "page"] += 1
+    print(f"\nsub-path crawl under {PREFIX}: {len(seen)} URLs ({', '.join(f'{k} {v}' for k, v in sorted(kinds.items()))})")
+    assert not failures, "URLs that fail under the sub-path:\n  " + "\n  ".join(failures)
+
+
+def test_every_lesson_links_its_notebook(site_dir):
+    """Lesson N's page links to notebooks/lessonN/lessonN.ipynb (the download) and the link resolves."""
+    missing = []
+    for n, md in enumerate(sorted((ROOT / "docs/lessons").glob("*.md")), start=1):
+        nb = f"notebooks/lesson{n}/lesson{n}.ipynb"
+        if not (ROOT / f"docs/notebooks/lesson{n}.ipynb").exists():
+            continue
+        page = f"lessons/{md.stem}/index.html"
+        targets = {r[0] for _t, _a, url in parse(site_dir / page).links if (r := resolve(site_dir, page, url)) and r[0] != BROKEN}
+        if nb not in targets:
+            missing.append(f"{page} has no download link to {nb}")
+    assert not missing, "\n  ".join(missing)
+
+
+# =====================================================================================================
+# Gate: alt text
+# =====================================================================================================
+
+
+def test_every_image_has_alt_text(site_dir):
+    missing = []
+    for page in html_pages(site_dir):
+        rel = page.relative_to(site_dir).as_posix()
+        for img in parse(page).imgs:
+            alt = img.get("alt")
+            src = img.get("src", "")
+            if alt is None:
+                missing.append(f"{rel}: <img src={src!r}> has no alt attribute")
+            elif "figures/" in src and not re.search(r"[\u4e00-\u9fff]", alt):
+                missing.append(f"{rel}: figure {src!r} has no Chinese alt text (alt={alt!r})")
+    assert not missing, "\n  ".join(["images without alt text:"] + missing)
+
+
+# =====================================================================================================
+# Gate: notebook pages load nothing from a CDN
+# =====================================================================================================
+
+# mkdocs-jupyter's template (nbconvert's lab template) always emits a MathJax <script src=...>
+# (custom_mathjax_url "" makes it src="", which fetches nothing) with its x-mathjax-config, and a
+# module script that imports mermaid from cdnjs when a page has a mermaid output. No config turns
+# them off; tools/mkdocs_hooks.py strips them. The site renders math with its own KaTeX.
+CDN_MARKERS = ("cdnjs.cloudflare.com", "cdn.jsdelivr", "unpkg.com", "require.js", "x-mathjax-config", "mathjax.hub")
+
+
+def test_notebook_pages_reference_no_cdn(site_dir):
+    bad = []
+    for page in sorted((site_dir / "notebooks").glob("*/index.html")):
+        text = page.read_text(encoding="utf-8").lower()
+        found = [m for m in CDN_MARKERS if m.lower() in text]
+        if found:
+            bad.append(f"{page.relative_to(site_dir).as_posix()}: {', '.join(found)}")
+    assert not bad, (
+        "notebook pages carry CDN/MathJax scripts injected by mkdocs-jupyter (strip them in "
+        "tools/mkdocs_hooks.py on_page_content; see the report of issue 7):\n  " + "\n  ".join(bad)
+    )
+
+
+# =====================================================================================================
+# Gate: page weight
+# =====================================================================================================
+
+# Budgets in bytes, uncompressed, per page: the HTML plus every figure, script, stylesheet and
+# data file it references, except the theme's shared bundle under assets/ (cached once for the
+# whole site). A lesson page is expected to carry about ten figures in two schemes.
+LESSON_BUDGET = 2_500_000
+NOTEBOOK_BUDGET = 1_500_000
+OTHER_BUDGET = 1_000_000
+
+
+def _budget(page: str) -> int:
+    return LESSON_BUDGET if page.startswith("lessons/") else NOTEBOOK_BUDGET if page.startswith("notebooks/") else OTHER_BUDGET
+
+
+def test_page_weight_within_budget(site_dir):
+    rows, over = [], []
+    for page in doc_pages():
+        f = page_file(site_dir, page)
+        rel = f.relative_to(site_dir).as_posix()
+        res = {r: k for r, k in page_resources(site_dir, rel).items() if not r.startswith("assets/")}
+        sizes = {rel: f.stat().st_size} | {r: (site_dir / r).stat().st_size for r in res}
+        total = sum(sizes.values())
+        gz = sum(len(gzip.compress((site_dir / r).read_bytes(), 6)) for r in sizes)
+        top = sorted(sizes.items(), key=lambda kv: -kv[1])[:3]
+        rows.append((page or "(home)", total, gz, _budget(page), top))
+        if total > _budget(page):
+            over.append(f"{page}: {total:,} B > {_budget(page):,} B; largest: " + ", ".join(f"{r} {s:,}" for r, s in top))
+    print(f"\npage weight (uncompressed; gzip in brackets; theme bundle assets/ excluded)")
+    for page, total, gz, budget, top in sorted(rows, key=lambda r: -r[1]):
+        print(f"  {page:<28} {total:>10,} B ({gz:>9,}) budget {budget:>10,}  largest: "
+              + ", ".join(f"{r.rsplit('/', 1)[-1]} {s:,}" for r, s in top))
+    assert not over, "pages over budget:\n  " + "\n  ".join(over)
+
+
+# =====================================================================================================
+# Gate: two clean builds are byte-identical
+# =====================================================================================================
+
+
+def _normalise_sitemap(data: bytes) -> bytes:
+    return re.sub(rb"<lastmod>[^<]*</lastmod>", b"<lastmod/>", data)
+
+
+# Files that carry the build time, and how they are compared instead of byte for byte.
+# Both take their time from SOURCE_DATE_EPOCH when it is set (mkdocs.utils.get_build_datetime);
+# set it (e.g. to the last commit's time) to make these byte-identical as well.
+TIME_STAMPED = {
+    "sitemap.xml": _normalise_sitemap,  # <lastmod> is the build date
+    "sitemap.xml.gz": lambda b: _normalise_sitemap(gzip.decompress(b)),  # + the gzip header's mtime
+}
+
+COPY_IGNORE = shutil.ignore_patterns(
+    ".venv", "site", "node_modules", ".cache", ".git", "__pycache__", ".hypothesis", ".pytest_cache", "experiment_runs"
+)
+
+
+def _digests(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_clean_build_is_byte_identical(site_dir, tmp_path):
+    """Build a fresh copy of the project (empty figure, snippet and notebook caches) and compare.
+
+    The session build may reuse cached figures and executed notebooks; the copy draws and runs
+    everything from scratch, so this also checks that a cache hit gives the same bytes as a redraw.
+    """
+    copy = tmp_path / "project"
+    shutil.copytree(ROOT, copy, ignore=COPY_IGNORE)
+    (copy / "node_modules").symlink_to(ROOT / "node_modules")
+    proc = build_site(tmp_path / "site", cwd=copy)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    a, b = _digests(site_dir), _digests(tmp_path / "site")
+    only_a, only_b = sorted(set(a) - set(b)), sorted(set(b) - set(a))
+    assert not only_a and not only_b, f"files only in the session build: {only_a}; only in the clean build: {only_b}"
+    differ, normalised = [], []
+    for name in sorted(a):
+        if a[name] == b[name]:
+            continue
+        norm = TIME_STAMPED.get(name)
+        if norm and norm(a[name]) == norm(b[name]):
+            normalised.append(name)
+            continue
+        differ.append(f"{name} ({hashlib.sha256(a[name]).hexdigest()[:10]} vs {hashlib.sha256(b[name]).hexdigest()[:10]})")
+    print(f"\nclean build vs session build: {len(a)} files, {len(a) - len(differ) - len(normalised)} byte-identical"
+          + (f"; equal after removing build timestamps: {', '.join(normalised)}" if normalised else ""))
+    assert not differ, (
+        f"{len(differ)} file(s) differ between two builds of the same tree. Either the output depends on "
+        f"something besides the source (time, randomness, paths), or the session build used a stale cache entry "
+        f"(.cache/figures, .cache/snippets, .cache/mkdocs-jupyter), or files were edited during the run:\n  "
+        + "\n  ".join(differ[:40])
+    )

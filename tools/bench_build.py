@@ -1,0 +1,231 @@
+"""Build-speed report (`make bench`): how long the site takes to build, and what a rebuild redraws.
+
+Works on a copy of the project in a temporary folder (the real files are never edited), and
+measures on this machine:
+
+    cold        full build with empty caches (figures, snippets, executed notebooks)
+    no-change   the same build again: must redraw no figure and cost ≤ 1.2 × plain
+    prose edit  after adding a sentence to one lesson: must redraw no figure
+    figure edit after changing one lesson's figure code: must redraw that lesson's figures only
+    plain       the same build with figure generation switched off (POSENC_SKIP_FIGURES=1)
+    serve       `mkdocs serve`: seconds from saving an edited lesson until the served page shows
+                the edit (target < 2 s), with and without --dirty
+
+Every time is printed with its ratio to the plain build. The report is also written to
+tools/bench_build.latest.txt.
+
+    python -m tools.bench_build [--repeat N] [--lesson 03-sinusoidal] [--keep]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+LATEST = ROOT / "tools" / "bench_build.latest.txt"
+IGNORE = shutil.ignore_patterns(".venv", "site", "node_modules", ".cache", ".git", "__pycache__", ".hypothesis",
+                                ".pytest_cache", "experiment_runs")
+FIGURES_LINE = re.compile(r"figures: (\d+) drawn, (\d+) cached")
+NOTEBOOK_RUN = re.compile(r"Converting notebook \(execute=True\)")
+NOTEBOOK_HIT = re.compile(r"Cache hit: ")
+
+
+@dataclass
+class Build:
+    label: str
+    seconds: float
+    drawn: int | None  # figures drawn (None: figure generation off)
+    cached: int | None
+    notebooks_run: int
+    notebooks_cached: int
+
+
+def _env(**extra) -> dict:
+    return dict(os.environ, NO_MKDOCS_2_WARNING="1", PYTHONHASHSEED="0", **extra)
+
+
+def build(copy: Path, label: str, **env) -> Build:
+    out = copy / "_bench_site"
+    start = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],
+                          cwd=copy, env=_env(**env), capture_output=True, text=True, timeout=1800)
+    seconds = time.perf_counter() - start
+    if proc.returncode != 0:
+        raise SystemExit(f"bench: the {label} build failed:\n{proc.stderr[-4000:]}")
+    m = FIGURES_LINE.search(proc.stderr)
+    return Build(label, seconds, int(m.group(1)) if m else None, int(m.group(2)) if m else None,
+                 len(NOTEBOOK_RUN.findall(proc.stderr)), len(NOTEBOOK_HIT.findall(proc.stderr)))
+
+
+def best_of(n: int, copy: Path, label: str, **env) -> Build:
+    runs = [build(copy, label, **env) for _ in range(n)]
+    return min(runs, key=lambda b: b.seconds)
+
+
+def figures_by_module(copy: Path) -> dict[str, int]:
+    """How many figures (each drawn in two schemes) every figures_src module defines."""
+    code = ("import json, collections; from figures_src.build import load_all; "
+            "print(json.dumps(collections.Counter(s.module.rsplit('.', 1)[-1] for s in load_all().values())))")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=copy, env=_env(), capture_output=True, text=True, timeout=300, check=True)
+    return json.loads(proc.stdout)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _get(url: str) -> str | None:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as resp:
+            return resp.read().decode("utf-8", "replace")
+    except (urllib.error.URLError, OSError):
+        return None
+
+
+def _tail(name: str, copy: Path, lines: int = 5) -> str:
+    log = (copy / name).read_text(encoding="utf-8", errors="replace").splitlines()
+    return " | ".join(log[-lines:])
+
+
+def serve_reload(copy: Path, lesson: str, dirty: bool, timeout: float = 300.0) -> tuple[float, float]:
+    """(seconds until serve first answers, seconds from saving an edit until the page shows it)."""
+    port = _free_port()
+    # --dirty logs a warning ("a dirty build is being performed"), which strict: true turns into an abort
+    args = [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"] + (["--dirty", "--no-strict"] if dirty else [])
+    log = open(copy / f"_bench_serve_{'dirty' if dirty else 'full'}.log", "w", encoding="utf-8")
+    proc = subprocess.Popen(args, cwd=copy, env=_env(), stdout=log, stderr=subprocess.STDOUT)
+    # mkdocs serve mounts the site under site_url's path (/posenc/), as GitHub Pages does
+    m = re.search(r"^site_url:\s*\S+?://[^/\s]+(/\S*)?", (copy / "mkdocs.yml").read_text(encoding="utf-8"), re.M)
+    prefix = ((m.group(1) if m and m.group(1) else "/").rstrip("/")) + "/"
+    page = f"http://127.0.0.1:{port}{prefix}lessons/{lesson}/"
+    md = copy / "docs" / "lessons" / f"{lesson}.md"
+    original = md.read_text(encoding="utf-8")
+    try:
+        start = time.perf_counter()
+        while _get(page) is None:
+            if proc.poll() is not None or time.perf_counter() - start > timeout:
+                raise RuntimeError(f"mkdocs serve did not answer {page}: {_tail(log.name, copy)}")
+            time.sleep(0.2)
+        up = time.perf_counter() - start
+        time.sleep(1.0)  # let the file watcher settle after the first build
+        marker = f"测速标记{int(time.time() * 1000) % 1_000_000:06d}"
+        md.write_text(original + f"\n\n{marker}\n", encoding="utf-8")
+        edited = time.perf_counter()
+        while True:
+            body = _get(page)
+            if body and marker in body:
+                return up, time.perf_counter() - edited
+            if proc.poll() is not None or time.perf_counter() - edited > timeout:
+                raise RuntimeError(f"the served page never showed the edit: {_tail(log.name, copy)}")
+            time.sleep(0.05)
+    finally:
+        md.write_text(original, encoding="utf-8")
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeat", type=int, default=2, help="runs of the no-change and plain builds; the fastest counts (default 2)")
+    parser.add_argument("--lesson", default="03-sinusoidal", help="the lesson edited (docs/lessons/<name>.md; default 03-sinusoidal)")
+    parser.add_argument("--keep", action="store_true", help="keep the temporary copy and print where it is")
+    args = parser.parse_args(argv)
+    figure_module = "lesson" + args.lesson[:2].lstrip("0")
+
+    tmp = Path(tempfile.mkdtemp(prefix="posenc-bench-"))
+    copy = tmp / "project"
+    lines: list[str] = []
+
+    def say(text: str = "") -> None:
+        print(text, flush=True)
+        lines.append(text)
+
+    try:
+        shutil.copytree(ROOT, copy, ignore=IGNORE)
+        (copy / "node_modules").symlink_to(ROOT / "node_modules")
+        load = os.getloadavg()
+        say(f"posenc build benchmark, {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC")
+        say(f"machine: {os.cpu_count()} CPUs, load average {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} at start, "
+            f"Python {platform.python_version()}, {platform.machine()}")
+        per_module = figures_by_module(copy)
+        total_figs = sum(per_module.values())
+        say(f"site: {total_figs} figures × 2 schemes ({', '.join(f'{k} {v}' for k, v in sorted(per_module.items()))}); "
+            f"{len(list((copy / 'docs' / 'notebooks').glob('*.ipynb')))} notebooks")
+        say()
+
+        cold = build(copy, "cold (empty caches)")
+        no_change = best_of(args.repeat, copy, "no-change rebuild")
+        md = copy / "docs" / "lessons" / f"{args.lesson}.md"
+        md.write_text(md.read_text(encoding="utf-8") + "\n\n这一句只为测速而加。\n", encoding="utf-8")
+        prose = build(copy, f"after editing {args.lesson}.md")
+        fig_src = copy / "figures_src" / f"{figure_module}.py"
+        fig_src.write_text(fig_src.read_text(encoding="utf-8") + "\n# bench: figure code changed\n", encoding="utf-8")
+        fig_edit = build(copy, f"after editing figures_src/{figure_module}.py")
+        plain = best_of(args.repeat, copy, "plain (POSENC_SKIP_FIGURES=1)", POSENC_SKIP_FIGURES="1")
+
+        say(f"{'build':<42}{'seconds':>9}{'× plain':>9}  figures drawn / cached   notebooks run / cached")
+        for b in (cold, no_change, prose, fig_edit, plain):
+            figs = "off" if b.drawn is None else f"{b.drawn} / {b.cached}"
+            say(f"{b.label:<42}{b.seconds:>9.1f}{b.seconds / plain.seconds:>9.2f}  {figs:<24} {b.notebooks_run} / {b.notebooks_cached}")
+        say()
+
+        serve = {}
+        for dirty in (False, True):
+            label = f"mkdocs serve{' --dirty --no-strict' if dirty else ''}"
+            try:
+                serve[dirty] = serve_reload(copy, args.lesson, dirty)
+            except RuntimeError as err:
+                serve[dirty] = (float("nan"), float("inf"))
+                say(f"{label}: failed: {err}")
+                continue
+            say(f"{label:<20}: up after {serve[dirty][0]:.1f} s; an edit to {args.lesson}.md shows after {serve[dirty][1]:.2f} s")
+        say()
+
+        expected_redraw = 2 * per_module.get(figure_module, 0)
+        checks = [
+            ("no-change rebuild redraws no figure", no_change.drawn == 0, f"{no_change.drawn} drawn"),
+            ("no-change rebuild ≤ 1.2 × plain build", no_change.seconds <= 1.2 * plain.seconds,
+             f"{no_change.seconds / plain.seconds:.2f} ×"),
+            ("editing a lesson's prose redraws no figure", prose.drawn == 0, f"{prose.drawn} drawn"),
+            (f"editing figures_src/{figure_module}.py redraws only its figures", fig_edit.drawn == expected_redraw,
+             f"{fig_edit.drawn} drawn, {expected_redraw} expected"),
+            ("serve shows an edited lesson in < 2 s", serve[False][1] < 2.0, f"{serve[False][1]:.2f} s"),
+            ("serve --dirty --no-strict shows an edited lesson in < 2 s", serve[True][1] < 2.0, f"{serve[True][1]:.2f} s"),
+        ]
+        say("targets:")
+        for name, ok, detail in checks:
+            say(f"  [{'ok' if ok else 'MISSED'}] {name} ({detail})")
+        LATEST.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        print(f"\nwritten to {LATEST.relative_to(ROOT)}")
+        return 0
+    finally:
+        if args.keep:
+            print(f"copy kept at {copy}")
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
