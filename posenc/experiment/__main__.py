@@ -1,0 +1,93 @@
+"""python -m posenc.experiment {run,verify,summary,corpus} — see ``--help`` of each."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import sys
+from pathlib import Path
+
+from .config import METHODS, PRECISIONS, PRESETS, check_methods, preset
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m posenc.experiment",
+        description="Lesson 3's training experiment: one small Transformer, five position methods, "
+        "trained at length 128 and evaluated per position up to 512.",
+    )
+    sub = p.add_subparsers(dest="command", required=True)
+
+    r = sub.add_parser("run", help="train and evaluate, write results/<preset>.json")
+    r.add_argument("--preset", choices=sorted(PRESETS), default="full", help="full: the lesson's setting; quick: half the batch")
+    r.add_argument("--seeds", type=int, default=1, help="train seeds 0 … N−1 (pages use 3 when affordable)")
+    r.add_argument("--seed", type=int, action="append", dest="compute_seeds", metavar="K",
+                   help="compute only seed K (repeatable), e.g. to split seeds across processes; "
+                   "the results file is written once all --seeds are cached")
+    r.add_argument("--methods", default=",".join(METHODS), help=f"comma-separated subset of {','.join(METHODS)}")
+    r.add_argument("--device", default="cpu", help="cpu, cuda or auto (default cpu: the committed results are CPU runs)")
+    r.add_argument("--threads", type=int, default=2, help="torch threads (default 2)")
+    r.add_argument("--precision", choices=PRECISIONS, help="override the preset's precision (the result then no longer verifies as the preset)")
+    r.add_argument("--out", type=Path, help="results file (default posenc/experiment/results/<preset>.json)")
+    r.add_argument("--no-progress", action="store_true", help="no progress bar (for logs)")
+
+    v = sub.add_parser("verify", help="check committed results against the current code, config and corpus, re-running the first steps")
+    v.add_argument("--results", type=Path, help="results file (default posenc/experiment/results/full.json)")
+    v.add_argument("--threads", type=int, default=2)
+    v.add_argument("--steps", type=int, help="how many first training steps to re-run per method (default 3)")
+    v.add_argument("--no-rerun", action="store_true", help="only check hashes and seal, skip re-running the first steps")
+
+    s = sub.add_parser("summary", help="per-method losses and which lesson claims hold, from a results file")
+    s.add_argument("--results", type=Path, help="results file (default posenc/experiment/results/full.json)")
+
+    c = sub.add_parser("corpus", help="rebuild the corpus from the installed fortunes-zh and check its sha256")
+    c.add_argument("--rebuild", action="store_true", help="overwrite data/corpus.txt (after changing the cleaning rules on purpose)")
+    return p
+
+
+def main(argv=None) -> int:
+    args = _parser().parse_args(argv)
+    if args.command == "run":
+        from .run import run
+
+        cfg = preset(args.preset)
+        if args.precision:
+            cfg = dataclasses.replace(cfg, precision=args.precision)
+        methods = check_methods(m.strip() for m in args.methods.split(",") if m.strip())
+        if args.seeds < 1:
+            raise SystemExit(f"--seeds must be at least 1, got {args.seeds}")
+        run(cfg, seeds=range(args.seeds), methods=methods, device=args.device, threads=args.threads,
+            out=args.out, compute_seeds=args.compute_seeds, progress=not args.no_progress)
+        return 0
+    if args.command == "verify":
+        from .verify import StaleResults, verify
+
+        try:
+            report = verify(args.results, threads=args.threads, rerun=not args.no_rerun, steps=args.steps)
+        except StaleResults as err:
+            print(f"FAILED: {err}", file=sys.stderr)
+            return 1
+        print(report)
+        return 0
+    if args.command == "summary":
+        from . import claims
+
+        try:
+            print(claims.summary(args.results))
+        except (claims.ResultsMissing, claims.ClaimFailed) as err:
+            print(f"FAILED: {err}", file=sys.stderr)
+            return 1
+        return 0
+    if args.command == "corpus":
+        from . import corpus
+
+        digest = corpus.rebuild(write=args.rebuild)
+        print(f"{'wrote' if args.rebuild else 'rebuilt and checked'} {corpus.CORPUS_FILE}: sha256 {digest}")
+        if args.rebuild and digest != corpus.CORPUS_SHA256:
+            print(f"now set CORPUS_SHA256 = {digest!r} in {Path(corpus.__file__).name}")
+        return 0
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,302 @@
+"""What lessons may say about the experiment, read from the committed results.
+
+Two kinds of access:
+
+- numbers for prose: ``in_distribution("rope")``, ``beyond("learned")``,
+  ``sqrt_d_gap()`` … (means over seeds; ``per_seed=True`` gives each seed);
+- qualitative sentences: ``check("sin_worse_in_distribution")`` evaluates one
+  statement against the results and raises ``ClaimFailed`` quoting the
+  sentence when the numbers no longer support it, so a re-run that changes the
+  story breaks the build instead of leaving a false sentence on a page.
+
+Positions: *in distribution* is positions 0–127 of the length-512 validation
+windows, *beyond* is 128–511 of the same windows. Position 0 has no context and
+early positions little, so "the loss rises past 128" compares 128–511 with the
+late in-distribution stretch 64–127, not with the whole 0–127 mean.
+
+Importing this module does not import torch (the site build reads numbers
+through it); it checks the file's seal and completeness, not that it is current
+(``python -m posenc.experiment verify`` does that, in the test suite).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from .provenance import seal
+
+RESULTS_FILE = Path(__file__).parent / "results" / "full.json"
+METHODS = ("nope", "learned", "sinusoidal", "sinusoidal_scaled", "rope")  # = config.METHODS (a test checks)
+SCALINGS = ("pi", "ntk", "yarn")
+TRAIN_LEN = 128  # = config's train_len; checked against the file on load
+LATE_IN_DISTRIBUTION = (64, 128)  # reference stretch for "rises past the training length"
+
+# Margins, in nats, chosen by what a sentence means rather than fitted to the results.
+# A gap of 0.1 nats is a 10% higher perplexity (e^0.1 ≈ 1.105): worth saying "clearly".
+# With several seeds a comparison also needs every seed of one side beyond every seed
+# of the other, so seed noise cannot carry a sentence.
+CLEARLY = 0.1  # "clearly worse"
+RISE = 0.1  # "the loss rises past the training length"
+UNIGRAM_MARGIN = CLEARLY  # "learned more than character frequencies": clearly below the unigram model
+
+
+class ClaimFailed(AssertionError):
+    """A sentence a lesson states is not supported by the results."""
+
+
+class ResultsMissing(FileNotFoundError):
+    pass
+
+
+@lru_cache(maxsize=4)
+def _load(path: str) -> dict:
+    p = Path(path)
+    if not p.is_file():
+        raise ResultsMissing(f"{p} does not exist; run `python -m posenc.experiment run --preset full --seeds 3` (see posenc/experiment/__init__.py)")
+    results = json.loads(p.read_text())
+    if results.get("seal_sha256") != seal(results):
+        raise ClaimFailed(f"{p} was edited after the run wrote it (seal mismatch); re-run `python -m posenc.experiment run --preset full`")
+    missing = [m for m in METHODS if m not in results.get("runs", {})]
+    if missing:
+        raise ClaimFailed(f"{p} lacks methods {missing}; re-run `python -m posenc.experiment run --preset full` with all methods")
+    if results["config"]["train_len"] != TRAIN_LEN:
+        raise ClaimFailed(f"{p} was trained at length {results['config']['train_len']}, claims.py assumes {TRAIN_LEN}; update TRAIN_LEN")
+    return results
+
+
+def results(path: Path | str | None = None) -> dict:
+    """The results dict (cached per path)."""
+    return _load(str(RESULTS_FILE if path is None else Path(path)))
+
+
+def _check_method(method: str) -> str:
+    if method not in METHODS:
+        raise ValueError(f"unknown method {method!r}; choose from {', '.join(METHODS)}")
+    return method
+
+
+# --- arrays --------------------------------------------------------------------------------------
+
+
+def position_losses(method: str, path=None) -> np.ndarray:
+    """Loss at each position 0–511, one row per seed: shape (seeds, 512)."""
+    return np.array([u["position_loss"] for u in results(path)["runs"][_check_method(method)]])
+
+
+def scaling_position_losses(name: str, path=None) -> np.ndarray:
+    """The trained RoPE model at evaluation time with ``name`` ∈ {rope, pi, ntk, yarn}: (seeds, 512)."""
+    if name == "rope":
+        return position_losses("rope", path)
+    if name not in SCALINGS:
+        raise ValueError(f"unknown RoPE scaling {name!r}; choose from rope, {', '.join(SCALINGS)}")
+    return np.array([u["rope_scaling"][name] for u in results(path)["runs"]["rope"]])
+
+
+def train_losses(method: str, path=None) -> np.ndarray:
+    """Training loss per step, one row per seed: shape (seeds, steps)."""
+    return np.array([u["train_loss"] for u in results(path)["runs"][_check_method(method)]])
+
+
+def _span(curves: np.ndarray, lo: int, hi: int, per_seed: bool):
+    per = curves[:, lo:hi].mean(axis=1)
+    return per if per_seed else float(per.mean())
+
+
+# --- numbers for prose ---------------------------------------------------------------------------
+
+
+def in_distribution(method: str, per_seed: bool = False, path=None):
+    """Mean loss over positions 0–127 (the training length) of the length-512 windows."""
+    return _span(position_losses(method, path), 0, TRAIN_LEN, per_seed)
+
+
+def beyond(method: str, per_seed: bool = False, path=None):
+    """Mean loss over positions 128–511: positions no training sequence reached."""
+    return _span(position_losses(method, path), TRAIN_LEN, None, per_seed)
+
+
+def late_in_distribution(method: str, per_seed: bool = False, path=None):
+    lo, hi = LATE_IN_DISTRIBUTION
+    return _span(position_losses(method, path), lo, hi, per_seed)
+
+
+def rise(method: str, per_seed: bool = False, path=None):
+    """beyond − late in-distribution (64–127): how much worse the unseen positions are."""
+    out = beyond(method, True, path) - late_in_distribution(method, True, path)
+    return out if per_seed else float(out.mean())
+
+
+def scaling_beyond(name: str, per_seed: bool = False, path=None):
+    """Mean loss over 128–511 of the RoPE model under evaluation-time scaling ``name``."""
+    return _span(scaling_position_losses(name, path), TRAIN_LEN, None, per_seed)
+
+
+def scaling_in_distribution(name: str, per_seed: bool = False, path=None):
+    return _span(scaling_position_losses(name, path), 0, TRAIN_LEN, per_seed)
+
+
+def sqrt_d_gap(per_seed: bool = False, path=None):
+    """In-distribution loss of plain sinusoidal minus the √d_model-scaled one: what §3.4's factor buys."""
+    out = in_distribution("sinusoidal", True, path) - in_distribution("sinusoidal_scaled", True, path)
+    return out if per_seed else float(out.mean())
+
+
+def sqrt_d_share(path=None) -> float:
+    """Share of sinusoidal's in-distribution gap to the better of learned/RoPE that √d_model closes."""
+    best = min(in_distribution("learned", path=path), in_distribution("rope", path=path))
+    total = in_distribution("sinusoidal", path=path) - best
+    return sqrt_d_gap(path=path) / total
+
+
+def unigram_loss(path=None) -> float:
+    """Validation loss of predicting by character frequency alone (no context)."""
+    return float(results(path)["data"]["unigram_loss"])
+
+
+def final_train_loss(method: str, last: int = 20, path=None) -> float:
+    """Mean training loss over the last ``last`` steps, averaged over seeds."""
+    return float(train_losses(method, path)[:, -last:].mean())
+
+
+def parameters(method: str = "rope", path=None) -> int:
+    """Trainable parameters (learned adds its 512-row table; the others are equal)."""
+    return int(results(path)["parameters"][_check_method(method)])
+
+
+def config(path=None) -> dict:
+    return dict(results(path)["config"])
+
+
+def seeds(path=None) -> list[int]:
+    return list(results(path)["seeds"])
+
+
+def wall_minutes(path=None) -> float:
+    return results(path)["wall_seconds"] / 60.0
+
+
+# --- qualitative claims --------------------------------------------------------------------------
+
+
+def _worse(a: str, b: str, margin: float, path) -> tuple[bool, str]:
+    """Every seed of a above every seed of b, and the means at least ``margin`` apart."""
+    sa, sb = in_distribution(a, True, path), in_distribution(b, True, path)
+    ok = sa.min() > sb.max() and sa.mean() - sb.mean() >= margin
+    return ok, f"{a} {sa.mean():.3f} (seeds {sa.min():.3f}–{sa.max():.3f}) vs {b} {sb.mean():.3f} ({sb.min():.3f}–{sb.max():.3f})"
+
+
+def _all(checks):
+    oks, details = zip(*checks)
+    return all(oks), "; ".join(details)
+
+
+def _rises(method: str, path):
+    r = rise(method, True, path)
+    return bool(r.min() >= RISE), f"{method}: 128–511 minus 64–127 = {r.mean():+.3f} (seeds {r.min():+.3f}…{r.max():+.3f})"
+
+
+def _flat(method: str, path):
+    r = rise(method, True, path)
+    return bool(np.all(np.abs(r) < RISE)), f"{method}: 128–511 minus 64–127 = {r.mean():+.3f} (seeds {r.min():+.3f}…{r.max():+.3f})"
+
+
+def _beats_unigram(method: str, path):
+    u = unigram_loss(path)
+    s = in_distribution(method, True, path)
+    return bool(s.max() <= u - UNIGRAM_MARGIN), f"{method} {s.max():.3f} (worst seed) vs unigram {u:.3f}"
+
+
+def _scaling_helps(name: str, path):
+    plain, scaled = scaling_beyond("rope", True, path), scaling_beyond(name, True, path)
+    return bool(np.all(scaled < plain)), f"{name} {scaled.mean():.3f} vs plain RoPE {plain.mean():.3f} over 128–511"
+
+
+@dataclass(frozen=True)
+class Claim:
+    sentence: str
+    test: Callable[[object], tuple[bool, str]]
+
+
+CLAIMS: dict[str, Claim] = {
+    "sin_worse_in_distribution": Claim(
+        "不乘 √d_model 的 sinusoidal 在训练长度之内就明显比可学习位置和 RoPE 差",
+        lambda p: _all([_worse("sinusoidal", "learned", CLEARLY, p), _worse("sinusoidal", "rope", CLEARLY, p)]),
+    ),
+    "sqrt_d_closes_most_of_gap": Claim(
+        "把 embedding 乘以 √d_model 之后,差距的大头消失了",
+        lambda p: (sqrt_d_share(p) > 0.5 and bool(np.all(sqrt_d_gap(True, p) > 0)),
+                   f"√d closes {sqrt_d_share(p):.0%} of the gap (gap {sqrt_d_gap(path=p):.3f})"),
+    ),
+    "sin_scaled_still_behind": Claim(
+        "乘以 √d_model 之后,sinusoidal 在训练长度之内仍然落后于 NoPE、可学习位置和 RoPE",
+        lambda p: _all([_worse("sinusoidal_scaled", m, 0.0, p) for m in ("nope", "learned", "rope")]),
+    ),
+    "loss_rises_past_train_len": Claim(
+        "越过训练长度 128 之后,可学习位置和 sinusoidal 的 loss 明显上升",
+        lambda p: _all([_rises(m, p) for m in ("learned", "sinusoidal", "sinusoidal_scaled")]),
+    ),
+    "rope_rises_past_train_len": Claim(
+        "RoPE 越过训练长度之后 loss 也会上升",
+        lambda p: _rises("rope", p),
+    ),
+    "nope_flat_past_train_len": Claim(
+        "不加任何位置编码的 NoPE,越过训练长度之后 loss 基本不变",
+        lambda p: _flat("nope", p),
+    ),
+    "sin_beats_unigram": Claim(
+        "不乘 √d_model 的 sinusoidal 虽然差,但确实学到了字频之外的东西(明显低于只按字频猜的基线)",
+        lambda p: _beats_unigram("sinusoidal", p),
+    ),
+    "all_beat_unigram": Claim(
+        "五组模型在训练长度之内都明显好于只按字频猜的基线",
+        lambda p: _all([_beats_unigram(m, p) for m in METHODS]),
+    ),
+    "scaling_helps_rope_beyond": Claim(
+        "不做任何微调,只在推理时把 RoPE 的频率按 PI、NTK-aware 或 YaRN 缩放,128 之后的 loss 就比直接外推低",
+        lambda p: _all([_scaling_helps(n, p) for n in SCALINGS]),
+    ),
+}
+
+
+def evaluate(name: str, path=None) -> tuple[bool, str]:
+    """(holds, detail) for claim ``name``, without raising."""
+    if name not in CLAIMS:
+        raise KeyError(f"unknown claim {name!r}; known: {', '.join(CLAIMS)}")
+    ok, detail = CLAIMS[name].test(path)
+    return bool(ok), detail
+
+
+def check(name: str, path=None) -> str:
+    """Return the claim's sentence if the results support it; raise ClaimFailed quoting it otherwise."""
+    ok, detail = evaluate(name, path)
+    if not ok:
+        raise ClaimFailed(f"claim {name!r} 「{CLAIMS[name].sentence}」 is contradicted by {path or RESULTS_FILE}: {detail}")
+    return CLAIMS[name].sentence
+
+
+def check_all(names=None, path=None) -> dict[str, str]:
+    """Check several claims (default all); returns {name: sentence}. Raises on the first failure."""
+    return {n: check(n, path) for n in (CLAIMS if names is None else names)}
+
+
+def summary(path=None) -> str:
+    """A plain-text table of the per-method numbers and the claims, for reports and the CLI."""
+    r = results(path)
+    lines = [f"preset {r['preset']}, seeds {r['seeds']}, {r['config']['steps']} steps × batch {r['config']['batch_size']}, "
+             f"unigram baseline {unigram_loss(path):.3f}",
+             f"{'method':<18} {'0–127':>7} {'64–127':>7} {'128–511':>8} {'rise':>7}"]
+    for m in METHODS:
+        lines.append(f"{m:<18} {in_distribution(m, path=path):7.3f} {late_in_distribution(m, path=path):7.3f} "
+                     f"{beyond(m, path=path):8.3f} {rise(m, path=path):+7.3f}")
+    for n in SCALINGS:
+        lines.append(f"rope + {n:<11} {scaling_in_distribution(n, path=path):7.3f} {'':>7} {scaling_beyond(n, path=path):8.3f}")
+    for name in CLAIMS:
+        ok, detail = evaluate(name, path)
+        lines.append(f"[{'holds' if ok else 'FAILS'}] {name}: {detail}")
+    return "\n".join(lines)

@@ -1,0 +1,73 @@
+"""The arrays lesson figures plot, from the committed results (no plotting here).
+
+Each function returns plain numpy arrays and labels; figures_src/ draws them.
+With several seeds a curve comes as mean, min and max over seeds (the band);
+with one seed the three coincide.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import claims
+from .labels import METHOD_LABELS, ROPE_SCALING_LABELS
+
+
+@dataclass(frozen=True)
+class Curve:
+    key: str  # method or scaling name
+    label: str  # display name (Chinese)
+    x: np.ndarray  # step or position
+    mean: np.ndarray
+    low: np.ndarray  # min over seeds
+    high: np.ndarray  # max over seeds
+    seeds: int
+
+
+def _curve(key: str, label: str, rows: np.ndarray, smooth: int) -> Curve:
+    if smooth > 1:
+        rows = np.stack([moving_average(r, smooth) for r in rows])
+    return Curve(key, label, np.arange(rows.shape[1]), rows.mean(0), rows.min(0), rows.max(0), rows.shape[0])
+
+
+def moving_average(values: np.ndarray, window: int) -> np.ndarray:
+    """Centered moving average with the window shrunk at the ends (same length as the input).
+
+    Per-position losses are means over ≈170 windows, so neighbouring positions
+    jitter by ≈0.1; a 16-position window shows the trend without hiding the step at 128.
+    """
+    if window < 1 or int(window) != window:
+        raise ValueError(f"window must be a positive integer, got {window!r}")
+    values = np.asarray(values, dtype=np.float64)
+    c = np.concatenate([[0.0], np.cumsum(values)])
+    n = len(values)
+    lo = np.clip(np.arange(n) - window // 2, 0, n)
+    hi = np.clip(np.arange(n) + (window - window // 2), 0, n)
+    return (c[hi] - c[lo]) / (hi - lo)
+
+
+def training_curves(methods=claims.METHODS, smooth: int = 1, path=None) -> list[Curve]:
+    """Training loss per step for each method (x = step 0 … steps−1)."""
+    return [_curve(m, METHOD_LABELS[m], claims.train_losses(m, path), smooth) for m in methods]
+
+
+def position_curves(methods=claims.METHODS, smooth: int = 1, path=None) -> list[Curve]:
+    """Validation loss at each position 0–511 for each method (trained at length 128)."""
+    return [_curve(m, METHOD_LABELS[m], claims.position_losses(m, path), smooth) for m in methods]
+
+
+def scaling_curves(names=("rope", *claims.SCALINGS), smooth: int = 1, path=None) -> list[Curve]:
+    """The trained RoPE model at positions 0–511: as trained, and with PI / NTK-aware / YaRN at evaluation."""
+    return [_curve(n, ROPE_SCALING_LABELS[n], claims.scaling_position_losses(n, path), smooth) for n in names]
+
+
+def train_length(path=None) -> int:
+    """Where to draw the vertical "training length" line."""
+    return int(claims.config(path)["train_len"])
+
+
+def unigram_baseline(path=None) -> float:
+    """Where to draw the horizontal "character frequency only" line."""
+    return claims.unigram_loss(path)

@@ -1,0 +1,149 @@
+"""What produced a results file: code, encodings, corpus, environment; and a seal over its numbers.
+
+The code hash has two halves:
+
+- ``source``: sha256 of the experiment modules that decide the numbers
+  (``NUMBER_FILES``), comments excluded (``code_text``). claims.py, figures.py
+  and the CLI only read results and are left out, so editing a lesson's claim
+  or a comment does not invalidate a run that takes hours.
+- ``encodings``: sha256 of what posenc's own encodings *compute* for this
+  config (the sinusoidal table, RoPE frequencies and rotation, PI/NTK/YaRN
+  frequencies), not of their source files. posenc/rope.py and friends are
+  shared with the lessons and get docstring edits and refactors; a change that
+  moves any number the model uses changes this hash, a comment does not.
+  Values are rounded (1e-7 absolute for O(1) entries, 10 significant digits for
+  frequencies) so that last-bit libm differences between CPUs do not count.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import platform
+import sys
+import tokenize
+from pathlib import Path
+
+import numpy as np
+
+PACKAGE_DIR = Path(__file__).parent
+# Modules whose code decides the trained numbers. tests/test_experiment.py checks
+# that the training and evaluation path imports no other posenc module except
+# the encodings fingerprinted below.
+NUMBER_FILES = ("config.py", "corpus.py", "data.py", "model.py", "train.py", "evaluate.py", "run.py", "runtime.py")
+FINGERPRINTED_MODULES = ("posenc.sinusoidal", "posenc.rope", "posenc.scaling", "posenc._check", "posenc.demo")
+
+
+def code_text(source: str) -> str:
+    """Python source without comments, trailing spaces and blank lines.
+
+    Fixing a comment in a 1-hour experiment should not make its results stale;
+    everything else (code, docstrings, constants) counts. Comments are cut at
+    the positions tokenize reports, so the result is the same on every Python.
+    """
+    lines = source.splitlines()
+    for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+        if tok.type == tokenize.COMMENT:
+            row, col = tok.start
+            lines[row - 1] = lines[row - 1][:col]
+    return "\n".join(line.rstrip() for line in lines if line.strip())
+
+
+def source_sha256() -> str:
+    h = hashlib.sha256()
+    for name in NUMBER_FILES:
+        text = code_text((PACKAGE_DIR / name).read_text(encoding="utf-8"))
+        h.update(name.encode() + b"\0" + text.encode() + b"\0")
+    return h.hexdigest()
+
+
+def _round(values, absolute: float | None = None, digits: int | None = None) -> list[str]:
+    arr = np.asarray(values, dtype=np.float64).ravel()
+    if absolute is not None:
+        # "+0.0" for −0.0 too, so a sign-of-zero difference is not a difference
+        return [f"{v + 0.0:.7f}" for v in np.round(arr / absolute) * absolute]
+    return [f"{v:.{digits - 1}e}" for v in arr]
+
+
+def encodings_fingerprint(cfg) -> dict:
+    """The numbers posenc's encodings give this config, rounded as described above."""
+    import torch
+
+    from .. import rope, sinusoidal
+    from .evaluate import rope_scaling
+
+    inv = rope.inverse_frequencies(cfg.head_dim, cfg.rope_base, rotary_fraction=1.0)
+    positions = np.arange(cfg.eval_len)
+    # A fixed input for the rotation: no RNG, so no dependence on a generator.
+    x = np.cos(np.arange(cfg.eval_len * cfg.head_dim, dtype=np.float64) * 0.37).reshape(cfg.eval_len, cfg.head_dim)
+    rotated = rope.rotate(x, positions, inv, convention="half")
+    torch_rotated = rope.apply_rotary_torch(
+        torch.tensor(x, dtype=torch.float32), torch.arange(cfg.eval_len), torch.tensor(inv, dtype=torch.float32), convention="half"
+    ).double().numpy()
+    out = {
+        "sinusoidal.table": _round(sinusoidal.table(cfg.eval_len, cfg.d_model, cfg.sin_base), absolute=1e-7),
+        "rope.inverse_frequencies": _round(inv, digits=10),
+        "rope.rotate(half)": _round(rotated, absolute=1e-7),
+        # The model calls the torch rotation. Its float32 angles (up to 511 rad) carry
+        # ~3e-5 error, so it is held to the float64 rotation at 1e-3 rather than hashed:
+        # a changed layout, sign or frequency fails this, CPU rounding does not.
+        "rope.apply_rotary_torch matches rope.rotate": bool(np.max(np.abs(torch_rotated - rotated)) < 1e-3),
+    }
+    for name in ("pi", "ntk", "yarn"):
+        r = rope_scaling(cfg, name)  # posenc.scaling's (inv_freq, attention_factor)
+        out[f"scaling.{name}"] = _round(r.inv_freq.double().numpy(), digits=6) + [f"{r.attention_factor:.10f}"]
+    return out
+
+
+def encodings_sha256(cfg) -> str:
+    return hashlib.sha256(json.dumps(encodings_fingerprint(cfg), sort_keys=True).encode()).hexdigest()
+
+
+def code_hash(cfg) -> dict:
+    return {"source_sha256": source_sha256(), "encodings_sha256": encodings_sha256(cfg)}
+
+
+def environment(device: str, threads: int) -> dict:
+    import torch
+
+    return {
+        "torch": torch.__version__,
+        "numpy": np.__version__,
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "cpu": _cpu_name(),
+        "device": device,
+        "threads": threads,
+        "deterministic_algorithms": bool(torch.are_deterministic_algorithms_enabled()),
+    }
+
+
+def _cpu_name() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def canonical(obj) -> bytes:
+    """JSON bytes independent of key order and whitespace, for hashing."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def seal(results: dict) -> str:
+    """sha256 of everything in a results dict except the seal itself.
+
+    Not security: a tamper-evident check that the numbers are the ones the run
+    wrote, so a hand edit (or a bad merge) fails verify instead of reaching a page.
+    """
+    body = {k: v for k, v in results.items() if k != "seal_sha256"}
+    return hashlib.sha256(canonical(body)).hexdigest()
+
+
+def command_line() -> str:
+    return " ".join([os.path.basename(sys.executable), "-m", "posenc.experiment", *sys.argv[1:]])

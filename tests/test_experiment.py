@@ -1,0 +1,287 @@
+"""The training experiment: model, position signals, corpus, determinism, verify, claims.
+
+Fast by design: models here are built at full width but trained for at most a
+few steps, and ``verify`` re-runs only the first steps of the committed run.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from posenc import rope, sinusoidal
+from posenc.demo import PROJECT_D_MODEL, PROJECT_EMBED_STD, PROJECT_TRAIN_LEN
+from posenc.experiment import claims, config, corpus, data, evaluate, figures, model, provenance, run, train, verify
+
+ROOT = Path(__file__).resolve().parent.parent
+FULL = config.preset("full")
+# A cheap config for behaviour tests: full width (so √d = 16 and head_dim 64 stay), one layer.
+SMALL = dataclasses.replace(FULL, preset="test", n_layers=1, batch_size=2, steps=4, warmup_steps=2)
+
+
+@pytest.fixture(scope="module")
+def dataset():
+    return data.load(FULL)
+
+
+def tokens(T: int, seed: int = 0) -> torch.Tensor:
+    return torch.randint(1, FULL.vocab_size, (1, T), generator=torch.Generator().manual_seed(seed))
+
+
+# --- model ----------------------------------------------------------------------------------------
+
+
+def test_config_uses_the_project_constants():
+    assert (FULL.d_model, FULL.embed_std, FULL.train_len) == (PROJECT_D_MODEL, PROJECT_EMBED_STD, PROJECT_TRAIN_LEN)
+    assert (FULL.steps, FULL.batch_size, FULL.eval_len) == (400, 16, 512)
+
+
+@pytest.mark.parametrize("method", config.METHODS)
+def test_logits_shape(method):
+    m = model.build(SMALL, method, 0)
+    assert m(tokens(37)).shape == (1, 37, SMALL.vocab_size)
+
+
+def test_parameter_count_matches_the_architecture():
+    d, L, V, T = FULL.d_model, FULL.n_layers, FULL.vocab_size, FULL.eval_len
+    # per block: two LayerNorms (2d each), W_qkv 3d², W_o d², MLP 4d² + 4d²; final LayerNorm; tied head
+    expected = V * d + L * (12 * d * d + 4 * d) + 2 * d
+    for method in config.METHODS:
+        n = model.parameter_count(model.build(FULL, method, 0))
+        assert n == expected + (T * d if method == "learned" else 0), method
+    assert 3.6e6 < expected < 3.8e6  # "≈3.7M" in the lesson
+
+
+def test_same_seed_same_shared_initialisation():
+    # Methods differ only in their position part: same token embedding and blocks from one seed.
+    a, b = model.build(SMALL, "learned", 3), model.build(SMALL, "rope", 3)
+    assert torch.equal(a.tok_emb.weight, b.tok_emb.weight)
+    assert torch.equal(a.blocks[0].attn.qkv.weight, b.blocks[0].attn.qkv.weight)
+    assert a.tok_emb.weight.std().item() == pytest.approx(PROJECT_EMBED_STD, rel=0.02)
+
+
+def test_bad_arguments_name_the_fix():
+    with pytest.raises(ValueError, match="choose from nope"):
+        model.build(SMALL, "alibi", 0)
+    with pytest.raises(ValueError, match="eval_len=512"):
+        model.build(SMALL, "nope", 0)(tokens(513))
+    with pytest.raises(ValueError, match="n_heads"):
+        dataclasses.replace(FULL, n_heads=3)
+    with pytest.raises(ValueError, match="unknown preset"):
+        config.preset("fast")
+    with pytest.raises(ValueError, match="RoPE model only"):
+        model.build(SMALL, "learned", 0)(tokens(8), rotary=evaluate.rope_scaling(SMALL, "pi"))
+
+
+# --- each method's position signal ----------------------------------------------------------------
+
+
+@torch.no_grad()
+def prefix_permutation_changes_output(method: str) -> float:
+    """How much the output at the last position moves when the tokens before it are shuffled."""
+    m = model.build(SMALL, method, 0).eval()
+    x = tokens(24, seed=1)
+    perm = torch.cat([torch.randperm(23, generator=torch.Generator().manual_seed(2)), torch.tensor([23])])
+    return (m.hidden_states(x)[0, -1] - m.hidden_states(x[:, perm])[0, -1]).abs().max().item()
+
+
+ROUNDING = 1e-5  # float32 noise of summing the same attention terms in another order (measured ≈1e-6)
+
+
+def test_nope_cannot_see_the_order_of_the_prefix():
+    # Causal attention without positions sees a bag of earlier tokens (Kazemnejad et al. 2023).
+    assert prefix_permutation_changes_output("nope") < ROUNDING
+
+
+@pytest.mark.parametrize("method", ["learned", "sinusoidal", "sinusoidal_scaled", "rope"])
+def test_other_methods_see_the_order(method):
+    # At initialisation the effect is smallest for unscaled sinusoidal (≈5e-4): the tokens
+    # are only ≈2.8% of its input, the rest is position signal; still 10× above rounding.
+    assert prefix_permutation_changes_output(method) > 10 * ROUNDING
+
+
+@torch.no_grad()
+def test_nope_without_mask_is_permutation_equivariant():
+    m = model.build(SMALL, "nope", 0).eval()
+    x = tokens(16, seed=4)
+    perm = torch.randperm(16, generator=torch.Generator().manual_seed(5))
+    out, out_perm = m.hidden_states(x, causal=False), m.hidden_states(x[:, perm], causal=False)
+    assert torch.allclose(out[:, perm], out_perm, atol=1e-5)
+
+
+@torch.no_grad()
+@pytest.mark.parametrize("method, scale", [("sinusoidal", 1.0), ("sinusoidal_scaled", 16.0)])  # √256 = 16 (§3.4)
+def test_sinusoidal_input_is_posenc_table_plus_scaled_embedding(method, scale):
+    m = model.build(SMALL, method, 0)
+    x = tokens(50)
+    pe = m.embed(x)[0] - scale * m.tok_emb(x)[0]
+    assert torch.allclose(pe, torch.tensor(sinusoidal.table(50, FULL.d_model), dtype=torch.float32), atol=1e-5)
+
+
+def test_learned_rows_past_training_length_never_train(dataset):
+    trained, _ = train.train(SMALL, "learned", 0, dataset.train, steps=2)
+    initial = model.build(SMALL, "learned", 0)
+    w, w0 = trained.pos_emb.weight.detach(), initial.pos_emb.weight.detach()
+    assert torch.equal(w[SMALL.train_len :], w0[SMALL.train_len :])
+    assert not torch.equal(w[: SMALL.train_len], w0[: SMALL.train_len])
+
+
+def attention_scores(method: str, monkeypatch) -> torch.Tensor:
+    """First-layer attention logits q·k for a sequence repeating one token, captured from SDPA."""
+    captured = {}
+    real = torch.nn.functional.scaled_dot_product_attention
+
+    def spy(q, k, v, **kw):
+        captured.setdefault("qk", (q[0, 0] @ k[0, 0].T).detach())
+        return real(q, k, v, **kw)
+
+    monkeypatch.setattr(torch.nn.functional, "scaled_dot_product_attention", spy)
+    m = model.build(SMALL, method, 0).eval()
+    with torch.no_grad():
+        m(torch.full((1, 40), 7))
+    return captured["qk"]
+
+
+def is_toeplitz(s: torch.Tensor, atol: float) -> bool:
+    """S[m, n] depends on m − n only."""
+    return all(torch.allclose(torch.diagonal(s, k)[1:], torch.diagonal(s, k)[:-1], atol=atol) for k in range(-10, 11))
+
+
+def test_rope_attention_scores_depend_on_distance_only(monkeypatch):
+    # RoFormer §3.4.2: q_m·k_n = Re[x_m W_q (x_n W_k)* e^{i(m−n)θ}] — same content, so only m − n is left.
+    s = attention_scores("rope", monkeypatch)
+    assert is_toeplitz(s, atol=1e-4 * s.abs().max().item())
+    assert not torch.allclose(s[0], s[0, 0].expand_as(s[0]))  # and it does vary with distance
+
+
+def test_learned_attention_scores_depend_on_absolute_position(monkeypatch):
+    s = attention_scores("learned", monkeypatch)
+    assert not is_toeplitz(s, atol=1e-3 * s.abs().max().item())
+
+
+def test_rope_uses_posenc_frequencies():
+    m = model.build(SMALL, "rope", 0)
+    np.testing.assert_array_equal(m.rotary.inv_freq.numpy(), rope.inverse_frequencies(64, 10_000.0).astype(np.float32))
+
+
+def test_yarn_scaling_comes_from_posenc_scaling():
+    from posenc import scaling
+
+    r = evaluate.rope_scaling(FULL, "yarn")
+    inv, factor = scaling.yarn(64, 10_000.0, 4.0, original_context=128)
+    assert r.attention_factor == factor == pytest.approx(0.1 * math.log(4) + 1)
+    np.testing.assert_allclose(r.inv_freq.numpy(), inv, rtol=1e-6)
+
+
+# --- data -----------------------------------------------------------------------------------------
+
+
+def test_split_is_fixed_and_disjoint():
+    records = [f"r{i}" for i in range(25)]
+    train_r, val_r = data.split(records, 10)
+    assert val_r == ["r9", "r19"] and len(train_r) == 23 and not set(train_r) & set(val_r)
+
+
+def test_vocabulary_covers_the_validation_text(dataset):
+    assert dataset.vocab_size == FULL.vocab_size and dataset.vocab[0] == data.UNK
+    assert data.unk_rate(dataset.val) < 0.08  # ≈95% of characters are in the 2,047-character vocabulary
+
+
+def test_in_distribution_windows_cover_the_validation_text_once(dataset):
+    starts = data.eval_starts(len(dataset.val), FULL.eval_len, FULL.eval_stride)
+    covered = (starts[:, None] + torch.arange(FULL.train_len)).flatten()
+    assert len(torch.unique(covered)) == len(covered)  # no token counted twice in positions 0–127
+    assert int(starts[-1]) + FULL.eval_len < len(dataset.val)
+
+
+def test_unigram_baseline_is_between_uniform_and_zero(dataset):
+    u = data.unigram_loss(dataset)
+    assert 3.0 < u < data.uniform_loss(FULL.vocab_size)
+
+
+# --- corpus ---------------------------------------------------------------------------------------
+
+ESC = "\x1b"
+
+
+def fortune(body: str, attribution: str) -> str:
+    return f"{body}\n{ESC}[33m    -- {attribution}{ESC}[m{ESC}[m"
+
+
+def test_cleaning_keeps_wang_changling_despite_bingxin_rule():
+    rec = corpus.parse_record(fortune("洛阳亲友如相问，一片冰心在玉壶。", f"王昌龄{ESC}[32m《芙蓉楼送辛渐》"))
+    assert "冰心" in corpus.MODERN_AUTHORS
+    assert corpus.keep(rec) and rec.text == "洛阳亲友如相问，一片冰心在玉壶。"
+
+
+@pytest.mark.parametrize(
+    "attribution",
+    [f"冰心{ESC}[32m《繁星》", "一九二五年，鲁迅", f"Debian {ESC}[32m《行为准则》{ESC}[m第一条", "尤瓦尔·赫拉利《人类简史》", "Linus Torvalds"],
+)
+def test_cleaning_drops_modern_sources_by_author_line(attribution):
+    assert not corpus.keep(corpus.parse_record(fortune("春风又绿江南岸，明月何时照我还。", attribution)))
+
+
+def test_cleaning_strips_escapes_and_headers():
+    rec = corpus.parse_record(f"{ESC}[32m《感遇・其一》{ESC}[m\n{ESC}[33m作者：张九龄{ESC}[m\n兰叶春葳蕤，桂华秋皎洁。")
+    assert rec.lines == ("兰叶春葳蕤，桂华秋皎洁。",) and rec.authors == ("张九龄",)
+
+
+def test_cleaning_drops_mostly_ascii_records():
+    manual = "\n".join(["5.9.1. 找出最佳 MTU", "    $ ping -c 1 -s $((1500-28)) -M do www.debian.org"])
+    assert not corpus.keep(corpus.parse_record(manual))
+
+
+def test_committed_corpus_is_clean_and_checksummed():
+    text = corpus.load()  # raises if the file does not match CORPUS_SHA256
+    assert ESC not in text and "Debian" not in text
+    for line in ("一片冰心在玉壶", "上善若水", "学而时习之", "床前明月光"):  # 王昌龄, 道德经, 论语, 李白
+        assert line in text, line
+    ascii_letters = sum(ch.isascii() and ch.isalpha() for ch in text)
+    assert ascii_letters / len(text) < 1e-4
+    assert 4000 < len(corpus.records(text)) < 5500 and len(text.encode()) < 2_000_000
+    assert (corpus.DATA_DIR / "COPYING.fortunes-zh").read_text().count("GPL-3.0+") >= 1
+
+
+@pytest.mark.skipif(not corpus.installed(), reason="fortunes-zh is not installed (apt-get install fortunes-zh; tools/setup_system.sh does it)")
+def test_corpus_rebuilds_from_the_debian_package():
+    assert corpus.rebuild() == corpus.CORPUS_SHA256
+
+
+# --- determinism and provenance -------------------------------------------------------------------
+
+
+def test_short_run_is_deterministic(dataset):
+    runs = [train.train(SMALL, "rope", 5, dataset.train, steps=3) for _ in range(2)]
+    assert runs[0][1] == runs[1][1]  # bit-identical losses
+    val = dataset.val[: SMALL.eval_len * 2 + 1]
+    a, b = (evaluate.position_losses(m, val, dataclasses.replace(SMALL, eval_stride=256)) for m, _ in runs)
+    np.testing.assert_array_equal(a, b)
+
+
+def test_code_hash_covers_everything_the_run_imports():
+    probe = "import sys, posenc.experiment.run; print(' '.join(sorted(m for m in sys.modules if m.startswith('posenc'))))"
+    loaded = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    hashed = {f"posenc.experiment.{f[:-3]}" for f in provenance.NUMBER_FILES}
+    allowed = hashed | set(provenance.FINGERPRINTED_MODULES) | {"posenc", "posenc.experiment", "posenc.experiment.provenance"}
+    assert set(loaded) <= allowed, set(loaded) - allowed
+
+
+def test_encodings_hash_follows_computed_values_not_source(monkeypatch):
+    before = provenance.encodings_sha256(FULL)
+    monkeypatch.setattr(rope, "__doc__", "edited")
+    assert provenance.encodings_sha256(FULL) == before
+    real = rope.inverse_frequencies
+    monkeypatch.setattr(rope, "inverse_frequencies", lambda *a, **k: real(*a, **k) * 1.001)
+    assert provenance.encodings_sha256(FULL) != before
+
+
