@@ -60,28 +60,67 @@ def _models_json(config) -> File:
     return File.generated(config, "assets/models.json", content=content)
 
 
-# nbconvert's page template carries loaders that would fetch mermaid from a CDN and
-# configure a MathJax the site never loads. Our notebooks use neither (math is
-# rendered by the site's own KaTeX), so drop them: no page may reference another host.
-_NOTEBOOK_CDN_BLOCKS = [
-    re.compile(r"<!-- MathJax configuration -->.*?<!-- End of mathjax configuration -->", re.S),
-    re.compile(r'<script type="module">\s*document\.addEventListener\("DOMContentLoaded".*?mermaid.*?</script>', re.S),
+# mkdocs-jupyter (nbconvert's lab template) writes into every notebook page a MathJax loader
+# (src="" here, cdnjs by default), its config, and a module script that imports mermaid from
+# cdnjs. The site renders math with its own KaTeX and has no mermaid output: drop the block.
+_NOTEBOOK_CDN = re.compile(r"<!-- Load mathjax -->.*?<!-- End of mermaid configuration -->", re.S)
+
+# Material markup that fails axe-core or calls another host, and its fix. Each must match: a theme
+# upgrade that changes the markup fails the build instead of silently losing the fix.
+_THEME_FIXES = [
+    # the search overlay is role="dialog" with no name (axe aria-dialog-name, serious)
+    ('<div class="md-search" data-md-component="search" role="dialog">',
+     '<div class="md-search" data-md-component="search" role="dialog" aria-label="搜索">'),
+    # navigation.instant.progress: a progressbar with no name (axe aria-progressbar-name, serious)
+    ('data-md-component="progress" role="progressbar">',
+     'data-md-component="progress" role="progressbar" aria-label="页面加载进度">'),
 ]
 
 
-# The kernel flushes stdout on a timer, so one cell's prints arrive as one or several
-# stream outputs depending on machine load. Joining adjacent stdout blocks makes the
-# page the same on every build.
-_SPLIT_STDOUT = re.compile(
-    r"</pre>\s*</div>\s*</div>\s*<div class=\"jp-OutputArea-child\">\s*"
-    r"<div class=\"jp-OutputPrompt jp-OutputArea-prompt\">\s*</div>\s*"
-    r"<div class=\"jp-RenderedText jp-OutputArea-output\" data-mime-type=\"text/plain\" tabindex=\"0\">\s*<pre>"
-)
+def on_config(config):
+    # mkdocs-jupyter keys its cache of executed notebooks on the notebook file alone, so a change
+    # in posenc would keep serving old outputs (and never fail on a broken notebook): key it on
+    # posenc as well, as the figure cache is.
+    nb = config.plugins.get("mkdocs-jupyter")
+    if nb is not None:
+        from figures_src.build import tree_digest
+
+        key = tree_digest(ROOT / "posenc", exclude=("__pycache__", "experiment"))[:16]
+        nb.config["cache_dir"] = str(ROOT / ".cache" / "mkdocs-jupyter" / key)
+    # The kernel's prints reach nbclient in one or several stream messages depending on timing,
+    # so one cell's output became one block in one build and two in the next (two builds were not
+    # byte-identical). Merge them; nbclient's coalesce_streams is not a config option.
+    from nbclient import NotebookClient
+
+    NotebookClient.coalesce_streams.default_value = True
+    return config
+
+
+def on_page_content(html, page, config, files):
+    if page.file.src_uri.endswith(".ipynb"):
+        html, n = _NOTEBOOK_CDN.subn("", html)
+        if n != 1:
+            raise SystemExit(f"{page.file.src_uri}: mkdocs-jupyter's MathJax/mermaid block not found; update _NOTEBOOK_CDN")
+        # a wide code cell scrolls: let keyboard users reach it (axe scrollable-region-focusable)
+        html = _NOTEBOOK_CODE.sub(r'\1 tabindex="0">', html)
+    return html
+
+
+_NOTEBOOK_CODE = re.compile(r'(<div class="highlight-ipynb[^"]*">\s*<pre)>')
+
+
+def _theme_fixes(output: str, where: str) -> str:
+    for old, new in _THEME_FIXES:
+        if old not in output:
+            raise SystemExit(f"{where}: theme markup {old!r} not found; update _THEME_FIXES in tools/mkdocs_hooks.py")
+        output = output.replace(old, new)
+    return output
 
 
 def on_post_page(output, page, config):
-    if page.file.src_uri.endswith(".ipynb"):
-        for block in _NOTEBOOK_CDN_BLOCKS:
-            output = block.sub("", output)
-        output = _SPLIT_STDOUT.sub("", output)
-    return output
+    return _theme_fixes(output, page.file.src_uri)
+
+
+def on_post_template(output_content, template_name, config):
+    # 404.html is a theme template, not a page: on_post_page never sees it
+    return _theme_fixes(output_content, template_name) if template_name == "404.html" else output_content

@@ -12,3 +12,14 @@ document$.subscribe(({ body }) => {
     throwOnError: false,
   });
 });
+
+// A formula or table wider than the page scrolls sideways: let keyboard users reach it
+// (axe-core scrollable-region-focusable).
+// Checked once KaTeX's fonts have loaded, since they change the formulas' widths.
+document$.subscribe(({ body }) => {
+  document.fonts.ready.then(() => {
+    for (const el of body.querySelectorAll("div.arithmatex, .md-typeset__scrollwrap")) {
+      if (el.scrollWidth > el.clientWidth) el.tabIndex = 0;
+    }
+  });
+});
