@@ -285,3 +285,114 @@ def test_encodings_hash_follows_computed_values_not_source(monkeypatch):
     assert provenance.encodings_sha256(FULL) != before
 
 
+# --- verify on the committed results --------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def committed() -> dict:
+    return json.loads(run.results_path("full").read_text())
+
+
+def write(tmp_path: Path, results: dict, reseal: bool) -> Path:
+    if reseal:
+        results["seal_sha256"] = provenance.seal(results)
+    path = tmp_path / "full.json"
+    path.write_text(json.dumps(results))
+    return path
+
+
+def test_verify_passes_on_committed_results():
+    report = verify.verify()
+    assert "reproduced" in report
+
+
+def test_verify_rejects_a_hand_edited_number(committed, tmp_path):
+    tampered = copy.deepcopy(committed)
+    tampered["runs"]["learned"][0]["position_loss"][300] -= 0.5
+    with pytest.raises(verify.StaleResults, match="re-run `python -m posenc.experiment run --preset full"):
+        verify.verify(write(tmp_path, tampered, reseal=False), rerun=False)
+
+
+def test_verify_rejects_results_from_other_code(committed, tmp_path):
+    stale = copy.deepcopy(committed)
+    stale["code"]["source_sha256"] = "0" * 64
+    with pytest.raises(verify.StaleResults, match="other experiment code.*re-run `python -m posenc.experiment run --preset full"):
+        verify.verify(write(tmp_path, stale, reseal=True), rerun=False)
+
+
+def test_verify_rejects_early_losses_the_code_does_not_reproduce(committed, tmp_path):
+    # Resealed, so only the re-run can notice; NoPE is re-run first, so this fails after 2 steps.
+    wrong = copy.deepcopy(committed)
+    wrong["runs"]["nope"][0]["train_loss"][1] += 10 * verify.RERUN_TOLERANCE
+    with pytest.raises(verify.StaleResults, match="re-running nope"):
+        verify.verify(write(tmp_path, wrong, reseal=True), steps=2)
+
+
+def test_claims_reader_and_run_agree_on_the_results_file():
+    assert claims.RESULTS_FILE == run.results_path("full")
+    assert claims.METHODS == config.METHODS and claims.SCALINGS == config.ROPE_SCALINGS
+    assert claims.TRAIN_LEN == FULL.train_len
+
+
+# --- claims, numbers, figure data -----------------------------------------------------------------
+
+HOLDING_CLAIMS = ["sin_worse_in_distribution", "loss_rises_past_train_len", "sin_beats_unigram"]
+
+
+@pytest.mark.parametrize("name", HOLDING_CLAIMS)
+def test_lesson_claims_hold(name):
+    assert claims.check(name) == claims.CLAIMS[name].sentence
+
+
+def test_contradicted_claim_names_its_sentence(committed, tmp_path):
+    # Give sinusoidal RoPE's curves: "sinusoidal is clearly worse" must now fail, quoting the sentence.
+    fake = copy.deepcopy(committed)
+    fake["runs"]["sinusoidal"] = copy.deepcopy(fake["runs"]["rope"])
+    path = write(tmp_path, fake, reseal=True)
+    with pytest.raises(claims.ClaimFailed) as err:
+        claims.check("sin_worse_in_distribution", path=path)
+    assert claims.CLAIMS["sin_worse_in_distribution"].sentence in str(err.value)
+
+
+def test_claims_refuse_an_edited_file(committed, tmp_path):
+    fake = copy.deepcopy(committed)
+    fake["runs"]["rope"][0]["position_loss"][0] = 0.0
+    with pytest.raises(claims.ClaimFailed, match="edited"):
+        claims.results(write(tmp_path, fake, reseal=False))
+
+
+def test_in_distribution_is_the_first_128_positions(committed):
+    u = committed["runs"]["rope"][0]
+    assert u["val_loss_128"] == pytest.approx(np.mean(u["position_loss"][:128]), abs=1e-5)
+    per_seed = claims.in_distribution("rope", per_seed=True)
+    assert per_seed[0] == pytest.approx(np.mean(u["position_loss"][:128]))
+
+
+def test_numbers_match_the_model_and_results():
+    from posenc import numbers
+
+    assert numbers.value("exp_params") == model.parameter_count(model.build(FULL, "rope", 0))
+    assert numbers.text("exp_params_m") == "3.7"
+    assert numbers.value("exp_sqrt_d_gap") == pytest.approx(
+        claims.in_distribution("sinusoidal") - claims.in_distribution("sinusoidal_scaled")
+    )
+    assert numbers.value("exp_steps") == 400 and numbers.value("exp_train_len") == PROJECT_TRAIN_LEN
+
+
+def test_figure_data_shapes(committed):
+    n_seeds = len(committed["seeds"])
+    pos = figures.position_curves()
+    assert [c.key for c in pos] == list(config.METHODS)
+    assert all(c.mean.shape == (512,) and c.seeds == n_seeds and np.all(c.low <= c.high) for c in pos)
+    assert [c.key for c in figures.scaling_curves()] == ["rope", "pi", "ntk", "yarn"]
+    assert figures.training_curves()[0].mean.shape == (400,)
+    assert figures.train_length() == 128
+
+
+def test_moving_average():
+    v = np.arange(10.0)
+    np.testing.assert_allclose(figures.moving_average(v, 1), v)
+    np.testing.assert_allclose(figures.moving_average(np.full(7, 2.5), 4), 2.5)
+    np.testing.assert_allclose(figures.moving_average(v, 3)[1:-1], v[1:-1])  # linear data: centred mean = value
+    with pytest.raises(ValueError, match="window"):
+        figures.moving_average(v, 0)

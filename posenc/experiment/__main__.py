@@ -34,7 +34,7 @@ def _parser() -> argparse.ArgumentParser:
     v = sub.add_parser("verify", help="check committed results against the current code, config and corpus, re-running the first steps")
     v.add_argument("--results", type=Path, help="results file (default posenc/experiment/results/full.json)")
     v.add_argument("--threads", type=int, default=2)
-    v.add_argument("--steps", type=int, help="how many first training steps to re-run per method (default 3)")
+    v.add_argument("--steps", type=int, help="how many first training steps to re-run per method (default 2)")
     v.add_argument("--no-rerun", action="store_true", help="only check hashes and seal, skip re-running the first steps")
 
     s = sub.add_parser("summary", help="per-method losses and which lesson claims hold, from a results file")

@@ -138,7 +138,16 @@ def scaling_beyond(name: str, per_seed: bool = False, path=None):
 
 
 def scaling_in_distribution(name: str, per_seed: bool = False, path=None):
+    """Mean loss over 0–127 under scaling ``name`` (PI changes even the trained positions' angles)."""
     return _span(scaling_position_losses(name, path), 0, TRAIN_LEN, per_seed)
+
+
+def scaling_rise(name: str, per_seed: bool = False, path=None):
+    """beyond − late in-distribution for the RoPE model under scaling ``name``."""
+    curves = scaling_position_losses(name, path)
+    lo, hi = LATE_IN_DISTRIBUTION
+    out = curves[:, TRAIN_LEN:].mean(1) - curves[:, lo:hi].mean(1)
+    return out if per_seed else float(out.mean())
 
 
 def sqrt_d_gap(per_seed: bool = False, path=None):
@@ -217,6 +226,17 @@ def _scaling_helps(name: str, path):
     return bool(np.all(scaled < plain)), f"{name} {scaled.mean():.3f} vs plain RoPE {plain.mean():.3f} over 128–511"
 
 
+def _scaling_costs_in_distribution(name: str, path):
+    plain, scaled = scaling_in_distribution("rope", True, path), scaling_in_distribution(name, True, path)
+    ok = scaled.min() > plain.max() and scaled.mean() - plain.mean() >= CLEARLY
+    return bool(ok), f"{name} {scaled.mean():.3f} vs plain RoPE {plain.mean():.3f} over 0–127"
+
+
+def _scaling_flat(name: str, path):
+    r = scaling_rise(name, True, path)
+    return bool(np.all(np.abs(r) < RISE)), f"{name}: 128–511 minus 64–127 = {r.mean():+.3f}"
+
+
 @dataclass(frozen=True)
 class Claim:
     sentence: str
@@ -257,9 +277,25 @@ CLAIMS: dict[str, Claim] = {
         "五组模型在训练长度之内都明显好于只按字频猜的基线",
         lambda p: _all([_beats_unigram(m, p) for m in METHODS]),
     ),
+    "sin_scaled_behind_rope": Claim(
+        "乘以 √d_model 之后,sinusoidal 在训练长度之内仍然不如 RoPE",
+        lambda p: _worse("sinusoidal_scaled", "rope", 0.0, p),
+    ),
     "scaling_helps_rope_beyond": Claim(
         "不做任何微调,只在推理时把 RoPE 的频率按 PI、NTK-aware 或 YaRN 缩放,128 之后的 loss 就比直接外推低",
         lambda p: _all([_scaling_helps(n, p) for n in SCALINGS]),
+    ),
+    "ntk_yarn_help_rope_beyond": Claim(
+        "不做任何微调,推理时换上 NTK-aware 或 YaRN 的频率,RoPE 在 128 之后的 loss 就比直接外推低",
+        lambda p: _all([_scaling_helps(n, p) for n in ("ntk", "yarn")]),
+    ),
+    "pi_needs_finetuning": Claim(
+        "不微调就直接用 PI,连训练长度之内的 loss 都明显变差(位置被压缩成模型没见过的角度)",
+        lambda p: _scaling_costs_in_distribution("pi", p),
+    ),
+    "yarn_flat_past_train_len": Claim(
+        "用 YaRN 缩放后,RoPE 越过训练长度之后 loss 基本不再上升",
+        lambda p: _scaling_flat("yarn", p),
     ),
 }
 
@@ -295,7 +331,10 @@ def summary(path=None) -> str:
         lines.append(f"{m:<18} {in_distribution(m, path=path):7.3f} {late_in_distribution(m, path=path):7.3f} "
                      f"{beyond(m, path=path):8.3f} {rise(m, path=path):+7.3f}")
     for n in SCALINGS:
-        lines.append(f"rope + {n:<11} {scaling_in_distribution(n, path=path):7.3f} {'':>7} {scaling_beyond(n, path=path):8.3f}")
+        lo, hi = LATE_IN_DISTRIBUTION
+        late = float(scaling_position_losses(n, path)[:, lo:hi].mean())
+        lines.append(f"{'rope + ' + n:<18} {scaling_in_distribution(n, path=path):7.3f} {late:7.3f} "
+                     f"{scaling_beyond(n, path=path):8.3f} {scaling_rise(n, path=path):+7.3f}")
     for name in CLAIMS:
         ok, detail = evaluate(name, path)
         lines.append(f"[{'holds' if ok else 'FAILS'}] {name}: {detail}")

@@ -3,9 +3,9 @@
 The code hash has two halves:
 
 - ``source``: sha256 of the experiment modules that decide the numbers
-  (``NUMBER_FILES``), comments excluded (``code_text``). claims.py, figures.py
-  and the CLI only read results and are left out, so editing a lesson's claim
-  or a comment does not invalidate a run that takes hours.
+  (``NUMBER_FILES``), docstrings and comments excluded (``code_text``).
+  claims.py, figures.py and the CLI only read results and are left out, so
+  editing a lesson's claim or a comment does not invalidate a run of hours.
 - ``encodings``: sha256 of what posenc's own encodings *compute* for this
   config (the sinusoidal table, RoPE frequencies and rotation, PI/NTK/YaRN
   frequencies), not of their source files. posenc/rope.py and friends are
@@ -17,6 +17,7 @@ The code hash has two halves:
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import io
 import json
@@ -37,14 +38,31 @@ FINGERPRINTED_MODULES = ("posenc.sinusoidal", "posenc.rope", "posenc.scaling", "
 
 
 def code_text(source: str) -> str:
-    """Python source without comments, trailing spaces and blank lines.
+    """Python source without docstrings, comments, trailing spaces and blank lines.
 
-    Fixing a comment in a 1-hour experiment should not make its results stale;
-    everything else (code, docstrings, constants) counts. Comments are cut at
-    the positions tokenize reports, so the result is the same on every Python.
+    Fixing the prose of an experiment that takes hours should not make its
+    results stale; everything else (code, constants, string literals) counts.
+    Docstrings are located with ast and comments with tokenize, both by
+    position in the source, so the result is the same on every Python version.
     """
     lines = source.splitlines()
-    for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+    # Docstrings: a string constant as the first statement of a module, class or function.
+    # Replaced by "" (not removed) so the body stays valid Python for tokenize below.
+    spans = []
+    for node in ast.walk(ast.parse(source)):
+        body = getattr(node, "body", None)
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and body:
+            first = body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+                spans.append((first.lineno, first.col_offset, first.end_lineno, first.end_col_offset))
+    for l0, c0, l1, c1 in sorted(spans, reverse=True):
+        # ast offsets count UTF-8 bytes; slice bytes, not characters.
+        head = lines[l0 - 1].encode()[:c0].decode()
+        tail = lines[l1 - 1].encode()[c1:].decode()
+        lines[l0 - 1 : l1] = [head + '""' + tail]
+    text = "\n".join(lines) + "\n"
+    lines = text.splitlines()
+    for tok in tokenize.generate_tokens(io.StringIO(text).readline):
         if tok.type == tokenize.COMMENT:
             row, col = tok.start
             lines[row - 1] = lines[row - 1][:col]

@@ -1,0 +1,154 @@
+"""Numbers from the training experiment (posenc/experiment/results/full.json) that lessons quote.
+
+Every value is read from the committed results through ``posenc.experiment.claims``
+(means over seeds), or computed from the model itself; none is typed in.
+"""
+
+from __future__ import annotations
+
+from . import number
+
+
+def _claims():
+    from ..experiment import claims  # no torch: the site build stays light
+
+    return claims
+
+
+# --- setting --------------------------------------------------------------------------------------
+
+
+@number("exp_params", ",", "实验模型的可训练参数量(NoPE/sinusoidal/RoPE 相同;由模型现算)")
+def _():
+    return _claims().parameters("rope")
+
+
+@number("exp_params_m", ".1f", "实验模型参数量,以百万计(≈3.7M 里的 3.7)")
+def _():
+    return _claims().parameters("rope") / 1e6
+
+
+@number("exp_learned_table_params", ",", "可学习位置表多出的参数(512 行 × d_model)")
+def _():
+    c = _claims()
+    return c.parameters("learned") - c.parameters("rope")
+
+
+@number("exp_d_model", "", "实验模型宽度 d_model")
+def _():
+    return _claims().config()["d_model"]
+
+
+@number("exp_layers", "", "实验模型层数")
+def _():
+    return _claims().config()["n_layers"]
+
+
+@number("exp_steps", ",", "训练步数")
+def _():
+    return _claims().config()["steps"]
+
+
+@number("exp_batch", "", "每步的序列条数(batch size)")
+def _():
+    return _claims().config()["batch_size"]
+
+
+@number("exp_train_len", "", "训练长度(token)")
+def _():
+    return _claims().config()["train_len"]
+
+
+@number("exp_eval_len", "", "评估长度(token):训练长度的 4 倍")
+def _():
+    return _claims().config()["eval_len"]
+
+
+@number("exp_seeds", "", "随机种子个数")
+def _():
+    return len(_claims().seeds())
+
+
+@number("exp_preset", "", "结果来自哪个预设(full = 课程设定)")
+def _():
+    return _claims().results()["preset"]
+
+
+@number("exp_wall_minutes", ".0f", "全部训练 + 评估耗时(分钟,CPU)")
+def _():
+    return _claims().wall_minutes()
+
+
+@number("exp_vocab", ",", "字表大小(最常见的 2,047 个字 + 未知字)")
+def _():
+    return _claims().results()["data"]["vocab_size"]
+
+
+@number("exp_corpus_records", ",", "清洗后语料的条数(fortunes-zh 的古诗词、论语、道德经、谚语)")
+def _():
+    return _claims().results()["data"]["records"]
+
+
+@number("exp_train_tokens", ",", "训练集字数")
+def _():
+    return _claims().results()["data"]["train_tokens"]
+
+
+@number("exp_unigram_loss", ".2f", "只按字频猜下一个字的 loss(基线,nats)")
+def _():
+    return _claims().unigram_loss()
+
+
+# --- results per method -------------------------------------------------------------------------
+
+_METHODS = ("nope", "learned", "sinusoidal", "sinusoidal_scaled", "rope")
+
+
+def _register_method(method: str) -> None:
+    @number(f"exp_in_dist_{method}", ".2f", f"{method}:训练长度之内(位置 0–127)的平均 loss")
+    def _in():
+        return _claims().in_distribution(method)
+
+    @number(f"exp_beyond_{method}", ".2f", f"{method}:训练长度之外(位置 128–511)的平均 loss")
+    def _out():
+        return _claims().beyond(method)
+
+    @number(f"exp_rise_{method}", "+.2f", f"{method}:128–511 比 64–127 高出多少 loss")
+    def _rise():
+        return _claims().rise(method)
+
+
+for _m in _METHODS:
+    _register_method(_m)
+
+
+@number("exp_sqrt_d_gap", ".2f", "乘 √d_model 前后 sinusoidal 的训练长度内 loss 之差")
+def _():
+    return _claims().sqrt_d_gap()
+
+
+@number("exp_sqrt_d_share", ".0%", "√d_model 补回了 sinusoidal 与 learned/RoPE 差距的几成")
+def _():
+    return _claims().sqrt_d_share()
+
+
+@number("exp_embed_scale", ".0f", "√d_model:§3.4 给 embedding 乘的系数(d_model = 256 时为 16)")
+def _():
+    from ..demo import PROJECT_D_MODEL
+    from ..sinusoidal import embedding_scale
+
+    return embedding_scale(PROJECT_D_MODEL)
+
+
+def _register_scaling(name: str) -> None:
+    @number(f"exp_beyond_rope_{name}", ".2f", f"RoPE 推理时用 {name} 缩放后,位置 128–511 的平均 loss")
+    def _out():
+        return _claims().scaling_beyond(name)
+
+    @number(f"exp_in_dist_rope_{name}", ".2f", f"RoPE 推理时用 {name} 缩放后,位置 0–127 的平均 loss")
+    def _in():
+        return _claims().scaling_in_distribution(name)
+
+
+for _s in ("pi", "ntk", "yarn"):
+    _register_scaling(_s)
