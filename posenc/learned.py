@@ -68,27 +68,46 @@ def embed(token_table, position_table, token_ids, position_ids):
     return lookup(te, tok) + lookup(pe, pos)
 
 
-def rows_with_gradient(rows: int, train_len: int, hidden: int = 8, seed: int = 0):
-    """Which rows of a torch position table receive any gradient when every sequence is ``train_len`` long.
+def lookup_gradient(rows: int, position_ids, upstream):
+    """Gradient of a loss with respect to a position table, given the gradient at the looked-up rows.
 
-    One forward/backward pass through ``nn.Embedding(rows, hidden)`` with positions
-    0 … train_len−1 and a random linear loss; returns a boolean array, one entry per
-    row. Rows at or past ``train_len`` get exactly zero gradient: training at that
+    The backward pass of a lookup ``h[t] = table[pos[t]]`` (``nn.Embedding``'s
+    forward) is a scatter-add: row r receives the sum of ``upstream[t]`` over every
+    t with ``pos[t] == r``, and a row no position looked up receives exactly zero.
+    tests/test_naive_learned.py checks this against torch's autograd.
+    """
+    import numpy as np
+
+    from . import _check
+
+    pos = np.asarray(position_ids)
+    up = np.asarray(upstream, dtype=np.float64)
+    if up.ndim != 2 or up.shape[0] != pos.size:
+        raise ValueError(f"upstream must have one row per position id ({pos.size}), got shape {up.shape}")
+    _check.positions("position_ids", pos)
+    if pos.size and pos.max() >= rows:
+        raise ValueError(f"position {int(pos.max())} is past the table's {rows} rows")
+    grad = np.zeros((rows, up.shape[1]))
+    np.add.at(grad, pos.ravel(), up)
+    return grad
+
+
+def rows_with_gradient(rows: int, train_len: int, hidden: int = 8, seed: int = 0):
+    """Which rows of a ``rows``-row position table receive any gradient when every sequence is ``train_len`` long.
+
+    One forward/backward pass: look up positions 0 … train_len−1, take a random
+    linear loss sum(h · target) (its gradient at h is ``target``), and scatter it
+    back with ``lookup_gradient``. Returns a boolean array, one entry per row.
+    Rows at or past ``train_len`` get exactly zero gradient: training at that
     length never moves them, they stay at their random initial values.
     """
     import numpy as np
-    import torch
 
     for name, v in (("rows", rows), ("train_len", train_len), ("hidden", hidden)):
         if isinstance(v, bool) or not isinstance(v, int) or v <= 0:
             raise ValueError(f"{name} must be a positive integer, got {v!r}")
     if train_len > rows:
         raise ValueError(f"train_len ({train_len}) exceeds the table's {rows} rows; such a sequence cannot even be looked up")
-    gen = torch.Generator().manual_seed(seed)
-    table = torch.nn.Embedding(rows, hidden)
-    with torch.no_grad():
-        table.weight.normal_(0.0, 0.02, generator=gen)
-    target = torch.randn(train_len, hidden, generator=gen)
-    loss = (table(torch.arange(train_len)) * target).sum()
-    loss.backward()
-    return np.asarray((table.weight.grad != 0).any(dim=1))
+    target = np.random.default_rng(seed).normal(size=(train_len, hidden))
+    grad = lookup_gradient(rows, np.arange(train_len), target)
+    return (grad != 0).any(axis=1)

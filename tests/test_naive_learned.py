@@ -98,6 +98,17 @@ def test_only_rows_seen_in_training_get_gradient():
     np.testing.assert_array_equal(touched, np.arange(64) < 10)
 
 
+def test_lookup_gradient_matches_torch_autograd():
+    # Reference: nn.Embedding's backward, with repeated and missing positions.
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(3)
+    pos = np.array([4, 0, 4, 2, 7, 2, 2])
+    upstream = rng.normal(size=(len(pos), 5))
+    table = torch.nn.Embedding(9, 5)
+    (table(torch.tensor(pos)) * torch.tensor(upstream, dtype=torch.float32)).sum().backward()
+    np.testing.assert_allclose(learned.lookup_gradient(9, pos, upstream), table.weight.grad.double().numpy(), atol=1e-6)
+
+
 @pytest.mark.parametrize(
     "call, match",
     [
@@ -115,6 +126,9 @@ def test_only_rows_seen_in_training_get_gradient():
         (lambda: learned.embed(np.zeros((4, 2)), np.zeros((4, 2)), [9], [0]), "token ID 9"),
         (lambda: learned.rows_with_gradient(8, 9), "exceeds"),
         (lambda: learned.rows_with_gradient(8, 0), "positive"),
+        (lambda: learned.lookup_gradient(4, [0, 5], np.zeros((2, 3))), "past the table"),
+        (lambda: learned.lookup_gradient(4, [0, 1], np.zeros((3, 3))), "one row per position"),
+        (lambda: learned.lookup_gradient(4, [0, -1], np.zeros((2, 3))), "negative"),
     ],
 )
 def test_bad_input_raises_clear_errors(call, match):
