@@ -26,10 +26,17 @@ Modules, one job each:
     claims     numbers and checked sentences for the lessons
     figures    arrays for figures_src/
 
-Timings. On the project's 2-core AMD EPYC (AVX2, no native bf16), shared with
-other work, one fp32 training step of the full preset took 3–8 s, so
-``--preset full`` takes hours per seed (the results file records the exact
-compute time). bf16 autocast is about 2× faster than fp32 only on CPUs with
-native bf16 (AVX512-BF16/AMX); on AVX2 it is emulated and tens of times slower,
-which is why the presets use fp32.
+Timings, measured on the project's 2-core AMD EPYC (AVX2, no native bf16), fp32:
+
+    --preset quick             3.5 min wall for all five methods, 2 threads, machine otherwise idle
+    --preset full  (one unit)  ≈7 min train + 0.3–1.4 min eval per (method, seed), 1 thread
+    verify                     ≈20 s (hashes + the first 2 steps of each method)
+
+A full step (batch 16) takes 0.68 s on 2 threads or ≈1.0 s on 1 thread, so two
+1-thread processes (``--seed 1`` / ``--seed 2``) use both cores best. Behind
+the committed 3-seed results: seeds 1 and 2 (ten units) took ≈80 min of compute
+on a quiet machine, seed 0 far longer on a busy one; the file records each
+unit's time and the total (``wall_seconds``). bf16
+autocast is ≈2× faster than fp32 only on CPUs with native bf16
+(AVX512-BF16/AMX); on AVX2 it is emulated and far slower, so the presets use fp32.
 """

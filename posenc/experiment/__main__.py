@@ -19,7 +19,7 @@ def _parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
 
     r = sub.add_parser("run", help="train and evaluate, write results/<preset>.json")
-    r.add_argument("--preset", choices=sorted(PRESETS), default="full", help="full: the lesson's setting; quick: half the batch")
+    r.add_argument("--preset", choices=sorted(PRESETS), default="full", help="full: the lessons' setting (hours on a CPU); quick: a smaller, shorter run that tells the same story (≈4 min on 2 cores)")
     r.add_argument("--seeds", type=int, default=1, help="train seeds 0 … N−1 (pages use 3 when affordable)")
     r.add_argument("--seed", type=int, action="append", dest="compute_seeds", metavar="K",
                    help="compute only seed K (repeatable), e.g. to split seeds across processes; "

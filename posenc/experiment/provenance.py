@@ -5,7 +5,8 @@ The code hash has two halves:
 - ``source``: sha256 of the experiment modules that decide the numbers
   (``NUMBER_FILES``), docstrings and comments excluded (``code_text``).
   claims.py, figures.py and the CLI only read results and are left out, so
-  editing a lesson's claim or a comment does not invalidate a run of hours.
+  editing a lesson's claim or a comment does not invalidate a run of hours;
+  so is config.py's PRESETS table, whose values verify compares one by one.
 - ``encodings``: sha256 of what posenc's own encodings *compute* for this
   config (the sinusoidal table, RoPE frequencies and rotation, PI/NTK/YaRN
   frequencies), not of their source files. posenc/rope.py and friends are
@@ -69,10 +70,30 @@ def code_text(source: str) -> str:
     return "\n".join(line.rstrip() for line in lines if line.strip())
 
 
-def source_sha256() -> str:
+def without_presets(text: str) -> str:
+    """config.py's code without the module-level ``PRESETS = {...}`` table.
+
+    A preset's values are checked field by field against the results' config
+    (verify.check_provenance), so the table needs no hash of its own; leaving it
+    out lets a cheaper ``quick`` preset change without staling ``full`` results.
+    """
+    lines = text.splitlines()
+    for node in ast.parse(text).body:
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+        if any(isinstance(t, ast.Name) and t.id == "PRESETS" for t in targets):
+            del lines[node.lineno - 1 : node.end_lineno]
+            return "\n".join(lines)
+    raise ValueError("config.py defines no PRESETS table; update provenance.without_presets")
+
+
+def source_sha256(files: dict[str, str] | None = None) -> str:
+    """sha256 over NUMBER_FILES (``files`` maps a name to its source, for hashing another version)."""
     h = hashlib.sha256()
     for name in NUMBER_FILES:
-        text = code_text((PACKAGE_DIR / name).read_text(encoding="utf-8"))
+        source = files[name] if files is not None else (PACKAGE_DIR / name).read_text(encoding="utf-8")
+        text = code_text(source)
+        if name == "config.py":
+            text = without_presets(text)
         h.update(name.encode() + b"\0" + text.encode() + b"\0")
     return h.hexdigest()
 
