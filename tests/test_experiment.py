@@ -276,6 +276,20 @@ def test_code_hash_covers_everything_the_run_imports():
     assert set(loaded) <= allowed, set(loaded) - allowed
 
 
+def test_source_hash_ignores_the_preset_table_but_not_the_config_class():
+    files = {n: (provenance.PACKAGE_DIR / n).read_text(encoding="utf-8") for n in provenance.NUMBER_FILES}
+    before = provenance.source_sha256(files)
+    assert before == provenance.source_sha256()
+    cfg = files["config.py"]
+    assert '"quick": Config(preset="quick"' in cfg and "steps: int = 400" in cfg
+    # a preset's values are compared field by field by verify, not hashed
+    other_quick = cfg.replace('"quick": Config(preset="quick"', '"quick": Config(preset="quick", lr=1e-3')
+    assert provenance.source_sha256({**files, "config.py": other_quick}) == before
+    # a default every preset inherits is code: it changes the hash
+    other_default = cfg.replace("steps: int = 400", "steps: int = 401")
+    assert provenance.source_sha256({**files, "config.py": other_default}) != before
+
+
 def test_encodings_hash_follows_computed_values_not_source(monkeypatch):
     before = provenance.encodings_sha256(FULL)
     monkeypatch.setattr(rope, "__doc__", "edited")
@@ -336,12 +350,43 @@ def test_claims_reader_and_run_agree_on_the_results_file():
 
 # --- claims, numbers, figure data -----------------------------------------------------------------
 
-HOLDING_CLAIMS = ["sin_worse_in_distribution", "loss_rises_past_train_len", "sin_beats_unigram"]
+DOCS = Path(__file__).resolve().parent.parent / "docs"
 
 
-@pytest.mark.parametrize("name", HOLDING_CLAIMS)
-def test_lesson_claims_hold(name):
-    assert claims.check(name) == claims.CLAIMS[name].sentence
+def claims_on_pages() -> set[str]:
+    import re
+
+    return {m for page in DOCS.rglob("*.md") for m in re.findall(r"""claim\(\s*["']([a-z0-9_]+)["']""", page.read_text(encoding="utf-8"))}
+
+
+def test_every_claim_a_page_states_is_registered_and_holds():
+    # The build checks these too; this fails faster and lists every broken sentence at once.
+    used = claims_on_pages()
+    assert used, "no page states a claim about the experiment"
+    unknown = used - set(claims.CLAIMS)
+    assert not unknown, f"pages use unregistered claims {sorted(unknown)}"
+    failing = {n: claims.evaluate(n)[1] for n in sorted(used) if not claims.evaluate(n)[0]}
+    assert not failing, failing
+
+
+def test_every_registered_claim_is_on_a_page():
+    # A sentence no page prints is a test without a reader: delete it or use it.
+    assert set(claims.CLAIMS) <= claims_on_pages()
+
+
+def test_a_stalled_sinusoidal_cannot_pass_as_a_result(committed, tmp_path):
+    # The failure the issue warns of: every sinusoidal seed at the character-frequency
+    # baseline makes its curve say nothing; "it is clearly worse" would still hold, so
+    # the page also states that some seed learned, and that statement must fail here.
+    fake = copy.deepcopy(committed)
+    u = committed["data"]["unigram_loss"]
+    for unit in fake["runs"]["sinusoidal"]:
+        unit["position_loss"] = [u] * len(unit["position_loss"])
+    path = write(tmp_path, fake, reseal=True)
+    assert claims.evaluate("sin_worse_in_distribution", path)[0]
+    ok, detail = claims.evaluate("sin_learns_on_some_seed", path)
+    assert not ok and "unigram" in detail
+    assert claims.stalled_seeds("sinusoidal", path) == committed["seeds"]
 
 
 def test_contradicted_claim_names_its_sentence(committed, tmp_path):
@@ -396,3 +441,13 @@ def test_moving_average():
     np.testing.assert_allclose(figures.moving_average(v, 3)[1:-1], v[1:-1])  # linear data: centred mean = value
     with pytest.raises(ValueError, match="window"):
         figures.moving_average(v, 0)
+
+
+def test_position_curves_do_not_smooth_across_the_training_length(committed):
+    # A step at the training length must stay a step: smoothing never mixes the two sides.
+    raw = np.mean([u["position_loss"] for u in committed["runs"]["rope"]], axis=0)  # smoothing is linear
+    (c,) = figures.position_curves(methods=("rope",), smooth=32)
+    L = figures.train_length()
+    np.testing.assert_allclose(c.mean[L - 1], raw[L - 1 - 16 : L].mean(), atol=1e-9)  # left window cut at L
+    np.testing.assert_allclose(c.mean[L], raw[L : L + 16].mean(), atol=1e-9)  # right window starts at L
+    np.testing.assert_allclose(c.mean[300], raw[300 - 16 : 300 + 16].mean(), atol=1e-9)

@@ -22,6 +22,9 @@ def test_formatting_for_chinese_prose():
     assert numbers.format_value(19869.18, ",.0f") == "19,869"
     assert numbers.format_value(0.028284, ".1%") == "2.8%"
     assert numbers.format_value(-0.5, ".1f") == "−0.5"  # a real minus sign in prose
+    assert numbers.format_value(-0.001, "+.2f") == "0.00"  # rounds to zero: no sign
+    assert numbers.format_value(0.004, "+.2f") == "0.00"
+    assert numbers.format_value(0.006, "+.2f") == "+0.01"
     with pytest.raises(ValueError, match="not finite"):
         numbers.format_value(float("nan"), ".2f")
 

@@ -91,3 +91,52 @@ def test_changing_the_base_default_changes_the_page(tmp_path):
     page = html(tmp_path / "site", "lessons/03-sinusoidal")
     assert "19,869" not in page
     assert f"{2 * math.pi * 20_000 ** (14 / 16):,.0f}" in page
+
+
+def test_experiment_sections_show_results_figures_and_checked_sentences(site_dir):
+    from posenc import numbers
+    from posenc.experiment import claims
+
+    sections = {
+        "lessons/03-sinusoidal": ("exp_training_curves", "exp_position_loss"),
+        "lessons/05-long-context": ("exp_rope_scaling",),
+        "lessons/06-partial-nope": ("exp_nope_vs_rope",),
+    }
+    for page, figs in sections.items():
+        text = html(site_dir, page)
+        section = text[text.index('id="experiment"'):]
+        assert "实验结果由训练实验填入" not in text, f"{page} still shows the placeholder"
+        for fig in figs:
+            assert f"figures/{fig}.light.svg" in section and f"figures/{fig}.dark.svg" in section, (page, fig)
+        stated = re.findall(r'<span class="pe-claim" data-claim="([a-z0-9_]+)"[^>]*>([^<]+)</span>', section)
+        assert stated, f"{page}: no checked sentence in the experiment section"
+        for name, sentence in stated:
+            assert sentence == claims.CLAIMS[name].sentence and claims.evaluate(name)[0], name
+    # a number from the results file reaches the page
+    assert numbers.text("exp_in_dist_rope") in html(site_dir, "lessons/03-sinusoidal")
+
+
+def test_claim_macro_refuses_an_unknown_or_contradicted_sentence(monkeypatch):
+    import sys
+
+    sys.path.insert(0, str(ROOT))
+    from tools import macros
+
+    class Env:
+        def __init__(self):
+            self.macros = {}
+
+        def macro(self, fn):
+            self.macros[fn.__name__] = fn
+            return fn
+
+    env = Env()
+    macros.define_env(env)
+    with pytest.raises(ValueError, match="unknown claim 'nope_is_best'.*posenc/experiment/claims.py"):
+        env.macros["claim"]("nope_is_best")
+    from posenc.experiment import claims
+
+    monkeypatch.setitem(claims.CLAIMS, "nope_flat_past_train_len",
+                        claims.Claim(claims.CLAIMS["nope_flat_past_train_len"].sentence, lambda p: (False, "forced")))
+    with pytest.raises(claims.ClaimFailed, match="NoPE"):
+        env.macros["claim"]("nope_flat_past_train_len")

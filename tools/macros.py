@@ -6,6 +6,9 @@
                                         "scaling.factor" reads one key of a dict field
     {{ figure("sin_clock") }}           a built figure, light and dark, with its alt text (figures_src/)
     {{ show_code("lesson3_table.py") }} a snippet from docs/snippets/ and its real output
+    {{ claim("nope_flat_past_train_len") }}
+                                        a sentence about the training experiment, printed only if
+                                        the committed results support it (posenc/experiment/claims.py)
     {{ widget("sin-clock", fallback="sin_clock") }}
                                         an in-page experiment (docs/javascripts/widgets/) mounted over
                                         its static figure, which stays for readers without JavaScript
@@ -124,6 +127,17 @@ def define_env(env):
              "vectors": {c: v.tolist() for c, v in zip(chars, vecs)}},
             ensure_ascii=False,
         )
+
+    @env.macro
+    def claim(name: str) -> str:
+        """A registered sentence about the experiment; the build fails, quoting it, if the results contradict it."""
+        from posenc.experiment import claims
+
+        if name not in claims.CLAIMS:
+            raise ValueError(f"unknown claim {name!r}: register the sentence and its test in CLAIMS in posenc/experiment/claims.py")
+        sentence = claims.check(name)
+        title = "这句话每次构建都会用实验结果重新核对，结果不再支持时构建失败（posenc/experiment/claims.py）"
+        return f'<span class="pe-claim" data-claim="{name}" title="{title}">{html.escape(sentence)}</span>'
 
     @env.macro
     def show_code(snippet: str) -> str:

@@ -44,6 +44,7 @@ LATE_IN_DISTRIBUTION = (64, 128)  # reference stretch for "rises past the traini
 CLEARLY = 0.1  # "clearly worse"
 RISE = 0.1  # "the loss rises past the training length"
 UNIGRAM_MARGIN = CLEARLY  # "learned more than character frequencies": clearly below the unigram model
+STALL = 0.05  # "stayed at the character-frequency level": within 5% perplexity of the unigram model
 
 
 class ClaimFailed(AssertionError):
@@ -191,13 +192,24 @@ def wall_minutes(path=None) -> float:
 
 
 # --- qualitative claims --------------------------------------------------------------------------
+#
+# Each sentence below is what a page says; the page prints it with {{ claim("name") }}, so
+# the words on the page and the test that backs them are one entry here. Sentences carry
+# no numbers (the prose around them quotes numbers with {{ num(...) }}) and no final
+# punctuation, so they sit inside a paragraph.
+
+
+def _separated(a, b, margin: float, where: str, path, label_a: str | None = None, label_b: str | None = None):
+    """a above b: every seed of a above every seed of b, and the means at least ``margin`` apart."""
+    span = {"in": in_distribution, "beyond": beyond, "scaling_in": scaling_in_distribution, "scaling_beyond": scaling_beyond}[where]
+    sa, sb = span(a, True, path), span(b, True, path)
+    ok = sa.min() > sb.max() and sa.mean() - sb.mean() >= margin
+    return bool(ok), (f"{label_a or a} {sa.mean():.3f} (seeds {sa.min():.3f}–{sa.max():.3f}) vs "
+                      f"{label_b or b} {sb.mean():.3f} ({sb.min():.3f}–{sb.max():.3f}) [{where}]")
 
 
 def _worse(a: str, b: str, margin: float, path) -> tuple[bool, str]:
-    """Every seed of a above every seed of b, and the means at least ``margin`` apart."""
-    sa, sb = in_distribution(a, True, path), in_distribution(b, True, path)
-    ok = sa.min() > sb.max() and sa.mean() - sb.mean() >= margin
-    return ok, f"{a} {sa.mean():.3f} (seeds {sa.min():.3f}–{sa.max():.3f}) vs {b} {sb.mean():.3f} ({sb.min():.3f}–{sb.max():.3f})"
+    return _separated(a, b, margin, "in", path)
 
 
 def _all(checks):
@@ -205,14 +217,24 @@ def _all(checks):
     return all(oks), "; ".join(details)
 
 
+def _rise_detail(method: str, r) -> str:
+    return f"{method}: 128–511 minus 64–127 = {r.mean():+.3f} (seeds {r.min():+.3f}…{r.max():+.3f})"
+
+
 def _rises(method: str, path):
     r = rise(method, True, path)
-    return bool(r.min() >= RISE), f"{method}: 128–511 minus 64–127 = {r.mean():+.3f} (seeds {r.min():+.3f}…{r.max():+.3f})"
+    return bool(r.min() >= RISE), _rise_detail(method, r)
 
 
 def _flat(method: str, path):
     r = rise(method, True, path)
-    return bool(np.all(np.abs(r) < RISE)), f"{method}: 128–511 minus 64–127 = {r.mean():+.3f} (seeds {r.min():+.3f}…{r.max():+.3f})"
+    return bool(np.all(np.abs(r) < RISE)), _rise_detail(method, r)
+
+
+def _rises_a_little(method: str, than: str, path):
+    """Above zero on every seed, but less than half of ``than``'s mean rise."""
+    r, ref = rise(method, True, path), rise(than, path=path)
+    return bool(r.min() > 0 and r.mean() < ref / 2), _rise_detail(method, r) + f"; half of {than}'s = {ref / 2:+.3f}"
 
 
 def _beats_unigram(method: str, path):
@@ -221,20 +243,48 @@ def _beats_unigram(method: str, path):
     return bool(s.max() <= u - UNIGRAM_MARGIN), f"{method} {s.max():.3f} (worst seed) vs unigram {u:.3f}"
 
 
-def _scaling_helps(name: str, path):
-    plain, scaled = scaling_beyond("rope", True, path), scaling_beyond(name, True, path)
-    return bool(np.all(scaled < plain)), f"{name} {scaled.mean():.3f} vs plain RoPE {plain.mean():.3f} over 128–511"
+def stalled_seeds(method: str, path=None) -> list[int]:
+    """Seeds whose loss inside the training length stayed within STALL of the unigram baseline."""
+    s = in_distribution(method, True, path)
+    return [seed for seed, v in zip(seeds(path), s) if abs(v - unigram_loss(path)) < STALL]
 
 
-def _scaling_costs_in_distribution(name: str, path):
-    plain, scaled = scaling_in_distribution("rope", True, path), scaling_in_distribution(name, True, path)
-    ok = scaled.min() > plain.max() and scaled.mean() - plain.mean() >= CLEARLY
-    return bool(ok), f"{name} {scaled.mean():.3f} vs plain RoPE {plain.mean():.3f} over 0–127"
+def _stalls_on_some_seed(method: str, path):
+    s = in_distribution(method, True, path)
+    return bool(stalled_seeds(method, path)), f"{method} per seed {np.round(s, 3).tolist()} vs unigram {unigram_loss(path):.3f} (stalled: within {STALL})"
+
+
+def _learns_on_some_seed(method: str, path):
+    s = in_distribution(method, True, path)
+    return bool(s.min() <= unigram_loss(path) - UNIGRAM_MARGIN), f"{method} best seed {s.min():.3f} vs unigram {unigram_loss(path):.3f}"
+
+
+def _lowest(method: str, where: str, path):
+    return _all([_separated(m, method, 0.0, where, path) for m in METHODS if m != method])
+
+
+def _scaling_vs_plain(name: str, where: str, margin: float, path, worse: bool):
+    a, b = (name, "rope") if worse else ("rope", name)
+    return _separated(a, b, margin, f"scaling_{where}", path,
+                      label_a=f"rope+{a}" if a != "rope" else "plain rope", label_b=f"rope+{b}" if b != "rope" else "plain rope")
+
+
+def _scaling_close(name: str, where: str, path):
+    plain = {"in": scaling_in_distribution, "beyond": scaling_beyond}[where]("rope", True, path)
+    scaled = {"in": scaling_in_distribution, "beyond": scaling_beyond}[where](name, True, path)
+    d = scaled - plain
+    return bool(np.all(np.abs(d) < CLEARLY)), f"rope+{name} minus plain rope over {where}: {d.mean():+.3f} (seeds {d.min():+.3f}…{d.max():+.3f})"
 
 
 def _scaling_flat(name: str, path):
     r = scaling_rise(name, True, path)
-    return bool(np.all(np.abs(r) < RISE)), f"{name}: 128–511 minus 64–127 = {r.mean():+.3f}"
+    return bool(np.all(np.abs(r) < RISE)), f"rope+{name}: 128–511 minus 64–127 = {r.mean():+.3f} (seeds {r.min():+.3f}…{r.max():+.3f})"
+
+
+def _scaled_beats(name: str, method: str, path):
+    """RoPE with evaluation-time scaling ``name`` below ``method`` over 128–511, every seed."""
+    a, b = beyond(method, True, path), scaling_beyond(name, True, path)
+    return bool(b.max() < a.min()), f"rope+{name} {b.mean():.3f} (max {b.max():.3f}) vs {method} {a.mean():.3f} (min {a.min():.3f}) over 128–511"
 
 
 @dataclass(frozen=True)
@@ -244,58 +294,97 @@ class Claim:
 
 
 CLAIMS: dict[str, Claim] = {
+    # lesson 3
     "sin_worse_in_distribution": Claim(
-        "不乘 √d_model 的 sinusoidal 在训练长度之内就明显比可学习位置和 RoPE 差",
+        "不乘 √d_model 的 sinusoidal 在训练长度之内就明显比可学习位置表和 RoPE 差",
         lambda p: _all([_worse("sinusoidal", "learned", CLEARLY, p), _worse("sinusoidal", "rope", CLEARLY, p)]),
     ),
+    "sin_stalls_on_some_seed": Claim(
+        "不乘 √d_model 时训练还不稳定：有的种子整场训练都停在只按字频猜的水平，等于没学会用上下文",
+        lambda p: _stalls_on_some_seed("sinusoidal", p),
+    ),
+    "sin_learns_on_some_seed": Claim(
+        "也有种子学到了字频之外的东西，只是学得比别的方案差",
+        lambda p: _learns_on_some_seed("sinusoidal", p),
+    ),
+    "sqrt_d_learns_every_seed": Claim(
+        "乘上 √d_model 之后，每个种子都明显低于字频基线",
+        lambda p: _beats_unigram("sinusoidal_scaled", p),
+    ),
     "sqrt_d_closes_most_of_gap": Claim(
-        "把 embedding 乘以 √d_model 之后,差距的大头消失了",
+        "只改这一处，差距的大头就消失了",
         lambda p: (sqrt_d_share(p) > 0.5 and bool(np.all(sqrt_d_gap(True, p) > 0)),
                    f"√d closes {sqrt_d_share(p):.0%} of the gap (gap {sqrt_d_gap(path=p):.3f})"),
     ),
-    "sin_scaled_still_behind": Claim(
-        "乘以 √d_model 之后,sinusoidal 在训练长度之内仍然落后于 NoPE、可学习位置和 RoPE",
-        lambda p: _all([_worse("sinusoidal_scaled", m, 0.0, p) for m in ("nope", "learned", "rope")]),
-    ),
-    "loss_rises_past_train_len": Claim(
-        "越过训练长度 128 之后,可学习位置和 sinusoidal 的 loss 明显上升",
-        lambda p: _all([_rises(m, p) for m in ("learned", "sinusoidal", "sinusoidal_scaled")]),
-    ),
-    "rope_rises_past_train_len": Claim(
-        "RoPE 越过训练长度之后 loss 也会上升",
-        lambda p: _rises("rope", p),
-    ),
-    "nope_flat_past_train_len": Claim(
-        "不加任何位置编码的 NoPE,越过训练长度之后 loss 基本不变",
-        lambda p: _flat("nope", p),
-    ),
-    "sin_beats_unigram": Claim(
-        "不乘 √d_model 的 sinusoidal 虽然差,但确实学到了字频之外的东西(明显低于只按字频猜的基线)",
-        lambda p: _beats_unigram("sinusoidal", p),
-    ),
-    "all_beat_unigram": Claim(
-        "五组模型在训练长度之内都明显好于只按字频猜的基线",
-        lambda p: _all([_beats_unigram(m, p) for m in METHODS]),
-    ),
     "sin_scaled_behind_rope": Claim(
-        "乘以 √d_model 之后,sinusoidal 在训练长度之内仍然不如 RoPE",
+        "补上 √d_model 之后，sinusoidal 在训练长度之内仍然不如 RoPE",
         lambda p: _worse("sinusoidal_scaled", "rope", 0.0, p),
     ),
-    "scaling_helps_rope_beyond": Claim(
-        "不做任何微调,只在推理时把 RoPE 的频率按 PI、NTK-aware 或 YaRN 缩放,128 之后的 loss 就比直接外推低",
-        lambda p: _all([_scaling_helps(n, p) for n in SCALINGS]),
+    "sin_scaled_ahead_of_nope_and_learned": Claim(
+        "但它超过了 NoPE 和可学习位置表",
+        lambda p: _all([_worse(m, "sinusoidal_scaled", 0.0, p) for m in ("nope", "learned")]),
     ),
+    "rope_best_in_distribution": Claim(
+        "训练长度之内，RoPE 的 loss 在五组里最低",
+        lambda p: _lowest("rope", "in", p),
+    ),
+    "rope_and_sin_scaled_rise": Claim(
+        "越过训练长度，RoPE 和乘了 √d_model 的 sinusoidal 的 loss 都明显抬高",
+        lambda p: _all([_rises(m, p) for m in ("rope", "sinusoidal_scaled")]),
+    ),
+    "learned_rises_a_little": Claim(
+        "可学习位置表也抬高，但幅度不到 RoPE 的一半",
+        lambda p: _rises_a_little("learned", "rope", p),
+    ),
+    "nope_flat_past_train_len": Claim(
+        "不加任何位置编码的 NoPE，越过训练长度之后 loss 基本不变",
+        lambda p: _flat("nope", p),
+    ),
+    "all_but_sin_beat_unigram": Claim(
+        "除了不乘 √d_model 的 sinusoidal，四组模型的每个种子在训练长度之内都明显好于只按字频猜的基线",
+        lambda p: _all([_beats_unigram(m, p) for m in METHODS if m != "sinusoidal"]),
+    ),
+    # lessons 1 and 6
+    "nope_beats_unigram": Claim(
+        "不加任何位置编码的因果小模型，loss 也明显低于只按字频猜的基线：它确实用上了前文",
+        lambda p: _beats_unigram("nope", p),
+    ),
+    "rope_beats_nope_in_distribution": Claim(
+        "训练长度之内，RoPE 明显比 NoPE 好",
+        lambda p: _worse("nope", "rope", CLEARLY, p),
+    ),
+    "nope_beats_rope_beyond": Claim(
+        "直接外推的 RoPE 在训练长度之外反而不如 NoPE",
+        lambda p: _separated("rope", "nope", 0.0, "beyond", p),
+    ),
+    "yarn_rope_beats_nope_beyond": Claim(
+        "推理时给 RoPE 换上 YaRN 的频率，训练长度之外它又回到了 NoPE 之下",
+        lambda p: _scaled_beats("yarn", "nope", p),
+    ),
+    # lesson 5
     "ntk_yarn_help_rope_beyond": Claim(
-        "不做任何微调,推理时换上 NTK-aware 或 YaRN 的频率,RoPE 在 128 之后的 loss 就比直接外推低",
-        lambda p: _all([_scaling_helps(n, p) for n in ("ntk", "yarn")]),
+        "不做任何微调，推理时换上 NTK-aware 或 YaRN 的频率，RoPE 在训练长度之外的 loss 就比直接外推低",
+        lambda p: _all([_scaling_vs_plain(n, "beyond", 0.0, p, worse=False) for n in ("ntk", "yarn")]),
     ),
     "pi_needs_finetuning": Claim(
-        "不微调就直接用 PI,连训练长度之内的 loss 都明显变差(位置被压缩成模型没见过的角度)",
-        lambda p: _scaling_costs_in_distribution("pi", p),
+        "不微调就直接用 PI，连训练长度之内的 loss 都明显变差",
+        lambda p: _scaling_vs_plain("pi", "in", CLEARLY, p, worse=True),
+    ),
+    "pi_worse_beyond_too": Claim(
+        "在训练长度之外，它也比什么都不做的直接外推更差",
+        lambda p: _scaling_vs_plain("pi", "beyond", 0.0, p, worse=True),
+    ),
+    "ntk_keeps_in_distribution": Claim(
+        "NTK-aware 在训练长度之内和不缩放几乎一样",
+        lambda p: _scaling_close("ntk", "in", p),
     ),
     "yarn_flat_past_train_len": Claim(
-        "用 YaRN 缩放后,RoPE 越过训练长度之后 loss 基本不再上升",
+        "用 YaRN 缩放后，越过训练长度 loss 基本不再上升",
         lambda p: _scaling_flat("yarn", p),
+    ),
+    "yarn_costs_in_distribution": Claim(
+        "代价是训练长度之内比不缩放略高",
+        lambda p: _scaling_vs_plain("yarn", "in", 0.0, p, worse=True),
     ),
 }
 

@@ -26,17 +26,25 @@ class Curve:
     seeds: int
 
 
-def _curve(key: str, label: str, rows: np.ndarray, smooth: int) -> Curve:
+def _curve(key: str, label: str, rows: np.ndarray, smooth: int, split_at: int | None = None) -> Curve:
     if smooth > 1:
-        rows = np.stack([moving_average(r, smooth) for r in rows])
+        rows = np.stack([_smooth(r, smooth, split_at) for r in rows])
     return Curve(key, label, np.arange(rows.shape[1]), rows.mean(0), rows.min(0), rows.max(0), rows.shape[0])
+
+
+def _smooth(values: np.ndarray, window: int, split_at: int | None) -> np.ndarray:
+    if split_at is None:
+        return moving_average(values, window)
+    return np.concatenate([moving_average(values[:split_at], window), moving_average(values[split_at:], window)])
 
 
 def moving_average(values: np.ndarray, window: int) -> np.ndarray:
     """Centered moving average with the window shrunk at the ends (same length as the input).
 
     Per-position losses are means over ≈170 windows, so neighbouring positions
-    jitter by ≈0.1; a 16-position window shows the trend without hiding the step at 128.
+    jitter by ≈0.1. Position curves are smoothed on each side of the training
+    length separately (``split_at``), so no unseen position's loss leaks into
+    the in-distribution stretch and the step at the training length stays sharp.
     """
     if window < 1 or int(window) != window:
         raise ValueError(f"window must be a positive integer, got {window!r}")
@@ -55,12 +63,14 @@ def training_curves(methods=claims.METHODS, smooth: int = 1, path=None) -> list[
 
 def position_curves(methods=claims.METHODS, smooth: int = 1, path=None) -> list[Curve]:
     """Validation loss at each position 0–511 for each method (trained at length 128)."""
-    return [_curve(m, METHOD_LABELS[m], claims.position_losses(m, path), smooth) for m in methods]
+    split = train_length(path)
+    return [_curve(m, METHOD_LABELS[m], claims.position_losses(m, path), smooth, split) for m in methods]
 
 
 def scaling_curves(names=("rope", *claims.SCALINGS), smooth: int = 1, path=None) -> list[Curve]:
     """The trained RoPE model at positions 0–511: as trained, and with PI / NTK-aware / YaRN at evaluation."""
-    return [_curve(n, ROPE_SCALING_LABELS[n], claims.scaling_position_losses(n, path), smooth) for n in names]
+    split = train_length(path)
+    return [_curve(n, ROPE_SCALING_LABELS[n], claims.scaling_position_losses(n, path), smooth, split) for n in names]
 
 
 def train_length(path=None) -> int:

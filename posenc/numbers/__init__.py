@@ -48,6 +48,9 @@ def format_value(value: Any, fmt: str) -> str:
     text = format(value, fmt)
     if text in ("nan", "inf", "-inf"):
         raise ValueError(f"refusing to print {text}: the number is not finite (format {fmt!r})")
+    if text.lstrip("+-").strip("0.,%") == "" and text[:1] in "+-":
+        # a value that rounds to zero prints as zero: "−0.00" would read as a real sign
+        text = text[1:]
     return text.replace("-", "−") if isinstance(value, (int, float)) or hasattr(value, "dtype") else text
 
 

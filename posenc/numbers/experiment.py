@@ -149,6 +149,51 @@ def _register_scaling(name: str) -> None:
     def _in():
         return _claims().scaling_in_distribution(name)
 
+    @number(f"exp_rise_rope_{name}", "+.2f", f"RoPE 推理时用 {name} 缩放后,128–511 比 64–127 高出多少 loss")
+    def _rise():
+        return _claims().scaling_rise(name)
+
 
 for _s in ("pi", "ntk", "yarn"):
     _register_scaling(_s)
+
+
+@number("exp_scaling_factor", "g", "推理时的缩放倍数 s = 评测长度 ÷ 训练长度")
+def _():
+    c = _claims().config()
+    return c["eval_len"] / c["train_len"]
+
+
+@number("exp_late_from", "", "「越过训练长度抬高多少」的参照段从哪个位置开始(训练长度的后半段)")
+def _():
+    return _claims().LATE_IN_DISTRIBUTION[0]
+
+
+@number("exp_train_last", "", "训练长度之内的最后一个位置(训练长度 − 1)")
+def _():
+    return _claims().config()["train_len"] - 1
+
+
+@number("exp_eval_last", "", "评测序列的最后一个位置(评测长度 − 1)")
+def _():
+    return _claims().config()["eval_len"] - 1
+
+
+@number("exp_sin_stalled", "", "不乘 √d_model 的 sinusoidal 有几个种子停在字频基线附近")
+def _():
+    return len(_claims().stalled_seeds("sinusoidal"))
+
+
+@number("exp_stall_margin", ".2f", "「停在字频基线附近」的判定:训练长度内 loss 与基线相差不到多少 nats")
+def _():
+    return _claims().STALL
+
+
+@number("exp_sin_seed_losses", "", "不乘 √d_model 的 sinusoidal 每个种子在训练长度之内的 loss(按种子顺序)")
+def _():
+    return " / ".join(f"{v:.2f}" for v in _claims().in_distribution("sinusoidal", per_seed=True))
+
+
+@number("exp_clearly", ".1f", "「明显」的门槛:两组平均 loss 至少差多少 nats(≈ 困惑度高 10%)")
+def _():
+    return _claims().CLEARLY
