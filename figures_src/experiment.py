@@ -71,11 +71,13 @@ def _finish(ax, xlabel: str, ncols: int = 3):
     "exp_training_curves",
     alt=lambda: (
         f"折线图：横轴是训练步数 0 到 {num('exp_steps')}，纵轴是训练 loss，五种位置方案各一条线，"
-        f"乘了 √d 的 sinusoidal 是与不乘的同色虚线，点线是只按字频猜的基线 {num('exp_unigram_loss')}。"
+        f"乘了 √d 的 sinusoidal 是与不乘的同色虚线，点线是只按字频猜的基线 {num('exp_unigram_loss')}，"
+        f"右端的圆点是训练结束时验证集上（位置 0 到 {num('exp_train_last')}）的 loss。"
         + _said("sin_worse_in_distribution", "sin_stalls_on_some_seed", "sqrt_d_learns_every_seed")
     ),
     caption=lambda: (
-        f"五种位置方案的训练 loss（{TRAIN_SMOOTH} 步滑动平均；{_seeds_text()}）。"
+        f"五种位置方案的训练 loss（{TRAIN_SMOOTH} 步滑动平均；{_seeds_text()}），右端圆点是训练结束时的验证 loss"
+        f"（验证序列的位置 0 到 {num('exp_train_last')}，竖线是种子间的最低到最高）。"
         f"同一份语料、同一组超参数，每组 {num('exp_steps')} 步 × batch {num('exp_batch')}，训练长度 {num('exp_train_len')}。"
     ),
     size=(7.0, 4.0),
@@ -86,6 +88,12 @@ def exp_training_curves(fig, theme):
         colour = _colour(theme, c.key)
         _band(ax, c, colour)
         ax.plot(c.x, c.mean, _style(c.key), color=colour, linewidth=1.5, label=c.label)
+    for v in F.final_validation():
+        # validation at the end, drawn just right of the last step so it does not hide the curve
+        ax.errorbar(v.x + 8, v.mean, yerr=[v.mean - v.low, v.high - v.mean], fmt="o", markersize=4,
+                    color=_colour(theme, v.key), mfc="none" if v.key == "sinusoidal_scaled" else _colour(theme, v.key),
+                    capsize=2, linewidth=1)
+    ax.plot([], [], "o", color=theme.fg, markersize=4, label="训练结束时的验证 loss")
     _unigram(ax, theme)
     _finish(ax, "训练步数")
 

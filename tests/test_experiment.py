@@ -431,6 +431,10 @@ def test_figure_data_shapes(committed):
     assert all(c.mean.shape == (512,) and c.seeds == n_seeds and np.all(c.low <= c.high) for c in pos)
     assert [c.key for c in figures.scaling_curves()] == ["rope", "pi", "ntk", "yarn"]
     assert figures.training_curves()[0].mean.shape == (400,)
+    val = figures.final_validation()
+    assert [v.key for v in val] == list(config.METHODS) and all(v.x[0] == 399 for v in val)
+    rope_val = np.mean([np.mean(u["position_loss"][:128]) for u in committed["runs"]["rope"]])
+    assert val[-1].mean[0] == pytest.approx(rope_val)
     assert figures.train_length() == 128
 
 

@@ -61,6 +61,19 @@ def training_curves(methods=claims.METHODS, smooth: int = 1, path=None) -> list[
     return [_curve(m, METHOD_LABELS[m], claims.train_losses(m, path), smooth) for m in methods]
 
 
+def final_validation(methods=claims.METHODS, path=None) -> list[Curve]:
+    """Validation loss at the end of training (positions 0–127 of the length-512 windows), one point per method.
+
+    x holds the last training step, so a figure can mark it at the right end of the training curves.
+    """
+    last = int(claims.config(path)["steps"]) - 1
+    out = []
+    for m in methods:
+        v = claims.in_distribution(m, per_seed=True, path=path)
+        out.append(Curve(m, METHOD_LABELS[m], np.array([last]), np.array([v.mean()]), np.array([v.min()]), np.array([v.max()]), len(v)))
+    return out
+
+
 def position_curves(methods=claims.METHODS, smooth: int = 1, path=None) -> list[Curve]:
     """Validation loss at each position 0–511 for each method (trained at length 128)."""
     split = train_length(path)
