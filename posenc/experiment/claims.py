@@ -36,6 +36,7 @@ METHODS = ("nope", "learned", "sinusoidal", "sinusoidal_scaled", "rope")  # = co
 SCALINGS = ("pi", "ntk", "yarn")
 TRAIN_LEN = 128  # = config's train_len; checked against the file on load
 LATE_IN_DISTRIBUTION = (64, 128)  # reference stretch for "rises past the training length"
+EARLY = 8  # "the first few positions", which have almost no context
 
 # Margins, in nats, chosen by what a sentence means rather than fitted to the results.
 # A gap of 0.1 nats is a 10% higher perplexity (e^0.1 ≈ 1.105): worth saying "clearly".
@@ -263,6 +264,13 @@ def _lowest(method: str, where: str, path):
     return _all([_separated(m, method, 0.0, where, path) for m in METHODS if m != method])
 
 
+def _early_higher(method: str, path):
+    curves = position_losses(method, path)
+    lo, hi = LATE_IN_DISTRIBUTION
+    d = curves[:, :EARLY].mean(1) - curves[:, lo:hi].mean(1)
+    return bool(d.min() >= CLEARLY), f"{method}: positions 0–{EARLY - 1} minus 64–127 = {d.mean():+.3f} (seeds {d.min():+.3f}…{d.max():+.3f})"
+
+
 def _scaling_vs_plain(name: str, where: str, margin: float, path, worse: bool):
     a, b = (name, "rope") if worse else ("rope", name)
     return _separated(a, b, margin, f"scaling_{where}", path,
@@ -339,6 +347,10 @@ CLAIMS: dict[str, Claim] = {
     "nope_flat_past_train_len": Claim(
         "不加任何位置编码的 NoPE，越过训练长度之后 loss 基本不变",
         lambda p: _flat("nope", p),
+    ),
+    "early_positions_higher": Claim(
+        "RoPE 和乘了 √d_model 的 sinusoidal 在最开头几个位置的 loss 明显高于训练长度的后半段",
+        lambda p: _all([_early_higher(m, p) for m in ("rope", "sinusoidal_scaled")]),
     ),
     "all_but_sin_beat_unigram": Claim(
         "除了不乘 √d_model 的 sinusoidal，四组模型的每个种子在训练长度之内都明显好于只按字频猜的基线",

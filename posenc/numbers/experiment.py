@@ -169,6 +169,11 @@ def _():
     return _claims().LATE_IN_DISTRIBUTION[0]
 
 
+@number("exp_early_positions", "", "「最开头几个位置」:几乎没有上下文的前几个位置")
+def _():
+    return _claims().EARLY
+
+
 @number("exp_train_last", "", "训练长度之内的最后一个位置(训练长度 − 1)")
 def _():
     return _claims().config()["train_len"] - 1
