@@ -150,20 +150,39 @@ def define_env(env):
         return f'```python title="{snippet}"\n{source.rstrip()}\n```\n\n```text title="运行输出（构建时实际运行得到）"\n{output.rstrip()}\n```'
 
 
-def run_snippet(path: Path) -> str:
-    """Run a snippet with the project's Python; cache its output by the snippet's and posenc's content."""
+def _snippet_cache_path(path: Path) -> Path:
     from figures_src.build import tree_digest
 
     key = hashlib.sha256(path.read_bytes() + tree_digest(ROOT / "posenc").encode()).hexdigest()[:16]
-    cached = SNIPPET_CACHE / f"{path.stem}.{key}.txt"
-    if cached.exists():
-        return cached.read_text(encoding="utf-8")
+    return SNIPPET_CACHE / f"{path.stem}.{key}.txt"
+
+
+def _execute_snippet(path: Path) -> str:
     env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONHASHSEED="0")
     proc = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, cwd=ROOT, env=env, timeout=120)
     if proc.returncode != 0:
         raise RuntimeError(f"snippet {path.name} failed (exit {proc.returncode}); fix it or the code it calls:\n{proc.stderr}")
+    cached = _snippet_cache_path(path)
     SNIPPET_CACHE.mkdir(parents=True, exist_ok=True)
     for stale in SNIPPET_CACHE.glob(f"{path.stem}.*.txt"):
         stale.unlink()
     cached.write_text(proc.stdout, encoding="utf-8")
     return proc.stdout
+
+
+def run_snippet(path: Path) -> str:
+    """Run a snippet with the project's Python; cache its output by the snippet's and posenc's content.
+
+    On a miss every stale snippet is run at once, one process per core: each spends
+    most of its few seconds importing torch, so a cold build waits for the slowest
+    snippet rather than for all of them in a row.
+    """
+    cached = _snippet_cache_path(path)
+    if cached.exists():
+        return cached.read_text(encoding="utf-8")
+    from concurrent.futures import ThreadPoolExecutor
+
+    stale = [p for p in sorted(SNIPPETS.glob("*.py")) if not _snippet_cache_path(p).exists()]
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        outputs = dict(zip(stale, pool.map(_execute_snippet, stale)))
+    return outputs[path] if path in outputs else _execute_snippet(path)
