@@ -7,7 +7,14 @@ Two kinds of access:
 - qualitative sentences: ``check("sin_worse_in_distribution")`` evaluates one
   statement against the results and raises ``ClaimFailed`` quoting the
   sentence when the numbers no longer support it, so a re-run that changes the
-  story breaks the build instead of leaving a false sentence on a page.
+  story breaks the build instead of leaving a false sentence on a page. Pages
+  print a sentence with ``{{ claim("name") }}`` (tools/macros.py), never by
+  retyping it; tests check that every claim a page uses holds and that every
+  registered claim is used.
+
+Thresholds are fixed by what a word means, not fitted to the results: "clearly"
+is CLEARLY nats apart with every seed on the right side, "rises" is RISE nats,
+"stalled" is within STALL of the character-frequency (unigram) baseline.
 
 Positions: *in distribution* is positions 0–127 of the length-512 validation
 windows, *beyond* is 128–511 of the same windows. Position 0 has no context and
