@@ -455,3 +455,21 @@ def test_position_curves_do_not_smooth_across_the_training_length(committed):
     np.testing.assert_allclose(c.mean[L - 1], raw[L - 1 - 16 : L].mean(), atol=1e-9)  # left window cut at L
     np.testing.assert_allclose(c.mean[L], raw[L : L + 16].mean(), atol=1e-9)  # right window starts at L
     np.testing.assert_allclose(c.mean[300], raw[300 - 16 : 300 + 16].mean(), atol=1e-9)
+
+
+def test_lesson5_yarn_numbers_describe_the_scaling_the_model_used():
+    # The page says how many pairs YaRN kept, blended and divided by s at this scale;
+    # count them from the frequencies the evaluation actually used.
+    from posenc import numbers
+
+    r = evaluate.rope_scaling(FULL, "yarn")
+    plain = torch.tensor(rope.inverse_frequencies(FULL.head_dim, FULL.rope_base), dtype=torch.float64)
+    ratio = (plain / r.inv_freq.double()).numpy()  # 1 = kept, s = divided by s
+    s = FULL.scaling_factor
+    kept, divided = int(np.sum(np.isclose(ratio, 1.0))), int(np.sum(np.isclose(ratio, s)))
+    assert numbers.value("exp_yarn_kept") == kept == 1
+    assert numbers.value("exp_yarn_interpolated") == divided
+    assert numbers.value("exp_yarn_blended") == len(ratio) - kept - divided
+    assert numbers.value("exp_yarn_qk_factor") == pytest.approx(r.attention_factor)
+    assert numbers.value("exp_yarn_score_factor") == pytest.approx((0.1 * math.log(s) + 1) ** 2)
+    assert numbers.value("exp_fastest_turns") == pytest.approx(FULL.train_len / (2 * math.pi))

@@ -315,11 +315,11 @@ CLAIMS: dict[str, Claim] = {
         lambda p: _all([_worse("sinusoidal", "learned", CLEARLY, p), _worse("sinusoidal", "rope", CLEARLY, p)]),
     ),
     "sin_stalls_on_some_seed": Claim(
-        "不乘 √d_model 时训练还不稳定：有的种子整场训练都停在只按字频猜的水平，等于没学会用上下文",
+        "不乘 √d_model 时训练还不稳定：有的种子训练结束时仍停在只按字频猜的水平，等于没学会用上下文",
         lambda p: _stalls_on_some_seed("sinusoidal", p),
     ),
     "sin_learns_on_some_seed": Claim(
-        "也有种子学到了字频之外的东西，只是学得比别的方案差",
+        "也有种子学到了字频之外的东西",
         lambda p: _learns_on_some_seed("sinusoidal", p),
     ),
     "sqrt_d_learns_every_seed": Claim(
@@ -336,11 +336,11 @@ CLAIMS: dict[str, Claim] = {
         lambda p: _worse("sinusoidal_scaled", "rope", 0.0, p),
     ),
     "sin_scaled_ahead_of_nope_and_learned": Claim(
-        "但它超过了 NoPE 和可学习位置表",
+        "但好于 NoPE 和可学习位置表",
         lambda p: _all([_worse(m, "sinusoidal_scaled", 0.0, p) for m in ("nope", "learned")]),
     ),
     "rope_best_in_distribution": Claim(
-        "训练长度之内，RoPE 的 loss 在五组里最低",
+        "训练长度之内，RoPE 的 loss 在五种位置方案里最低",
         lambda p: _lowest("rope", "in", p),
     ),
     "rope_and_sin_scaled_rise": Claim(
@@ -377,12 +377,12 @@ CLAIMS: dict[str, Claim] = {
         lambda p: _separated("rope", "nope", 0.0, "beyond", p),
     ),
     "yarn_rope_beats_nope_beyond": Claim(
-        "推理时给 RoPE 换上 YaRN 的频率，训练长度之外它又回到了 NoPE 之下",
+        "推理时给 RoPE 用上 YaRN 的缩放，它在训练长度之外的 loss 又低于 NoPE",
         lambda p: _scaled_beats("yarn", "nope", p),
     ),
     # lesson 5
     "ntk_yarn_help_rope_beyond": Claim(
-        "不做任何微调，推理时换上 NTK-aware 或 YaRN 的频率，RoPE 在训练长度之外的 loss 就比直接外推低",
+        "不做任何微调，推理时用上 NTK-aware 或 YaRN 的缩放，RoPE 在训练长度之外的 loss 就比直接外推低",
         lambda p: _all([_scaling_vs_plain(n, "beyond", 0.0, p, worse=False) for n in ("ntk", "yarn")]),
     ),
     "pi_needs_finetuning": Claim(
@@ -390,7 +390,7 @@ CLAIMS: dict[str, Claim] = {
         lambda p: _scaling_vs_plain("pi", "in", CLEARLY, p, worse=True),
     ),
     "pi_worse_beyond_too": Claim(
-        "在训练长度之外，它也比什么都不做的直接外推更差",
+        "在训练长度之外，PI 也比什么都不做的直接外推更差",
         lambda p: _scaling_vs_plain("pi", "beyond", 0.0, p, worse=True),
     ),
     "ntk_keeps_in_distribution": Claim(
@@ -402,8 +402,8 @@ CLAIMS: dict[str, Claim] = {
         lambda p: _scaling_flat("yarn", p),
     ),
     "yarn_costs_in_distribution": Claim(
-        "代价是训练长度之内比不缩放略高",
-        lambda p: _scaling_vs_plain("yarn", "in", 0.0, p, worse=True),
+        "代价是训练长度之内明显比不缩放高",
+        lambda p: _scaling_vs_plain("yarn", "in", CLEARLY, p, worse=True),
     ),
 }
 

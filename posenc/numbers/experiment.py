@@ -202,3 +202,55 @@ def _():
 @number("exp_clearly", ".1f", "「明显」的门槛:两组平均 loss 至少差多少 nats(≈ 困惑度高 10%)")
 def _():
     return _claims().CLEARLY
+
+
+# --- YaRN at the experiment's scale (lesson 5): what the evaluation-time scaling changed ---------
+
+
+def _exp_yarn():
+    from .. import scaling
+
+    c = _claims().config()
+    return scaling.yarn_pairs(c["d_model"] // c["n_heads"], c["rope_base"], c["eval_len"] / c["train_len"], c["train_len"])
+
+
+@number("exp_rope_pairs", "", "实验模型每个头的 RoPE 频率对数(head_dim / 2)")
+def _():
+    return len(_exp_yarn().pair)
+
+
+@number("exp_fastest_turns", ".1f", "最快的第 0 对在训练长度之内转几圈")
+def _():
+    return float(_exp_yarn().rotations[0])
+
+
+@number("exp_yarn_beta_fast", "g", "YaRN 的 β_fast:在原上下文里至少转这么多圈的对才原样保留")
+def _():
+    from ..scaling import YARN_BETA_FAST
+
+    return YARN_BETA_FAST
+
+
+@number("exp_yarn_kept", "", "实验的 YaRN 缩放里原样保留的频率对数")
+def _():
+    return _exp_yarn().kept
+
+
+@number("exp_yarn_blended", "", "实验的 YaRN 缩放里落在过渡段(部分放慢)的频率对数")
+def _():
+    return _exp_yarn().blended
+
+
+@number("exp_yarn_interpolated", "", "实验的 YaRN 缩放里整体除以 s 的频率对数")
+def _():
+    return _exp_yarn().interpolated
+
+
+@number("exp_yarn_qk_factor", ".2f", "YaRN 给 q、k 各乘的系数 0.1 ln s + 1(s = 4)")
+def _():
+    return _exp_yarn().attention_factor
+
+
+@number("exp_yarn_score_factor", ".2f", "q、k 各乘系数后,注意力分数被放大的倍数(系数的平方)")
+def _():
+    return _exp_yarn().attention_factor ** 2
