@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from posenc import configs, rope, scaling
@@ -46,6 +46,21 @@ def hf_kwargs(head_dim, max_pos, **rope_parameters):
 
 
 RTOL = 2e-6  # transformers computes in float32, posenc in float64
+EPS32 = float(np.finfo(np.float32).eps)
+
+
+def assert_blend_close(ours, theirs, omega, slope: float = 1.0):
+    """For methods that blend ω and ω/s with a weight w computed in float32 (YaRN's ramp, Llama 3's smooth).
+
+    The result is ω·(w + (1 − w)/s), so an error δw moves it by up to δw·ω, however small the
+    result itself (ω/s for s = 64). δw is a few float32 ulps times the slope of w in its float32
+    input: 1 for YaRN's ramp over pair indices, (high/low frequency gap)⁻¹·L/λ for Llama 3.
+    Anything wrong in the formula moves the result by O(ω), orders of magnitude above this bound.
+    """
+    ours, theirs, omega = (np.asarray(a, dtype=np.float64) for a in (ours, theirs, omega))
+    bound = RTOL * np.abs(theirs) + 8 * EPS32 * slope * omega
+    worst = np.max(np.abs(ours - theirs) - bound)
+    assert worst <= 0, f"differs beyond float32 blending error: ours {ours}, transformers {theirs}"
 
 
 # --- real models -------------------------------------------------------------------------------------
@@ -167,13 +182,14 @@ def test_yarn_matches_transformers(hf, p):
             rp[k] = p[k]
     theirs, their_att = hf.run("yarn", **hf_kwargs(p["head_dim"], int(p["factor"] * p["original_context"]), **rp))
     ours, our_att = scaling.yarn(**p)
-    # the ramp is float32 in transformers: a pair exactly at a boundary may differ by one float32 ulp of the ramp
-    np.testing.assert_allclose(ours, theirs, rtol=1e-5)
+    # transformers computes the ramp in float32
+    assert_blend_close(ours, theirs, rope.inverse_frequencies(p["head_dim"], p["base"], p["rotary_fraction"]))
     assert our_att == pytest.approx(their_att, rel=1e-12)
 
 
 @given(head_dim=head_dims, fraction=fractions, theta=thetas, factor=factors, L=contexts,
        lf=st.floats(0.25, 4.0), gap=st.floats(0.1, 8.0))
+@example(head_dim=18, fraction=1.0, theta=100.0, factor=26.0, L=256, lf=1.890625, gap=0.5)  # float32 smooth: 1.02e-5 relative
 @SOME
 def test_llama3_matches_transformers(hf, head_dim, fraction, theta, factor, L, lf, gap):
     assume(valid_dim(head_dim, fraction))
@@ -182,7 +198,8 @@ def test_llama3_matches_transformers(hf, head_dim, fraction, theta, factor, L, l
                                                low_freq_factor=lf, high_freq_factor=hf_,
                                                original_max_position_embeddings=L, partial_rotary_factor=fraction))
     ours, our_att = scaling.llama3(head_dim, theta, factor, lf, hf_, L, fraction)
-    np.testing.assert_allclose(ours, theirs, rtol=1e-5)
+    # transformers computes smooth = (L/λ − lf)/(hf − lf) in float32; inside the band L/λ ≤ hf
+    assert_blend_close(ours, theirs, rope.inverse_frequencies(head_dim, theta, fraction), slope=hf_ / gap)
     assert our_att == att == 1.0
 
 
