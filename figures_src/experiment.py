@@ -38,9 +38,11 @@ def _style(method: str) -> str:
     return "--" if method == "sinusoidal_scaled" else "-"
 
 
-def _band(ax, curve, colour):
+def _line(ax, curve, colour, linestyle="-", linewidth=1.5, label=None):
+    """A curve's mean over seeds, with its seed band (lowest to highest) when there are several."""
     if curve.seeds > 1:
         ax.fill_between(curve.x, curve.low, curve.high, color=colour, alpha=0.18, linewidth=0)
+    ax.plot(curve.x, curve.mean, linestyle=linestyle, color=colour, linewidth=linewidth, label=label or curve.label)
 
 
 def _seeds_text() -> str:
@@ -85,9 +87,7 @@ def _finish(ax, xlabel: str, ncols: int = 3):
 def exp_training_curves(fig, theme):
     ax = fig.add_subplot()
     for c in F.training_curves(smooth=TRAIN_SMOOTH):
-        colour = _colour(theme, c.key)
-        _band(ax, c, colour)
-        ax.plot(c.x, c.mean, _style(c.key), color=colour, linewidth=1.5, label=c.label)
+        _line(ax, c, _colour(theme, c.key), _style(c.key))
     for v in F.final_validation():
         # validation at the end, drawn just right of the last step so it does not hide the curve
         ax.errorbar(v.x + 8, v.mean, yerr=[v.mean - v.low, v.high - v.mean], fmt="o", markersize=4,
@@ -114,9 +114,7 @@ def exp_training_curves(fig, theme):
 def exp_position_loss(fig, theme):
     ax = fig.add_subplot()
     for c in F.position_curves(smooth=POSITION_SMOOTH):
-        colour = _colour(theme, c.key)
-        _band(ax, c, colour)
-        ax.plot(c.x, c.mean, _style(c.key), color=colour, linewidth=1.5, label=c.label)
+        _line(ax, c, _colour(theme, c.key), _style(c.key))
     _train_length(ax, theme)
     _unigram(ax, theme)
     ax.set_xlim(0, len(c.x) - 1)
@@ -150,9 +148,7 @@ def exp_rope_scaling(fig, theme):
     (nope,) = F.position_curves(methods=("nope",), smooth=POSITION_SMOOTH)
     ax.plot(nope.x, nope.mean, "-", color=theme.muted, linewidth=1.0, label=nope.label)
     for c in F.scaling_curves(smooth=POSITION_SMOOTH):
-        colour = _scaling_colours(theme)[c.key]
-        _band(ax, c, colour)
-        ax.plot(c.x, c.mean, linestyle=_SCALING_STYLES[c.key], color=colour, linewidth=1.6, label=c.label)
+        _line(ax, c, _scaling_colours(theme)[c.key], _SCALING_STYLES[c.key], 1.6)
     _train_length(ax, theme)
     ax.set_xlim(0, len(c.x) - 1)
     _finish(ax, "位置（token）", ncols=5)
@@ -176,8 +172,7 @@ def exp_nope_vs_rope(fig, theme):
     curves += F.scaling_curves(names=("yarn",), smooth=POSITION_SMOOTH)
     colours = (_colour(theme, "nope"), _colour(theme, "rope"), _scaling_colours(theme)["yarn"])
     for c, colour, ls in zip(curves, colours, ("-", "-", "--")):
-        _band(ax, c, colour)
-        ax.plot(c.x, c.mean, linestyle=ls, color=colour, linewidth=1.6, label=c.label if c.key != "yarn" else "RoPE + YaRN（推理时）")
+        _line(ax, c, colour, ls, 1.6, label="RoPE + YaRN（推理时）" if c.key == "yarn" else None)
     _train_length(ax, theme)
     ax.set_xlim(0, len(c.x) - 1)
     _finish(ax, "位置（token）")
