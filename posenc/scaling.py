@@ -12,6 +12,8 @@ multiplied by attention_factor, so attention logits grow by its square.
     YaRN          keep fast pairs, divide slow pairs by s, ramp between;
                   attention_factor 0.1·ln s + 1                     Peng et al. 2023
     llama3        keep λ < L/4, divide λ > L by s, blend between    Llama 3.1
+    ABF           θ' chosen by hand (Code Llama 10⁴ → 10⁶), then     Xiong et al. 2023;
+                  continued training at the longer length          Rozière et al. 2023
 
 Lesson 5 quotes the per-pair tables (``yarn_pairs``, ``llama3_split``).
 """
@@ -56,6 +58,27 @@ def linear(head_dim: int, base: float, factor: float, rotary_fraction: float = 1
     """
     s = _factor("factor", factor)
     return inverse_frequencies(head_dim, base, rotary_fraction) / s, 1.0
+
+
+# --- Adjusted base frequency (ABF) -----------------------------------------------------------------
+
+
+def abf(head_dim: int, base: float, new_base: float, rotary_fraction: float = 1.0) -> tuple[np.ndarray, float]:
+    """Adjusted base frequency: ω_i' = θ'^(−2i/d) with a larger base θ' > θ, attention_factor 1.
+
+    Named by Xiong et al. 2023 ("Effective Long-Context Scaling of Foundation
+    Models", arXiv:2309.16039, §4.1: θ 10,000 → 500,000 for Llama 2 Long); Code
+    Llama (Rozière et al. 2023, arXiv:2308.12950, §2.4) raised θ from 10,000 to
+    1,000,000 to train at 16,384 tokens. Unlike NTK-aware scaling, which derives
+    θ' from the factor s and is applied at inference, ABF picks θ' by hand and
+    the model is trained further with it. Every pair slows down except pair 0
+    (ω_0 = 1 whatever the base).
+    """
+    base = _check.base("base", base)
+    new_base = _check.base("new_base", new_base)
+    if new_base <= base:
+        raise ValueError(f"new_base must be larger than base (ABF raises the base), got new_base={new_base}, base={base}")
+    return inverse_frequencies(head_dim, new_base, rotary_fraction), 1.0
 
 
 # --- NTK-aware and dynamic NTK -------------------------------------------------------------------

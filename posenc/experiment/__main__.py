@@ -7,14 +7,15 @@ import dataclasses
 import sys
 from pathlib import Path
 
-from .config import METHODS, PRECISIONS, PRESETS, check_methods, preset
+from .config import EXTENSIONS, METHODS, PRECISIONS, PRESETS, check_extensions, check_methods, preset
 
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m posenc.experiment",
-        description="Lesson 3's training experiment: one small Transformer, five position methods, "
-        "trained at length 128 and evaluated per position up to 512.",
+        description="The course's training experiment: one small Transformer, seven position methods, "
+        "trained at length 128 and evaluated per position up to 512; then the RoPE model extended to 512 "
+        "by continued training (plain, PI, NTK-aware, YaRN, ABF) and evaluated to 1,024.",
     )
     sub = p.add_subparsers(dest="command", required=True)
 
@@ -25,6 +26,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="compute only seed K (repeatable), e.g. to split seeds across processes; "
                    "the results file is written once all --seeds are cached")
     r.add_argument("--methods", default=",".join(METHODS), help=f"comma-separated subset of {','.join(METHODS)}")
+    r.add_argument("--extensions", default=",".join(EXTENSIONS),
+                   help=f"comma-separated subset of {','.join(EXTENSIONS)} ('' for none); they continue the RoPE model")
+    r.add_argument("--jobs", type=int, default=1, help="worker processes, each with --threads threads (on 2 cores: --jobs 2 --threads 1)")
     r.add_argument("--device", default="cpu", help="cpu, cuda or auto (default cpu: the committed results are CPU runs)")
     r.add_argument("--threads", type=int, default=2, help="torch threads (default 2)")
     r.add_argument("--precision", choices=PRECISIONS, help="override the preset's precision (the result then no longer verifies as the preset)")
@@ -54,10 +58,11 @@ def main(argv=None) -> int:
         if args.precision:
             cfg = dataclasses.replace(cfg, precision=args.precision)
         methods = check_methods(m.strip() for m in args.methods.split(",") if m.strip())
+        variants = check_extensions(v.strip() for v in args.extensions.split(",") if v.strip())
         if args.seeds < 1:
             raise SystemExit(f"--seeds must be at least 1, got {args.seeds}")
-        run(cfg, seeds=range(args.seeds), methods=methods, device=args.device, threads=args.threads,
-            out=args.out, compute_seeds=args.compute_seeds, progress=not args.no_progress)
+        run(cfg, seeds=range(args.seeds), methods=methods, variants=variants, device=args.device, threads=args.threads,
+            jobs=args.jobs, out=args.out, compute_seeds=args.compute_seeds, progress=not args.no_progress)
         return 0
     if args.command == "verify":
         from .verify import StaleResults, verify

@@ -1,7 +1,7 @@
 """A small decoder-only Transformer whose position method is a constructor argument.
 
 nanoGPT's shape (pre-LN blocks, causal attention, MLP ×4, output head tied to
-the token embedding), with five ways to tell it about order:
+the token embedding), with seven ways to tell it about order:
 
 - ``nope``: nothing. Only the causal mask breaks symmetry (Kazemnejad et al.
   2023, "The Impact of Positional Encoding on Length Generalization").
@@ -9,11 +9,16 @@ the token embedding), with five ways to tell it about order:
 - ``sinusoidal``: the fixed table of Vaswani et al. 2017 §3.5 added to the input.
 - ``sinusoidal_scaled``: the same, with the embedding multiplied by √d_model
   first, as §3.4 does ("we multiply those weights by √d_model").
+- ``alibi``: nothing added to the input; each head adds −m_h·(i − j) to its
+  scores, slopes 2^(−8h/n) (Press et al. 2022, "Train Short, Test Long", §3).
 - ``rope``: Q and K rotated by position inside every attention layer
   (Su et al. 2021, RoFormer §3.4); V untouched.
+- ``rope_partial``: RoPE on the first 25% of each head's dims only, the rest
+  unrotated (transformers' ``partial_rotary_factor`` layout).
 
 The encodings come from posenc itself (``posenc.sinusoidal.table``,
-``posenc.rope``), so the lessons' formulas and the trained model cannot drift apart.
+``posenc.rope``, ``posenc.relative``), so the lessons' formulas and the trained
+model cannot drift apart.
 """
 
 from __future__ import annotations
@@ -24,8 +29,10 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from .. import sinusoidal
+from .. import relative, rope, sinusoidal
 from .config import METHODS, Config
+
+ROTARY_METHODS = ("rope", "rope_partial")
 
 
 class RotaryScaling:
@@ -42,10 +49,10 @@ class RotaryScaling:
         self.attention_factor = float(attention_factor)
 
 
-def rope_inverse_frequencies(cfg: Config):
-    from .. import rope  # imported here so the non-RoPE methods work without it
-
-    return rope.inverse_frequencies(cfg.head_dim, cfg.rope_base, rotary_fraction=1.0)
+def rope_inverse_frequencies(cfg: Config, method: str = "rope"):
+    """The frequencies a rotary method trains with: all 32 pairs of a head, or the first 25% of its dims."""
+    fraction = cfg.partial_rotary_fraction if method == "rope_partial" else 1.0
+    return rope.inverse_frequencies(cfg.head_dim, cfg.rope_base, rotary_fraction=fraction)
 
 
 class CausalSelfAttention(nn.Module):
@@ -55,20 +62,22 @@ class CausalSelfAttention(nn.Module):
         self.qkv = nn.Linear(cfg.d_model, 3 * cfg.d_model, bias=False)
         self.proj = nn.Linear(cfg.d_model, cfg.d_model, bias=False)
 
-    def forward(self, x: torch.Tensor, rotary: RotaryScaling | None, causal: bool = True) -> torch.Tensor:
+    def forward(self, x: torch.Tensor, rotary: RotaryScaling | None, causal: bool = True, score_bias=None) -> torch.Tensor:
         B, T, C = x.shape
         q, k, v = self.qkv(x).split(C, dim=2)
         # (B, T, C) → (B, heads, T, head_dim)
         q, k, v = (t.view(B, T, self.n_heads, C // self.n_heads).transpose(1, 2) for t in (q, k, v))
         if rotary is not None:
-            from .. import rope
-
             positions = torch.arange(T, device=x.device)
             inv_freq = rotary.inv_freq.to(x.device)
             q = rope.apply_rotary_torch(q, positions, inv_freq, convention="half") * rotary.attention_factor
             k = rope.apply_rotary_torch(k, positions, inv_freq, convention="half") * rotary.attention_factor
             q, k = q.to(v.dtype), k.to(v.dtype)
-        y = F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+        if score_bias is None:
+            y = F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+        else:
+            # ALiBi: the (heads, T, T) bias, causal mask folded in as −∞, is added to q·kᵀ/√d.
+            y = F.scaled_dot_product_attention(q, k, v, attn_mask=score_bias.to(q.dtype))
         return self.proj(y.transpose(1, 2).contiguous().view(B, T, C))
 
 
@@ -92,8 +101,8 @@ class Block(nn.Module):
         self.ln2 = nn.LayerNorm(cfg.d_model)
         self.mlp = MLP(cfg)
 
-    def forward(self, x, rotary, causal=True):
-        x = x + self.attn(self.ln1(x), rotary, causal)
+    def forward(self, x, rotary, causal=True, score_bias=None):
+        x = x + self.attn(self.ln1(x), rotary, causal, score_bias)
         return x + self.mlp(self.ln2(x))
 
 
@@ -106,7 +115,9 @@ class PositionModel(nn.Module):
         self.tok_emb = nn.Embedding(cfg.vocab_size, cfg.d_model)
         self.blocks = nn.ModuleList(Block(cfg) for _ in range(cfg.n_layers))
         self.ln_f = nn.LayerNorm(cfg.d_model)
-        self.max_len = cfg.eval_len
+        # Methods with a table (learned, sinusoidal, ALiBi's bias) run up to eval_len;
+        # NoPE and RoPE have no table and run at any length (the extension evaluates to ext_eval_len).
+        self.max_len = cfg.eval_len if method in ("learned", "sinusoidal", "sinusoidal_scaled", "alibi") else None
         # Initialise the shared part first and the position part last, so that for
         # one seed every method starts from the same token embedding and blocks.
         self._init_shared()
@@ -123,7 +134,10 @@ class PositionModel(nn.Module):
         if method in ("sinusoidal", "sinusoidal_scaled"):
             table = sinusoidal.table(cfg.eval_len, cfg.d_model, cfg.sin_base)  # (eval_len, d) float64, §3.5
             self.register_buffer("pos_table", torch.tensor(table, dtype=torch.float32), persistent=False)
-        self.rotary = RotaryScaling(rope_inverse_frequencies(cfg)) if method == "rope" else None
+        # ALiBi: −m_h·|i − j| for the model's heads; the causal −∞ is added per forward pass.
+        bias = relative.alibi_bias(cfg.n_heads, cfg.eval_len) if method == "alibi" else None
+        self.register_buffer("alibi", None if bias is None else torch.tensor(bias, dtype=torch.float32), persistent=False)
+        self.rotary = RotaryScaling(rope_inverse_frequencies(cfg, method)) if method in ROTARY_METHODS else None
 
     def _init_shared(self):
         # GPT-2 / nanoGPT init: N(0, 0.02) everywhere, residual projections scaled
@@ -142,8 +156,8 @@ class PositionModel(nn.Module):
     def embed(self, idx: torch.Tensor) -> torch.Tensor:
         """Token embedding (× √d for sinusoidal_scaled) plus the additive position signal, if any."""
         T = idx.shape[1]
-        if T > self.max_len:
-            raise ValueError(f"sequence of length {T} is longer than the model's eval_len={self.max_len}")
+        if self.max_len is not None and T > self.max_len:
+            raise ValueError(f"sequence of length {T} is longer than the {self.method} model's table (eval_len={self.max_len})")
         x = self.tok_emb(idx) * self.embed_scale
         if self.pos_emb is not None:
             x = x + self.pos_emb(torch.arange(T, device=idx.device))
@@ -151,22 +165,30 @@ class PositionModel(nn.Module):
             x = x + self.pos_table[:T]
         return x
 
+    def score_bias(self, T: int, causal: bool):
+        """ALiBi's bias for length T (causal: −∞ above the diagonal), or None for the other methods."""
+        if self.alibi is None:
+            return None
+        bias = self.alibi[:, :T, :T]
+        if causal:
+            future = torch.ones(T, T, dtype=torch.bool, device=bias.device).triu(1)
+            bias = bias.masked_fill(future, float("-inf"))
+        return bias
+
     def forward(self, idx: torch.Tensor, rotary: RotaryScaling | None = None, causal: bool = True) -> torch.Tensor:
         """Logits (B, T, vocab). ``rotary`` overrides RoPE's frequencies (evaluation-time scaling)."""
+        return F.linear(self.hidden_states(idx, rotary, causal), self.tok_emb.weight)
+
+    def hidden_states(self, idx: torch.Tensor, rotary: RotaryScaling | None = None, causal: bool = True) -> torch.Tensor:
+        """Final-layer states before the head (tests probe the position signal with them)."""
         if rotary is not None and self.method != "rope":
             raise ValueError(f"rotary scaling applies to the RoPE model only, this model uses {self.method!r}")
         rotary = rotary or self.rotary
+        bias = self.score_bias(idx.shape[1], causal)
         x = self.embed(idx)
         for block in self.blocks:
-            x = block(x, rotary, causal)
-        # Tied head: logits are similarities to the (unscaled) token embeddings (Press & Wolf 2017).
-        return F.linear(self.ln_f(x), self.tok_emb.weight)
-
-    def hidden_states(self, idx: torch.Tensor, causal: bool = True) -> torch.Tensor:
-        """Final-layer states before the head; tests use it to probe the position signal."""
-        x = self.embed(idx)
-        for block in self.blocks:
-            x = block(x, self.rotary, causal)
+            x = block(x, rotary, causal, bias)
+        # Tied head (forward): logits are similarities to the (unscaled) token embeddings (Press & Wolf 2017).
         return self.ln_f(x)
 
 

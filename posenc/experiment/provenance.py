@@ -8,8 +8,8 @@ The code hash has two halves:
   editing a lesson's claim or a comment does not invalidate a run of hours;
   so is config.py's PRESETS table, whose values verify compares one by one.
 - ``encodings``: sha256 of what posenc's own encodings *compute* for this
-  config (the sinusoidal table, RoPE frequencies and rotation, PI/NTK/YaRN
-  frequencies), not of their source files. posenc/rope.py and friends are
+  config (the sinusoidal table, RoPE frequencies and rotation, ALiBi's bias,
+  the PI/NTK/YaRN/ABF frequencies), not of their source files. posenc/rope.py and friends are
   shared with the lessons and get docstring edits and refactors; a change that
   moves any number the model uses changes this hash, a comment does not.
   Values are rounded (1e-7 absolute for O(1) entries, 10 significant digits for
@@ -34,8 +34,8 @@ PACKAGE_DIR = Path(__file__).parent
 # Modules whose code decides the trained numbers. tests/test_experiment.py checks
 # that the training and evaluation path imports no other posenc module except
 # the encodings fingerprinted below.
-NUMBER_FILES = ("config.py", "corpus.py", "data.py", "model.py", "train.py", "evaluate.py", "run.py", "runtime.py")
-FINGERPRINTED_MODULES = ("posenc.sinusoidal", "posenc.rope", "posenc.scaling", "posenc._check", "posenc.demo")
+NUMBER_FILES = ("config.py", "corpus.py", "data.py", "model.py", "train.py", "evaluate.py", "scalings.py", "extend.py", "run.py", "runtime.py")
+FINGERPRINTED_MODULES = ("posenc.sinusoidal", "posenc.rope", "posenc.scaling", "posenc.relative", "posenc._check")
 
 
 def code_text(source: str) -> str:
@@ -110,8 +110,8 @@ def encodings_fingerprint(cfg) -> dict:
     """The numbers posenc's encodings give this config, rounded as described above."""
     import torch
 
-    from .. import rope, sinusoidal
-    from .evaluate import rope_scaling
+    from .. import relative, rope, sinusoidal
+    from . import scalings
 
     inv = rope.inverse_frequencies(cfg.head_dim, cfg.rope_base, rotary_fraction=1.0)
     positions = np.arange(cfg.eval_len)
@@ -123,16 +123,21 @@ def encodings_fingerprint(cfg) -> dict:
     ).double().numpy()
     out = {
         "sinusoidal.table": _round(sinusoidal.table(cfg.eval_len, cfg.d_model, cfg.sin_base), absolute=1e-7),
+        # The bias is −m_h·|i − j|: the slopes and a 16-token corner pin it down.
+        "relative.alibi_slopes": _round(relative.alibi_slopes(cfg.n_heads), digits=10),
+        "relative.alibi_bias[:16, :16]": _round(relative.alibi_bias(cfg.n_heads, 16), absolute=1e-7),
         "rope.inverse_frequencies": _round(inv, digits=10),
+        "rope.inverse_frequencies(partial)": _round(
+            rope.inverse_frequencies(cfg.head_dim, cfg.rope_base, rotary_fraction=cfg.partial_rotary_fraction), digits=10),
         "rope.rotate(half)": _round(rotated, absolute=1e-7),
         # The model calls the torch rotation. Its float32 angles (up to 511 rad) carry
         # ~3e-5 error, so it is held to the float64 rotation at 1e-3 rather than hashed:
         # a changed layout, sign or frequency fails this, CPU rounding does not.
         "rope.apply_rotary_torch matches rope.rotate": bool(np.max(np.abs(torch_rotated - rotated)) < 1e-3),
     }
-    for name in ("pi", "ntk", "yarn"):
-        r = rope_scaling(cfg, name)  # posenc.scaling's (inv_freq, attention_factor)
-        out[f"scaling.{name}"] = _round(r.inv_freq.double().numpy(), digits=6) + [f"{r.attention_factor:.10f}"]
+    for name in scalings.FREQUENCIES:  # posenc.scaling's (inv_freq, attention_factor), as evaluated and as extended
+        for stage, (freqs, factor) in (("eval", scalings.evaluation_time(cfg, name)), ("extend", scalings.extension(cfg, name))):
+            out[f"scaling.{name}.{stage}"] = _round(freqs, digits=6) + [f"{factor:.10f}"]
     return out
 
 
@@ -144,7 +149,7 @@ def code_hash(cfg) -> dict:
     return {"source_sha256": source_sha256(), "encodings_sha256": encodings_sha256(cfg)}
 
 
-def environment(device: str, threads: int) -> dict:
+def environment(device: str, threads: int, jobs: int = 1) -> dict:
     import torch
 
     return {
@@ -154,7 +159,8 @@ def environment(device: str, threads: int) -> dict:
         "platform": platform.platform(),
         "cpu": _cpu_name(),
         "device": device,
-        "threads": threads,
+        "threads": threads,  # per process
+        "jobs": jobs,  # worker processes
         "deterministic_algorithms": bool(torch.are_deterministic_algorithms_enabled()),
     }
 

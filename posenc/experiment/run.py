@@ -1,9 +1,12 @@
-"""Run the experiment: train every (method, seed), evaluate per position, write a results file.
+"""Run the experiment: train every (method, seed), extend the RoPE models, write a results file.
 
-Each (method, seed) is a *unit*, cached as JSON under ``experiment_runs/`` keyed
-by config, code and corpus hashes, so a long run can be resumed, extended to
-more seeds, or split across processes (``--seed 1`` in one shell, ``--seed 2``
-in another); ``run`` writes the results file once every unit it needs exists.
+Each (method, seed) and each (extension variant, seed) is a *unit*, cached as
+JSON under ``experiment_runs/`` keyed by config, code and corpus hashes, so a
+long run can be resumed, extended to more seeds, or split across processes
+(``--jobs 2`` runs two 1-thread worker processes; ``--seed 1`` in one shell and
+``--seed 2`` in another works too); ``run`` writes the results file once every
+unit it needs exists. A RoPE unit also caches its trained weights, which the
+extension units of its seed start from.
 """
 
 from __future__ import annotations
@@ -12,19 +15,21 @@ import datetime as _dt
 import hashlib
 import json
 import time
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 
 import numpy as np
 
 from . import corpus, provenance
 from . import data as data_mod
-from .config import METHODS, ROPE_SCALINGS, Config
-from .evaluate import position_losses, rope_scaling
+from .config import EXTENSIONS, METHODS, ROPE_SCALINGS, Config
+from .evaluate import in_distribution_loss, position_losses, rope_scaling
+from .extend import extend
 from .model import build, parameter_count
 from .runtime import DEFAULT_THREADS, setup
 from .train import train
 
-SCHEMA = 1
+SCHEMA = 2
 RESULTS_DIR = Path(__file__).parent / "results"
 CACHE_DIR = Path(__file__).parents[2] / "experiment_runs"  # git-ignored
 DECIMALS = 6  # losses are stored to 1e-6 nats, 100× finer than verify's tolerance
@@ -44,31 +49,107 @@ def run_key(cfg: Config, code: dict) -> str:
     return hashlib.sha256(blob).hexdigest()[:16]
 
 
-def unit_path(cache_dir: Path, cfg: Config, key: str, method: str, seed: int) -> Path:
-    return Path(cache_dir) / cfg.preset / key / f"{method}-seed{seed}.json"
+def unit_path(cache_dir: Path, cfg: Config, key: str, kind: str, name: str, seed: int) -> Path:
+    """``kind`` is "train" (a position method) or "extend" (an extension variant)."""
+    prefix = "" if kind == "train" else "extend-"
+    return Path(cache_dir) / cfg.preset / key / f"{prefix}{name}-seed{seed}.json"
 
 
-def run_unit(cfg: Config, ds: data_mod.Dataset, method: str, seed: int, device, on_step=None) -> dict:
-    """Train one method from one seed and measure its loss at every position."""
+def weights_path(cache_dir: Path, cfg: Config, key: str, seed: int) -> Path:
+    return Path(cache_dir) / cfg.preset / key / f"rope-seed{seed}.pt"
+
+
+def run_unit(cfg: Config, ds: data_mod.Dataset, method: str, seed: int, device, on_step=None) -> tuple[dict, dict]:
+    """Train one method from one seed, measure its learning curve and its loss at every position.
+
+    Returns (unit, state_dict).
+    """
     t0 = time.perf_counter()
-    model, losses = train(cfg, method, seed, ds.train, device=device, on_step=on_step)
+    curve = []
+    model, losses = train(cfg, method, seed, ds.train, device=device, on_step=on_step,
+                          on_checkpoint=lambda k, m: curve.append(in_distribution_loss(m, ds.val, cfg, device)))
     t1 = time.perf_counter()
     pos = position_losses(model, ds.val, cfg, device)
     unit = {
         "method": method,
         "seed": seed,
         "train_loss": _r(losses),
+        "val_curve": _r(curve),  # positions 0–127 after cfg.curve_steps()
         "position_loss": _r(pos),
         "val_loss_128": round(float(pos[: cfg.train_len].mean()), DECIMALS),
     }
     if method == "rope":
-        # Beyond the seed: stretch the trained RoPE model to 512 at evaluation time, no fine-tuning.
+        # Stretch the trained RoPE model to eval_len at evaluation time, no fine-tuning.
         unit["rope_scaling"] = {
             name: _r(position_losses(model, ds.val, cfg, device, rotary=rope_scaling(cfg, name))) for name in ROPE_SCALINGS
         }
     unit["train_seconds"] = round(t1 - t0, 2)
     unit["eval_seconds"] = round(time.perf_counter() - t1, 2)
-    return unit
+    return unit, model.state_dict()
+
+
+def extend_unit(cfg: Config, ds: data_mod.Dataset, state: dict, variant: str, seed: int, device, on_step=None) -> dict:
+    out = extend(cfg, state, variant, seed, ds.train, ds.val, device, on_step)
+    return {
+        "variant": variant,
+        "seed": seed,
+        "train_loss": _r(out["train_loss"]),
+        "in_distribution_curve": _r(out["in_distribution_curve"]),  # after cfg.ext_curve_steps()
+        "position_loss_before": _r(out["position_loss_before"]),
+        "position_loss_after": _r(out["position_loss_after"]),
+        "seconds": round(out["seconds"], 2),
+    }
+
+
+# --- one unit, in this process or a worker ---------------------------------------------------------
+
+_DATASETS: dict = {}
+
+
+def _dataset(cfg: Config) -> data_mod.Dataset:
+    if cfg not in _DATASETS:
+        _DATASETS[cfg] = data_mod.load(cfg)
+    return _DATASETS[cfg]
+
+
+def compute_unit(cfg: Config, kind: str, name: str, seed: int, cache_dir: Path, key: str, device, on_step=None) -> str:
+    """Compute one unit and write it (and a RoPE model's weights) to the cache; return a log line."""
+    import torch
+
+    ds = _dataset(cfg)
+    started = time.time()
+    if kind == "train":
+        unit, state = run_unit(cfg, ds, name, seed, device, on_step)
+        if name == "rope":
+            torch.save(state, weights_path(cache_dir, cfg, key, seed))
+        msg = f"{name} seed {seed}: val loss (0–127) {unit['val_loss_128']:.3f}, train {unit['train_seconds']:.0f}s + eval {unit['eval_seconds']:.0f}s"
+    else:
+        wpath = weights_path(cache_dir, cfg, key, seed)
+        if wpath.exists():
+            state = torch.load(wpath, map_location="cpu", weights_only=True)
+        else:  # the weights are deterministic: re-train them rather than fail
+            _, state = run_unit(cfg, ds, "rope", seed, device)
+            torch.save(state, wpath)
+        unit = extend_unit(cfg, ds, state, name, seed, device, on_step)
+        msg = f"extend {name} seed {seed}: in-distribution {unit['in_distribution_curve'][0]:.3f} → {unit['in_distribution_curve'][-1]:.3f}, {unit['seconds']:.0f}s"
+    unit["started"], unit["finished"] = round(started, 1), round(time.time(), 1)
+    path = unit_path(cache_dir, cfg, key, kind, name, seed)
+    path.write_text(json.dumps(unit))
+    return msg
+
+
+def _worker_init(threads: int, device: str):
+    setup(threads, device)
+
+
+def _worker(cfg, kind, name, seed, cache_dir, key, device, queue):
+    def on_step(step, loss):
+        queue.put((1, loss))
+
+    return compute_unit(cfg, kind, name, seed, cache_dir, key, device, on_step)
+
+
+# --- the sweep -------------------------------------------------------------------------------------
 
 
 def data_summary(cfg: Config, ds: data_mod.Dataset) -> dict:
@@ -79,87 +160,113 @@ def data_summary(cfg: Config, ds: data_mod.Dataset) -> dict:
         "vocab_size": ds.vocab_size,
         "val_unk_rate": round(data_mod.unk_rate(ds.val), DECIMALS),
         "eval_windows": len(data_mod.eval_starts(len(ds.val), cfg.eval_len, cfg.eval_stride)),
+        "ext_eval_windows": len(data_mod.eval_starts(len(ds.val), cfg.ext_eval_len, cfg.eval_stride)),
         "unigram_loss": round(data_mod.unigram_loss(ds), DECIMALS),
         "uniform_loss": round(data_mod.uniform_loss(ds.vocab_size), DECIMALS),
     }
+
+
+def _units(methods, variants, seeds) -> list[tuple[str, str, int]]:
+    # RoPE first within each seed: the extension units of that seed start from its weights.
+    order = sorted(methods, key=lambda m: m != "rope")
+    return [("train", m, s) for s in seeds for m in order] + [("extend", v, s) for s in seeds for v in variants]
 
 
 def run(
     cfg: Config,
     seeds=(0,),
     methods=METHODS,
+    variants=EXTENSIONS,
     device: str = "cpu",
     threads: int = DEFAULT_THREADS,
+    jobs: int = 1,
     out: Path | None = None,
     cache_dir: Path = CACHE_DIR,
     compute_seeds=None,
     progress: bool = True,
     log=print,
 ) -> dict | None:
-    """Compute the missing (method, seed) units, then write and return the results dict.
+    """Compute the missing units, then write and return the results dict.
 
-    With ``compute_seeds`` only those seeds' units are computed and nothing is
-    written (for splitting a run across processes); run again without it to
-    assemble the results file from the cache.
+    ``jobs`` > 1 computes units in that many worker processes of ``threads``
+    threads each. With ``compute_seeds`` only those seeds' units are computed
+    and nothing is written (for splitting a run across shells); run again
+    without it to assemble the results file from the cache.
     """
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs must be a positive integer, got {jobs!r}; use --jobs 2 on two cores")
     dev = setup(threads, device)
-    seeds, methods = [int(s) for s in seeds], list(methods)
+    seeds, methods, variants = [int(s) for s in seeds], list(methods), list(variants)
+    if variants and "rope" not in methods:
+        raise ValueError("the extension stage continues the RoPE model: include 'rope' in --methods, or pass --extensions ''")
     compute_only = compute_seeds is not None
     compute_seeds = seeds if compute_seeds is None else [int(s) for s in compute_seeds]
-    ds = data_mod.load(cfg)
+    ds = _dataset(cfg)
     code = provenance.code_hash(cfg)
     key = run_key(cfg, code)
-    todo = [(m, s) for s in compute_seeds for m in methods if not unit_path(cache_dir, cfg, key, m, s).exists()]
-    log(f"preset {cfg.preset}: {len(methods)} methods × seeds {seeds}; {len(todo)} unit(s) to train, cache {Path(cache_dir) / cfg.preset / key}")
+    (Path(cache_dir) / cfg.preset / key).mkdir(parents=True, exist_ok=True)
+    todo = [u for u in _units(methods, variants, compute_seeds) if not unit_path(cache_dir, cfg, key, *u).exists()]
+    log(f"preset {cfg.preset}: {len(methods)} methods + {len(variants)} extensions × seeds {seeds}; "
+        f"{len(todo)} unit(s) to compute with {jobs} process(es) × {threads} thread(s), cache {Path(cache_dir) / cfg.preset / key}")
 
+    total_steps = sum(cfg.steps if kind == "train" else cfg.ext_steps for kind, _, _ in todo)
     bar = None
     if progress and todo:
         from tqdm import tqdm
 
-        bar = tqdm(total=len(todo) * cfg.steps, unit="step", dynamic_ncols=True, mininterval=2.0)
-    for method, seed in todo:
-        if bar is not None:
-            bar.set_description(f"{method} seed {seed}")
+        bar = tqdm(total=total_steps, unit="step", dynamic_ncols=True, mininterval=2.0)
+    say = bar.write if bar is not None else log
+    sweep_start = time.time()
+    if jobs == 1:
+        for kind, name, seed in todo:
+            if bar is not None:
+                bar.set_description(f"{'' if kind == 'train' else 'extend '}{name} seed {seed}")
 
             def on_step(step, loss, bar=bar):
-                bar.update(1)
-                bar.set_postfix(loss=f"{loss:.3f}", refresh=False)
+                if bar is not None:
+                    bar.update(1)
+                    bar.set_postfix(loss=f"{loss:.3f}", refresh=False)
 
-        else:
-            on_step = None
-        unit = run_unit(cfg, ds, method, seed, dev, on_step)
-        path = unit_path(cache_dir, cfg, key, method, seed)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(unit))
-        msg = f"{method} seed {seed}: val loss (0–127) {unit['val_loss_128']:.3f}, train {unit['train_seconds']:.0f}s + eval {unit['eval_seconds']:.0f}s"
-        (bar.write if bar is not None else log)(msg)
+            say(compute_unit(cfg, kind, name, seed, cache_dir, key, dev, on_step))
+    elif todo:
+        _run_parallel(cfg, todo, jobs, threads, str(dev), cache_dir, key, bar, say)
     if bar is not None:
         bar.close()
+    if todo:
+        log(f"computed {len(todo)} unit(s) in {time.time() - sweep_start:.0f}s wall")
 
     if compute_only:
         log(f"computed seeds {compute_seeds}; run without --seed to write the results file")
         return None
-    missing = [(m, s) for s in seeds for m in methods if not unit_path(cache_dir, cfg, key, m, s).exists()]
+    needed = _units(methods, variants, seeds)
+    missing = [u for u in needed if not unit_path(cache_dir, cfg, key, *u).exists()]
     if missing:
         log(f"not writing results: {len(missing)} unit(s) still missing, e.g. {missing[:3]}")
         return None
-    units = {m: [json.loads(unit_path(cache_dir, cfg, key, m, s).read_text()) for s in seeds] for m in methods}
+    load = lambda kind, name, s: json.loads(unit_path(cache_dir, cfg, key, kind, name, s).read_text())  # noqa: E731
+    units = {m: [load("train", m, s) for s in seeds] for m in methods}
+    extensions = {v: [load("extend", v, s) for s in seeds] for v in variants}
+    every = [u for us in (*units.values(), *extensions.values()) for u in us]
     results = {
         "schema": SCHEMA,
         "preset": cfg.preset,
         "config": cfg.to_dict(),
         "methods": methods,
+        "extensions": variants,
         "seeds": seeds,
         "code": code,
         "corpus_sha256": corpus.CORPUS_SHA256,
-        "environment": provenance.environment(str(dev), threads),
+        "environment": provenance.environment(str(dev), threads, jobs),
         "command": provenance.command_line(),
         "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-        # Compute time of all units (training + evaluation), however many processes ran them.
-        "wall_seconds": round(sum(u["train_seconds"] + u["eval_seconds"] for us in units.values() for u in us), 1),
+        # Compute time of all units (training + evaluation), however many processes ran them,
+        # and the wall time from the first unit's start to the last unit's end (if one sweep made them all).
+        "compute_seconds": round(sum(u.get("train_seconds", 0) + u.get("eval_seconds", 0) + u.get("seconds", 0) for u in every), 1),
+        "wall_seconds": round(max(u["finished"] for u in every) - min(u["started"] for u in every), 1),
         "data": data_summary(cfg, ds),
         "parameters": {m: parameter_count(build(cfg, m, 0)) for m in methods},
         "runs": units,
+        "extension": extensions,
     }
     results["seal_sha256"] = provenance.seal(results)
     out = results_path(cfg.preset) if out is None else Path(out)
@@ -167,3 +274,27 @@ def run(
     out.write_text(json.dumps(results, ensure_ascii=False, indent=1) + "\n")
     log(f"wrote {out}")
     return results
+
+
+def _run_parallel(cfg, todo, jobs, threads, device, cache_dir, key, bar, say):
+    """Units in ``jobs`` spawned worker processes; their steps feed the one progress bar here."""
+    import multiprocessing as mp
+    import queue as queue_mod
+
+    ctx = mp.get_context("spawn")
+    with ctx.Manager() as manager:
+        steps = manager.Queue()
+        with ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_worker_init, initargs=(threads, device)) as pool:
+            pending = {pool.submit(_worker, cfg, kind, name, seed, cache_dir, key, device, steps) for kind, name, seed in todo}
+            while pending:
+                done, pending = wait(pending, timeout=1.0, return_when=FIRST_COMPLETED)
+                while True:
+                    try:
+                        n, loss = steps.get_nowait()
+                    except queue_mod.Empty:
+                        break
+                    if bar is not None:
+                        bar.update(n)
+                        bar.set_postfix(loss=f"{loss:.3f}", refresh=False)
+                for f in done:
+                    say(f.result())  # re-raises a worker's error here

@@ -1,4 +1,4 @@
-"""Train one (method, seed) pair and return its per-step training loss.
+"""Train one (method, seed) pair, or continue training a model; return the per-step losses.
 
 Deterministic by construction: the model is initialised from ``torch.manual_seed(seed)``,
 batches come from a separate generator seeded with the same seed, and the
@@ -35,6 +35,11 @@ def learning_rate(cfg: Config, step: int) -> float:
     return cfg.lr * (cfg.min_lr_ratio + (1 - cfg.min_lr_ratio) * 0.5 * (1 + math.cos(math.pi * progress)))
 
 
+def extension_learning_rate(cfg: Config, step: int) -> float:
+    """Linear warm-up to ext_lr (where pre-training's schedule ended), then constant."""
+    return cfg.ext_lr * min(1.0, (step + 1) / cfg.ext_warmup_steps)
+
+
 def optimizer(model: PositionModel, cfg: Config) -> torch.optim.AdamW:
     # Decay only the blocks' weight matrices. Embeddings and LayerNorms are not
     # decayed (as in nanoGPT's minGPT ancestor), which also keeps the learned
@@ -48,32 +53,37 @@ def optimizer(model: PositionModel, cfg: Config) -> torch.optim.AdamW:
     )
 
 
-def train(
+def fit(
+    model: PositionModel,
     cfg: Config,
-    method: str,
+    tokens: torch.Tensor,
+    *,
+    length: int,
+    batch_size: int,
+    steps: int,
+    lr_at: Callable[[int], float],
     seed: int,
-    train_tokens: torch.Tensor,
-    device: torch.device | str = "cpu",
-    steps: int | None = None,
     on_step: Callable[[int, float], None] | None = None,
-) -> tuple[PositionModel, list[float]]:
-    """Train ``method`` from ``seed`` for ``steps`` (default cfg.steps); return (model, losses).
+    every: int | None = None,
+    on_checkpoint: Callable[[int, PositionModel], None] | None = None,
+) -> list[float]:
+    """``steps`` AdamW steps on random windows of ``length`` tokens; return the loss of each step's batch.
 
-    ``losses[i]`` is the training loss of step i's batch before that step's update.
+    ``losses[i]`` is step i's loss before its update. After every ``every``-th step
+    (k = every, 2·every, …) ``on_checkpoint(k, model)`` is called, e.g. to measure
+    a learning curve; it must not change the model.
     """
-    device = torch.device(device)
-    steps = cfg.steps if steps is None else steps
-    model = build(cfg, method, seed).to(device)
+    device = next(model.parameters()).device
     opt = optimizer(model, cfg)
     batches = torch.Generator().manual_seed(seed)  # data order: independent of init and of method
-    tokens = train_tokens.to(device)
+    tokens = tokens.to(device)
     losses: list[float] = []
     model.train()
     for step in range(steps):
         for group in opt.param_groups:
-            group["lr"] = learning_rate(cfg, step)
-        starts = data_mod.batch_starts(len(train_tokens), cfg.train_len, cfg.batch_size, batches).to(device)
-        x, y = data_mod.windows(tokens, starts, cfg.train_len)
+            group["lr"] = lr_at(step)
+        starts = data_mod.batch_starts(len(tokens), length, batch_size, batches).to(device)
+        x, y = data_mod.windows(tokens, starts, length)
         with autocast(cfg, device):
             logits = model(x)
         loss = F.cross_entropy(logits.float().view(-1, logits.size(-1)), y.reshape(-1))
@@ -84,5 +94,33 @@ def train(
         losses.append(loss.item())
         if on_step is not None:
             on_step(step, losses[-1])
+        if on_checkpoint is not None and every and (step + 1) % every == 0:
+            model.eval()
+            on_checkpoint(step + 1, model)
+            model.train()
     model.eval()
+    return losses
+
+
+def train(
+    cfg: Config,
+    method: str,
+    seed: int,
+    train_tokens: torch.Tensor,
+    device: torch.device | str = "cpu",
+    steps: int | None = None,
+    on_step: Callable[[int, float], None] | None = None,
+    on_checkpoint: Callable[[int, PositionModel], None] | None = None,
+) -> tuple[PositionModel, list[float]]:
+    """Train ``method`` from ``seed`` for ``steps`` (default cfg.steps); return (model, losses).
+
+    ``on_checkpoint(k, model)`` runs after every cfg.curve_every steps (the learning curve).
+    """
+    model = build(cfg, method, seed).to(torch.device(device))
+    losses = fit(
+        model, cfg, train_tokens,
+        length=cfg.train_len, batch_size=cfg.batch_size, steps=cfg.steps if steps is None else steps,
+        lr_at=lambda step: learning_rate(cfg, step), seed=seed, on_step=on_step,
+        every=cfg.curve_every, on_checkpoint=on_checkpoint,
+    )
     return model, losses

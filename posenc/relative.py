@@ -1,0 +1,242 @@
+"""Relative position as a term in the attention score: Shaw et al., T5's buckets, ALiBi.
+
+All three leave the token embeddings alone and change only the score of query
+position i for key position j, through the distance j − i:
+
+    Shaw et al. 2018   e_ij = x_i W^Q (x_j W^K + a^K_ij)ᵀ / √d_z,  a^K_ij = w^K_clip(j−i, k)
+                       (arXiv:1803.02155, §3.2 Eq. 4 and §3.3 Eq. 5–6): one learned vector per
+                       clipped distance −k … k, shared by the heads of a layer.
+    T5 (Raffel 2020)   score_ij + b_h[bucket(j − i)]: one learned scalar per (bucket, head),
+                       buckets exact for short distances and logarithmic up to max_distance
+                       (arXiv:1910.10683 §2.1; Mesh TensorFlow's ``_relative_position_bucket``).
+    ALiBi (Press 2022) score_ij − m_h · (i − j) for j ≤ i: a fixed slope per head, nothing learned
+                       (arXiv:2108.12409 §3, "Train Short, Test Long").
+
+Shapes follow the attention matrix: rows are query positions i, columns key positions j.
+Pure numpy; the training experiment turns ``alibi_causal_bias`` into a torch buffer.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+from . import _check
+
+
+def _count(name: str, n, minimum: int = 1) -> int:
+    if isinstance(n, bool) or not isinstance(n, (numbers.Integral, np.integer)) or n < minimum:
+        raise ValueError(f"{name} must be an integer ≥ {minimum}, got {n!r}")
+    return int(n)
+
+
+def relative_positions(query_len: int, key_len: int | None = None) -> np.ndarray:
+    """The matrix of j − i (key position minus query position), shape (query_len, key_len).
+
+    Negative entries are keys before the query; a causal model only uses j − i ≤ 0.
+    This is transformers' ``memory_position − context_position`` in T5's ``compute_bias``.
+    """
+    q = _count("query_len", query_len)
+    k = q if key_len is None else _count("key_len", key_len)
+    return np.arange(k, dtype=np.int64)[None, :] - np.arange(q, dtype=np.int64)[:, None]
+
+
+# --- Shaw et al. 2018 ------------------------------------------------------------------------------
+
+
+def shaw_clipped(relative, max_relative_position: int) -> np.ndarray:
+    """clip(j − i, k) = max(−k, min(k, j − i)) (Shaw et al. 2018, §3.3 Eq. 6).
+
+    Distances beyond k share the embedding of ±k: Shaw et al. argue that exact
+    distances matter little past a few tokens, and clipping lets the model run
+    on sequences longer than any seen in training. The returned values index the
+    2k + 1 learned vectors after adding k.
+    """
+    k = _count("max_relative_position", max_relative_position)
+    rel = np.asarray(relative)
+    if rel.dtype.kind not in "iu":
+        raise ValueError(f"relative positions must be integers (j − i), got dtype {rel.dtype}; build them with relative_positions()")
+    return np.clip(rel, -k, k).astype(np.int64)
+
+
+def shaw_parameters(max_relative_position: int, head_dim: int, n_layers: int, values: bool = True) -> int:
+    """Learned numbers Shaw et al.'s relative representations add to a model.
+
+    Each layer has 2k + 1 vectors of width d_z for keys (w^K) and, with ``values``,
+    as many for values (w^V), shared across that layer's heads (§3.3: "sharing them
+    across attention heads"); d_z is the head width.
+    """
+    k = _count("max_relative_position", max_relative_position)
+    d = _count("head_dim", head_dim)
+    layers = _count("n_layers", n_layers)
+    return (2 * k + 1) * d * (2 if values else 1) * layers
+
+
+# --- T5's relative position buckets ----------------------------------------------------------------
+
+
+def _t5_args(num_buckets, max_distance, bidirectional):
+    nb = _count("num_buckets", num_buckets, minimum=2)
+    if not isinstance(bidirectional, (bool, np.bool_)):
+        raise ValueError(f"bidirectional must be True (encoder) or False (decoder), got {bidirectional!r}")
+    one_side = nb // 2 if bidirectional else nb
+    max_exact = one_side // 2
+    if max_exact < 1:
+        raise ValueError(f"num_buckets={nb} leaves no exact bucket{' per direction' if bidirectional else ''}; T5 uses 32")
+    md = _count("max_distance", max_distance)
+    if md <= max_exact:
+        raise ValueError(
+            f"max_distance={md} must exceed the exact range max_exact={max_exact} (half of the "
+            f"{'per-direction ' if bidirectional else ''}buckets), or the logarithmic buckets have no room; T5 uses 128"
+        )
+    return nb, md, one_side, max_exact
+
+
+def t5_bucket(relative, bidirectional: bool = True, num_buckets: int = 32, max_distance: int = 128) -> np.ndarray:
+    """T5's bucket for each relative position j − i (Raffel et al. 2020 §2.1; transformers ``_relative_position_bucket``).
+
+    With n buckets per direction (half of num_buckets when bidirectional, the other
+    half for keys after the query) and max_exact = n/2:
+
+        distance r < max_exact           bucket r                     (one bucket per distance)
+        max_exact ≤ r                    max_exact + ⌊ln(r/max_exact) / ln(max_distance/max_exact) · (n − max_exact)⌋
+                                         capped at n − 1               (logarithmic, then one bucket for all r ≥ max_distance)
+
+    Causal (``bidirectional=False``): keys after the query (j > i) all map to bucket 0,
+    the same as distance 0. The logarithm is computed in float32 as in the
+    reference, so the bucket edges agree with T5 bit for bit.
+    """
+    nb, md, one_side, max_exact = _t5_args(num_buckets, max_distance, bidirectional)
+    rel = np.asarray(relative)
+    if rel.dtype.kind not in "iu":
+        raise ValueError(f"relative positions must be integers (j − i), got dtype {rel.dtype}; build them with relative_positions()")
+    rel = rel.astype(np.int64)
+    bucket = np.zeros(rel.shape, dtype=np.int64)
+    if bidirectional:
+        bucket += (rel > 0).astype(np.int64) * one_side
+        r = np.abs(rel)
+    else:
+        r = -np.minimum(rel, 0)
+    # Distances below max_exact take the exact branch; give them r = max_exact here so no log(0) is taken.
+    r_large = np.maximum(r, max_exact).astype(np.float32)
+    scaled = np.log(r_large / np.float32(max_exact)) / np.float32(math.log(md / max_exact))
+    large = max_exact + (scaled * np.float32(one_side - max_exact)).astype(np.int64)
+    large = np.minimum(large, one_side - 1)
+    return bucket + np.where(r < max_exact, r, large)
+
+
+def t5_bucket_edges(bidirectional: bool = True, num_buckets: int = 32, max_distance: int = 128) -> list[tuple[int, int, int]]:
+    """(bucket, first distance, last distance) for each bucket of one direction (keys before the query).
+
+    The last bucket's range is open-ended; it is reported up to max_distance, the
+    first distance that certainly lands in it. Computed from ``t5_bucket`` itself.
+    """
+    nb, md, one_side, max_exact = _t5_args(num_buckets, max_distance, bidirectional)
+    r = np.arange(md + 1)
+    b = t5_bucket(-r, bidirectional, nb, md)
+    edges = []
+    for k in np.unique(b):
+        hits = r[b == k]
+        edges.append((int(k), int(hits.min()), int(hits.max())))
+    return edges
+
+
+def t5_parameters(num_buckets: int, n_heads: int, stacks: int = 1) -> int:
+    """One learned scalar per (bucket, head), in one table per stack that has relative attention.
+
+    T5 shares the table across the layers of a stack ("we share the position
+    embedding parameters across all layers", §2.1): in transformers only layer 0
+    has ``relative_attention_bias`` and the other layers reuse its output. The
+    encoder and the decoder's self-attention each have a table (stacks=2); the
+    decoder's cross-attention has none.
+    """
+    return _count("num_buckets", num_buckets, 2) * _count("n_heads", n_heads) * _count("stacks", stacks)
+
+
+def t5_bias(table, query_len: int, key_len: int | None = None, bidirectional: bool = True, max_distance: int = 128) -> np.ndarray:
+    """The bias added to every score: table[bucket(j − i), h], shape (heads, query_len, key_len).
+
+    ``table`` has shape (num_buckets, heads) like transformers' ``relative_attention_bias.weight``.
+    """
+    t = np.asarray(table, dtype=np.float64)
+    if t.ndim != 2:
+        raise ValueError(f"table must have shape (num_buckets, heads), got {t.shape}")
+    buckets = t5_bucket(relative_positions(query_len, key_len), bidirectional, t.shape[0], max_distance)
+    return np.moveaxis(t[buckets], -1, 0)
+
+
+# --- ALiBi -----------------------------------------------------------------------------------------
+
+
+def alibi_slopes(n_heads: int) -> np.ndarray:
+    """One slope m_h per head (Press, Smith, Lewis 2022, §3).
+
+    For n heads, n a power of two: the geometric sequence that starts at 2^(−8/n)
+    with ratio 2^(−8/n), i.e. m_h = 2^(−8h/n) for h = 1 … n (8 heads: 1/2, 1/4, …, 1/256).
+    Otherwise (the authors' code, used by BLOOM's 112 heads): the n' = 2^⌊log₂ n⌋
+    slopes of the nearest lower power of two, followed by the odd-numbered slopes
+    of 2n' heads, 2^(−4h/n') for h = 1, 3, 5, …, taking the first n − n'.
+    """
+    n = _count("n_heads", n_heads)
+    closest = 2 ** int(math.floor(math.log2(n)))
+    slopes = _geometric_slopes(closest)
+    if closest != n:
+        slopes += _geometric_slopes(2 * closest)[0::2][: n - closest]
+    return np.array(slopes, dtype=np.float64)
+
+
+def _geometric_slopes(n: int) -> list[float]:
+    # start · ratio^h with start = ratio = 2^(−8/n), evaluated as the authors' get_slopes
+    # does (Python floats), so the slopes agree with their reference to the last bit.
+    start = 2.0 ** (-(2.0 ** -(math.log2(n) - 3)))
+    return [start * start**h for h in range(n)]
+
+
+def alibi_bias(n_heads: int, query_len: int, key_len: int | None = None) -> np.ndarray:
+    """−m_h · |i − j| for every head, query i and key j: shape (heads, query_len, key_len).
+
+    Press et al. add −m·(i − j) to the causal scores (keys j ≤ i); this is that
+    term. For a causal model the entries j > i are masked anyway
+    (``alibi_causal_bias``); the symmetric |i − j| is how bidirectional ALiBi
+    variants extend it.
+    """
+    m = alibi_slopes(n_heads)
+    distance = np.abs(relative_positions(query_len, key_len)).astype(np.float64)
+    return 0.0 - m[:, None, None] * distance[None, :, :]  # 0.0 − … so distance 0 gives +0.0, not −0.0
+
+
+def alibi_causal_bias(n_heads: int, length: int) -> np.ndarray:
+    """ALiBi with the causal mask folded in: −m_h·(i − j) for j ≤ i, −∞ for j > i. Shape (heads, T, T).
+
+    Added to q·kᵀ/√d before the softmax, this is the whole of ALiBi: no position
+    embedding, nothing learned (Press et al. 2022, §3 and Figure 3).
+    """
+    bias = alibi_bias(n_heads, length)
+    future = relative_positions(length) > 0
+    bias[:, future] = -np.inf
+    return bias
+
+
+def alibi_weight_ratio(slope: float, distance) -> np.ndarray:
+    """exp(−m·r): the factor by which the bias alone scales a key's softmax weight at distance r,
+    relative to an equally scored key at distance 0."""
+    m = _check.positive("slope", slope)
+    r = np.asarray(distance, dtype=np.float64)
+    if np.any(r < 0):
+        raise ValueError(f"distance must be ≥ 0 (tokens back from the query), got {r.min()}")
+    return np.exp(-m * r)
+
+
+def alibi_reach(slope: float, factor: float) -> float:
+    """The distance r at which the bias alone cuts a key's weight by ``factor``: r = ln(factor) / m.
+
+    E.g. factor 10: beyond this distance a key needs a score ln 10 ≈ 2.3 higher than
+    a key at distance 0 to get the same weight. Small slopes reach far.
+    """
+    m = _check.positive("slope", slope)
+    f = _check.positive("factor", factor)
+    if f <= 1:
+        raise ValueError(f"factor must be greater than 1 (how many times smaller the weight becomes), got {f}")
+    return math.log(f) / m
