@@ -117,7 +117,7 @@ def compute_unit(cfg: Config, kind: str, name: str, seed: int, cache_dir: Path, 
     import torch
 
     ds = _dataset(cfg)
-    started = time.time()
+    started, cpu0 = time.time(), time.process_time()
     if kind == "train":
         unit, state = run_unit(cfg, ds, name, seed, device, on_step)
         if name == "rope":
@@ -132,7 +132,10 @@ def compute_unit(cfg: Config, kind: str, name: str, seed: int, cache_dir: Path, 
             torch.save(state, wpath)
         unit = extend_unit(cfg, ds, state, name, seed, device, on_step)
         msg = f"extend {name} seed {seed}: in-distribution {unit['in_distribution_curve'][0]:.3f} → {unit['in_distribution_curve'][-1]:.3f}, {unit['seconds']:.0f}s"
+    # Wall-clock start and end, and this process's CPU time: on a busy machine the
+    # unit's seconds grow, its CPU time does not (each worker runs one thread).
     unit["started"], unit["finished"] = round(started, 1), round(time.time(), 1)
+    unit["cpu_seconds"] = round(time.process_time() - cpu0, 1)
     path = unit_path(cache_dir, cfg, key, kind, name, seed)
     path.write_text(json.dumps(unit))
     return msg
@@ -262,6 +265,7 @@ def run(
         # Compute time of all units (training + evaluation), however many processes ran them,
         # and the wall time from the first unit's start to the last unit's end (if one sweep made them all).
         "compute_seconds": round(sum(u.get("train_seconds", 0) + u.get("eval_seconds", 0) + u.get("seconds", 0) for u in every), 1),
+        "cpu_seconds": round(sum(u["cpu_seconds"] for u in every), 1),
         "wall_seconds": round(max(u["finished"] for u in every) - min(u["started"] for u in every), 1),
         "data": data_summary(cfg, ds),
         "parameters": {m: parameter_count(build(cfg, m, 0)) for m in methods},
