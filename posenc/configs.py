@@ -236,8 +236,15 @@ def transformers_kwargs(cfg: ModelConfig, layer: str = "global") -> dict:
 
 @lru_cache(maxsize=None)
 def _all() -> dict[str, ModelConfig]:
-    raw = yaml.safe_load(MODELS_FILE.read_text(encoding="utf-8")) or {}
-    return {key: _parse(key, entry) for key, entry in raw.items()}
+    """Every model in posenc/data/models*.yaml (models.yaml first, then the others by name)."""
+    models: dict[str, ModelConfig] = {}
+    for path in sorted(MODELS_FILE.parent.glob("models*.yaml"), key=lambda p: (p != MODELS_FILE, p.name)):
+        raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        for key, entry in raw.items():
+            if key in models:
+                raise ValueError(f"model {key!r} is defined twice; rename or remove it in {path.name}")
+            models[key] = _parse(key, entry)
+    return models
 
 
 def load(key: str) -> ModelConfig:
