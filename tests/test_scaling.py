@@ -49,18 +49,34 @@ RTOL = 2e-6  # transformers computes in float32, posenc in float64
 EPS32 = float(np.finfo(np.float32).eps)
 
 
-def assert_blend_close(ours, theirs, omega, slope: float = 1.0):
+def assert_blend_close(ours, theirs, omega, slope=1.0):
     """For methods that blend ω and ω/s with a weight w computed in float32 (YaRN's ramp, Llama 3's smooth).
 
     The result is ω·(w + (1 − w)/s), so an error δw moves it by up to δw·ω, however small the
     result itself (ω/s for s = 64). δw is a few float32 ulps times the slope of w in its float32
-    input: 1 for YaRN's ramp over pair indices, (high/low frequency gap)⁻¹·L/λ for Llama 3.
-    Anything wrong in the formula moves the result by O(ω), orders of magnitude above this bound.
+    input: ``yarn_ramp_slope`` for YaRN's ramp over pair indices, (high/low frequency gap)⁻¹·L/λ
+    for Llama 3. Anything wrong in the formula moves the result by O(ω), far above this bound.
     """
     ours, theirs, omega = (np.asarray(a, dtype=np.float64) for a in (ours, theirs, omega))
-    bound = RTOL * np.abs(theirs) + 8 * EPS32 * slope * omega
+    bound = RTOL * np.abs(theirs) + 8 * EPS32 * np.asarray(slope) * omega
     worst = np.max(np.abs(ours - theirs) - bound)
     assert worst <= 0, f"differs beyond float32 blending error: ours {ours}, transformers {theirs}"
+
+
+def yarn_ramp_slope(low: float, high: float, n_pairs: int) -> np.ndarray:
+    """How many float32 ulps of error transformers' ramp weight can carry, pair by pair (for ``assert_blend_close``).
+
+    transformers computes w_j = (j − low)/(high − low) on a float32 arange: low is rounded to float32
+    (error ≤ u·|low|, u = 2⁻²⁴), the difference is rounded (≤ u·|j − low|), and the divisor and the
+    division add a relative u each (2u·|w_j|). So |δw_j| ≤ u·(|low| + |j − low|)/(high − low) + 2u·|w_j|,
+    i.e. (|low| + |j − low|)/(2·(high − low)) + |w_j| ulps of EPS32 = 2u. This is 1 or 2 ulps for a
+    ramp many pairs wide and grows when beta_fast and beta_slow nearly meet (a steep ramp).
+    The clamp to [0, 1] can only shrink the error.
+    """
+    width = high - low if high != low else 0.001  # transformers widens an empty ramp the same way
+    j = np.arange(n_pairs, dtype=np.float64)
+    w = (j - low) / width
+    return np.maximum(1.0, (abs(low) + np.abs(j - low)) / (2 * abs(width)) + np.abs(w))
 
 
 # --- real models -------------------------------------------------------------------------------------
@@ -172,6 +188,8 @@ def yarn_params(draw):
 
 
 @given(yarn_params())
+@example({"head_dim": 200, "rotary_fraction": 0.25, "base": 3679798.0, "factor": 2.0, "original_context": 27771,
+          "beta_fast": 35.21875, "beta_slow": 35.0, "truncate": False})  # a ramp 0.01 pairs wide: float32 w off by 1e-5
 @settings(max_examples=60, deadline=None)
 def test_yarn_matches_transformers(hf, p):
     rp = {"rope_type": "yarn", "rope_theta": p["base"], "factor": p["factor"],
@@ -182,8 +200,11 @@ def test_yarn_matches_transformers(hf, p):
             rp[k] = p[k]
     theirs, their_att = hf.run("yarn", **hf_kwargs(p["head_dim"], int(p["factor"] * p["original_context"]), **rp))
     ours, our_att = scaling.yarn(**p)
-    # transformers computes the ramp in float32
-    assert_blend_close(ours, theirs, rope.inverse_frequencies(p["head_dim"], p["base"], p["rotary_fraction"]))
+    # transformers computes the ramp in float32; its width comes from the correction dims (by hand, below)
+    d = int(p["head_dim"] * p["rotary_fraction"])
+    low, high = correction_range_by_hand(p["beta_fast"], p["beta_slow"], d, p["base"], p["original_context"], p["truncate"])
+    assert_blend_close(ours, theirs, rope.inverse_frequencies(p["head_dim"], p["base"], p["rotary_fraction"]),
+                       slope=yarn_ramp_slope(low, high, d // 2))
     assert our_att == pytest.approx(their_att, rel=1e-12)
 
 
@@ -250,6 +271,14 @@ def correction_dim_by_hand(r, d, theta, L):
     return d * math.log(L / (2 * math.pi * r)) / (2 * math.log(theta))
 
 
+def correction_range_by_hand(beta_fast, beta_slow, d, theta, L, truncate=True):
+    """YaRN's (low, high): floor/ceil of the correction dims when truncating, then clamped to [0, d − 1]."""
+    low, high = correction_dim_by_hand(beta_fast, d, theta, L), correction_dim_by_hand(beta_slow, d, theta, L)
+    if truncate:
+        low, high = math.floor(low), math.ceil(high)
+    return max(low, 0), min(high, d - 1)
+
+
 def test_qwen3_yarn_numbers():
     cfg = configs.load("qwen3_8b")
     sc = cfg["scaling"]
@@ -299,9 +328,8 @@ def test_llama31_split():
 
 def test_yarn_pairs_table_for_qwen3():
     t = scaling.yarn_pairs(128, 1e6, 4.0, 32_768)
-    inv, att = scaling.yarn(128, 1e6, 4.0, 32_768)
-    np.testing.assert_array_equal(t.inv_freq, inv)
-    assert t.attention_factor == att and (t.low, t.high) == (23, 40)
+    assert t.attention_factor == pytest.approx(0.1 * math.log(4) + 1, rel=1e-15) and (t.low, t.high) == (23, 40)
+    np.testing.assert_array_equal(t.pair, np.arange(64))
     for j in range(64):  # each row, recomputed by hand
         lam = 2 * math.pi * 1e6 ** (2 * j / 128)
         assert t.wavelength[j] == pytest.approx(lam, rel=1e-12)
@@ -312,6 +340,227 @@ def test_yarn_pairs_table_for_qwen3():
         assert t.inv_freq[j] == pytest.approx((1 - ramp) * omega + ramp * omega / 4, rel=1e-12)
     # pairs 0–23 kept, 40–63 fully interpolated: the 24 pairs that never turn within 32,768 tokens
     assert (t.kept, t.blended, t.interpolated) == (24, 16, 24)
+
+
+# --- exact boundaries of the piecewise rules ----------------------------------------------------------------
+#
+# Each rule is checked where its comparison flips: a wavelength exactly at L/high_freq_factor or
+# L/low_freq_factor (Llama 3), a YaRN correction dim exactly on an integer and one float step either
+# side (floor/ceil), and the clamps of the correction range. The exact values are found by stepping
+# through neighbouring floats, so they land exactly in float64, the precision posenc and the
+# references compute these comparisons in.
+
+
+def llama3_by_reference(freqs, factor, low_freq_factor, high_freq_factor, old_context_len):
+    """Llama 3.1's rescaling as meta-llama/llama-models writes it (``apply_scaling``), in Python floats.
+
+    The reference keeps a pair when wavelen < L/high_freq_factor, divides it when
+    wavelen > L/low_freq_factor, and smooths it otherwise: both edges belong to the smoothing
+    band (its torch.where form says ``wavelen >= high_freq_wavelen) & (wavelen <= low_freq_wavelen``;
+    transformers' ``~(wavelen < high) * ~(wavelen > low)``). Returns (new freqs, band of each pair).
+    """
+    low_freq_wavelen = old_context_len / low_freq_factor
+    high_freq_wavelen = old_context_len / high_freq_factor
+    new_freqs, bands = [], []
+    for freq in freqs:
+        wavelen = 2 * math.pi / freq
+        if wavelen < high_freq_wavelen:
+            new_freqs.append(freq)
+            bands.append("unchanged")
+        elif wavelen > low_freq_wavelen:
+            new_freqs.append(freq / factor)
+            bands.append("scaled")
+        else:
+            smooth = (old_context_len / wavelen - low_freq_factor) / (high_freq_factor - low_freq_factor)
+            new_freqs.append((1 - smooth) * freq / factor + smooth * freq)
+            bands.append("smoothed")
+    return np.array(new_freqs), bands
+
+
+def float_steps(x: float, n: int) -> float:
+    """x moved by n representable float64 steps (up for n > 0)."""
+    for _ in range(abs(n)):
+        x = float(np.nextafter(x, math.inf if n > 0 else -math.inf))
+    return x
+
+
+def freq_factor_on_pair0(first_context: int = 2048) -> tuple[int, float]:
+    """(L, f) with L/f == 2π exactly in float64 (pair 0's wavelength, ω_0 = 1), but f ≠ L/2π.
+
+    Pair 0 then sits exactly on the edge L/f, and the smoothing weight computed at the edge,
+    (L/λ − …)/(…), is one float step off its ideal 1 (or 0): the smoothed value differs from the
+    kept (or scaled) one in the last bit, so which side of the edge a pair lands on is visible.
+    """
+    two_pi = 2 * math.pi
+    for L in range(first_context, 10 * first_context):
+        for step in (1, -1):
+            f = float_steps(L / two_pi, step)
+            if L / f == two_pi:
+                return L, f
+    raise AssertionError("no context with an exact edge found")
+
+
+def test_llama3_upper_edge_is_smoothed_as_in_the_reference(hf):
+    # pair 0's wavelength exactly L/high_freq_factor: smoothed, not kept (llama-models, transformers)
+    L, high = freq_factor_on_pair0()
+    low, s, head_dim, base = 1.0, 8.0, 8, 10_000.0
+    omega = rope.inverse_frequencies(head_dim, base)
+    assert 2 * math.pi / omega[0] == L / high  # exactly on the edge
+    want, bands = llama3_by_reference(omega, s, low, high, L)
+    assert bands[0] == "smoothed" and want[0] != omega[0]  # one float step below ω_0: the smoothing weight is 1 − 2⁻⁵³
+    ours, _ = scaling.llama3(head_dim, base, s, low, high, L)
+    np.testing.assert_array_equal(ours, want)
+    split = scaling.llama3_split(head_dim, base, low, high, L)
+    assert split == {b: bands.count(b) for b in ("unchanged", "scaled", "smoothed")}
+    assert split["unchanged"] == 0
+    theirs, _ = hf.run("llama3", **hf_kwargs(head_dim, L, rope_type="llama3", rope_theta=base, factor=s,
+                                               low_freq_factor=low, high_freq_factor=high,
+                                               original_max_position_embeddings=L))
+    assert_blend_close(ours, theirs, omega, slope=high / (high - low))
+
+
+def test_llama3_lower_edge_is_smoothed_as_in_the_reference(hf):
+    # pair 0's wavelength exactly L/low_freq_factor: smoothed (weight ≈ 0, so ≈ ω/s), not divided by s
+    L, low = freq_factor_on_pair0()
+    high, s, head_dim, base = 2 * low, 8.0, 8, 10_000.0
+    omega = rope.inverse_frequencies(head_dim, base)
+    assert 2 * math.pi / omega[0] == L / low
+    want, bands = llama3_by_reference(omega, s, low, high, L)
+    assert bands == ["smoothed", "scaled", "scaled", "scaled"] and want[0] != omega[0] / s
+    ours, _ = scaling.llama3(head_dim, base, s, low, high, L)
+    np.testing.assert_array_equal(ours, want)
+    assert scaling.llama3_split(head_dim, base, low, high, L) == {"unchanged": 0, "scaled": 3, "smoothed": 1}
+    theirs, _ = hf.run("llama3", **hf_kwargs(head_dim, L, rope_type="llama3", rope_theta=base, factor=s,
+                                               low_freq_factor=low, high_freq_factor=high,
+                                               original_max_position_embeddings=L))
+    assert_blend_close(ours, theirs, omega, slope=high / (high - low))
+
+
+def test_llama31_edges_with_wavelengths_placed_on_them(monkeypatch):
+    # Llama 3.1's own factors (8, 1, 4, 8,192): pairs with wavelengths 2,048 and 8,192 exactly (2π·2⁻¹¹ and
+    # 2π·2⁻¹³ are exact), one float step either side of each, and one pair inside each band.
+    sc = configs.load("llama31_8b")["scaling"]
+    s, lf, hf_, L = sc["factor"], sc["low_freq_factor"], sc["high_freq_factor"], sc["original_max_position_embeddings"]
+    lams = [100.0, float_steps(2048.0, -1), 2048.0, float_steps(2048.0, 1), 4096.0,
+            float_steps(8192.0, -1), 8192.0, float_steps(8192.0, 1), 50_000.0]
+    omega = np.array([2 * math.pi / lam for lam in lams])
+    assert [2 * math.pi / w for w in omega][2::4] == [2048.0, 8192.0]
+    monkeypatch.setattr(scaling, "inverse_frequencies", lambda *args: omega.copy())
+    want, bands = llama3_by_reference(omega, s, lf, hf_, L)
+    assert bands == ["unchanged", "unchanged"] + ["smoothed"] * 5 + ["scaled", "scaled"]
+    ours, att = scaling.llama3(18, 500_000.0, s, lf, hf_, L)
+    np.testing.assert_array_equal(ours, want)
+    assert att == 1.0
+    assert scaling.llama3_split(18, 500_000.0, lf, hf_, L) == {"unchanged": 2, "scaled": 2, "smoothed": 5}
+    # at the edges the blend is continuous: ω itself at 2,048 (weight exactly 1), ω/s at 8,192 (weight 0)
+    assert ours[2] == omega[2] and ours[6] == omega[6] / s
+
+
+def correction_dim_as_transformers(num_rotations, dim, base, max_position_embeddings):
+    """transformers' ``find_correction_dim``, operation for operation (so float64 edges land identically)."""
+    return (dim * math.log(max_position_embeddings / (num_rotations * 2 * math.pi))) / (2 * math.log(base))
+
+
+def base_with_integral_correction_dim(k: int, rotations: float, dim: int, L: int) -> float:
+    """A base θ for which the pair turning ``rotations`` times in L tokens is exactly pair k (in float64)."""
+    guess = math.exp(dim * math.log(L / (rotations * 2 * math.pi)) / (2 * k))
+    for n in range(400):
+        for step in (n, -n):
+            theta = float_steps(guess, step)
+            if correction_dim_as_transformers(rotations, dim, theta, L) == k:
+                return theta
+    raise AssertionError("no base found")
+
+
+def beta_with_integral_correction_dim(k: int, dim: int, base: float, L: int) -> float:
+    """A rotation count β for which correction_dim(β) is exactly k (in float64)."""
+    guess = L / (2 * math.pi * base ** (2 * k / dim))
+    for n in range(400):
+        for step in (n, -n):
+            beta = float_steps(guess, step)
+            if correction_dim_as_transformers(beta, dim, base, L) == k:
+                return beta
+    raise AssertionError("no beta found")
+
+
+YARN_EDGE = {"dim": 64, "L": 4096, "low": 10, "high": 23, "factor": 16.0}
+
+
+@pytest.fixture(scope="module")
+def yarn_edge():
+    """(base, beta_slow) putting YaRN's low correction dim exactly on pair 10 and the high one on pair 23."""
+    e = YARN_EDGE
+    base = base_with_integral_correction_dim(e["low"], scaling.YARN_BETA_FAST, e["dim"], e["L"])
+    beta_slow = beta_with_integral_correction_dim(e["high"], e["dim"], base, e["L"])
+    return base, beta_slow
+
+
+@pytest.mark.parametrize("truncate", [True, False])
+@pytest.mark.parametrize("base_step", [0, -60, 60])
+def test_yarn_ramp_ends_on_and_beside_integral_correction_dims(hf, yarn_edge, truncate, base_step):
+    e = YARN_EDGE
+    base = float_steps(yarn_edge[0], base_step)  # a larger base moves both correction dims down a little
+    beta_slow = yarn_edge[1]
+    low_exact = correction_dim_as_transformers(scaling.YARN_BETA_FAST, e["dim"], base, e["L"])
+    high_exact = correction_dim_as_transformers(beta_slow, e["dim"], base, e["L"])
+    assert scaling.yarn_correction_dim(scaling.YARN_BETA_FAST, e["dim"], base, e["L"]) == low_exact
+    assert scaling.yarn_correction_dim(beta_slow, e["dim"], base, e["L"]) == high_exact
+    if base_step == 0:
+        assert (low_exact, high_exact) == (e["low"], e["high"])
+    else:  # one float step off the integers, on the side the base moved them
+        assert (low_exact < e["low"]) == (high_exact < e["high"]) == (base_step > 0)
+        assert abs(low_exact - e["low"]) < 1e-13 and abs(high_exact - e["high"]) < 1e-13
+    want = (math.floor(low_exact), math.ceil(high_exact)) if truncate else (low_exact, high_exact)
+    got = scaling.yarn_correction_range(e["dim"], base, e["L"], scaling.YARN_BETA_FAST, beta_slow, truncate)
+    assert got == want
+    if truncate and base_step > 0:
+        assert got == (e["low"] - 1, e["high"])  # floor drops just below 10; ceil keeps 23
+    if truncate and base_step < 0:
+        assert got == (e["low"], e["high"] + 1)
+    # the ramp is 0 up to low and 1 from high on, linear between
+    ramp = scaling.yarn_ramp(got[0], got[1], e["dim"] // 2)
+    j = np.arange(e["dim"] // 2)
+    np.testing.assert_allclose(ramp, np.clip((j - got[0]) / (got[1] - got[0]), 0, 1), rtol=1e-15, atol=0)
+    assert ramp[j <= got[0]].max() == 0 and ramp[j >= got[1]].min() == 1
+    theirs, _ = hf.run("yarn", **hf_kwargs(e["dim"], int(e["factor"] * e["L"]), rope_type="yarn", rope_theta=base,
+                                            factor=e["factor"], original_max_position_embeddings=e["L"],
+                                            beta_fast=scaling.YARN_BETA_FAST, beta_slow=beta_slow, truncate=truncate))
+    ours, _ = scaling.yarn(e["dim"], base, e["factor"], e["L"], beta_slow=beta_slow, truncate=truncate)
+    assert_blend_close(ours, theirs, rope.inverse_frequencies(e["dim"], base), slope=yarn_ramp_slope(*got, e["dim"] // 2))
+
+
+@pytest.mark.parametrize(
+    "dim, base, L, beta_fast, beta_slow, want",
+    [
+        (64, 10_000.0, 256, 64.0, 1.0, (0, None)),  # L/(2π·64) < 1: the low correction dim is negative, raised to 0
+        (64, 2.0, 4096, 32.0, 0.25, (None, 63)),  # a tiny base: the high one passes dim − 1 and is lowered to it
+        (16, 10_000.0, 4096, 2.0, 2.0, (None, None)),  # beta_fast = beta_slow: an empty ramp, widened by 0.001
+    ],
+)
+def test_yarn_correction_range_clamps_like_transformers(hf, dim, base, L, beta_fast, beta_slow, want):
+    low_exact = correction_dim_as_transformers(beta_fast, dim, base, L)
+    high_exact = correction_dim_as_transformers(beta_slow, dim, base, L)
+    got = scaling.yarn_correction_range(dim, base, L, beta_fast, beta_slow)
+    assert got == (max(math.floor(low_exact), 0), min(math.ceil(high_exact), dim - 1))
+    if want[0] is not None:
+        assert low_exact < 0 and got[0] == want[0]
+    if want[1] is not None:
+        assert high_exact > dim - 1 and got[1] == want[1]
+    for truncate in (True, False):
+        theirs, _ = hf.run("yarn", **hf_kwargs(dim, 4 * L, rope_type="yarn", rope_theta=base, factor=4.0,
+                                                original_max_position_embeddings=L, beta_fast=beta_fast,
+                                                beta_slow=beta_slow, truncate=truncate))
+        ours, _ = scaling.yarn(dim, base, 4.0, L, beta_fast, beta_slow, truncate)
+        low, high = scaling.yarn_correction_range(dim, base, L, beta_fast, beta_slow, truncate)
+        assert_blend_close(ours, theirs, rope.inverse_frequencies(dim, base), slope=yarn_ramp_slope(low, high, dim // 2))
+
+
+def test_yarn_empty_ramp_is_a_step_at_the_correction_dim():
+    # low == high: transformers widens the ramp to 0.001 pairs, so pairs ≤ low keep ω and pairs > low get ω/s
+    ramp = scaling.yarn_ramp(5, 5, 10)
+    assert ramp.tolist() == [0.0] * 6 + [1.0] * 4
+    ramp = scaling.yarn_ramp(4.9995, 4.9995, 10)  # widened to (4.9995, 5.0005): pair 5 sits mid-ramp
+    assert ramp[5] == pytest.approx(0.5, abs=1e-9) and ramp[4] == 0 and ramp[6] == 1
 
 
 # --- bad input -----------------------------------------------------------------------------------------
@@ -330,6 +579,8 @@ def test_yarn_pairs_table_for_qwen3():
         (lambda: scaling.yarn(128, 1e4, 4, 4096, mscale=0, mscale_all_dim=1), "mscale"),
         (lambda: scaling.yarn(100, 1e4, 4, 4096, rotary_fraction=0.25), "rotary_fraction"),
         (lambda: scaling.llama3(128, 5e5, 8, 4, 1, 8192), "high_freq_factor"),
+        (lambda: scaling.llama3(128, 5e5, 8, 2, 2, 8192), "high_freq_factor must exceed low_freq_factor"),
+        (lambda: scaling.llama3_split(128, 5e5, 2, 2, 8192), "high_freq_factor must exceed low_freq_factor"),
         (lambda: scaling.for_model(configs.load("gpt2")), "RoPE"),
         (lambda: scaling.for_model(configs.load("qwen3_8b"), layer="local"), "local_rope_theta"),
     ],
