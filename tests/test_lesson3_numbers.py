@@ -48,11 +48,10 @@ def test_nearest_neighbour_matches_brute_force_over_all_pairs(d, base):
     assert np.linalg.norm(pe_loop(k, d, base) - pe_loop(0, d, base)) == pytest.approx(best[1], abs=1e-9)
 
 
-@pytest.mark.parametrize("p, k", [(0, 1), (3, 1021), (100_000, 10), (77, 0), (500, -37)])
+@pytest.mark.parametrize("p, k", [(0, 1), (3, 1021), (100_000, 10), (77, 0), (500, -37), (37, -37)])
 def test_shift_distance_is_the_distance_of_the_two_encodings(p, k):
     q = p + k
-    if q < 0:
-        pytest.skip("negative position")
+    assert q >= 0  # every case is a pair of real positions
     direct = np.linalg.norm(pe_loop(q, 16) - pe_loop(p, 16))
     assert clock.shift_distance(k, 16) == pytest.approx(direct, abs=1e-9)
 
@@ -89,11 +88,26 @@ def test_projection_that_commutes_with_the_rotation_keeps_shift_invariance():
     np.testing.assert_allclose(before, after, atol=1e-9)
 
 
+def test_random_projections_are_independent_n_0_1_over_d():
+    # entries N(0, 1/d): with n = d² draws per matrix the sample mean has standard error σ/√n and the
+    # sample std σ/√(2n); allow six standard errors (a false alarm once in 10⁸ seeds). d = 256 makes
+    # that 2 % of σ, so a wrong scale (1/d, 1, √(2/d)) or a shared matrix fails.
+    d = 256
+    sigma, n = 1 / math.sqrt(d), d * d
+    for seed in (0, 3):
+        w_q, w_k = clock.random_projections(d, seed=seed)
+        assert w_q.shape == w_k.shape == (d, d)
+        for w in (w_q, w_k):
+            assert abs(w.mean()) < 6 * sigma / math.sqrt(n)
+            assert abs(w.std() - sigma) < 6 * sigma / math.sqrt(2 * n)
+        assert abs(np.corrcoef(w_q.ravel(), w_k.ravel())[0, 1]) < 6 / math.sqrt(n)
+    a, b = clock.random_projections(8, seed=5), clock.random_projections(8, seed=5)
+    assert np.array_equal(a[0], b[0]) and not np.array_equal(a[0], clock.random_projections(8, seed=6)[0])
+
+
 def test_random_projections_break_shift_invariance():
     d, n = 16, 6
     w_q, w_k = clock.random_projections(d, seed=3)
-    assert w_q.shape == w_k.shape == (d, d)
-    assert np.std(w_q) == pytest.approx(1 / math.sqrt(d), rel=0.25)
     before = clock.position_scores(np.arange(n), w_q, w_k)
     after = clock.position_scores(np.arange(n) + 10, w_q, w_k)
     loop = np.array([[(w_q @ pe_loop(a, d)) @ (w_k @ pe_loop(b, d)) for b in range(n)] for a in range(n)])
@@ -157,14 +171,22 @@ def test_cat_fish_snippet_shows_same_rows_without_positions_and_different_with()
     assert diff > 0.1 and with_pos.endswith("False")
 
 
-def test_bounded_snippet_reports_values_within_one_and_constant_length():
-    out = _run_snippet("lesson3_bounded")
-    assert f"{demo.WALKTHROUGH_MAX_LEN:,}" in out
-    for line in out.splitlines()[:2]:
+def test_bounded_snippet_reports_the_tables_true_extremes_and_length():
+    out = _run_snippet("lesson3_bounded").splitlines()
+    d = demo.WALKTHROUGH_DIM
+    assert len(out) == 3
+    for line, max_len in zip(out[:2], (10, demo.WALKTHROUGH_MAX_LEN)):
+        assert f"{max_len:,}" in line
+        ref = np.array([pe_loop(p, d) for p in range(max_len)])
+        # printed to 4 decimals from a float32 table: angles p·ω carry up to 2·2⁻²⁴·p of rounding
+        tol = 5e-5 + 2 * 2.0**-24 * max_len
         lo = float(line.split("最小值")[1].split()[0])
         hi = float(line.split("最大值")[1].split()[0])
-        assert -1 <= lo and hi <= 1
-    assert f"{math.sqrt(demo.WALKTHROUGH_DIM / 2):.4f}" in out.splitlines()[-1]
+        assert abs(lo - ref.min()) <= tol and abs(hi - ref.max()) <= tol, line
+        shortest, longest = (float(x) for x in line.split("向量长度")[1].split("~"))
+        # every PE(p) has length √(d/2): sin² + cos² = 1 in each of the d/2 pairs
+        assert shortest == longest == pytest.approx(math.sqrt(d / 2), abs=5e-5)
+    assert f"{math.sqrt(d / 2):.4f}" in out[-1]
 
 
 # --- numbers the page quotes, against independent references ---------------------------------

@@ -308,10 +308,12 @@ def test_llama31_numbers():
     smooth = [j for j, x in enumerate(lam) if L / hf <= x <= L / lf]
     assert (v("llama31_smooth_first"), v("llama31_smooth_last")) == (smooth[0], smooth[-1])
     assert len(smooth) == v("llama31_smoothed")
-    # its smoothing factor is γ(r) with α = low_freq_factor, β = high_freq_factor
-    for j in smooth:
-        r = L / lam[j]
-        assert (r - lf) / (hf - lf) == pytest.approx(gamma_by_hand(r, lf, hf), abs=1e-15)
+    # the page's point: Llama 3's smoothing is YaRN's γ(r) with α = low_freq_factor, β = high_freq_factor,
+    # so every frequency posenc computes is (1 − γ)·ω/s + γ·ω with γ written from the paper
+    inv, _ = scaling.llama3(128, 500_000.0, sc["factor"], lf, hf, L)
+    for j in range(64):
+        w, g = omega_by_hand(j, 128, 500_000.0), gamma_by_hand(L / lam[j], lf, hf)
+        assert inv[j] == pytest.approx((1 - g) * w / sc["factor"] + g * w, rel=1e-12), j
     assert v("llama31_factor_times_original") == sc["factor"] * L != field("llama31_8b", "max_position_embeddings")
 
 

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import torch
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -20,10 +21,25 @@ MODELS = Path(__file__).resolve().parent.parent / "posenc" / "data" / "models.ya
 
 def test_raw_index_ratio_at_the_lesson_probe():
     # content RMS over the added index p: at p = 37, 1/37 and 0.02/37
-    assert naive.raw_index_content_ratio(37, 1.0) == pytest.approx(1 / 37)
-    assert naive.raw_index_content_ratio(37, 0.02) == pytest.approx(0.02 / 37)
-    assert format(1 / 37, ".1%") == "2.7%" and format(0.02 / 37, ".3%") == "0.054%"
-    assert numbers.text("naive_ratio_unit") == "2.7%" and numbers.text("naive_ratio_init") == "0.054%"
+    assert naive.raw_index_content_ratio(37, 1.0) == pytest.approx(1 / 37, rel=1e-15)
+    assert naive.raw_index_content_ratio(37, 0.02) == pytest.approx(0.02 / 37, rel=1e-15)
+    assert naive.raw_index_content_ratio(1, 0.5) == 0.5  # at p = 1 the index is as large as one unit of content
+
+
+def percent(text: str) -> tuple[float, int]:
+    """"2.7%" → (0.027, 1): the value a reader sees and how many decimals it shows."""
+    assert text.endswith("%") and text.count("%") == 1, text
+    digits = text[:-1]
+    return float(digits) / 100, len(digits.partition(".")[2])
+
+
+def test_page_ratios_are_the_ratios_at_the_probe_position_rounded_as_printed():
+    p = numbers.value("naive_probe_position")
+    for name, rms in (("naive_ratio_unit", 1.0), ("naive_ratio_init", 0.02)):  # 0.02: the project's init std
+        assert numbers.value(name) == pytest.approx(rms / p, rel=1e-15), name
+        shown, decimals = percent(numbers.text(name))
+        assert abs(shown - rms / p) <= 0.5 * 10.0 ** -(decimals + 2), (name, numbers.text(name))
+        assert decimals >= 1 and shown > 0  # never printed as 0% or 3%
 
 
 @settings(max_examples=50, deadline=None)
@@ -72,7 +88,6 @@ def test_has_row_boundary():
 
 
 def test_lookup_matches_torch_embedding_and_fails_where_torch_fails():
-    torch = pytest.importorskip("torch")
     emb = torch.nn.Embedding(16, 4)
     table = emb.weight.detach().numpy()
     ids = np.array([[0, 3, 15], [2, 2, 7]])
@@ -100,7 +115,6 @@ def test_only_rows_seen_in_training_get_gradient():
 
 def test_lookup_gradient_matches_torch_autograd():
     # Reference: nn.Embedding's backward, with repeated and missing positions.
-    torch = pytest.importorskip("torch")
     rng = np.random.default_rng(3)
     pos = np.array([4, 0, 4, 2, 7, 2, 2])
     upstream = rng.normal(size=(len(pos), 5))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -41,7 +42,6 @@ def test_from_mask_counts_real_tokens_for_any_padding_pattern(mask, fill):
 @settings(max_examples=60, deadline=None)
 @given(mask=masks)
 def test_from_mask_matches_the_transformers_torch_recipe(mask):
-    torch = pytest.importorskip("torch")
     m = torch.tensor(mask)
     ref = m.long().cumsum(-1) - 1
     ref.masked_fill_(m == 0, 1)

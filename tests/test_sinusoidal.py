@@ -34,10 +34,33 @@ def test_table_matches_the_papers_formula_term_by_term(p, d, base):
     np.testing.assert_allclose(S.encode(p, d, base), loop_encoding(p, d, base), atol=max(tol, 1e-12))
 
 
+def test_position_zero_is_sin_zero_then_cos_zero_in_every_pair():
+    # §3.5 at p = 0: sin 0 = 0 on the even dims, cos 0 = 1 on the odd dims, whatever d and base
+    for d, base in ((2, 10_000.0), (16, 10_000.0), (512, 10_000.0), (6, 3.0)):
+        assert S.encode(0, d, base).tolist() == [0.0, 1.0] * (d // 2)
+        assert S.table(3, d, base)[0].tolist() == [0.0, 1.0] * (d // 2)
+
+
+def test_values_at_position_one_from_tables():
+    # d = 4, base 10,000: ω = (1, 10⁻²), so PE(1) = (sin 1, cos 1, sin 0.01, cos 0.01); values from
+    # tables of sin and cos (sin 0.01 = 0.01 − 0.01³/6 + …), not from math.sin
+    want = [0.8414709848078965, 0.5403023058681398, 0.009999833334166664, 0.9999500004166653]
+    np.testing.assert_allclose(S.encode(1, 4), want, rtol=1e-15, atol=0)
+    np.testing.assert_allclose(S.table(np.array([1]), 4)[0], want, rtol=1e-15, atol=0)
+
+
 @settings(max_examples=60, deadline=None)
-@given(p=positions, d=dims, base=bases)
-def test_every_component_is_bounded(p, d, base):
-    assert np.all(np.abs(S.encode(p, d, base)) <= 1.0)
+@given(p=st.integers(0, 10**6), k=st.integers(0, 10_000), d=dims, base=bases)
+def test_each_pair_turns_forward_as_sin_then_cos(p, k, d, base):
+    # With (sin x, cos x) in that order, moving k positions is the block [[cos θ, sin θ], [−sin θ, cos θ]],
+    # θ = k·ω_i (sin(x+θ) = sin x cos θ + cos x sin θ; cos(x+θ) = cos x cos θ − sin x sin θ). With cos
+    # first the block would be its transpose, so this fails if the order is swapped.
+    a, b = S.encode(p, d, base), S.encode(p + k, d, base)
+    for i in range(d // 2):
+        theta = k * base ** (-2 * i / d)
+        c, s_ = math.cos(theta), math.sin(theta)
+        turned = (c * a[2 * i] + s_ * a[2 * i + 1], -s_ * a[2 * i] + c * a[2 * i + 1])
+        np.testing.assert_allclose(b[2 * i : 2 * i + 2], turned, atol=1e-6)
 
 
 @settings(max_examples=60, deadline=None)
@@ -103,7 +126,9 @@ def test_torch_table_matches_numpy_table():
     t = S.table_torch(5_000, 8).double().numpy()
     np.testing.assert_allclose(t, S.table(5_000, 8), atol=5e-3)  # float32 angles at p ≈ 5,000
     np.testing.assert_allclose(t[:100], S.table(100, 8), atol=1e-5)
-    assert torch.all(S.table_torch(5_000, 8).abs() <= 1)
+    assert t[0].tolist() == [0.0, 1.0] * 4
+    np.testing.assert_allclose(t[1, :2], [0.8414709848078965, 0.5403023058681398], atol=1e-7)  # sin 1, cos 1
+    assert S.table_torch(3, 8).dtype == torch.float32
 
 
 @pytest.mark.parametrize(
