@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from posenc import attention as at
+from posenc import sinusoidal as S
 from posenc import demo12
 
 
@@ -187,3 +188,145 @@ def test_tiny_values_are_printed_as_powers_of_ten():
     assert tiny(1.5e3) == "1.5×10³"
     with pytest.raises(ValueError, match="not finite"):
         tiny(float("nan"))
+
+
+# --- exact messages and edges ----------------------------------------------------------------------------
+
+
+def raises_exactly(message: str):
+    import re
+
+    return pytest.raises(ValueError, match=f"^{re.escape(message)}$")
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda h: at.make_head(0), "d must be a positive integer number of dimensions, got 0; pass e.g. d=8"),
+        (lambda h: at.make_head(4.0), "d must be a positive integer number of dimensions, got 4.0; pass e.g. d=8"),
+        (lambda h: at.make_head(True), "d must be a positive integer number of dimensions, got True; pass e.g. d=8"),
+        (lambda h: at.make_head(4, seed=-1), "seed must be a non-negative integer seed, got -1; pass e.g. seed=7"),
+        (lambda h: at.make_head(4, seed=True), "seed must be a non-negative integer seed, got True; pass e.g. seed=7"),
+        (lambda h: at.token_vectors(np.array([[1]])), "ids must be a non-empty 1-D sequence of token IDs, got shape (1, 1)"),
+        (lambda h: at.token_vectors(np.array([], dtype=int)), "ids must be a non-empty 1-D sequence of token IDs, got shape (0,)"),
+        (lambda h: at.token_vectors(np.array([1.0])),
+         "ids must be non-negative integers, got array([1.]) (dtype float64); use tokenize.token_ids(text)"),
+        (lambda h: at.token_vectors(np.array([3, -1, 2, 5, 6])),
+         "ids must be non-negative integers, got array([ 3, -1,  2,  5]) (dtype int64); use tokenize.token_ids(text)"),
+        (lambda h: at.sentence_input("猫吃鱼", d=5, positions=True),
+         "d must be even when positions=True (the position vectors come in sin/cos pairs), got 5"),
+        (lambda h: at.sentence_input("猫吃鱼", positions=1), "positions must be True or False, got 1"),
+        (lambda h: at.causal_mask(0), "n must be a positive sequence length, got 0"),
+        (lambda h: at.causal_mask(2.0), "n must be a positive sequence length, got 2.0"),
+        (lambda h: at.attend(np.zeros(6), h), "x must be a 2-D array (tokens × d) with at least one row, got shape (6,)"),
+        (lambda h: at.attend(np.zeros((0, 6)), h), "x must be a 2-D array (tokens × d) with at least one row, got shape (0, 6)"),
+        (lambda h: at.attend(np.array([["a"] * 6]), h), "x must hold real numbers, got dtype <U1"),
+        (lambda h: at.attend(np.full((2, 6), np.inf), h), "x contains NaN or ∞; every input vector must be finite"),
+        (lambda h: at.attend(np.zeros((3, 5)), h), "x has 5 columns but the head expects d = 6; build both with the same d"),
+        (lambda h: at.attend(np.zeros((2, 6)), "head"), "head must be a Head from make_head(), got str"),
+        (lambda h: at.attend(np.zeros((3, 6)), h, np.ones((2, 2))), "mask must have shape (3, 3) to match 3 tokens, got (2, 2)"),
+        (lambda h: at.attend(np.zeros((2, 6)), h, np.full((2, 2), 2)),
+         "mask must be boolean or hold only 0 and 1 (1 = may attend); got other values"),
+        (lambda h: at.attend(np.zeros((2, 6)), h, np.full((2, 2), "1")),
+         "mask must be boolean or hold only 0 and 1 (1 = may attend); got other values"),
+        (lambda h: at.attend(np.zeros((3, 6)), h, np.array([[1, 0, 0], [1, 1, 0], [0, 0, 0]])),
+         "mask row 2 forbids every key; each query must see at least one token (itself, for a causal mask)"),
+        (lambda h: at.softmax(np.array([[0.0, 1.0], [-np.inf, -np.inf]])), "softmax needs at least one finite score per row"),
+        (lambda h: at.stack(np.zeros((2, 6)), []), "heads is empty; pass at least one Head, e.g. [make_head(seed=7), make_head(seed=8)]"),
+        (lambda h: at.check_permutation([[0]]), "perm must be a non-empty 1-D sequence of indices, got shape (1, 1)"),
+        (lambda h: at.check_permutation([]), "perm must be a non-empty 1-D sequence of indices, got shape (0,)"),
+        (lambda h: at.check_permutation([0.0, 1.0]), "perm must hold integer indices, got dtype float64"),
+        (lambda h: at.check_permutation([0, 0, 1]), "perm must contain each of 0 … 2 exactly once, got [0, 0, 1]"),
+        (lambda h: at.check_permutation([1, 2]), "perm must contain each of 0 … 1 exactly once, got [1, 2]"),
+        (lambda h: at.check_permutation([0, 1], 3), "perm has 2 entries but the sequence has 3 tokens; they must match"),
+        (lambda h: at.swap(0, 0, 0), "n must be a positive sequence length, got 0"),
+        (lambda h: at.swap(3, 0, 3), "i and j must be positions below n = 3, got i = 0, j = 3"),
+        (lambda h: at.swap(3, 3, 0), "i and j must be positions below n = 3, got i = 3, j = 0"),
+        (lambda h: at.swap(3, -1, 0), "i must be a non-negative integer position, got -1; positions count from 0"),
+        (lambda h: at.swap(3, 0, -1), "j must be a non-negative integer position, got -1; positions count from 0"),
+        (lambda h: at.permute_text("猫吃鱼", [0, 1]), "perm has 2 entries but the sequence has 3 tokens; they must match"),
+        (lambda h: at.matched_difference(np.zeros((3, 2)), np.zeros((2, 2)), [0, 1]),
+         "out_a and out_b must have the same shape, got (3, 2) and (2, 2)"),
+        (lambda h: at.attend_padded([1, 2], [1, 1, 1], [0, 1], at.make_head()),
+         "ids, mask and position_ids must be 1-D with the same length, got (2,), (3,), (2,)"),
+        (lambda h: at.attend_padded([1, 2], [1, 1], [0, 1, 2], at.make_head()),
+         "ids, mask and position_ids must be 1-D with the same length, got (2,), (2,), (3,)"),
+        (lambda h: at.attend_padded([1, 2], [0, 0], [1, 1], at.make_head()),
+         "mask has no real token (all zeros); a row must contain at least one token"),
+        (lambda h: at.attend_padded([1, 2], [1, 1], [0, 1], at.make_head(5)), "the head's d must be even for sinusoidal position vectors, got 5"),
+    ],
+)
+def test_bad_input_messages_name_the_argument_and_the_fix(head, call, message):
+    with raises_exactly(message):
+        call(head)
+
+
+def test_defaults_are_the_documented_ones():
+    assert (at.DEFAULT_D, at.DEFAULT_SEED) == (8, 7)
+    h = at.make_head()
+    assert h.d == 8 and h.seed == 7 and h.w_q.shape == (8, 8)
+    np.testing.assert_array_equal(h.w_q, at.make_head(8, 7).w_q)
+    np.testing.assert_array_equal(at.token_vectors(np.array([5])), at.token_vectors(np.array([5]), 8, 7))
+    # W_q, W_k, W_v are the first three draws of default_rng(seed), in that order, scaled by 1/√d
+    rng = np.random.default_rng(7)
+    for w in (h.w_q, h.w_k, h.w_v):
+        np.testing.assert_allclose(w, rng.standard_normal((8, 8)) / math.sqrt(8), rtol=1e-15, atol=0)
+    # a token's vector is default_rng([seed, id]).standard_normal(d)
+    np.testing.assert_array_equal(at.token_vectors(np.array([0x732B]), 4, 3)[0], np.random.default_rng([3, 0x732B]).standard_normal(4))
+
+
+def test_sentence_input_adds_the_sinusoidal_table_only_when_asked():
+    from posenc import tokenize
+
+    plain = at.sentence_input("猫吃鱼", d=4, seed=1)
+    np.testing.assert_array_equal(plain, at.token_vectors(tokenize.token_ids("猫吃鱼"), 4, 1))
+    with_pos = at.sentence_input("猫吃鱼", d=4, seed=1, positions=True)
+    # the §3.5 vectors: position 0 adds (0, 1, 0, 1), position 1 adds (sin 1, cos 1, sin 0.01, cos 0.01)
+    np.testing.assert_allclose(with_pos[0] - plain[0], [0, 1, 0, 1], atol=0)
+    np.testing.assert_allclose(with_pos[1] - plain[1], [math.sin(1), math.cos(1), math.sin(0.01), math.cos(0.01)], rtol=1e-12)
+
+
+def test_masks_and_softmax_at_their_edges():
+    assert at.causal_mask(1).tolist() == [[True]]
+    assert at.causal_mask(np.int64(3)).tolist() == [[True, False, False], [True, True, False], [True, True, True]]
+    h = at.make_head(6, 3)
+    x = np.random.default_rng(0).normal(size=(3, 6))
+    # a 0/1 mask means the same as the boolean one
+    np.testing.assert_array_equal(at.attend(x, h, at.causal_mask(3).astype(int)).out, at.attend(x, h, at.causal_mask(3)).out)
+    r = at.attend(x, h, at.causal_mask(3))
+    assert np.isneginf(r.scores[0, 1]) and r.weights[0, 1] == 0
+    np.testing.assert_allclose(r.scores[2], r.q[2] @ r.k.T / math.sqrt(6), rtol=1e-12)
+    # softmax: shifted by the row maximum, so huge scores do not overflow; −∞ gets weight 0
+    w = at.softmax(np.array([[1000.0, 1000.0, -np.inf], [0.0, math.log(3), -np.inf]]))
+    np.testing.assert_allclose(w, [[0.5, 0.5, 0], [0.25, 0.75, 0]], rtol=1e-12)
+    # integer input is accepted and treated as float
+    np.testing.assert_allclose(at.attend(np.ones((2, 6), dtype=int), h).out, at.attend(np.ones((2, 6)), h).out)
+    np.testing.assert_allclose(at.attend([[1.0] * 6], h).out, at.attend(np.ones((1, 6)), h).out)
+
+
+def test_stack_adds_each_layer_to_the_residual():
+    x = np.random.default_rng(1).normal(size=(4, 6))
+    a, b = at.make_head(6, 1), at.make_head(6, 2)
+    h1 = x + at.attend(x, a).out
+    np.testing.assert_allclose(at.stack(x, [a, b]), h1 + at.attend(h1, b).out, rtol=1e-12)
+    np.testing.assert_allclose(at.stack(x, iter([a])), h1, rtol=1e-12)  # any iterable of heads
+
+
+def test_matched_difference_compares_each_token_with_itself():
+    a = np.arange(6.0).reshape(3, 2)
+    perm = np.array([2, 0, 1])
+    assert at.matched_difference(a, a[perm], perm) == 0.0
+    b = a[perm].copy()
+    b[1, 0] += 0.25
+    assert at.matched_difference(a, b, perm) == 0.25
+    assert at.check_permutation(np.array([1, 0], dtype=np.uint8)).dtype == np.int64
+
+
+def test_attend_padded_sees_only_real_tokens():
+    h = at.make_head(6, 2)
+    ids, mask = np.array([0, 0x732B, 0x5403]), np.array([0, 1, 1])
+    got = at.attend_padded(ids, mask, np.array([1, 0, 1]), h)
+    alone = at.attend(at.token_vectors(ids[1:], 6, at.DEFAULT_SEED) + S.table(2, 6), h).out
+    np.testing.assert_allclose(got, alone, rtol=1e-12)
+    seeded = at.attend_padded(ids, mask, np.array([1, 0, 1]), h, seed=3)
+    assert not np.allclose(seeded, got)

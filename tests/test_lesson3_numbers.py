@@ -267,3 +267,55 @@ def test_relative_example_gap_survives_a_shift():
 def test_projection_breaks_what_the_bare_dot_product_keeps():
     assert v("sin_shift_max_diff") < 1e-9
     assert v("proj_shift_max_diff") > 0.1 * v("proj_score_max_abs")
+
+
+# --- posenc.clock: exact messages and edges ---------------------------------------------------------------
+
+
+def raises_exactly(message: str):
+    import re
+
+    return pytest.raises(ValueError, match=f"^{re.escape(message)}$")
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: clock.nearest_neighbour(1, 16), "n must be an integer of at least 2 (a nearest pair needs two positions), got 1; pass e.g. n=1024"),
+        (lambda: clock.nearest_neighbour(10.0, 16), "n must be an integer of at least 2 (a nearest pair needs two positions), got 10.0; pass e.g. n=1024"),
+        (lambda: clock.nearest_neighbour(True, 16), "n must be an integer of at least 2 (a nearest pair needs two positions), got True; pass e.g. n=1024"),
+        (lambda: clock.turns_within(0, 16), "length must be a positive integer number of tokens, got 0; pass e.g. length=128"),
+        (lambda: clock.turns_within(128.0, 16), "length must be a positive integer number of tokens, got 128.0; pass e.g. length=128"),
+        (lambda: clock.turns_within(True, 16), "length must be a positive integer number of tokens, got True; pass e.g. length=128"),
+        (lambda: clock.shift_distance(0.5, 16), "k must be an integer distance between positions, got 0.5"),
+        (lambda: clock.random_projections(16, seed=1.5), "seed must be an integer, got 1.5; pass e.g. seed=0"),
+        (lambda: clock.random_projections(16, seed=True), "seed must be an integer, got True; pass e.g. seed=0"),
+        (lambda: clock.random_projections(15), "d must be a positive even integer (dimensions come in sin/cos pairs), got 15; use 16 or another even number"),
+        (lambda: clock.position_scores(range(3), np.eye(4), np.eye(6)),
+         "w_q and w_k must be square matrices of the same shape, got (4, 4) and (6, 6); build them with random_projections(d)"),
+        (lambda: clock.position_scores(range(3), np.ones((4, 2)), np.ones((4, 2))),
+         "w_q and w_k must be square matrices of the same shape, got (4, 2) and (4, 2); build them with random_projections(d)"),
+        (lambda: clock.position_scores(range(3), np.ones(4), np.ones(4)),
+         "w_q and w_k must be square matrices of the same shape, got (4,) and (4,); build them with random_projections(d)"),
+    ],
+)
+def test_clock_bad_input_messages(call, message):
+    with raises_exactly(message):
+        call()
+
+
+def test_clock_edges():
+    assert clock.shift_distance(0, 16) == 0.0  # rounding below zero is clamped, not a NaN
+    assert clock.shift_distance(5, 4, base=3.0) == pytest.approx(np.linalg.norm(pe_loop(5, 4, 3.0) - pe_loop(0, 4, 3.0)), abs=1e-12)
+    k, dist = clock.nearest_neighbour(2, 16)
+    assert (k, type(k)) == (1, int) and dist == pytest.approx(np.linalg.norm(pe_loop(1, 16) - pe_loop(0, 16)), abs=1e-12)
+    # d = 2: a single pair at ω = 1, so the closest positions are 44 apart (44 − 7·2π ≈ 0.018 rad)
+    k, dist = clock.nearest_neighbour(50, 2)
+    assert k == 44 and dist == pytest.approx(2 * abs(math.sin(44 / 2)), abs=1e-12)
+    assert clock.turns_within(np.int64(2), 2).tolist() == pytest.approx([2 / (2 * math.pi)], rel=1e-15)
+    np.testing.assert_allclose(clock.turns_within(100, 4, base=4.0), [100 / (2 * math.pi), 100 / (4 * math.pi)], rtol=1e-15)
+    a, b = clock.random_projections(4), clock.random_projections(4, 0)
+    np.testing.assert_array_equal(a[0], b[0])
+    np.testing.assert_array_equal(clock.random_projections(4, np.int64(2))[1], clock.random_projections(4, 2)[1])
+    s = clock.position_scores([0, 3], np.eye(4), np.eye(4), base=9.0)
+    assert s[0, 1] == pytest.approx(pe_loop(0, 4, 9.0) @ pe_loop(3, 4, 9.0), abs=1e-12)

@@ -45,7 +45,8 @@ def roformer_R(m: int, d: int, base: float = DEFAULT_BASE) -> np.ndarray:
     return R
 
 
-def reference_scores(text: str, start: int, method: str, d: int = DEMO_DIM, seed: int = shift.SEED) -> np.ndarray:
+def reference_scores(text: str, start: int, method: str, d: int = DEMO_DIM, seed: int = shift.SEED,
+                     base: float = DEFAULT_BASE) -> np.ndarray:
     """S[a, b] = q_a·k_b/√d, one token at a time, with the references above (rows = tokens, q = x W_q)."""
     head = attention.make_head(d, seed)
     e = attention.token_vectors(tokenize.token_ids(text), d, seed)
@@ -53,15 +54,15 @@ def reference_scores(text: str, start: int, method: str, d: int = DEMO_DIM, seed
     for t, row in enumerate(e):
         p = start + t
         if method == "input":
-            x = row + vaswani_pe(p, d)
+            x = row + vaswani_pe(p, d, base)
             qs.append(x @ head.w_q)
             ks.append(x @ head.w_k)
         elif method == "qk":
-            qs.append(row @ head.w_q + vaswani_pe(p, d))
-            ks.append(row @ head.w_k + vaswani_pe(p, d))
+            qs.append(row @ head.w_q + vaswani_pe(p, d, base))
+            ks.append(row @ head.w_k + vaswani_pe(p, d, base))
         else:
-            qs.append(roformer_R(p, d) @ (row @ head.w_q))
-            ks.append(roformer_R(p, d) @ (row @ head.w_k))
+            qs.append(roformer_R(p, d, base) @ (row @ head.w_q))
+            ks.append(roformer_R(p, d, base) @ (row @ head.w_k))
     return np.array([[q @ k / math.sqrt(d) for k in ks] for q in qs])
 
 
@@ -77,6 +78,15 @@ def hf_llama_permute(w: torch.Tensor, n_heads: int, dim1: int, dim2: int) -> tor
 @pytest.mark.parametrize("start", [0, demo.SHIFT, 12_345])
 def test_scores_match_the_papers_formulas(method, start):
     np.testing.assert_allclose(shift.scores(demo.SENTENCE, start, method), reference_scores(demo.SENTENCE, start, method), atol=1e-10)
+
+
+@pytest.mark.parametrize("method", shift.METHODS)
+def test_scores_use_the_given_width_seed_and_base(method):
+    got = shift.scores("猫吃鱼了", 7, method, d=6, seed=3, base=50.0)
+    np.testing.assert_allclose(got, reference_scores("猫吃鱼了", 7, method, d=6, seed=3, base=50.0), atol=1e-12)
+    change = shift.shift_change("猫吃鱼了", 4, method, d=6, seed=3, base=50.0)
+    want = np.abs(reference_scores("猫吃鱼了", 4, method, 6, 3, 50.0) - reference_scores("猫吃鱼了", 0, method, 6, 3, 50.0)).max()
+    assert change == pytest.approx(want, abs=1e-12)
 
 
 def test_shifting_the_sentence_moves_added_scores_but_not_rope_scores():
@@ -287,3 +297,86 @@ def test_built_pages_show_the_computed_counts(site_dir):
     home_raw = (site_dir / "index.html").read_text(encoding="utf-8")
     for lesson in ("01-order-blind", "02-learned-table", "03-sinusoidal", "04-rope", "05-long-context", "06-partial-nope"):
         assert f"lessons/{lesson}/" in home_raw, lesson
+
+
+# --- exact messages and edges ----------------------------------------------------------------------------
+
+
+def raises_exactly(message: str):
+    import re
+
+    return pytest.raises(ValueError, match=f"^{re.escape(message)}$")
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: shift.scores(demo.SENTENCE, 0, "sinusoid"),
+         "method must be one of ('input', 'qk', 'rope'), got 'sinusoid'; 'input' adds sinusoids to the input, "
+         "'qk' adds them after the projection, 'rope' rotates q and k"),
+        (lambda: shift.scores(demo.SENTENCE, -1, "rope"), "start must be a non-negative integer position, got -1; pass e.g. start=10"),
+        (lambda: shift.scores(demo.SENTENCE, 1.0, "rope"), "start must be a non-negative integer position, got 1.0; pass e.g. start=10"),
+        (lambda: shift.scores(demo.SENTENCE, True, "rope"), "start must be a non-negative integer position, got True; pass e.g. start=10"),
+        (lambda: shift.scores("猫", 0, "rope"), "text must be a string of at least two tokens, got '猫'; pass e.g. text='小明打了小王'"),
+        (lambda: shift.scores(["猫", "鱼"], 0, "rope"),
+         "text must be a string of at least two tokens, got ['猫', '鱼']; pass e.g. text='小明打了小王'"),
+        (lambda: shift.shift_change(demo.SENTENCE, 2.5, "rope"), "shift must be a non-negative integer position, got 2.5; pass e.g. shift=10"),
+        (lambda: shift.rotate_pair((1, 2, 3), 0.5), "v must be two finite numbers (one pair of dims), got (1, 2, 3); pass e.g. v=(1.0, 0.4)"),
+        (lambda: shift.pair_scores((1, 2, 3), (1, 0), 0, 1, 1.0), "q must be two finite numbers (one pair of dims), got (1, 2, 3); pass e.g. q=(1.0, 0.4)"),
+        (lambda: shift.pair_scores((1, 0), (np.nan, 0), 0, 1, 1.0), "k must be two finite numbers (one pair of dims), got (nan, 0); pass e.g. k=(1.0, 0.4)"),
+        (lambda: shift.pair_scores((1, 0), (1, 0), -1, 1, 1.0), "m must be a non-negative integer position, got -1; pass e.g. m=10"),
+        (lambda: shift.pair_scores((1, 0), (1, 0), 0, -1, 1.0), "n must be a non-negative integer position, got -1; pass e.g. n=10"),
+        (lambda: shift.pair_scores((1, 0), (1, 0), 0, 1, -1.0),
+         "omega must be a positive angular frequency (radians per token), got -1.0; take one from rope.inverse_frequencies()"),
+        (lambda: shift.pair_scores((1, 0), (1, 0), 0, 1, 0.0),
+         "omega must be a positive angular frequency (radians per token), got 0.0; take one from rope.inverse_frequencies()"),
+        (lambda: shift.pair_scores((1, 0), (1, 0), 0, 1, True),
+         "omega must be a positive angular frequency (radians per token), got True; take one from rope.inverse_frequencies()"),
+        (lambda: shift.pair_scores((1, 0), (1, 0), 0, 1, float("inf")),
+         "omega must be a positive angular frequency (radians per token), got inf; take one from rope.inverse_frequencies()"),
+        (lambda: shift.pair_omega(8), "index must be a pair index from 0 to 7, got 8"),
+        (lambda: shift.pair_omega(-1), "index must be a pair index from 0 to 7, got -1"),
+        (lambda: shift.pair_omega(1.0), "index must be a pair index from 0 to 7, got 1.0"),
+        (lambda: shift.pair_omega(True), "index must be a pair index from 0 to 7, got True"),
+        (lambda: shift.convention_scores(demo.SENTENCE, permute_weights=1), "permute_weights must be True or False, got 1"),
+        (lambda: shift.same_vector_scores(0), "max_distance must be a positive integer, got 0; pass e.g. max_distance=200"),
+        (lambda: shift.same_vector_scores(5.0), "max_distance must be a positive integer, got 5.0; pass e.g. max_distance=200"),
+        (lambda: shift.same_vector_scores(True), "max_distance must be a positive integer, got True; pass e.g. max_distance=200"),
+    ],
+)
+def test_bad_input_messages_name_the_argument_and_the_fix(call, message):
+    with raises_exactly(message):
+        call()
+
+
+def test_shift_defaults_and_edges():
+    # the page's pair: q = (1, 0.4), k = (0.6, 0.9), q at 3 and k at 7, pair 0 of the d = 16 demo (ω = 1)
+    assert (shift.PAIR_Q, shift.PAIR_K, shift.PAIR_M, shift.PAIR_N, shift.PAIR_INDEX) == ((1.0, 0.4), (0.6, 0.9), 3, 7, 0)
+    assert shift.pair_omega() == 1.0 and shift.pair_omega(7) == pytest.approx(DEFAULT_BASE ** (-14 / 16), rel=1e-15)
+    assert shift.pair_omega(1, d=4, base=100.0) == pytest.approx(0.1, rel=1e-15)
+    np.testing.assert_allclose(shift.rotate_pair((1.0, 0.0), math.pi / 2), [0.0, 1.0], atol=1e-16)
+    np.testing.assert_allclose(shift.rotate_pair([0.6, 0.9], 0.0), [0.6, 0.9], rtol=0)
+    rope_score, added = shift.pair_scores((1.0, 0.0), (1.0, 0.0), 0, 0, 0.5)
+    assert rope_score == 1.0 and added == pytest.approx(1.0 + 1.0, rel=1e-15)  # (1, 1)·(1, 1) at position 0
+    # the head and vectors come from the lesson's seed 0 unless told otherwise
+    assert shift.SEED == 0
+    head, e = shift.head_and_tokens("猫吃鱼")
+    np.testing.assert_array_equal(head.w_q, attention.make_head(DEMO_DIM, 0).w_q)
+    np.testing.assert_array_equal(e, attention.token_vectors(tokenize.token_ids("猫吃鱼"), DEMO_DIM, 0))
+    # start 0 and shift 0 are allowed; a zero shift changes nothing
+    assert shift.shift_change("猫吃鱼", 0, "input") == 0.0
+    np.testing.assert_allclose(shift.scores("猫吃鱼", 0, "rope", d=4, base=50.0), reference_scores_base("猫吃鱼", 4, 50.0), atol=1e-12)
+    a, b = shift.convention_scores("猫吃鱼", d=4, base=50.0)
+    np.testing.assert_allclose(a, b, atol=1e-12)
+    np.testing.assert_allclose(a, reference_scores_base("猫吃鱼", 4, 50.0), atol=1e-12)
+    assert shift.same_vector_scores(1).shape == (2,) and shift.same_vector_scores(1)[0] == pytest.approx(DEMO_DIM / 2, rel=1e-15)
+    np.testing.assert_allclose(shift.same_vector_scores(np.int64(3), d=2, base=7.0), [math.cos(k) for k in range(4)], rtol=1e-12)
+
+
+def reference_scores_base(text, d, base):
+    """RoPE scores at start 0 with a given base, from RoFormer's block matrices (seed 0)."""
+    head = attention.make_head(d, 0)
+    e = attention.token_vectors(tokenize.token_ids(text), d, 0)
+    qs = [roformer_R(t, d, base) @ (row @ head.w_q) for t, row in enumerate(e)]
+    ks = [roformer_R(t, d, base) @ (row @ head.w_k) for t, row in enumerate(e)]
+    return np.array([[q @ k / math.sqrt(d) for k in ks] for q in qs])

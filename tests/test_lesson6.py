@@ -155,3 +155,57 @@ def test_counter_numbers():
 def test_bad_input_names_the_argument(call, word):
     with pytest.raises(ValueError, match=word):
         call()
+
+
+# --- exact messages and edges ----------------------------------------------------------------------------
+
+
+def raises_exactly(message: str):
+    import re
+
+    return pytest.raises(ValueError, match=f"^{re.escape(message)}$")
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: hybrid.model_rotary_mask(configs.load("gpt2")),
+         "cfg must be a RoPE model from posenc.configs.load(), got 'gpt2'; e.g. configs.load('qwen3_next_80b_a3b')"),
+        (lambda: hybrid.layer_kinds({"position": "rope"}),
+         "cfg must be a RoPE model from posenc.configs.load(), got 'dict'; e.g. configs.load('qwen3_next_80b_a3b')"),
+        (lambda: hybrid.layer_kinds(configs.load("gemma3_27b")),
+         "model 'gemma3_27b' has no 'layers' field; pass n_layers to draw its pattern over that many layers"),
+        (lambda: hybrid.layer_kinds(configs.load("gpt_oss"), 0), "n_layers must be a positive integer, got 0; pass e.g. n_layers=12"),
+        (lambda: hybrid.layer_kinds(configs.load("gpt_oss"), 2.0), "n_layers must be a positive integer, got 2.0; pass e.g. n_layers=12"),
+        (lambda: hybrid.layer_kinds(configs.load("gpt_oss"), True), "n_layers must be a positive integer, got True; pass e.g. n_layers=12"),
+        (lambda: hybrid.causal_counter(1), "n must be an integer of at least 2 tokens, got 1; pass e.g. n=8"),
+        (lambda: hybrid.causal_counter(3.0), "n must be an integer of at least 2 tokens, got 3.0; pass e.g. n=8"),
+        (lambda: hybrid.causal_counter(True), "n must be an integer of at least 2 tokens, got True; pass e.g. n=8"),
+        (lambda: hybrid.causal_counter(4, causal=1), "causal must be True or False, got 1"),
+        (lambda: hybrid.counter_position(0.0), "value must be a marker in (0, 1] (an output of causal_counter), got 0.0"),
+        (lambda: hybrid.counter_position(1.5), "value must be a marker in (0, 1] (an output of causal_counter), got 1.5"),
+        (lambda: hybrid.counter_position(True), "value must be a marker in (0, 1] (an output of causal_counter), got True"),
+        (lambda: hybrid.counter_position("0.5"), "value must be a marker in (0, 1] (an output of causal_counter), got '0.5'"),
+        (lambda: hybrid.counter_gap(-1), "t must be a non-negative integer position, got -1"),
+        (lambda: hybrid.counter_gap(1.0), "t must be a non-negative integer position, got 1.0"),
+        (lambda: hybrid.counter_gap(True), "t must be a non-negative integer position, got True"),
+    ],
+)
+def test_bad_input_messages_name_the_argument_and_the_fix(call, message):
+    with raises_exactly(message):
+        call()
+
+
+def test_hybrid_edges():
+    assert hybrid.rotary_mask(4).tolist() == [True] * 4  # a full rotary head by default
+    assert hybrid.rotary_mask(8, 0.25).tolist() == [True, True] + [False] * 6
+    deepseek = hybrid.model_rotary_mask(configs.load("deepseek_v3"))
+    assert deepseek.dtype == bool and deepseek.tolist() == [True] * 64 + [False] * 128
+    assert hybrid.model_rotary_mask(configs.load("qwen3_8b")).dtype == bool
+    # Qwen3-Next: layer i is full attention when (i + 1) % 4 == 0 (transformers' layer_types)
+    assert hybrid.layer_kinds(configs.load("qwen3_next_80b_a3b"), 8) == ["linear", "linear", "linear", "global"] * 2
+    assert hybrid.layer_kinds(configs.load("gemma3_27b"), np.int64(6)) == ["local"] * 5 + ["global"]
+    assert hybrid.counter_position(1) == 0.0 and hybrid.counter_position(0.25) == 3.0
+    assert hybrid.counter_gap(0) == 0.5 and hybrid.counter_gap(np.int64(1)) == pytest.approx(1 / 6, rel=1e-15)
+    assert hybrid.causal_counter(np.int64(2)).tolist() == [1.0, 0.5]
+    np.testing.assert_allclose(hybrid.causal_counter(3, causal=False), [1 / 3] * 3, rtol=1e-15)

@@ -148,3 +148,94 @@ def test_lookup_gradient_matches_torch_autograd():
 def test_bad_input_raises_clear_errors(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+# --- exact messages and edges ----------------------------------------------------------------------------
+
+
+def raises_exactly(message: str):
+    import re
+
+    return pytest.raises(ValueError, match=f"^{re.escape(message)}$")
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: naive.raw_index_content_ratio(0, 1.0),
+         "p must be at least 1: at position 0 the naive design adds nothing, so the ratio is undefined"),
+        (lambda: naive.raw_index_content_ratio(-2, 1.0), "p must be a non-negative integer position, got -2; positions count from 0"),
+        (lambda: naive.raw_index_content_ratio(3, -1.0), "content_rms must be a positive finite number, got -1.0"),
+        (lambda: naive.raw_index_content_ratios(np.array([2, 0, 1]), 1.0),
+         "positions must all be at least 1: at position 0 the naive design adds nothing, so the ratio is undefined"),
+        (lambda: naive.raw_index_content_ratios(np.array([1.5]), 1.0),
+         "positions must hold integer positions, got non-integer values such as [1.5]"),
+        (lambda: naive.raw_index_content_ratios(np.array([1, 2]), 0), "content_rms must be a positive finite number, got 0"),
+        (lambda: naive.normalised_index(1), "length must be an integer of at least 2, got 1"),
+        (lambda: naive.normalised_index(2.5), "length must be an integer of at least 2, got 2.5"),
+        (lambda: naive.normalised_index(True), "length must be an integer of at least 2, got True"),
+        (lambda: naive.normalised_value(6, 6), "p must be a position inside the sequence (0 … 5), got 6"),
+        (lambda: naive.normalised_value(-1, 6), "p must be a non-negative integer position, got -1; positions count from 0"),
+        (lambda: naive.normalised_value(0, 1), "length must be an integer of at least 2, got 1"),
+        (lambda: naive.normalised_gap_in_tokens(1.5, 10), "gap must be a number in [0, 1] (a distance on the normalised scale), got 1.5"),
+        (lambda: naive.normalised_gap_in_tokens(-0.1, 10), "gap must be a number in [0, 1] (a distance on the normalised scale), got -0.1"),
+        (lambda: naive.normalised_gap_in_tokens(True, 10), "gap must be a number in [0, 1] (a distance on the normalised scale), got True"),
+        (lambda: naive.normalised_gap_in_tokens("0.5", 10), "gap must be a number in [0, 1] (a distance on the normalised scale), got '0.5'"),
+        (lambda: learned.table_parameters(configs.load("llama2_7b")),
+         "model 'llama2_7b' uses rope positions, not a learned table; pick a learned-table model such as 'gpt2'"),
+        (lambda: learned.has_row(configs.load("gpt2"), -1), "p must be a non-negative integer position, got -1; positions count from 0"),
+        (lambda: learned.lookup(np.zeros(3), [0]), "table must be a 2-D array (rows × hidden) with at least one row, got shape (3,)"),
+        (lambda: learned.lookup(np.zeros((0, 2)), [0]), "table must be a 2-D array (rows × hidden) with at least one row, got shape (0, 2)"),
+        (lambda: learned.lookup(np.zeros((4, 2)), [3, 6, 5]),
+         "position 6 has no row: the table has rows 0 … 3; truncate the input to 4 tokens or use a position method that works at any position"),
+        (lambda: learned.lookup(np.zeros((4, 2)), [0, -1]),
+         "position_ids must be non-negative (positions count from 0), got -1"),
+        (lambda: learned.embed(np.zeros((4, 2)), np.zeros((4, 2)), [0, 1], [0]),
+         "token_ids and position_ids must have the same shape, got (2,) and (1,); one position per token"),
+        (lambda: learned.embed(np.zeros((4, 2)), np.zeros((4, 3)), [0], [0]),
+         "token_table and position_table must be 2-D with the same width, got (4, 2) and (4, 3)"),
+        (lambda: learned.embed(np.zeros(4), np.zeros((4, 2)), [0], [0]),
+         "token_table and position_table must be 2-D with the same width, got (4,) and (4, 2)"),
+        (lambda: learned.embed(np.zeros((4, 2)), np.zeros(2), [0], [0]),
+         "token_table and position_table must be 2-D with the same width, got (4, 2) and (2,)"),
+        (lambda: learned.embed(np.zeros((4, 2)), np.zeros((4, 2)), [2, 9, 4], [0, 1, 2]), "token ID 9 is past the token table's 4 rows"),
+        (lambda: learned.lookup_gradient(4, [0, 5, 4], np.zeros((3, 3))), "position 5 is past the table's 4 rows"),
+        (lambda: learned.lookup_gradient(4, [0, 1], np.zeros((3, 3))), "upstream must have one row per position id (2), got shape (3, 3)"),
+        (lambda: learned.lookup_gradient(4, [0, 1], np.zeros(2)), "upstream must have one row per position id (2), got shape (2,)"),
+        (lambda: learned.lookup_gradient(4, [0, -1], np.zeros((2, 3))), "position_ids must be non-negative (positions count from 0), got -1"),
+        (lambda: learned.rows_with_gradient(8, 9), "train_len (9) exceeds the table's 8 rows; such a sequence cannot even be looked up"),
+        (lambda: learned.rows_with_gradient(0, 1), "rows must be a positive integer, got 0"),
+        (lambda: learned.rows_with_gradient(8, 0), "train_len must be a positive integer, got 0"),
+        (lambda: learned.rows_with_gradient(8, 2, hidden=0), "hidden must be a positive integer, got 0"),
+        (lambda: learned.rows_with_gradient(8, 2.0), "train_len must be a positive integer, got 2.0"),
+        (lambda: learned.rows_with_gradient(True, 1), "rows must be a positive integer, got True"),
+    ],
+)
+def test_bad_input_messages_name_the_argument_and_the_fix(call, message):
+    with raises_exactly(message):
+        call()
+
+
+def test_naive_edges():
+    assert naive.raw_index_content_ratio(1, 2.0) == 2.0
+    assert naive.raw_index_content_ratios([1, 4], 2.0).tolist() == [2.0, 0.5]
+    assert naive.raw_index_content_ratios(np.array([3], dtype=np.int32), 1.5).dtype == np.float64
+    assert naive.normalised_index(2).tolist() == [0.0, 1.0]
+    assert naive.normalised_value(0, 2) == 0.0 and naive.normalised_value(1, 2) == 1.0
+    assert naive.normalised_step(11) == pytest.approx(0.1, rel=1e-15)
+    assert naive.normalised_gap_in_tokens(0, 11) == 0.0 and naive.normalised_gap_in_tokens(1, 11) == pytest.approx(10, rel=1e-15)
+    assert naive.normalised_gap_in_tokens(np.float64(0.5), 11) == pytest.approx(5, rel=1e-15)
+
+
+def test_learned_table_edges():
+    gpt2 = configs.load("gpt2")
+    assert learned.has_row(gpt2, 1023) and not learned.has_row(gpt2, 1024)
+    assert learned.probe_rows(gpt2, []) == []
+    table = np.arange(8.0).reshape(4, 2)
+    assert learned.lookup(table, [3]).tolist() == [[6.0, 7.0]]
+    assert learned.lookup(table, np.array([[0], [3]])).shape == (2, 1, 2)
+    np.testing.assert_array_equal(learned.embed(table, table, [3], [3]), [[12.0, 14.0]])
+    np.testing.assert_array_equal(learned.lookup_gradient(4, [3, 3], np.ones((2, 1))), [[0], [0], [0], [2]])
+    assert learned.rows_with_gradient(5, 5).tolist() == [True] * 5
+    touched = learned.rows_with_gradient(6, 2)  # default hidden width and seed
+    assert touched.shape == (6,) and touched.tolist() == [True, True, False, False, False, False]

@@ -129,3 +129,92 @@ def test_format_row():
 def test_bad_input_raises_clear_errors(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+# --- exact messages and edges (each check names the argument and the fix) ----------------------------------
+
+
+def raises_exactly(message: str):
+    import re
+
+    return pytest.raises(ValueError, match=f"^{re.escape(message)}$")
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: pid.check_mask([[[1]]]), "mask must be 1-D (one sequence) or 2-D (batch × length), got shape (1, 1, 1)"),
+        (lambda: pid.check_mask(1), "mask must be 1-D (one sequence) or 2-D (batch × length), got shape ()"),
+        (lambda: pid.check_mask([], "attention_mask"), "attention_mask is empty; it needs one entry per token slot"),
+        (lambda: pid.check_mask(np.zeros((2, 0))), "mask is empty; it needs one entry per token slot"),
+        (lambda: pid.check_mask(["1", "0"]), "mask must hold 0 and 1, got dtype <U1"),
+        (lambda: pid.check_mask([1, 2, 3, 4, 5]), "mask must hold only 0 (padding) and 1 (real token), got [2, 3, 4]; "
+                                                  "convert with (mask > 0).astype(int) if it holds other truthy values"),
+        (lambda: pid.check_mask([0.5, 1.0]), "mask must hold only 0 (padding) and 1 (real token), got [0.5]; "
+                                              "convert with (mask > 0).astype(int) if it holds other truthy values"),
+        (lambda: pid.from_mask([1, 0], fill=-1), "fill must be a valid (non-negative) row of a position table, got -1; use fill=1"),
+        (lambda: pid.from_mask([1, 0], fill=1.0), "fill must be an integer position ID for padded slots, got 1.0; transformers uses fill=1"),
+        (lambda: pid.from_mask([1, 0], fill=True), "fill must be an integer position ID for padded slots, got True; transformers uses fill=1"),
+        (lambda: pid.next_position_ids([1, 1], 0), "new_tokens must be a positive integer, got 0; pass new_tokens=1 for one step"),
+        (lambda: pid.next_position_ids([1, 1], 2.0), "new_tokens must be a positive integer, got 2.0; pass new_tokens=1 for one step"),
+        (lambda: pid.next_position_ids([1, 1], True), "new_tokens must be a positive integer, got True; pass new_tokens=1 for one step"),
+        (lambda: pid.pad_batch(["猫"], side="middle"), "side must be 'right' or 'left', got 'middle'"),
+        (lambda: pid.pad_batch("猫吃鱼"), "texts must be a list of strings, got a single string; wrap it: [text]"),
+        (lambda: pid.pad_batch([]), "texts is empty; pass at least one string"),
+        (lambda: pid.format_row([[0, 1]]), "row must be 1-D, got shape (1, 2)"),
+        (lambda: pid.format_row([0, 1], [1]), "pad_mask has shape (1,) but row has shape (2,); they must match"),
+        (lambda: pid.format_row([0, 1], [1, 2]), "pad_mask must hold only 0 (padding) and 1 (real token), got [2]; "
+                                                  "convert with (mask > 0).astype(int) if it holds other truthy values"),
+        (lambda: tokenize.tokens(3), "text must be a str, got int; pass e.g. '小明打了小王'"),
+        (lambda: tokenize.tokens(""), "text is empty; pass at least one character, e.g. '猫吃鱼'"),
+        (lambda: tokenize.tokens("猫\x00"), "text contains U+0000, which this tokenizer reserves for padding; remove it"),
+        (lambda: tokenize.decode([[1]]), "ids must be a 1-D sequence of token IDs, got shape (1, 1); decode one row at a time"),
+        (lambda: tokenize.decode([1.0]), "ids must be integers, got dtype float64"),
+        (lambda: tokenize.decode([-1]), "ids must be Unicode code points in 0 … 0x10FFFF (0 = padding)"),
+        (lambda: tokenize.decode([0x110000]), "ids must be Unicode code points in 0 … 0x10FFFF (0 = padding)"),
+    ],
+)
+def test_bad_input_messages_name_the_argument_and_the_fix(call, message):
+    with raises_exactly(message):
+        call()
+
+
+def test_mask_checks_accept_their_edges():
+    assert pid.check_mask(np.array([True, False])).tolist() == [1, 0]
+    assert pid.check_mask([1.0, 0.0]).dtype == np.int64
+    assert pid.check_mask([[1, 0], [0, 1]]).shape == (2, 2)
+    assert pid.from_mask([0, 1, 0], fill=0).tolist() == [0, 0, 0]  # fill 0 is a valid row
+    assert pid.from_mask([0, 1]).tolist() == [1, 0]  # transformers' default fill is 1
+
+
+def test_naive_ids_are_a_fresh_array_per_row():
+    naive = pid.naive_position_ids([[0, 1, 1], [1, 1, 1]])
+    assert naive.tolist() == [[0, 1, 2], [0, 1, 2]] and naive.dtype.kind == "i"
+    naive[0, 0] = 9  # writable: a copy, not a read-only broadcast view
+    assert pid.shift([[0, 1, 1], [1, 1, 0]]).tolist() == [[0, 1, 1], [0, 0, 0]]
+
+
+def test_next_position_is_one_token_by_default_and_counts_on():
+    assert pid.next_position_ids([0, 0, 1, 1]).tolist() == [2]
+    assert pid.next_position_ids([[0, 1, 1], [1, 1, 1]], 3).tolist() == [[2, 3, 4], [3, 4, 5]]
+
+
+def test_pad_batch_pads_with_the_pad_id_on_the_chosen_side():
+    ids, mask = pid.pad_batch(["猫", "猫吃鱼"])
+    assert ids.tolist() == [[0x732B, 0, 0], [0x732B, 0x5403, 0x9C7C]] and ids.dtype == np.int64
+    assert mask.tolist() == [[1, 0, 0], [1, 1, 1]] and mask.dtype == np.int64
+    ids, mask = pid.pad_batch(["猫", "猫吃鱼"], side="left", pad_id=7)
+    assert ids.tolist()[0] == [7, 7, 0x732B] and mask.tolist()[0] == [0, 0, 1]
+
+
+def test_format_row_marks_padding():
+    assert pid.format_row(np.array([5, 0, 1])) == "5 0 1"
+    assert pid.format_row([3, 1, 2], [0, 1, 1]) == "· 1 2"
+    assert pid.format_row([3, 1], [0, 1], pad_mark="_") == "_ 1"
+
+
+def test_decode_edges():
+    assert tokenize.decode([]) == ""
+    assert tokenize.decode([0x10FFFF, 0]) == chr(0x10FFFF)
+    assert tokenize.decode(np.array([0x732B], dtype=np.uint32)) == "猫"
+    assert tokenize.token_ids("猫").dtype == np.int64

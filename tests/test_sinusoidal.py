@@ -157,3 +157,85 @@ def test_bad_input_raises_a_message_naming_the_argument(call, words):
         call()
     for w in words:
         assert w in str(err.value)
+
+
+# --- exact messages and edges ----------------------------------------------------------------------------
+
+
+def raises_exactly(message: str):
+    import re
+
+    return pytest.raises(ValueError, match=f"^{re.escape(message)}$")
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: S.table(0, 16), "positions must be a positive length or a list of positions, got 0; pass e.g. 8"),
+        (lambda: S.table(np.int64(-2), 16), "positions must be a positive length or a list of positions, got -2; pass e.g. 8"),
+        (lambda: S.table(True, 16), "positions must be a 1-D sequence of positions, got an array of shape ()"),
+        (lambda: S.encode(-1, 16), "p must be a non-negative integer position, got -1; positions count from 0"),
+        (lambda: S.hand_angles(-1, 16), "p must be a non-negative integer position, got -1; positions count from 0"),
+        (lambda: S.dot_closed_form(1.5, 16), "k must be an integer distance between positions, got 1.5"),
+        (lambda: S.shift_rotation(1.5, 16), "k must be an integer distance between positions, got 1.5"),
+        (lambda: S.content_to_position_ratio(0), "embed_std must be a positive finite number, got 0"),
+        (lambda: S.content_to_position_ratio(0.02, 0), "position_rms must be a positive finite number, got 0"),
+        (lambda: S.embedding_scale(255), "d_model must be a positive even integer (dimensions come in sin/cos pairs), got 255; use 256 or another even number"),
+        (lambda: S.table_torch(0, 16), "max_len must be a positive integer, got 0"),
+        (lambda: S.table_torch(4.0, 16), "max_len must be a positive integer, got 4.0"),
+        (lambda: S.table_torch(True, 16), "max_len must be a positive integer, got True"),
+        (lambda: S.table_torch(4, 15), "d must be a positive even integer (dimensions come in sin/cos pairs), got 15; use 16 or another even number"),
+        (lambda: S.table_torch(4, 16, 1.0), "base must be greater than 1 (otherwise frequencies do not decrease across pairs), got 1.0; the paper uses base=10000"),
+    ],
+)
+def test_bad_input_messages_name_the_argument_and_the_fix(call, message):
+    with raises_exactly(message):
+        call()
+
+
+def test_every_function_uses_the_base_it_is_given():
+    base, d = 9.0, 4
+    want = [loop_encoding(p, d, base) for p in range(6)]
+    np.testing.assert_allclose(S.encode(5, d, base), want[5], rtol=1e-12)
+    np.testing.assert_allclose(S.table(6, d, base), want, atol=1e-12)
+    np.testing.assert_allclose(S.table(np.int64(6), d, base), want, atol=1e-12)
+    np.testing.assert_allclose(S.angular_frequencies(d, base), [1.0, 1 / 3], rtol=1e-15)
+    np.testing.assert_allclose(S.periods(d, base), [2 * math.pi, 6 * math.pi], rtol=1e-15)
+    assert S.dot(2, 5, d, base) == pytest.approx(want[2] @ want[5], abs=1e-12)
+    assert S.dot_closed_form(3, d, base) == pytest.approx(math.cos(3) + math.cos(1), abs=1e-12)
+    np.testing.assert_allclose(S.dot_matrix([1, 4], d, base), [[want[1] @ want[1], want[1] @ want[4]], [want[4] @ want[1], want[4] @ want[4]]], atol=1e-12)
+    np.testing.assert_allclose(S.shift_rotation(2, d, base) @ want[3], want[5], atol=1e-12)
+    np.testing.assert_allclose(S.table_torch(6, d, base).double().numpy(), want, atol=1e-6)
+    np.testing.assert_allclose(S.hand_angles(7, d, base), [7 - 2 * math.pi, 7 / 3], rtol=1e-12)
+
+
+def test_hand_angles_are_reduced_to_one_turn():
+    angles = S.hand_angles(100, 16)
+    assert np.all((0 <= angles) & (angles < 2 * math.pi))
+    assert angles[0] == pytest.approx(100 - 15 * 2 * math.pi, rel=1e-12)  # 100 rad is 15 turns and 5.75 rad
+    assert S.hand_angles(0, 4).tolist() == [0.0, 0.0]
+
+
+def test_shift_rotation_blocks_are_exact():
+    m = S.shift_rotation(1, 4, 10_000)
+    c0, s0, c1, s1 = math.cos(1), math.sin(1), math.cos(0.01), math.sin(0.01)
+    np.testing.assert_allclose(m, [[c0, s0, 0, 0], [-s0, c0, 0, 0], [0, 0, c1, s1], [0, 0, -s1, c1]], rtol=1e-15, atol=0)
+    np.testing.assert_array_equal(S.shift_rotation(0, 6), np.eye(6))
+    np.testing.assert_allclose(S.shift_rotation(-3, 4) @ S.shift_rotation(3, 4), np.eye(4), atol=1e-15)
+
+
+def test_distinct_positions_uses_its_tolerance():
+    # d = 2: a single pair at ω = 1; the closest of positions 0 … 49 are 44 apart, 2·|sin 22| ≈ 0.0177 apart
+    gap = 2 * abs(math.sin(22))
+    assert S.distinct_positions(50, 2)
+    assert S.distinct_positions(50, 2, atol=gap * 0.99)
+    assert not S.distinct_positions(50, 2, atol=gap * 1.01)
+    assert S.distinct_positions(44, 2, atol=gap * 1.01)  # position 44 is not in range 0 … 43
+    assert S.distinct_positions(2, 4, base=9.0, atol=1.0)
+
+
+def test_init_scale_helpers():
+    assert S.SINUSOID_RMS == pytest.approx(math.sqrt(0.5), rel=1e-15)
+    assert S.content_to_position_ratio(0.5, 0.25) == 2.0
+    assert S.embedding_scale(4) == 2.0 and type(S.embedding_scale(4)) is float
+    assert (S.DEFAULT_BASE, S.DEMO_DIM, S.PAPER_DIM) == (10_000.0, 16, 512)
