@@ -8,7 +8,7 @@ PYTHON ?= python3
 export NO_MKDOCS_2_WARNING := 1
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: setup system serve build test test-fast figures lint experiment-quick experiment-full bench clean
+.PHONY: setup system serve build test test-fast figures lint experiment-quick experiment-full bench mutation clean
 
 setup: system $(VENV)/.installed node_modules/.installed
 
@@ -55,6 +55,12 @@ experiment-full: setup
 
 bench: setup
 	$(PY) -m tools.bench_build
+
+# Mutation testing of posenc's core against the fast core tests (mutmut; long, never part of `make test`).
+# Prints the score per module and the surviving mutants; the report is tests/mutation/latest.txt.
+# `make mutation MODULES="scaling relative"` runs only those modules (the report still covers all).
+mutation: setup
+	$(PY) tests/mutation/run.py $(MODULES)
 
 clean:
 	rm -rf site .cache

@@ -392,3 +392,142 @@ def test_gemma3_local_window_count_matches_a_loop():
     from posenc import numbers
 
     assert numbers.value("gemma3_local_pairs_not_turning_in_window") == count_not_turning(128, 10_000, 1024)
+
+
+# --- exact messages and edges ----------------------------------------------------------------------------
+
+
+def raises_exactly(message: str):
+    import re
+
+    return pytest.raises(ValueError, match=f"^{re.escape(message)}$")
+
+
+INV8 = rope.inverse_frequencies(8, 1e4)
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: rope.rotary_dim(100, 0.25),
+         "head_dim=100 × rotary_fraction=0.25 gives 25 rotary dims; RoPE needs a positive even number (dims turn in pairs): "
+         "change rotary_fraction or head_dim so int(head_dim·rotary_fraction) is even"),
+        (lambda: rope.rotary_dim(4, 0.25),
+         "head_dim=4 × rotary_fraction=0.25 gives 1 rotary dims; RoPE needs a positive even number (dims turn in pairs): "
+         "change rotary_fraction or head_dim so int(head_dim·rotary_fraction) is even"),
+        (lambda: rope.rotary_dim(7), "head_dim=7 × rotary_fraction=1.0 gives 7 rotary dims; RoPE needs a positive even number (dims turn in pairs): "
+                                     "change rotary_fraction or head_dim so int(head_dim·rotary_fraction) is even"),
+        (lambda: rope.rotary_dim(0), "head_dim must be a positive integer number of dimensions, got 0; pass e.g. head_dim=128"),
+        (lambda: rope.rotary_dim(128.0), "head_dim must be a positive integer number of dimensions, got 128.0; pass e.g. head_dim=128"),
+        (lambda: rope.rotary_dim(True), "head_dim must be a positive integer number of dimensions, got True; pass e.g. head_dim=128"),
+        (lambda: rope.rotary_dim(128, 0.0),
+         "rotary_fraction must be a number in (0, 1] (the share of head dims RoPE turns), got 0.0; pass 1.0 for a full rotary head"),
+        (lambda: rope.rotary_dim(128, 1.5),
+         "rotary_fraction must be a number in (0, 1] (the share of head dims RoPE turns), got 1.5; pass 1.0 for a full rotary head"),
+        (lambda: rope.rotary_dim(128, True),
+         "rotary_fraction must be a number in (0, 1] (the share of head dims RoPE turns), got True; pass 1.0 for a full rotary head"),
+        (lambda: rope.rotary_dim(128, float("nan")),
+         "rotary_fraction must be a number in (0, 1] (the share of head dims RoPE turns), got nan; pass 1.0 for a full rotary head"),
+        (lambda: rope.inverse_frequencies(128, 1.0),
+         "base must be greater than 1 (otherwise frequencies do not decrease across pairs), got 1.0; the paper uses base=10000"),
+        (lambda: rope.wavelengths("abc"), "inv_freq must be a 1-D array of numbers, got 'abc'; build it with inverse_frequencies()"),
+        (lambda: rope.wavelengths([[1.0]]),
+         "inv_freq must be a non-empty 1-D array of angular frequencies (one per pair), got shape (1, 1); build it with inverse_frequencies()"),
+        (lambda: rope.wavelengths([]),
+         "inv_freq must be a non-empty 1-D array of angular frequencies (one per pair), got shape (0,); build it with inverse_frequencies()"),
+        (lambda: rope.wavelengths([1.0, 0.0, -1.0, -2.0, np.nan]),
+         "inv_freq must hold positive finite frequencies, got values such as [ 0. -1. -2.]; build it with inverse_frequencies()"),
+        (lambda: rope.wavelengths([np.inf]),
+         "inv_freq must hold positive finite frequencies, got values such as [inf]; build it with inverse_frequencies()"),
+        (lambda: rope.pairs_not_completing_turn([1.0], 0), "context must be a positive integer number of tokens, got 0; pass e.g. context=32768"),
+        (lambda: rope.pairs_not_completing_turn([1.0], 4096.0),
+         "context must be a positive integer number of tokens, got 4096.0; pass e.g. context=32768"),
+        (lambda: rope.pairs_not_completing_turn([1.0], True), "context must be a positive integer number of tokens, got True; pass e.g. context=32768"),
+        (lambda: rope.convention_permutation(5),
+         "dim must be a positive even integer (dimensions come in sin/cos pairs), got 5; use 6 or another even number"),
+        (lambda: rope.rotate(np.zeros(8), [0], INV8),
+         "x must have shape (..., T, D) with T positions and D dims, got shape (8,); add a length-1 axis for a single token"),
+        (lambda: rope.rotate(np.zeros((3, 8)), [0, 1], INV8),
+         "positions has 2 entries but x has T=3 tokens on axis −2; pass one position per token"),
+        (lambda: rope.rotate(np.zeros((3, 6)), [0, 1, 2], INV8),
+         "inv_freq has 4 pairs = 8 rotary dims but x has only D=6 dims; build inv_freq for head_dim=6"),
+        (lambda: rope.rotate(np.zeros((1, 8)), [0], INV8, "sideways"),
+         "convention must be one of ('interleaved', 'half'), got 'sideways'; 'half' is transformers' rotate_half layout, 'interleaved' RoFormer's"),
+        (lambda: rope.rotate(np.zeros((1, 8)), [-1], INV8), "positions must be non-negative (positions count from 0), got -1"),
+        (lambda: rope.apply_rotary_torch(np.zeros((3, 8)), torch.arange(3), INV8),
+         "x must be a torch.Tensor of shape (..., T, D), got ndarray; use rotate() for numpy arrays"),
+        (lambda: rope.apply_rotary_torch(torch.zeros(3, 8), [0, 1, 2], INV8),
+         "positions must be a torch integer tensor (T,), got list; pass torch.arange(T)"),
+        (lambda: rope.apply_rotary_torch(torch.zeros(3, 8), torch.tensor([0.0, 1.0, 2.0]), INV8),
+         "positions must be a 1-D integer tensor, got dtype torch.float32 and shape (3,); pass torch.arange(T)"),
+        (lambda: rope.apply_rotary_torch(torch.zeros(3, 8), torch.tensor([True, False, True]), INV8),
+         "positions must be a 1-D integer tensor, got dtype torch.bool and shape (3,); pass torch.arange(T)"),
+        (lambda: rope.apply_rotary_torch(torch.zeros(3, 8), torch.zeros(1, 3, dtype=torch.long), INV8),
+         "positions must be a 1-D integer tensor, got dtype torch.int64 and shape (1, 3); pass torch.arange(T)"),
+        (lambda: rope.apply_rotary_torch(torch.zeros(3, 8), torch.tensor([0, -4, -2]), INV8),
+         "positions must be non-negative (positions count from 0), got -4"),
+        (lambda: rope.apply_rotary_torch(torch.zeros(3, 8), torch.arange(3), torch.ones(2, 2)),
+         "inv_freq must be a non-empty 1-D tensor of angular frequencies (one per pair), got shape (2, 2); build it with inverse_frequencies()"),
+        (lambda: rope.apply_rotary_torch(torch.zeros(3, 8), torch.arange(3), torch.ones(0)),
+         "inv_freq must be a non-empty 1-D tensor of angular frequencies (one per pair), got shape (0,); build it with inverse_frequencies()"),
+        (lambda: rope.apply_rotary_torch(torch.zeros(3, 8), torch.arange(3), torch.tensor([1.0, float("inf")])),
+         "inv_freq must hold positive finite frequencies; build it with inverse_frequencies()"),
+        (lambda: rope.apply_rotary_torch(torch.zeros(3, 8), torch.arange(3), [1.0, -1.0]),
+         "inv_freq must hold positive finite frequencies, got values such as [-1.]; build it with inverse_frequencies()"),
+        (lambda: rope.apply_rotary_torch(torch.zeros(3, 8), torch.arange(3), INV8, "sideways"),
+         "convention must be one of ('interleaved', 'half'), got 'sideways'; 'half' is transformers' rotate_half layout, 'interleaved' RoFormer's"),
+        (lambda: rope.apply_rotary_torch(torch.zeros(3, 6), torch.arange(3), INV8),
+         "inv_freq has 4 pairs = 8 rotary dims but x has only D=6 dims; build inv_freq for head_dim=6"),
+        (lambda: rope.apply_rotary_torch(torch.zeros(3, 8), torch.arange(2), INV8),
+         "positions has 2 entries but x has T=3 tokens on axis −2; pass one position per token"),
+    ],
+)
+def test_bad_input_messages_name_the_argument_and_the_fix(call, message):
+    with raises_exactly(message):
+        call()
+
+
+def test_rotary_dims_at_their_edges():
+    assert rope.rotary_dim(8, 0.25) == 2 and rope.rotary_dim(2) == 2 and type(rope.rotary_dim(np.int64(4))) is int
+    assert rope.rotary_dim(128, 0.5 + 1e-12) == 64  # truncation, as transformers' int()
+    with pytest.raises(ValueError, match="gives 63 rotary dims"):
+        rope.rotary_dim(128, 0.5 - 1e-12)
+    np.testing.assert_allclose(rope.inverse_frequencies(8, 16.0, 0.5), [1.0, 0.25], rtol=1e-15)
+
+
+def test_pairs_not_completing_turn_counts_strictly_longer_wavelengths():
+    # a pair whose wavelength is exactly L does complete a turn within L tokens
+    lam = np.array([10.0, 64.0, 128.0, 256.0])
+    inv = 2 * np.pi / lam
+    assert np.array_equal(2 * np.pi / inv, lam)  # these wavelengths survive the round trip exactly
+    assert rope.pairs_not_completing_turn(inv, 64) == 2
+    assert rope.pairs_not_completing_turn(inv, 63) == 3
+    assert rope.pairs_not_completing_turn(inv, np.int64(256)) == 0
+    np.testing.assert_array_equal(rope.wavelengths(torch.tensor(inv)), lam)  # a torch tensor is accepted
+
+
+def test_rotate_by_hand_for_both_layouts():
+    x = np.array([[1.0, 2.0, 3.0, 4.0, 5.0]])  # 2 pairs turn, the 5th dim passes through
+    inv = np.array([math.pi / 2, math.pi])
+    # interleaved: pairs (0,1) and (2,3); at position 1: (1,2) turns 90° → (−2, 1); (3,4) turns 180° → (−3, −4)
+    np.testing.assert_allclose(rope.rotate(x, [1], inv), [[-2.0, 1.0, -3.0, -4.0, 5.0]], atol=1e-15)
+    # half: pairs (0,2) and (1,3): (1,3) → (−3, 1); (2,4) → (−2, −4)
+    np.testing.assert_allclose(rope.rotate(x, [1], inv, "half"), [[-3.0, -2.0, 1.0, -4.0, 5.0]], atol=1e-15)
+    xt = torch.tensor(x)
+    np.testing.assert_allclose(rope.apply_rotary_torch(xt, torch.tensor([1]), inv, "interleaved").numpy(), [[-2.0, 1.0, -3.0, -4.0, 5.0]], atol=1e-6)
+    np.testing.assert_allclose(rope.apply_rotary_torch(xt, torch.tensor([1]), inv).numpy(), [[-3.0, -2.0, 1.0, -4.0, 5.0]], atol=1e-6)
+    assert rope.rotate(x.astype(np.float32), [0], inv).dtype == np.float64
+    assert rope.rotate(x, np.array([0], dtype=np.uint8), inv).tolist() == x.tolist()
+
+
+def test_torch_rotation_keeps_dtype_and_device_of_x():
+    x = torch.randn(1, 3, 8, generator=torch.Generator().manual_seed(2)).to(torch.bfloat16)
+    inv_t = torch.tensor(INV8, dtype=torch.float64)  # any float dtype: angles are formed in float32
+    out = rope.apply_rotary_torch(x, torch.arange(3), inv_t)
+    assert out.dtype == torch.bfloat16 and out.shape == x.shape
+    want = rope.rotate(x.double().numpy(), np.arange(3), INV8, "half")
+    np.testing.assert_allclose(out.double().numpy(), want, atol=0.05)  # bfloat16 keeps 8 bits
+    np.testing.assert_array_equal(rope.apply_rotary_torch(x, torch.arange(3), inv_t, "interleaved").double().numpy(),
+                                  rope.apply_rotary_torch(x, torch.arange(3), INV8, "interleaved").double().numpy())
+    empty = rope.apply_rotary_torch(torch.zeros(0, 8), torch.zeros(0, dtype=torch.long), INV8)
+    assert empty.shape == (0, 8)

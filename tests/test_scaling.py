@@ -618,3 +618,195 @@ def test_lesson5_numbers_match_facts(name, text):
     from posenc import numbers
 
     assert numbers.text(name) == text
+
+
+# --- exact messages and edges ----------------------------------------------------------------------------
+
+
+def raises_exactly(message: str):
+    import re
+
+    return pytest.raises(ValueError, match=f"^{re.escape(message)}$")
+
+
+def toy_model(scaling_dict, **fields):
+    """A RoPE ModelConfig through configs' own parser (head 8, θ 100, native context 64)."""
+    base = {"context": 64, "head_dim": 8, "rope_theta": 100.0, "scaling": scaling_dict, **fields}
+    return configs._parse("toy", {"name": "Toy", "position": "rope",
+                                  "fields": {k: {"value": v, "source": "test", "tag": "U"} for k, v in base.items() if v is not None}})
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: scaling.linear(128, 1e4, 0.5),
+         "factor must be a finite number ≥ 1 (new context ÷ original context), got 0.5; e.g. factor=4.0 stretches 32,768 to 131,072"),
+        (lambda: scaling.linear(128, 1e4, True),
+         "factor must be a finite number ≥ 1 (new context ÷ original context), got True; e.g. factor=4.0 stretches 32,768 to 131,072"),
+        (lambda: scaling.linear(128, 1e4, float("inf")),
+         "factor must be a finite number ≥ 1 (new context ÷ original context), got inf; e.g. factor=4.0 stretches 32,768 to 131,072"),
+        (lambda: scaling.linear(128, 1e4, "4"),
+         "factor must be a finite number ≥ 1 (new context ÷ original context), got '4'; e.g. factor=4.0 stretches 32,768 to 131,072"),
+        (lambda: scaling.abf(128, 1e4, 1e4), "new_base must be larger than base (ABF raises the base), got new_base=10000.0, base=10000.0"),
+        (lambda: scaling.abf(128, 1e6, 1e4), "new_base must be larger than base (ABF raises the base), got new_base=10000.0, base=1000000.0"),
+        (lambda: scaling.abf(128, 1e4, 1),
+         "new_base must be greater than 1 (otherwise frequencies do not decrease across pairs), got 1; the paper uses new_base=10000"),
+        (lambda: scaling.abf(128, 0.5, 1e6),
+         "base must be greater than 1 (otherwise frequencies do not decrease across pairs), got 0.5; the paper uses base=10000"),
+        (lambda: scaling.ntk_aware_base(1e4, 4, 2), "dim must be at least 4 for NTK-aware scaling (the exponent d/(d−2) is undefined at d=2), got 2"),
+        (lambda: scaling.ntk_aware_base(1e4, 4, 5),
+         "dim must be a positive even integer (dimensions come in sin/cos pairs), got 5; use 6 or another even number"),
+        (lambda: scaling.ntk_aware_base(1e4, 0.9, 128),
+         "factor must be a finite number ≥ 1 (new context ÷ original context), got 0.9; e.g. factor=4.0 stretches 32,768 to 131,072"),
+        (lambda: scaling.ntk_aware(128, 1e4, 4, rotary_fraction=2 / 128),
+         "dim must be at least 4 for NTK-aware scaling (the exponent d/(d−2) is undefined at d=2), got 2"),
+        (lambda: scaling.dynamic_ntk(128, 1e4, 4, 0),
+         "max_position_embeddings must be a positive integer number of tokens, got 0; pass e.g. max_position_embeddings=32768"),
+        (lambda: scaling.dynamic_ntk(128, 1e4, 4, 4096, 0), "seq_len must be a positive integer number of tokens, got 0; pass e.g. seq_len=32768"),
+        (lambda: scaling.dynamic_ntk(128, 1e4, 0.5, 4096),
+         "factor must be a finite number ≥ 1 (new context ÷ original context), got 0.5; e.g. factor=4.0 stretches 32,768 to 131,072"),
+        (lambda: scaling.dynamic_ntk(128, 1.0, 2, 4096),
+         "base must be greater than 1 (otherwise frequencies do not decrease across pairs), got 1.0; the paper uses base=10000"),
+        (lambda: scaling.yarn_mscale(4, 0), "mscale must be a positive finite number, got 0"),
+        (lambda: scaling.yarn_mscale(0.5),
+         "factor must be a finite number ≥ 1 (new context ÷ original context), got 0.5; e.g. factor=4.0 stretches 32,768 to 131,072"),
+        (lambda: scaling.yarn_attention_factor(4, mscale=-1.0), "mscale must be a positive finite number, got -1.0"),
+        (lambda: scaling.yarn_attention_factor(4, mscale_all_dim=0.0), "mscale_all_dim must be a positive finite number, got 0.0"),
+        (lambda: scaling.yarn_correction_dim(0, 64, 1e4, 4096), "rotations must be a positive finite number, got 0"),
+        (lambda: scaling.yarn_correction_dim(32, 63, 1e4, 4096),
+         "dim must be a positive even integer (dimensions come in sin/cos pairs), got 63; use 64 or another even number"),
+        (lambda: scaling.yarn_correction_dim(32, 64, 1.0, 4096),
+         "base must be greater than 1 (otherwise frequencies do not decrease across pairs), got 1.0; the paper uses base=10000"),
+        (lambda: scaling.yarn_correction_dim(32, 64, 1e4, 4096.0),
+         "original_context must be a positive integer number of tokens, got 4096.0; pass e.g. original_context=32768"),
+        (lambda: scaling.yarn_correction_range(64, 1e4, 4096, 1, 32),
+         "beta_fast must be ≥ beta_slow (fast pairs turn more often), got beta_fast=1.0, beta_slow=32.0; the paper uses 32 and 1"),
+        (lambda: scaling.yarn_correction_range(64, 1e4, 4096, 0, 1), "beta_fast must be a positive finite number, got 0"),
+        (lambda: scaling.yarn_correction_range(64, 1e4, 4096, 32, 0), "beta_slow must be a positive finite number, got 0"),
+        (lambda: scaling.yarn_correction_range(64, 1e4, 4096, truncate="yes"), "truncate must be True or False, got 'yes'"),
+        (lambda: scaling.yarn_correction_range(64, 1e4, 4096, truncate=1), "truncate must be True or False, got 1"),
+        (lambda: scaling.yarn_ramp(1, 3, 0), "n_pairs must be a positive integer, got 0"),
+        (lambda: scaling.yarn_ramp(1, 3, 4.0), "n_pairs must be a positive integer, got 4.0"),
+        (lambda: scaling.yarn_ramp(1, 3, True), "n_pairs must be a positive integer, got True"),
+        (lambda: scaling.yarn(128, 1e4, 4, 4096, attention_factor=0), "attention_factor must be a positive finite number, got 0"),
+        (lambda: scaling.yarn(128, 1e4, 0.5, 4096),
+         "factor must be a finite number ≥ 1 (new context ÷ original context), got 0.5; e.g. factor=4.0 stretches 32,768 to 131,072"),
+        (lambda: scaling.llama3(128, 5e5, 8, 4, 1, 8192),
+         "high_freq_factor must exceed low_freq_factor, got high_freq_factor=1.0, low_freq_factor=4.0; Llama 3.1 uses 4 and 1"),
+        (lambda: scaling.llama3(128, 5e5, 8, 0, 4, 8192), "low_freq_factor must be a positive finite number, got 0"),
+        (lambda: scaling.llama3(128, 5e5, 8, 1, 0, 8192), "high_freq_factor must be a positive finite number, got 0"),
+        (lambda: scaling.llama3(128, 5e5, 0.5, 1, 4, 8192),
+         "factor must be a finite number ≥ 1 (new context ÷ original context), got 0.5; e.g. factor=4.0 stretches 32,768 to 131,072"),
+        (lambda: scaling.llama3(128, 5e5, 8, 1, 4, 0),
+         "original_context must be a positive integer number of tokens, got 0; pass e.g. original_context=32768"),
+        (lambda: scaling.llama3_split(128, 5e5, 1, 4, 0),
+         "original_context must be a positive integer number of tokens, got 0; pass e.g. original_context=32768"),
+        (lambda: scaling.for_model(configs.load("gpt2")), "for_model needs a RoPE model from models.yaml, got 'gpt2'; e.g. configs.load('qwen3_8b')"),
+        (lambda: scaling.for_model("qwen3_8b"), "for_model needs a RoPE model from models.yaml, got 'qwen3_8b'; e.g. configs.load('qwen3_8b')"),
+        (lambda: scaling.for_model(configs.load("qwen3_8b"), layer="middle"), "layer must be 'global' or 'local', got 'middle'"),
+        (lambda: scaling.for_model(configs.load("qwen3_8b"), layer="local"),
+         "model 'qwen3_8b' has no local_rope_theta; layer='local' is for models like gemma3_27b"),
+    ],
+)
+def test_bad_input_messages_name_the_argument_and_the_fix(call, message):
+    with raises_exactly(message):
+        call()
+
+
+def test_for_model_rejects_a_scaling_it_does_not_implement():
+    cfg = configs.ModelConfig("toy", "Toy", "rope", {
+        "head_dim": configs.Field(8, "test", "U"), "rope_theta": configs.Field(100.0, "test", "U"),
+        "context": configs.Field(64, "test", "U"), "scaling": configs.Field({"rope_type": "longrope", "factor": 2.0}, "test", "U")})
+    with raises_exactly("model 'toy': scaling rope_type 'longrope' is not implemented; use linear, dynamic, yarn or llama3"):
+        scaling.for_model(cfg)
+
+
+def test_abf_is_a_new_base_and_nothing_else():
+    inv, att = scaling.abf(8, 100.0, 400.0, rotary_fraction=0.5)  # 4 rotary dims: ω = (1, 400^(−1/2))
+    np.testing.assert_allclose(inv, [1.0, 0.05], rtol=1e-15)
+    assert att == 1.0
+    np.testing.assert_array_equal(scaling.abf(64, 1e4, 1e6)[0], rope.inverse_frequencies(64, 1e6))
+
+
+def test_ntk_and_dynamic_ntk_by_hand_with_a_partial_head():
+    # 4 of 8 dims rotary, θ = 100, s = 4: θ' = 100·4^(4/2) = 1,600, ω = (1, 1600^(−1/2) = 0.025)
+    assert scaling.ntk_aware_base(100.0, 4.0, 4) == pytest.approx(1600.0, rel=1e-15)
+    inv, att = scaling.ntk_aware(8, 100.0, 4.0, rotary_fraction=0.5)
+    np.testing.assert_allclose(inv, [1.0, 0.025], rtol=1e-14)
+    assert att == 1.0
+    # dynamic: s = 2, L = 10, ℓ = 30 → s·ℓ/L − (s − 1) = 5 → θ' = 100·5² = 2,500, ω_1 = 0.02
+    inv, att = scaling.dynamic_ntk(8, 100.0, 2.0, 10, 30, rotary_fraction=0.5)
+    np.testing.assert_allclose(inv, [1.0, 0.02], rtol=1e-14)
+    assert att == 1.0
+    for seq_len in (None, 1, 10):  # up to L (and by default) nothing changes
+        np.testing.assert_array_equal(scaling.dynamic_ntk(8, 100.0, 2.0, 10, seq_len)[0], rope.inverse_frequencies(8, 100.0))
+    np.testing.assert_allclose(scaling.dynamic_ntk(8, 100.0, 1.0, 10, 20)[0], scaling.ntk_aware(8, 100.0, 2.0)[0], rtol=1e-14)
+
+
+def test_yarn_attention_factors_by_hand():
+    assert scaling.yarn_mscale(1.0) == 1.0 and scaling.yarn_mscale(math.e, 2.0) == pytest.approx(1.2, rel=1e-15)
+    assert scaling.yarn_mscale(math.e) == pytest.approx(1.1, rel=1e-15)  # mscale defaults to 1
+    # both multipliers (DeepSeek's config): the ratio; one alone is ignored, as in transformers
+    assert scaling.yarn_attention_factor(math.e, 2.0, 0.5) == pytest.approx(1.2 / 1.05, rel=1e-15)
+    assert scaling.yarn_attention_factor(math.e, mscale=2.0) == pytest.approx(1.1, rel=1e-15)
+    assert scaling.yarn_attention_factor(math.e, mscale_all_dim=2.0) == pytest.approx(1.1, rel=1e-15)
+    _, att = scaling.yarn(64, 1e4, 4, 4096, attention_factor=2)
+    assert att == 2.0 and type(att) is float
+    _, att = scaling.yarn(64, 1e4, math.e, 4096, mscale=2.0, mscale_all_dim=0.5)
+    assert att == pytest.approx(1.2 / 1.05, rel=1e-15)
+
+
+def test_yarn_correction_dim_by_hand():
+    # 628 tokens, 1 turn: L/(2π) ≈ 99.949; with d = 4, θ = 100: j = 4·ln(99.949)/(2·ln 100)
+    assert scaling.yarn_correction_dim(1, 4, 100.0, 628) == pytest.approx(2 * math.log(628 / (2 * math.pi)) / math.log(100), rel=1e-15)
+    assert scaling.yarn_correction_dim(2.5, 64, 1e4, 4096) == pytest.approx(correction_dim_by_hand(2.5, 64, 1e4, 4096), rel=1e-15)
+
+
+def test_yarn_pairs_pass_every_setting_through():
+    p = {"head_dim": 16, "base": 500.0, "factor": 3.0, "original_context": 300, "beta_fast": 8.0, "beta_slow": 0.5,
+         "truncate": False, "mscale": 2.0, "mscale_all_dim": 0.5, "rotary_fraction": 0.5}
+    t = scaling.yarn_pairs(**p)
+    d = 8
+    low, high = correction_range_by_hand(8.0, 0.5, d, 500.0, 300, truncate=False)
+    assert (t.low, t.high) == pytest.approx((low, high), rel=1e-15)
+    assert t.pair.tolist() == [0, 1, 2, 3]
+    omega = [500.0 ** (-2 * j / d) for j in range(4)]
+    np.testing.assert_allclose(t.wavelength, [2 * math.pi / w for w in omega], rtol=1e-14)
+    np.testing.assert_allclose(t.rotations, [300 * w / (2 * math.pi) for w in omega], rtol=1e-14)
+    ramp = [min(max((j - low) / (high - low), 0.0), 1.0) for j in range(4)]
+    np.testing.assert_allclose(t.ramp, ramp, rtol=1e-14, atol=1e-15)
+    np.testing.assert_allclose(t.inv_freq, [(1 - r) * w + r * w / 3 for r, w in zip(ramp, omega)], rtol=1e-14)
+    assert t.attention_factor == pytest.approx((0.1 * 2 * math.log(3) + 1) / (0.1 * 0.5 * math.log(3) + 1), rel=1e-15)
+    assert t.kept + t.blended + t.interpolated == 4 and t.kept == sum(r == 0 for r in ramp)
+    assert scaling.yarn_pairs(16, 500.0, 3.0, 300, attention_factor=0.5).attention_factor == 0.5
+
+
+def test_llama3_with_a_partial_head_by_hand():
+    # 4 of 8 dims rotary, θ = 100: λ = (2π, 20π); L = 40, lf 1, hf 4: 2π < 10 kept, 20π > 40 divided by s
+    inv, att = scaling.llama3(8, 100.0, 2.0, 1.0, 4.0, 40, rotary_fraction=0.5)
+    np.testing.assert_allclose(inv, [1.0, 0.05], rtol=1e-15)
+    assert att == 1.0
+    # L = 100: 20π ≈ 62.8 lies between 25 and 100, smoothed with γ = (100/20π − 1)/3
+    g = (100 / (20 * math.pi) - 1) / 3
+    np.testing.assert_allclose(scaling.llama3(8, 100.0, 2.0, 1.0, 4.0, 100, rotary_fraction=0.5)[0], [1.0, (1 - g) * 0.05 + g * 0.1], rtol=1e-14)
+    assert scaling.llama3_split(8, 100.0, 1.0, 4.0, 100, rotary_fraction=0.5) == {"unchanged": 1, "scaled": 0, "smoothed": 1}
+
+
+def test_for_model_covers_each_scaling_branch():
+    dynamic = toy_model({"rope_type": "dynamic", "factor": 2.0}, max_position_embeddings=32)
+    inv, att = scaling.for_model(dynamic)
+    np.testing.assert_array_equal(inv, scaling.dynamic_ntk(8, 100.0, 2.0, 32)[0])  # at its own length: unchanged
+    assert att == 1.0
+    plain = toy_model(None)
+    np.testing.assert_array_equal(scaling.for_model(plain)[0], rope.inverse_frequencies(8, 100.0))
+    given = toy_model({"rope_type": "yarn", "factor": 2.0, "original_max_position_embeddings": 64, "attention_factor": 1.5,
+                       "beta_fast": 4.0, "beta_slow": 0.5, "truncate": False})
+    inv, att = scaling.for_model(given)
+    np.testing.assert_array_equal(inv, scaling.yarn(8, 100.0, 2.0, 64, 4.0, 0.5, False)[0])
+    assert att == 1.5
+    kimi = configs.load("kimi_k2")  # beta_fast = beta_slow = 1: not the defaults
+    sc = kimi["scaling"]
+    np.testing.assert_array_equal(scaling.for_model(kimi)[0],
+                                  scaling.yarn(kimi["head_dim"], kimi["rope_theta"], sc["factor"], sc["original_max_position_embeddings"], 1.0, 1.0)[0])
+    partial = toy_model({"rope_type": "linear", "factor": 4.0}, head_dim=16, rotary_fraction=0.5)
+    np.testing.assert_allclose(scaling.for_model(partial)[0], rope.inverse_frequencies(16, 100.0, 0.5) / 4, rtol=1e-15)
