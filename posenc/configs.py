@@ -224,13 +224,14 @@ def transformers_kwargs(cfg: ModelConfig, layer: str = "global") -> dict:
     head_dim (the rotary part for MLA models), one head of that width, the
     context the scaling targets as max_position_embeddings, and rope_parameters.
     """
+    params = rope_parameters(cfg, layer)  # first: it says clearly when cfg is not a RoPE model
     max_pos = cfg.get("scaled_context") or cfg.get("max_position_embeddings") or cfg["context"]
     return {
         "head_dim": cfg["head_dim"],
         "hidden_size": cfg["head_dim"],
         "num_attention_heads": 1,
         "max_position_embeddings": max_pos,
-        "rope_parameters": rope_parameters(cfg, layer),
+        "rope_parameters": params,
     }
 
 

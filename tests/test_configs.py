@@ -206,3 +206,179 @@ def test_llama3_factor_is_not_checked_as_a_context_ratio():
         scaled_context=131_072,
     ))
     assert cfg["scaled_context"] == 131_072
+
+
+# --- exact messages ------------------------------------------------------------------------------------------
+
+
+def raises_exactly(message: str):
+    import re
+
+    return pytest.raises(ValueError, match=f"^{re.escape(message)}$")
+
+
+W = "models.yaml: toy"
+YARN = {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32_768}
+
+
+@pytest.mark.parametrize(
+    "fields, message",
+    [
+        ({"rope_theta": None}, "models.yaml: model 'toy' (rope) lacks rope_theta; add them with source and tag"),
+        ({"rope_theta": None, "head_dim": None}, "models.yaml: model 'toy' (rope) lacks head_dim, rope_theta; add them with source and tag"),
+        ({"context": 0}, "models.yaml: toy.context must be a positive integer, got 0"),
+        ({"context": 4096.0}, "models.yaml: toy.context must be a positive integer, got 4096.0"),
+        ({"context": True}, "models.yaml: toy.context must be a positive integer, got True"),
+        ({"hidden": -1}, "models.yaml: toy.hidden must be a positive integer, got -1"),
+        ({"head_dim": 128.0}, f"{W}.head_dim must be a positive integer, got 128.0; write it without a decimal point"),
+        ({"head_dim": 0}, f"{W}.head_dim must be a positive integer, got 0; write it without a decimal point"),
+        ({"layers": True}, f"{W}.layers must be a positive integer, got True; write it without a decimal point"),
+        ({"sliding_window": -4096}, f"{W}.sliding_window must be a positive integer, got -4096; write it without a decimal point"),
+        ({"rope_theta": 1}, f"{W}.rope_theta must be a number greater than 1 (the RoPE base θ), got 1; check the config (RoFormer uses 10000)"),
+        ({"rope_theta": "1e6"}, f"{W}.rope_theta must be a number greater than 1 (the RoPE base θ), got '1e6'; check the config (RoFormer uses 10000)"),
+        ({"rope_theta": float("inf")}, f"{W}.rope_theta must be a number greater than 1 (the RoPE base θ), got inf; check the config (RoFormer uses 10000)"),
+        ({"rope_theta": float("nan")}, f"{W}.rope_theta must be a number greater than 1 (the RoPE base θ), got nan; check the config (RoFormer uses 10000)"),
+        ({"rope_theta": True}, f"{W}.rope_theta must be a number greater than 1 (the RoPE base θ), got True; check the config (RoFormer uses 10000)"),
+        ({"local_rope_theta": 0.5}, f"{W}.local_rope_theta must be a number greater than 1 (the RoPE base θ), got 0.5; check the config (RoFormer uses 10000)"),
+        ({"rotary_fraction": 1.5}, f"{W}.rotary_fraction must be in (0, 1] (transformers' partial_rotary_factor), got 1.5; omit the field for a full rotary head"),
+        ({"rotary_fraction": 0}, f"{W}.rotary_fraction must be in (0, 1] (transformers' partial_rotary_factor), got 0; omit the field for a full rotary head"),
+        ({"head_dim": 100, "rotary_fraction": 0.25},
+         f"{W}: head_dim 100 × rotary_fraction 0.25 = 25 rotary dims, which is not a positive even number (RoPE turns dims in pairs); "
+         f"fix head_dim or rotary_fraction"),
+        ({"head_dim": 4, "rotary_fraction": 0.25},
+         f"{W}: head_dim 4 × rotary_fraction 0.25 = 1 rotary dims, which is not a positive even number (RoPE turns dims in pairs); "
+         f"fix head_dim or rotary_fraction"),
+        ({"layers": 50, "full_attention_interval": 4},
+         f"{W}: layers 50 is not a multiple of full_attention_interval 4; every interval-th layer is full attention, so fix one of them"),
+        ({"scaling": None}, f"{W}.scaled_context is given but the model has no scaling dict; add scaling or remove scaled_context"),
+        ({"scaling": None, "scaled_context": None, "scaling_opt_in": True},
+         f"{W}.scaling_opt_in is given but the model has no scaling dict; add scaling or remove scaling_opt_in"),
+        ({"scaling": {"rope_type": "ntk", "factor": 4.0}}, f"{W}.scaling must be a dict whose rope_type is one of linear, dynamic, yarn, llama3, got 'ntk'"),
+        ({"scaling": "yarn"}, f"{W}.scaling must be a dict whose rope_type is one of linear, dynamic, yarn, llama3, got 'yarn'"),
+        ({"scaling": {"rope_type": "yarn", "factor": 4.0}},
+         f"{W}.scaling (yarn) lacks original_max_position_embeddings; add them (transformers' rope_parameters names)"),
+        ({"scaling": {"rope_type": "llama3", "factor": 8.0}, "scaled_context": None},
+         f"{W}.scaling (llama3) lacks high_freq_factor, low_freq_factor, original_max_position_embeddings; "
+         f"add them (transformers' rope_parameters names)"),
+        ({"scaling": {**YARN, "beta_fats": 32, "alpha": 1}},
+         f"{W}.scaling (yarn) has unknown keys alpha, beta_fats; allowed: attention_factor, beta_fast, beta_slow, factor, mscale, "
+         f"mscale_all_dim, original_max_position_embeddings, truncate"),
+        ({"scaling": {"rope_type": "linear", "factor": 4.0, "low_freq_factor": 1.0}, "scaled_context": None},
+         f"{W}.scaling (linear) has unknown keys low_freq_factor; allowed: factor"),
+        ({"scaling": {**YARN, "factor": 0.5}, "scaled_context": None}, f"{W}.scaling.factor must be a number ≥ 1 (new context ÷ original), got 0.5"),
+        ({"scaling": {**YARN, "factor": "4"}, "scaled_context": None}, f"{W}.scaling.factor must be a number ≥ 1 (new context ÷ original), got '4'"),
+        ({"scaling": {**YARN, "original_max_position_embeddings": 32_768.0}},
+         f"{W}.scaling.original_max_position_embeddings must be a positive integer, got 32768.0"),
+        ({"scaling": {**YARN, "original_max_position_embeddings": 0}},
+         f"{W}.scaling.original_max_position_embeddings must be a positive integer, got 0"),
+        ({"scaling": {**YARN, "original_max_position_embeddings": 4096}},
+         f"{W}: scaling.original_max_position_embeddings 4096 ≠ context 32768; context is the native (pre-training) length, so set one to the other"),
+        ({"scaling": {**YARN, "beta_fast": 0}}, f"{W}.scaling.beta_fast must be a positive number, got 0"),
+        ({"scaling": {**YARN, "mscale": "1"}}, f"{W}.scaling.mscale must be a positive number, got '1'"),
+        ({"scaling": {**YARN, "attention_factor": -1.0}}, f"{W}.scaling.attention_factor must be a positive number, got -1.0"),
+        ({"scaling": {**YARN, "truncate": "no"}}, f"{W}.scaling.truncate must be true or false, got 'no'"),
+        ({"scaling": {**YARN, "truncate": 0}}, f"{W}.scaling.truncate must be true or false, got 0"),
+        ({"scaling": {**YARN, "beta_fast": 1, "beta_slow": 32}},
+         f"{W}.scaling: beta_fast 1 < beta_slow 32; beta_fast counts the rotations of the fast pairs and must be the larger (YaRN: 32 and 1)"),
+        ({"scaling": {**YARN, "beta_slow": 40}},
+         f"{W}.scaling: beta_fast 32 < beta_slow 40; beta_fast counts the rotations of the fast pairs and must be the larger (YaRN: 32 and 1)"),
+        ({"scaling": {**YARN, "beta_fast": 0.5}},
+         f"{W}.scaling: beta_fast 0.5 < beta_slow 1; beta_fast counts the rotations of the fast pairs and must be the larger (YaRN: 32 and 1)"),
+        ({"scaling": {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 4.0, "high_freq_factor": 4.0,
+                      "original_max_position_embeddings": 32_768}, "scaled_context": None},
+         f"{W}.scaling: high_freq_factor 4.0 must exceed low_freq_factor 4.0 (Llama 3.1: 4 and 1)"),
+        ({"scaled_context": 100_000},
+         f"{W}: scaled_context 100000 ≠ scaling.factor 4.0 × 32768 = 131072 (the factor is new context ÷ original context); fix the factor or scaled_context"),
+        ({"scaling": {"rope_type": "linear", "factor": 2.0}, "scaled_context": 32_768},
+         f"{W}: scaled_context 32768 ≠ scaling.factor 2.0 × 32768 = 65536 (the factor is new context ÷ original context); fix the factor or scaled_context"),
+        ({"scaling_opt_in": "yes"}, f"{W}.scaling_opt_in must be true or false, got 'yes'"),
+    ],
+)
+def test_inconsistent_entry_message(fields, message):
+    with raises_exactly(message):
+        configs._parse("toy", entry(**fields))
+
+
+@pytest.mark.parametrize(
+    "raw, message",
+    [
+        ({"position": "rope", "fields": {}}, "models.yaml: model 'toy' lacks 'name'"),
+        ({"name": "T", "fields": {}}, "models.yaml: model 'toy' lacks 'position'"),
+        ({"name": "T", "position": "rope"}, "models.yaml: model 'toy' lacks 'fields'"),
+        ({"name": "T", "position": "alibi", "fields": {}}, "models.yaml: model 'toy' has position 'alibi'; known: learned, rope"),
+        ({"name": "T", "position": "learned", "fields": {"context": 1024}}, "models.yaml: toy.context needs value, source and tag"),
+        ({"name": "T", "position": "learned", "fields": {"context": {"value": 1024, "source": "s"}}},
+         "models.yaml: toy.context needs value, source and tag"),
+        ({"name": "T", "position": "learned", "fields": {"context": {"value": 1024, "source": "s", "tag": "X"}}},
+         "models.yaml: toy.context has tag 'X'; use one of V, V3, U"),
+        ({"name": "T", "position": "learned", "fields": {"context": {"value": 1024, "source": "s", "tag": "V"}}},
+         "models.yaml: model 'toy' (learned) lacks hidden; add them with source and tag"),
+    ],
+)
+def test_malformed_entry_message(raw, message):
+    with raises_exactly(message):
+        configs._parse("toy", raw)
+
+
+def test_accepted_edges_and_accessors():
+    cfg = configs._parse("toy", entry(rotary_fraction=1.0, head_dim=2, scaled_context=None,
+                                      scaling={"rope_type": "llama3", "factor": 1.0, "low_freq_factor": 1.0,
+                                               "high_freq_factor": 1.5, "original_max_position_embeddings": 32_768}))
+    assert cfg["head_dim"] == 2 and cfg.get("rotary_fraction") == 1.0  # 2 rotary dims, factor exactly 1
+    assert cfg.get("layers") is None and cfg.get("layers", 7) == 7
+    assert cfg.field("head_dim") == configs.Field(2, "test", "U")
+    with raises_exactly("model 'toy' has no field 'layers'; add it with source and tag to models.yaml"):
+        cfg["layers"]
+    learned = configs._parse("t", {"name": "T", "position": "learned", "fields": {
+        "context": {"value": 1, "source": "s", "tag": "V"}, "hidden": {"value": 1, "source": "s", "tag": "V3"}}})
+    assert (learned.key, learned.name, learned.position, learned["hidden"]) == ("t", "T", "learned", 1)
+    opt_in = configs._parse("toy", entry(scaling_opt_in=False, rope_theta=1.5))
+    assert opt_in["scaling_opt_in"] is False and opt_in["rope_theta"] == 1.5
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: configs.rope_parameters(configs.load("gpt2")), "model 'gpt2' uses learned positions, not RoPE; pick a RoPE model such as 'qwen3_8b'"),
+        (lambda: configs.rope_parameters(configs.load("qwen3_8b"), layer="local"),
+         "model 'qwen3_8b' has no local_rope_theta; layer='local' is for models like 'gemma3_27b'"),
+        (lambda: configs.rope_parameters(configs.load("qwen3_8b"), layer="middle"), "layer must be 'global' or 'local', got 'middle'"),
+        (lambda: configs.transformers_kwargs(configs.load("gpt2")), "model 'gpt2' uses learned positions, not RoPE; pick a RoPE model such as 'qwen3_8b'"),
+    ],
+)
+def test_helper_messages(call, message):
+    with raises_exactly(message):
+        call()
+
+
+def test_unknown_model_suggests_the_closest_key():
+    with pytest.raises(configs.UnknownModel) as err:
+        configs.load("qwen3_8")
+    msg = str(err.value)
+    assert msg.startswith("unknown model 'qwen3_8'. Did you mean 'qwen3_8b'")
+    assert msg.endswith("; add it to models.yaml.") and "Known: gpt2, " in msg
+    with pytest.raises(configs.UnknownModel) as err:
+        configs.load("zzzzzz")
+    assert str(err.value).startswith("unknown model 'zzzzzz'. Known: gpt2, ")
+
+
+def test_transformers_kwargs_pick_the_scaled_length():
+    kw = configs.transformers_kwargs(configs.load("llama2_7b"))  # no scaling, no max_position_embeddings field
+    assert kw == {"head_dim": 128, "hidden_size": 128, "num_attention_heads": 1, "max_position_embeddings": 4096,
+                  "rope_parameters": {"rope_type": "default", "rope_theta": 10_000}}
+    assert configs.transformers_kwargs(configs.load("deepseek_v3"))["max_position_embeddings"] == 163_840  # from the config field
+    local = configs.transformers_kwargs(configs.load("gemma3_27b"), layer="local")
+    assert local["rope_parameters"] == {"rope_type": "default", "rope_theta": 10_000}
+
+
+def test_keys_keep_the_files_order_and_browser_export_carries_values_and_tags():
+    keys = configs.keys()
+    assert keys[:2] == ["gpt2", "bert_base"] and len(keys) == len(set(keys))
+    export = configs.browser_export()
+    assert export["source"] == "models.yaml"
+    rope_keys = [k for k in keys if configs.load(k).position == "rope"]
+    assert [m["key"] for m in export["models"]] == rope_keys
+    qwen = next(m for m in export["models"] if m["key"] == "qwen3_8b")
+    cfg = configs.load("qwen3_8b")
+    assert qwen["name"] == cfg.name and qwen["head_dim"] == 128 and qwen["tags"]["head_dim"] == "V3"
+    assert set(qwen) == {"key", "name", "tags", *cfg.fields} and set(qwen["tags"]) == set(cfg.fields)
