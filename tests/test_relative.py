@@ -323,46 +323,76 @@ def test_alibi_weight_ratio_at_known_points():
 # --- bad input ----------------------------------------------------------------------------------------------
 
 
+def raises_exactly(message: str):
+    import re
+
+    return pytest.raises(ValueError, match=f"^{re.escape(message)}$")
+
+
+REL_DTYPE = "relative positions must be integers (j − i), got dtype {}; build them with relative_positions()"
+
+
 @pytest.mark.parametrize(
-    "call, match",
+    "call, message",
     [
         (lambda: R.alibi_slopes(0), "n_heads must be an integer ≥ 1, got 0"),
-        (lambda: R.alibi_slopes(-3), "n_heads"),
-        (lambda: R.alibi_slopes(2.0), "n_heads"),
-        (lambda: R.alibi_slopes(True), "n_heads"),
-        (lambda: R.alibi_bias(0, 4), "n_heads"),
-        (lambda: R.alibi_causal_bias(4, 0), "query_len"),
-        (lambda: R.relative_positions(0), "query_len"),
-        (lambda: R.relative_positions(3, 0), "key_len"),
+        (lambda: R.alibi_slopes(-3), "n_heads must be an integer ≥ 1, got -3"),
+        (lambda: R.alibi_slopes(2.0), "n_heads must be an integer ≥ 1, got 2.0"),
+        (lambda: R.alibi_slopes(True), "n_heads must be an integer ≥ 1, got True"),
+        (lambda: R.alibi_bias(0, 4), "n_heads must be an integer ≥ 1, got 0"),
+        (lambda: R.alibi_bias(2, 4, 0), "key_len must be an integer ≥ 1, got 0"),
+        (lambda: R.alibi_causal_bias(4, 0), "query_len must be an integer ≥ 1, got 0"),
+        (lambda: R.relative_positions(0), "query_len must be an integer ≥ 1, got 0"),
+        (lambda: R.relative_positions(3, 0), "key_len must be an integer ≥ 1, got 0"),
+        (lambda: R.relative_positions(3, 2.0), "key_len must be an integer ≥ 1, got 2.0"),
         (lambda: R.t5_bucket(np.array([1]), num_buckets=-4), "num_buckets must be an integer ≥ 2, got -4"),
-        (lambda: R.t5_bucket(np.array([1]), num_buckets=0), "num_buckets"),
-        (lambda: R.t5_bucket(np.array([1]), num_buckets=3), r"num_buckets=3 leaves no exact bucket per direction; T5 uses 32"),
+        (lambda: R.t5_bucket(np.array([1]), num_buckets=0), "num_buckets must be an integer ≥ 2, got 0"),
         (lambda: R.t5_bucket(np.array([1]), bidirectional=False, num_buckets=1), "num_buckets must be an integer ≥ 2, got 1"),
-        (lambda: R.t5_bucket(np.array([1]), True, 32, 8), r"max_distance=8 must exceed the exact range max_exact=8 \(half of the per-direction buckets\)"),
-        (lambda: R.t5_bucket(np.array([1]), False, 32, 16), r"max_distance=16 must exceed the exact range max_exact=16 \(half of the buckets\)"),
-        (lambda: R.t5_bucket(np.array([1]), True, 32, 3), "max_distance"),
-        (lambda: R.t5_bucket(np.array([1]), True, 32, 0), "max_distance"),
-        (lambda: R.t5_bucket(np.array([1.5, 2.0]), True), "relative positions must be integers"),
-        (lambda: R.t5_bucket(np.array([1.0]), True), "dtype float64"),
-        (lambda: R.t5_bucket(np.array([True]), True), "integers"),
-        (lambda: R.t5_bucket(np.array([1]), bidirectional="yes"), "bidirectional must be True"),
-        (lambda: R.t5_bucket_edges(True, 32, 8), "max_distance"),
-        (lambda: R.t5_bias(np.zeros(4), 3), r"table must have shape \(num_buckets, heads\)"),
-        (lambda: R.t5_parameters(1, 12), "num_buckets"),
-        (lambda: R.t5_parameters(32, 0), "n_heads"),
-        (lambda: R.t5_parameters(32, 12, 0), "stacks"),
-        (lambda: R.shaw_clipped(np.array([0.5]), 4), "relative positions must be integers"),
-        (lambda: R.shaw_clipped(np.array([1]), 0), "max_relative_position"),
-        (lambda: R.shaw_parameters(0, 64, 6), "max_relative_position"),
-        (lambda: R.shaw_parameters(4, 0, 6), "head_dim"),
-        (lambda: R.shaw_parameters(4, 64, 0), "n_layers"),
-        (lambda: R.alibi_weight_ratio(0.0, 3), "slope"),
-        (lambda: R.alibi_weight_ratio(0.5, [1, -2]), r"distance must be ≥ 0 .*got -2"),
-        (lambda: R.alibi_reach(0.5, 1.0), "factor must be greater than 1"),
-        (lambda: R.alibi_reach(0.5, 0.0), "factor"),
-        (lambda: R.alibi_reach(-1.0, 10), "slope"),
+        (lambda: R.t5_bucket(np.array([1]), num_buckets=3), "num_buckets=3 leaves no exact bucket per direction; T5 uses 32"),
+        (lambda: R.t5_bucket(np.array([1]), True, 32, 8),
+         "max_distance=8 must exceed the exact range max_exact=8 (half of the per-direction buckets), or the logarithmic "
+         "buckets have no room; T5 uses 128"),
+        (lambda: R.t5_bucket(np.array([1]), False, 32, 16),
+         "max_distance=16 must exceed the exact range max_exact=16 (half of the buckets), or the logarithmic buckets have no room; "
+         "T5 uses 128"),
+        (lambda: R.t5_bucket(np.array([1]), True, 32, 3),
+         "max_distance=3 must exceed the exact range max_exact=8 (half of the per-direction buckets), or the logarithmic "
+         "buckets have no room; T5 uses 128"),
+        (lambda: R.t5_bucket(np.array([1]), True, 32, 0), "max_distance must be an integer ≥ 1, got 0"),
+        (lambda: R.t5_bucket(np.array([1.5, 2.0]), True), REL_DTYPE.format("float64")),
+        (lambda: R.t5_bucket(np.array([True]), True), REL_DTYPE.format("bool")),
+        (lambda: R.t5_bucket(np.array([1]), bidirectional="yes"), "bidirectional must be True (encoder) or False (decoder), got 'yes'"),
+        (lambda: R.t5_bucket(np.array([1]), bidirectional=1), "bidirectional must be True (encoder) or False (decoder), got 1"),
+        (lambda: R.t5_bucket_edges(True, 32, 8),
+         "max_distance=8 must exceed the exact range max_exact=8 (half of the per-direction buckets), or the logarithmic "
+         "buckets have no room; T5 uses 128"),
+        (lambda: R.t5_bias(np.zeros(4), 3), "table must have shape (num_buckets, heads), got (4,)"),
+        (lambda: R.t5_bias(np.zeros((4, 2, 1)), 3), "table must have shape (num_buckets, heads), got (4, 2, 1)"),
+        (lambda: R.t5_parameters(1, 12), "num_buckets must be an integer ≥ 2, got 1"),
+        (lambda: R.t5_parameters(32, 0), "n_heads must be an integer ≥ 1, got 0"),
+        (lambda: R.t5_parameters(32, 12, 0), "stacks must be an integer ≥ 1, got 0"),
+        (lambda: R.shaw_clipped(np.array([0.5]), 4), REL_DTYPE.format("float64")),
+        (lambda: R.shaw_clipped(np.array([1]), 0), "max_relative_position must be an integer ≥ 1, got 0"),
+        (lambda: R.shaw_parameters(0, 64, 6), "max_relative_position must be an integer ≥ 1, got 0"),
+        (lambda: R.shaw_parameters(4, 0, 6), "head_dim must be an integer ≥ 1, got 0"),
+        (lambda: R.shaw_parameters(4, 64, 0), "n_layers must be an integer ≥ 1, got 0"),
+        (lambda: R.alibi_weight_ratio(0.0, 3), "slope must be a positive finite number, got 0.0"),
+        (lambda: R.alibi_weight_ratio(0.5, [1, -2, -1]), "distance must be ≥ 0 (tokens back from the query), got -2.0"),
+        (lambda: R.alibi_reach(0.5, 1.0), "factor must be greater than 1 (how many times smaller the weight becomes), got 1.0"),
+        (lambda: R.alibi_reach(0.5, 0.0), "factor must be a positive finite number, got 0.0"),
+        (lambda: R.alibi_reach(-1.0, 10), "slope must be a positive finite number, got -1.0"),
     ],
 )
-def test_bad_input_raises_a_clear_value_error(call, match):
-    with pytest.raises(ValueError, match=match):
+def test_bad_input_raises_a_clear_value_error(call, message):
+    with raises_exactly(message):
         call()
+
+
+def test_accepted_edges():
+    assert R.relative_positions(1).tolist() == [[0]] and R.relative_positions(np.int64(2), np.int64(1)).tolist() == [[0], [-1]]
+    assert R.t5_bucket(np.array([-3, 0, 3], dtype=np.int32), False, 2, 2).tolist() == [1, 0, 0]  # 2 causal buckets: 1 exact
+    assert R.t5_bucket([[-1, 1]]).shape == (1, 2) and R.t5_bucket(np.array([], dtype=int)).tolist() == []
+    assert R.t5_bucket(np.array([3], dtype=np.uint8), True, 4, 2).tolist() == t5_reference([3], True, 4, 2).tolist() == [3]
+    assert R.shaw_clipped([[-2, 2]], 1).tolist() == [[-1, 1]]
+    assert R.alibi_weight_ratio(1.0, 0).tolist() == 1.0
+    assert R.alibi_reach(1.0, 1.0000001) == pytest.approx(1e-7, rel=1e-6)
