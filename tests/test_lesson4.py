@@ -380,3 +380,34 @@ def reference_scores_base(text, d, base):
     qs = [roformer_R(t, d, base) @ (row @ head.w_q) for t, row in enumerate(e)]
     ks = [roformer_R(t, d, base) @ (row @ head.w_k) for t, row in enumerate(e)]
     return np.array([[q @ k / math.sqrt(d) for k in ks] for q in qs])
+
+
+def half_layout_R(m: int, d: int, base: float = DEFAULT_BASE) -> np.ndarray:
+    """transformers' rotate_half layout: pair i is dims (i, i + d/2), each turned by m·θ_i (RoFormer's block)."""
+    R, h = np.zeros((d, d)), d // 2
+    for i in range(h):
+        a = m * base ** (-2 * i / d)
+        R[i, i], R[i, i + h], R[i + h, i], R[i + h, i + h] = math.cos(a), -math.sin(a), math.sin(a), math.cos(a)
+    return R
+
+
+def test_rope_scores_in_the_half_layout():
+    head = attention.make_head(DEMO_DIM, 0)
+    e = attention.token_vectors(tokenize.token_ids("猫吃鱼"), DEMO_DIM, 0)
+    qs = [half_layout_R(5 + t, DEMO_DIM) @ (row @ head.w_q) for t, row in enumerate(e)]
+    ks = [half_layout_R(5 + t, DEMO_DIM) @ (row @ head.w_k) for t, row in enumerate(e)]
+    want = np.array([[q @ k / math.sqrt(DEMO_DIM) for k in ks] for q in qs])
+    np.testing.assert_allclose(shift.scores("猫吃鱼", 5, "rope", convention="half"), want, atol=1e-12)
+    assert np.abs(want - shift.scores("猫吃鱼", 5, "rope")).max() > 0.01  # the layout matters for the same weights
+
+
+def test_convention_scores_at_a_start_and_with_the_unpermuted_weights():
+    a, b = shift.convention_scores("猫吃鱼", start=3, seed=2)
+    np.testing.assert_allclose(a, reference_scores("猫吃鱼", 3, "rope", seed=2), atol=1e-12)
+    np.testing.assert_allclose(b, a, atol=1e-12)
+    _, wrong = shift.convention_scores("猫吃鱼", start=3, seed=2, permute_weights=False)
+    head = attention.make_head(DEMO_DIM, 2)
+    e = attention.token_vectors(tokenize.token_ids("猫吃鱼"), DEMO_DIM, 2)
+    qs = [half_layout_R(3 + t, DEMO_DIM) @ (row @ head.w_q) for t, row in enumerate(e)]
+    ks = [half_layout_R(3 + t, DEMO_DIM) @ (row @ head.w_k) for t, row in enumerate(e)]
+    np.testing.assert_allclose(wrong, np.array([[q @ k / math.sqrt(DEMO_DIM) for k in ks] for q in qs]), atol=1e-12)

@@ -205,6 +205,7 @@ def test_hybrid_edges():
     # Qwen3-Next: layer i is full attention when (i + 1) % 4 == 0 (transformers' layer_types)
     assert hybrid.layer_kinds(configs.load("qwen3_next_80b_a3b"), 8) == ["linear", "linear", "linear", "global"] * 2
     assert hybrid.layer_kinds(configs.load("gemma3_27b"), np.int64(6)) == ["local"] * 5 + ["global"]
+    assert hybrid.layer_kinds(configs.load("gpt_oss"), 1) == ["local"]  # one layer is a valid stack
     assert hybrid.counter_position(1) == 0.0 and hybrid.counter_position(0.25) == 3.0
     assert hybrid.counter_gap(0) == 0.5 and hybrid.counter_gap(np.int64(1)) == pytest.approx(1 / 6, rel=1e-15)
     assert hybrid.causal_counter(np.int64(2)).tolist() == [1.0, 0.5]

@@ -396,3 +396,14 @@ def test_accepted_edges():
     assert R.shaw_clipped([[-2, 2]], 1).tolist() == [[-1, 1]]
     assert R.alibi_weight_ratio(1.0, 0).tolist() == 1.0
     assert R.alibi_reach(1.0, 1.0000001) == pytest.approx(1e-7, rel=1e-6)
+
+
+def test_t5_bias_defaults_are_t5s_and_the_bias_is_float():
+    table = np.arange(32, dtype=np.int64)[:, None] * np.array([[1, -1]])  # (32 buckets, 2 heads), integers
+    bias = R.t5_bias(table, 1, 92)  # distances 0 … 91 back from the query: 91 is the first of bucket 15 at max_distance 128
+    assert bias.dtype == np.float64
+    np.testing.assert_array_equal(bias, R.t5_bias(table, 1, 92, bidirectional=True, max_distance=128))
+    want = t5_reference(np.arange(92)[None, :], True, 32, 128)  # keys after the query: the upper 16 buckets
+    np.testing.assert_array_equal(bias[0], want)
+    np.testing.assert_array_equal(bias[1], -want)
+    assert bias[0, 0, 91] == 16 + 15 and R.t5_bias(table, 1, 92, max_distance=129)[0, 0, 91] == 16 + 14
