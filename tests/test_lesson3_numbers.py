@@ -313,6 +313,7 @@ def test_clock_edges():
     k, dist = clock.nearest_neighbour(50, 2)
     assert k == 44 and dist == pytest.approx(2 * abs(math.sin(44 / 2)), abs=1e-12)
     assert clock.turns_within(np.int64(2), 2).tolist() == pytest.approx([2 / (2 * math.pi)], rel=1e-15)
+    assert clock.turns_within(1, 2).tolist() == pytest.approx([1 / (2 * math.pi)], rel=1e-15)  # one token is a window
     np.testing.assert_allclose(clock.turns_within(100, 4, base=4.0), [100 / (2 * math.pi), 100 / (4 * math.pi)], rtol=1e-15)
     a, b = clock.random_projections(4), clock.random_projections(4, 0)
     np.testing.assert_array_equal(a[0], b[0])

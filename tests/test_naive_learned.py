@@ -199,6 +199,8 @@ def raises_exactly(message: str):
         (lambda: learned.embed(np.zeros((4, 2)), np.zeros(2), [0], [0]),
          "token_table and position_table must be 2-D with the same width, got (4, 2) and (2,)"),
         (lambda: learned.embed(np.zeros((4, 2)), np.zeros((4, 2)), [2, 9, 4], [0, 1, 2]), "token ID 9 is past the token table's 4 rows"),
+        (lambda: learned.embed(np.zeros((4, 2)), np.zeros((4, 2)), [4], [0]), "token ID 4 is past the token table's 4 rows"),
+        (lambda: learned.lookup_gradient(4, [0, 4], np.zeros((2, 3))), "position 4 is past the table's 4 rows"),
         (lambda: learned.lookup_gradient(4, [0, 5, 4], np.zeros((3, 3))), "position 5 is past the table's 4 rows"),
         (lambda: learned.lookup_gradient(4, [0, 1], np.zeros((3, 3))), "upstream must have one row per position id (2), got shape (3, 3)"),
         (lambda: learned.lookup_gradient(4, [0, 1], np.zeros(2)), "upstream must have one row per position id (2), got shape (2,)"),

@@ -407,3 +407,11 @@ def test_t5_bias_defaults_are_t5s_and_the_bias_is_float():
     np.testing.assert_array_equal(bias[0], want)
     np.testing.assert_array_equal(bias[1], -want)
     assert bias[0, 0, 91] == 16 + 15 and R.t5_bias(table, 1, 92, max_distance=129)[0, 0, 91] == 16 + 14
+
+
+def test_t5_bucket_edges_default_to_t5s_settings():
+    assert R.t5_bucket_edges() == R.t5_bucket_edges(True, 32, 128)
+    r = np.arange(129)
+    ref = t5_reference(-r, True, 32, 128)
+    assert R.t5_bucket_edges() == [(int(k), int(r[ref == k].min()), int(r[ref == k].max())) for k in np.unique(ref)]
+    assert R.t5_bucket_edges()[-1] == (15, 91, 128) and R.t5_bucket_edges()[:2] == [(0, 0, 0), (1, 1, 1)]

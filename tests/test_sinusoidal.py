@@ -129,6 +129,7 @@ def test_torch_table_matches_numpy_table():
     assert t[0].tolist() == [0.0, 1.0] * 4
     np.testing.assert_allclose(t[1, :2], [0.8414709848078965, 0.5403023058681398], atol=1e-7)  # sin 1, cos 1
     assert S.table_torch(3, 8).dtype == torch.float32
+    assert S.table_torch(1, 4).tolist() == [[0.0, 1.0, 0.0, 1.0]]  # one position is a valid table
 
 
 @pytest.mark.parametrize(
