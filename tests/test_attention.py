@@ -146,6 +146,7 @@ def test_permutation_helpers():
     np.testing.assert_array_equal(p @ x, x[perm])
     np.testing.assert_array_equal(p @ p.T, np.eye(4))
     np.testing.assert_array_equal(at.swap(5, 1, 3), [0, 3, 2, 1, 4])
+    assert at.swap(1, 0, 0).tolist() == [0] and at.swap(np.int64(2), 1, 1).tolist() == [0, 1]
     assert at.permute_text("猫吃鱼", at.swap(3, 0, 2)) == "鱼吃猫"
 
 
@@ -240,6 +241,8 @@ def raises_exactly(message: str):
         (lambda h: at.check_permutation([1, 2]), "perm must contain each of 0 … 1 exactly once, got [1, 2]"),
         (lambda h: at.check_permutation([0, 1], 3), "perm has 2 entries but the sequence has 3 tokens; they must match"),
         (lambda h: at.swap(0, 0, 0), "n must be a positive sequence length, got 0"),
+        (lambda h: at.swap(2.0, 0, 1), "n must be a positive sequence length, got 2.0"),
+        (lambda h: at.swap(True, 0, 0), "n must be a positive sequence length, got True"),
         (lambda h: at.swap(3, 0, 3), "i and j must be positions below n = 3, got i = 0, j = 3"),
         (lambda h: at.swap(3, 3, 0), "i and j must be positions below n = 3, got i = 3, j = 0"),
         (lambda h: at.swap(3, -1, 0), "i must be a non-negative integer position, got -1; positions count from 0"),

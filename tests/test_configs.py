@@ -366,7 +366,9 @@ def test_transformers_kwargs_pick_the_scaled_length():
     kw = configs.transformers_kwargs(configs.load("llama2_7b"))  # no scaling, no max_position_embeddings field
     assert kw == {"head_dim": 128, "hidden_size": 128, "num_attention_heads": 1, "max_position_embeddings": 4096,
                   "rope_parameters": {"rope_type": "default", "rope_theta": 10_000}}
-    assert configs.transformers_kwargs(configs.load("deepseek_v3"))["max_position_embeddings"] == 163_840  # from the config field
+    assert configs.transformers_kwargs(configs.load("deepseek_v3"))["max_position_embeddings"] == 163_840  # scaled_context
+    # Llama 3.1 has no scaled_context: its config's max_position_embeddings (131,072), not the native 8,192
+    assert configs.transformers_kwargs(configs.load("llama31_8b"))["max_position_embeddings"] == 131_072
     local = configs.transformers_kwargs(configs.load("gemma3_27b"), layer="local")
     assert local["rope_parameters"] == {"rope_type": "default", "rope_theta": 10_000}
 

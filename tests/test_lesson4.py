@@ -402,6 +402,9 @@ def test_rope_scores_in_the_half_layout():
 
 
 def test_convention_scores_at_a_start_and_with_the_unpermuted_weights():
+    np.testing.assert_array_equal(shift.convention_scores("猫吃鱼")[0], shift.convention_scores("猫吃鱼", start=0)[0])  # start 0 by default
+    with raises_exactly("start must be a non-negative integer position, got -1; pass e.g. start=10"):
+        shift.convention_scores("猫吃鱼", start=-1)
     a, b = shift.convention_scores("猫吃鱼", start=3, seed=2)
     np.testing.assert_allclose(a, reference_scores("猫吃鱼", 3, "rope", seed=2), atol=1e-12)
     np.testing.assert_allclose(b, a, atol=1e-12)

@@ -239,5 +239,6 @@ def test_learned_table_edges():
     np.testing.assert_array_equal(learned.embed(table, table, [3], [3]), [[12.0, 14.0]])
     np.testing.assert_array_equal(learned.lookup_gradient(4, [3, 3], np.ones((2, 1))), [[0], [0], [0], [2]])
     assert learned.rows_with_gradient(5, 5).tolist() == [True] * 5
+    assert learned.rows_with_gradient(1, 1, hidden=1).tolist() == [True]  # the smallest table
     touched = learned.rows_with_gradient(6, 2)  # default hidden width and seed
     assert touched.shape == (6,) and touched.tolist() == [True, True, False, False, False, False]
