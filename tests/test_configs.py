@@ -384,3 +384,10 @@ def test_keys_keep_the_files_order_and_browser_export_carries_values_and_tags():
     cfg = configs.load("qwen3_8b")
     assert qwen["name"] == cfg.name and qwen["head_dim"] == 128 and qwen["tags"]["head_dim"] == "V3"
     assert set(qwen) == {"key", "name", "tags", *cfg.fields} and set(qwen["tags"]) == set(cfg.fields)
+
+
+def test_unknown_model_suggests_at_most_three_names():
+    # "llama3_7b" is close to four keys; the message offers the three closest
+    with pytest.raises(configs.UnknownModel) as err:
+        configs.load("llama3_7b")
+    assert str(err.value).startswith("unknown model 'llama3_7b'. Did you mean 'llama3_8b', 'llama2_7b', 'llama31_8b'? Known: ")

@@ -81,3 +81,10 @@ def test_load_entries_reads_a_complete_file_and_an_empty_one(tmp_path):
     empty = tmp_path / "e.yaml"
     empty.write_text("# nothing yet\n", encoding="utf-8")
     assert facts.load_entries(empty) == {}
+
+
+def test_unknown_fact_suggests_at_most_three_names():
+    with pytest.raises(facts.UnknownFact) as err:
+        facts.get("yarn_t2_7b_ppl")  # close to five facts
+    suggested = str(err.value).split("Did you mean ")[1].split("?")[0].split(", ")
+    assert len(suggested) == 3 and all(s.startswith("'yarn_t2_7b_ppl_") for s in suggested)

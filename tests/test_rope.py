@@ -531,3 +531,23 @@ def test_torch_rotation_keeps_dtype_and_device_of_x():
                                   rope.apply_rotary_torch(x, torch.arange(3), INV8, "interleaved").double().numpy())
     empty = rope.apply_rotary_torch(torch.zeros(0, 8), torch.zeros(0, dtype=torch.long), INV8)
     assert empty.shape == (0, 8)
+
+
+def test_torch_path_forms_angles_in_float32_whatever_inv_freqs_dtype():
+    # transformers forms position·ω in float32; so does apply_rotary_torch, for a float64 tensor, a numpy array or a list
+    x = torch.randn(1, 4, 8, dtype=torch.float64, generator=torch.Generator().manual_seed(5))
+    pos = torch.tensor([0, 1, 999, 4095])
+    inv32 = torch.tensor(INV8, dtype=torch.float32)
+    angles = pos.float()[:, None] * inv32[None, :]  # float32, as transformers' LlamaRotaryEmbedding
+    cos, sin = angles.cos().double(), angles.sin().double()
+    a, b = x[..., 0::2], x[..., 1::2]
+    want = torch.stack((a * cos - b * sin, a * sin + b * cos), dim=-1).flatten(-2)
+    for inv in (torch.tensor(INV8, dtype=torch.float64), INV8, list(INV8), inv32):
+        np.testing.assert_array_equal(rope.apply_rotary_torch(x, pos, inv, "interleaved").numpy(), want.numpy())
+
+
+def test_torch_inputs_are_accepted_where_numpy_is_expected():
+    inv = torch.tensor(INV8, requires_grad=True)  # e.g. a module's buffer or parameter
+    np.testing.assert_array_equal(rope.wavelengths(inv), 2 * np.pi / INV8)
+    assert rope.pairs_not_completing_turn(inv, 100) == int(np.sum(2 * np.pi / INV8 > 100))
+    np.testing.assert_array_equal(rope.rotate(np.eye(8), np.arange(8), inv), rope.rotate(np.eye(8), np.arange(8), INV8))
