@@ -16,10 +16,19 @@ system:
 	@bash tools/setup_system.sh
 
 # The virtualenv is rebuilt whenever the lock file changes.
+# The lock pins torch's CPU build (torch==…+cpu), which PyPI does not carry. pip first looks where
+# this machine's pip is configured to look (CI sets PIP_EXTRA_INDEX_URL; a machine may keep a local
+# wheel store); only if the pinned torch is not found there is PyTorch's CPU index added.
+TORCH_CPU_INDEX := https://download.pytorch.org/whl/cpu
 $(VENV)/.installed: requirements.lock pyproject.toml
 	@echo "setup: creating $(VENV) from requirements.lock (first time: a few minutes)"
 	@$(PYTHON) -m venv $(VENV)
-	@$(PY) -m pip install --progress-bar on -r requirements.lock
+	@torch=$$(grep -m1 '^torch==' requirements.lock); extra=""; \
+	if ! $(PY) -m pip install --dry-run --no-deps -q "$$torch" >/dev/null 2>&1; then \
+	  echo "setup: $$torch is not on the configured indexes; adding PyTorch's CPU index $(TORCH_CPU_INDEX)"; \
+	  extra="--extra-index-url $(TORCH_CPU_INDEX)"; \
+	fi; \
+	$(PY) -m pip install --progress-bar on $$extra -r requirements.lock
 	@touch $@
 
 node_modules/.installed: package.json package-lock.json
