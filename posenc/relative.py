@@ -240,3 +240,75 @@ def alibi_reach(slope: float, factor: float) -> float:
     if f <= 1:
         raise ValueError(f"factor must be greater than 1 (how many times smaller the weight becomes), got {f}")
     return math.log(f) / m
+
+
+# --- parameters each position scheme adds to a model --------------------------------------------
+
+SCHEMES = ("learned", "sinusoidal", "rope", "alibi", "t5", "shaw", "nope")
+
+# The scheme each position kind of posenc.configs uses (M-RoPE is RoPE with its pairs split by axis).
+_KIND_SCHEME = {"learned": "learned", "rope": "rope", "mrope": "rope", "alibi": "alibi", "t5": "t5"}
+
+
+def added_parameters(scheme: str, cfg, *, max_relative_position: int | None = None,
+                     num_buckets: int | None = None, stacks: int | None = None) -> int:
+    """Learned numbers a position scheme would add to the model ``cfg`` (a ``posenc.configs`` model).
+
+    Only the position scheme is counted, for the model's own sizes:
+
+        learned      a table of context × hidden (GPT-2's wpe; Vaswani et al. 2017 §3.5 "learned")
+        sinusoidal   0: sin/cos of fixed frequencies (Vaswani et al. 2017 §3.5)
+        rope         0: fixed rotations of q and k (Su et al. 2021 §3)
+        alibi        0: fixed slopes 2^(−8h/n) (Press et al. 2022 §3)
+        nope         0: nothing at all (Kazemnejad et al. 2023)
+        t5           num_buckets × heads per table (``t5_parameters``), one table per stack
+                     with relative attention (Raffel et al. 2020 §2.1)
+        shaw         (2k + 1) × head_dim × 2 per layer (``shaw_parameters``; Shaw et al. 2018 §3.3)
+
+    T5's ``num_buckets`` and ``stacks`` default to the model's own fields
+    (relative_attention_num_buckets, bias_tables), else 32 and 1. Shaw's clipping
+    distance ``max_relative_position`` has no default: the paper compares several
+    values of k, so the caller states the one it means.
+    """
+    if scheme not in SCHEMES:
+        raise ValueError(f"scheme must be one of {', '.join(SCHEMES)}, got {scheme!r}")
+    _model(cfg)
+    if scheme in ("sinusoidal", "rope", "alibi", "nope"):
+        return 0
+    if scheme == "learned":
+        return _field(cfg, "context", "the table has one row per position") * _field(cfg, "hidden", "each row is hidden wide")
+    if scheme == "t5":
+        nb = num_buckets if num_buckets is not None else cfg.get("relative_attention_num_buckets", 32)
+        st = stacks if stacks is not None else cfg.get("bias_tables", 1)
+        return t5_parameters(nb, _field(cfg, "heads", "T5 learns one scalar per bucket and head"), st)
+    if max_relative_position is None:
+        raise ValueError("shaw needs max_relative_position (the clipping distance k); pass e.g. max_relative_position=16")
+    return shaw_parameters(max_relative_position, _head_dim(cfg), _field(cfg, "layers", "Shaw's vectors are per layer"))
+
+
+def model_position_parameters(cfg) -> int:
+    """``added_parameters`` for the scheme the model itself uses (e.g. GPT-2: its wpe table; BLOOM: 0)."""
+    _model(cfg)
+    return added_parameters(_KIND_SCHEME[cfg.position], cfg)
+
+
+def _model(cfg) -> None:
+    from .configs import ModelConfig
+
+    if not isinstance(cfg, ModelConfig):
+        raise ValueError(f"cfg must be a model from posenc.configs.load(), got {type(cfg).__name__}; e.g. configs.load('gpt2')")
+
+
+def _field(cfg, name: str, why: str) -> int:
+    if name not in cfg.fields:
+        raise ValueError(f"model {cfg.key!r} has no {name!r} field ({why}); add it with source and tag to posenc/data/models*.yaml")
+    return cfg[name]
+
+
+def _head_dim(cfg) -> int:
+    if "head_dim" in cfg.fields and "nope_head_dim" not in cfg.fields:
+        return cfg["head_dim"]
+    hidden, heads = _field(cfg, "hidden", "head width = hidden ÷ heads"), _field(cfg, "heads", "head width = hidden ÷ heads")
+    if hidden % heads:
+        raise ValueError(f"model {cfg.key!r}: hidden {hidden} is not a multiple of heads {heads}; add head_dim")
+    return hidden // heads

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _check
-from .rope import _context, inverse_frequencies, rotary_dim, wavelengths
+from .rope import _context, inverse_frequencies, pairs_not_completing_turn, rotary_dim, wavelengths
 
 YARN_BETA_FAST = 32.0  # YaRN paper: "α=1, β=32 for Llama" (β_fast in transformers' names)
 YARN_BETA_SLOW = 1.0
@@ -413,3 +413,105 @@ def for_model(cfg, layer: str = "global") -> tuple[np.ndarray, float]:
         return llama3(head_dim, theta, sc["factor"], sc["low_freq_factor"], sc["high_freq_factor"],
                       sc["original_max_position_embeddings"], frac)
     raise ValueError(f"model {cfg.key!r}: scaling rope_type {kind!r} is not implemented; use linear, dynamic, yarn or llama3")
+
+
+# --- what raising the base does (ABF), pair by pair ----------------------------------------------
+
+
+def pairs_completing_turn(inv_freq, length: int) -> int:
+    """How many pairs turn at least once within ``length`` tokens: #{i : λ_i ≤ L}, λ_i = 2π/ω_i.
+
+    The complement of ``rope.pairs_not_completing_turn`` (same definition, facts.md §2):
+    a pair with λ_i ≤ L has produced every angle of its circle inside the training
+    length, so a farther position gives it no angle it has not seen.
+    """
+    return len(wavelengths(inv_freq)) - pairs_not_completing_turn(inv_freq, length)
+
+
+def turn_fraction(inv_freq, position: int) -> np.ndarray:
+    """For each pair, the share of one full turn its angle sweeps from position 0 to ``position``.
+
+    f_i(p) = min(p · ω_i / 2π, 1) = min(p / λ_i, 1). Positions 0 … p give pair i the
+    angles 0 … p·ω_i; when that reaches 2π the pair has covered its whole circle
+    (f = 1). A pair with f_i(L) < 1 at the training length L has only seen the arc
+    [0, 2π·f_i(L)); a position p > L gives it angles beyond that arc, never seen in
+    training. Raising the base lowers every ω_i (except ω_0 = 1), so each f_i(p) at a
+    given p shrinks by the factor (θ/θ')^(2i/d).
+    """
+    p = _check.position("position", position)
+    lam = wavelengths(inv_freq)
+    return np.minimum(p / lam, 1.0)
+
+
+@dataclass(frozen=True)
+class BaseChange:
+    """One base change (ABF) at a glance: the pairs before (θ at L) and after (θ' at L').
+
+    ``turned_*``: pairs completing a full turn within the length (``pairs_completing_turn``);
+    ``slowest_fraction_*``: the share of a turn the slowest pair sweeps by the end of the
+    length (``turn_fraction`` of the last pair); ``mean_fraction_*``: the same share
+    averaged over all pairs (1 would mean every pair saw its whole circle).
+    """
+
+    rotary_dim: int
+    base: float
+    new_base: float
+    length: int
+    new_length: int
+    turned_before: int
+    turned_after: int
+    slowest_fraction_before: float
+    slowest_fraction_after: float
+    mean_fraction_before: float
+    mean_fraction_after: float
+
+    @property
+    def pairs(self) -> int:
+        return self.rotary_dim // 2
+
+
+def base_change(head_dim: int, base: float, new_base: float, length: int, new_length: int | None = None,
+                rotary_fraction: float = 1.0) -> BaseChange:
+    """Compare RoPE at (θ, L) with RoPE at (θ', L'), the ABF recipe of Xiong et al. 2023 §4.1.
+
+    Code Llama (Rozière et al. 2023 §2.4): θ 10,000 at 4,096 → θ' 1,000,000 at 16,384.
+    Qwen3 (technical report §3.1): θ 10,000 → 1,000,000 for the 32,768-token stage.
+    ``new_length`` defaults to ``length`` (same window, only the base changes).
+    Unlike ``abf``, θ' may be any base > 1 here, so a lowered base can be compared too.
+    """
+    base = _check.base("base", base)
+    new_base = _check.base("new_base", new_base)
+    L = _context("length", length)
+    L2 = L if new_length is None else _context("new_length", new_length)
+    before = inverse_frequencies(head_dim, base, rotary_fraction)
+    after = inverse_frequencies(head_dim, new_base, rotary_fraction)
+    fb, fa = turn_fraction(before, L), turn_fraction(after, L2)
+    return BaseChange(
+        rotary_dim=rotary_dim(head_dim, rotary_fraction),
+        base=base, new_base=new_base, length=L, new_length=L2,
+        turned_before=pairs_completing_turn(before, L), turned_after=pairs_completing_turn(after, L2),
+        slowest_fraction_before=float(fb[-1]), slowest_fraction_after=float(fa[-1]),
+        mean_fraction_before=float(fb.mean()), mean_fraction_after=float(fa.mean()),
+    )
+
+
+def ntk_factor_for_base(base: float, new_base: float, dim: int) -> float:
+    """The NTK-aware factor s whose base θ·s^(d/(d−2)) equals ``new_base``: s = (θ'/θ)^((d−2)/d).
+
+    ABF and NTK-aware scaling both replace θ by a larger θ' and keep ω_i = θ'^(−2i/d).
+    NTK-aware (YaRN paper Eq. 16) derives θ' from the context factor s and is applied at
+    inference without training; ABF (Xiong et al. 2023 §4.1) picks θ' by hand and trains
+    at the longer length with it. This function gives the s at which the two produce the
+    same frequencies, e.g. Code Llama's 10,000 → 1,000,000 at d = 128 is NTK-aware with
+    s = 100^(126/128) ≈ 92.9. With that s the slowest pair is slowed by exactly s, as PI
+    would slow it (``ntk_aware_base``).
+    """
+    base = _check.base("base", base)
+    new_base = _check.base("new_base", new_base)
+    d = _check.even_dim("dim", dim)
+    if d < 4:
+        raise ValueError(f"dim must be at least 4 (NTK-aware's exponent d/(d−2) is undefined at d=2), got {d}")
+    if new_base < base:
+        raise ValueError(f"new_base must be at least base (an NTK-aware factor s ≥ 1 only raises the base), "
+                         f"got new_base={new_base}, base={base}")
+    return (new_base / base) ** ((d - 2) / d)
