@@ -297,6 +297,8 @@ test("parseInput: clear Chinese messages for empty, non-numeric, negative, too l
   const bad = [
     ["", { label: "位置 p", kind: "position" }, /请填写位置 p/],
     ["   ", { label: "位置 p", kind: "position" }, /请填写/],
+    ["", { label: "base", kind: "base" }, /^请填写 base。$/],
+    ["", { label: "num_buckets", kind: "int", min: 2 }, /^请填写 num_buckets。$/],
     ["abc", { label: "位置 p", kind: "position" }, /要填数字/],
     ["0x10", { label: "位置 p", kind: "position" }, /要填数字/],
     ["Infinity", { label: "位置 p", kind: "position" }, /要填数字/],
@@ -317,6 +319,8 @@ test("parseInput: clear Chinese messages for empty, non-numeric, negative, too l
     assert.equal(r.ok, false, `${JSON.stringify(text)} should be rejected`);
     assert.match(r.message, re, `${JSON.stringify(text)} → ${r.message}`);
     assert.doesNotMatch(r.message.replace(`「${text.trim()}」`, ""), /NaN|Infinity|undefined/);
+    // Chinese and Latin letters or digits are set apart by a space (the reader's own text in 「」 aside)
+    assert.doesNotMatch(r.message.replace(/「[^」]*」/g, "「」"), /[\u3400-\u9fff][A-Za-z0-9]|[A-Za-z0-9][\u3400-\u9fff]/, r.message);
   }
   const good = [
     ["100,000", { kind: "position" }, 100000],
