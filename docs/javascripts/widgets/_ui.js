@@ -74,9 +74,8 @@ function inputMode({ kind, min = -1 }) {
 /**
  * A labelled number box with its own inline error message.
  * spec is parseInput's { label, kind, min, max }; onValue(value) runs for each valid entry.
- * Returns { wrap, input, read(), set(value), setSpec(patch), showError(message) }:
- * setSpec changes the allowed range (a slider beside the box must change with it);
- * showError flags a valid number that does not fit the other inputs (or clears the flag with "").
+ * Returns { wrap, input, read(), set(value), showError(message) }: showError flags a valid
+ * number that does not fit the other inputs (or clears the flag with "").
  */
 export function numberField(spec, initial, onValue, { name = "", size = 9, hint = "" } = {}) {
   const id = uid("in");
@@ -124,9 +123,6 @@ export function numberField(spec, initial, onValue, { name = "", size = 9, hint 
     set(value) {
       input.value = String(value);
       read();
-    },
-    setSpec(patch) {
-      Object.assign(spec, patch);
     },
   };
 }
