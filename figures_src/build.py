@@ -8,7 +8,7 @@ draws other inputs (experiment results) lists them in a module-level
 ``INPUTS = [path, ...]`` (relative to the repository root).
 
 Dependencies are found by following module globals, so editing posenc/rope.py
-does not redraw lesson 3's figures. posenc.numbers is not followed into the
+does not redraw lesson 3's figures. posenc.quantities is not followed into the
 lesson modules it loads: numbers there only reach alt text and captions,
 which live in the HTML, not in the SVG. Editing lesson prose changes none of these, so a
 rebuild after a prose edit redraws nothing.
@@ -75,7 +75,7 @@ def posenc_dependencies(module: types.ModuleType) -> list[Path]:
             if dep is None or not dep.__name__.startswith("posenc") or dep.__name__ in seen:
                 continue
             seen[dep.__name__] = dep
-            if dep.__name__ != "posenc.numbers":  # see the module docstring
+            if dep.__name__ != "posenc.quantities":  # see the module docstring
                 todo.append(dep)
     return sorted(Path(m.__file__) for m in seen.values() if getattr(m, "__file__", None))
 

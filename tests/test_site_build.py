@@ -95,7 +95,7 @@ def test_changing_the_base_default_changes_the_page(tmp_path):
 
 
 def test_experiment_sections_show_results_figures_and_checked_sentences(site_dir):
-    from posenc import numbers
+    from posenc import quantities
     from posenc.experiment import claims
 
     sections = {
@@ -114,7 +114,7 @@ def test_experiment_sections_show_results_figures_and_checked_sentences(site_dir
         for name, sentence in stated:
             assert sentence == claims.CLAIMS[name].sentence and claims.evaluate(name)[0], name
     # a number from the results file reaches the page
-    assert numbers.text("exp_in_dist_rope") in html(site_dir, "lessons/03-sinusoidal")
+    assert quantities.text("exp_in_dist_rope") in html(site_dir, "lessons/03-sinusoidal")
 
 
 def test_claim_macro_refuses_an_unknown_or_contradicted_sentence(monkeypatch):

@@ -110,7 +110,7 @@ def lint(paths) -> list[Finding]:
 
 FIX = (
     "Prose must not type derived numbers. Write {{ num(\"name\") }} (register the number in "
-    "posenc/numbers/<lesson>.py) or {{ fact(\"name\") }} (posenc/data/facts.yaml); put a formula in $…$. "
+    "posenc/quantities/<lesson>.py) or {{ fact(\"name\") }} (posenc/data/facts.yaml); put a formula in $…$. "
     "Allowed literals are listed in tools/prose_lint.py."
 )
 
