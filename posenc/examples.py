@@ -59,6 +59,10 @@ RATIO_MAX_POSITION = 1024  # how far the content/position ratio curve runs
 NORMALISED_SHORT = len(SENTENCE)  # the "squeeze positions into [0, 1]" design at a short …
 NORMALISED_LONG = 101  # … and a long length
 NORMALISED_PROBE = 3  # the position followed while generation grows the text by one token
+STEP_NEAR = (5, 6)  # neighbouring positions near the start: adding the index moves them apart by the same vector …
+STEP_FAR = (500, 501)  # … as these far ones, though it means far less there
+RELATION_NEAR = (5, 8)  # two position pairs the same distance apart, whose table rows share nothing
+RELATION_FAR = (105, 108)
 LOOKUP_FIRST, LOOKUP_SECOND = 0, 1  # the first two rows every position table has (lessons 2, 3)
 FAR_POSITION = 100_000  # far beyond any table (lessons 2, 3): looked up, encoded, shifted
 
@@ -82,6 +86,7 @@ WALKTHROUGH_SEED = 0  # torch.manual_seed of the walk-through's word embedding
 # === lesson 4: RoPE ===================================================================================
 
 L4_DIM = SIN_DIM  # the shift experiment uses lesson 3's 16-dim clock
+ABS_POSITIONS = (3, 300)  # one word at two absolute positions: its rotated q differs, q·k does not
 L4_SEED = 0  # seed of the head (W_q, W_k) and of the token vectors in the shift experiment
 # The one pair rotated by hand (and the rope-pair widget's start): q and k of one pair of
 # dims, q at position PAIR_M and k at PAIR_N, pair PAIR_INDEX of the L4_DIM-dim head.

@@ -188,6 +188,12 @@ def test_fact_without_source_is_rejected(tmp_path):
         ("1. 第一步\n2. 第二步里有 42 个", ["42"]),
         ("!!! note \"位置 100,000\"\n    正文", ["100,000"]),
         ("<span title=\"x\">BLEU 25.8</span>", ["25.8"]),
+        # math is prose for numbers of two or more significant digits
+        ("最慢的一根要 $19{,}869$ 个 token。", ["19,869"]),
+        ("取 $d = 16$ 时", ["16"]),
+        ("$$\\text{比例} = 2.8\\%$$", ["2.8"]),
+        ("误差 $10^{-16}$", ["10", "16"]),
+        ("只剩 $0.054\\%$", ["0.054"]),
     ],
 )
 def test_lint_catches_typed_numbers(prose, literals):
@@ -205,6 +211,9 @@ def test_lint_catches_typed_numbers(prose, literals):
         "```python\nx = 16\n```",
         "[arXiv:1706.03762](https://arxiv.org/abs/1706.03762)",
         "注释标记 (1) 不是数字。",
+        # single-digit formula constants, and §3.5's formula as printed
+        "$\\omega_i = \\text{base}^{-2i/d}$，$\\frac{1}{t+1}$，$0.1\\ln s + 1$，$d/2$",
+        "原文：$\\sin(pos / 10000^{2i/d_{model}})$",
     ],
 )
 def test_lint_allows_citations_names_code_math_and_macros(prose):
@@ -214,6 +223,24 @@ def test_lint_allows_citations_names_code_math_and_macros(prose):
 def test_lint_reports_the_right_line():
     [f] = prose_lint.find_literals("第一行\n\n```\n1\n2\n```\n这里有 7 个")
     assert f.line == 7 and f.literal == "7"
+
+
+def test_lint_reports_the_line_of_a_number_typed_as_math():
+    [f] = prose_lint.find_literals("第一行\n\n$$\nx = 1\n$$\n最慢要 $19{,}869$ 个")
+    assert (f.line, f.literal) == (6, "19,869")
+
+
+def test_lint_catches_typed_example_text_and_names_the_macro():
+    from posenc import examples as ex
+
+    page = f"第一行\n拿例句「{ex.SENTENCE}」验证，「{ex.REL_A}」在前。\n代码 `{ex.SENTENCE}` 和 {{{{ example(\"SENTENCE\") }}}} 都可以。"
+    findings = prose_lint.find_examples(page)
+    assert [(f.line, f.literal) for f in findings] == [(2, ex.SENTENCE), (2, ex.REL_A)]
+    texts = prose_lint.example_texts()
+    assert texts[ex.SENTENCE] == '{{ example("SENTENCE") }}' and texts[ex.REL_A] == '{{ example("REL_A") }}'
+    swapped = quantities.text("l1_main_b")
+    assert texts[swapped] == '{{ num("l1_main_b") }}'  # the swapped sentence is derived: a quantity
+    assert "typed example text" in str(findings[0])
 
 
 def test_lesson_prose_has_no_typed_numbers():

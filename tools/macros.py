@@ -165,18 +165,19 @@ def define_env(env):
 
 def attribute_text(value) -> str:
     """A widget option as a data-* value: plain decimals (no thousands separators), lists comma-separated."""
-    import numpy as np
+    from decimal import Decimal
 
     if isinstance(value, bool) or value is None:
         raise ValueError(f"widget option {value!r}: use a number, a string or a list of numbers")
     if isinstance(value, (list, tuple)):
         return ",".join(attribute_text(v) for v in value)
-    if isinstance(value, (int, np.integer)):
-        return str(int(value))
-    if isinstance(value, (float, np.floating)):
-        if not np.isfinite(value):
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
             raise ValueError(f"widget option {value!r} is not finite")
-        return np.format_float_positional(float(value), trim="-")
+        text = format(Decimal(repr(value)), "f")  # the shortest digits that round-trip, never 1e-05
+        return text.rstrip("0").rstrip(".") if "." in text else text
     return str(value)
 
 
@@ -199,6 +200,56 @@ def widget_attributes(name: str, options: dict) -> str:
     return "".join(f' data-{k.replace("_", "-")}="{html.escape(attribute_text(v), quote=True)}"' for k, v in merged.items())
 
 
+def _camel(key: str) -> str:
+    head, *rest = key.split("_")
+    return head + "".join(part.capitalize() for part in rest)
+
+
+def widget_default_mismatches() -> list[str]:
+    """Where a widget's JavaScript disagrees with posenc.examples.WIDGET_DEFAULTS, one line per place.
+
+    Every widget file needs a WIDGET_DEFAULTS entry. A widget that still keeps its own copy of the
+    defaults (``const DEFAULTS = {…}`` in docs/javascripts/widgets/<name>.js) must keep the same keys
+    and values: after an example changes, a stale copy is reported with its file and line.
+    """
+    import json
+    import re
+
+    from posenc.examples import WIDGET_DEFAULTS
+
+    out = []
+    names = sorted(p.stem for p in WIDGETS.glob("*.js") if not p.stem.startswith("_") and p.stem != "index")
+    for name in names:
+        if name not in WIDGET_DEFAULTS:
+            out.append(f"docs/javascripts/widgets/{name}.js: no WIDGET_DEFAULTS[{name!r}] in posenc/examples.py")
+    for name in sorted(set(WIDGET_DEFAULTS) - set(names)):
+        out.append(f"posenc/examples.py: WIDGET_DEFAULTS[{name!r}] has no docs/javascripts/widgets/{name}.js")
+    for name in sorted(set(WIDGET_DEFAULTS) & set(names)):
+        path = WIDGETS / f"{name}.js"
+        source = path.read_text(encoding="utf-8")
+        m = re.search(r"^const DEFAULTS = (\{.*?\});", source, re.M | re.S)
+        if not m:
+            continue  # the widget reads every default from the page
+        line = source.count("\n", 0, m.start()) + 1
+        where = f"docs/javascripts/widgets/{name}.js:{line}"
+        try:
+            js = json.loads(re.sub(r"([{,]\s*)([A-Za-z_]\w*)\s*:", r'\1"\2":', m.group(1)))
+        except json.JSONDecodeError as err:
+            out.append(f"{where}: cannot read the DEFAULTS object ({err}); keep it plain numbers, strings and lists")
+            continue
+        ours = {_camel(k): v for k, v in WIDGET_DEFAULTS[name].items()}
+        for key in sorted(set(js) ^ set(ours)):
+            side = "the JS copy" if key in js else "WIDGET_DEFAULTS"
+            out.append(f"{where}: option {key!r} is only in {side}")
+        for key in sorted(set(js) & set(ours)):
+            a, b = js[key], ours[key]
+            same = list(map(float, a)) == list(map(float, b)) if isinstance(a, list) and isinstance(b, list) else (
+                float(a) == float(b) if isinstance(a, (int, float)) and isinstance(b, (int, float)) else a == b)
+            if not same:
+                out.append(f"{where}: {key} is {a!r} in the JS copy but {b!r} in posenc/examples.py WIDGET_DEFAULTS")
+    return out
+
+
 def example_text(name: str) -> str:
     """posenc.examples.<name>, which must be text; an unknown name or a number is an error that says what to use."""
     import difflib
@@ -215,15 +266,37 @@ def example_text(name: str) -> str:
     return texts[name]
 
 
+def snippet_imports(path: Path) -> list[Path]:
+    """The snippet files ``path`` imports (lesson3_cat_fish.py imports lesson3_table.py), transitively."""
+    import ast
+
+    seen: list[Path] = []
+    todo = [path]
+    while todo:
+        tree = ast.parse(todo.pop().read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module] if isinstance(node, ast.ImportFrom) and node.module and not node.level else []
+            for name in names:
+                dep = path.parent / f"{name.split('.')[0]}.py"
+                if dep.is_file() and dep != path and dep not in seen:
+                    seen.append(dep)
+                    todo.append(dep)
+    return sorted(seen)
+
+
 def _snippet_cache_path(path: Path) -> Path:
+    """Where a snippet's output is cached: keyed on its source, the snippets it imports, and posenc."""
     from figures_src.build import tree_digest
 
-    key = hashlib.sha256(path.read_bytes() + tree_digest(ROOT / "posenc").encode()).hexdigest()[:16]
-    return SNIPPET_CACHE / f"{path.stem}.{key}.txt"
+    h = hashlib.sha256(path.read_bytes())
+    for dep in snippet_imports(path):
+        h.update(dep.name.encode() + b"\0" + dep.read_bytes())
+    h.update(tree_digest(ROOT / "posenc").encode())
+    return SNIPPET_CACHE / f"{path.stem}.{h.hexdigest()[:16]}.txt"
 
 
 def _execute_snippet(path: Path) -> str:
-    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONHASHSEED="0")
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONHASHSEED="0", PYTHONDONTWRITEBYTECODE="1")
     proc = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, cwd=ROOT, env=env, timeout=120)
     if proc.returncode != 0:
         raise RuntimeError(f"snippet {path.name} failed (exit {proc.returncode}); fix it or the code it calls:\n{proc.stderr}")

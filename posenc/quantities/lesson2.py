@@ -42,6 +42,13 @@ def _():
     return naive.raw_index_content_ratio(1, 1.0)
 
 
+for _name, _pair, _doc in (("step_near", ex.STEP_NEAR, "开头附近相邻的两个位置"), ("step_far", ex.STEP_FAR, "远处相邻的两个位置"),
+                           ("rel_near", ex.RELATION_NEAR, "相隔同样距离的两组位置：前一组"),
+                           ("rel_far", ex.RELATION_FAR, "相隔同样距离的两组位置：后一组")):
+    number(f"l2_{_name}_a", "d", f"{_doc}（第一个）")(lambda p=_pair: p[0])
+    number(f"l2_{_name}_b", "d", f"{_doc}（第二个）")(lambda p=_pair: p[1])
+
+
 # --- naive design ②: squeeze positions into [0, 1] --------------------------------------------
 
 

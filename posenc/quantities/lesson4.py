@@ -100,6 +100,16 @@ def _():
     return ex.L4_SEED
 
 
+@number("l4_abs_near", "d", "同一个词放在两个绝对位置上：近的那个")
+def _():
+    return ex.ABS_POSITIONS[0]
+
+
+@number("l4_abs_far", "d", "同一个词放在两个绝对位置上：远的那个")
+def _():
+    return ex.ABS_POSITIONS[1]
+
+
 def _change(method: str) -> float:
     return shift.shift_change(ex.SENTENCE, ex.SHIFT, method, ex.L4_DIM, ex.L4_SEED)
 
