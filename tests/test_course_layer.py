@@ -186,3 +186,19 @@ def test_mkdocs_serve_watches_every_input():
     # data files and the experiment's results live under posenc/
     for path in ("posenc/data/models.yaml", "posenc/experiment/results/full.json"):
         assert any(Path(path).is_relative_to(w) for w in watched), path
+
+
+def test_a_cells_printed_output_is_one_block_whatever_the_timing():
+    """Two builds must render a notebook byte for byte: prints that reach the client in several messages
+    (a slow machine) are merged, as the build's hook arranges for mkdocs-jupyter's ExecutePreprocessor."""
+    import nbformat
+    from nbconvert.preprocessors import ExecutePreprocessor
+
+    from tools import mkdocs_hooks
+
+    mkdocs_hooks._coalesce_notebook_streams()
+    mkdocs_hooks._coalesce_notebook_streams()  # mkdocs serve loads the hook again on every rebuild
+    nb = nbformat.v4.new_notebook()
+    nb.cells.append(nbformat.v4.new_code_cell("import time\nprint('a', flush=True)\ntime.sleep(0.5)\nprint('b', flush=True)"))
+    ExecutePreprocessor(kernel_name="python3", timeout=120).preprocess(nb, {"metadata": {"path": str(ROOT)}})
+    assert [o["text"] for o in nb.cells[0].outputs] == ["a\nb\n"]

@@ -13,6 +13,7 @@ written here from posenc.configs. A notebook whose .ipynb no longer matches its
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 import re
@@ -106,14 +107,33 @@ def on_config(config):
 
         key = tree_digest(ROOT / "posenc", exclude=("__pycache__", "experiment"))[:16]
         key += tree_digest(ROOT / "docs" / "snippets", patterns=("*.py",))[:8]
+        key += hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:8]  # how this hook makes notebooks execute
         nb.config["cache_dir"] = str(ROOT / ".cache" / "mkdocs-jupyter" / key)
-    # The kernel's prints reach nbclient in one or several stream messages depending on timing,
-    # so one cell's output became one block in one build and two in the next (two builds were not
-    # byte-identical). Merge them; nbclient's coalesce_streams is not a config option.
-    from nbclient import NotebookClient
-
-    NotebookClient.coalesce_streams.default_value = True
+    _coalesce_notebook_streams()
     return config
+
+
+def _coalesce_notebook_streams() -> None:
+    """Merge a cell's printed output into one block, whatever the timing.
+
+    The kernel's prints reach nbclient in one or several stream messages depending on timing, so
+    one cell's output became one block in one build and two in the next (two builds were not
+    byte-identical). nbclient's coalesce_streams is not a config option, and changing the trait's
+    default has no effect once nbconvert's ExecutePreprocessor class exists (mkdocs-jupyter imports
+    it before any hook runs), so each preprocessor turns it on when it starts a notebook.
+    """
+    from nbconvert.preprocessors import ExecutePreprocessor
+
+    original = ExecutePreprocessor.preprocess
+    if getattr(original, "coalesces_streams", False):
+        return  # mkdocs serve loads this hook again for every rebuild
+
+    def preprocess(self, nb, resources=None, km=None):
+        self.coalesce_streams = True
+        return original(self, nb, resources, km)
+
+    preprocess.coalesces_streams = True
+    ExecutePreprocessor.preprocess = preprocess
 
 
 def on_pre_build(config):
