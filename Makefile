@@ -8,7 +8,7 @@ PYTHON ?= python3
 export NO_MKDOCS_2_WARNING := 1
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: setup system serve build test test-fast figures lint experiment-quick experiment-full bench clean
+.PHONY: setup system serve build test test-fast figures notebooks lint experiment-quick experiment-full bench clean
 
 setup: system $(VENV)/.installed node_modules/.installed
 
@@ -36,6 +36,8 @@ node_modules/.installed: package.json package-lock.json
 	@npm ci --no-audit --no-fund
 	@touch $@
 
+# Rebuilds on every save under docs/, posenc/, figures_src/ and tools/, importing changed code again
+# and drawing figures in a fresh process, so it serves what a clean build would (README: make serve).
 serve: setup
 	$(PY) -m mkdocs serve -a 127.0.0.1:8000
 
@@ -52,6 +54,11 @@ test-fast: setup
 figures: setup
 	$(PY) -m figures_src.build
 
+# Write docs/notebooks/lessonN.ipynb from its source docs/notebooks/lessonN.py (jupytext percent format).
+notebooks: setup
+	$(PY) -m tools.notebooks
+
+# The prose lint also runs inside every build (a hook); this runs it alone.
 lint: setup
 	$(PY) -m tools.prose_lint
 

@@ -6,8 +6,8 @@ import numpy as np
 
 from figures_src import figure
 from posenc import attention as at
-from posenc import demo12
-from posenc.numbers import text as num
+from posenc import examples as ex
+from posenc.quantities import text as num
 
 
 def _labels(text: str) -> list[str]:
@@ -15,12 +15,12 @@ def _labels(text: str) -> list[str]:
 
 
 def _swap_results(positions: bool):
-    text, i, j = demo12.SWAP_MAIN
+    text, i, j = ex.SWAP_MAIN
     perm = at.swap(len(text), i, j)
     swapped = at.permute_text(text, perm)
-    head = at.make_head(demo12.ATTN_D, demo12.ATTN_SEED)
-    a = at.attend(at.sentence_input(text, demo12.ATTN_D, demo12.ATTN_SEED, positions), head)
-    b = at.attend(at.sentence_input(swapped, demo12.ATTN_D, demo12.ATTN_SEED, positions), head)
+    head = at.make_head(ex.ATTN_D, ex.ATTN_SEED)
+    a = at.attend(at.sentence_input(text, ex.ATTN_D, ex.ATTN_SEED, positions), head)
+    b = at.attend(at.sentence_input(swapped, ex.ATTN_D, ex.ATTN_SEED, positions), head)
     return text, swapped, perm, a, b
 
 
@@ -114,11 +114,11 @@ def l1_permutation(fig, theme):
     size=(7.2, 3.2),
 )
 def l1_causal(fig, theme):
-    text, i, j = demo12.CAUSAL
+    text, i, j = ex.CAUSAL
     swapped = at.permute_text(text, at.swap(len(text), i, j))
-    head = at.make_head(demo12.ATTN_D, demo12.ATTN_SEED)
+    head = at.make_head(ex.ATTN_D, ex.ATTN_SEED)
     mask = at.causal_mask(len(text))
-    results = [at.attend(at.sentence_input(s, demo12.ATTN_D, demo12.ATTN_SEED), head, mask) for s in (text, swapped)]
+    results = [at.attend(at.sentence_input(s, ex.ATTN_D, ex.ATTN_SEED), head, mask) for s in (text, swapped)]
     top = float(max(r.weights.max() for r in results))
     fig.set_layout_engine("constrained")
     axes = fig.subplots(1, 2)

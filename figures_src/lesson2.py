@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from figures_src import figure
-from posenc import configs, demo, demo12, learned, naive
-from posenc.numbers import text as num
+from posenc import configs, learned, naive
+from posenc import examples as ex
+from posenc.quantities import text as num
 
 
 @figure(
@@ -23,10 +24,10 @@ from posenc.numbers import text as num
     size=(7.2, 3.6),
 )
 def l2_naive_ratio(fig, theme):
-    ps = np.arange(1, demo12.RATIO_MAX_POSITION + 1)
-    probe = demo.NAIVE_PROBE_POSITION
+    ps = np.arange(1, ex.RATIO_MAX_POSITION + 1)
+    probe = ex.NAIVE_PROBE_POSITION
     ax = fig.add_subplot()
-    scales = ((1.0, "内容均方根 = 1", "naive_ratio_unit"), (demo.PROJECT_EMBED_STD, f"内容按初始化 std = {num('embed_init_std')}", "naive_ratio_init"))
+    scales = ((1.0, "内容均方根 = 1", "naive_ratio_unit"), (ex.PROJECT_EMBED_STD, f"内容按初始化 std = {num('embed_init_std')}", "naive_ratio_init"))
     for k, (rms, label, name) in enumerate(scales):
         ratios = naive.raw_index_content_ratios(ps, rms)
         ax.plot(ps, ratios * 100, color=theme.series[k], linewidth=1.8, label=label)
@@ -56,8 +57,8 @@ def l2_naive_ratio(fig, theme):
     size=(7.2, 3.0),
 )
 def l2_normalised(fig, theme):
-    short, long_ = demo12.NORMALISED_SHORT, demo12.NORMALISED_LONG
-    probe = demo12.NORMALISED_PROBE
+    short, long_ = ex.NORMALISED_SHORT, ex.NORMALISED_LONG
+    probe = ex.NORMALISED_PROBE
     gap = naive.normalised_step(short)
     rows = [(short, f"{short} 个 token"), (short + 1, f"{short + 1} 个 token（多生成一个）"), (long_, f"{long_} 个 token")]
     ax = fig.add_subplot()
@@ -97,7 +98,7 @@ def l2_normalised(fig, theme):
 def l2_table_rows(fig, theme):
     cfg = configs.load("gpt2")
     rows = cfg["context"]
-    touched = learned.rows_with_gradient(rows, demo.PROJECT_TRAIN_LEN)
+    touched = learned.rows_with_gradient(rows, ex.PROJECT_TRAIN_LEN)
     n_trained = int(touched.sum())
     ax = fig.add_subplot()
     ax.broken_barh([(0, n_trained)], (0, 1), color=theme.series[2])

@@ -1,4 +1,4 @@
-"""Lesson 3 figures: sinusoidal position encoding at d = DEMO_DIM, base = DEFAULT_BASE."""
+"""Lesson 3 figures: sinusoidal position encoding at d = examples.SIN_DIM, base = sinusoidal.DEFAULT_BASE."""
 
 from __future__ import annotations
 
@@ -6,9 +6,10 @@ import matplotlib.lines
 import numpy as np
 
 from figures_src import figure
-from posenc import demo, sinusoidal
-from posenc.numbers import text as num
-from posenc.sinusoidal import DEMO_DIM
+from posenc import sinusoidal
+from posenc import examples as ex
+from posenc.quantities import text as num
+
 
 
 @figure(
@@ -21,9 +22,9 @@ from posenc.sinusoidal import DEMO_DIM
     size=(7.2, 4.0),
 )
 def sin_clock(fig, theme):
-    p = demo.NEAR_POSITION
-    angles = sinusoidal.hand_angles(p, DEMO_DIM)
-    periods = sinusoidal.periods(DEMO_DIM)
+    p = ex.NEAR_POSITION
+    angles = sinusoidal.hand_angles(p, ex.SIN_DIM)
+    periods = sinusoidal.periods(ex.SIN_DIM)
     cols = 4
     rows = int(np.ceil(len(angles) / cols))
     for i, (angle, period) in enumerate(zip(angles, periods)):
@@ -52,11 +53,11 @@ def sin_clock(fig, theme):
     size=(7.2, 4.6),
 )
 def sin_encoding_bars(fig, theme):
-    positions = demo.encoding_positions()
-    dims = np.arange(DEMO_DIM)
+    positions = ex.encoding_positions()
+    dims = np.arange(ex.SIN_DIM)
     axes = fig.subplots(len(positions), 1, sharex=True)
     for ax, p in zip(axes, positions):
-        pe = sinusoidal.encode(p, DEMO_DIM)
+        pe = sinusoidal.encode(p, ex.SIN_DIM)
         colors = [theme.series[0] if d % 2 == 0 else theme.series[1] for d in dims]
         ax.bar(dims, pe, color=colors, width=0.75)
         for y in (-1, 1):
@@ -73,17 +74,17 @@ def sin_encoding_bars(fig, theme):
 @figure(
     "sin_heatmap_shift",
     alt=lambda: (
-        f"两张 {num('sin_sentence_len')}×{num('sin_sentence_len')} 的热力图并排：左边是句子「{demo.SENTENCE}」在位置 0 起的两两位置编码点积，"
+        f"两张 {num('l1_main_len')}×{num('l1_main_len')} 的热力图并排：左边是句子「{ex.SENTENCE}」在位置 0 起的两两位置编码点积，"
         f"右边是整句往后平移 {num('sin_shift')} 个位置后的同一张表。两张图颜色完全一样，最大差值只有 {num('sin_shift_max_diff')}，是浮点舍入。"
     ),
     caption=lambda: f"整句平移 +{num('sin_shift')}：每个字的绝对位置都变了，两两点积一格不变（最大差值 {num('sin_shift_max_diff')}）。",
     size=(7.2, 3.6),
 )
 def sin_heatmap_shift(fig, theme):
-    chars = list(demo.SENTENCE)
+    chars = list(ex.SENTENCE)
     n = len(chars)
-    starts = (0, demo.SHIFT)
-    mats = [sinusoidal.dot_matrix(np.arange(n) + s, DEMO_DIM) for s in starts]
+    starts = (0, ex.SHIFT)
+    mats = [sinusoidal.dot_matrix(np.arange(n) + s, ex.SIN_DIM) for s in starts]
     lo, hi = float(np.min(mats)), float(np.max(mats))  # one shared scale, so equal colours mean equal values
     axes = fig.subplots(1, 2)
     for ax, start, mat in zip(axes, starts, mats):
@@ -110,12 +111,12 @@ def sin_heatmap_shift(fig, theme):
     size=(7.2, 3.4),
 )
 def sin_dot_vs_distance(fig, theme):
-    ks = np.arange(demo.MAX_DISTANCE + 1)
+    ks = np.arange(ex.MAX_DISTANCE + 1)
     ax = fig.add_subplot()
-    closed = [sinusoidal.dot_closed_form(int(k), DEMO_DIM) for k in ks]
+    closed = [sinusoidal.dot_closed_form(int(k), ex.SIN_DIM) for k in ks]
     ax.plot(ks, closed, color=theme.fg, linewidth=3.5, alpha=0.25, label=r"$\sum_i \cos(k\,\omega_i)$")
-    for j, p in enumerate((0, demo.NEAR_POSITION * 100, demo.FAR_POSITION)):
-        dots = [sinusoidal.dot(p, p + int(k), DEMO_DIM) for k in ks]
+    for j, p in enumerate(ex.DOT_STARTS):
+        dots = [sinusoidal.dot(p, p + int(k), ex.SIN_DIM) for k in ks]
         ax.plot(ks, dots, color=theme.series[j], linewidth=1.1, linestyle=("-", "--", ":")[j], label=f"p = {p:,}")
     ax.axhline(0, color=theme.muted, linewidth=0.6)
     ax.set_xlabel("距离 k（token）")
@@ -134,7 +135,7 @@ def sin_dot_vs_distance(fig, theme):
     size=(7.2, 3.2),
 )
 def sin_periods(fig, theme):
-    periods = sinusoidal.periods(DEMO_DIM)
+    periods = sinusoidal.periods(ex.SIN_DIM)
     ax = fig.add_subplot()
     idx = np.arange(len(periods))
     ax.bar(idx, periods, color=theme.series[0], width=0.6)
@@ -147,35 +148,32 @@ def sin_periods(fig, theme):
     ax.grid(True, axis="y", which="major")
 
 
-ROTATION_PAIRS = 4  # the pairs whose turn k·ω_i is large enough to see at k = SHIFT
-
-
 def _rotation_starts() -> tuple[int, int]:
-    return demo.NEAR_POSITION, demo.encoding_positions()[1]
+    return ex.NEAR_POSITION, ex.encoding_positions()[1]
 
 
 @figure(
     "sin_shift_rotation",
     alt=lambda: (
-        f"两行钟面，每行 {ROTATION_PAIRS} 个，对应第 0 到第 {ROTATION_PAIRS - 1} 对。上一行起点是位置 {num('sin_near_position')}，"
+        f"两行钟面，每行 {ex.ROTATION_PAIRS} 个，对应第 0 到第 {ex.ROTATION_PAIRS - 1} 对。上一行起点是位置 {num('sin_near_position')}，"
         f"下一行起点是位置 {num('gpt2_context')}。每个钟面上实线指针是位置 p，虚线指针是位置 p+{num('sin_shift')}，"
         "两根指针之间的弧标出转过的角度。同一列的两个钟面，起点的指针方向不同，转过的角度却完全一样：平移只取决于距离，是每一对转一个固定角度。"
     ),
     caption=lambda: (
-        f"往后平移 k = {num('sin_shift')} 个位置：每一对都转过固定角度 k·ωᵢ（图中只画转动明显的前 {ROTATION_PAIRS} 对），"
+        f"往后平移 k = {num('sin_shift')} 个位置：每一对都转过固定角度 k·ωᵢ（图中只画转动明显的前 {ex.ROTATION_PAIRS} 对），"
         f"和起点是 {num('sin_near_position')} 还是 {num('gpt2_context')} 无关。"
     ),
     size=(7.2, 4.2),
 )
 def sin_shift_rotation(fig, theme):
-    k = demo.SHIFT
-    turn = np.mod(k * sinusoidal.angular_frequencies(DEMO_DIM), 2 * np.pi)
+    k = ex.SHIFT
+    turn = np.mod(k * sinusoidal.angular_frequencies(ex.SIN_DIM), 2 * np.pi)
     starts = _rotation_starts()
     for row, p in enumerate(starts):
-        before = sinusoidal.hand_angles(p, DEMO_DIM)
-        after = sinusoidal.hand_angles(p + k, DEMO_DIM)
-        for i in range(ROTATION_PAIRS):
-            ax = fig.add_subplot(len(starts), ROTATION_PAIRS, row * ROTATION_PAIRS + i + 1, projection="polar")
+        before = sinusoidal.hand_angles(p, ex.SIN_DIM)
+        after = sinusoidal.hand_angles(p + k, ex.SIN_DIM)
+        for i in range(ex.ROTATION_PAIRS):
+            ax = fig.add_subplot(len(starts), ex.ROTATION_PAIRS, row * ex.ROTATION_PAIRS + i + 1, projection="polar")
             ax.set_theta_zero_location("N")
             ax.set_theta_direction(-1)
             arc = before[i] + np.linspace(0, turn[i], 60)

@@ -7,8 +7,9 @@ import matplotlib.patches
 import numpy as np
 
 from figures_src import figure
-from posenc import configs, demo, rope, shift
-from posenc.numbers import text as num
+from posenc import configs, rope, shift
+from posenc import examples as ex
+from posenc.quantities import text as num
 
 
 def _f(x: float) -> str:
@@ -49,9 +50,9 @@ def _arrow(ax, v, color, style="-", label=None):
     size=(7.2, 3.6),
 )
 def rope_pair_turn(fig, theme):
-    q, k = np.asarray(shift.PAIR_Q), np.asarray(shift.PAIR_K)
-    w = shift.pair_omega()
-    starts = ((shift.PAIR_M, shift.PAIR_N, "-"), (shift.PAIR_M + demo.SHIFT, shift.PAIR_N + demo.SHIFT, "--"))
+    q, k = np.asarray(ex.PAIR_Q), np.asarray(ex.PAIR_K)
+    w = shift.pair_omega(ex.PAIR_INDEX, ex.L4_DIM)
+    starts = ((ex.PAIR_M, ex.PAIR_N, "-"), (ex.PAIR_M + ex.SHIFT, ex.PAIR_N + ex.SHIFT, "--"))
     left, right = fig.subplots(1, 2)
     for ax in (left, right):
         _unit_axes(ax, theme)
@@ -63,15 +64,15 @@ def rope_pair_turn(fig, theme):
         ka = k + [np.sin(n * w), np.cos(n * w)]
         _arrow(right, qa, theme.series[0], style, f"q+PE({m})")
         _arrow(right, ka, theme.series[1], style, f"k+PE({n})")
-    r0, a0 = shift.pair_scores(q, k, shift.PAIR_M, shift.PAIR_N, w)
-    r1, a1 = shift.pair_scores(q, k, shift.PAIR_M + demo.SHIFT, shift.PAIR_N + demo.SHIFT, w)
+    r0, a0 = shift.pair_scores(q, k, ex.PAIR_M, ex.PAIR_N, w)
+    r1, a1 = shift.pair_scores(q, k, ex.PAIR_M + ex.SHIFT, ex.PAIR_N + ex.SHIFT, w)
     left.set_title(f"RoPE：旋转\n分数 {_f(r0)} → {_f(r1)}", fontsize=10)
     right.set_title(f"正弦相加\n分数 {_f(a0)} → {_f(a1)}", fontsize=10)
     right.set_xlim(-2.2, 2.2)
     right.set_ylim(-2.2, 2.2)
     handles = [
-        matplotlib.lines.Line2D([], [], color=theme.fg, linewidth=1.6, label=f"m = {shift.PAIR_M}, n = {shift.PAIR_N}"),
-        matplotlib.lines.Line2D([], [], color=theme.fg, linewidth=1.6, linestyle="--", label=f"都加 {demo.SHIFT}"),
+        matplotlib.lines.Line2D([], [], color=theme.fg, linewidth=1.6, label=f"m = {ex.PAIR_M}, n = {ex.PAIR_N}"),
+        matplotlib.lines.Line2D([], [], color=theme.fg, linewidth=1.6, linestyle="--", label=f"都加 {ex.SHIFT}"),
     ]
     fig.legend(handles=handles, loc="lower center", ncols=2, fontsize=8, bbox_to_anchor=(0.5, -0.02))
 
@@ -82,20 +83,21 @@ _METHOD_TITLES = {"input": "正弦加在输入上", "qk": "正弦加在 q、k �
 @figure(
     "rope_shift_scores",
     alt=lambda: (
-        f"三张 {num('sin_sentence_len')}×{num('sin_sentence_len')} 的热力图并排，每格是句子「{demo.SENTENCE}」整句往后平移 {num('sin_shift')} 个位置前后，"
+        f"三张 {num('l1_main_len')}×{num('l1_main_len')} 的热力图并排，每格是句子「{ex.SENTENCE}」整句往后平移 {num('sin_shift')} 个位置前后，"
         f"同一对 token 的注意力分数差了多少（绝对值），三张图共用一个颜色刻度。左边把正弦位置编码加在输入上，最大差 {num('l4_shift_input_max_diff')}；"
         f"中间把正弦加在投影后的 q、k 上，最大差 {num('l4_shift_qk_max_diff')}；右边用 RoPE 旋转 q、k，整张图一片零，最大差只有 {num('l4_shift_rope_max_diff')}。"
     ),
     caption=lambda: (
-        f"整句平移 +{num('sin_shift')} 前后，注意力分数的变化 |ΔS|（d = {num('l4_d')}，随机种子 {num('l4_seed')} 的 W_q、W_k 和 token 向量）。"
+        f"整句平移 +{num('sin_shift')} 前后，注意力分数的变化 |ΔS|（d = {num('sin_demo_d')}，随机种子 {num('l4_seed')} 的 W_q、W_k 和 token 向量）。"
         f"只有 RoPE 一格都不变。"
     ),
     size=(7.6, 3.0),
 )
 def rope_shift_scores(fig, theme):
-    chars = list(demo.SENTENCE)
+    chars = list(ex.SENTENCE)
     n = len(chars)
-    diffs = {m: np.abs(shift.scores(demo.SENTENCE, demo.SHIFT, m) - shift.scores(demo.SENTENCE, 0, m)) for m in shift.METHODS}
+    diffs = {m: np.abs(shift.scores(ex.SENTENCE, ex.SHIFT, m, ex.L4_DIM, ex.L4_SEED) - shift.scores(ex.SENTENCE, 0, m, ex.L4_DIM, ex.L4_SEED))
+             for m in shift.METHODS}
     hi = max(float(d.max()) for d in diffs.values())
     axes = fig.subplots(1, len(shift.METHODS))
     for ax, (method, d) in zip(axes, diffs.items()):
@@ -107,11 +109,18 @@ def rope_shift_scores(fig, theme):
     cbar.set_label("|ΔS|")
 
 
+def _pairs_text(convention: str) -> str:
+    """Alt-text label: the dims one RoPE layout turns together, "0 和 1、2 和 3…" (posenc.rope's docstring)."""
+    h = ex.CONVENTION_DIM // 2
+    pairs = [(2 * i, 2 * i + 1) if convention == "interleaved" else (i, i + h) for i in range(h)]
+    return "、".join(f"{a} 和 {b}" for a, b in pairs)
+
+
 @figure(
     "rope_conventions",
     alt=lambda: (
         f"两行方格，每行 {num('l4_perm_d')} 格，表示一个 {num('l4_perm_d')} 维向量；同一种颜色的两格是 RoPE 一起旋转的一对。"
-        f"上一行是 interleaved 写法，相邻两维成对：0 和 1、2 和 3、4 和 5、6 和 7。下一行是 rotate_half 写法，前一半和后一半对应位置成对：0 和 4、1 和 5、2 和 6、3 和 7。"
+        f"上一行是 interleaved 写法，相邻两维成对：{_pairs_text('interleaved')}。下一行是 rotate_half 写法，前一半和后一半对应位置成对：{_pairs_text('half')}。"
         f"两行之间的连线表示排列 {num('l4_perm')}：把上一行的维度按它重排，就得到下一行的配对。"
     ),
     caption=lambda: (
@@ -121,7 +130,7 @@ def rope_shift_scores(fig, theme):
     size=(7.2, 2.8),
 )
 def rope_conventions(fig, theme):
-    d = 8
+    d = ex.CONVENTION_DIM
     perm = rope.convention_permutation(d)
     h = d // 2
     ax = fig.add_subplot()
@@ -145,9 +154,6 @@ def rope_conventions(fig, theme):
 
 # --- real models' spectra ------------------------------------------------------------------------------------
 
-SPECTRUM_MODELS = ("llama2_7b", "llama3_8b", "qwen3_8b", "qwen3_next_80b_a3b", "deepseek_v3", "gpt_oss")
-
-
 def _spectrum(key):
     cfg = configs.load(key)
     inv = rope.inverse_frequencies(cfg["head_dim"], cfg["rope_theta"], cfg.get("rotary_fraction", 1.0))
@@ -156,11 +162,11 @@ def _spectrum(key):
 
 def _spectrum_alt() -> str:
     parts = []
-    for key in SPECTRUM_MODELS:
+    for key in ex.SPECTRUM_MODELS:
         cfg, lam, bad = _spectrum(key)
         parts.append(f"{cfg.name.split(' (')[0]}：{len(lam)} 对里 {bad} 对高于上下文线 {cfg['context']:,}")
     return (
-        f"{len(SPECTRUM_MODELS)} 张小图，每张是一个真实模型每个头的 RoPE 频率对：横轴是第几对，纵轴是这一对转一圈要多少个 token（对数刻度），"
+        f"{len(ex.SPECTRUM_MODELS)} 张小图，每张是一个真实模型每个头的 RoPE 频率对：横轴是第几对，纵轴是这一对转一圈要多少个 token（对数刻度），"
         "水平虚线是模型的原生上下文长度，高于虚线的点（换了颜色）在上下文里一圈都转不满。" + "；".join(parts) + "。"
         "Qwen3-Next 的底数未核实。"
     )
@@ -177,7 +183,7 @@ def _spectrum_alt() -> str:
 )
 def rope_spectrum(fig, theme):
     axes = fig.subplots(2, 3, sharey=True).ravel()
-    for ax, key in zip(axes, SPECTRUM_MODELS):
+    for ax, key in zip(axes, ex.SPECTRUM_MODELS):
         cfg, lam, bad = _spectrum(key)
         L = cfg["context"]
         idx = np.arange(len(lam))

@@ -1,7 +1,7 @@
 """Lesson 5 figures: PI, NTK-aware, YaRN and Llama 3.1's scaling on the real configs in models.yaml.
 
 Everything plotted comes from posenc.scaling and the helpers in
-posenc.numbers.lesson5 (methods_for, angle_overshoot, paper_interpolation_weight);
+posenc.quantities.lesson5 (methods_for, angle_overshoot, paper_interpolation_weight);
 the figures only draw it.
 """
 
@@ -11,16 +11,16 @@ import numpy as np
 
 from figures_src import figure
 from posenc import configs, rope, scaling
-from posenc.numbers import lesson5 as L5
-from posenc.numbers import text as num
-from posenc.numbers import value
+from posenc import examples as ex
+from posenc.quantities import lesson5 as L5
+from posenc.quantities import text as num
+from posenc.quantities import value
 
-MODEL = "qwen3_8b"
 METHODS = (("linear", "PI（线性插值）"), ("ntk", "NTK-aware"), ("yarn", "YaRN"))
 
 
 def _qwen3():
-    cfg = configs.load(MODEL)
+    cfg = configs.load(ex.SCALING_MODEL)
     sc = cfg["scaling"]
     return cfg, sc["factor"], sc["original_max_position_embeddings"]
 
@@ -43,7 +43,7 @@ def _style_axes(ax, theme):
 @figure(
     "scaling_wavelengths_qwen3",
     alt=lambda: (
-        f"对数纵轴的散点折线图：横轴是 Qwen3-8B 的 {num('qwen3_pairs')} 个频率对，纵轴是每一对转一圈要多少个 token。"
+        f"对数纵轴的散点折线图：横轴是 Qwen3-8B 的 {num('rope_pairs_total_qwen3_8b')} 个频率对，纵轴是每一对转一圈要多少个 token。"
         f"灰色是原始周期；PI 把每一对的周期都乘以 {num('qwen3_yarn_factor')}，整条线平移上去；NTK-aware 在第 0 对完全不动，越往后拉长得越多，"
         f"最后一对正好乘以 {num('qwen3_yarn_factor')}；YaRN 在第 {num('qwen3_yarn_low')} 对以前与原始重合，第 {num('qwen3_yarn_high')} 对以后与 PI 重合，"
         f"中间的浅色带里逐渐过渡。两条虚线分别是原生长度 {_qwen3()[2]:,} 与扩展后的 {num('qwen3_yarn_context')}。"
@@ -56,7 +56,7 @@ def _style_axes(ax, theme):
 )
 def scaling_wavelengths_qwen3(fig, theme):
     cfg, s, L = _qwen3()
-    freqs = L5.methods_for(MODEL)
+    freqs = L5.methods_for(ex.SCALING_MODEL)
     t = _yarn_pairs()
     j = np.arange(len(freqs["none"]))
     ax = fig.add_subplot()
@@ -95,7 +95,7 @@ def scaling_wavelengths_qwen3(fig, theme):
 )
 def scaling_slowdown_per_pair(fig, theme):
     left, right = fig.subplots(1, 2, sharey=False)
-    freqs = L5.methods_for(MODEL)
+    freqs = L5.methods_for(ex.SCALING_MODEL)
     j = np.arange(len(freqs["none"]))
     markers = {"linear": "s", "ntk": "^", "yarn": "D"}
     for k, (key, label) in enumerate(METHODS):
@@ -184,7 +184,7 @@ def yarn_ramp_paper_vs_code(fig, theme):
 )
 def scaling_angle_overshoot(fig, theme):
     cfg, s, L = _qwen3()
-    freqs = L5.methods_for(MODEL)
+    freqs = L5.methods_for(ex.SCALING_MODEL)
     ax = fig.add_subplot()
     series = (("none", "不缩放", theme.muted, "o"),) + tuple(
         (key, label, theme.series[k], "s^D"[k]) for k, (key, label) in enumerate(METHODS))

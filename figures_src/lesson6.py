@@ -6,10 +6,10 @@ import matplotlib.patches
 import numpy as np
 
 from figures_src import figure
-from posenc import configs, demo, hybrid, rope
-from posenc.numbers import text as num
+from posenc import configs, hybrid, rope
+from posenc import examples as ex
+from posenc.quantities import text as num
 
-PARTIAL_MODELS = ("qwen3_8b", "glm45", "qwen3_next_80b_a3b", "deepseek_v3")
 
 
 def _dims_summary(key: str) -> tuple[str, int, int, int, bool]:
@@ -24,11 +24,11 @@ def _dims_summary(key: str) -> tuple[str, int, int, int, bool]:
 
 def _partial_alt() -> str:
     parts = []
-    for key in PARTIAL_MODELS:
+    for key in ex.PARTIAL_MODELS:
         name, width, rot, turning, unverified = _dims_summary(key)
         parts.append(f"{name}：{width} 维里 {rot} 维旋转，其中 {turning} 维在原生上下文内转得满一圈，{width - rot} 维不带位置" + ("（输入含未核实的配置值）" if unverified else ""))
     return (
-        f"{len(PARTIAL_MODELS)} 条横条，每条是一个模型的一个注意力头的 q/k 维度，按维度编号从左到右排开，横条长度与维数成正比。"
+        f"{len(ex.PARTIAL_MODELS)} 条横条，每条是一个模型的一个注意力头的 q/k 维度，按维度编号从左到右排开，横条长度与维数成正比。"
         "深色段是旋转、而且在原生上下文内至少转满一圈的维度，浅色段是旋转但转不满一圈的维度，灰色段完全不旋转。" + "；".join(parts) + "。"
     )
 
@@ -39,16 +39,16 @@ def _partial_alt() -> str:
     caption=lambda: (
         "每个注意力头的 q/k 维度按编号从左到右排开：哪些维度旋转（partial_rotary_factor 决定前多少维），"
         "其中哪些在原生上下文里至少转满一圈。DeepSeek-V3 的 RoPE 部分是单独拼上去的 "
-        f"{num('deepseek_rope_dims')} 维。标「未核实」的条用到了未核实的配置值。"
+        f"{num('rope_rotary_dim_deepseek_v3')} 维。标「未核实」的条用到了未核实的配置值。"
     ),
     size=(7.4, 3.0),
 )
 def partial_rotary_dims(fig, theme):
     ax = fig.add_subplot()
-    widest = max(_dims_summary(k)[1] for k in PARTIAL_MODELS)
-    for row, key in enumerate(PARTIAL_MODELS):
+    widest = max(_dims_summary(k)[1] for k in ex.PARTIAL_MODELS)
+    for row, key in enumerate(ex.PARTIAL_MODELS):
         name, width, rot, turning, unverified = _dims_summary(key)
-        y = len(PARTIAL_MODELS) - 1 - row
+        y = len(ex.PARTIAL_MODELS) - 1 - row
         segments = [(0, turning, theme.series[0], 1.0), (turning, rot - turning, theme.series[0], 0.35), (rot, width - rot, theme.muted, 0.35)]
         for x0, w, color, alpha in segments:
             if w > 0:
@@ -57,7 +57,7 @@ def partial_rotary_dims(fig, theme):
         ax.text(-4, y, label, ha="right", va="center", fontsize=8, color=theme.fg)
         ax.text(width + 3, y, f"{rot}/{width} 维旋转", ha="left", va="center", fontsize=8, color=theme.fg)
     ax.set_xlim(0, widest * 1.22)
-    ax.set_ylim(-0.7, len(PARTIAL_MODELS) - 0.3)
+    ax.set_ylim(-0.7, len(ex.PARTIAL_MODELS) - 0.3)
     ax.set_yticks([])
     ax.set_xlabel("维度编号", fontsize=8)
     ax.tick_params(labelsize=7)
@@ -72,19 +72,17 @@ def partial_rotary_dims(fig, theme):
     fig.subplots_adjust(left=0.24, bottom=0.26)
 
 
-LAYER_MODELS = ("qwen3_8b", "gemma3_27b", "gpt_oss", "qwen3_next_80b_a3b")
-LAYERS_DRAWN = 24
 _KIND_LABEL = {"global": "全注意力（全局）", "local": "滑动窗口注意力（局部）", "linear": "Gated DeltaNet（没有注意力，也没有 RoPE）"}
 
 
 def _layers_alt() -> str:
     parts = []
-    for key in LAYER_MODELS:
+    for key in ex.LAYER_MODELS:
         cfg = configs.load(key)
-        kinds = hybrid.layer_kinds(cfg, LAYERS_DRAWN)
-        parts.append(f"{cfg.name.split(' (')[0]}：前 {LAYERS_DRAWN} 层里 {kinds.count('global')} 层全注意力")
+        kinds = hybrid.layer_kinds(cfg, ex.LAYERS_DRAWN)
+        parts.append(f"{cfg.name.split(' (')[0]}：前 {ex.LAYERS_DRAWN} 层里 {kinds.count('global')} 层全注意力")
     return (
-        f"{len(LAYER_MODELS)} 行方格，每行是一个模型的前 {LAYERS_DRAWN} 层，每格一层，颜色表示这一层是全注意力、滑动窗口注意力，还是不用注意力的 Gated DeltaNet。"
+        f"{len(ex.LAYER_MODELS)} 行方格，每行是一个模型的前 {ex.LAYERS_DRAWN} 层，每格一层，颜色表示这一层是全注意力、滑动窗口注意力，还是不用注意力的 Gated DeltaNet。"
         + "；".join(parts)
         + "。Qwen3-8B 每层都是全注意力；Gemma 3 每 6 层里 5 层局部、1 层全局；gpt-oss 局部和全局交替；Qwen3-Next 每 4 层一层全注意力，其余是 Gated DeltaNet。"
     )
@@ -94,7 +92,7 @@ def _layers_alt() -> str:
     "layer_patterns",
     alt=_layers_alt,
     caption=lambda: (
-        f"四个模型前 {LAYERS_DRAWN} 层的层型（只画层的模式；Qwen3-Next 共 {num('qwen3next_layers')} 层）。"
+        f"{len(ex.LAYER_MODELS)} 个模型前 {ex.LAYERS_DRAWN} 层的层型（只画层的模式；Qwen3-Next 共 {num('qwen3next_layers')} 层）。"
         f"Gemma 3 的局部窗口 {configs.load('gemma3_27b')['sliding_window']:,} 个 token，gpt-oss 的窗口 {configs.load('gpt_oss')['sliding_window']:,} 个 token。"
     ),
     size=(7.4, 2.8),
@@ -102,18 +100,18 @@ def _layers_alt() -> str:
 def layer_patterns(fig, theme):
     ax = fig.add_subplot()
     colors = {"global": theme.series[0], "local": theme.series[2], "linear": theme.muted}
-    for row, key in enumerate(LAYER_MODELS):
+    for row, key in enumerate(ex.LAYER_MODELS):
         cfg = configs.load(key)
-        kinds = hybrid.layer_kinds(cfg, LAYERS_DRAWN)
-        y = len(LAYER_MODELS) - 1 - row
+        kinds = hybrid.layer_kinds(cfg, ex.LAYERS_DRAWN)
+        y = len(ex.LAYER_MODELS) - 1 - row
         for i, kind in enumerate(kinds):
             ax.add_patch(matplotlib.patches.Rectangle((i, y - 0.35), 0.85, 0.7, facecolor=colors[kind], edgecolor=theme.fg, linewidth=0.4,
                                                       alpha=1.0 if kind != "linear" else 0.5))
         ax.text(-0.5, y, cfg.name.split(" (")[0], ha="right", va="center", fontsize=8, color=theme.fg)
-    ax.set_xlim(0, LAYERS_DRAWN)
-    ax.set_ylim(-0.7, len(LAYER_MODELS) - 0.3)
+    ax.set_xlim(0, ex.LAYERS_DRAWN)
+    ax.set_ylim(-0.7, len(ex.LAYER_MODELS) - 0.3)
     ax.set_yticks([])
-    ax.set_xticks(np.arange(0, LAYERS_DRAWN, 4) + 0.42, [str(i + 1) for i in range(0, LAYERS_DRAWN, 4)], fontsize=7)
+    ax.set_xticks(np.arange(0, ex.LAYERS_DRAWN, 4) + 0.42, [str(i + 1) for i in range(0, ex.LAYERS_DRAWN, 4)], fontsize=7)
     ax.set_xlabel("第几层", fontsize=8)
     for side in ("top", "right", "left"):
         ax.spines[side].set_visible(False)
@@ -122,16 +120,15 @@ def layer_patterns(fig, theme):
     fig.subplots_adjust(left=0.2, bottom=0.3)
 
 
-COUNTER_CURVE_MAX = 1 << 20  # how far the gap curve runs (positions)
 
 
 @figure(
     "nope_counter",
     alt=lambda: (
-        f"左右两张图。左图是柱状图：句子「{demo.SENTENCE}」的 {num('nope_len')} 个 token 在一个没有位置编码、所有分数都相等的注意力头里，"
+        f"左右两张图。左图是柱状图：句子「{ex.SENTENCE}」的 {num('l1_main_len')} 个 token 在一个没有位置编码、所有分数都相等的注意力头里，"
         f"从句首标记分到的份额。加了因果掩码时依次是 {num('nope_marker_0')}、{num('nope_marker_1')}、{num('nope_marker_2')}……到 {num('nope_marker_5')}，"
         f"正好是 1/(位置+1)；不加因果掩码时每个 token 都是 {num('nope_marker_bidirectional')}，分不出先后。"
-        f"右图是对数坐标的曲线：相邻两个位置的份额差随位置变小，位置 {num('nope_gap_near_t')} 时是 {num('nope_gap_near')}，"
+        f"右图是对数坐标的曲线：相邻两个位置的份额差随位置变小，位置 {num('sin_near_position')} 时是 {num('nope_gap_near')}，"
         f"位置 {num('nope_gap_far_t')} 时只有 {num('nope_gap_far')}。"
     ),
     caption=lambda: (
@@ -142,20 +139,20 @@ COUNTER_CURVE_MAX = 1 << 20  # how far the gap curve runs (positions)
 )
 def nope_counter(fig, theme):
     left, right = fig.subplots(1, 2)
-    n = len(demo.SENTENCE)
+    n = len(ex.SENTENCE)
     t = np.arange(n)
     causal = hybrid.causal_counter(n)
     bidir = hybrid.causal_counter(n, causal=False)
     left.bar(t - 0.2, causal, width=0.4, color=theme.series[0], label="因果掩码")
     left.bar(t + 0.2, bidir, width=0.4, color=theme.series[1], label="无掩码")
-    left.set_xticks(t, [f"{c}\n{i}" for i, c in enumerate(demo.SENTENCE)], fontsize=8)
+    left.set_xticks(t, [f"{c}\n{i}" for i, c in enumerate(ex.SENTENCE)], fontsize=8)
     left.set_ylabel("句首标记的份额", fontsize=8)
     left.legend(fontsize=8)
     left.grid(True, axis="y")
-    ts = np.unique(np.logspace(0, np.log2(COUNTER_CURVE_MAX), 200, base=2).astype(int))
+    ts = np.unique(np.logspace(0, np.log2(ex.COUNTER_CURVE_MAX), 200, base=2).astype(int))
     gaps = np.array([hybrid.counter_gap(int(x)) for x in ts])
     right.loglog(ts, gaps, color=theme.series[0])
-    for x in (demo.NEAR_POSITION, configs.load("qwen3_8b")["context"]):
+    for x in (ex.NEAR_POSITION, configs.load(ex.COUNTER_FAR_MODEL)["context"]):
         g = hybrid.counter_gap(x)
         right.plot([x], [g], "o", color=theme.series[1], markersize=5)
         right.annotate(f"t = {x:,}\n{g:.2g}".replace("-", "−"), (x, g), textcoords="offset points", xytext=(6, 4), fontsize=7, color=theme.fg)

@@ -1,9 +1,8 @@
 """Lesson 3b figures: a bias on the attention score that depends on distance only (ALiBi, T5's buckets).
 
 Each figure is the static content of a widget on the page (alibi-bias, t5-buckets) and shows
-that widget's starting state. The example parameters below are the ones the page passes to the
-widgets as data-* attributes (tests/browser/test_widgets.py checks that they agree); they belong
-in posenc's examples module once it exists.
+that widget's starting state. The example parameters come from posenc.examples, which the widget()
+macro also writes into the page as the widgets' data-* attributes.
 """
 
 from __future__ import annotations
@@ -11,22 +10,14 @@ from __future__ import annotations
 import numpy as np
 
 from figures_src import figure
+from posenc import examples as ex
 from posenc import relative
-from posenc.numbers import format_value
+from posenc.formatting import format_value
 
-# alibi-bias: head count, the head shown (1-based, as in the paper's m_h = 2^(−8h/n)), the
-# distance read out, the distance axis, and the factor of the reach ln(f)/m
-ALIBI_HEADS = 8
-ALIBI_HEAD = 4
-ALIBI_DISTANCE = 16
-ALIBI_SPAN = 256
-ALIBI_FACTOR = 10
-# t5-buckets: T5's num_buckets and max_distance (transformers' T5Config defaults), encoder mode,
-# and the relative position j − i looked up
-T5_NUM_BUCKETS = 32
-T5_MAX_DISTANCE = 128
-T5_BIDIRECTIONAL = True
-T5_DISTANCE = -20
+ALIBI_HEADS, ALIBI_HEAD, ALIBI_DISTANCE, ALIBI_SPAN, ALIBI_FACTOR = (
+    ex.ALIBI_HEADS, ex.ALIBI_HEAD, ex.ALIBI_DISTANCE, ex.ALIBI_SPAN, ex.ALIBI_FACTOR)
+T5_NUM_BUCKETS, T5_MAX_DISTANCE = ex.t5_buckets()
+T5_BIDIRECTIONAL, T5_DISTANCE = ex.T5_BIDIRECTIONAL, ex.T5_DISTANCE
 
 
 def _f(x, fmt=",.1f") -> str:

@@ -31,10 +31,6 @@ import numpy as np
 
 from . import _check, sinusoidal, tokenize
 
-DEFAULT_D = 8  # small enough to print every number of a token's vector
-DEFAULT_SEED = 7
-
-
 @dataclass(frozen=True)
 class Head:
     """One attention head's projection matrices (each d × d) and the seed they came from."""
@@ -63,17 +59,17 @@ class Result:
 
 def _seed(name: str, seed) -> int:
     if isinstance(seed, bool) or not isinstance(seed, (_numbers.Integral, np.integer)) or seed < 0:
-        raise ValueError(f"{name} must be a non-negative integer seed, got {seed!r}; pass e.g. {name}={DEFAULT_SEED}")
+        raise ValueError(f"{name} must be a non-negative integer seed, got {seed!r}; pass e.g. {name}=7")
     return int(seed)
 
 
 def _dim(d) -> int:
     if isinstance(d, bool) or not isinstance(d, (_numbers.Integral, np.integer)) or d <= 0:
-        raise ValueError(f"d must be a positive integer number of dimensions, got {d!r}; pass e.g. d={DEFAULT_D}")
+        raise ValueError(f"d must be a positive integer number of dimensions, got {d!r}; pass e.g. d=8")
     return int(d)
 
 
-def make_head(d: int = DEFAULT_D, seed: int = DEFAULT_SEED) -> Head:
+def make_head(d: int, seed: int) -> Head:
     """W_q, W_k, W_v drawn from ``default_rng(seed)`` in that order, entries N(0, 1/d)."""
     d, seed = _dim(d), _seed("seed", seed)
     rng = np.random.default_rng(seed)
@@ -82,7 +78,7 @@ def make_head(d: int = DEFAULT_D, seed: int = DEFAULT_SEED) -> Head:
     return Head(w_q, w_k, w_v, seed)
 
 
-def token_vectors(ids, d: int = DEFAULT_D, seed: int = DEFAULT_SEED) -> np.ndarray:
+def token_vectors(ids, d: int, seed: int) -> np.ndarray:
     """One N(0, 1) vector per token ID, drawn from ``default_rng([seed, id])``; shape (n, d).
 
     This is a lookup table in all but storage: the same ID always gives the same row.
@@ -96,7 +92,7 @@ def token_vectors(ids, d: int = DEFAULT_D, seed: int = DEFAULT_SEED) -> np.ndarr
     return np.stack([np.random.default_rng([seed, int(t)]).standard_normal(d) for t in arr])
 
 
-def sentence_input(text: str, d: int = DEFAULT_D, seed: int = DEFAULT_SEED, positions: bool = False) -> np.ndarray:
+def sentence_input(text: str, d: int, seed: int, positions: bool = False) -> np.ndarray:
     """The attention input X for ``text``: token vectors, plus a position vector per row if ``positions``.
 
     The position vectors are the sinusoidal table of lesson 3 (row p for position p);
@@ -174,7 +170,7 @@ def stack(x, heads, mask=None) -> np.ndarray:
     h = _as_input(x)
     heads = list(heads)
     if not heads:
-        raise ValueError("heads is empty; pass at least one Head, e.g. [make_head(seed=7), make_head(seed=8)]")
+        raise ValueError("heads is empty; pass at least one Head, e.g. [make_head(8, seed=7), make_head(8, seed=8)]")
     for head in heads:
         h = h + attend(h, head, mask).out
     return h
@@ -234,7 +230,7 @@ def matched_difference(out_a, out_b, perm) -> float:
     return float(np.max(np.abs(b - a[p])))
 
 
-def attend_padded(ids, mask, position_ids, head: Head, seed: int = DEFAULT_SEED) -> np.ndarray:
+def attend_padded(ids, mask, position_ids, head: Head, seed: int) -> np.ndarray:
     """Attention over one padded row; returns the outputs of its real tokens only.
 
     Input = token vector + sinusoidal position vector of ``position_ids``; every

@@ -67,7 +67,7 @@ def turns_within(length: int, d: int, base: float = DEFAULT_BASE) -> np.ndarray:
     return int(length) / periods(d, base)
 
 
-def random_projections(d: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+def random_projections(d: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """Two d×d matrices W_q, W_k with entries N(0, 1/d): a freshly initialised attention head's projections."""
     d = _check.even_dim("d", d)
     if isinstance(seed, bool) or not isinstance(seed, (numbers.Integral, np.integer)):

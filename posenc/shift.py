@@ -27,18 +27,9 @@ import numbers
 import numpy as np
 
 from . import attention, rope, sinusoidal, tokenize
-from .sinusoidal import DEFAULT_BASE, DEMO_DIM
+from .sinusoidal import DEFAULT_BASE
 
 METHODS = ("input", "qk", "rope")
-SEED = 0  # seed of the head (W_q, W_k) and of the token vectors
-
-# The one pair the lesson rotates by hand (and the widget starts from): q and k of one
-# pair of dims, q at position PAIR_M and k at PAIR_N, pair PAIR_INDEX of the d = 16 demo.
-PAIR_Q = (1.0, 0.4)
-PAIR_K = (0.6, 0.9)
-PAIR_M = 3
-PAIR_N = 7
-PAIR_INDEX = 0
 
 
 def _method(method) -> str:
@@ -59,13 +50,13 @@ def _text(text) -> str:
     return text
 
 
-def head_and_tokens(text: str, d: int = DEMO_DIM, seed: int = SEED) -> tuple[attention.Head, np.ndarray]:
+def head_and_tokens(text: str, d: int, seed: int) -> tuple[attention.Head, np.ndarray]:
     """The seeded head (W_q, W_k, W_v) and the token vectors of ``text`` (one row per token)."""
     text = _text(text)
     return attention.make_head(d, seed), attention.token_vectors(tokenize.token_ids(text), d, seed)
 
 
-def scores(text: str, start: int, method: str, d: int = DEMO_DIM, seed: int = SEED, base: float = DEFAULT_BASE,
+def scores(text: str, start: int, method: str, d: int, seed: int, base: float = DEFAULT_BASE,
            convention: str = "interleaved") -> np.ndarray:
     """S[a, b] = q_a·k_b/√d for ``text`` placed at positions start, start+1, … (module docstring).
 
@@ -89,7 +80,7 @@ def scores(text: str, start: int, method: str, d: int = DEMO_DIM, seed: int = SE
     return q @ k.T / np.sqrt(d)
 
 
-def shift_change(text: str, shift: int, method: str, d: int = DEMO_DIM, seed: int = SEED, base: float = DEFAULT_BASE) -> float:
+def shift_change(text: str, shift: int, method: str, d: int, seed: int, base: float = DEFAULT_BASE) -> float:
     """max |S(start = shift) − S(start = 0)|: how much moving the whole sentence by ``shift`` moves any score."""
     shift = _start("shift", shift)
     return float(np.abs(scores(text, shift, method, d, seed, base) - scores(text, 0, method, d, seed, base)).max())
@@ -127,8 +118,8 @@ def pair_scores(q, k, m: int, n: int, omega: float) -> tuple[float, float]:
     return rope_score, added
 
 
-def pair_omega(index: int = PAIR_INDEX, d: int = DEMO_DIM, base: float = DEFAULT_BASE) -> float:
-    """ω of pair ``index`` in the d-dim demo head."""
+def pair_omega(index: int, d: int, base: float = DEFAULT_BASE) -> float:
+    """ω of pair ``index`` in a d-dim head."""
     inv = rope.inverse_frequencies(d, base)
     if isinstance(index, bool) or not isinstance(index, (numbers.Integral, np.integer)) or not 0 <= index < len(inv):
         raise ValueError(f"index must be a pair index from 0 to {len(inv) - 1}, got {index!r}")
@@ -138,7 +129,7 @@ def pair_omega(index: int = PAIR_INDEX, d: int = DEMO_DIM, base: float = DEFAULT
 # --- the two code layouts ----------------------------------------------------------------------------------
 
 
-def convention_scores(text: str, start: int = 0, d: int = DEMO_DIM, seed: int = SEED, base: float = DEFAULT_BASE,
+def convention_scores(text: str, start: int = 0, *, d: int, seed: int, base: float = DEFAULT_BASE,
                       permute_weights: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """(scores with interleaved RoPE, scores with rotate_half RoPE) for the same checkpoint.
 
@@ -163,7 +154,7 @@ def convention_scores(text: str, start: int = 0, d: int = DEMO_DIM, seed: int = 
 # --- the same vector at every position: lesson 3's curve, now inside attention ----------------------------
 
 
-def same_vector_scores(max_distance: int, d: int = DEMO_DIM, base: float = DEFAULT_BASE) -> np.ndarray:
+def same_vector_scores(max_distance: int, d: int, base: float = DEFAULT_BASE) -> np.ndarray:
     """Scores q_0·k_k, k = 0 … max_distance, when q = k = (1, 0, 1, 0, …) before rotation.
 
     Each pair then contributes cos(k·ω_i), so the curve is Σ_i cos(k·ω_i), lesson 3's

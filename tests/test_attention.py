@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from posenc import attention as at
-from posenc import demo12
+from posenc import examples as ex
 
 
 def loop_attention(x, wq, wk, wv, mask=None):
@@ -104,27 +104,27 @@ def test_causal_last_token_ignores_the_order_of_what_it_sees(n, seed, data):
 
 
 def test_lesson_sentences_swap():
-    for text, i, j in (demo12.SWAP_MAIN, demo12.SWAP_SHORT):
+    for text, i, j in (ex.SWAP_MAIN, ex.SWAP_SHORT):
         perm = at.swap(len(text), i, j)
         swapped = at.permute_text(text, perm)
         assert swapped[i] == text[j] and swapped[j] == text[i] and sorted(swapped) == sorted(text)
-        h = at.make_head()
+        h = at.make_head(ex.ATTN_D, ex.ATTN_SEED)
         diffs = {}
         for pos in (False, True):
-            a = at.attend(at.sentence_input(text, positions=pos), h).out
-            b = at.attend(at.sentence_input(swapped, positions=pos), h).out
+            a = at.attend(at.sentence_input(text, ex.ATTN_D, ex.ATTN_SEED, positions=pos), h).out
+            b = at.attend(at.sentence_input(swapped, ex.ATTN_D, ex.ATTN_SEED, positions=pos), h).out
             diffs[pos] = at.matched_difference(a, b, perm)
         assert diffs[False] <= 4 * np.finfo(float).eps
         assert diffs[True] > 0.05
 
 
 def test_causal_example_one_layer_blind_two_layers_not():
-    text, i, j = demo12.CAUSAL
+    text, i, j = ex.CAUSAL
     perm = at.swap(len(text), i, j)
     m = at.causal_mask(len(text))
-    one = [at.make_head(seed=demo12.ATTN_SEED)]
-    two = one + [at.make_head(seed=demo12.SECOND_LAYER_SEED)]
-    xa, xb = at.sentence_input(text), at.sentence_input(at.permute_text(text, perm))
+    one = [at.make_head(ex.ATTN_D, seed=ex.ATTN_SEED)]
+    two = one + [at.make_head(ex.ATTN_D, seed=ex.SECOND_LAYER_SEED)]
+    xa, xb = at.sentence_input(text, ex.ATTN_D, ex.ATTN_SEED), at.sentence_input(at.permute_text(text, perm), ex.ATTN_D, ex.ATTN_SEED)
     assert np.abs(at.stack(xa, one, m)[-1] - at.stack(xb, one, m)[-1]).max() <= 4 * np.finfo(float).eps
     assert np.abs(at.stack(xa, one, m)[i] - at.stack(xb, one, m)[j]).max() > 0.05  # the moved token sees a different prefix
     assert np.abs(at.stack(xa, two, m)[-1] - at.stack(xb, two, m)[-1]).max() > 0.05
@@ -151,7 +151,7 @@ def test_permutation_helpers():
         (lambda h: at.attend(np.zeros(6), h), "2-D"),
         (lambda h: at.attend(np.zeros((2, 6)), "head"), "make_head"),
         (lambda h: at.stack(np.zeros((2, 6)), []), "heads is empty"),
-        (lambda h: at.make_head(0), "positive integer"),
+        (lambda h: at.make_head(0, 7), "positive integer"),
         (lambda h: at.make_head(4, seed=-1), "seed"),
         (lambda h: at.make_head(4, seed=1.5), "seed"),
         (lambda h: at.permutation_matrix([0, 0, 1]), "exactly once"),
@@ -159,10 +159,10 @@ def test_permutation_helpers():
         (lambda h: at.matched_difference(np.zeros((3, 2)), np.zeros((3, 2)), [0, 1]), "must match"),
         (lambda h: at.matched_difference(np.zeros((3, 2)), np.zeros((2, 2)), [0, 1]), "same shape"),
         (lambda h: at.swap(3, 0, 3), "below n"),
-        (lambda h: at.sentence_input("猫吃鱼", d=5, positions=True), "even"),
-        (lambda h: at.sentence_input("猫吃鱼", positions="yes"), "True or False"),
-        (lambda h: at.sentence_input(""), "empty"),
-        (lambda h: at.token_vectors(np.array([-1, 2])), "non-negative"),
+        (lambda h: at.sentence_input("猫吃鱼", d=5, seed=7, positions=True), "even"),
+        (lambda h: at.sentence_input("猫吃鱼", 8, 7, positions="yes"), "True or False"),
+        (lambda h: at.sentence_input("", 8, 7), "empty"),
+        (lambda h: at.token_vectors(np.array([-1, 2]), 8, 7), "non-negative"),
         (lambda h: at.causal_mask(0), "positive"),
     ],
 )
@@ -172,7 +172,7 @@ def test_bad_input_raises_clear_errors(head, call, match):
 
 
 def test_tiny_values_are_printed_as_powers_of_ten():
-    from posenc.numbers.lesson1 import tiny
+    from posenc.quantities.lesson1 import tiny
 
     assert tiny(0.0) == "0"
     assert tiny(2.220446049250313e-16) == "2.2×10⁻¹⁶"

@@ -17,8 +17,10 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from posenc import attention, configs, demo, numbers, rope, shift, tokenize
-from posenc.sinusoidal import DEFAULT_BASE, DEMO_DIM
+from posenc import attention, configs, rope, shift, tokenize
+from posenc import examples as ex
+from posenc import quantities as numbers
+from posenc.sinusoidal import DEFAULT_BASE
 
 FAST = settings(max_examples=25, deadline=None)
 
@@ -45,7 +47,7 @@ def roformer_R(m: int, d: int, base: float = DEFAULT_BASE) -> np.ndarray:
     return R
 
 
-def reference_scores(text: str, start: int, method: str, d: int = DEMO_DIM, seed: int = shift.SEED) -> np.ndarray:
+def reference_scores(text: str, start: int, method: str, d: int = ex.L4_DIM, seed: int = ex.L4_SEED) -> np.ndarray:
     """S[a, b] = q_a·k_b/√d, one token at a time, with the references above (rows = tokens, q = x W_q)."""
     head = attention.make_head(d, seed)
     e = attention.token_vectors(tokenize.token_ids(text), d, seed)
@@ -74,21 +76,21 @@ def hf_llama_permute(w: torch.Tensor, n_heads: int, dim1: int, dim2: int) -> tor
 
 
 @pytest.mark.parametrize("method", shift.METHODS)
-@pytest.mark.parametrize("start", [0, demo.SHIFT, 12_345])
+@pytest.mark.parametrize("start", [0, ex.SHIFT, 12_345])
 def test_scores_match_the_papers_formulas(method, start):
-    np.testing.assert_allclose(shift.scores(demo.SENTENCE, start, method), reference_scores(demo.SENTENCE, start, method), atol=1e-10)
+    np.testing.assert_allclose(shift.scores(ex.SENTENCE, start, method, ex.L4_DIM, ex.L4_SEED), reference_scores(ex.SENTENCE, start, method), atol=1e-10)
 
 
 def test_shifting_the_sentence_moves_added_scores_but_not_rope_scores():
     # the page's claim, against the references: added positions change the scores, RoPE's do not
-    before = {m: reference_scores(demo.SENTENCE, 0, m) for m in shift.METHODS}
-    after = {m: reference_scores(demo.SENTENCE, demo.SHIFT, m) for m in shift.METHODS}
+    before = {m: reference_scores(ex.SENTENCE, 0, m) for m in shift.METHODS}
+    after = {m: reference_scores(ex.SENTENCE, ex.SHIFT, m) for m in shift.METHODS}
     for m in ("input", "qk"):
         change = np.abs(after[m] - before[m]).max()
         assert change > 0.1 * np.abs(before[m]).max(), m
-        assert shift.shift_change(demo.SENTENCE, demo.SHIFT, m) == pytest.approx(change, abs=1e-10)
+        assert shift.shift_change(ex.SENTENCE, ex.SHIFT, m, ex.L4_DIM, ex.L4_SEED) == pytest.approx(change, abs=1e-10)
     assert np.abs(after["rope"] - before["rope"]).max() < 1e-12
-    assert shift.shift_change(demo.SENTENCE, demo.SHIFT, "rope") < 1e-12
+    assert shift.shift_change(ex.SENTENCE, ex.SHIFT, "rope", ex.L4_DIM, ex.L4_SEED) < 1e-12
 
 
 @given(
@@ -111,17 +113,17 @@ def test_rope_scores_depend_only_on_the_offset(text, s, seed, d):
 # --- one pair ---------------------------------------------------------------------------------------------------
 
 
-@given(m=st.integers(0, 10_000), n=st.integers(0, 10_000), s=st.integers(0, 10_000), pair=st.integers(0, DEMO_DIM // 2 - 1))
+@given(m=st.integers(0, 10_000), n=st.integers(0, 10_000), s=st.integers(0, 10_000), pair=st.integers(0, ex.SIN_DIM // 2 - 1))
 @FAST
 def test_pair_score_is_the_polar_formula(m, n, s, pair):
-    q, k = np.array(shift.PAIR_Q), np.array(shift.PAIR_K)
-    w = DEFAULT_BASE ** (-2 * pair / DEMO_DIM)
+    q, k = np.array(ex.PAIR_Q), np.array(ex.PAIR_K)
+    w = DEFAULT_BASE ** (-2 * pair / ex.SIN_DIM)
     polar = math.hypot(*q) * math.hypot(*k) * math.cos(math.atan2(k[1], k[0]) - math.atan2(q[1], q[0]) + (n - m) * w)
-    rope_score, added = shift.pair_scores(q, k, m, n, shift.pair_omega(pair))
+    rope_score, added = shift.pair_scores(q, k, m, n, shift.pair_omega(pair, ex.L4_DIM))
     assert rope_score == pytest.approx(polar, abs=1e-9)
     pe = lambda p: np.array([math.sin(p * w), math.cos(p * w)])  # noqa: E731  (lesson 3's pair i)
     assert added == pytest.approx((q + pe(m)) @ (k + pe(n)), abs=1e-9)
-    assert shift.pair_scores(q, k, m + s, n + s, shift.pair_omega(pair))[0] == pytest.approx(rope_score, abs=1e-8)
+    assert shift.pair_scores(q, k, m + s, n + s, shift.pair_omega(pair, ex.L4_DIM))[0] == pytest.approx(rope_score, abs=1e-8)
 
 
 def test_the_pages_pair_example():
@@ -141,9 +143,9 @@ def test_the_pages_pair_example():
 
 
 def test_convention_scores_agree_only_with_the_permuted_weights():
-    a, b = shift.convention_scores(demo.SENTENCE, start=7)
+    a, b = shift.convention_scores(ex.SENTENCE, start=7, d=ex.L4_DIM, seed=ex.L4_SEED)
     np.testing.assert_allclose(a, b, atol=1e-12)
-    a, b = shift.convention_scores(demo.SENTENCE, start=7, permute_weights=False)
+    a, b = shift.convention_scores(ex.SENTENCE, start=7, d=ex.L4_DIM, seed=ex.L4_SEED, permute_weights=False)
     assert np.abs(a - b).max() > 0.1
 
 
@@ -170,9 +172,9 @@ def test_transformers_llama_permute_is_the_convention_permutation(n_heads, head_
 
 
 def test_same_vector_scores_are_the_sum_of_cosines():
-    curve = shift.same_vector_scores(demo.MAX_DISTANCE)
-    for k in (0, 1, 3, 4, 91, demo.MAX_DISTANCE):
-        want = sum(math.cos(k * DEFAULT_BASE ** (-2 * i / DEMO_DIM)) for i in range(DEMO_DIM // 2))
+    curve = shift.same_vector_scores(ex.MAX_DISTANCE, ex.L4_DIM)
+    for k in (0, 1, 3, 4, 91, ex.MAX_DISTANCE):
+        want = sum(math.cos(k * DEFAULT_BASE ** (-2 * i / ex.SIN_DIM)) for i in range(ex.SIN_DIM // 2))
         assert curve[k] == pytest.approx(want, abs=1e-12)
     assert np.any(np.diff(curve) > 0), "the curve must rise somewhere (it is not a monotone decay)"
 
@@ -187,8 +189,8 @@ def _count(head_dim, theta, L, fraction=1.0):
 
 def test_the_headline_counts_are_those_of_facts_md():
     # facts.md §2 (b), (c) and "Other counts"
-    assert (numbers.value("qwen3_pairs_not_turning"), numbers.value("qwen3_pairs_total")) == (24, 64)
-    assert (numbers.value("qwen3next_pairs_not_turning"), numbers.value("qwen3next_pairs_total")) == (10, 32)
+    assert (numbers.value("rope_pairs_not_turning_qwen3_8b"), numbers.value("rope_pairs_total_qwen3_8b")) == (24, 64)
+    assert (numbers.value("rope_pairs_not_turning_qwen3_next_80b_a3b"), numbers.value("rope_pairs_total_qwen3_next_80b_a3b")) == (10, 32)
     assert numbers.value("qwen3next_pairs_not_turning_theta5e6") == 9
     assert numbers.value("rope_pairs_not_turning_llama2_7b") == 18
     assert numbers.value("qwen3next_first_not_turning_pair") == 22  # facts §2(c): i = 22..31
@@ -203,7 +205,7 @@ def test_llama2_first_slow_pair_by_loop():
 
 
 def test_turning_share_and_slowest_turns():
-    assert numbers.value("qwen3_turning_share") == pytest.approx(40 / 64)
+    assert numbers.value("turning_dims_share_qwen3_8b") == pytest.approx(40 / 64)
     assert numbers.value("qwen3_slowest_turns_in_context") == pytest.approx(32_768 / (2 * math.pi * 1e6 ** (126 / 128)))
 
 
@@ -212,14 +214,6 @@ def test_model_counts():
     assert numbers.value("l4_models_total") == len(keys)
     assert numbers.value("l4_rope_models") == len(keys) - 2  # GPT-2 and BERT-base use learned tables
     assert {configs.load(k).position for k in keys} == {"rope", "learned"}
-
-
-def test_widget_attributes_parse_as_the_widget_expects():
-    # docs/javascripts/widgets/_ui.js options(): numbers via Number(), arrays as "x,y"
-    assert [float(x) for x in numbers.text("l4_pair_q_attr").split(",")] == list(shift.PAIR_Q)
-    assert [float(x) for x in numbers.text("l4_pair_k_attr").split(",")] == list(shift.PAIR_K)
-    assert float(numbers.text("l4_base_attr")) == DEFAULT_BASE
-    assert int(numbers.text("l4_d")) == DEMO_DIM
 
 
 def test_spectrum_alt_text_quotes_the_counts():
@@ -237,15 +231,15 @@ def test_spectrum_alt_text_quotes_the_counts():
 @pytest.mark.parametrize(
     "call, word",
     [
-        (lambda: shift.scores(demo.SENTENCE, 0, "sinusoid"), "method"),
-        (lambda: shift.scores(demo.SENTENCE, -1, "rope"), "start"),
-        (lambda: shift.scores("猫", 0, "rope"), "text"),
-        (lambda: shift.shift_change(demo.SENTENCE, 2.5, "rope"), "shift"),
+        (lambda: shift.scores(ex.SENTENCE, 0, "sinusoid", ex.L4_DIM, ex.L4_SEED), "method"),
+        (lambda: shift.scores(ex.SENTENCE, -1, "rope", ex.L4_DIM, ex.L4_SEED), "start"),
+        (lambda: shift.scores("猫", 0, "rope", ex.L4_DIM, ex.L4_SEED), "text"),
+        (lambda: shift.shift_change(ex.SENTENCE, 2.5, "rope", ex.L4_DIM, ex.L4_SEED), "shift"),
         (lambda: shift.pair_scores((1, 2, 3), (1, 0), 0, 1, 1.0), "q"),
         (lambda: shift.pair_scores((1, 0), (1, 0), 0, 1, -1.0), "omega"),
-        (lambda: shift.pair_omega(99), "index"),
-        (lambda: shift.convention_scores(demo.SENTENCE, permute_weights="yes"), "permute_weights"),
-        (lambda: shift.same_vector_scores(0), "max_distance"),
+        (lambda: shift.pair_omega(99, ex.L4_DIM), "index"),
+        (lambda: shift.convention_scores(ex.SENTENCE, d=ex.L4_DIM, seed=ex.L4_SEED, permute_weights="yes"), "permute_weights"),
+        (lambda: shift.same_vector_scores(0, ex.L4_DIM), "max_distance"),
     ],
 )
 def test_bad_input_names_the_argument(call, word):

@@ -19,8 +19,9 @@ import numpy as np
 import pytest
 import yaml
 
-from posenc import facts, numbers, scaling
-from posenc.numbers import lesson5 as L5
+from posenc import facts, scaling
+from posenc import quantities as numbers
+from posenc.quantities import lesson5 as L5
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSON = ROOT / "docs" / "lessons" / "05-long-context.md"
@@ -159,7 +160,7 @@ def test_overshoot_counts_match_explicit_positions():
     d, s, L = QWEN["d"], QWEN["s"], QWEN["L"]
     m = L5.methods_for("qwen3_8b")
     expected = {k: beyond_by_positions(m["none"], m[k], L, s) for k in ("none", "linear", "ntk", "yarn")}
-    assert expected["none"] == v("qwen3_extrapolate_beyond_pairs") == v("qwen3_pairs_not_turning")
+    assert expected["none"] == v("qwen3_extrapolate_beyond_pairs") == v("rope_pairs_not_turning_qwen3_8b")
     assert expected["linear"] == v("pi_qwen3_beyond_pairs") == 0
     assert expected["yarn"] == v("qwen3_yarn_beyond_pairs") == 0
     assert expected["ntk"] == v("ntk_qwen3_beyond_pairs")
@@ -234,8 +235,7 @@ def test_yarn_bounds_and_bands_for_qwen3():
     # the interpolated pairs are exactly the pairs that never complete a turn in L (lesson 4's count)
     never = [j for j in range(d // 2) if 2 * math.pi / omega_by_hand(j, d, theta) > L]
     assert [j for j, r in enumerate(ramps) if r == 1.0] == never
-    assert v("qwen3_yarn_interpolated") == v("qwen3_pairs_not_turning") == len(never)
-    assert t("qwen3_yarn_r_at_low") == f"{L / (2 * math.pi / omega_by_hand(23, d, theta)):.1f}"
+    assert v("qwen3_yarn_interpolated") == v("rope_pairs_not_turning_qwen3_8b") == len(never)
     assert t("qwen3_pair0_turns") == f"{L / (2 * math.pi):,.0f}"
 
 

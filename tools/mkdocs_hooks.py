@@ -1,20 +1,26 @@
-"""MkDocs hooks: put built figures and vendored front-end files into the site.
+"""MkDocs hooks: fresh code for every build, built figures and vendored front-end files in the site.
 
-Figures are rendered (or taken from the cache) by figures_src.build and served
+Before each build, code that changed since the last build is imported again
+(tools/freshness.py), so `mkdocs serve` shows an edit to posenc/, figures_src/ or
+tools/ with the same bytes a clean build would. Figures are rendered (or taken from
+the cache) by figures_src.build, in a fresh process when any must be drawn, and served
 as /figures/<name>.<light|dark>.svg. KaTeX comes from node_modules (installed by
 `make setup` from package-lock.json), so math renders with no network. The
 in-page experiments read the real model configs from /assets/models.json,
-written here from posenc.configs.
+written here from posenc.configs. A notebook whose .ipynb no longer matches its
+.py source is a warning (strict: an error) naming both files.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 import re
 import sys
 from pathlib import Path
 
+from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,12 +40,20 @@ def _vendor_files(config) -> list[File]:
     return [File.generated(config, f"vendor/katex/{p.as_posix()}", abs_src_path=str(KATEX / p)) for p in rel]
 
 
+def on_startup(command, dirty):
+    if command == "serve":
+        # posenc/ and figures_src/ are watched: bytecode written into their __pycache__ (by this
+        # process, the snippets, the figure process or a notebook kernel) would start another rebuild
+        sys.dont_write_bytecode = True
+        os.environ["PYTHONDONTWRITEBYTECODE"] = "1"
+
+
 def on_files(files, config):
     # Figure generation can be switched off to time a plain MkDocs build (tools/bench_build.py).
     if os.environ.get("POSENC_SKIP_FIGURES") != "1":
         from figures_src.build import render_all
 
-        report = render_all()
+        report = render_all(fresh_process=True)
         log.info(f"figures: {len(report.drawn)} drawn, {len(report.cached)} cached ({report.seconds:.1f} s)")
         for name, themes in report.paths.items():
             for theme, path in themes.items():
@@ -77,23 +91,61 @@ _THEME_FIXES = [
 ]
 
 
+@event_priority(100)  # before mkdocs-macros imports posenc for this build
 def on_config(config):
+    from tools import freshness
+
+    changed = freshness.forget_changed_code()
+    if changed:
+        log.info(f"code changed ({len(changed)} file(s), e.g. {changed[0].relative_to(ROOT)}): importing it again")
     # mkdocs-jupyter keys its cache of executed notebooks on the notebook file alone, so a change
-    # in posenc would keep serving old outputs (and never fail on a broken notebook): key it on
-    # posenc as well, as the figure cache is.
+    # in posenc (or in a snippet a notebook imports) would keep serving old outputs (and never fail
+    # on a broken notebook): key it on those as well, as the figure cache is.
     nb = config.plugins.get("mkdocs-jupyter")
     if nb is not None:
         from figures_src.build import tree_digest
 
         key = tree_digest(ROOT / "posenc", exclude=("__pycache__", "experiment"))[:16]
+        key += tree_digest(ROOT / "docs" / "snippets", patterns=("*.py",))[:8]
+        key += hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:8]  # how this hook makes notebooks execute
         nb.config["cache_dir"] = str(ROOT / ".cache" / "mkdocs-jupyter" / key)
-    # The kernel's prints reach nbclient in one or several stream messages depending on timing,
-    # so one cell's output became one block in one build and two in the next (two builds were not
-    # byte-identical). Merge them; nbclient's coalesce_streams is not a config option.
-    from nbclient import NotebookClient
-
-    NotebookClient.coalesce_streams.default_value = True
+    _coalesce_notebook_streams()
     return config
+
+
+def _coalesce_notebook_streams() -> None:
+    """Merge a cell's printed output into one block, whatever the timing.
+
+    The kernel's prints reach nbclient in one or several stream messages depending on timing, so
+    one cell's output became one block in one build and two in the next (two builds were not
+    byte-identical). nbclient's coalesce_streams is not a config option, and changing the trait's
+    default has no effect once nbconvert's ExecutePreprocessor class exists (mkdocs-jupyter imports
+    it before any hook runs), so each preprocessor turns it on when it starts a notebook.
+    """
+    from nbconvert.preprocessors import ExecutePreprocessor
+
+    original = ExecutePreprocessor.preprocess
+    if getattr(original, "coalesces_streams", False):
+        return  # mkdocs serve loads this hook again for every rebuild
+
+    def preprocess(self, nb, resources=None, km=None):
+        self.coalesce_streams = True
+        return original(self, nb, resources, km)
+
+    preprocess.coalesces_streams = True
+    ExecutePreprocessor.preprocess = preprocess
+
+
+def on_pre_build(config):
+    from tools import macros, notebooks
+
+    for problem in macros.widget_default_mismatches():
+        log.warning(f"{problem}: the widgets start from posenc/examples.py WIDGET_DEFAULTS")
+
+    for path, text in notebooks.expected().items():
+        if not path.exists() or path.read_text(encoding="utf-8") != text:
+            rel = path.relative_to(ROOT).as_posix()
+            log.warning(f"{rel} differs from its source {rel[:-len('.ipynb')]}.py: run python -m tools.notebooks")
 
 
 def on_page_content(html, page, config, files):

@@ -1,10 +1,11 @@
 """第二步：两种写法（interleaved 和 rotate_half）是不是同一个旋转？"""
 import torch
 
-from posenc.demo import DEFAULT_BASE
+from posenc.examples import CONVENTION_DIM, CONVENTION_SEED, CONVENTION_TOKENS
+from posenc.sinusoidal import DEFAULT_BASE
 
-d = 8
-torch.manual_seed(0)
+d = CONVENTION_DIM
+torch.manual_seed(CONVENTION_SEED)
 inv_freq = 1.0 / DEFAULT_BASE ** (torch.arange(0, d, 2, dtype=torch.float64) / d)
 
 
@@ -25,8 +26,8 @@ def rope_half(x, positions):
 perm = torch.cat((torch.arange(0, d, 2), torch.arange(1, d, 2)))  # 把相邻的一对挪成「前一半 + 后一半」
 print("排列 perm:", perm.tolist())
 
-pos = torch.arange(5)
-q, k = torch.randn(5, d, dtype=torch.float64), torch.randn(5, d, dtype=torch.float64)
+pos = torch.arange(CONVENTION_TOKENS)
+q, k = torch.randn(CONVENTION_TOKENS, d, dtype=torch.float64), torch.randn(CONVENTION_TOKENS, d, dtype=torch.float64)
 s_inter = rope_interleaved(q, pos) @ rope_interleaved(k, pos).T
 s_half_perm = rope_half(q[:, perm], pos) @ rope_half(k[:, perm], pos).T  # 先按 perm 换位，再用 rotate_half
 s_half_raw = rope_half(q, pos) @ rope_half(k, pos).T                     # 不换位，直接换写法

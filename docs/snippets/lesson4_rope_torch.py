@@ -1,11 +1,11 @@
 """第一步：用 torch 写 RoPE（rotate_half 写法），再把整句往后平移，看分数变不变。"""
 import torch
 
-from posenc.demo import DEFAULT_BASE, SENTENCE, SHIFT
-from posenc.sinusoidal import DEMO_DIM
+from posenc.examples import L4_DIM, SENTENCE, TORCH_SEED, TORCH_SHIFTS
+from posenc.sinusoidal import DEFAULT_BASE
 
-d = DEMO_DIM          # 每个头的维数；真实模型常见 128
-n = len(SENTENCE)     # 「小明打了小王」，每个字一个 token
+d = L4_DIM            # 每个头的维数；真实模型常见 128
+n = len(SENTENCE)     # 例句，每个字一个 token
 
 
 def rope_cos_sin(positions: torch.Tensor, d: int, base: float = DEFAULT_BASE):
@@ -26,7 +26,7 @@ def apply_rope(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.T
     return x * cos + rotate_half(x) * sin
 
 
-torch.manual_seed(0)
+torch.manual_seed(TORCH_SEED)
 q = torch.randn(n, d)  # 已经过 W_q 投影的 query，一行一个 token
 k = torch.randn(n, d)  # 已经过 W_k 投影的 key
 
@@ -37,7 +37,7 @@ def scores(start: int) -> torch.Tensor:
 
 
 base_scores = scores(0)
-for start in (SHIFT, 100 * SHIFT):
+for start in TORCH_SHIFTS:
     diff = (scores(start) - base_scores).abs().max().item()
     print(f"整句从位置 {start} 开始：分数最大变化 {diff:.1e}")
 cos, sin = rope_cos_sin(torch.arange(n), d)

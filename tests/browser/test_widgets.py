@@ -27,8 +27,9 @@ from playwright.sync_api import expect
 
 from figures_src import relative as relfig
 from posenc import attention as at
-from posenc import configs, demo, demo12, relative, rope, scaling, sinusoidal
-from posenc.sinusoidal import DEFAULT_BASE, DEMO_DIM
+from posenc import configs, relative, rope, scaling, sinusoidal
+from posenc import examples as ex
+from posenc.sinusoidal import DEFAULT_BASE
 
 ROOT = Path(__file__).resolve().parents[2]
 WIDGETS = ROOT / "docs" / "javascripts" / "widgets"
@@ -139,11 +140,11 @@ def test_sin_clock_numbers_match_posenc(visit, site_dir):
     sp, el = open_widget(visit, site_dir, "sin-clock")
     page = sp.page
     pos = el.locator('[data-pe-input="position"]')
-    assert pos.input_value() == str(demo.NEAR_POSITION)
+    assert pos.input_value() == str(ex.NEAR_POSITION)
     presets = [int(x) for x in el.locator("[data-preset]").evaluate_all("els => els.map(e => e.dataset.preset)")]
-    assert presets == list(demo.encoding_positions())
+    assert presets == list(ex.encoding_positions())
 
-    def check(p, d=DEMO_DIM, base=DEFAULT_BASE):
+    def check(p, d=ex.SIN_DIM, base=DEFAULT_BASE):
         assert value(el.locator('[data-pe-out="position"]')) == p
         pe = sinusoidal.encode(p, d, base)
         got = values(el.locator("[data-pe-dim]"))
@@ -155,7 +156,7 @@ def test_sin_clock_numbers_match_posenc(visit, site_dir):
         assert value(el.locator('[data-pe-out="max-abs"]')) == pytest.approx(np.abs(pe).max(), abs=1e-12)
         check_display(el)
 
-    check(demo.NEAR_POSITION)
+    check(ex.NEAR_POSITION)
     el.locator('[data-preset="100000"]').click()
     assert pos.input_value() == "100000"
     check(100_000)
@@ -226,7 +227,7 @@ def test_sin_clock_never_autoplays_and_plays_on_request(visit, site_dir):
         stopped = value(el.locator('[data-pe-out="position"]'))
         page.wait_for_timeout(300)
         assert value(el.locator('[data-pe-out="position"]')) == stopped
-        np.testing.assert_allclose(values(el.locator("[data-pe-dim]")), sinusoidal.encode(int(stopped), DEMO_DIM), atol=1e-12)
+        np.testing.assert_allclose(values(el.locator("[data-pe-dim]")), sinusoidal.encode(int(stopped), ex.SIN_DIM), atol=1e-12)
         sp.assert_clean()
 
 
@@ -246,7 +247,7 @@ def test_sin_clock_pauses_with_a_message_at_the_largest_position(visit, site_dir
     assert "最大位置" in status.inner_text() and "播放停止" in status.inner_text(), status.inner_text()
     assert value(el.locator('[data-pe-out="position"]')) == MAX_INPUT
     assert el.locator('[data-pe-input="position"]').input_value() == str(MAX_INPUT)
-    np.testing.assert_allclose(values(el.locator("[data-pe-dim]")), sinusoidal.encode(MAX_INPUT, DEMO_DIM), rtol=0, atol=1e-12 + MAX_INPUT * 1e-15)
+    np.testing.assert_allclose(values(el.locator("[data-pe-dim]")), sinusoidal.encode(MAX_INPUT, ex.SIN_DIM), rtol=0, atol=1e-12 + MAX_INPUT * 1e-15)
     # pressing play again at the limit says so instead of doing nothing
     page.evaluate("document.querySelector('[data-pe-widget=sin-clock] [data-pe-status]').textContent = ''")
     play.focus()
@@ -297,7 +298,7 @@ def test_sin_clock_updates_its_readout_in_place(visit, site_dir):
         cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
     print(f"sin-clock d=64, 4x CPU throttling: {cost['frames']} frames, step median {cost['median']:.1f} ms, p95 {cost['p95']:.1f} ms")
     stopped = int(value(el.locator('[data-pe-out="position"]')))
-    assert cost["frames"] >= 1 and stopped > demo.NEAR_POSITION, (cost, stopped)  # it played (a loaded machine gives few frames)
+    assert cost["frames"] >= 1 and stopped > ex.NEAR_POSITION, (cost, stopped)  # it played (a loaded machine gives few frames)
     assert cost["sameNode"], "the readout was rebuilt while playing: the number elements must be updated in place"
     np.testing.assert_allclose(values(el.locator("[data-pe-dim]")), sinusoidal.encode(stopped, 64), rtol=0, atol=1e-12 + stopped * 1e-15)
     sp.assert_clean()
@@ -307,7 +308,7 @@ def test_sin_clock_updates_its_readout_in_place(visit, site_dir):
 @pytest.mark.browser
 def test_sin_heatmap_shift_leaves_values_and_colours(visit, site_dir):
     sp, el = open_widget(visit, site_dir, "sin-heatmap")
-    n = len(demo.SENTENCE)
+    n = len(ex.SENTENCE)
     cells = el.locator("[data-pe-cell]")
 
     def matrix():
@@ -317,20 +318,20 @@ def test_sin_heatmap_shift_leaves_values_and_colours(visit, site_dir):
         return el.locator("td[data-a]").evaluate_all("els => els.map(e => e.style.background)")
 
     m0, c0 = matrix(), colours()
-    np.testing.assert_allclose(m0, sinusoidal.dot_matrix(np.arange(n), DEMO_DIM), rtol=0, atol=TOL)
+    np.testing.assert_allclose(m0, sinusoidal.dot_matrix(np.arange(n), ex.SIN_DIM), rtol=0, atol=TOL)
     el.locator("[data-pe-shift]").click()
-    assert value(el.locator('[data-pe-out="start"]')) == demo.SHIFT
+    assert value(el.locator('[data-pe-out="start"]')) == ex.SHIFT
     m1 = matrix()
-    np.testing.assert_allclose(m1, sinusoidal.dot_matrix(np.arange(n) + demo.SHIFT, DEMO_DIM), rtol=0, atol=TOL)
+    np.testing.assert_allclose(m1, sinusoidal.dot_matrix(np.arange(n) + ex.SHIFT, ex.SIN_DIM), rtol=0, atol=TOL)
     np.testing.assert_allclose(m1, m0, rtol=0, atol=TOL)
     assert colours() == c0, "colours changed after the shift"
     shown = value(el.locator('[data-pe-out="max-diff"]'))
     assert shown == pytest.approx(np.abs(m1 - m0).max(), abs=1e-15)
-    python_diff = np.abs(sinusoidal.dot_matrix(np.arange(n), DEMO_DIM) - sinusoidal.dot_matrix(np.arange(n) + demo.SHIFT, DEMO_DIM)).max()
+    python_diff = np.abs(sinusoidal.dot_matrix(np.arange(n), ex.SIN_DIM) - sinusoidal.dot_matrix(np.arange(n) + ex.SHIFT, ex.SIN_DIM)).max()
     assert shown < 1e-12 and python_diff < 1e-12
     # far away, typed by hand
     el.locator('[data-pe-input="start"]').fill("100000")
-    np.testing.assert_allclose(matrix(), sinusoidal.dot_matrix(np.arange(n) + 100_000, DEMO_DIM), rtol=0, atol=1e-9)
+    np.testing.assert_allclose(matrix(), sinusoidal.dot_matrix(np.arange(n) + 100_000, ex.SIN_DIM), rtol=0, atol=1e-9)
     assert colours() == c0
     el.locator('[data-pe-input="start"]').fill("-1")
     assert "负数" in error_text(el, "start")
@@ -378,8 +379,8 @@ def test_sin_dot_curve_does_not_move(visit, site_dir):
         el.locator(f'[data-preset="{p}"]').click()
         el.locator('[data-pe-input="k"]').fill("10")
         assert value(el.locator('[data-pe-out="position"]')) == p
-        assert value(el.locator('[data-pe-out="dot"]')) == pytest.approx(sinusoidal.dot(p, p + 10, DEMO_DIM), abs=1e-10)
-        assert value(el.locator('[data-pe-out="closed"]')) == pytest.approx(sinusoidal.dot_closed_form(10, DEMO_DIM), abs=1e-12)
+        assert value(el.locator('[data-pe-out="dot"]')) == pytest.approx(sinusoidal.dot(p, p + 10, ex.SIN_DIM), abs=1e-10)
+        assert value(el.locator('[data-pe-out="closed"]')) == pytest.approx(sinusoidal.dot_closed_form(10, ex.SIN_DIM), abs=1e-12)
         assert value(el.locator('[data-pe-out="max-diff"]')) < 1e-9
     check_display(el)
     slider = el.locator('[data-pe-input="k-slider"]')
@@ -387,7 +388,7 @@ def test_sin_dot_curve_does_not_move(visit, site_dir):
     page.keyboard.press("ArrowRight")
     assert value(el.locator('[data-pe-out="k"]')) == 11
     assert el.locator('[data-pe-input="k"]').input_value() == "11"
-    assert value(el.locator('[data-pe-out="dot"]')) == pytest.approx(sinusoidal.dot(100_000, 100_011, DEMO_DIM), abs=1e-10)
+    assert value(el.locator('[data-pe-out="dot"]')) == pytest.approx(sinusoidal.dot(100_000, 100_011, ex.SIN_DIM), abs=1e-10)
     el.locator('[data-pe-input="k"]').fill("500")
     assert "最大是" in error_text(el, "k")
     sp.assert_clean()
@@ -401,7 +402,7 @@ def test_sin_dot_curve_does_not_move(visit, site_dir):
 def test_swap_attention_matches_posenc_attention(visit, site_dir):
     sp, el = open_widget(visit, site_dir, "swap-attention")
     live = el.locator(".pe-live")
-    text, i, j = demo12.SWAP_MAIN
+    text, i, j = ex.SWAP_MAIN
     assert el.locator('[data-pe-input="sentence"]').input_value() == text
     assert el.locator('[data-pe-input="i"]').input_value() == str(i)
     assert json.loads(live.get_attribute("data-inputs"))["text"] == text
@@ -410,18 +411,18 @@ def test_swap_attention_matches_posenc_attention(visit, site_dir):
     given = el.get_attribute("data-head")
     if given:  # the build passed posenc's own weights and vectors: the page must use them as they are
         g = json.loads(given)
-        ref = at.make_head(demo12.ATTN_D, demo12.ATTN_SEED)
+        ref = at.make_head(ex.ATTN_D, ex.ATTN_SEED)
         w = json.loads(live.get_attribute("data-weights"))
         for key in ("w_q", "w_k", "w_v"):
             np.testing.assert_array_equal(np.array(w[key]), getattr(ref, key))
         chars = sorted(g["vectors"])
-        np.testing.assert_array_equal(np.array([g["vectors"][c] for c in chars]), at.token_vectors([ord(c) for c in chars], demo12.ATTN_D, demo12.ATTN_SEED))
+        np.testing.assert_array_equal(np.array([g["vectors"][c] for c in chars]), at.token_vectors([ord(c) for c in chars], ex.ATTN_D, ex.ATTN_SEED))
         assert el.locator('[data-pe-out="source"]').get_attribute("data-exact") == "1"
 
     def check(mode):
         w = json.loads(live.get_attribute("data-weights"))
         data = json.loads(live.get_attribute("data-inputs"))
-        head = at.Head(np.array(w["w_q"]), np.array(w["w_k"]), np.array(w["w_v"]), seed=demo12.ATTN_SEED)
+        head = at.Head(np.array(w["w_q"]), np.array(w["w_k"]), np.array(w["w_v"]), seed=ex.ATTN_SEED)
         perm = np.array(data["perm"])
         assert data["swapped"] == at.permute_text(data["text"], perm)
         n, d = len(data["text"]), head.d
@@ -466,7 +467,7 @@ def test_rope_pair_shift_keeps_rope_score(visit, site_dir):
     sp, el = open_widget(visit, site_dir, "rope-pair")
     q, k = np.array([1.0, 0.4]), np.array([0.6, 0.9])  # the widget's default pair vectors
     el.locator('[data-pe-input="pair"]').select_option("2")
-    omega = rope.inverse_frequencies(DEMO_DIM, DEFAULT_BASE)[2:3]
+    omega = rope.inverse_frequencies(ex.SIN_DIM, DEFAULT_BASE)[2:3]
     shift = el.locator("[data-pe-shift]")
     shift.click()
     shift.click()
@@ -478,8 +479,8 @@ def test_rope_pair_shift_keeps_rope_score(visit, site_dir):
         m, n = value(row.locator('[data-pe-col="m"]')), value(row.locator('[data-pe-col="n"]'))
         assert n - m == 4
         want_rope = rope.rotate(q[None, :], [int(m)], omega)[0] @ rope.rotate(k[None, :], [int(n)], omega)[0]
-        pe_m = sinusoidal.encode(int(m), DEMO_DIM)[4:6]
-        pe_n = sinusoidal.encode(int(n), DEMO_DIM)[4:6]
+        pe_m = sinusoidal.encode(int(m), ex.SIN_DIM)[4:6]
+        pe_n = sinusoidal.encode(int(n), ex.SIN_DIM)[4:6]
         want_added = (q + pe_m) @ (k + pe_n)
         ropes.append(value(row.locator('[data-pe-col="rope"]')))
         addeds.append(value(row.locator('[data-pe-col="added"]')))

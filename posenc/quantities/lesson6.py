@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .. import configs, demo, hybrid, rope, scaling
+from .. import configs, examples as ex, hybrid, rope, scaling
 from . import number
 from .lesson1 import tiny
 
@@ -15,19 +15,12 @@ def _rotary_dim(key: str) -> int:
 # --- partial RoPE: GLM-4.5 (50%) and Qwen3-Next (25%) ---------------------------------------------------
 
 
-@number("glm45_rotary_dims", ",", "GLM-4.5 每个头参与旋转的维数（128 × 0.5）")
-def _():
-    return _rotary_dim("glm45")
+# GLM-4.5's and Qwen3-Next's rotary widths are lesson 4's rope_rotary_dim_glm45 / _qwen3_next_80b_a3b.
 
 
 @number("glm45_plain_dims", ",", "GLM-4.5 每个头不旋转、不带位置信号的维数")
 def _():
     return configs.load("glm45")["head_dim"] - _rotary_dim("glm45")
-
-
-@number("qwen3next_rotary_dims", ",", "Qwen3-Next-80B-A3B 每个头参与旋转的维数（256 × 0.25）")
-def _():
-    return _rotary_dim("qwen3_next_80b_a3b")
 
 
 @number("qwen3next_plain_dims", ",", "Qwen3-Next-80B-A3B 每个头不旋转的维数")
@@ -55,9 +48,7 @@ def _():
 # --- decoupled RoPE: DeepSeek-V3 ---------------------------------------------------------------------
 
 
-@number("deepseek_rope_dims", ",", "DeepSeek-V3 每个头单独带 RoPE 的维数（qk_rope_head_dim）")
-def _():
-    return _rotary_dim("deepseek_v3")
+# DeepSeek-V3's RoPE part is lesson 4's rope_rotary_dim_deepseek_v3 (qk_rope_head_dim).
 
 
 @number("deepseek_nope_dims", ",", "DeepSeek-V3 每个头不带位置的维数（qk_nope_head_dim）")
@@ -86,7 +77,7 @@ def _():
     return rope.pairs_not_completing_turn(inv, cfg["sliding_window"])
 
 
-@number("gemma3_pairs_total", ",", "Gemma 3 27B 每个头的 RoPE 频率对总数")
+@number("rope_pairs_total_gemma3_27b", ",", "Gemma 3 27B 每个头的 RoPE 频率对总数")
 def _():
     return _rotary_dim("gemma3_27b") // 2
 
@@ -130,16 +121,6 @@ def _():
     return _head_width("glm45") - 1
 
 
-@number("glm45_rotary_share", ".0%", "GLM-4.5 每个头中旋转维所占比例")
-def _():
-    return hybrid.model_rotary_mask(configs.load("glm45")).mean()
-
-
-@number("deepseek_qk_width", "d", "DeepSeek-V3 每个头参与打分的 q/k 总维数（RoPE 部分 + 不带位置部分）")
-def _():
-    return _head_width("deepseek_v3")
-
-
 for _key, _label in (("qwen3_8b", "Qwen3-8B"), ("qwen3_next_80b_a3b", "Qwen3-Next"), ("glm45", "GLM-4.5")):
 
     def _reg(key=_key, label=_label):
@@ -173,11 +154,6 @@ def _():
     return hybrid.layer_kinds(configs.load("qwen3_next_80b_a3b")).index("global") + 1
 
 
-@number("gemma3_first_global_layer", "d", "Gemma 3 第一个全局层的编号（从 1 数）")
-def _():
-    return hybrid.layer_kinds(configs.load("gemma3_27b"), 12).index("global") + 1
-
-
 @number("gemma3_period", "d", "Gemma 3 的层模式周期（5 层局部 + 1 层全局）")
 def _():
     return configs.load("gemma3_27b")["local_layers_per_global"] + 1
@@ -202,23 +178,13 @@ def _():
     return configs.load("gemma3_27b")["scaling"]["factor"]
 
 
-@number("gptoss_period", "d", "gpt-oss 的层模式周期（1 层滑动窗口 + 1 层全注意力）")
-def _():
-    return configs.load("gpt_oss")["local_layers_per_global"] + 1
-
-
 # --- NoPE: a causal head counts its predecessors ----------------------------------------------------------------
 
 def _counter():
-    return hybrid.causal_counter(len(demo.SENTENCE))
+    return hybrid.causal_counter(len(ex.SENTENCE))
 
 
-@number("nope_len", "d", "计数示例的 token 数（例句长度）")
-def _():
-    return len(demo.SENTENCE)
-
-
-for _t in range(len(demo.SENTENCE)):
+for _t in range(len(ex.SENTENCE)):
 
     def _reg_marker(t=_t):
         @number(f"nope_marker_{t}", ".3f", f"因果、无位置编码、分数全相等时，位置 {t} 的 token 从句首标记拿到的份额 1/(t+1)")
@@ -234,20 +200,15 @@ for _t in range(len(demo.SENTENCE)):
 
 @number("nope_marker_bidirectional", ".3f", "不加因果掩码时，每个 token 拿到的份额（都是 1/n）")
 def _():
-    out = hybrid.causal_counter(len(demo.SENTENCE), causal=False)
+    out = hybrid.causal_counter(len(ex.SENTENCE), causal=False)
     if abs(out.max() - out.min()) > 1e-12:
         raise ValueError("the bidirectional counter should give every token the same share; posenc.hybrid.causal_counter changed")
     return float(out[0])
 
 
-@number("nope_gap_near_t", "d", "比较相邻份额的近位置")
-def _():
-    return demo.NEAR_POSITION
-
-
 @number("nope_gap_near", ".3f", "近位置 t 与 t+1 的份额差")
 def _():
-    return hybrid.counter_gap(demo.NEAR_POSITION)
+    return hybrid.counter_gap(ex.NEAR_POSITION)
 
 
 @number("nope_gap_far_t", ",", "比较相邻份额的远位置（Qwen3-8B 的原生上下文）")
@@ -261,7 +222,7 @@ def _():
 
 
 def _far() -> int:
-    return configs.load("qwen3_8b")["context"]
+    return configs.load(ex.COUNTER_FAR_MODEL)["context"]
 
 
 # --- how coarse the spectrum of a partial head is ------------------------------------------------------------
@@ -293,36 +254,32 @@ def _():
 
 # --- exercises ------------------------------------------------------------------------------------------------
 
-EX_GEMMA_LAYERS = 12
-EX_NOPE_T = 9
-
-
 @number("ex_gemma_layers", "d", "练习：Gemma 3 的前多少层")
 def _():
-    return EX_GEMMA_LAYERS
+    return ex.EX_GEMMA_LAYERS
 
 
-@number("ex_gemma_globals", "d", "练习：Gemma 3 前 EX_GEMMA_LAYERS 层里的全局层数")
+@number("ex_gemma_globals", "d", "练习：Gemma 3 前 ex_gemma_layers 层里的全局层数")
 def _():
-    return hybrid.layer_kinds(configs.load("gemma3_27b"), EX_GEMMA_LAYERS).count("global")
+    return hybrid.layer_kinds(configs.load("gemma3_27b"), ex.EX_GEMMA_LAYERS).count("global")
 
 
 @number("ex_gemma_global_layers", "", "练习：这些全局层的编号（从 1 数）")
 def _():
-    kinds = hybrid.layer_kinds(configs.load("gemma3_27b"), EX_GEMMA_LAYERS)
+    kinds = hybrid.layer_kinds(configs.load("gemma3_27b"), ex.EX_GEMMA_LAYERS)
     return "、".join(str(i + 1) for i, k in enumerate(kinds) if k == "global")
 
 
 @number("ex_nope_t", "d", "练习：计数示例里问的位置")
 def _():
-    return EX_NOPE_T
+    return ex.EX_NOPE_T
 
 
 @number("ex_nope_marker", ".3f", "练习：该位置从句首标记拿到的份额")
 def _():
-    return float(hybrid.causal_counter(EX_NOPE_T + 1)[EX_NOPE_T])
+    return float(hybrid.causal_counter(ex.EX_NOPE_T + 1)[ex.EX_NOPE_T])
 
 
 @number("ex_nope_gap", ".4f", "练习：该位置与下一个位置的份额差")
 def _():
-    return hybrid.counter_gap(EX_NOPE_T)
+    return hybrid.counter_gap(ex.EX_NOPE_T)

@@ -1,7 +1,9 @@
 """Numbers from the training experiment (posenc/experiment/results/full.json) that lessons quote.
 
 Every value is read from the committed results through ``posenc.experiment.claims``
-(means over seeds), or computed from the model itself; none is typed in.
+(means over seeds), or computed from the model itself; none is typed in. The model's
+width and training length are lesson 3's project_d_model and project_train_len
+(posenc.examples reads them from the experiment's preset, which verify ties to the results).
 """
 
 from __future__ import annotations
@@ -18,11 +20,6 @@ def _claims():
 # --- setting --------------------------------------------------------------------------------------
 
 
-@number("exp_params", ",", "实验模型的可训练参数量(NoPE/sinusoidal/RoPE 相同;由模型现算)")
-def _():
-    return _claims().parameters("rope")
-
-
 @number("exp_params_m", ".1f", "实验模型参数量,以百万计(≈3.7M 里的 3.7)")
 def _():
     return _claims().parameters("rope") / 1e6
@@ -32,11 +29,6 @@ def _():
 def _():
     c = _claims()
     return c.parameters("learned") - c.parameters("rope")
-
-
-@number("exp_d_model", "", "实验模型宽度 d_model")
-def _():
-    return _claims().config()["d_model"]
 
 
 @number("exp_layers", "", "实验模型层数")
@@ -54,11 +46,6 @@ def _():
     return _claims().config()["batch_size"]
 
 
-@number("exp_train_len", "", "训练长度(token)")
-def _():
-    return _claims().config()["train_len"]
-
-
 @number("exp_eval_len", "", "评估长度(token):训练长度的 4 倍")
 def _():
     return _claims().config()["eval_len"]
@@ -67,16 +54,6 @@ def _():
 @number("exp_seeds", "", "随机种子个数")
 def _():
     return len(_claims().seeds())
-
-
-@number("exp_preset", "", "结果来自哪个预设(full = 课程设定)")
-def _():
-    return _claims().results()["preset"]
-
-
-@number("exp_wall_minutes", ".0f", "全部训练 + 评估耗时(分钟,CPU)")
-def _():
-    return _claims().wall_minutes()
 
 
 @number("exp_vocab", ",", "字表大小(最常见的 2,047 个字 + 未知字)")
@@ -122,22 +99,11 @@ for _m in _METHODS:
     _register_method(_m)
 
 
-@number("exp_sqrt_d_gap", ".2f", "乘 √d_model 前后 sinusoidal 的训练长度内 loss 之差")
-def _():
-    return _claims().sqrt_d_gap()
-
-
 @number("exp_sqrt_d_share", ".0%", "√d_model 补回了 sinusoidal 与 learned/RoPE 差距的几成")
 def _():
     return _claims().sqrt_d_share()
 
 
-@number("exp_embed_scale", ".0f", "√d_model:§3.4 给 embedding 乘的系数(d_model = 256 时为 16)")
-def _():
-    from ..demo import PROJECT_D_MODEL
-    from ..sinusoidal import embedding_scale
-
-    return embedding_scale(PROJECT_D_MODEL)
 
 
 def _register_scaling(name: str) -> None:

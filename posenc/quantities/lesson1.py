@@ -7,9 +7,10 @@ from functools import lru_cache
 import numpy as np
 
 from posenc import attention as at
-from posenc import demo12, tokenize
+from posenc import tokenize
+from posenc import examples as ex
 from posenc import position_ids as pid
-from posenc.numbers import number
+from posenc.quantities import number
 
 _SUP = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
@@ -30,17 +31,17 @@ def tiny(value: float) -> str:
 
 @number("l1_d", "d", "演示注意力的维度 d")
 def _():
-    return demo12.ATTN_D
+    return ex.ATTN_D
 
 
 @number("l1_seed", "d", "演示注意力权重的随机种子")
 def _():
-    return demo12.ATTN_SEED
+    return ex.ATTN_SEED
 
 
 @number("l1_second_seed", "d", "两层因果示例里第二层的随机种子")
 def _():
-    return demo12.SECOND_LAYER_SEED
+    return ex.SECOND_LAYER_SEED
 
 
 @number("l1_float_eps", "", "float64 的机器精度（1 与下一个可表示数之差）")
@@ -53,11 +54,11 @@ def _():
 
 @lru_cache(maxsize=None)
 def _swap(which: str, positions: bool):
-    text, i, j = {"main": demo12.SWAP_MAIN, "short": demo12.SWAP_SHORT}[which]
+    text, i, j = {"main": ex.SWAP_MAIN, "short": ex.SWAP_SHORT}[which]
     perm = at.swap(len(text), i, j)
-    head = at.make_head(demo12.ATTN_D, demo12.ATTN_SEED)
-    a = at.attend(at.sentence_input(text, demo12.ATTN_D, demo12.ATTN_SEED, positions), head)
-    b = at.attend(at.sentence_input(at.permute_text(text, perm), demo12.ATTN_D, demo12.ATTN_SEED, positions), head)
+    head = at.make_head(ex.ATTN_D, ex.ATTN_SEED)
+    a = at.attend(at.sentence_input(text, ex.ATTN_D, ex.ATTN_SEED, positions), head)
+    b = at.attend(at.sentence_input(at.permute_text(text, perm), ex.ATTN_D, ex.ATTN_SEED, positions), head)
     return text, perm, a, b
 
 
@@ -82,33 +83,48 @@ def _register_swap(which: str, label: str):
         return at.matched_difference(a.out, b.out, perm)
 
 
-_register_swap("main", "小明打了小王")
-_register_swap("short", "猫吃鱼")
+_register_swap("main", "主例句")
+_register_swap("short", "短例句")
 
 
 @number("l1_main_i", "d", "主例句里被交换的第一个位置")
 def _():
-    return demo12.SWAP_MAIN[1]
+    return ex.SWAP_MAIN[1]
 
 
 @number("l1_main_j", "d", "主例句里被交换的第二个位置")
 def _():
-    return demo12.SWAP_MAIN[2]
+    return ex.SWAP_MAIN[2]
 
 
 @number("l1_main_char_i", "", "主例句里被交换的第一个字")
 def _():
-    return demo12.SWAP_MAIN[0][demo12.SWAP_MAIN[1]]
+    return ex.SWAP_MAIN[0][ex.SWAP_MAIN[1]]
 
 
 @number("l1_main_char_j", "", "主例句里被交换的第二个字")
 def _():
-    return demo12.SWAP_MAIN[0][demo12.SWAP_MAIN[2]]
+    return ex.SWAP_MAIN[0][ex.SWAP_MAIN[2]]
 
 
 @number("l1_main_len", "d", "主例句的 token 数")
 def _():
-    return len(demo12.SWAP_MAIN[0])
+    return len(ex.SWAP_MAIN[0])
+
+
+@number("l1_short_i", "d", "短例句里被交换的第一个位置")
+def _():
+    return ex.SWAP_SHORT[1]
+
+
+@number("l1_short_j", "d", "短例句里被交换的第二个位置")
+def _():
+    return ex.SWAP_SHORT[2]
+
+
+@number("l1_short_char_i", "", "短例句里被交换的第一个字")
+def _():
+    return ex.SWAP_SHORT[0][ex.SWAP_SHORT[1]]
 
 
 @number("l1_weights_equiv_err", "", "max |A(PX) − P·A(X)·Pᵀ|：注意力权重矩阵随排列移动的误差")
@@ -126,7 +142,7 @@ def _():
 
 def _repeat():
     """First character that occurs twice in the main sentence, and its two positions."""
-    text = demo12.SWAP_MAIN[0]
+    text = ex.SWAP_MAIN[0]
     for k, ch in enumerate(text):
         later = text.find(ch, k + 1)
         if later != -1:
@@ -172,7 +188,7 @@ def _():
 
 
 def _register_id_cells():
-    text = demo12.SWAP_MAIN[0]
+    text = ex.SWAP_MAIN[0]
     ids = tokenize.token_ids(text)
     for k, ch in enumerate(text):
         number(f"l1_char_{k}", "", f"主例句第 {k} 个 token")(lambda ch=ch: ch)
@@ -188,18 +204,18 @@ _register_id_cells()
 
 @lru_cache(maxsize=None)
 def _causal(layers: int):
-    text, i, j = demo12.CAUSAL
+    text, i, j = ex.CAUSAL
     perm = at.swap(len(text), i, j)
     mask = at.causal_mask(len(text))
-    heads = [at.make_head(demo12.ATTN_D, s) for s in (demo12.ATTN_SEED, demo12.SECOND_LAYER_SEED)[:layers]]
-    a = at.stack(at.sentence_input(text, demo12.ATTN_D, demo12.ATTN_SEED), heads, mask)
-    b = at.stack(at.sentence_input(at.permute_text(text, perm), demo12.ATTN_D, demo12.ATTN_SEED), heads, mask)
+    heads = [at.make_head(ex.ATTN_D, s) for s in (ex.ATTN_SEED, ex.SECOND_LAYER_SEED)[:layers]]
+    a = at.stack(at.sentence_input(text, ex.ATTN_D, ex.ATTN_SEED), heads, mask)
+    b = at.stack(at.sentence_input(at.permute_text(text, perm), ex.ATTN_D, ex.ATTN_SEED), heads, mask)
     return text, perm, a, b
 
 
 @number("l1_causal_a", "", "因果掩码示例：原句")
 def _():
-    return demo12.CAUSAL[0]
+    return ex.CAUSAL[0]
 
 
 @number("l1_causal_b", "", "因果掩码示例：交换之后")
@@ -210,12 +226,12 @@ def _():
 
 @number("l1_causal_last_char", "", "因果掩码示例的最后一个字")
 def _():
-    return demo12.CAUSAL[0][-1]
+    return ex.CAUSAL[0][-1]
 
 
 @number("l1_causal_len", "d", "因果掩码示例的 token 数（最后一个字能看到的 token 数）")
 def _():
-    return len(demo12.CAUSAL[0])
+    return len(ex.CAUSAL[0])
 
 
 @number("l1_causal_last_diff_1", "", "一层因果注意力、无位置：最后一个字在两种顺序下输出的最大差值")
@@ -227,7 +243,7 @@ def _():
 @number("l1_causal_moved_diff_1", ".2f", "一层因果注意力、无位置：被交换的字在两种顺序下输出的最大差值")
 def _():
     text, perm, a, b = _causal(1)
-    _t, i, j = demo12.CAUSAL
+    _t, i, j = ex.CAUSAL
     return max(np.abs(b[j] - a[i]).max(), np.abs(b[i] - a[j]).max())
 
 
@@ -242,7 +258,7 @@ def _():
 
 @lru_cache(maxsize=None)
 def _batch(side: str):
-    return pid.pad_batch(demo12.BATCH, side)
+    return pid.pad_batch(ex.BATCH, side)
 
 
 def _short_row(side: str):
@@ -252,12 +268,12 @@ def _short_row(side: str):
 
 @number("l1_batch_short", "", "批里的短句")
 def _():
-    return demo12.BATCH[0]
+    return ex.BATCH[0]
 
 
 @number("l1_batch_long", "", "批里的长句")
 def _():
-    return demo12.BATCH[1]
+    return ex.BATCH[1]
 
 
 @number("l1_batch_width", "d", "补齐后的长度")
@@ -316,12 +332,12 @@ def _():
 @lru_cache(maxsize=None)
 def _leftpad_outputs():
     """Short sentence alone vs inside the left-padded batch, with mask-derived and with arange positions."""
-    head = at.make_head(demo12.ATTN_D, demo12.ATTN_SEED)
+    head = at.make_head(ex.ATTN_D, ex.ATTN_SEED)
     ids, mask = _short_row("left")
-    alone_ids = tokenize.token_ids(demo12.BATCH[0])
-    alone = at.attend_padded(alone_ids, np.ones_like(alone_ids), np.arange(alone_ids.size), head, demo12.ATTN_SEED)
-    right = at.attend_padded(ids, mask, pid.from_mask(mask), head, demo12.ATTN_SEED)
-    wrong = at.attend_padded(ids, mask, pid.naive_position_ids(mask), head, demo12.ATTN_SEED)
+    alone_ids = tokenize.token_ids(ex.BATCH[0])
+    alone = at.attend_padded(alone_ids, np.ones_like(alone_ids), np.arange(alone_ids.size), head, ex.ATTN_SEED)
+    right = at.attend_padded(ids, mask, pid.from_mask(mask), head, ex.ATTN_SEED)
+    wrong = at.attend_padded(ids, mask, pid.naive_position_ids(mask), head, ex.ATTN_SEED)
     return alone, right, wrong
 
 

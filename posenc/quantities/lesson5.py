@@ -19,6 +19,7 @@ import math
 import numpy as np
 
 from .. import configs, facts, rope, scaling
+from .. import examples as ex
 from . import number
 
 
@@ -175,28 +176,24 @@ def _():
 
 # --- NTK-aware and the YaRN paper's worked numbers -----------------------------------------------------
 
-NTK_EXAMPLE = {"base": 10_000, "factor": 4, "dim": 128}  # the example lesson 5 works through
-YARN_TEMPERATURE_EXAMPLE_S = 8  # the s of the YaRN paper's worked example for Eq. 22
-
-
 @number("ntk_example_base", ",.0f", "NTK-aware：θ=10,000、s=4、d=128 时的新 base θ·s^(d/(d−2))")
 def _():
-    return scaling.ntk_aware_base(**NTK_EXAMPLE)
+    return scaling.ntk_aware_base(**ex.NTK_EXAMPLE)
 
 
 @number("ntk_example_factor", ",", "NTK-aware 例子里的缩放倍数 s")
 def _():
-    return NTK_EXAMPLE["factor"]
+    return ex.NTK_EXAMPLE["factor"]
 
 
 @number("ntk_example_naive_base", ",", "若直接把 base 乘以 s（不加指数修正）得到的 base")
 def _():
-    return NTK_EXAMPLE["base"] * NTK_EXAMPLE["factor"]
+    return ex.NTK_EXAMPLE["base"] * ex.NTK_EXAMPLE["factor"]
 
 
 @number("yarn_temperature_s8", ".3f", "YaRN 论文 Eq. 22：s=8 时的 0.1·ln s + 1")
 def _():
-    return scaling.yarn_attention_factor(YARN_TEMPERATURE_EXAMPLE_S)
+    return scaling.yarn_attention_factor(ex.YARN_TEMPERATURE_EXAMPLE_S)
 
 
 # === helpers lesson 5 and its figures share ==========================================================
@@ -381,16 +378,6 @@ def _():
     return yarn_table2_markdown()
 
 
-@number("qwen3_pairs", ",", "Qwen3-8B 每个头的频率对数 head_dim/2")
-def _():
-    return len(methods_for("qwen3_8b")["none"])
-
-
-@number("qwen3_last_pair", ",", "Qwen3-8B 最后一对的编号 head_dim/2 − 1")
-def _():
-    return len(methods_for("qwen3_8b")["none"]) - 1
-
-
 # --- direct extrapolation and PI ---
 
 
@@ -487,7 +474,7 @@ def _():
 
 @number("ntk_example_naive_slowdown", ".3f", "θ=10,000、d=128 时若把 base 直接乘 4，最慢一对只慢了几倍")
 def _():
-    e = NTK_EXAMPLE
+    e = ex.NTK_EXAMPLE
     d = e["dim"]
     omega = rope.inverse_frequencies(d, e["base"])
     naive = rope.inverse_frequencies(d, e["base"] * e["factor"])
@@ -517,18 +504,6 @@ def _():
 def _():
     cfg, s, L = _qwen3()
     return scaling.yarn_correction_dim(scaling.YARN_BETA_SLOW, cfg["head_dim"], cfg["rope_theta"], L)
-
-
-@number("qwen3_yarn_r_at_low", ".1f", "Qwen3-8B 第 low 对在 32,768 内转的圈数")
-def _():
-    t = _yarn_table("qwen3_8b")
-    return t.rotations[int(t.low)]
-
-
-@number("qwen3_yarn_r_at_high", ".2f", "Qwen3-8B 第 high 对在 32,768 内转的圈数")
-def _():
-    t = _yarn_table("qwen3_8b")
-    return t.rotations[int(t.high)]
 
 
 @number("qwen3_yarn_beyond_pairs", ",", "YaRN ×4 之后 Qwen3-8B 在 131,072 内转到没见过角度的频率对数")
@@ -585,11 +560,6 @@ def _():
     return configs.load("deepseek_v3")["scaling"]["factor"]
 
 
-@number("deepseek_pairs", ",", "DeepSeek-V3 每个头 RoPE 部分的频率对数（64 维 ÷ 2）")
-def _():
-    return len(_yarn_table("deepseek_v3").pair)
-
-
 @number("deepseek_yarn_kept", ",", "DeepSeek-V3 YaRN 中保持原频率的频率对数")
 def _():
     return _yarn_table("deepseek_v3").kept
@@ -626,24 +596,21 @@ def _():
     return math.ceil(_yarn_table("gpt_oss").high)
 
 
-GPTOSS_EXERCISE_PAIR = 13  # a pair inside gpt-oss's ramp, for exercise 1
-
-
 @number("gptoss_ex_pair", ",", "练习里看的 gpt-oss 频率对编号")
 def _():
-    return GPTOSS_EXERCISE_PAIR
+    return ex.GPTOSS_EXERCISE_PAIR
 
 
 @number("gptoss_ex_ramp", ".3f", "gpt-oss 第 13 对的 ramp（不取整，gpt-oss 的做法）")
 def _():
     t = _yarn_table("gpt_oss")
-    return t.ramp[GPTOSS_EXERCISE_PAIR]
+    return t.ramp[ex.GPTOSS_EXERCISE_PAIR]
 
 
 @number("gptoss_ex_ramp_truncated", ".3f", "gpt-oss 第 13 对的 ramp（若取整）")
 def _():
     t = _yarn_table("gpt_oss")
-    return scaling.yarn_ramp(math.floor(t.low), math.ceil(t.high), len(t.pair))[GPTOSS_EXERCISE_PAIR]
+    return scaling.yarn_ramp(math.floor(t.low), math.ceil(t.high), len(t.pair))[ex.GPTOSS_EXERCISE_PAIR]
 
 
 # --- Llama 3.1 ---
@@ -697,25 +664,20 @@ def _():
     return int(_llama31_smoothed_pairs()[-1])
 
 
-@number("gemma3_linear_factor", "g", "Gemma 3 全局层的线性插值（PI）倍数")
-def _():
-    return configs.load("gemma3_27b")["scaling"]["factor"]
-
-
 @number("ntk_example_theta", ",", "NTK-aware 例子里的原底数 θ")
 def _():
-    return NTK_EXAMPLE["base"]
+    return ex.NTK_EXAMPLE["base"]
 
 
 @number("ntk_example_dim", ",", "NTK-aware 例子里的旋转维数 d")
 def _():
-    return NTK_EXAMPLE["dim"]
+    return ex.NTK_EXAMPLE["dim"]
 
 
 
 @number("yarn_temperature_example_s", "g", "YaRN 论文 Eq. 22 举例用的 s")
 def _():
-    return YARN_TEMPERATURE_EXAMPLE_S
+    return ex.YARN_TEMPERATURE_EXAMPLE_S
 
 
 @number("qwen3_pair0_turns", ",.0f", "Qwen3-8B 第 0 对在 32,768 个 token 内转的圈数")

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from posenc import clock, configs, demo, learned, naive, sinusoidal
-from posenc.numbers import number
-from posenc.sinusoidal import DEFAULT_BASE, DEMO_DIM, PAPER_DIM
+from posenc import clock, configs, learned, naive, sinusoidal
+from posenc import examples as ex
+from posenc.quantities import number
+from posenc.sinusoidal import DEFAULT_BASE, PAPER_DIM
 
 GPT2 = "gpt2"
 
@@ -18,17 +19,17 @@ def _():
 
 @number("sin_demo_d", "d", "演示用的维度 d")
 def _():
-    return DEMO_DIM
+    return ex.SIN_DIM
 
 
 @number("sin_demo_pairs", "d", "演示维度下的 sin/cos 对数（指针数）")
 def _():
-    return len(sinusoidal.angular_frequencies(DEMO_DIM))
+    return len(sinusoidal.angular_frequencies(ex.SIN_DIM))
 
 
 @number("sin_demo_last_pair", "d", "演示维度下最后一对的下标 i")
 def _():
-    return len(sinusoidal.angular_frequencies(DEMO_DIM)) - 1
+    return len(sinusoidal.angular_frequencies(ex.SIN_DIM)) - 1
 
 
 @number("sin_paper_d", "d", "原论文 base 模型的 d_model")
@@ -43,17 +44,17 @@ def _():
 
 @number("sin_fastest_period", ".2f", "最快一根指针转一圈的 token 数（2π）")
 def _():
-    return sinusoidal.periods(DEMO_DIM)[0]
+    return sinusoidal.periods(ex.SIN_DIM)[0]
 
 
 @number("sin_second_period", ".2f", "第二快一根指针的周期")
 def _():
-    return sinusoidal.periods(DEMO_DIM)[1]
+    return sinusoidal.periods(ex.SIN_DIM)[1]
 
 
 @number("sin_slowest_period", ",.0f", "演示维度下最慢一根指针转一圈的 token 数")
 def _():
-    return sinusoidal.periods(DEMO_DIM)[-1]
+    return sinusoidal.periods(ex.SIN_DIM)[-1]
 
 
 @number("sin_paper_slowest_period", ",.0f", "d=512 时最慢一对的周期（不是 10000·2π）")
@@ -68,57 +69,52 @@ def _():
 
 @number("sin_period_ratio", ".2f", "相邻两对周期之比 base^(2/d)")
 def _():
-    p = sinusoidal.periods(DEMO_DIM)
+    p = sinusoidal.periods(ex.SIN_DIM)
     return p[1] / p[0]
 
 
 @number("sin_far_position", ",", "演示的远位置")
 def _():
-    return demo.FAR_POSITION
+    return ex.FAR_POSITION
 
 
 @number("sin_far_max_abs", ".3f", "位置 100,000 的 16 个数里绝对值最大的一个")
 def _():
-    return np.abs(sinusoidal.encode(demo.FAR_POSITION, DEMO_DIM)).max()
+    return np.abs(sinusoidal.encode(ex.FAR_POSITION, ex.SIN_DIM)).max()
 
 
 @number("sin_near_position", "d", "编码示例里最近的位置")
 def _():
-    return demo.NEAR_POSITION
+    return ex.NEAR_POSITION
 
 
 @number("sin_shift", "d", "热力图里整句平移的距离")
 def _():
-    return demo.SHIFT
-
-
-@number("sin_sentence_len", "d", "热力图例句的 token 数（字符数）")
-def _():
-    return len(demo.SENTENCE)
+    return ex.SHIFT
 
 
 @number("sin_shift_max_diff", ".1e", "整句平移前后点积矩阵的最大差值")
 def _():
-    n = len(demo.SENTENCE)
-    before = sinusoidal.dot_matrix(np.arange(n), DEMO_DIM)
-    after = sinusoidal.dot_matrix(np.arange(n) + demo.SHIFT, DEMO_DIM)
+    n = len(ex.SENTENCE)
+    before = sinusoidal.dot_matrix(np.arange(n), ex.SIN_DIM)
+    after = sinusoidal.dot_matrix(np.arange(n) + ex.SHIFT, ex.SIN_DIM)
     return np.abs(before - after).max()
 
 
 @number("sin_self_dot", ".0f", "PE(p)·PE(p) = d/2")
 def _():
-    return sinusoidal.dot(0, 0, DEMO_DIM)
+    return sinusoidal.dot(0, 0, ex.SIN_DIM)
 
 
 @number("sin_rotation_max_err", ".1e", "用旋转矩阵 M_k 从 PE(p) 算 PE(p+k) 的最大误差（p = 100,000, k = 10）")
 def _():
-    m = sinusoidal.shift_rotation(demo.SHIFT, DEMO_DIM)
-    return np.abs(m @ sinusoidal.encode(demo.FAR_POSITION, DEMO_DIM) - sinusoidal.encode(demo.FAR_POSITION + demo.SHIFT, DEMO_DIM)).max()
+    m = sinusoidal.shift_rotation(ex.SHIFT, ex.SIN_DIM)
+    return np.abs(m @ sinusoidal.encode(ex.FAR_POSITION, ex.SIN_DIM) - sinusoidal.encode(ex.FAR_POSITION + ex.SHIFT, ex.SIN_DIM)).max()
 
 
 @number("sin_max_distance", "d", "点积曲线画到的最大距离 k")
 def _():
-    return demo.MAX_DISTANCE
+    return ex.MAX_DISTANCE
 
 
 # --- the init-scale trap (§3.4's √d_model) ---------------------------------------------
@@ -126,7 +122,7 @@ def _():
 
 @number("embed_init_std", ".2f", "项目里 token embedding 的初始化标准差")
 def _():
-    return demo.PROJECT_EMBED_STD
+    return ex.PROJECT_EMBED_STD
 
 
 @number("sin_rms", ".2f", "sin/cos 分量的均方根 1/√2")
@@ -136,22 +132,22 @@ def _():
 
 @number("sin_content_ratio", ".1%", "初始化时内容与正弦位置信号的尺度比")
 def _():
-    return sinusoidal.content_to_position_ratio(demo.PROJECT_EMBED_STD)
+    return sinusoidal.content_to_position_ratio(ex.PROJECT_EMBED_STD)
 
 
 @number("project_d_model", "d", "项目小模型的 d_model")
 def _():
-    return demo.PROJECT_D_MODEL
+    return ex.PROJECT_D_MODEL
 
 
 @number("project_sqrt_d_model", ".0f", "√d_model：§3.4 在相加前给 embedding 乘的系数")
 def _():
-    return sinusoidal.embedding_scale(demo.PROJECT_D_MODEL)
+    return sinusoidal.embedding_scale(ex.PROJECT_D_MODEL)
 
 
 @number("sin_content_ratio_scaled", ".0%", "乘以 √d_model 之后内容与位置信号的尺度比")
 def _():
-    return sinusoidal.content_to_position_ratio(demo.PROJECT_EMBED_STD * sinusoidal.embedding_scale(demo.PROJECT_D_MODEL))
+    return sinusoidal.content_to_position_ratio(ex.PROJECT_EMBED_STD * sinusoidal.embedding_scale(ex.PROJECT_D_MODEL))
 
 
 @number("paper_sqrt_d_model", ".2f", "原论文 d_model = 512 时的 √d_model")
@@ -161,7 +157,7 @@ def _():
 
 @number("project_train_len", "d", "项目实验的训练长度")
 def _():
-    return demo.PROJECT_TRAIN_LEN
+    return ex.PROJECT_TRAIN_LEN
 
 
 # --- torch walk-through --------------------------------------------------------------------
@@ -169,12 +165,12 @@ def _():
 
 @number("walkthrough_max_len", ",", "walk-through 里检查有界性的位置数")
 def _():
-    return demo.WALKTHROUGH_MAX_LEN
+    return ex.WALKTHROUGH_MAX_LEN
 
 
 @number("walkthrough_d", "d", "walk-through 的维度")
 def _():
-    return demo.WALKTHROUGH_DIM
+    return ex.WALKTHROUGH_DIM
 
 
 # --- what lesson 2 left: GPT-2's table and the naive index ---------------------------------
@@ -202,23 +198,20 @@ def _():
 
 @number("naive_probe_position", "d", "朴素方案的观察位置")
 def _():
-    return demo.NAIVE_PROBE_POSITION
+    return ex.NAIVE_PROBE_POSITION
 
 
 @number("naive_ratio_unit", ".1%", "内容 RMS = 1 时，观察位置上内容占位置信号的比例")
 def _():
-    return naive.raw_index_content_ratio(demo.NAIVE_PROBE_POSITION, 1.0)
+    return naive.raw_index_content_ratio(ex.NAIVE_PROBE_POSITION, 1.0)
 
 
 @number("naive_ratio_init", ".3%", "按项目初始化尺度时，观察位置上内容占位置信号的比例")
 def _():
-    return naive.raw_index_content_ratio(demo.NAIVE_PROBE_POSITION, demo.PROJECT_EMBED_STD)
+    return naive.raw_index_content_ratio(ex.NAIVE_PROBE_POSITION, ex.PROJECT_EMBED_STD)
 
 
 # --- the naive lookup table, probed at a few positions (lesson 3's opening table) ----------
-
-LOOKUP_FIRST, LOOKUP_SECOND = 0, 1  # the first two rows every table has
-
 
 def _lookup_mark(p: int) -> str:
     return "✓ 有这一行" if learned.has_row(configs.load(GPT2), p) else "✗ 查无此行"
@@ -226,22 +219,22 @@ def _lookup_mark(p: int) -> str:
 
 @number("lookup_first", ",", "查表示例的第一个位置")
 def _():
-    return LOOKUP_FIRST
+    return ex.LOOKUP_FIRST
 
 
 @number("lookup_second", ",", "查表示例的第二个位置")
 def _():
-    return LOOKUP_SECOND
+    return ex.LOOKUP_SECOND
 
 
 @number("lookup_mark_first", "", "GPT-2 位置表里有没有第一个位置")
 def _():
-    return _lookup_mark(LOOKUP_FIRST)
+    return _lookup_mark(ex.LOOKUP_FIRST)
 
 
 @number("lookup_mark_second", "", "GPT-2 位置表里有没有第二个位置")
 def _():
-    return _lookup_mark(LOOKUP_SECOND)
+    return _lookup_mark(ex.LOOKUP_SECOND)
 
 
 @number("lookup_mark_last", "", "GPT-2 位置表里有没有最后一行的位置")
@@ -256,7 +249,7 @@ def _():
 
 @number("lookup_mark_far", "", "GPT-2 位置表里有没有演示的远位置")
 def _():
-    return _lookup_mark(demo.FAR_POSITION)
+    return _lookup_mark(ex.FAR_POSITION)
 
 
 # --- the formula's terms and the clock ------------------------------------------------------
@@ -264,17 +257,17 @@ def _():
 
 @number("sin_omega_first", ".0f", "最快一对的角速度 ω_0（弧度/token）")
 def _():
-    return sinusoidal.angular_frequencies(DEMO_DIM)[0]
+    return sinusoidal.angular_frequencies(ex.SIN_DIM)[0]
 
 
 @number("sin_omega_last", ".6f", "演示维度下最慢一对的角速度（弧度/token）")
 def _():
-    return sinusoidal.angular_frequencies(DEMO_DIM)[-1]
+    return sinusoidal.angular_frequencies(ex.SIN_DIM)[-1]
 
 
 @number("sin_fastest_step_deg", ".1f", "最快一根指针每走一个 token 转过的角度（度）")
 def _():
-    return np.degrees(sinusoidal.angular_frequencies(DEMO_DIM)[0])
+    return np.degrees(sinusoidal.angular_frequencies(ex.SIN_DIM)[0])
 
 
 @number("sin_paper_slowest_shortfall", ".1%", "d=512 时最慢一对的周期比 §3.5 的上限 base·2π 短多少")
@@ -284,52 +277,52 @@ def _():
 
 @number("sin_pe_norm", ".2f", "每个位置编码向量的长度 √(d/2)")
 def _():
-    return np.linalg.norm(sinusoidal.encode(demo.NEAR_POSITION, DEMO_DIM))
+    return np.linalg.norm(sinusoidal.encode(ex.NEAR_POSITION, ex.SIN_DIM))
 
 
 @number("sin_nearest_k", ",", "位置 0 … FAR 之间，编码最接近的两个位置相隔多少")
 def _():
-    return clock.nearest_neighbour(demo.FAR_POSITION + 1, DEMO_DIM)[0]
+    return clock.nearest_neighbour(ex.FAR_POSITION + 1, ex.SIN_DIM)[0]
 
 
 @number("sin_nearest_distance", ".2f", "位置 0 … FAR 之间，两个编码的最小欧氏距离")
 def _():
-    return clock.nearest_neighbour(demo.FAR_POSITION + 1, DEMO_DIM)[1]
+    return clock.nearest_neighbour(ex.FAR_POSITION + 1, ex.SIN_DIM)[1]
 
 
 @number("sin_slowest_turn_train", ".2%", "训练长度内最慢一根指针转过的圈数（比例）")
 def _():
-    return clock.turns_within(demo.PROJECT_TRAIN_LEN, DEMO_DIM)[-1]
+    return clock.turns_within(ex.PROJECT_TRAIN_LEN, ex.SIN_DIM)[-1]
 
 
 @number("sin_pairs_full_turn_train", "d", "训练长度内至少转满一圈的指针数")
 def _():
-    return int(np.sum(clock.turns_within(demo.PROJECT_TRAIN_LEN, DEMO_DIM) >= 1))
+    return int(np.sum(clock.turns_within(ex.PROJECT_TRAIN_LEN, ex.SIN_DIM) >= 1))
 
 
 @number("sin_pairs_partial_turn_train", "d", "训练长度内一圈都没转满的指针数")
 def _():
-    return int(np.sum(clock.turns_within(demo.PROJECT_TRAIN_LEN, DEMO_DIM) < 1))
+    return int(np.sum(clock.turns_within(ex.PROJECT_TRAIN_LEN, ex.SIN_DIM) < 1))
 
 
 # --- the dot-product curve ------------------------------------------------------------------
 
 
 def _dot_curve() -> np.ndarray:
-    return np.array([sinusoidal.dot_closed_form(k, DEMO_DIM) for k in range(demo.MAX_DISTANCE + 1)])
+    return np.array([sinusoidal.dot_closed_form(k, ex.SIN_DIM) for k in range(ex.MAX_DISTANCE + 1)])
 
 
 def _first_rise() -> int:
     curve = _dot_curve()
     rises = np.nonzero(np.diff(curve) > 0)[0]
     if rises.size == 0:
-        raise ValueError("the dot-product curve never rises within MAX_DISTANCE; raise demo.MAX_DISTANCE")
+        raise ValueError("the dot-product curve never rises within MAX_DISTANCE; raise ex.MAX_DISTANCE")
     return int(rises[0])
 
 
 @number("sin_dot_k1", ".2f", "相邻两个位置的编码点积")
 def _():
-    return sinusoidal.dot_closed_form(1, DEMO_DIM)
+    return sinusoidal.dot_closed_form(1, ex.SIN_DIM)
 
 
 @number("sin_dot_first_rise_k", "d", "点积曲线第一次回升之前的距离 k")
@@ -367,29 +360,26 @@ def _():
 
 @number("sin_block_angle", ".0f", "第 0 对在平移 SHIFT 个位置时转过的角度 k·ω_0（弧度）")
 def _():
-    return demo.SHIFT * sinusoidal.angular_frequencies(DEMO_DIM)[0]
+    return ex.SHIFT * sinusoidal.angular_frequencies(ex.SIN_DIM)[0]
 
 
 @number("sin_block_cos", ".3f", "M_k 第 0 块的 cos(k·ω_0)")
 def _():
-    return sinusoidal.shift_rotation(demo.SHIFT, DEMO_DIM)[0, 0]
+    return sinusoidal.shift_rotation(ex.SHIFT, ex.SIN_DIM)[0, 0]
 
 
 @number("sin_block_sin", ".3f", "M_k 第 0 块的 sin(k·ω_0)")
 def _():
-    return sinusoidal.shift_rotation(demo.SHIFT, DEMO_DIM)[0, 1]
+    return sinusoidal.shift_rotation(ex.SHIFT, ex.SIN_DIM)[0, 1]
 
 
 # --- relative position: 小明 and 小王 in the demo sentence ------------------------------------
 
-REL_A, REL_B = "小明", "小王"
-
-
 def _rel_positions(start: int) -> tuple[int, int]:
-    for word in (REL_A, REL_B):
-        if word not in demo.SENTENCE:
-            raise ValueError(f"demo.SENTENCE = {demo.SENTENCE!r} has no {word!r}; lesson 3's relative-position example needs both {REL_A!r} and {REL_B!r}")
-    return start + demo.SENTENCE.index(REL_A), start + demo.SENTENCE.index(REL_B)
+    for word in (ex.REL_A, ex.REL_B):
+        if word not in ex.SENTENCE:
+            raise ValueError(f"posenc.examples.SENTENCE = {ex.SENTENCE!r} has no {word!r}; lesson 3's relative-position example needs both REL_A = {ex.REL_A!r} and REL_B = {ex.REL_B!r}")
+    return start + ex.SENTENCE.index(ex.REL_A), start + ex.SENTENCE.index(ex.REL_B)
 
 
 @number("rel_a_pos", "d", "例句里「小明」的位置")
@@ -420,17 +410,14 @@ def _():
 
 # --- after a query/key projection the shift invariance is gone ------------------------------
 
-PROJECTION_SEED = 0
-
-
 def _projected_scores(start: int) -> np.ndarray:
-    w_q, w_k = clock.random_projections(DEMO_DIM, PROJECTION_SEED)
-    return clock.position_scores(np.arange(len(demo.SENTENCE)) + start, w_q, w_k)
+    w_q, w_k = clock.random_projections(ex.SIN_DIM, ex.PROJECTION_SEED)
+    return clock.position_scores(np.arange(len(ex.SENTENCE)) + start, w_q, w_k)
 
 
 @number("proj_shift_max_diff", ".2f", "经过随机 W_q、W_k 之后，整句平移前后位置打分的最大差值")
 def _():
-    return np.abs(_projected_scores(0) - _projected_scores(demo.SHIFT)).max()
+    return np.abs(_projected_scores(0) - _projected_scores(ex.SHIFT)).max()
 
 
 @number("proj_score_max_abs", ".2f", "平移前位置打分的最大绝对值（作尺度参照）")
@@ -443,26 +430,26 @@ def _():
 
 @number("ex_dot_k", ",", "练习：位置 NEAR 和位置 GPT-2 context 相隔多少")
 def _():
-    return configs.load(GPT2)["context"] - demo.NEAR_POSITION
+    return configs.load(GPT2)["context"] - ex.NEAR_POSITION
 
 
 @number("ex_dot_value", ".3f", "练习：Σcos(kω_i)，k 为上面的距离")
 def _():
-    return sinusoidal.dot_closed_form(configs.load(GPT2)["context"] - demo.NEAR_POSITION, DEMO_DIM)
+    return sinusoidal.dot_closed_form(configs.load(GPT2)["context"] - ex.NEAR_POSITION, ex.SIN_DIM)
 
 
 @number("ex_dot_check_diff", ".1e", "练习：直接算两个 16 维向量的点积与 Σcos 的差")
 def _():
     far = configs.load(GPT2)["context"]
-    direct = sinusoidal.dot(demo.NEAR_POSITION, far, DEMO_DIM)
-    return abs(direct - sinusoidal.dot_closed_form(far - demo.NEAR_POSITION, DEMO_DIM))
+    direct = sinusoidal.dot(ex.NEAR_POSITION, far, ex.SIN_DIM)
+    return abs(direct - sinusoidal.dot_closed_form(far - ex.NEAR_POSITION, ex.SIN_DIM))
 
 
 @number("ex_paper_scaled_ratio", ".0%", "练习：d_model=512 时乘 √d_model 后内容与位置信号的尺度比")
 def _():
-    return sinusoidal.content_to_position_ratio(demo.PROJECT_EMBED_STD * sinusoidal.embedding_scale(PAPER_DIM))
+    return sinusoidal.content_to_position_ratio(ex.PROJECT_EMBED_STD * sinusoidal.embedding_scale(PAPER_DIM))
 
 
 @number("sin_block_neg_sin", ".3f", "M_k 第 0 块左下角的 −sin(k·ω_0)")
 def _():
-    return sinusoidal.shift_rotation(demo.SHIFT, DEMO_DIM)[1, 0]
+    return sinusoidal.shift_rotation(ex.SHIFT, ex.SIN_DIM)[1, 0]
