@@ -163,12 +163,20 @@ class RenderReport:
         return cls(**data)
 
 
+def _needs_pending_results(spec) -> bool:
+    """A figure drawn from the experiment's results while POSENC_EXPERIMENT_PENDING=1 is not drawn."""
+    from posenc.experiment.claims import RESULTS_FILE, pending
+
+    inputs = {(ROOT / p).resolve() for p in getattr(sys.modules[spec.module], "INPUTS", ())}
+    return pending() and RESULTS_FILE.resolve() in inputs
+
+
 def _planned(cache_dir: Path, only: set[str] | None) -> dict[str, dict[str, Path]]:
     from figures_src import _style
 
     plan = {}
     for name, spec in sorted(load_all().items()):
-        if only is None or name in only:
+        if (only is None or name in only) and not _needs_pending_results(spec):
             plan[name] = {theme: cache_dir / f"{name}.{theme}.{cache_key(spec, theme)}.svg" for theme in _style.THEMES}
     return plan
 

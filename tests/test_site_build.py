@@ -137,3 +137,12 @@ def test_claim_macro_refuses_an_unknown_or_contradicted_sentence(monkeypatch):
                         claims.Claim(claims.CLAIMS["nope_flat_past_train_len"].sentence, lambda p: (False, "forced")))
     with pytest.raises(claims.ClaimFailed, match="NoPE"):
         env.macros["claim"]("nope_flat_past_train_len")
+
+
+def test_no_experiment_placeholder_in_a_normal_build(site_dir):
+    """POSENC_EXPERIMENT_PENDING=1 is only for drafting while results are re-computed: the real build has no placeholder."""
+    from tools.macros import PENDING_MARK
+
+    hits = [p.relative_to(site_dir).as_posix() for p in site_dir.rglob("*.html") if "pe-pending" in p.read_text(encoding="utf-8")]
+    assert "pe-pending" in PENDING_MARK
+    assert not hits, f"pages with experiment placeholders (was POSENC_EXPERIMENT_PENDING set?): {hits}"

@@ -29,6 +29,7 @@ through it); it checks the file's seal and completeness, not that it is current
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -63,8 +64,32 @@ class ResultsMissing(FileNotFoundError):
     pass
 
 
-@lru_cache(maxsize=4)
+# After a change to the experiment's code the committed results are stale until a re-run of
+# hours finishes. Meanwhile an author can still build the other pages: with this set to 1 every
+# number, sentence and figure that needs the results prints a visible placeholder instead
+# (tools/macros.py). Never set in CI; a test checks that a normal build has no placeholder.
+PENDING_ENV = "POSENC_EXPERIMENT_PENDING"
+
+
+class ResultsPending(Exception):
+    """POSENC_EXPERIMENT_PENDING=1: the results are being re-computed; pages show placeholders.
+
+    Not a KeyError/AttributeError, which Jinja would swallow.
+    """
+
+
+def pending() -> bool:
+    return os.environ.get(PENDING_ENV) == "1"
+
+
 def _load(path: str) -> dict:
+    if pending():
+        raise ResultsPending(f"{PENDING_ENV}=1: experiment results are pending")
+    return _load_file(path)
+
+
+@lru_cache(maxsize=4)
+def _load_file(path: str) -> dict:
     p = Path(path)
     if not p.is_file():
         raise ResultsMissing(f"{p} does not exist; run `python -m posenc.experiment run --preset full --seeds 3` (see posenc/experiment/__init__.py)")
