@@ -115,13 +115,37 @@ GPTOSS_EXERCISE_PAIR = 13  # a pair inside gpt-oss's ramp, for exercise 1
 
 # === lesson 6: partial RoPE, or none ==================================================================
 
-PARTIAL_MODELS = ("qwen3_8b", "glm45", "qwen3_next_80b_a3b", "deepseek_v3")  # whose head dims are drawn
-LAYER_MODELS = ("qwen3_8b", "gemma3_27b", "gpt_oss", "qwen3_next_80b_a3b")  # whose layer patterns are drawn
-LAYERS_DRAWN = 24  # how many layers of each pattern are drawn
+PARTIAL_MODELS = ("qwen3_8b", "glm45", "qwen3_next_80b_a3b")  # whose head dims are drawn (DeepSeek-V3 has its own section)
+# whose layer patterns are drawn, one row each: all-RoPE, local/global, Gated DeltaNet, then the NoPE layers
+LAYER_MODELS = ("glm45", "gemma3_27b", "gpt_oss", "qwen3_next_80b_a3b", "llama4_scout", "smollm3_3b", "command_r7b")
+LAYERS_DRAWN = 24  # how many layers of each pattern are drawn (a multiple of every pattern's period)
+NOPE_LAYER_MODELS = ("llama4_scout", "smollm3_3b", "command_r7b", "command_a")  # whose NoPE-layer counts the lesson lists
+SELF_SCORE_SEED = 0  # the seeded Gaussian q (SIN_DIM dims, lesson 3's curve) scored against itself: Σ|q_i|² cos(kω_i), not Σcos(kω_i)
+LLAMA4_FAR_POSITION = 10_000_000 - 1  # the last position of Llama 4 Scout's advertised 10M context (its NoPE query scale there)
+MLA_MODEL = "deepseek_v3"  # whose KV cache per token is compared with multi-head attention
+# the small random MLA head on which absorption holds, fails with RoPE on the keys, and holds again decoupled
+MLA_DEMO = {"head_dim": 8, "q_rank": 6, "kv_rank": 5, "length": 7, "rope_head_dim": 4, "seed": 0}
 COUNTER_CURVE_MAX = 1 << 20  # how far the NoPE counter's gap curve runs (positions)
 COUNTER_FAR_MODEL = "qwen3_8b"  # the far point of that curve: this model's native context
 EX_GEMMA_LAYERS = 12  # exercise: Gemma 3's first this-many layers
 EX_NOPE_T = 9  # exercise: the position asked about in the counter
+
+
+# === lesson 6b (选读): M-RoPE, positions of images ======================================================
+
+MROPE_MODEL = "qwen25_vl_7b"  # contiguous sections (Qwen2-VL, Qwen2.5-VL)
+MROPE_INTERLEAVED_MODEL = "qwen3_vl_235b_a22b"  # interleaved sections (Qwen3-VL)
+MROPE_TEXT_BEFORE = 3  # the small example: text tokens, an image, text tokens
+MROPE_IMAGE_PATCHES = (4, 6)  # the example image's patch grid (height, width) before 2 × 2 merging
+MROPE_TEXT_AFTER = 2
+MROPE_BIG_IMAGE_PATCHES = (32, 32)  # a larger image: many tokens, few position IDs
+
+
+def mrope_segments():
+    """The small M-RoPE example: MROPE_TEXT_BEFORE text tokens, one still image, MROPE_TEXT_AFTER text tokens."""
+    from .mrope import Image, Text
+
+    return (Text(MROPE_TEXT_BEFORE), Image(1, *MROPE_IMAGE_PATCHES), Text(MROPE_TEXT_AFTER))
 
 
 def encoding_positions() -> tuple[int, int, int]:

@@ -19,6 +19,9 @@ Three computations, each from a model's config in ``posenc/data/models.yaml``:
   (``attention_chunk_size``). Cohere's Command R7B / A apply RoPE only in their
   sliding-window layers, none in the full-attention ones (transformers
   ``modeling_cohere2.py``). Gated DeltaNet layers (Qwen3-Next) have no RoPE.
+* ``head_dims``: one head's width, rotary dims and the rotary dims whose pair completes a
+  turn within the native context; ``pattern_period``: after how many layers
+  ``layer_pattern`` repeats.
 * ``rope_dim_shares``: the share of all query and key dimensions, over every layer and
   head, that RoPE turns — versus the simple product "share of layers × share of each head".
 * ``llama4_attn_scale``: the query scale Llama 4 applies in its NoPE layers.
@@ -63,6 +66,41 @@ def model_rotary_mask(cfg: ModelConfig) -> np.ndarray:
     if "nope_head_dim" in cfg.fields:
         return np.concatenate([np.ones(cfg["head_dim"], dtype=bool), np.zeros(cfg["nope_head_dim"], dtype=bool)])
     return rotary_mask(cfg["head_dim"], cfg.get("rotary_fraction", 1.0))
+
+
+@dataclass(frozen=True)
+class HeadDims:
+    """One attention head's q/k dims, counted from a model config (``head_dims``).
+
+    ``width``: all dims of the head's q (and k); ``rotary``: the dims RoPE turns (the first
+    ones, ``model_rotary_mask``); ``turning``: the rotary dims whose pair completes at
+    least one turn within the config's native ``context`` (λ_i ≤ context).
+    """
+
+    width: int
+    rotary: int
+    turning: int
+
+    @property
+    def plain(self) -> int:
+        """Dims that RoPE never turns: they carry no position at all."""
+        return self.width - self.rotary
+
+    @property
+    def not_turning(self) -> int:
+        """Rotary dims whose pair turns less than once within the context."""
+        return self.rotary - self.turning
+
+
+def head_dims(cfg: ModelConfig) -> HeadDims:
+    """``HeadDims`` for a RoPE model: rotary dims from ``model_rotary_mask``, turning ones from its
+    frequencies ω_i = θ^(−2i/d_rot) and ``context`` (``rope.pairs_not_completing_turn``)."""
+    mask = model_rotary_mask(cfg)
+    inv = rope.inverse_frequencies(cfg["head_dim"], cfg["rope_theta"], cfg.get("rotary_fraction", 1.0))
+    if 2 * len(inv) != int(mask.sum()):  # guards the two readings of the config against drifting apart
+        raise ValueError(f"model {cfg.key!r}: {2 * len(inv)} rotary dims from its frequencies but {int(mask.sum())} in its mask")
+    turning = 2 * (len(inv) - rope.pairs_not_completing_turn(inv, cfg["context"]))
+    return HeadDims(width=int(mask.size), rotary=int(mask.sum()), turning=int(turning))
 
 
 def _rope_model(cfg) -> None:
@@ -143,6 +181,23 @@ def pattern_counts(cfg: ModelConfig, n_layers: int | None = None) -> dict[str, i
     """How many layers of each ``PATTERN_KINDS`` label the model has (zeros included)."""
     counts = Counter(layer_pattern(cfg, n_layers))
     return {k: counts.get(k, 0) for k in PATTERN_KINDS}
+
+
+def pattern_period(cfg: ModelConfig) -> int:
+    """How many layers the model's ``layer_pattern`` takes to repeat (1 when every layer is alike).
+
+    The least common multiple of the attention-kind period (``full_attention_interval``,
+    ``local_layers_per_global`` + 1, Llama 4's chunked layers) and ``nope_layer_interval``:
+    SmolLM3's layers are all full attention, but RoPE leaves every 4th, so its period is 4.
+    """
+    _rope_model(cfg)
+    if "full_attention_interval" in cfg.fields:
+        kind_period = cfg["full_attention_interval"]
+    elif "local_layers_per_global" in cfg.fields:
+        kind_period = cfg["local_layers_per_global"] + 1
+    else:
+        kind_period = 1
+    return math.lcm(int(kind_period), int(cfg.get("nope_layer_interval", 1)))
 
 
 @dataclass(frozen=True)

@@ -178,6 +178,21 @@ def axis_pair_counts(mrope_section, interleaved: bool = False) -> dict[str, int]
     return {name: int(np.sum(axes == i)) for i, name in enumerate(AXES)}
 
 
+def axis_frequencies(inv_freq, mrope_section, interleaved: bool = False) -> dict[str, np.ndarray]:
+    """For each axis, the angular frequencies ω_j of the pairs it turns, fastest first.
+
+    An ID step of 1 on that axis turns its pair j by ω_j radians. Contiguous sections give
+    the temporal axis the fastest pairs and the width axis the slowest; interleaving gives
+    every axis pairs from the whole range.
+    """
+    omega = np.asarray(inv_freq, dtype=np.float64)
+    axes = pair_axes(mrope_section, interleaved)
+    if omega.ndim != 1 or omega.shape[0] != axes.shape[0]:
+        raise ValueError(f"inv_freq has {omega.shape} frequencies but mrope_section {list(mrope_section)} has "
+                         f"{axes.shape[0]} pairs; build inv_freq for head_dim = 2 × sum(mrope_section)")
+    return {name: np.sort(omega[axes == i])[::-1] for i, name in enumerate(AXES)}
+
+
 def model_position_ids(cfg: ModelConfig, segments) -> np.ndarray:
     """``position_ids`` with the model's spatial_merge_size (an ``mrope`` model from posenc.configs)."""
     if not isinstance(cfg, ModelConfig) or cfg.position != "mrope":
@@ -195,4 +210,4 @@ def model_pair_axes(cfg: ModelConfig) -> np.ndarray:
 
 
 __all__ = ["AXES", "Text", "Image", "merged_grid", "image_tokens", "position_ids", "rope_delta", "pair_axes",
-           "angles", "axis_pair_counts", "model_position_ids", "model_pair_axes"]
+           "angles", "axis_pair_counts", "axis_frequencies", "model_position_ids", "model_pair_axes"]

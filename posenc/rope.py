@@ -227,3 +227,60 @@ def apply_rotary_torch(x, positions, inv_freq, convention: str = "half"):
         a, b = rot[..., :h], rot[..., h:]
         turned = torch.cat((a * cos - b * sin, a * sin + b * cos), dim=-1)
     return torch.cat((turned, rest), dim=-1)
+
+
+# --- a vector scored against itself k positions later (lessons 4 and 6) ------------------------------
+
+
+def _vector(name: str, q) -> np.ndarray:
+    arr = np.asarray(q, dtype=np.float64)
+    if arr.ndim != 1 or arr.size == 0 or not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must be one finite vector of shape (D,), got shape {arr.shape}; pass e.g. {name}=np.ones(16)")
+    return arr
+
+
+def pair_energies(q, n_pairs: int, convention: str = "interleaved") -> np.ndarray:
+    """|q_i|² for pairs i = 0 … n_pairs − 1 of the vector q, a pair laid out as in ``rotate``."""
+    arr = _vector("q", q)
+    convention = _convention(convention)
+    if isinstance(n_pairs, bool) or not isinstance(n_pairs, (numbers.Integral, np.integer)) or not 0 < 2 * n_pairs <= arr.size:
+        raise ValueError(f"n_pairs must be a positive integer with 2·n_pairs ≤ {arr.size} (the length of q), got {n_pairs!r}")
+    rdim = 2 * int(n_pairs)
+    if convention == "interleaved":
+        a, b = arr[0:rdim:2], arr[1:rdim:2]
+    else:
+        a, b = arr[: rdim // 2], arr[rdim // 2 : rdim]
+    return a * a + b * b
+
+
+def self_scores(q, distances, inv_freq, convention: str = "interleaved") -> np.ndarray:
+    """(R_m q)ᵀ (R_{m+k} q) for each k in ``distances``: q scored against itself k positions later.
+
+    Computed by turning q with ``rotate`` (m = 0; every m gives the same, since
+    R_mᵀ R_{m+k} = R_k, RoFormer §3). ``self_scores_closed_form`` is the same number
+    written out pair by pair.
+    """
+    arr = _vector("q", q)
+    ks = _check.positions("distances", distances)
+    q0 = rotate(arr[None, :], [0], inv_freq, convention)[0]
+    qk = rotate(np.repeat(arr[None, :], len(ks), axis=0), ks, inv_freq, convention)
+    return qk @ q0
+
+
+def self_scores_closed_form(q, distances, inv_freq, convention: str = "interleaved") -> np.ndarray:
+    """Σ_i |q_i|² cos(k ω_i) + |q_pass|² for each k: ``self_scores`` pair by pair.
+
+    One pair x = (a, b) turned by φ is (a cos φ − b sin φ, a sin φ + b cos φ), so
+    xᵀ R(φ) x = a² cos φ − ab sin φ + ab sin φ + b² cos φ = |x|² cos φ: the sines cancel
+    and only the pair's length survives. Summed over pairs, each weighted by its own
+    |q_i|²; dims past the rotary ones (partial RoPE) are not turned and add |q_pass|² at
+    every distance. With |q_i| = 1 for every pair and no pass-through dims this is lesson 3's
+    Σ_i cos(k ω_i); for any other q it is a different curve.
+    """
+    arr = _vector("q", q)
+    ks = _check.positions("distances", distances).astype(np.float64)
+    inv = _inv_freq("inv_freq", inv_freq)
+    _check_rotate_args((1, arr.size), [0], inv)
+    energy = pair_energies(arr, len(inv), convention)
+    passed = float(np.sum(arr[2 * len(inv):] ** 2))
+    return np.cos(ks[:, None] * inv[None, :]) @ energy + passed
