@@ -51,10 +51,17 @@ SWAP_SHORT = (SHORT_SENTENCE, 0, 2)  # 猫吃鱼 → 鱼吃猫
 CAUSAL = ("猫吃鱼了", 0, 2)  # the causal-mask example: its last token sees the same set of tokens in both orders
 BATCH = (SHORT_SENTENCE, SENTENCE)  # the padded batch: the short sentence first, so it is the one padded
 PAD_MARK = "·"  # how a padding slot is drawn
+MHA_HEADS = 2  # the multi-head layer splits the ATTN_D-wide rows into this many heads (seeded with ATTN_SEED)
+MIX_ROW = 0  # the token of SENTENCE whose vector is changed to see which layers mix tokens …
+MIX_CHAR = "老"  # … into this character's vector
 
 # === lesson 2: adding the index; learned tables =======================================================
 
 NAIVE_PROBE_POSITION = 37  # the "add the raw index" design is judged at this position
+UNIT_CONTENT_RMS = 1.0  # content whose every component has RMS 1 (a trained, "large" token vector) …
+# … against the project's own initial scale, PROJECT_EMBED_STD
+RATIO_SHARE = 0.01  # "content has fallen to 1% of the position signal": the position where that happens
+NORMALISED_HALF = 0.5  # the middle of the [0, 1] scale, looked up at both lengths
 RATIO_MAX_POSITION = 1024  # how far the content/position ratio curve runs
 NORMALISED_SHORT = len(SENTENCE)  # the "squeeze positions into [0, 1]" design at a short …
 NORMALISED_LONG = 101  # … and a long length

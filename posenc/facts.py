@@ -20,7 +20,7 @@ from .formatting import format_value
 DATA = Path(__file__).parent / "data"
 TAGS = {
     "V": "已核实：一手来源（论文原文或官方仓库）",
-    "V3": "已核实：官方文件的第三方逐字副本",
+    "V3": "副本核实：与官方文件逐字相同的第三方副本，官方原件本身没有打开",
     "U": "未核实：推断或二手来源，仅供参考",
 }
 

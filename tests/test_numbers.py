@@ -86,11 +86,12 @@ def test_every_registered_quantity_knows_where_it_was_registered():
 
 
 def _quoted_names() -> set[str]:
-    """Names a page quotes: {{ num("…") }} in any Markdown page, and names the figure modules quote (alt text,
+    """Names a page quotes: {{ num("…") }} in any Markdown page or in a data file whose texts pages render
+    (posenc/data/timeline.yaml through {{ timeline() }}), and names the figure modules quote (alt text,
     captions and labels of figures the pages place)."""
     names = set(quantities.names())
     quoted = set()
-    for page in sorted((ROOT / "docs").rglob("*.md")):
+    for page in sorted((ROOT / "docs").rglob("*.md")) + sorted((ROOT / "posenc" / "data").glob("*.yaml")):
         quoted |= set(re.findall(r"""num\(\s*["']([A-Za-z0-9_]+)["']""", page.read_text(encoding="utf-8")))
     for module in sorted((ROOT / "figures_src").glob("*.py")):
         quoted |= {s for s in re.findall(r"""["']([a-z0-9_]+)["']""", module.read_text(encoding="utf-8")) if s in names}

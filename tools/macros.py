@@ -173,6 +173,10 @@ def define_env(env):
         output = run_snippet(path)
         return f'```python title="{snippet}"\n{source.rstrip()}\n```\n\n```text title="运行输出（构建时实际运行得到）"\n{output.rstrip()}\n```'
 
+    from tools import course_macros  # {{ glossary() }} and {{ timeline(…) }}
+
+    course_macros.register(env)
+
 
 def attribute_text(value) -> str:
     """A widget option as a data-* value: plain decimals (no thousands separators), lists comma-separated."""

@@ -11,7 +11,7 @@
 # %% [markdown]
 # # 第 1 课 动手：注意力为什么不认识顺序
 #
-# 这本笔记本配合[第 1 课](https://posenc.github.io/posenc/lessons/01-order-blind/)使用：亲手交换句子里的两个字，看自注意力的输出只是跟着换了位置；加上位置向量后才真正变了；最后从 padding 掩码算出正确的位置编号。
+# 这本笔记本配合[第 1 课](https://posenc.github.io/posenc/lessons/01-order-blind/)使用：亲手交换句子里的两个字，看自注意力的输出只是跟着换了位置；多头注意力也一样；加上位置向量后才真正变了；最后从 padding 掩码算出正确的位置编号。
 #
 # 每个代码格都调用课程自己的 `posenc` 库，也就是课程网页上每个数字和每张图背后的同一份代码。网站构建时这本笔记本会被完整运行一遍，你在网页上看到的输出就是那次运行的结果；任何一格报错，网站就构建失败。
 #
@@ -54,36 +54,54 @@ print("每行之和:", res.weights.sum(axis=1))
 #
 # 把两个位置上的字对调，得到一个新句子。没有位置信息时，注意力只知道「有哪些字」，不知道「谁在哪」：新句子里每个字的输出，和它在原句里的输出完全一样，只是换了一行。
 
-# %%
-perm = at.swap(len(text), i, j)
-swapped = at.permute_text(text, perm)
-print(f"交换位置 {i} 和 {j}: {text} → {swapped}")
+# %% [markdown]
+# 课程网页上展示的那段代码就是下面这一格：同一个字对同一个字比较，看输出差多少。
 
-out_a = at.attend(at.sentence_input(text, d, seed), head).out
-out_b = at.attend(at.sentence_input(swapped, d, seed), head).out
-# 新句子的第 r 行是原句第 perm[r] 行那个字：同一个字对同一个字比较
-print("同一个字在两种顺序下输出的最大差值:", at.matched_difference(out_a, out_b, perm))
-print("float64 机器精度:", np.finfo(np.float64).eps)
+# %%
+# posenc: include lesson1_swap.py
 
 # %% [markdown]
-# 用排列矩阵 $P$ 写出来就是：输入换成 $PX$，权重变成 $PAP^\top$，输出变成 $P\cdot\mathrm{Out}$。这叫置换等变（permutation equivariance）。
+# 同一个实验，posenc 把两句话和两次注意力的全部中间结果放在一个 `Swap` 里，课程的数字和图读的都是它：
 
 # %%
-P = at.permutation_matrix(perm)
+sw = at.swap_experiment(text, i, j, head, seed)
+print(f"{sw.text} → {sw.swapped}，同一个字输出的最大差值 {sw.moved:.3g}")
+
+# %% [markdown]
+# 用排列矩阵 $P$ 写出来就是：输入换成 $PX$，权重变成 $PAP^\top$，输出变成 $P\cdot\mathrm{Out}$。这叫排列等变（permutation equivariance）。
+
+# %%
+P = at.permutation_matrix(sw.perm)
 a = at.attend(at.sentence_input(text, d, seed), head)
 b = at.attend(P @ at.sentence_input(text, d, seed), head)
 print("max |A(PX) − P A(X) Pᵀ| =", np.abs(b.weights - P @ a.weights @ P.T).max())
 print("max |Out(PX) − P Out(X)| =", np.abs(b.out - P @ a.out).max())
+print("同样的两个数，posenc 直接给出:", sw.weights_error, sw.out_error)
 
 # %% [markdown]
-# ## 3. 加上位置向量：positions=True
+# ## 3. 多头注意力：multi_head_attend
+#
+# 真实模型有好几个头：把向量分给 $h$ 个头，各自做一遍注意力，拼起来再乘输出矩阵 $W_o$。它会把各个 token 混在一起（改一个字，别的字的输出也变），可每个头都排列等变，整层也就等变。LayerNorm 只看自己那一行，改一个字，别的字一位不变。
+
+# %%
+mh = at.make_multi_head(d, ex.MHA_HEADS, seed)
+x = at.sentence_input(text, d, seed)
+print("MHA(PX) 与 P·MHA(X) 的最大差值:", np.abs(at.multi_head_attend(P @ x, mh) - P @ at.multi_head_attend(x, mh)).max())
+
+vecs = at.token_vectors(tokenize.token_ids(ex.MIX_CHAR + text[ex.MIX_ROW]), d, seed)
+change = vecs[0] - vecs[1]                     # 把第 MIX_ROW 个字换成 MIX_CHAR
+print(f"把「{text[ex.MIX_ROW]}」换成「{ex.MIX_CHAR}」之后，其余字的输出最多变了：")
+print("  多头注意力:", round(at.others_moved(lambda h: at.multi_head_attend(h, mh), x, ex.MIX_ROW, change), 4))
+print("  LayerNorm: ", at.others_moved(at.layer_norm, x, ex.MIX_ROW, change))
+
+# %% [markdown]
+# ## 4. 加上位置向量：positions=True
 #
 # 给第 $p$ 行加上一个只和位置 $p$ 有关的向量（这里用第 3 课的正弦位置编码，此刻只需要知道每个位置的向量都不同），再做同样的比较：同一个字换了位置，输出就不一样了。
 
 # %%
-out_a = at.attend(at.sentence_input(text, d, seed, positions=True), head).out
-out_b = at.attend(at.sentence_input(swapped, d, seed, positions=True), head).out
-print("加位置向量后，同一个字在两种顺序下输出的最大差值:", round(at.matched_difference(out_a, out_b, perm), 4))
+with_pos = at.swap_experiment(text, i, j, head, seed, positions=True)
+print("加位置向量后，同一个字在两种顺序下输出的最大差值:", round(with_pos.moved, 4))
 
 # %% [markdown]
 # 同一句里出现两次的字也一样：没有位置信息时，它的两次输出完全相同；加上位置后才分得开。
@@ -96,7 +114,7 @@ for positions in (False, True):
     print(f"加位置向量={positions!s:5}  「{ch}」在位置 {pa} 和 {pb} 的输出最大差值: {np.abs(out[pa] - out[pb]).max():.4g}")
 
 # %% [markdown]
-# ## 4. padding 之后的位置编号：from_mask
+# ## 5. padding 之后的位置编号：from_mask
 #
 # 一批句子长短不一，要补齐（padding）到同样长，再用注意力掩码标出哪些是真的 token（1）、哪些是补的（0）。真 token 的位置，是它前面真 token 的个数：`position_ids = cumsum(mask) − 1`，补齐处随便填一个合法值（transformers 填 1）。直接用 `arange(n)` 编号就错了：左侧补齐时每个真 token 都被往后推。
 
@@ -123,11 +141,17 @@ print("由 mask 算位置：与单独计算的最大差值", np.abs(good - alone
 print("arange 当位置：与单独计算的最大差值", round(float(np.abs(bad - alone).max()), 4))
 
 # %% [markdown]
+# transformers 里是用 torch 这样写的（课程网页上展示的也是这一段），位置编号和上面一样；续写时新 token 的位置也由 mask 算出：
+
+# %%
+# posenc: include lesson1_position_ids.py
+
+# %% [markdown]
 # ## 练习 Exercises
 #
 # 1. 把 `ex.SWAP_MAIN` 换成你自己的句子和另一对位置（改下面一格的 `my_text, my_i, my_j`），验证：不加位置时差值仍是机器精度量级，加上位置后不是。
 # 2. 因果掩码（`at.causal_mask(n)`）下，一层注意力里最后一个字能看到所有字。交换前面两个字，它的输出变不变？叠两层（`at.stack`）再看。
-# 3. 把第 4 节的批改成右侧补齐（`side="right"`）：`arange` 还会出错吗？为什么？
+# 3. 把第 5 节的批改成右侧补齐（`side="right"`）：`arange` 还会出错吗？为什么？
 # 4. 用 KV cache 续写时，下一个 token 的位置是多少？用 `pid.next_position_ids(mask)` 算，再和「缓存长度」比较，说说左补齐的短句会错几格。
 
 # %%

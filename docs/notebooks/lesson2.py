@@ -29,10 +29,13 @@
 from posenc import naive
 from posenc import examples as ex
 
-positions = [1, 10, 100, ex.RATIO_MAX_POSITION]
-for rms, label in ((1.0, "RMS = 1"), (ex.PROJECT_EMBED_STD, f"初始化尺度 std = {ex.PROJECT_EMBED_STD}")):
+positions = [1, 10, ex.NAIVE_PROBE_POSITION, ex.RATIO_MAX_POSITION]
+for rms in (ex.UNIT_CONTENT_RMS, ex.PROJECT_EMBED_STD):
     ratios = naive.raw_index_content_ratios(positions, rms)
-    print(label.ljust(22), "  ".join(f"p={p}: {r:.4%}" for p, r in zip(positions, ratios)))
+    print(f"RMS = {rms}".ljust(12), "  ".join(f"p={p}: {r:.4%}" for p, r in zip(positions, ratios)))
+
+p = naive.position_where_share_falls_to(ex.RATIO_SHARE, ex.UNIT_CONTENT_RMS)
+print(f"RMS = {ex.UNIT_CONTENT_RMS} 时，内容从位置 {p} 起跌到位置信号的 {ex.RATIO_SHARE:.0%} 以下")
 
 # %% [markdown]
 # ## 2. 把编号压到 [0, 1]：normalised_index
@@ -49,6 +52,8 @@ print(f"短序列里「相邻」的那段间隔，放到长度 {long} 的序列�
 probe = ex.NORMALISED_PROBE
 print(f"位置 {probe}：长度 {short} 时是 {naive.normalised_value(probe, short):.3f}，"
       f"再生成一个 token 后是 {naive.normalised_value(probe, short + 1):.3f}")
+half = ex.NORMALISED_HALF
+print(f"数值 {half} 在长度 {short} 里是位置 {naive.normalised_position(half, short)}，在长度 {long} 里是位置 {naive.normalised_position(half, long)}")
 
 # %% [markdown]
 # ## 3. 可学习的位置表有多大：table_parameters
@@ -77,6 +82,7 @@ for key in ("gpt2", "bert_base"):
 
 # %%
 print("posenc 的判断:", learned.probe_rows(cfg, [ex.LOOKUP_FIRST, last, cfg["context"], ex.FAR_POSITION]))
+print(f"要让位置 {ex.FAR_POSITION} 也有一行，表还得加 {learned.rows_to_reach(cfg, ex.FAR_POSITION):,} 行")
 
 # %% [markdown]
 # 表里有这一行，也不代表这一行学过东西：如果训练时的句子都只有 `train_len` 长，更靠后的行一次梯度也拿不到，永远停在随机初始值。

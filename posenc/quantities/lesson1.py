@@ -53,34 +53,27 @@ def _():
 
 
 @lru_cache(maxsize=None)
-def _swap(which: str, positions: bool):
+def _swap(which: str, positions: bool) -> at.Swap:
     text, i, j = {"main": ex.SWAP_MAIN, "short": ex.SWAP_SHORT}[which]
-    perm = at.swap(len(text), i, j)
-    head = at.make_head(ex.ATTN_D, ex.ATTN_SEED)
-    a = at.attend(at.sentence_input(text, ex.ATTN_D, ex.ATTN_SEED, positions), head)
-    b = at.attend(at.sentence_input(at.permute_text(text, perm), ex.ATTN_D, ex.ATTN_SEED, positions), head)
-    return text, perm, a, b
+    return at.swap_experiment(text, i, j, at.make_head(ex.ATTN_D, ex.ATTN_SEED), ex.ATTN_SEED, positions)
 
 
 def _register_swap(which: str, label: str):
     @number(f"l1_{which}_a", "", f"{label}：原句")
     def _():
-        return _swap(which, False)[0]
+        return _swap(which, False).text
 
     @number(f"l1_{which}_b", "", f"{label}：交换两个字之后")
     def _():
-        text, perm, _a, _b = _swap(which, False)
-        return at.permute_text(text, perm)
+        return _swap(which, False).swapped
 
     @number(f"l1_{which}_diff_nopos", "", f"{label}：无位置信息时，同一个字在两种顺序下输出的最大差值")
     def _():
-        _t, perm, a, b = _swap(which, False)
-        return tiny(at.matched_difference(a.out, b.out, perm))
+        return tiny(_swap(which, False).moved)
 
     @number(f"l1_{which}_diff_pos", ".2f", f"{label}：加上位置向量后，同一个字在两种顺序下输出的最大差值")
     def _():
-        _t, perm, a, b = _swap(which, True)
-        return at.matched_difference(a.out, b.out, perm)
+        return _swap(which, True).moved
 
 
 _register_swap("main", "主例句")
@@ -129,15 +122,12 @@ def _():
 
 @number("l1_weights_equiv_err", "", "max |A(PX) − P·A(X)·Pᵀ|：注意力权重矩阵随排列移动的误差")
 def _():
-    _t, perm, a, b = _swap("main", False)
-    p = at.permutation_matrix(perm)
-    return tiny(np.abs(b.weights - p @ a.weights @ p.T).max())
+    return tiny(_swap("main", False).weights_error)
 
 
 @number("l1_out_equiv_err", "", "max |Out(PX) − P·Out(X)|：输出随排列移动的误差")
 def _():
-    _t, perm, a, b = _swap("main", False)
-    return tiny(np.abs(b.out - at.permutation_matrix(perm) @ a.out).max())
+    return tiny(_swap("main", False).out_error)
 
 
 def _repeat():
@@ -172,16 +162,14 @@ def _():
 
 @number("l1_repeat_diff_nopos", "", "无位置信息时，同一句里两个相同的字输出的最大差值")
 def _():
-    _t, _p, a, _b = _swap("main", False)
     _c, k, later = _repeat()
-    return tiny(np.abs(a.out[k] - a.out[later]).max())
+    return tiny(at.row_difference(_swap("main", False).before.out, k, later))
 
 
 @number("l1_repeat_diff_pos", ".2f", "加上位置向量后，同一句里两个相同的字输出的最大差值")
 def _():
-    _t, _p, a, _b = _swap("main", True)
     _c, k, later = _repeat()
-    return np.abs(a.out[k] - a.out[later]).max()
+    return at.row_difference(_swap("main", True).before.out, k, later)
 
 
 # --- token IDs and position IDs of the main sentence (one number per table cell) -----------
@@ -203,25 +191,30 @@ _register_id_cells()
 
 
 @lru_cache(maxsize=None)
-def _causal(layers: int):
+def _causal() -> at.Swap:
+    """One causal layer, no positions: the figure draws its weights, the prose quotes its outputs."""
     text, i, j = ex.CAUSAL
-    perm = at.swap(len(text), i, j)
-    mask = at.causal_mask(len(text))
-    heads = [at.make_head(ex.ATTN_D, s) for s in (ex.ATTN_SEED, ex.SECOND_LAYER_SEED)[:layers]]
-    a = at.stack(at.sentence_input(text, ex.ATTN_D, ex.ATTN_SEED), heads, mask)
-    b = at.stack(at.sentence_input(at.permute_text(text, perm), ex.ATTN_D, ex.ATTN_SEED), heads, mask)
-    return text, perm, a, b
+    return at.swap_experiment(text, i, j, at.make_head(ex.ATTN_D, ex.ATTN_SEED), ex.ATTN_SEED, causal=True)
+
+
+@lru_cache(maxsize=None)
+def _causal_two_layers():
+    """Two causal layers with residual connections (at.stack), no positions: outputs of both orders."""
+    sw = _causal()
+    heads = [at.make_head(ex.ATTN_D, s) for s in (ex.ATTN_SEED, ex.SECOND_LAYER_SEED)]
+    mask = at.causal_mask(len(sw.perm))
+    run = [at.stack(at.sentence_input(t, ex.ATTN_D, ex.ATTN_SEED), heads, mask) for t in (sw.text, sw.swapped)]
+    return tuple(run)
 
 
 @number("l1_causal_a", "", "因果掩码示例：原句")
 def _():
-    return ex.CAUSAL[0]
+    return _causal().text
 
 
 @number("l1_causal_b", "", "因果掩码示例：交换之后")
 def _():
-    text, perm, _a, _b = _causal(1)
-    return at.permute_text(text, perm)
+    return _causal().swapped
 
 
 @number("l1_causal_last_char", "", "因果掩码示例的最后一个字")
@@ -231,26 +224,79 @@ def _():
 
 @number("l1_causal_len", "d", "因果掩码示例的 token 数（最后一个字能看到的 token 数）")
 def _():
-    return len(ex.CAUSAL[0])
+    return len(_causal().perm)
 
 
 @number("l1_causal_last_diff_1", "", "一层因果注意力、无位置：最后一个字在两种顺序下输出的最大差值")
 def _():
-    _t, _p, a, b = _causal(1)
-    return tiny(np.abs(a[-1] - b[-1]).max())
+    sw = _causal()
+    return tiny(at.row_difference(sw.before.out, -1, other=sw.after.out))
 
 
 @number("l1_causal_moved_diff_1", ".2f", "一层因果注意力、无位置：被交换的字在两种顺序下输出的最大差值")
 def _():
-    text, perm, a, b = _causal(1)
-    _t, i, j = ex.CAUSAL
-    return max(np.abs(b[j] - a[i]).max(), np.abs(b[i] - a[j]).max())
+    return _causal().moved
 
 
 @number("l1_causal_last_diff_2", ".2f", "两层因果注意力、无位置：最后一个字在两种顺序下输出的最大差值")
 def _():
-    _t, _p, a, b = _causal(2)
-    return np.abs(a[-1] - b[-1]).max()
+    a, b = _causal_two_layers()
+    return at.row_difference(a, -1, other=b)
+
+
+# --- multi-head attention mixes tokens, and is still permutation-equivariant -------------------
+
+
+@lru_cache(maxsize=None)
+def _multi_head():
+    return at.make_multi_head(ex.ATTN_D, ex.MHA_HEADS, ex.ATTN_SEED)
+
+
+def _mix_change():
+    """What changing token MIX_ROW of the main sentence into MIX_CHAR adds to its row."""
+    text = ex.SWAP_MAIN[0]
+    vecs = at.token_vectors(tokenize.token_ids(ex.MIX_CHAR + text[ex.MIX_ROW]), ex.ATTN_D, ex.ATTN_SEED)
+    return vecs[0] - vecs[1]
+
+
+@number("l1_mha_heads", "d", "多头注意力示例的头数")
+def _():
+    return ex.MHA_HEADS
+
+
+@number("l1_mha_head_dim", "d", "多头注意力示例里每个头的宽度 d / h")
+def _():
+    return _multi_head().heads[0].w_q.shape[1]
+
+
+@number("l1_mha_equiv_err", "", "max |MHA(PX) − P·MHA(X)|：多头注意力的输出随排列移动的误差（主例句交换）")
+def _():
+    text, i, j = ex.SWAP_MAIN
+    x = at.sentence_input(text, ex.ATTN_D, ex.ATTN_SEED)
+    p = at.permutation_matrix(at.swap(len(x), i, j))
+    return tiny(np.abs(at.multi_head_attend(p @ x, _multi_head()) - p @ at.multi_head_attend(x, _multi_head())).max())
+
+
+@number("l1_mix_char_old", "", "改动的那个字（原来的）")
+def _():
+    return ex.SWAP_MAIN[0][ex.MIX_ROW]
+
+
+@number("l1_mix_char_new", "", "改动的那个字（换成的）")
+def _():
+    return ex.MIX_CHAR
+
+
+@number("l1_mix_mha", ".2f", "只改一个字：多头注意力之后，其他字的输出最多变了多少")
+def _():
+    x = at.sentence_input(ex.SWAP_MAIN[0], ex.ATTN_D, ex.ATTN_SEED)
+    return at.others_moved(lambda h: at.multi_head_attend(h, _multi_head()), x, ex.MIX_ROW, _mix_change())
+
+
+@number("l1_mix_layernorm", "", "只改一个字：LayerNorm 之后，其他字的输出最多变了多少")
+def _():
+    x = at.sentence_input(ex.SWAP_MAIN[0], ex.ATTN_D, ex.ATTN_SEED)
+    return tiny(at.others_moved(at.layer_norm, x, ex.MIX_ROW, _mix_change()))
 
 
 # --- padding and position IDs ---------------------------------------------------------------

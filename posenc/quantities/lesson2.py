@@ -29,7 +29,7 @@ def _():
 
 @number("l2_ratio_unit_at_max", ".2%", "内容 RMS = 1 时，曲线最右端位置上内容占位置信号的比例")
 def _():
-    return naive.raw_index_content_ratio(ex.RATIO_MAX_POSITION, 1.0)
+    return naive.raw_index_content_ratio(ex.RATIO_MAX_POSITION, ex.UNIT_CONTENT_RMS)
 
 
 @number("l2_ratio_init_at_max", ".4%", "按项目初始化尺度时，曲线最右端位置上内容占位置信号的比例")
@@ -37,9 +37,14 @@ def _():
     return naive.raw_index_content_ratio(ex.RATIO_MAX_POSITION, ex.PROJECT_EMBED_STD)
 
 
+@number("l2_unit_rms", "g", "「训练得比较大」的词向量：每一维的均方根")
+def _():
+    return ex.UNIT_CONTENT_RMS
+
+
 @number("l2_ratio_unit_p1", ".0%", "内容 RMS = 1 时，位置 1 上内容与位置信号之比")
 def _():
-    return naive.raw_index_content_ratio(1, 1.0)
+    return naive.raw_index_content_ratio(1, ex.UNIT_CONTENT_RMS)
 
 
 for _name, _pair, _doc in (("step_near", ex.STEP_NEAR, "开头附近相邻的两个位置"), ("step_far", ex.STEP_FAR, "远处相邻的两个位置"),
@@ -102,14 +107,19 @@ def _():
     return naive.normalised_value(ex.NORMALISED_PROBE, ex.NORMALISED_SHORT + 1)
 
 
+@number("l2_norm_half", "g", "两种长度下都去查的那个归一化值（[0, 1] 的正中）")
+def _():
+    return ex.NORMALISED_HALF
+
+
 @number("l2_norm_half_short", ".1f", "归一化值 0.5 在短序列里对应的位置")
 def _():
-    return 0.5 / naive.normalised_step(ex.NORMALISED_SHORT)
+    return naive.normalised_position(ex.NORMALISED_HALF, ex.NORMALISED_SHORT)
 
 
 @number("l2_norm_half_long", ".0f", "归一化值 0.5 在长序列里对应的位置")
 def _():
-    return 0.5 / naive.normalised_step(ex.NORMALISED_LONG)
+    return naive.normalised_position(ex.NORMALISED_HALF, ex.NORMALISED_LONG)
 
 
 # --- learned tables -----------------------------------------------------------------------------
@@ -122,12 +132,13 @@ def _():
 
 @number("bert_last_row", ",", "BERT-base 位置表最后一行的位置")
 def _():
-    return configs.load(BERT)["context"] - 1
+    return learned.last_row(configs.load(BERT))
 
 
 def _probe_positions() -> dict[str, int]:
-    ctx = configs.load(GPT2)["context"]
-    return {"p0": ex.LOOKUP_FIRST, "p1": ex.LOOKUP_SECOND, "last": ctx - 1, "ctx": ctx, "far": ex.FAR_POSITION}
+    cfg = configs.load(GPT2)
+    last = learned.last_row(cfg)
+    return {"p0": ex.LOOKUP_FIRST, "p1": ex.LOOKUP_SECOND, "last": last, "ctx": last + 1, "far": ex.FAR_POSITION}
 
 
 def _mark(ok: bool) -> str:
@@ -142,8 +153,7 @@ for _key in ("p0", "p1", "last", "ctx", "far"):
 
 @number("l2_rows_missing_far", ",", "要让远位置也有行，表还得再加多少行（表尾之后到该位置，含）")
 def _():
-    cfg = configs.load(GPT2)
-    return ex.FAR_POSITION - cfg["context"] + 1
+    return learned.rows_to_reach(configs.load(GPT2), ex.FAR_POSITION)
 
 
 @lru_cache(maxsize=None)
@@ -154,6 +164,11 @@ def _touched():
 @number("l2_rows_trained", ",", "只用训练长度的序列训练时，GPT-2 尺寸的位置表里拿到梯度的行数")
 def _():
     return int(_touched().sum())
+
+
+@number("l2_rows_trained_last", ",", "拿到梯度的最后一行的行号")
+def _():
+    return int(np.flatnonzero(_touched())[-1])
 
 
 @number("l2_rows_untouched", ",", "同样的训练里一次梯度也没拿到的行数")
@@ -167,10 +182,11 @@ def _():
     return float((~t).sum() / t.size)
 
 
+@number("l2_ratio_share", ".0%", "「内容跌到位置信号的百分之几」用的那个比例")
+def _():
+    return ex.RATIO_SHARE
+
+
 @number("l2_one_percent_p", ",", "内容 RMS = 1 时，内容第一次降到位置信号 1% 以下（含）的位置")
 def _():
-    ps = np.arange(1, ex.RATIO_MAX_POSITION + 1)
-    below = naive.raw_index_content_ratios(ps, 1.0) <= 0.01
-    if not below.any():
-        raise ValueError("the ratio never drops to 1% within RATIO_MAX_POSITION; raise it in posenc/examples.py")
-    return int(ps[below.argmax()])
+    return naive.position_where_share_falls_to(ex.RATIO_SHARE, ex.UNIT_CONTENT_RMS)
