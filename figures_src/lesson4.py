@@ -109,7 +109,7 @@ METHOD_MAX = {"input": "l4_shift_input_max_diff", "qk": "l4_shift_qk_max_diff", 
         f"第二张把正弦加在投影后的 q、k 上，最大差 {num('l4_shift_qk_max_diff')}；第三张用 RoPE 旋转 q、k，整张图一片零，最大差只有 {num('l4_shift_rope_max_diff')}。"
     ),
     caption=lambda: (
-        f"整句平移 +{num('sin_shift')} 前后，整个注意力分数 q·k/√d 的变化 |ΔS|（d = {num('sin_demo_d')}，随机种子 {num('l4_seed')} 的 W_q、W_k 和 token 向量）。"
+        f"整句平移 +{num('sin_shift')} 前后，整个注意力分数 q·k/√d 的变化 |ΔS|（d = {num('l4_dim')}，随机种子 {num('l4_seed')} 的 W_q、W_k 和 token 向量）。"
         "只有 RoPE 一格都不变。"
     ),
     size=(W, 10.0),

@@ -85,6 +85,11 @@ for _key in ex.ROPE_TABLE_MODELS + ("glm45",):
 # --- lesson 4's experiments (posenc/shift.py) ----------------------------------------------------------
 
 
+@number("l4_dim", "d", "第 4 课实验里注意力头的维数 d（L4_DIM）")
+def _():
+    return ex.L4_DIM
+
+
 @number("l4_seed", "d", "第 4 课实验里 W_q、W_k 和 token 向量的随机种子")
 def _():
     return ex.L4_SEED
