@@ -38,6 +38,21 @@ def periods(d: int, base: float = DEFAULT_BASE) -> np.ndarray:
     return 2.0 * np.pi / angular_frequencies(d, base)
 
 
+def period_ratio(d: int, base: float = DEFAULT_BASE) -> float:
+    """λ_(i+1) / λ_i = base^(2/d): each pair's period is the previous one's times this (a geometric series)."""
+    d = _check.even_dim("d", d)
+    return float(_check.base("base", base) ** (2.0 / d))
+
+
+def period_limit(base: float = DEFAULT_BASE) -> float:
+    """2π · base: the upper end of §3.5's "geometric progression from 2π to 10000·2π".
+
+    It is the period pair i = d/2 would have; the slowest real pair, i = d/2 − 1, stays
+    below it by the factor base^(−2/d) (``periods(d, base)[-1]``).
+    """
+    return 2.0 * np.pi * _check.base("base", base)
+
+
 def encode(p: int, d: int, base: float = DEFAULT_BASE) -> np.ndarray:
     """PE(p): the d numbers of position p, sin on even and cos on odd dimensions (§3.5)."""
     p = _check.position("p", p)

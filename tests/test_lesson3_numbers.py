@@ -222,11 +222,11 @@ def test_init_scale_numbers_follow_from_the_definitions():
 def test_clock_numbers():
     assert v("sin_fastest_step_deg") == pytest.approx(180 / math.pi)
     assert v("sin_pe_norm") == pytest.approx(math.sqrt(ex.SIN_DIM / 2))
-    lams = [2 * math.pi * 10_000 ** (2 * i / ex.SIN_DIM) for i in range(ex.SIN_DIM // 2)]
+    lams = [2 * math.pi * 10_000 ** (2 * i / ex.PROJECT_D_MODEL) for i in range(ex.PROJECT_D_MODEL // 2)]
     full = sum(1 for lam in lams if lam <= ex.PROJECT_TRAIN_LEN)
-    assert v("sin_pairs_full_turn_train") == full
-    assert v("sin_pairs_partial_turn_train") == len(lams) - full
-    assert v("sin_slowest_turn_train") == pytest.approx(ex.PROJECT_TRAIN_LEN / lams[-1])
+    assert v("project_sin_pairs_total") == len(lams)
+    assert v("project_sin_pairs_not_turning") == len(lams) - full
+    assert v("project_sin_slowest_turn") == pytest.approx(ex.PROJECT_TRAIN_LEN / lams[-1])
 
 
 def test_rotation_block_numbers_turn_pair_zero_forward():
@@ -246,4 +246,4 @@ def test_relative_example_gap_survives_a_shift():
 
 def test_projection_breaks_what_the_bare_dot_product_keeps():
     assert v("sin_shift_max_diff") < 1e-9
-    assert v("proj_shift_max_diff") > 0.1 * v("proj_score_max_abs")
+    assert v("sin_pos_score_shift_change") > 0.1 * v("sin_pos_score_max_abs")

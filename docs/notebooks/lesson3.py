@@ -59,15 +59,29 @@ print("与 numpy 版 sinusoidal.table（float64）的最大差值:",
 # posenc: include lesson3_bounded.py
 
 # %% [markdown]
-# ## 4. 点积只取决于距离：dot_closed_form
+# ## 4. 点积只取决于距离：clock.dot_curve
 #
-# 每一对贡献 $\sin x\sin y + \cos x\cos y = \cos(x - y)$，所以 $PE(p)\cdot PE(p+k) = \sum_i \cos(k\,\omega_i)$，和 $p$ 无关。换几个起点验证：
+# 每一对贡献 $\sin x\sin y + \cos x\cos y = \cos(x - y)$，所以 $PE(p)\cdot PE(p+k) = \sum_i \cos(k\,\omega_i)$，和 $p$ 无关。网页上那几个起点各算一遍（`clock.dots_from` 直接拿向量点乘，`clock.dot_curve` 用右边的公式）：
 
 # %%
+from posenc import clock
+
 d = ex.SIN_DIM
-for k in (1, 5, 20):
-    dots = [sinusoidal.dot(p0, p0 + k, d) for p0 in (0, 7, 1000)]
-    print(f"距离 k={k:>2}: 起点 0/7/1000 的点积 {[round(v, 6) for v in dots]}，闭式 {sinusoidal.dot_closed_form(k, d):.6f}")
+curve = clock.dot_curve(ex.MAX_DISTANCE, d)
+for p0 in ex.DOT_STARTS:
+    direct = clock.dots_from(p0, ex.MAX_DISTANCE, d)
+    print(f"起点 p = {p0:>7,}: 与 Σcos(kω_i) 的最大差值 {np.abs(direct - curve).max():.1e}")
+
+# %% [markdown]
+# 这条曲线不是单调下降的。在画出来的范围里找最低点，再看范围之外：
+
+# %%
+k_min, low = clock.lowest_dot(ex.MAX_DISTANCE, d)
+print(f"k ≤ {ex.MAX_DISTANCE}: 最低点 k = {k_min}，点积 {low:.3f}")
+k_below = clock.first_dot_below(low, d, limit=ex.FAR_POSITION)
+print(f"第一次比它更低: k = {k_below}，点积 {clock.dot_curve(k_below, d)[k_below]:.3f}")
+k_far, far_low = clock.lowest_dot(ex.FAR_POSITION, d)
+print(f"k ≤ {ex.FAR_POSITION:,}: 最低点 k = {k_far:,}，点积 {far_low:.3f}（下限是 −d/2 = {-d / 2}）")
 
 # %% [markdown]
 # ## 5. 平移就是旋转：shift_rotation
@@ -77,21 +91,24 @@ for k in (1, 5, 20):
 # %%
 k = ex.SHIFT
 M = sinusoidal.shift_rotation(k, d)
-for p0 in (0, 3, 500):
-    err = np.abs(M @ sinusoidal.encode(p0, d) - sinusoidal.encode(p0 + k, d)).max()
-    print(f"max |M_k·PE({p0}) − PE({p0 + k})| = {err:.2e}")
+for p0 in ex.encoding_positions():
+    print(f"max |M_k·PE({p0:,}) − PE({p0 + k:,})| = {clock.rotation_error(p0, k, d):.2e}")
 print("M_k 是正交矩阵（Mᵀ M = I）:", np.allclose(M.T @ M, np.eye(d)))
+print("每一对转过的角度（度）:", np.degrees(clock.turn_angles(k, d)).round(1))
 
 # %% [markdown]
 # ## 练习 Exercises
 #
 # 1. 把 `base` 改成别的值（比如大十倍），最慢一对转一圈要多少个 token？用 `sinusoidal.periods` 验证。
 # 2. 第 2 节里，如果位置编码只用第一对（最快的一对），同一个字在位置 0 和位置 `2π` 附近的整数位置上还分得开吗？
-# 3. 距离 $k$ 越大，点积一定越小吗？画出或打印 `sinusoidal.dot_closed_form(k, d)` 在 $k$ 从 0 到几百上的值。
+# 3. 距离 $k$ 越大，点积一定越小吗？改 `clock.lowest_dot` 的范围，看最低点怎么变。
 # 4. 验证 $M_a M_b = M_{a+b}$：两次平移等于一次平移。
+# 5. 本课程训练的小模型 $d_{model}$ 更大：用 `clock.pairs_not_turning(ex.PROJECT_TRAIN_LEN, ex.PROJECT_D_MODEL)` 数一数，训练长度之内有多少对一圈都没转满。
 
 # %%
-# 练习 1、3、4：起点
+# 练习 1、3、4、5：起点
 print(sinusoidal.periods(d, base=sinusoidal.DEFAULT_BASE))
-print([round(sinusoidal.dot_closed_form(k, d), 3) for k in range(0, ex.MAX_DISTANCE + 1, 25)])
-print(np.allclose(sinusoidal.shift_rotation(2, d) @ sinusoidal.shift_rotation(3, d), sinusoidal.shift_rotation(5, d)))
+print(clock.lowest_dot(ex.MAX_DISTANCE, d))
+a, b = ex.NEAR_POSITION, ex.SHIFT
+print(np.allclose(sinusoidal.shift_rotation(a, d) @ sinusoidal.shift_rotation(b, d), sinusoidal.shift_rotation(a + b, d)))
+print(clock.pairs_not_turning(ex.PROJECT_TRAIN_LEN, ex.PROJECT_D_MODEL), "/", ex.PROJECT_D_MODEL // 2)

@@ -1,10 +1,15 @@
-"""Numbers quoted by lesson 3 (sinusoidal position encoding) and the home page timeline."""
+"""Numbers quoted by lesson 3 (sinusoidal position encoding) and the home page timeline.
+
+Two models appear side by side, and each name says which: the ``sin_`` demo at
+d = examples.SIN_DIM (small enough to draw every pair), and ``project_`` numbers of the
+model the training experiment trains (examples.PROJECT, read from PRESETS["full"]).
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
-from posenc import clock, configs, learned, naive, sinusoidal
+from posenc import clock, configs, learned, naive, rope, shift, sinusoidal
 from posenc import examples as ex
 from posenc.quantities import number
 from posenc.sinusoidal import DEFAULT_BASE, PAPER_DIM
@@ -22,7 +27,7 @@ def _():
     return ex.SIN_DIM
 
 
-@number("sin_demo_pairs", "d", "演示维度下的 sin/cos 对数（指针数）")
+@number("sin_demo_pairs", "d", "演示维度下的频率对数 d/2")
 def _():
     return len(sinusoidal.angular_frequencies(ex.SIN_DIM))
 
@@ -42,17 +47,17 @@ def _():
     return len(sinusoidal.angular_frequencies(PAPER_DIM))
 
 
-@number("sin_fastest_period", ".2f", "最快一根指针转一圈的 token 数（2π）")
+@number("sin_fastest_period", ".2f", "最快的频率对（第 0 对）转一圈的 token 数（2π）")
 def _():
     return sinusoidal.periods(ex.SIN_DIM)[0]
 
 
-@number("sin_second_period", ".2f", "第二快一根指针的周期")
+@number("sin_second_period", ".2f", "第 1 对的周期")
 def _():
     return sinusoidal.periods(ex.SIN_DIM)[1]
 
 
-@number("sin_slowest_period", ",.0f", "演示维度下最慢一根指针转一圈的 token 数")
+@number("sin_slowest_period", ",.0f", "演示维度下最慢一对转一圈的 token 数")
 def _():
     return sinusoidal.periods(ex.SIN_DIM)[-1]
 
@@ -64,13 +69,12 @@ def _():
 
 @number("sin_paper_limit_period", ",.0f", "§3.5 所说的上限 base·2π")
 def _():
-    return DEFAULT_BASE * 2 * np.pi
+    return sinusoidal.period_limit(DEFAULT_BASE)
 
 
 @number("sin_period_ratio", ".2f", "相邻两对周期之比 base^(2/d)")
 def _():
-    p = sinusoidal.periods(ex.SIN_DIM)
-    return p[1] / p[0]
+    return sinusoidal.period_ratio(ex.SIN_DIM)
 
 
 @number("sin_far_position", ",", "演示的远位置")
@@ -78,7 +82,7 @@ def _():
     return ex.FAR_POSITION
 
 
-@number("sin_far_max_abs", ".3f", "位置 100,000 的 16 个数里绝对值最大的一个")
+@number("sin_far_max_abs", ".3f", "演示维度下，远位置 FAR_POSITION 的编码里绝对值最大的一个")
 def _():
     return np.abs(sinusoidal.encode(ex.FAR_POSITION, ex.SIN_DIM)).max()
 
@@ -93,12 +97,9 @@ def _():
     return ex.SHIFT
 
 
-@number("sin_shift_max_diff", ".1e", "整句平移前后点积矩阵的最大差值")
+@number("sin_shift_max_diff", ".1e", "演示维度下，例句整句平移 SHIFT 前后两两点积 PE(a)·PE(b) 的最大差值")
 def _():
-    n = len(ex.SENTENCE)
-    before = sinusoidal.dot_matrix(np.arange(n), ex.SIN_DIM)
-    after = sinusoidal.dot_matrix(np.arange(n) + ex.SHIFT, ex.SIN_DIM)
-    return np.abs(before - after).max()
+    return clock.dot_matrix_shift_change(len(ex.SENTENCE), ex.SHIFT, ex.SIN_DIM)
 
 
 @number("sin_self_dot", ".0f", "PE(p)·PE(p) = d/2")
@@ -106,10 +107,9 @@ def _():
     return sinusoidal.dot(0, 0, ex.SIN_DIM)
 
 
-@number("sin_rotation_max_err", ".1e", "用旋转矩阵 M_k 从 PE(p) 算 PE(p+k) 的最大误差（p = 100,000, k = 10）")
+@number("sin_rotation_max_err", ".1e", "用旋转矩阵 M_k 从 PE(p) 算 PE(p+k) 的最大误差（p = FAR_POSITION, k = SHIFT）")
 def _():
-    m = sinusoidal.shift_rotation(ex.SHIFT, ex.SIN_DIM)
-    return np.abs(m @ sinusoidal.encode(ex.FAR_POSITION, ex.SIN_DIM) - sinusoidal.encode(ex.FAR_POSITION + ex.SHIFT, ex.SIN_DIM)).max()
+    return clock.rotation_error(ex.FAR_POSITION, ex.SHIFT, ex.SIN_DIM)
 
 
 @number("sin_max_distance", "d", "点积曲线画到的最大距离 k")
@@ -265,14 +265,14 @@ def _():
     return sinusoidal.angular_frequencies(ex.SIN_DIM)[-1]
 
 
-@number("sin_fastest_step_deg", ".1f", "最快一根指针每走一个 token 转过的角度（度）")
+@number("sin_fastest_step_deg", ".1f", "第 0 对每走一个 token 转过的角度（度）")
 def _():
     return np.degrees(sinusoidal.angular_frequencies(ex.SIN_DIM)[0])
 
 
 @number("sin_paper_slowest_shortfall", ".1%", "d=512 时最慢一对的周期比 §3.5 的上限 base·2π 短多少")
 def _():
-    return 1 - sinusoidal.periods(PAPER_DIM)[-1] / (DEFAULT_BASE * 2 * np.pi)
+    return 1 - sinusoidal.periods(PAPER_DIM)[-1] / sinusoidal.period_limit(DEFAULT_BASE)
 
 
 @number("sin_pe_norm", ".2f", "每个位置编码向量的长度 √(d/2)")
@@ -290,34 +290,40 @@ def _():
     return clock.nearest_neighbour(ex.FAR_POSITION + 1, ex.SIN_DIM)[1]
 
 
-@number("sin_slowest_turn_train", ".2%", "训练长度内最慢一根指针转过的圈数（比例）")
+# --- the project's model: how many of its pairs turn within the training length ---------------
+
+
+@number("project_sin_pairs_total", "d", "项目模型的正弦位置编码有多少个频率对（d_model/2）")
 def _():
-    return clock.turns_within(ex.PROJECT_TRAIN_LEN, ex.SIN_DIM)[-1]
+    return len(sinusoidal.angular_frequencies(ex.PROJECT.d_model, ex.PROJECT.sin_base))
 
 
-@number("sin_pairs_full_turn_train", "d", "训练长度内至少转满一圈的指针数")
+@number("project_sin_pairs_not_turning", "d", "项目模型的正弦位置编码里，在训练长度内一圈都没转满的频率对数")
 def _():
-    return int(np.sum(clock.turns_within(ex.PROJECT_TRAIN_LEN, ex.SIN_DIM) >= 1))
+    return clock.pairs_not_turning(ex.PROJECT.train_len, ex.PROJECT.d_model, ex.PROJECT.sin_base)
 
 
-@number("sin_pairs_partial_turn_train", "d", "训练长度内一圈都没转满的指针数")
+@number("project_sin_slowest_turn", ".2%", "项目模型的正弦位置编码里，最慢一对在训练长度内转过的圈数")
 def _():
-    return int(np.sum(clock.turns_within(ex.PROJECT_TRAIN_LEN, ex.SIN_DIM) < 1))
+    return clock.turns_within(ex.PROJECT.train_len, ex.PROJECT.d_model, ex.PROJECT.sin_base)[-1]
+
+
+@number("project_rope_head_dim", "d", "项目 RoPE 模型每个头的维数（d_model / n_heads）")
+def _():
+    return ex.PROJECT.head_dim
+
+
+@number("project_rope_pairs_total", "d", "项目 RoPE 模型每个头的频率对数")
+def _():
+    return rope.spectrum(rope.inverse_frequencies(ex.PROJECT.head_dim, ex.PROJECT.rope_base), ex.PROJECT.train_len).pairs
+
+
+@number("project_rope_pairs_not_turning", "d", "项目 RoPE 模型每个头在训练长度内一圈都没转满的频率对数")
+def _():
+    return rope.spectrum(rope.inverse_frequencies(ex.PROJECT.head_dim, ex.PROJECT.rope_base), ex.PROJECT.train_len).count_not_turning
 
 
 # --- the dot-product curve ------------------------------------------------------------------
-
-
-def _dot_curve() -> np.ndarray:
-    return np.array([sinusoidal.dot_closed_form(k, ex.SIN_DIM) for k in range(ex.MAX_DISTANCE + 1)])
-
-
-def _first_rise() -> int:
-    curve = _dot_curve()
-    rises = np.nonzero(np.diff(curve) > 0)[0]
-    if rises.size == 0:
-        raise ValueError("the dot-product curve never rises within MAX_DISTANCE; raise ex.MAX_DISTANCE")
-    return int(rises[0])
 
 
 @number("sin_dot_k1", ".2f", "相邻两个位置的编码点积")
@@ -327,32 +333,53 @@ def _():
 
 @number("sin_dot_first_rise_k", "d", "点积曲线第一次回升之前的距离 k")
 def _():
-    return _first_rise()
+    return clock.first_rise(ex.MAX_DISTANCE, ex.SIN_DIM)
 
 
 @number("sin_dot_first_rise_k_next", "d", "点积曲线第一次回升之后的距离 k+1")
 def _():
-    return _first_rise() + 1
+    return clock.first_rise(ex.MAX_DISTANCE, ex.SIN_DIM) + 1
 
 
 @number("sin_dot_at_first_rise", ".3f", "回升前一点的点积")
 def _():
-    return _dot_curve()[_first_rise()]
+    return clock.dot_curve(ex.MAX_DISTANCE, ex.SIN_DIM)[clock.first_rise(ex.MAX_DISTANCE, ex.SIN_DIM)]
 
 
 @number("sin_dot_after_first_rise", ".3f", "回升后一点的点积")
 def _():
-    return _dot_curve()[_first_rise() + 1]
+    return clock.dot_curve(ex.MAX_DISTANCE, ex.SIN_DIM)[clock.first_rise(ex.MAX_DISTANCE, ex.SIN_DIM) + 1]
 
 
-@number("sin_dot_min_k", "d", "0 … MAX_DISTANCE 内点积最小的距离")
+@number("sin_dot_min_k", "d", "画出的范围 k = 0 … MAX_DISTANCE 内点积最低的距离（只对这个范围成立）")
 def _():
-    return int(np.argmin(_dot_curve()))
+    return clock.lowest_dot(ex.MAX_DISTANCE, ex.SIN_DIM)[0]
 
 
-@number("sin_dot_min", ".2f", "0 … MAX_DISTANCE 内点积的最小值")
+@number("sin_dot_min", ".2f", "画出的范围 k = 0 … MAX_DISTANCE 内点积的最低值（只对这个范围成立）")
 def _():
-    return _dot_curve().min()
+    return clock.lowest_dot(ex.MAX_DISTANCE, ex.SIN_DIM)[1]
+
+
+@number("sin_dot_below_min_k", ",", "画出的范围之外，点积第一次低于范围内最低值的距离 k")
+def _():
+    return clock.first_dot_below(clock.lowest_dot(ex.MAX_DISTANCE, ex.SIN_DIM)[1], ex.SIN_DIM, limit=ex.FAR_POSITION)
+
+
+@number("sin_dot_below_min", ".2f", "那个距离上的点积")
+def _():
+    k = clock.first_dot_below(clock.lowest_dot(ex.MAX_DISTANCE, ex.SIN_DIM)[1], ex.SIN_DIM, limit=ex.FAR_POSITION)
+    return clock.dot_curve(k, ex.SIN_DIM)[k]
+
+
+@number("sin_dot_far_min_k", ",", "k = 0 … FAR_POSITION 内点积最低的距离")
+def _():
+    return clock.lowest_dot(ex.FAR_POSITION, ex.SIN_DIM)[0]
+
+
+@number("sin_dot_far_min", ".2f", "k = 0 … FAR_POSITION 内点积的最低值")
+def _():
+    return clock.lowest_dot(ex.FAR_POSITION, ex.SIN_DIM)[1]
 
 
 # --- the rotation block, shown with numbers for pair 0 and k = SHIFT -------------------------
@@ -409,20 +436,24 @@ def _():
 
 
 # --- after a query/key projection the shift invariance is gone ------------------------------
-
-def _projected_scores(start: int) -> np.ndarray:
-    w_q, w_k = clock.random_projections(ex.SIN_DIM, ex.PROJECTION_SEED)
-    return clock.position_scores(np.arange(len(ex.SENTENCE)) + start, w_q, w_k)
+# The position part of the score, (PE(a) W_q)·(PE(b) W_k)/√d, with a seeded head (posenc.shift).
+# Lesson 4's table uses the same head construction for the whole score (content and position).
 
 
-@number("proj_shift_max_diff", ".2f", "经过随机 W_q、W_k 之后，整句平移前后位置打分的最大差值")
+@number("sin_projection_seed", "d", "第 3 课证据二里随机注意力头 W_q、W_k 的种子")
 def _():
-    return np.abs(_projected_scores(0) - _projected_scores(ex.SHIFT)).max()
+    return ex.PROJECTION_SEED
 
 
-@number("proj_score_max_abs", ".2f", "平移前位置打分的最大绝对值（作尺度参照）")
+@number("sin_pos_score_shift_change", ".2f",
+        "位置部分的分数 (PE(a)W_q)·(PE(b)W_k)/√d：例句整句平移 SHIFT 后的最大变化（d = SIN_DIM，种子 PROJECTION_SEED）")
 def _():
-    return np.abs(_projected_scores(0)).max()
+    return shift.position_part_shift_change(ex.SENTENCE, ex.SHIFT, ex.SIN_DIM, ex.PROJECTION_SEED)
+
+
+@number("sin_pos_score_max_abs", ".2f", "平移前位置部分分数的最大绝对值（尺度参照，同上设定）")
+def _():
+    return float(np.abs(shift.position_part_scores(ex.SENTENCE, 0, ex.SIN_DIM, ex.PROJECTION_SEED)).max())
 
 
 # --- exercises ------------------------------------------------------------------------------
@@ -438,7 +469,7 @@ def _():
     return sinusoidal.dot_closed_form(configs.load(GPT2)["context"] - ex.NEAR_POSITION, ex.SIN_DIM)
 
 
-@number("ex_dot_check_diff", ".1e", "练习：直接算两个 16 维向量的点积与 Σcos 的差")
+@number("ex_dot_check_diff", ".1e", "练习：直接算两个 SIN_DIM 维向量的点积与 Σcos 的差")
 def _():
     far = configs.load(GPT2)["context"]
     direct = sinusoidal.dot(ex.NEAR_POSITION, far, ex.SIN_DIM)
