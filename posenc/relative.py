@@ -448,3 +448,67 @@ def rope_scores_by_distance(q, k, inv_freq, max_distance: int, start: int = 0) -
     qs = rope.rotate(np.broadcast_to(qv, (n + 1, qv.size)), s + r, inv_freq)
     ks = rope.rotate(kv[None, :], [s], inv_freq)
     return qs @ ks[0]
+
+
+def rope_key_preferring(q, distance: int, inv_freq) -> np.ndarray:
+    """A key content whose RoPE score with query content q is highest exactly ``distance`` tokens back.
+
+    k = R_δ q (``posenc.rope.rotate`` by δ): then qᵀ R_{−r} k = Σ_i |q_i|² cos((δ − r)·ω_i), which
+    reaches its maximum Σ|q_i|² only at r = δ (pair 0 turns by ω_0 = 1 radian per token, and no
+    non-zero integer is a multiple of 2π). What a head "looks for" at a distance is carried by content.
+    """
+    from . import rope
+
+    qv = np.asarray(q, dtype=np.float64)
+    if qv.ndim != 1:
+        raise ValueError(f"q must be one query vector (1-D), got shape {qv.shape}")
+    return rope.rotate(qv[None, :], [_check.position("distance", distance)], inv_freq)[0]
+
+
+def alibi_scores_by_distance(q, k, slope: float, max_distance: int) -> np.ndarray:
+    """ALiBi's score of query content q against key content k, the key r tokens back: q·k − m·r, r = 0 … max_distance.
+
+    The content part q·k is the same at every distance; the bias only tilts it down.
+    Every pair of contents gets the same tilt, so the nearest key always scores highest.
+    """
+    qv = np.asarray(q, dtype=np.float64)
+    kv = np.asarray(k, dtype=np.float64)
+    if qv.ndim != 1 or qv.shape != kv.shape:
+        raise ValueError(f"q and k must be 1-D vectors of the same width, got shapes {qv.shape} and {kv.shape}")
+    n = _count("max_distance", max_distance, minimum=0)
+    return float(qv @ kv) - alibi_score_gap(slope, np.arange(n + 1))
+
+
+def score_change(before, after) -> float:
+    """max |after − before| over the scores both leave unmasked: how much a change (a shift of the
+    whole sentence) moved any score. The masks (−∞ entries) must agree; a moved mask is an error."""
+    a = np.asarray(before, dtype=np.float64)
+    b = np.asarray(after, dtype=np.float64)
+    if a.shape != b.shape:
+        raise ValueError(f"before and after must have the same shape, got {a.shape} and {b.shape}")
+    masked_a, masked_b = np.isneginf(a), np.isneginf(b)
+    if not np.array_equal(masked_a, masked_b):
+        raise ValueError("before and after mask different keys (−∞ in different places); compare scores with the same mask")
+    keep = ~masked_a
+    if not np.all(np.isfinite(a[keep])) or not np.all(np.isfinite(b[keep])):
+        raise ValueError("scores must be finite where unmasked (only −∞ may mark a masked key)")
+    return float(np.abs(a[keep] - b[keep]).max()) if keep.any() else 0.0
+
+
+def causal_bias(length: int) -> np.ndarray:
+    """The causal mask as an additive bias: 0 where query i may see key j (j ≤ i), −∞ after. Shape (T, T).
+
+    ``biased_weights(scores, causal_bias(T))`` is attention with no position signal at all
+    (lesson 1's causal head); adding an ALiBi or T5 bias on top is the only difference.
+    """
+    n = _count("length", length)
+    return np.where(relative_positions(n) <= 0, 0.0, -np.inf)
+
+
+def content_scores(text: str, d: int, seed: int) -> np.ndarray:
+    """q·k/√d of lesson 1's seeded head over the tokens of ``text``, with no position information:
+    the part of the score a relative bias is added to (``posenc.attention``: make_head, token vectors)."""
+    from . import attention
+
+    x = attention.sentence_input(text, d, seed)
+    return attention.attend(x, attention.make_head(d, seed)).scores

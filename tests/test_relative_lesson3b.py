@@ -181,3 +181,49 @@ def test_rope_scores_by_distance_rejects_mismatched_vectors():
     inv = rope.inverse_frequencies(8, 10_000)
     with pytest.raises(ValueError, match="same width"):
         relative.rope_scores_by_distance(np.ones(8), np.ones(6), inv, 5)
+
+
+@pytest.mark.parametrize("delta", [0, 3, 12, 150])
+def test_the_preferring_key_peaks_at_its_distance(delta):
+    inv = rope.inverse_frequencies(16, 10_000)
+    q = np.random.default_rng(delta).standard_normal(16)
+    k = relative.rope_key_preferring(q, delta, inv)
+    scores = relative.rope_scores_by_distance(q, k, inv, 300)
+    assert int(np.argmax(scores)) == delta
+    assert scores[delta] == pytest.approx(q @ q, rel=1e-12)  # every pair lined up: Σ|q_i|²
+
+
+def test_alibi_scores_by_distance_are_content_minus_a_line():
+    rng = np.random.default_rng(1)
+    q, k = rng.standard_normal(8), rng.standard_normal(8)
+    s = relative.alibi_scores_by_distance(q, k, 0.25, 40)
+    np.testing.assert_allclose(s, q @ k - 0.25 * np.arange(41), rtol=0, atol=1e-12)
+    assert int(np.argmax(s)) == 0
+    with pytest.raises(ValueError, match="same width"):
+        relative.alibi_scores_by_distance(q, k[:4], 0.25, 4)
+
+
+def test_score_change_ignores_masked_keys_and_rejects_a_moved_mask():
+    a = np.array([[1.0, -np.inf], [0.5, 2.0]])
+    b = np.array([[1.25, -np.inf], [0.5, 1.0]])
+    assert relative.score_change(a, b) == 1.0
+    with pytest.raises(ValueError, match="mask different keys"):
+        relative.score_change(a, np.array([[1.0, 0.0], [0.5, 2.0]]))
+    with pytest.raises(ValueError, match="same shape"):
+        relative.score_change(a, a[:1])
+
+
+def test_causal_bias_is_the_causal_mask():
+    np.testing.assert_array_equal(np.isfinite(relative.causal_bias(6)), attention.causal_mask(6))
+    assert np.all(relative.causal_bias(6)[attention.causal_mask(6)] == 0)
+
+
+def test_content_scores_are_lesson_one_heads_unmasked_scores():
+    text, d, seed = "小明打了小王", 8, 7
+    x = attention.sentence_input(text, d, seed)
+    head = attention.make_head(d, seed)
+    q, k = x @ head.w_q, x @ head.w_k
+    np.testing.assert_allclose(relative.content_scores(text, d, seed), q @ k.T / np.sqrt(d), rtol=0, atol=1e-12)
+    # causal attention with the zero bias is lesson 1's masked attention
+    np.testing.assert_allclose(relative.biased_weights(relative.content_scores(text, d, seed), relative.causal_bias(6)),
+                               attention.attend(x, head, attention.causal_mask(6)).weights, rtol=0, atol=1e-15)
