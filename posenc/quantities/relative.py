@@ -190,6 +190,12 @@ def _():
     return rel.alibi_slopes(ex.ALIBI_HEADS)[-1]
 
 
+@number("alibi_demo_ratio", ".4g", "演示头数下相邻两个头的斜率之比 2^(−8/n)")
+def _():
+    m = rel.alibi_slopes(ex.ALIBI_HEADS)
+    return m[1] / m[0]
+
+
 @number("alibi_demo_span", ",", "ALiBi 图和组件的距离轴画到多远")
 def _():
     return ex.ALIBI_SPAN
