@@ -184,6 +184,18 @@ ALIBI_FACTOR = 10  # "reach": the distance at which the bias alone cuts a weight
 T5_MODEL = "t5_base"  # its num_buckets and max_distance come from the model data file
 T5_BIDIRECTIONAL = True  # the encoder's buckets (keys on both sides of the query)
 T5_DISTANCE = -20  # j − i looked up: a key 20 tokens before the query
+ALIBI_SENTENCE_HEAD = 1  # the head of ALIBI_HEADS whose bias SENTENCE gets: the steepest, so six tokens feel it
+ALIBI_MODELS = ("mpt_7b", "bloom_176b", "baichuan_13b")  # ALiBi models whose slopes the lesson computes
+REACH_MODELS = ("mpt_7b", "bloom_176b")  # whose per-head reach is drawn (a power of two, and not)
+REACH_NEAR = 16  # a head whose reach is below this many tokens "looks near" …
+REACH_FAR = 256  # … above this many, "looks far"
+SHAW_SENTENCE_K = 2  # the clipping distance printed over SENTENCE: small enough that clipping shows in six tokens
+PARAMETER_MODEL = "gpt2"  # the model every scheme's added parameters are counted for
+ROPE_PREFERRED = (3, 12)  # two distances a RoPE head can prefer: the key contents are the query turned by these
+ROPE_DEMO_SEED = 0  # seed of that demo's query vector (SIN_DIM wide, base DEFAULT_BASE)
+ROPE_DEMO_SPAN = 40  # how many tokens back the score-by-distance comparison runs
+T5_TABLE_SEED = 0  # seed of the random T5 bias table whose scores the shift proof moves
+EX_T5_DISTANCE = 50  # exercise: a key this many tokens back, looked up in T5's decoder and encoder buckets
 
 
 def t5_buckets() -> tuple[int, int]:
