@@ -18,11 +18,9 @@ import yaml
 from .formatting import format_value
 
 DATA = Path(__file__).parent / "data"
-# What each verification tag means, as the tag's tooltip on the site begins (tools/macros.py tag_badge):
-# three different openings, so V and V3 never read alike.
 TAGS = {
-    "V": "一手来源核实：对照论文原文或官方仓库核对过",
-    "V3": "官方文件副本核实：对照官方文件的第三方逐字副本核对过，未见原件",
+    "V": "已核实：一手来源（论文原文或官方仓库）",
+    "V3": "副本核实：与官方文件逐字相同的第三方副本，官方原件本身没有打开",
     "U": "未核实：推断或二手来源，仅供参考",
 }
 
