@@ -146,3 +146,41 @@ def test_no_experiment_placeholder_in_a_normal_build(site_dir):
     hits = [p.relative_to(site_dir).as_posix() for p in site_dir.rglob("*.html") if "pe-pending" in p.read_text(encoding="utf-8")]
     assert "pe-pending" in PENDING_MARK
     assert not hits, f"pages with experiment placeholders (was POSENC_EXPERIMENT_PENDING set?): {hits}"
+
+
+def test_each_figure_links_its_svg_for_a_full_size_view(site_dir):
+    """Tapping a figure opens its SVG (tools/macros.py figure(); docs/javascripts/figures.js shows it in a dialog)."""
+    page = html(site_dir, "lessons/03-sinusoidal")
+    for theme in ("light", "dark"):
+        links = re.findall(rf'<a class="pe-zoom pe-zoom--{theme}" href="([^"]+)"[^>]*>\s*<img [^>]*src="([^"]+)"', page)
+        assert links, f"lesson 3 has no {theme} figure link"
+        for href, src in links:
+            assert src == f"{href}#only-{theme}", (href, src)
+            assert (site_dir / "lessons/03-sinusoidal" / href).resolve().is_file(), href
+
+
+def test_pages_have_the_edit_and_the_report_buttons(site_dir):
+    page = html(site_dir, "lessons/03-sinusoidal")
+    assert re.search(r'<a href="https://github\.com/[^"]+/edit/main/docs/lessons/03-sinusoidal\.md"[^>]*rel="edit"', page)
+    assert 'aria-label="报告错误"' in page
+
+
+def _footer_next(site_dir: Path, page: str) -> str | None:
+    text = (site_dir / page / "index.html").read_text(encoding="utf-8")
+    m = re.search(r'<a href="([^"]+)" class="md-footer__link md-footer__link--next"', text)
+    if not m:
+        return None
+    import posixpath
+
+    return posixpath.normpath(posixpath.join(page, m.group(1))).strip("/")
+
+
+def test_a_lessons_next_page_is_the_next_lesson(site_dir):
+    """The footer's 下一页 walks the lessons in order; the notebooks form their own sequence after them."""
+    lessons = [f"lessons/{md.stem}" for md in sorted((ROOT / "docs" / "lessons").glob("*.md"))]
+    for here, there in zip(lessons, lessons[1:]):
+        assert _footer_next(site_dir, here) == there, f"{here}: next is {_footer_next(site_dir, here)}, want {there}"
+    assert not (_footer_next(site_dir, lessons[-1]) or "").startswith("notebooks/")
+    notebooks = sorted(p.parent.relative_to(site_dir).as_posix() for p in (site_dir / "notebooks").glob("*/index.html"))
+    for here, there in zip(notebooks, notebooks[1:]):
+        assert _footer_next(site_dir, here) == there

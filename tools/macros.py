@@ -15,6 +15,7 @@
                                         it starts from posenc.examples.WIDGET_DEFAULTS["sin-clock"]
     {{ example("SENTENCE") }}           a text example from posenc/examples.py (小明打了小王): prose
                                         never types an example sentence
+    {{ citation_bibtex() }}             the course's BibTeX entry, generated from CITATION.cff
 
 An unknown name fails the build with a message that says where to add it.
 """
@@ -44,7 +45,9 @@ def tag_badge(tag: str, source: str) -> str:
 
     label = {"V": "已核实", "V3": "副本核实", "U": "未核实"}[tag]
     title = html.escape(f"{TAGS[tag]}。来源：{source}", quote=True)
-    return f'<span class="pe-tag pe-tag--{tag.lower()}" title="{title}">{label}</span>'
+    # data-search-exclude: the label is not indexed (teasers read "PPL 4.92", not "4.92已核实");
+    # Material's search plugin removes the attribute from the page once it has indexed it.
+    return f'<span class="pe-tag pe-tag--{tag.lower()}" title="{title}" data-search-exclude="tag">{label}</span>'
 
 
 def define_env(env):
@@ -94,9 +97,14 @@ def define_env(env):
         if os.environ.get("POSENC_SKIP_FIGURES") == "1":
             return f"*（图：{alt}）*"
         here = posixpath.dirname(env.page.file.src_uri)
+        # Each scheme's image is a link to its SVG: tapping a figure opens it at full size (without
+        # JavaScript the SVG itself; docs/javascripts/figures.js shows it in a dialog on the page's
+        # own background, so the dark variant stays readable). Material hides the other scheme's
+        # image (#only-light / #only-dark); extra.css hides its link with it.
         imgs = "\n".join(
-            f'![{alt}]({posixpath.relpath(f"figures/{name}.{theme}.svg", here)}#only-{theme}){{ loading=lazy }}'
+            f'[![{alt}]({src}#only-{theme}){{ loading=lazy }}]({src}){{ .pe-zoom .pe-zoom--{theme} title="点按查看大图" }}'
             for theme in ("light", "dark")
+            for src in [posixpath.relpath(f"figures/{name}.{theme}.svg", here)]
         )
         cap = f"\n<figcaption>{caption}</figcaption>" if caption else ""
         return f'<figure class="pe-figure" markdown id="fig-{name}">\n{imgs}{cap}\n</figure>'
@@ -131,6 +139,13 @@ def define_env(env):
             f"    这一课的关键计算，用 `posenc` 一步一步写在笔记本里，末尾附本课练习："
             f'[在网页上阅读]({page}) · <a href="{raw}" download>下载 lesson{lesson}.ipynb</a>（在装好本项目的环境里运行）。'
         )
+
+    @env.macro
+    def citation_bibtex() -> str:
+        """The course's BibTeX entry, generated from CITATION.cff (tools/citation.py), as a code block."""
+        from tools.citation import bibtex_entry
+
+        return f"```bibtex\n{bibtex_entry().rstrip()}\n```"
 
     @env.macro
     def attention_head_json() -> str:

@@ -61,7 +61,22 @@ def on_files(files, config):
     for f in _vendor_files(config):
         files.append(f)
     files.append(_models_json(config))
+    _patch_search_worker(files, config)
     return files
+
+
+def _patch_search_worker(files, config) -> None:
+    """Serve Material's search worker with its query cutter fixed (tools/search.py patch_worker)."""
+    from tools import search
+
+    workers = [f for f in files if search.WORKER.match(f.src_uri)]
+    if len(workers) != 1:
+        raise SystemExit(f"expected one Material search worker among the theme's files, found {[f.src_uri for f in workers]}; "
+                         "update tools/search.py WORKER")
+    worker = workers[0]
+    source = Path(worker.abs_src_path).read_text(encoding="utf-8")
+    files.remove(worker)
+    files.append(File.generated(config, worker.src_uri, content=search.patch_worker(source, worker.src_uri)))
 
 
 def _models_json(config) -> File:
@@ -139,6 +154,8 @@ def _coalesce_notebook_streams() -> None:
 def on_pre_build(config):
     from tools import macros, notebooks
 
+    _notebook_css.clear()
+
     for problem in macros.widget_default_mismatches():
         log.warning(f"{problem}: the widgets start from posenc/examples.py WIDGET_DEFAULTS")
 
@@ -149,16 +166,50 @@ def on_pre_build(config):
 
 
 def on_page_content(html, page, config, files):
+    from tools import search
+
+    boost = search.search_boost(page.file.src_uri)
+    if boost is not None:  # read by Material's search plugin in on_page_context, after this event
+        page.meta["search"] = {"boost": boost, **(page.meta.get("search") or {})}
     if page.file.src_uri.endswith(".ipynb"):
         html, n = _NOTEBOOK_CDN.subn("", html)
         if n != 1:
             raise SystemExit(f"{page.file.src_uri}: mkdocs-jupyter's MathJax/mermaid block not found; update _NOTEBOOK_CDN")
         # a wide code cell scrolls: let keyboard users reach it (axe scrollable-region-focusable)
         html = _NOTEBOOK_CODE.sub(r'\1 tabindex="0">', html)
+        html = _notebook_styles_to_file(html, page)
     return html
 
 
 _NOTEBOOK_CODE = re.compile(r'(<div class="highlight-ipynb[^"]*">\s*<pre)>')
+
+# mkdocs-jupyter inlines nbconvert's JupyterLab CSS (~580 KB) and the Pygments CSS into every notebook
+# page as <style> blocks, and then appends the Pygments CSS once more as the repr of a Python list
+# (nbconvert2.py: f"<style>{resources['inlining']['css']}</style>"), which is not CSS at all.
+# The hook moves the real blocks into one stylesheet, named by its content's hash (a browser caches it
+# once for every notebook page), and drops the broken one.
+_NOTEBOOK_STYLE = re.compile(r'<style type="text/css">(.*?)</style>\s*', re.S)
+_NOTEBOOK_STYLE_REPR = re.compile(r"<style>\s*\['.*?'\]\s*</style>\s*", re.S)
+_notebook_css: dict[str, str] = {}  # site path → CSS, written in on_post_build
+
+
+def _notebook_styles_to_file(html: str, page) -> str:
+    import posixpath
+
+    where = page.file.src_uri
+    blocks = _NOTEBOOK_STYLE.findall(html)
+    if not blocks:
+        raise SystemExit(f"{where}: no <style> block from mkdocs-jupyter; update _NOTEBOOK_STYLE in tools/mkdocs_hooks.py")
+    css = "\n".join(block.strip() for block in blocks) + "\n"
+    name = f"stylesheets/notebook.{hashlib.sha256(css.encode()).hexdigest()[:10]}.css"
+    _notebook_css[name] = css
+    first = _NOTEBOOK_STYLE.search(html).start()
+    link = f'<link rel="stylesheet" href="{posixpath.relpath(name, page.url or ".")}">\n'
+    html = html[:first] + link + _NOTEBOOK_STYLE.sub("", html[first:])
+    html, n = _NOTEBOOK_STYLE_REPR.subn("", html)
+    if n > 1:
+        raise SystemExit(f"{where}: {n} list-shaped <style> blocks; expected mkdocs-jupyter's one")
+    return html
 
 
 def _theme_fixes(output: str, where: str) -> str:
@@ -176,3 +227,16 @@ def on_post_page(output, page, config):
 def on_post_template(output_content, template_name, config):
     # 404.html is a theme template, not a page: on_post_page never sees it
     return _theme_fixes(output_content, template_name) if template_name == "404.html" else output_content
+
+
+@event_priority(-100)  # after Material's search plugin has written search/search_index.json
+def on_post_build(config):
+    from tools import search
+
+    site = Path(config.site_dir)
+    for name, css in _notebook_css.items():
+        (site / name).parent.mkdir(parents=True, exist_ok=True)
+        (site / name).write_text(css, encoding="utf-8")
+    index = site / "search" / "search_index.json"
+    if index.is_file():
+        search.clean_index(index)
