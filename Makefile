@@ -8,7 +8,7 @@ PYTHON ?= python3
 export NO_MKDOCS_2_WARNING := 1
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: setup system serve build test test-fast figures lint experiment-quick experiment-full bench mutation clean
+.PHONY: setup system serve build test test-fast figures notebooks lint experiment-quick experiment-full bench mutation clean
 
 setup: system $(VENV)/.installed node_modules/.installed
 
@@ -16,10 +16,19 @@ system:
 	@bash tools/setup_system.sh
 
 # The virtualenv is rebuilt whenever the lock file changes.
+# The lock pins torch's CPU build (torch==…+cpu), which PyPI does not carry. pip first looks where
+# this machine's pip is configured to look (CI sets PIP_EXTRA_INDEX_URL; a machine may keep a local
+# wheel store); only if the pinned torch is not found there is PyTorch's CPU index added.
+TORCH_CPU_INDEX := https://download.pytorch.org/whl/cpu
 $(VENV)/.installed: requirements.lock pyproject.toml
 	@echo "setup: creating $(VENV) from requirements.lock (first time: a few minutes)"
 	@$(PYTHON) -m venv $(VENV)
-	@$(PY) -m pip install --progress-bar on -r requirements.lock
+	@torch=$$(grep -m1 '^torch==' requirements.lock); extra=""; \
+	if ! $(PY) -m pip install --dry-run --no-deps -q "$$torch" >/dev/null 2>&1; then \
+	  echo "setup: $$torch is not on the configured indexes; adding PyTorch's CPU index $(TORCH_CPU_INDEX)"; \
+	  extra="--extra-index-url $(TORCH_CPU_INDEX)"; \
+	fi; \
+	$(PY) -m pip install --progress-bar on $$extra -r requirements.lock
 	@touch $@
 
 node_modules/.installed: package.json package-lock.json
@@ -27,6 +36,8 @@ node_modules/.installed: package.json package-lock.json
 	@npm ci --no-audit --no-fund
 	@touch $@
 
+# Rebuilds on every save under docs/, posenc/, figures_src/ and tools/, importing changed code again
+# and drawing figures in a fresh process, so it serves what a clean build would (README: make serve).
 serve: setup
 	$(PY) -m mkdocs serve -a 127.0.0.1:8000
 
@@ -43,6 +54,11 @@ test-fast: setup
 figures: setup
 	$(PY) -m figures_src.build
 
+# Write docs/notebooks/lessonN.ipynb from its source docs/notebooks/lessonN.py (jupytext percent format).
+notebooks: setup
+	$(PY) -m tools.notebooks
+
+# The prose lint also runs inside every build (a hook); this runs it alone.
 lint: setup
 	$(PY) -m tools.prose_lint
 

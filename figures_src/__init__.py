@@ -2,7 +2,7 @@
 
     @figure("sin_clock", alt="……中文替代文本……", caption="……")
     def sin_clock(fig, theme):
-        angles = sinusoidal.hand_angles(3, DEMO_DIM)   # posenc computes …
+        angles = sinusoidal.hand_angles(ex.NEAR_POSITION, ex.SIN_DIM)   # posenc computes …
         ax = fig.add_subplot(projection="polar")     # … the figure only draws
         ...
 
@@ -20,6 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Union
 
+from posenc.quantities import call_site
+
 Text = Union[str, Callable[[], str]]
 
 
@@ -31,6 +33,7 @@ class FigureSpec:
     caption: Text
     size: tuple[float, float]
     module: str
+    where: str = "?"  # file:line of the @figure(...) line
 
     def alt_text(self) -> str:
         return self.alt() if callable(self.alt) else self.alt
@@ -46,13 +49,14 @@ def figure(name: str, *, alt: Text, caption: Text = "", size: tuple[float, float
     """Register ``draw(fig, theme)`` as the figure ``name`` (alt text is required)."""
     if not name.replace("_", "").isalnum():
         raise ValueError(f"figure name {name!r} must be letters, digits and underscores (it becomes a file name)")
+    where = call_site(__file__)
 
     def register(draw: Callable):
-        if name in REGISTRY and REGISTRY[name].module != draw.__module__:
-            raise ValueError(f"figure {name!r} is defined in both {REGISTRY[name].module} and {draw.__module__}; rename one")
+        if name in REGISTRY:
+            raise ValueError(f"figure {name!r} is defined twice: at {REGISTRY[name].where} and at {where}; rename one")
         if not alt:
-            raise ValueError(f"figure {name!r} needs Chinese alt text for screen readers")
-        REGISTRY[name] = FigureSpec(name, draw, alt, caption, size, draw.__module__)
+            raise ValueError(f"figure {name!r} ({where}) needs Chinese alt text for screen readers")
+        REGISTRY[name] = FigureSpec(name, draw, alt, caption, size, draw.__module__, where)
         return draw
 
     return register

@@ -23,6 +23,14 @@ CJK_FONTS = [
 FIX = "run `make setup` (it installs fonts-noto-cjk) or `sudo apt-get install fonts-noto-cjk`"
 
 
+# Phone rule (issue 18): at 390 CSS px the content column is about 358 px wide. An SVG's
+# natural width is its width in inches × 96 CSS px; at most 4.8 in (461 px) it renders at
+# ≥ 0.75 of its natural size there, and text of ≥ 9 pt (12 CSS px natural) stays ≥ 9 CSS px.
+# Multi-panel figures stack their panels vertically to fit. tests/test_figure_phone.py checks both.
+PHONE_MAX_WIDTH_IN = 4.8
+MIN_TEXT_PT = 9.0
+
+
 class MissingFont(RuntimeError):
     pass
 

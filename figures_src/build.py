@@ -1,39 +1,47 @@
 """Render every registered figure to SVG, light and dark, skipping unchanged ones.
 
-A figure is redrawn only when its cache key changes. The key hashes what
-can change the drawing: the figure's module source, the posenc modules it
-uses (followed through their own imports), posenc's data files, the shared
-style code, matplotlib's version and the font file. A figure module that
-draws other inputs (experiment results) lists them in a module-level
-``INPUTS = [path, ...]`` (relative to the repository root).
+A figure is redrawn only when its cache key changes. The key hashes what can change
+the drawing: the figure's module source, the posenc modules it uses (followed through
+their own imports), the texts of the registered quantities its module names (a label
+may quote one), posenc's data files, the shared style code, matplotlib's version and the
+font file. A figure module that draws other inputs (experiment results) lists them in a
+module-level ``INPUTS = [path, ...]`` (relative to the repository root).
 
 Dependencies are found by following module globals, so editing posenc/rope.py
-does not redraw lesson 3's figures. posenc.numbers is not followed into the
-lesson modules it loads: numbers there only reach alt text and captions,
-which live in the HTML, not in the SVG. Editing lesson prose changes none of these, so a
-rebuild after a prose edit redraws nothing.
+does not redraw lesson 3's figures. posenc.quantities is not followed into the
+lesson modules it loads; the quantities a figure module names are keyed by their
+printed text instead. Editing lesson prose changes none of these, so a rebuild after
+a prose edit redraws nothing.
 
-    python -m figures_src.build --out /tmp/figs [--no-cache]   # render all, report what was drawn
+The cache never holds a drawing made by other code than its key says:
+
+- the build (``render_all(fresh_process=True)``) computes every key and, if any SVG is
+  missing, draws the missing ones in a fresh Python process, which imports the figure
+  code from disk; a long-running ``mkdocs serve`` never draws with modules it imported
+  before an edit;
+- that process compares the sources before it imports them and after it has drawn;
+  if a file changed in between, it deletes what it drew and fails (the next build,
+  which ``mkdocs serve`` starts on the change, draws again).
+
+    python -m figures_src.build --out /tmp/figs [--no-cache] [--only NAME]   # render, report what was drawn
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import hashlib
 import importlib
+import json
 import os
 import pkgutil
+import subprocess
 import sys
 import time
 import types
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from pathlib import Path
-
-import matplotlib
-
-import figures_src
-from figures_src import REGISTRY, _style
 
 ROOT = Path(__file__).resolve().parent.parent
 # POSENC_FIGURE_CACHE points a build at another cache (an empty one for a truly clean build).
@@ -41,11 +49,17 @@ DEFAULT_CACHE = Path(os.environ.get("POSENC_FIGURE_CACHE") or ROOT / ".cache" / 
 STALE_AFTER_S = 3600  # superseded SVGs are removed once this old, never while a parallel build may still copy them
 
 
+class SourcesChanged(RuntimeError):
+    """A source file changed while figures were being drawn; what was drawn is discarded."""
+
+
 def load_all() -> dict:
+    import figures_src
+
     for mod in pkgutil.iter_modules(figures_src.__path__):
         if not mod.name.startswith("_") and mod.name != "build":
             importlib.import_module(f"figures_src.{mod.name}")
-    return REGISTRY
+    return figures_src.REGISTRY
 
 
 def tree_digest(root: Path, patterns=("*.py", "*.yaml", "*.json"), exclude=("__pycache__",)) -> str:
@@ -58,6 +72,11 @@ def tree_digest(root: Path, patterns=("*.py", "*.yaml", "*.json"), exclude=("__p
             h.update(path.relative_to(root).as_posix().encode())
             h.update(path.read_bytes())
     return h.hexdigest()
+
+
+def sources_digest() -> str:
+    """Everything a drawing can depend on: posenc (code, data, results) and figures_src."""
+    return tree_digest(ROOT / "posenc") + tree_digest(ROOT / "figures_src")
 
 
 def posenc_dependencies(module: types.ModuleType) -> list[Path]:
@@ -75,14 +94,27 @@ def posenc_dependencies(module: types.ModuleType) -> list[Path]:
             if dep is None or not dep.__name__.startswith("posenc") or dep.__name__ in seen:
                 continue
             seen[dep.__name__] = dep
-            if dep.__name__ != "posenc.numbers":  # see the module docstring
+            if dep.__name__ != "posenc.quantities":  # see the module docstring
                 todo.append(dep)
     return sorted(Path(m.__file__) for m in seen.values() if getattr(m, "__file__", None))
+
+
+def quoted_quantities(module: types.ModuleType) -> list[str]:
+    """Registered quantities whose names appear as string literals in ``module`` (alt text, captions, labels)."""
+    from posenc import quantities
+
+    names = set(quantities.names())
+    tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
+    return sorted({n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and n.value in names})
 
 
 @lru_cache(maxsize=None)
 def _shared_digest() -> str:
     """Digest of everything every figure depends on."""
+    import matplotlib
+
+    from figures_src import _style
+
     h = hashlib.sha256()
     h.update(tree_digest(ROOT / "posenc" / "data", patterns=("*.yaml", "*.json")).encode())
     for name in ("__init__.py", "_style.py"):
@@ -93,13 +125,18 @@ def _shared_digest() -> str:
 
 
 def cache_key(spec, theme: str) -> str:
+    from posenc import quantities
+
     module = sys.modules[spec.module]
     h = hashlib.sha256()
     h.update(_shared_digest().encode())
     h.update(Path(module.__file__).read_bytes())
     for dep in posenc_dependencies(module):
-        h.update(dep.relative_to(ROOT).as_posix().encode())
+        h.update(dep.relative_to(ROOT).as_posix().encode() if dep.is_relative_to(ROOT) else str(dep).encode())
         h.update(dep.read_bytes())
+    if module.__file__ and Path(module.__file__).is_file():
+        for name in quoted_quantities(module):
+            h.update(f"{name}={quantities.text(name)}".encode())
     for extra in getattr(module, "INPUTS", ()):
         path = ROOT / extra
         h.update(tree_digest(path).encode() if path.is_dir() else path.read_bytes())
@@ -114,29 +151,92 @@ class RenderReport:
     cached: list[str] = field(default_factory=list)
     seconds: float = 0.0
 
+    def to_json(self) -> str:
+        data = asdict(self)
+        data["paths"] = {n: {t: str(p) for t, p in themes.items()} for n, themes in self.paths.items()}
+        return json.dumps(data, sort_keys=True)
 
-def render_all(cache_dir: Path = DEFAULT_CACHE, use_cache: bool = True) -> RenderReport:
-    """Make sure every figure has an up-to-date SVG per theme in ``cache_dir``."""
+    @classmethod
+    def from_json(cls, text: str) -> "RenderReport":
+        data = json.loads(text)
+        data["paths"] = {n: {t: Path(p) for t, p in themes.items()} for n, themes in data["paths"].items()}
+        return cls(**data)
+
+
+def _needs_pending_results(spec) -> bool:
+    """A figure drawn from the experiment's results while POSENC_EXPERIMENT_PENDING=1 is not drawn."""
+    from posenc.experiment.claims import RESULTS_FILE, pending
+
+    inputs = {(ROOT / p).resolve() for p in getattr(sys.modules[spec.module], "INPUTS", ())}
+    return pending() and RESULTS_FILE.resolve() in inputs
+
+
+def _planned(cache_dir: Path, only: set[str] | None) -> dict[str, dict[str, Path]]:
+    from figures_src import _style
+
+    plan = {}
+    for name, spec in sorted(load_all().items()):
+        if (only is None or name in only) and not _needs_pending_results(spec):
+            plan[name] = {theme: cache_dir / f"{name}.{theme}.{cache_key(spec, theme)}.svg" for theme in _style.THEMES}
+    return plan
+
+
+def render_all(cache_dir: Path = DEFAULT_CACHE, use_cache: bool = True, fresh_process: bool = False,
+               only: set[str] | None = None) -> RenderReport:
+    """Make sure every figure (or those in ``only``) has an up-to-date SVG per theme in ``cache_dir``.
+
+    ``fresh_process``: draw what is missing in a new Python process (the build does this; see
+    the module docstring). Otherwise draw here, with the figure modules this process imported.
+    """
     start = time.perf_counter()
     cache_dir.mkdir(parents=True, exist_ok=True)
-    report = RenderReport()
-    for name, spec in sorted(load_all().items()):
-        report.paths[name] = {}
-        for theme_name, theme in _style.THEMES.items():
-            key = cache_key(spec, theme_name)
-            path = cache_dir / f"{name}.{theme_name}.{key}.svg"
-            label = f"{name}.{theme_name}"
-            if use_cache and path.exists():
-                report.cached.append(label)
-            else:
-                tmp = path.with_suffix(f".{os.getpid()}.tmp")
-                tmp.write_bytes(_style.render_svg(spec, theme))
-                tmp.replace(path)  # atomic: an interrupted build never leaves half a figure
-                report.drawn.append(label)
-            report.paths[name][theme_name] = path
+    if fresh_process:
+        plan = _planned(cache_dir, only)
+        if use_cache and all(p.exists() for themes in plan.values() for p in themes.values()):
+            report = RenderReport(paths=plan, cached=[f"{n}.{t}" for n, themes in plan.items() for t in themes])
+        else:
+            report = _render_in_subprocess(cache_dir, use_cache, only)
+    else:
+        report = _render_here(cache_dir, use_cache, only)
     _prune(cache_dir, keep={p for themes in report.paths.values() for p in themes.values()})
     report.seconds = time.perf_counter() - start
     return report
+
+
+def _render_here(cache_dir: Path, use_cache: bool, only: set[str] | None) -> RenderReport:
+    from figures_src import _style
+
+    before = sources_digest()
+    report = RenderReport(paths=_planned(cache_dir, only))
+    registry = load_all()
+    for name, themes in report.paths.items():
+        for theme_name, path in themes.items():
+            label = f"{name}.{theme_name}"
+            if use_cache and path.exists():
+                report.cached.append(label)
+                continue
+            tmp = path.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_bytes(_style.render_svg(registry[name], _style.THEMES[theme_name]))
+            tmp.replace(path)  # atomic: an interrupted build never leaves half a figure
+            report.drawn.append(label)
+    if sources_digest() != before:
+        for label in report.drawn:
+            name, theme = label.rsplit(".", 1)
+            report.paths[name][theme].unlink(missing_ok=True)
+        raise SourcesChanged("posenc/ or figures_src/ changed while figures were drawn; discarded them, build again")
+    return report
+
+
+def _render_in_subprocess(cache_dir: Path, use_cache: bool, only: set[str] | None) -> RenderReport:
+    args = [sys.executable, "-m", "figures_src.build", "--out", str(cache_dir), "--json"]
+    args += [] if use_cache else ["--no-cache"]
+    for name in sorted(only or ()):
+        args += ["--only", name]
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", PYTHONPATH=str(ROOT))
+    proc = subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800)
+    if proc.returncode != 0:
+        raise RuntimeError(f"drawing the figures failed (python -m figures_src.build, exit {proc.returncode}):\n{proc.stderr[-6000:]}")
+    return RenderReport.from_json(proc.stdout.strip().splitlines()[-1])
 
 
 def _prune(cache_dir: Path, keep: set[Path]) -> None:
@@ -151,8 +251,13 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", type=Path, default=DEFAULT_CACHE, help="folder for the SVGs (default: .cache/figures)")
     parser.add_argument("--no-cache", action="store_true", help="redraw every figure")
+    parser.add_argument("--only", action="append", metavar="NAME", help="render only this figure (repeatable)")
+    parser.add_argument("--json", action="store_true", help="print the report as one JSON line (for the build)")
     args = parser.parse_args(argv)
-    report = render_all(args.out, use_cache=not args.no_cache)
+    report = render_all(args.out, use_cache=not args.no_cache, only=set(args.only) if args.only else None)
+    if args.json:
+        print(report.to_json())
+        return 0
     print(f"figures: {len(report.drawn)} drawn, {len(report.cached)} cached, {report.seconds:.1f} s")
     for label in report.drawn:
         print(f"  drew {label}")

@@ -12,7 +12,7 @@ from figures_src import figure
 from posenc.experiment import claims
 from posenc.experiment import figures as F
 from posenc.experiment.config import METHODS
-from posenc.numbers import text as num
+from posenc.quantities import text as num
 
 INPUTS = ["posenc/experiment/results/full.json"]
 
@@ -80,7 +80,7 @@ def _finish(ax, xlabel: str, ncols: int = 3):
     caption=lambda: (
         f"五种位置方案的训练 loss（{TRAIN_SMOOTH} 步滑动平均；{_seeds_text()}），右端圆点是训练结束时的验证 loss"
         f"（验证序列的位置 0 到 {num('exp_train_last')}，竖线是种子间的最低到最高）。"
-        f"同一份语料、同一组超参数，每组 {num('exp_steps')} 步 × batch {num('exp_batch')}，训练长度 {num('exp_train_len')}。"
+        f"同一份语料、同一组超参数，每组 {num('exp_steps')} 步 × batch {num('exp_batch')}，训练长度 {num('project_train_len')}。"
     ),
     size=(7.0, 4.0),
 )
@@ -102,11 +102,11 @@ def exp_training_curves(fig, theme):
     "exp_position_loss",
     alt=lambda: (
         f"折线图：横轴是验证序列里的位置 0 到 {num('exp_eval_last')}，纵轴是该位置的平均 loss，五种位置方案各一条线，"
-        f"位置 {num('exp_train_len')} 处的竖虚线标出训练长度。"
+        f"位置 {num('project_train_len')} 处的竖虚线标出训练长度。"
         + _said("rope_best_in_distribution", "rope_and_sin_scaled_rise", "learned_rises_a_little", "nope_flat_past_train_len")
     ),
     caption=lambda: (
-        f"按位置拆开的验证 loss：模型只见过长 {num('exp_train_len')} 的序列，评测用长 {num('exp_eval_len')} 的序列"
+        f"按位置拆开的验证 loss：模型只见过长 {num('project_train_len')} 的序列，评测用长 {num('exp_eval_len')} 的序列"
         f"（{POSITION_SMOOTH} 个位置的滑动平均；{_seeds_text()}）。虚线是只多乘了 √d_model 的对照组。"
     ),
     size=(7.0, 4.2),
@@ -132,13 +132,13 @@ def _scaling_colours(theme) -> dict[str, str]:
 @figure(
     "exp_rope_scaling",
     alt=lambda: (
-        f"折线图：同一个只在长度 {num('exp_train_len')} 上训练过的 RoPE 模型，评测长 {num('exp_eval_len')} 的序列时"
+        f"折线图：同一个只在长度 {num('project_train_len')} 上训练过的 RoPE 模型，评测长 {num('exp_eval_len')} 的序列时"
         f"不缩放、用 Position Interpolation、NTK-aware、YaRN 四种做法各一条线，灰色细线是 NoPE 模型作参照，"
-        f"位置 {num('exp_train_len')} 处的竖虚线标出训练长度。"
+        f"位置 {num('project_train_len')} 处的竖虚线标出训练长度。"
         + _said("pi_needs_finetuning", "ntk_keeps_in_distribution", "ntk_yarn_help_rope_beyond", "yarn_flat_past_train_len")
     ),
     caption=lambda: (
-        f"不微调，只在推理时换频率：训练好的 RoPE 模型按 s = {num('exp_eval_len')} ÷ {num('exp_train_len')} 缩放后的逐位置 loss"
+        f"不微调，只在推理时换频率：训练好的 RoPE 模型按 s = {num('exp_eval_len')} ÷ {num('project_train_len')} 缩放后的逐位置 loss"
         f"（{POSITION_SMOOTH} 个位置的滑动平均；{_seeds_text()}）。"
     ),
     size=(7.0, 4.2),
@@ -158,7 +158,7 @@ def exp_rope_scaling(fig, theme):
     "exp_nope_vs_rope",
     alt=lambda: (
         f"折线图：横轴是位置 0 到 {num('exp_eval_last')}，纵轴是该位置的平均 loss，NoPE、直接外推的 RoPE、推理时用 YaRN 的 RoPE 各一条线，"
-        f"位置 {num('exp_train_len')} 处的竖虚线标出训练长度。"
+        f"位置 {num('project_train_len')} 处的竖虚线标出训练长度。"
         + _said("rope_beats_nope_in_distribution", "nope_beats_rope_beyond", "yarn_rope_beats_nope_beyond")
     ),
     caption=lambda: (

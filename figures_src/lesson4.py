@@ -1,4 +1,9 @@
-"""Lesson 4 figures: RoPE turns q and k; the shift experiment; the two code layouts; real models' spectra."""
+"""Lesson 4 figures: RoPE turns q and k; the shift experiment; the two code layouts; real models' spectra.
+
+Everything drawn comes from posenc.shift, posenc.rope and the model configs; the figures only lay it out.
+Phone rule (figures_src/_style.py): at most PHONE_MAX_WIDTH_IN wide, text at least MIN_TEXT_PT,
+panels stacked vertically.
+"""
 
 from __future__ import annotations
 
@@ -7,15 +12,17 @@ import matplotlib.patches
 import numpy as np
 
 from figures_src import figure
-from posenc import configs, demo, rope, shift
-from posenc.numbers import text as num
+from figures_src._style import MIN_TEXT_PT, PHONE_MAX_WIDTH_IN
+from posenc import configs, rope, shift
+from posenc import examples as ex
+from posenc.formatting import format_value
+from posenc.quantities import text as num
+
+FS = MIN_TEXT_PT
+W = PHONE_MAX_WIDTH_IN
 
 
-def _f(x: float) -> str:
-    return f"{x:.4f}".replace("-", "−")
-
-
-def _unit_axes(ax, theme, lim=1.9):
+def _unit_axes(ax, theme, lim):
     ax.set_aspect("equal")
     ax.set_xlim(-lim, lim)
     ax.set_ylim(-lim, lim)
@@ -29,138 +36,153 @@ def _unit_axes(ax, theme, lim=1.9):
         side.set_visible(False)
 
 
-def _arrow(ax, v, color, style="-", label=None):
+def _arrow(ax, v, color, style, label):
     ax.annotate("", xy=(v[0], v[1]), xytext=(0, 0), arrowprops=dict(arrowstyle="-|>", color=color, linewidth=1.8, linestyle=style, shrinkA=0, shrinkB=0))
-    if label:
-        ax.text(v[0] * 1.12, v[1] * 1.12, label, color=color, fontsize=9, ha="center", va="center")
+    ax.text(v[0] * 1.14, v[1] * 1.14, label, color=color, fontsize=FS, ha="center", va="center")
+
+
+def pair_positions() -> tuple[tuple[int, int], tuple[int, int]]:
+    """(m, n) of q and k before and after the shift, as the rope-pair figure draws them."""
+    return (ex.PAIR_M, ex.PAIR_N), (ex.PAIR_M + ex.SHIFT, ex.PAIR_N + ex.SHIFT)
 
 
 @figure(
     "rope_pair_turn",
     alt=lambda: (
-        f"左右两张图。左图是 RoPE：同一对维度里，q 转过 m·ω、k 转过 n·ω。实线是 m = {num('l4_pair_m')}、n = {num('l4_pair_n')}，"
-        f"虚线是两者都往后移 {num('sin_shift')} 之后；两支箭头各自转到了新方向，但它们之间的夹角不变，分数两次都是 {num('l4_pair_rope')}。"
-        f"右图是把正弦的一对数加到 q、k 上：平移前分数 {num('l4_pair_added')}，平移后变成 {num('l4_pair_added_shifted')}。"
+        f"上下两张图。上图是 RoPE：同一个频率对里，q 转过 m·ω、k 转过 n·ω。实线是 m = {num('l4_pair_m')}、n = {num('l4_pair_n')}，"
+        f"虚线是两者都往后移 {num('sin_shift')} 之后；q 和 k 各自转到了新方向，但它们之间的夹角不变，分数两次都是 {num('l4_pair_rope')}。"
+        f"下图是把正弦位置编码的一对数加到 q、k 上：平移前分数 {num('l4_pair_added')}，平移后变成 {num('l4_pair_added_shifted')}。"
     ),
     caption=lambda: (
-        f"一对维度（第 {num('l4_pair_index')} 对，ω = {num('l4_pair_omega')}），q = {num('l4_pair_q')}，k = {num('l4_pair_k')}。"
-        f"实线：m = {num('l4_pair_m')}、n = {num('l4_pair_n')}；虚线：都加 {num('sin_shift')}。左边旋转，夹角不变；右边相加，分数变了。"
+        f"一个频率对（第 {num('l4_pair_index')} 对，ω = {num('l4_pair_omega')}），q = {num('l4_pair_q')}，k = {num('l4_pair_k')}。"
+        f"实线：m = {num('l4_pair_m')}、n = {num('l4_pair_n')}；虚线：都加 {num('sin_shift')}。上面旋转，夹角不变；下面相加，分数变了。"
     ),
-    size=(7.2, 3.6),
+    size=(W, 7.4),
 )
 def rope_pair_turn(fig, theme):
-    q, k = np.asarray(shift.PAIR_Q), np.asarray(shift.PAIR_K)
-    w = shift.pair_omega()
-    starts = ((shift.PAIR_M, shift.PAIR_N, "-"), (shift.PAIR_M + demo.SHIFT, shift.PAIR_N + demo.SHIFT, "--"))
-    left, right = fig.subplots(1, 2)
-    for ax in (left, right):
-        _unit_axes(ax, theme)
-    for m, n, style in starts:
-        qm, kn = shift.rotate_pair(q, m * w), shift.rotate_pair(k, n * w)
-        _arrow(left, qm, theme.series[0], style, f"q({m})")
-        _arrow(left, kn, theme.series[1], style, f"k({n})")
-        qa = q + [np.sin(m * w), np.cos(m * w)]
-        ka = k + [np.sin(n * w), np.cos(n * w)]
-        _arrow(right, qa, theme.series[0], style, f"q+PE({m})")
-        _arrow(right, ka, theme.series[1], style, f"k+PE({n})")
-    r0, a0 = shift.pair_scores(q, k, shift.PAIR_M, shift.PAIR_N, w)
-    r1, a1 = shift.pair_scores(q, k, shift.PAIR_M + demo.SHIFT, shift.PAIR_N + demo.SHIFT, w)
-    left.set_title(f"RoPE：旋转\n分数 {_f(r0)} → {_f(r1)}", fontsize=10)
-    right.set_title(f"正弦相加\n分数 {_f(a0)} → {_f(a1)}", fontsize=10)
-    right.set_xlim(-2.2, 2.2)
-    right.set_ylim(-2.2, 2.2)
+    q, k = np.asarray(ex.PAIR_Q), np.asarray(ex.PAIR_K)
+    w = shift.pair_omega(ex.PAIR_INDEX, ex.L4_DIM)
+    (m0, n0), (m1, n1) = pair_positions()
+    top, bottom = fig.subplots(2, 1)
+    arrows = {top: [], bottom: []}
+    for (m, n), style in zip(pair_positions(), ("-", "--")):
+        arrows[top] += [(shift.rotate_pair(q, m * w), 0, style, f"q({m})"), (shift.rotate_pair(k, n * w), 1, style, f"k({n})")]
+        arrows[bottom] += [(shift.add_pair(q, m, w), 0, style, f"q+PE({m})"), (shift.add_pair(k, n, w), 1, style, f"k+PE({n})")]
+    for ax, drawn in arrows.items():
+        _unit_axes(ax, theme, 1.35 * max(1.0, max(float(np.abs(v).max()) for v, *_ in drawn)))
+        for v, series, style, label in drawn:
+            _arrow(ax, v, theme.series[series], style, label)
+    r0, a0 = shift.pair_scores(q, k, m0, n0, w)
+    r1, a1 = shift.pair_scores(q, k, m1, n1, w)
+    top.set_title(f"RoPE：旋转　分数 {format_value(r0, '.4f')} → {format_value(r1, '.4f')}", fontsize=FS + 1)
+    bottom.set_title(f"正弦相加　分数 {format_value(a0, '.4f')} → {format_value(a1, '.4f')}", fontsize=FS + 1)
     handles = [
-        matplotlib.lines.Line2D([], [], color=theme.fg, linewidth=1.6, label=f"m = {shift.PAIR_M}, n = {shift.PAIR_N}"),
-        matplotlib.lines.Line2D([], [], color=theme.fg, linewidth=1.6, linestyle="--", label=f"都加 {demo.SHIFT}"),
+        matplotlib.lines.Line2D([], [], color=theme.fg, linewidth=1.6, label=f"m = {m0}，n = {n0}"),
+        matplotlib.lines.Line2D([], [], color=theme.fg, linewidth=1.6, linestyle="--", label=f"都加 {ex.SHIFT}"),
     ]
-    fig.legend(handles=handles, loc="lower center", ncols=2, fontsize=8, bbox_to_anchor=(0.5, -0.02))
+    fig.legend(handles=handles, loc="lower center", ncols=2, fontsize=FS, bbox_to_anchor=(0.5, 0.0))
+    fig.subplots_adjust(hspace=0.12, bottom=0.06, top=0.96)
 
 
-_METHOD_TITLES = {"input": "正弦加在输入上", "qk": "正弦加在 q、k 上", "rope": "RoPE：旋转 q、k"}
+_SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
+
+
+def drawable(text: str) -> str:
+    """A quantity's printed text as matplotlib can draw it: "4.4×10⁻¹⁶" → 4.4×10^−16 in mathtext
+    (the CJK font has no superscript minus)."""
+    if "×10" not in text:
+        return text
+    mantissa, exponent = text.split("×10")
+    return f"{mantissa}$\\times 10^{{{exponent.translate(_SUPERSCRIPT)}}}$"
+
+
+# Each method's panel title, and the registered number that quotes its largest change.
+METHOD_TITLES = {"input": "正弦加在输入上", "qk": "正弦加在 q、k 上", "rope": "RoPE：旋转 q、k"}
+METHOD_MAX = {"input": "l4_shift_input_max_diff", "qk": "l4_shift_qk_max_diff", "rope": "l4_shift_rope_max_diff"}
 
 
 @figure(
     "rope_shift_scores",
     alt=lambda: (
-        f"三张 {num('sin_sentence_len')}×{num('sin_sentence_len')} 的热力图并排，每格是句子「{demo.SENTENCE}」整句往后平移 {num('sin_shift')} 个位置前后，"
-        f"同一对 token 的注意力分数差了多少（绝对值），三张图共用一个颜色刻度。左边把正弦位置编码加在输入上，最大差 {num('l4_shift_input_max_diff')}；"
-        f"中间把正弦加在投影后的 q、k 上，最大差 {num('l4_shift_qk_max_diff')}；右边用 RoPE 旋转 q、k，整张图一片零，最大差只有 {num('l4_shift_rope_max_diff')}。"
+        f"三张上下排列的 {num('l1_main_len')}×{num('l1_main_len')} 热力图，每格是句子「{ex.SENTENCE}」整句往后平移 {num('sin_shift')} 个位置前后，"
+        f"同一对 token 的注意力分数差了多少（绝对值），三张图共用一个颜色刻度。第一张把正弦位置编码加在输入上，最大差 {num('l4_shift_input_max_diff')}；"
+        f"第二张把正弦加在投影后的 q、k 上，最大差 {num('l4_shift_qk_max_diff')}；第三张用 RoPE 旋转 q、k，整张图一片零，最大差只有 {num('l4_shift_rope_max_diff')}。"
     ),
     caption=lambda: (
-        f"整句平移 +{num('sin_shift')} 前后，注意力分数的变化 |ΔS|（d = {num('l4_d')}，随机种子 {num('l4_seed')} 的 W_q、W_k 和 token 向量）。"
-        f"只有 RoPE 一格都不变。"
+        f"整句平移 +{num('sin_shift')} 前后，整个注意力分数 q·k/√d 的变化 |ΔS|（d = {num('l4_dim')}，随机种子 {num('l4_seed')} 的 W_q、W_k 和 token 向量）。"
+        "只有 RoPE 一格都不变。"
     ),
-    size=(7.6, 3.0),
+    size=(W, 10.0),
 )
 def rope_shift_scores(fig, theme):
-    chars = list(demo.SENTENCE)
+    chars = list(ex.SENTENCE)
     n = len(chars)
-    diffs = {m: np.abs(shift.scores(demo.SENTENCE, demo.SHIFT, m) - shift.scores(demo.SENTENCE, 0, m)) for m in shift.METHODS}
+    diffs = {m: shift.score_changes(ex.SENTENCE, ex.SHIFT, m, ex.L4_DIM, ex.L4_SEED) for m in shift.METHODS}
     hi = max(float(d.max()) for d in diffs.values())
-    axes = fig.subplots(1, len(shift.METHODS))
+    axes = fig.subplots(len(shift.METHODS), 1, gridspec_kw={"hspace": 0.3})
     for ax, (method, d) in zip(axes, diffs.items()):
         im = ax.imshow(d, cmap=theme.seq_cmap, vmin=0, vmax=hi)
-        ax.set_xticks(range(n), chars, fontsize=8)
-        ax.set_yticks(range(n), chars, fontsize=8)
-        ax.set_title(f"{_METHOD_TITLES[method]}\n最大 {d.max():.2g}", fontsize=9)
-    cbar = fig.colorbar(im, ax=list(axes), shrink=0.8)
-    cbar.set_label("|ΔS|")
+        ax.set_xticks(range(n), chars, fontsize=FS)
+        ax.set_yticks(range(n), chars, fontsize=FS)
+        ax.set_title(f"{METHOD_TITLES[method]}　最大 {drawable(num(METHOD_MAX[method]))}", fontsize=FS + 1)
+    cbar = fig.colorbar(im, ax=list(axes), orientation="horizontal", shrink=0.8, pad=0.05, aspect=30)
+    cbar.set_label("|ΔS|：平移前后分数之差的绝对值", fontsize=FS)
+    cbar.ax.tick_params(labelsize=FS)
+
+
+def _pairs_text(convention: str) -> str:
+    """Alt-text label: the dims one RoPE layout turns together, "0 和 1、2 和 3…"."""
+    return "、".join(f"{a} 和 {b}" for a, b in rope.convention_pairs(ex.CONVENTION_DIM, convention))
 
 
 @figure(
     "rope_conventions",
     alt=lambda: (
         f"两行方格，每行 {num('l4_perm_d')} 格，表示一个 {num('l4_perm_d')} 维向量；同一种颜色的两格是 RoPE 一起旋转的一对。"
-        f"上一行是 interleaved 写法，相邻两维成对：0 和 1、2 和 3、4 和 5、6 和 7。下一行是 rotate_half 写法，前一半和后一半对应位置成对：0 和 4、1 和 5、2 和 6、3 和 7。"
+        f"上一行是 interleaved 写法，相邻两维成对：{_pairs_text('interleaved')}。下一行是 rotate_half 写法，前一半和后一半对应位置成对：{_pairs_text('half')}。"
         f"两行之间的连线表示排列 {num('l4_perm')}：把上一行的维度按它重排，就得到下一行的配对。"
     ),
     caption=lambda: (
         f"同一个 {num('l4_perm_d')} 维的 q，两种代码写法的配对方式。颜色相同的两格一起转；"
         f"连线是把 interleaved 的维度重排成 rotate_half 的排列 {num('l4_perm')}。"
     ),
-    size=(7.2, 2.8),
+    size=(W, 3.0),
 )
 def rope_conventions(fig, theme):
-    d = 8
+    d = ex.CONVENTION_DIM
     perm = rope.convention_permutation(d)
-    h = d // 2
     ax = fig.add_subplot()
-    ax.set_xlim(-1.6, d)
-    ax.set_ylim(-0.6, 3.0)
+    ax.set_xlim(-0.1, d)
+    ax.set_ylim(-0.2, 3.6)
     ax.axis("off")
-    rows = {"interleaved": 2.0, "rotate_half": 0.0}
-    pair_of = {"interleaved": lambda j: j // 2, "rotate_half": lambda j: j % h}
-    for name, y in rows.items():
-        ax.text(-0.3, y + 0.4, name, ha="right", va="center", fontsize=9, color=theme.fg)
+    rows = {"interleaved": (2.0, "interleaved", np.arange(d)), "half": (0.0, "rotate_half", perm)}
+    for convention, (y, title, held) in rows.items():
+        ax.text(-0.05, y + 1.0, title, ha="left", va="center", fontsize=FS, color=theme.fg)
+        owner = rope.pair_of_dim(d, convention)
         for j in range(d):
-            color = theme.series[pair_of[name](j) % len(theme.series)]
+            color = theme.series[int(owner[j]) % len(theme.series)]
             ax.add_patch(matplotlib.patches.Rectangle((j, y), 0.9, 0.8, facecolor=color, edgecolor=color, linewidth=1.6, alpha=0.35))
             # what sits in this slot: interleaved holds dim j; rotate_half slot j holds interleaved dim perm[j]
-            label = j if name == "interleaved" else int(perm[j])
-            ax.text(j + 0.45, y + 0.4, str(label), ha="center", va="center", fontsize=10, color=theme.fg, fontweight="bold")
+            ax.text(j + 0.45, y + 0.4, str(int(held[j])), ha="center", va="center", fontsize=FS + 1, color=theme.fg, fontweight="bold")
     for slot, src in enumerate(perm):
         ax.plot([src + 0.45, slot + 0.45], [2.0, 0.8], color=theme.muted, linewidth=0.8)
-    ax.text(d / 2 - 0.05, 2.95, "格子里的数：原来的维度编号；同色两格 = 一对", ha="center", va="center", fontsize=8, color=theme.fg)
+    ax.text(d / 2, 3.45, "格子里的数：原来的维度编号；同色两格 = 一对", ha="center", va="center", fontsize=FS, color=theme.fg)
 
 
 # --- real models' spectra ------------------------------------------------------------------------------------
 
-SPECTRUM_MODELS = ("llama2_7b", "llama3_8b", "qwen3_8b", "qwen3_next_80b_a3b", "deepseek_v3", "gpt_oss")
-
-
-def _spectrum(key):
-    cfg = configs.load(key)
-    inv = rope.inverse_frequencies(cfg["head_dim"], cfg["rope_theta"], cfg.get("rotary_fraction", 1.0))
-    return cfg, rope.wavelengths(inv), rope.pairs_not_completing_turn(inv, cfg["context"])
+def _short_name(cfg) -> str:
+    return cfg.name.split(" (")[0]
 
 
 def _spectrum_alt() -> str:
     parts = []
-    for key in SPECTRUM_MODELS:
-        cfg, lam, bad = _spectrum(key)
-        parts.append(f"{cfg.name.split(' (')[0]}：{len(lam)} 对里 {bad} 对高于上下文线 {cfg['context']:,}")
+    for key in ex.SPECTRUM_MODELS:
+        cfg = configs.load(key)
+        sp = rope.model_spectrum(cfg)
+        parts.append(f"{_short_name(cfg)}：{sp.pairs} 对里 {sp.count_not_turning} 对高于上下文线 {sp.context:,}")
     return (
-        f"{len(SPECTRUM_MODELS)} 张小图，每张是一个真实模型每个头的 RoPE 频率对：横轴是第几对，纵轴是这一对转一圈要多少个 token（对数刻度），"
+        f"{len(ex.SPECTRUM_MODELS)} 张上下排列的小图，每张是一个真实模型每个头的 RoPE 频率对：横轴是第几对，纵轴是这一对转一圈要多少个 token（对数刻度），"
         "水平虚线是模型的原生上下文长度，高于虚线的点（换了颜色）在上下文里一圈都转不满。" + "；".join(parts) + "。"
         "Qwen3-Next 的底数未核实。"
     )
@@ -171,31 +193,32 @@ def _spectrum_alt() -> str:
     alt=_spectrum_alt,
     caption=lambda: (
         "每个头的频率对转一圈需要的 token 数（对数刻度）与原生上下文长度（虚线）。虚线以上的对在上下文里转不满一圈。"
-        "配置来自 posenc/data/models.yaml；Qwen3-Next 的 θ 未核实。"
+        "标「未核实」的底数只来自第三方的间接说法。"
     ),
-    size=(7.6, 5.2),
+    size=(W, 12.0),
 )
 def rope_spectrum(fig, theme):
-    axes = fig.subplots(2, 3, sharey=True).ravel()
-    for ax, key in zip(axes, SPECTRUM_MODELS):
-        cfg, lam, bad = _spectrum(key)
-        L = cfg["context"]
-        idx = np.arange(len(lam))
-        above = lam > L
-        ax.scatter(idx[~above], lam[~above], s=7, color=theme.series[0], label="转得满一圈")
-        ax.scatter(idx[above], lam[above], s=7, color=theme.series[1], label="转不满一圈")
-        ax.axhline(L, color=theme.fg, linestyle="--", linewidth=0.9)
-        ax.text(0, L * 1.6, f"上下文 {L:,}", fontsize=7, color=theme.fg, va="bottom")
+    axes = fig.subplots(len(ex.SPECTRUM_MODELS), 1, sharey=True, gridspec_kw={"hspace": 0.95})
+    for ax, key in zip(axes, ex.SPECTRUM_MODELS):
+        cfg = configs.load(key)
+        sp = rope.model_spectrum(cfg)
+        idx = np.arange(sp.pairs)
+        above = sp.not_turning
+        ax.scatter(idx[~above], sp.wavelengths[~above], s=9, color=theme.series[0], label="转得满一圈")
+        ax.scatter(idx[above], sp.wavelengths[above], s=9, color=theme.series[1], label="转不满一圈")
+        ax.axhline(sp.context, color=theme.fg, linestyle="--", linewidth=0.9)
+        ax.text(0, sp.context * 2.2, f"上下文 {sp.context:,}", fontsize=FS, color=theme.fg, va="bottom")
         ax.set_yscale("log")
+        ax.set_yticks([1e1, 1e3, 1e5, 1e7])
+        ax.set_xlim(-1, sp.pairs)
         theta = cfg.field("rope_theta")
-        mark = "（θ 未核实）" if theta.tag == "U" else ""
-        ax.set_title(f"{cfg.name.split(' (')[0]}\nθ = {theta.value:,.0f}{mark} · {bad}/{len(lam)} 对", fontsize=8)
+        mark = "（未核实）" if theta.tag == "U" else ""
+        ax.set_title(f"{_short_name(cfg)}：{sp.count_not_turning}/{sp.pairs} 对转不满\nθ = {theta.value:,.0f}{mark}",
+                     fontsize=FS, loc="left")
         ax.grid(True, which="major", axis="y")
-        ax.tick_params(labelsize=7)
-    for ax in axes[3:]:
-        ax.set_xlabel("频率对编号 i", fontsize=8)
-    for ax in axes[::3]:
-        ax.set_ylabel("转一圈的 token 数", fontsize=8)
+        ax.tick_params(labelsize=FS)
+    axes[-1].set_xlabel("频率对编号 i", fontsize=FS)
+    fig.supylabel("转一圈的 token 数", fontsize=FS)
     handles, labels = axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncols=2, fontsize=8, bbox_to_anchor=(0.5, -0.03))
-    fig.subplots_adjust(hspace=0.55, wspace=0.12, bottom=0.13)
+    fig.legend(handles, labels, loc="lower center", ncols=2, fontsize=FS, bbox_to_anchor=(0.5, 0.0))
+    fig.subplots_adjust(bottom=0.08, top=0.97)

@@ -31,10 +31,6 @@ import numpy as np
 
 from . import _check, sinusoidal, tokenize
 
-DEFAULT_D = 8  # small enough to print every number of a token's vector
-DEFAULT_SEED = 7
-
-
 @dataclass(frozen=True)
 class Head:
     """One attention head's projection matrices (each d × d) and the seed they came from."""
@@ -46,6 +42,7 @@ class Head:
 
     @property
     def d(self) -> int:
+        """The width of the input rows (d_model)."""
         return self.w_q.shape[0]
 
 
@@ -63,17 +60,17 @@ class Result:
 
 def _seed(name: str, seed) -> int:
     if isinstance(seed, bool) or not isinstance(seed, (_numbers.Integral, np.integer)) or seed < 0:
-        raise ValueError(f"{name} must be a non-negative integer seed, got {seed!r}; pass e.g. {name}={DEFAULT_SEED}")
+        raise ValueError(f"{name} must be a non-negative integer seed, got {seed!r}; pass e.g. {name}=7")
     return int(seed)
 
 
 def _dim(d) -> int:
     if isinstance(d, bool) or not isinstance(d, (_numbers.Integral, np.integer)) or d <= 0:
-        raise ValueError(f"d must be a positive integer number of dimensions, got {d!r}; pass e.g. d={DEFAULT_D}")
+        raise ValueError(f"d must be a positive integer number of dimensions, got {d!r}; pass e.g. d=8")
     return int(d)
 
 
-def make_head(d: int = DEFAULT_D, seed: int = DEFAULT_SEED) -> Head:
+def make_head(d: int, seed: int) -> Head:
     """W_q, W_k, W_v drawn from ``default_rng(seed)`` in that order, entries N(0, 1/d)."""
     d, seed = _dim(d), _seed("seed", seed)
     rng = np.random.default_rng(seed)
@@ -82,7 +79,7 @@ def make_head(d: int = DEFAULT_D, seed: int = DEFAULT_SEED) -> Head:
     return Head(w_q, w_k, w_v, seed)
 
 
-def token_vectors(ids, d: int = DEFAULT_D, seed: int = DEFAULT_SEED) -> np.ndarray:
+def token_vectors(ids, d: int, seed: int) -> np.ndarray:
     """One N(0, 1) vector per token ID, drawn from ``default_rng([seed, id])``; shape (n, d).
 
     This is a lookup table in all but storage: the same ID always gives the same row.
@@ -96,7 +93,7 @@ def token_vectors(ids, d: int = DEFAULT_D, seed: int = DEFAULT_SEED) -> np.ndarr
     return np.stack([np.random.default_rng([seed, int(t)]).standard_normal(d) for t in arr])
 
 
-def sentence_input(text: str, d: int = DEFAULT_D, seed: int = DEFAULT_SEED, positions: bool = False) -> np.ndarray:
+def sentence_input(text: str, d: int, seed: int, positions: bool = False) -> np.ndarray:
     """The attention input X for ``text``: token vectors, plus a position vector per row if ``positions``.
 
     The position vectors are the sinusoidal table of lesson 3 (row p for position p);
@@ -162,7 +159,7 @@ def attend(x, head: Head, mask=None) -> Result:
     if x.shape[1] != head.d:
         raise ValueError(f"x has {x.shape[1]} columns but the head expects d = {head.d}; build both with the same d")
     q, k, v = x @ head.w_q, x @ head.w_k, x @ head.w_v
-    s = q @ k.T / np.sqrt(head.d)
+    s = q @ k.T / np.sqrt(q.shape[1])  # √d_k: the width of one head's keys (= d for lesson 1's square head)
     if mask is not None:
         s = np.where(_as_mask(mask, len(x)), s, -np.inf)
     w = softmax(s)
@@ -174,7 +171,7 @@ def stack(x, heads, mask=None) -> np.ndarray:
     h = _as_input(x)
     heads = list(heads)
     if not heads:
-        raise ValueError("heads is empty; pass at least one Head, e.g. [make_head(seed=7), make_head(seed=8)]")
+        raise ValueError("heads is empty; pass at least one Head, e.g. [make_head(8, seed=7), make_head(8, seed=8)]")
     for head in heads:
         h = h + attend(h, head, mask).out
     return h
@@ -234,7 +231,7 @@ def matched_difference(out_a, out_b, perm) -> float:
     return float(np.max(np.abs(b - a[p])))
 
 
-def attend_padded(ids, mask, position_ids, head: Head, seed: int = DEFAULT_SEED) -> np.ndarray:
+def attend_padded(ids, mask, position_ids, head: Head, seed: int) -> np.ndarray:
     """Attention over one padded row; returns the outputs of its real tokens only.
 
     Input = token vector + sinusoidal position vector of ``position_ids``; every
@@ -258,3 +255,133 @@ def attend_padded(ids, mask, position_ids, head: Head, seed: int = DEFAULT_SEED)
     x = token_vectors(ids, head.d, seed) + sinusoidal.table(pos, head.d)
     allowed = np.broadcast_to(m.astype(bool), (m.size, m.size))
     return attend(x, head, allowed).out[m == 1]
+
+
+# --- lesson 1's experiment: the same sentence before and after a swap -----------------------------
+
+
+@dataclass(frozen=True)
+class Swap:
+    """A sentence and the same sentence with two tokens exchanged, each run through the same head."""
+
+    text: str
+    swapped: str
+    perm: np.ndarray  # row r of ``swapped`` is the token at row perm[r] of ``text``
+    before: Result
+    after: Result
+
+    @property
+    def moved(self) -> float:
+        """max |Out_after − Out_before[perm]|: how far any token's output moved (0 up to rounding without positions)."""
+        return matched_difference(self.before.out, self.after.out, self.perm)
+
+    @property
+    def weights_error(self) -> float:
+        """max |A(PX) − P A(X) Pᵀ|: how far the weights are from moving with the permutation."""
+        p = permutation_matrix(self.perm)
+        return float(np.abs(self.after.weights - p @ self.before.weights @ p.T).max())
+
+    @property
+    def out_error(self) -> float:
+        """max |Out(PX) − P Out(X)|: how far the outputs are from moving with the permutation."""
+        return float(np.abs(self.after.out - permutation_matrix(self.perm) @ self.before.out).max())
+
+
+def swap_experiment(text: str, i: int, j: int, head: Head, seed: int, positions: bool = False,
+                    causal: bool = False) -> Swap:
+    """Exchange tokens i and j of ``text`` and run both sentences through ``head`` (lesson 1's experiment).
+
+    The token vectors come from ``token_vectors(…, head.d, seed)``; ``positions`` adds the
+    sinusoidal position vectors (``sentence_input``), ``causal`` applies ``causal_mask``.
+    """
+    if not isinstance(head, Head):
+        raise ValueError(f"head must be a Head from make_head(), got {type(head).__name__}")
+    perm = swap(len(tokenize.tokens(text)), i, j)
+    swapped = permute_text(text, perm)
+    if not isinstance(causal, bool):
+        raise ValueError(f"causal must be True or False, got {causal!r}")
+    mask = causal_mask(len(perm)) if causal else None
+    before = attend(sentence_input(text, head.d, seed, positions), head, mask)
+    after = attend(sentence_input(swapped, head.d, seed, positions), head, mask)
+    return Swap(text, swapped, perm, before, after)
+
+
+# --- multi-head attention: it mixes tokens, and is still permutation-equivariant ------------------
+
+
+@dataclass(frozen=True)
+class MultiHead:
+    """h heads of width d_model / h, each with its own W_q, W_k, W_v (d_model × d_head), and W_o (d_model × d_model)."""
+
+    heads: tuple[Head, ...]
+    w_o: np.ndarray
+    seed: int
+
+    @property
+    def d(self) -> int:
+        return self.w_o.shape[0]
+
+
+def make_multi_head(d: int, n_heads: int, seed: int) -> MultiHead:
+    """``n_heads`` heads of width d / n_heads and an output projection, drawn from ``default_rng(seed)``.
+
+    Order of draws: for each head W_q, W_k, W_v, then W_o; entries N(0, 1/d).
+    """
+    d, seed = _dim(d), _seed("seed", seed)
+    if isinstance(n_heads, bool) or not isinstance(n_heads, (_numbers.Integral, np.integer)) or n_heads <= 0 or d % n_heads:
+        raise ValueError(f"n_heads must be a positive integer that divides d = {d}, got {n_heads!r}; e.g. n_heads=2")
+    rng = np.random.default_rng(seed)
+    std, width = 1.0 / np.sqrt(d), d // int(n_heads)
+    heads = tuple(Head(*(rng.normal(0.0, std, size=(d, width)) for _ in range(3)), seed) for _ in range(int(n_heads)))
+    return MultiHead(heads, rng.normal(0.0, std, size=(d, d)), seed)
+
+
+def multi_head_attend(x, mh: MultiHead, mask=None) -> np.ndarray:
+    """Multi-head attention (Vaswani et al. 2017 §3.2.2): Concat(head_1, …, head_h) W_o.
+
+    head_i = softmax(X W_q^i (X W_k^i)ᵀ / √d_head) X W_v^i. Each head mixes the rows of X;
+    the concatenation and W_o then act on each row alone. Every head is permutation-
+    equivariant, so the whole layer is: MHA(PX) = P · MHA(X).
+    """
+    if not isinstance(mh, MultiHead):
+        raise ValueError(f"mh must be a MultiHead from make_multi_head(), got {type(mh).__name__}")
+    return np.concatenate([attend(x, h, mask).out for h in mh.heads], axis=1) @ mh.w_o
+
+
+def layer_norm(x, eps: float = 1e-5) -> np.ndarray:
+    """LayerNorm without its learned scale and shift (Ba et al. 2016): each row minus its mean, over its std.
+
+    It reads only its own row, like a feed-forward layer: the token-wise part of a Transformer block.
+    """
+    x = _as_input(x)
+    eps = _check.positive("eps", eps)
+    mu = x.mean(axis=1, keepdims=True)
+    return (x - mu) / np.sqrt(x.var(axis=1, keepdims=True) + eps)
+
+
+def row_difference(out, row: int, row_b: int | None = None, other=None) -> float:
+    """max |out[row] − out[row_b]| (two tokens of one sentence), or max |out[row] − other[row]| (one row, two runs)."""
+    a = _as_input(out)
+    if (row_b is None) == (other is None):
+        raise ValueError("pass exactly one of row_b (compare two rows of out) or other (compare out with other at the same row)")
+    b = a[row_b] if other is None else _as_input(other)[row]
+    return float(np.abs(a[row] - b).max())
+
+
+def others_moved(layer, x, row: int, change) -> float:
+    """max |layer(X')[r] − layer(X)[r]| over the rows r ≠ ``row``, where X' is X with ``change`` added to that row.
+
+    0 for a layer that acts on each token alone (a feed-forward layer, LayerNorm); not 0 for
+    attention, whose every output row is a weighted sum over all rows.
+    """
+    x = _as_input(x)
+    row = _check.position("row", row)
+    if row >= len(x):
+        raise ValueError(f"row must be below the {len(x)} rows of x, got {row}")
+    delta = np.asarray(change, dtype=np.float64)
+    if delta.shape != (x.shape[1],):
+        raise ValueError(f"change must be one row of width {x.shape[1]}, got shape {delta.shape}")
+    x2 = x.copy()
+    x2[row] += delta
+    others = np.arange(len(x)) != row
+    return float(np.abs(layer(x2)[others] - layer(x)[others]).max()) if others.any() else 0.0

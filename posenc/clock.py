@@ -7,7 +7,10 @@ and the identity sin a·sin b + cos a·cos b = cos(a − b):
     ‖PE(p+k) − PE(p)‖² = 2·(d/2 − Σ_i cos(k·ω_i))          (so does the distance)
 
 ``nearest_neighbour`` uses the second line to find the closest two encodings
-among n positions in O(n·d) instead of comparing all n² pairs.
+among n positions in O(n·d) instead of comparing all n² pairs. ``dot_curve`` is
+the first line as a function of k, the curve lesson 3 draws (and lesson 4 meets
+again as RoPE's score of two equal vectors); ``first_rise``, ``lowest_dot`` and
+``first_dot_below`` read off the points the lessons quote.
 ``position_scores`` shows what the identity does *not* give: once the encodings
 pass through a query/key projection, as attention does, the score of two
 positions generally depends on where they are, not only on how far apart.
@@ -20,7 +23,7 @@ import numbers
 import numpy as np
 
 from . import _check
-from .sinusoidal import DEFAULT_BASE, angular_frequencies, periods, table
+from .sinusoidal import DEFAULT_BASE, angular_frequencies, dot_matrix, encode, periods, shift_rotation, table
 
 
 def _length(name: str, n) -> int:
@@ -67,7 +70,102 @@ def turns_within(length: int, d: int, base: float = DEFAULT_BASE) -> np.ndarray:
     return int(length) / periods(d, base)
 
 
-def random_projections(d: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+def _distance(name: str, k) -> int:
+    if isinstance(k, bool) or not isinstance(k, (numbers.Integral, np.integer)) or k < 1:
+        raise ValueError(f"{name} must be a positive integer distance in tokens, got {k!r}; pass e.g. {name}=200")
+    return int(k)
+
+
+def pairs_not_turning(length: int, d: int, base: float = DEFAULT_BASE) -> int:
+    """How many pairs do not finish one full turn within ``length`` tokens: #{i : λ_i > length}.
+
+    The same rule as ``rope.pairs_not_completing_turn`` (facts.md §2), for the sinusoid's
+    pairs: ``turns_within`` below 1.
+    """
+    return int(np.sum(turns_within(length, d, base) < 1.0))
+
+
+# --- the dot product as a function of distance -----------------------------------------------------------------
+
+
+def dot_curve(max_distance: int, d: int, base: float = DEFAULT_BASE) -> np.ndarray:
+    """Σ_i cos(k·ω_i) for k = 0 … max_distance: PE(p)·PE(p+k) for every p, from the closed form."""
+    n = _distance("max_distance", max_distance)
+    return np.cos(np.outer(np.arange(n + 1, dtype=np.float64), angular_frequencies(d, base))).sum(axis=1)
+
+
+def dots_from(p: int, max_distance: int, d: int, base: float = DEFAULT_BASE) -> np.ndarray:
+    """PE(p)·PE(p+k) for k = 0 … max_distance, computed from the encodings themselves (no identity used).
+
+    Lesson 3 draws it for several starts p on top of ``dot_curve``: the curves coincide.
+    """
+    n = _distance("max_distance", max_distance)
+    rows = table(np.arange(n + 1) + _check.position("p", p), d, base)
+    return rows @ encode(p, d, base)
+
+
+def first_rise(max_distance: int, d: int, base: float = DEFAULT_BASE) -> int:
+    """The first distance k after which the dot-product curve goes up: curve[k+1] > curve[k].
+
+    Raises when the curve only falls within ``max_distance`` (raise the distance drawn).
+    """
+    rises = np.nonzero(np.diff(dot_curve(max_distance, d, base)) > 0)[0]
+    if rises.size == 0:
+        raise ValueError(f"the dot-product curve never rises within max_distance={max_distance}; pass a larger max_distance")
+    return int(rises[0])
+
+
+def lowest_dot(max_distance: int, d: int, base: float = DEFAULT_BASE) -> tuple[int, float]:
+    """(k, Σ_i cos(k·ω_i)) at the lowest point of the curve for k = 0 … max_distance (the first, if tied).
+
+    Only a statement about that range: the pairs' angles never line up exactly again, so
+    farther out the curve keeps finding lower values, down towards −d/2 (``first_dot_below``).
+    """
+    curve = dot_curve(max_distance, d, base)
+    k = int(np.argmin(curve))
+    return k, float(curve[k])
+
+
+def first_dot_below(value: float, d: int, base: float = DEFAULT_BASE, *, limit: int) -> int:
+    """The smallest distance k ≤ limit with Σ_i cos(k·ω_i) < value; raises when there is none."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value):
+        raise ValueError(f"value must be a finite number, got {value!r}")
+    below = np.nonzero(dot_curve(limit, d, base) < value)[0]
+    if below.size == 0:
+        raise ValueError(f"the dot-product curve stays at or above {value} for k ≤ limit={limit}; pass a larger limit")
+    return int(below[0])
+
+
+def dot_matrix_shift_change(n: int, shift: int, d: int, base: float = DEFAULT_BASE) -> float:
+    """max |PE(a+s)·PE(b+s) − PE(a)·PE(b)| over the positions a, b = 0 … n−1: rounding only, by the identity."""
+    n = _length("n", n)
+    s = _check.position("shift", shift)
+    before = dot_matrix(np.arange(n), d, base)
+    return float(np.abs(dot_matrix(np.arange(n) + s, d, base) - before).max())
+
+
+# --- a shift is a rotation ---------------------------------------------------------------------------------
+
+
+def turn_angles(k: int, d: int, base: float = DEFAULT_BASE) -> np.ndarray:
+    """The angle each pair turns when the position moves on by k tokens: k·ω_i reduced to [0, 2π).
+
+    The same for every start position: the rotation block of ``shift_rotation(k)``.
+    """
+    k = _check.offset("k", k)
+    return np.mod(k * angular_frequencies(d, base), 2.0 * np.pi)
+
+
+def rotation_error(p: int, k: int, d: int, base: float = DEFAULT_BASE) -> float:
+    """max |M_k·PE(p) − PE(p+k)|: how far the rotation matrix of §3.5's "linear function" is from the formula."""
+    p = _check.position("p", p)
+    k = _check.offset("k", k)
+    if p + k < 0:
+        raise ValueError(f"p + k must be a position (≥ 0), got p={p}, k={k}")
+    return float(np.abs(shift_rotation(k, d, base) @ encode(p, d, base) - encode(p + k, d, base)).max())
+
+
+def random_projections(d: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """Two d×d matrices W_q, W_k with entries N(0, 1/d): a freshly initialised attention head's projections."""
     d = _check.even_dim("d", d)
     if isinstance(seed, bool) or not isinstance(seed, (numbers.Integral, np.integer)):

@@ -1,4 +1,4 @@
-"""Real models' position-related config fields, loaded from ``posenc/data/models.yaml``.
+"""Real models' position-related config fields, loaded from ``posenc/data/models*.yaml``.
 
 Each field keeps its source and verification tag, so a page that quotes a
 config value can say how well it was checked. Loading fails with a clear
@@ -6,6 +6,16 @@ message when a model lacks a field its position method needs or when its
 fields contradict each other (an odd rotary dim, a YaRN factor that is not
 scaled context ÷ native context, ...). ``rope_parameters`` and
 ``transformers_kwargs`` turn a RoPE model into transformers v5's config form.
+
+Position kinds: ``learned`` (a trained table), ``rope``, ``alibi`` (a fixed
+per-head slope on the score, Press et al. 2022), ``t5`` (a learned bias per
+distance bucket and head, Raffel et al. 2020) and ``mrope`` (RoPE whose pairs
+are split between temporal, height and width position IDs, Qwen2-VL).
+
+A file other than models.yaml may also add fields to a model defined
+elsewhere: an entry with ``adds_fields: true`` and only ``fields`` (no name or
+position). It may not redefine a field, so a value is stated once, with one
+source and one tag.
 """
 
 from __future__ import annotations
@@ -27,6 +37,12 @@ REQUIRED_FIELDS = {
     "learned": ("context", "hidden"),
     # RoPE: native (pre-training) context, the head width RoPE acts on, and the base θ.
     "rope": ("context", "head_dim", "rope_theta"),
+    # ALiBi: the training length, and the head count that fixes every slope.
+    "alibi": ("context", "heads", "layers"),
+    # T5: the bucket table's shape (buckets × heads) and the distance where the last bucket starts.
+    "t5": ("heads", "layers", "relative_attention_num_buckets", "relative_attention_max_distance"),
+    # M-RoPE: RoPE's fields plus the split of the rotary pairs into temporal/height/width sections.
+    "mrope": ("context", "head_dim", "rope_theta", "mrope_section", "spatial_merge_size"),
 }
 
 # Keys a RoPE model's ``scaling`` dict must / may have, per rope_type (transformers v5 names,
@@ -45,6 +61,16 @@ SCALING_KEYS = {
 _ROPE_INT_FIELDS = (
     "head_dim", "max_position_embeddings", "scaled_context", "nope_head_dim",
     "sliding_window", "local_layers_per_global", "full_attention_interval", "layers",
+)
+
+# Fields that, wherever they appear (any position kind), must be positive integers:
+# sizes the data-flow panel, the layer patterns and the cache arithmetic read.
+_POSITIVE_INT_FIELDS = (
+    "vocab_size", "layers", "heads", "kv_heads", "head_dim", "intermediate_size", "hidden",
+    "nope_layer_interval", "attention_chunk_size", "floor_scale",
+    "linear_num_key_heads", "linear_num_value_heads", "linear_key_head_dim", "linear_value_head_dim",
+    "kv_lora_rank", "q_lora_rank", "v_head_dim", "nope_head_dim",
+    "relative_attention_num_buckets", "relative_attention_max_distance", "spatial_merge_size",
 )
 
 
@@ -78,26 +104,49 @@ class ModelConfig:
         return self.fields[field].value if field in self.fields else default
 
 
-def _parse(key: str, raw: dict) -> ModelConfig:
+def _parse_fields(key: str, raw_fields, file: str) -> dict[str, Field]:
+    if not isinstance(raw_fields, dict):
+        raise ValueError(f"{file}: model {key!r} has fields that are not a mapping of name → {{value, source, tag}}")
+    fields = {}
+    for fname, f in raw_fields.items():
+        if not isinstance(f, dict) or not {"value", "source", "tag"} <= set(f):
+            raise ValueError(f"{file}: {key}.{fname} needs value, source and tag")
+        if f["tag"] not in TAGS:
+            raise ValueError(f"{file}: {key}.{fname} has tag {f['tag']!r}; use one of {', '.join(TAGS)}")
+        fields[fname] = Field(f["value"], f["source"], f["tag"])
+    return fields
+
+
+def _parse(key: str, raw: dict, file: str = MODELS_FILE.name) -> ModelConfig:
     for k in ("name", "position", "fields"):
         if k not in raw:
-            raise ValueError(f"{MODELS_FILE.name}: model {key!r} lacks {k!r}")
+            raise ValueError(f"{file}: model {key!r} lacks {k!r}")
     position = raw["position"]
     if position not in REQUIRED_FIELDS:
-        raise ValueError(f"{MODELS_FILE.name}: model {key!r} has position {position!r}; known: {', '.join(REQUIRED_FIELDS)}")
-    fields = {}
-    for fname, f in raw["fields"].items():
-        if not isinstance(f, dict) or not {"value", "source", "tag"} <= set(f):
-            raise ValueError(f"{MODELS_FILE.name}: {key}.{fname} needs value, source and tag")
-        if f["tag"] not in TAGS:
-            raise ValueError(f"{MODELS_FILE.name}: {key}.{fname} has tag {f['tag']!r}; use one of {', '.join(TAGS)}")
-        fields[fname] = Field(f["value"], f["source"], f["tag"])
+        raise ValueError(f"{file}: model {key!r} has position {position!r}; known: {', '.join(REQUIRED_FIELDS)}")
+    fields = _parse_fields(key, raw["fields"], file)
     missing = [f for f in REQUIRED_FIELDS[position] if f not in fields]
     if missing:
-        raise ValueError(f"{MODELS_FILE.name}: model {key!r} ({position}) lacks {', '.join(missing)}; add them with source and tag")
+        raise ValueError(f"{file}: model {key!r} ({position}) lacks {', '.join(missing)}; add them with source and tag")
     cfg = ModelConfig(key, raw["name"], position, fields)
     _check_consistent(cfg)
     return cfg
+
+
+def _add_fields(cfg: ModelConfig, raw: dict, file: str) -> ModelConfig:
+    """``cfg`` with the fields of an ``adds_fields`` entry added (never replaced), checked again as a whole."""
+    extra = set(raw) - {"adds_fields", "fields"}
+    if extra:
+        raise ValueError(f"{file}: {cfg.key!r} adds fields to a model defined elsewhere, so it may only have "
+                         f"'adds_fields' and 'fields', not {', '.join(sorted(extra))}")
+    new = _parse_fields(cfg.key, raw.get("fields"), file)
+    twice = sorted(set(new) & set(cfg.fields))
+    if twice:
+        raise ValueError(f"{file}: {cfg.key}.{', '.join(twice)} is already defined with its own source; "
+                         f"a field is stated once, so edit it where it is defined instead")
+    merged = ModelConfig(cfg.key, cfg.name, cfg.position, {**cfg.fields, **new})
+    _check_consistent(merged)
+    return merged
 
 
 def _check_consistent(cfg: ModelConfig) -> None:
@@ -105,8 +154,85 @@ def _check_consistent(cfg: ModelConfig) -> None:
         v = cfg.get(fname)
         if v is not None and (not isinstance(v, int) or isinstance(v, bool) or v <= 0):
             raise ValueError(f"{MODELS_FILE.name}: {cfg.key}.{fname} must be a positive integer, got {v!r}")
+    for fname in _POSITIVE_INT_FIELDS:
+        v = cfg.get(fname)
+        if v is not None and (not _is_int(v) or v <= 0):
+            raise ValueError(f"{MODELS_FILE.name}: {cfg.key}.{fname} must be a positive integer, got {v!r}; "
+                             f"write it without a decimal point")
+    _check_heads(cfg)
+    _check_layer_pattern(cfg)
     if cfg.position == "rope":
         _check_rope(cfg)
+    elif cfg.position == "t5":
+        _check_t5(cfg)
+    elif cfg.position == "mrope":
+        _check_mrope(cfg)
+
+
+def _check_heads(cfg: ModelConfig) -> None:
+    where = f"{MODELS_FILE.name}: {cfg.key}"
+    heads, kv = cfg.get("heads"), cfg.get("kv_heads")
+    if heads is not None and kv is not None and heads % kv:
+        raise ValueError(f"{where}: heads {heads} is not a multiple of kv_heads {kv}; grouped-query attention "
+                         f"shares each key/value head among heads ÷ kv_heads query heads, so fix one of them")
+    lk, lv = cfg.get("linear_num_key_heads"), cfg.get("linear_num_value_heads")
+    if lk is not None and lv is not None and lv % lk:
+        raise ValueError(f"{where}: linear_num_value_heads {lv} is not a multiple of linear_num_key_heads {lk} "
+                         f"(Gated DeltaNet repeats each query/key head over value heads ÷ key heads)")
+
+
+def _check_layer_pattern(cfg: ModelConfig) -> None:
+    """Fields that say which layers have no RoPE (posenc.hybrid reads them)."""
+    where = f"{MODELS_FILE.name}: {cfg.key}"
+    nope_on_full = cfg.get("nope_on_full_attention")
+    if nope_on_full is not None:
+        if not isinstance(nope_on_full, bool):
+            raise ValueError(f"{where}.nope_on_full_attention must be true or false, got {nope_on_full!r}")
+        if "local_layers_per_global" not in cfg.fields:
+            raise ValueError(f"{where}.nope_on_full_attention needs local_layers_per_global (which layers are full "
+                             f"attention); Command R7B: 3 sliding-window layers per full layer")
+    if "nope_layer_interval" in cfg.fields and "full_attention_interval" in cfg.fields:
+        raise ValueError(f"{where}: nope_layer_interval and full_attention_interval both pick every k-th layer; "
+                         f"a model has one pattern, so keep the one its config states")
+    chunk = cfg.get("attention_chunk_size")
+    if chunk is not None and "nope_layer_interval" not in cfg.fields:
+        raise ValueError(f"{where}.attention_chunk_size is given without nope_layer_interval; in Llama 4 the chunked "
+                         f"layers are the RoPE layers between the NoPE ones, so add nope_layer_interval")
+
+
+def _check_t5(cfg: ModelConfig) -> None:
+    where = f"{MODELS_FILE.name}: {cfg.key}"
+    buckets, max_distance = cfg["relative_attention_num_buckets"], cfg["relative_attention_max_distance"]
+    # Bidirectional (encoder) buckets: half per direction, half of those exact.
+    max_exact = buckets // 2 // 2
+    if max_exact < 1 or max_distance <= max_exact:
+        raise ValueError(f"{where}: relative_attention_max_distance {max_distance} must exceed the exact range "
+                         f"{max_exact} of {buckets} buckets (T5: 32 buckets, 128)")
+    stacks = cfg.get("bias_tables")
+    if stacks is not None and (not _is_int(stacks) or stacks <= 0):
+        raise ValueError(f"{where}.bias_tables must be a positive integer (T5: 2, encoder and decoder), got {stacks!r}")
+
+
+def _check_mrope(cfg: ModelConfig) -> None:
+    where = f"{MODELS_FILE.name}: {cfg.key}"
+    for fname in ("head_dim",):
+        v = cfg[fname]
+        if not _is_int(v) or v <= 0 or v % 2:
+            raise ValueError(f"{where}.{fname} must be a positive even integer, got {v!r}")
+    theta = cfg["rope_theta"]
+    if not _is_num(theta) or theta <= 1:
+        raise ValueError(f"{where}.rope_theta must be a number greater than 1, got {theta!r}")
+    section = cfg["mrope_section"]
+    if (not isinstance(section, list) or len(section) != 3
+            or not all(_is_int(s) and s > 0 for s in section)):
+        raise ValueError(f"{where}.mrope_section must be three positive integers (temporal, height, width pairs), "
+                         f"got {section!r}; Qwen2-VL uses [16, 24, 24]")
+    if sum(section) != cfg["head_dim"] // 2:
+        raise ValueError(f"{where}: mrope_section {section} sums to {sum(section)} pairs but head_dim "
+                         f"{cfg['head_dim']} has {cfg['head_dim'] // 2}; every rotary pair belongs to one section")
+    inter = cfg.get("mrope_interleaved")
+    if inter is not None and not isinstance(inter, bool):
+        raise ValueError(f"{where}.mrope_interleaved must be true or false, got {inter!r}")
 
 
 def _is_int(v) -> bool:
@@ -237,14 +363,27 @@ def transformers_kwargs(cfg: ModelConfig, layer: str = "global") -> dict:
 
 @lru_cache(maxsize=None)
 def _all() -> dict[str, ModelConfig]:
-    """Every model in posenc/data/models*.yaml (models.yaml first, then the others by name)."""
+    """Every model in posenc/data/models*.yaml (models.yaml first, then the others by name).
+
+    Entries with ``adds_fields: true`` are applied after every model is defined,
+    so they may add to a model from any file.
+    """
     models: dict[str, ModelConfig] = {}
+    additions: list[tuple[str, dict, str]] = []
     for path in sorted(MODELS_FILE.parent.glob("models*.yaml"), key=lambda p: (p != MODELS_FILE, p.name)):
         raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
         for key, entry in raw.items():
+            if isinstance(entry, dict) and entry.get("adds_fields") is True:
+                additions.append((key, entry, path.name))
+                continue
             if key in models:
                 raise ValueError(f"model {key!r} is defined twice; rename or remove it in {path.name}")
-            models[key] = _parse(key, entry)
+            models[key] = _parse(key, entry, path.name)
+    for key, entry, file in additions:
+        if key not in models:
+            raise ValueError(f"{file}: {key!r} adds fields to a model that no models*.yaml defines; "
+                             f"define it (name, position, fields) or fix the key")
+        models[key] = _add_fields(models[key], entry, file)
     return models
 
 

@@ -15,10 +15,12 @@ from typing import Any
 
 import yaml
 
+from .formatting import format_value
+
 DATA = Path(__file__).parent / "data"
 TAGS = {
     "V": "已核实：一手来源（论文原文或官方仓库）",
-    "V3": "已核实：官方文件的第三方逐字副本",
+    "V3": "副本核实：与官方文件逐字相同的第三方副本，官方原件本身没有打开",
     "U": "未核实：推断或二手来源，仅供参考",
 }
 
@@ -39,16 +41,54 @@ class Fact:
 
     @property
     def text(self) -> str:
-        from .numbers import format_value
-
         return format_value(self.value, self.fmt)
 
 
 _REQUIRED = ("value", "fmt", "what", "source", "tag")
 
 
+def key_lines(path: Path) -> dict[str, int]:
+    """Line of each top-level key of a YAML mapping file; a key repeated at any depth is an error.
+
+    ``yaml.safe_load`` keeps the last of two equal keys without a word, so a second
+    definition would silently replace the first.
+    """
+    text = path.read_text(encoding="utf-8")
+    root = yaml.compose(text)
+    if root is None:
+        return {}
+    todo = [root]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, yaml.MappingNode):
+            seen: dict = {}
+            for key, value in node.value:
+                if isinstance(key, yaml.ScalarNode):
+                    if key.value in seen:
+                        raise ValueError(
+                            f"{_where(path, seen[key.value])} and {_where(path, key.start_mark.line + 1)}: "
+                            f"key {key.value!r} is defined twice; keep one"
+                        )
+                    seen[key.value] = key.start_mark.line + 1
+                todo.append(value)
+        elif isinstance(node, yaml.SequenceNode):
+            todo.extend(node.value)
+    if not isinstance(root, yaml.MappingNode):
+        raise ValueError(f"{path.name}: expected a mapping of name → entry at the top level")
+    return {key.value: key.start_mark.line + 1 for key, _ in root.value}
+
+
+def _where(path: Path, line: int) -> str:
+    try:
+        rel = path.resolve().relative_to(DATA.parent.parent)
+    except ValueError:
+        rel = path
+    return f"{rel.as_posix()}:{line}"
+
+
 def load_entries(path: Path) -> dict[str, dict]:
     """Read a YAML mapping of name → entry, checking each entry has a source and a valid tag."""
+    key_lines(path)  # a key written twice is an error, not a silent replacement
     entries = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     for name, entry in entries.items():
         missing = [k for k in _REQUIRED if k not in entry]
@@ -61,12 +101,16 @@ def load_entries(path: Path) -> dict[str, dict]:
 
 @lru_cache(maxsize=None)
 def _all() -> dict[str, Fact]:
-    facts = {}
+    facts: dict[str, Fact] = {}
+    defined_at: dict[str, str] = {}
     for path in sorted(DATA.glob("facts*.yaml")):
+        lines = key_lines(path)
         for name, e in load_entries(path).items():
+            here = _where(path, lines[name])
             if name in facts:
-                raise ValueError(f"fact {name!r} is defined twice; rename one in {path.name}")
+                raise ValueError(f"fact {name!r} is defined twice: at {defined_at[name]} and at {here}; rename or remove one")
             facts[name] = Fact(name, e["value"], e["fmt"], e["what"], e["source"], e.get("url", ""), e["tag"])
+            defined_at[name] = here
     return facts
 
 

@@ -23,6 +23,20 @@ def has_row(cfg: ModelConfig, p: int) -> bool:
     return _check.position("p", p) < cfg["context"]
 
 
+def last_row(cfg: ModelConfig) -> int:
+    """The last position the table has a row for: context − 1 (rows are numbered from 0)."""
+    if "context" not in cfg.fields:
+        raise ValueError(f"model {cfg.key!r} has no 'context' field: a position table has one row per position")
+    return cfg["context"] - 1
+
+
+def rows_to_reach(cfg: ModelConfig, p: int) -> int:
+    """How many rows the table must grow by so that position p has one: p − last_row, or 0 if it already has."""
+    from . import _check
+
+    return max(0, _check.position("p", p) - last_row(cfg))
+
+
 def probe_rows(cfg: ModelConfig, positions) -> list[bool]:
     """``has_row`` for each position: which of them the table can look up."""
     return [has_row(cfg, p) for p in positions]

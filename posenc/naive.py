@@ -54,3 +54,26 @@ def normalised_gap_in_tokens(gap: float, length: int) -> float:
     if isinstance(gap, bool) or not isinstance(gap, (int, float, np.floating)) or not 0 <= gap <= 1:
         raise ValueError(f"gap must be a number in [0, 1] (a distance on the normalised scale), got {gap!r}")
     return float(gap) / normalised_step(length)
+
+
+def position_where_share_falls_to(share: float, content_rms: float) -> int:
+    """The first position p ≥ 1 at which content is at most ``share`` of the added index: content_rms / p ≤ share.
+
+    Closed form p = ⌈content_rms / share⌉, nudged by one where floating point rounds the quotient.
+    """
+    if isinstance(share, bool) or not isinstance(share, (int, float, np.floating)) or not 0 < share:
+        raise ValueError(f"share must be a positive number (e.g. 0.01 for 1%), got {share!r}")
+    rms = _check.positive("content_rms", content_rms)
+    p = max(1, int(np.ceil(rms / share)))
+    while p > 1 and rms / (p - 1) <= share:
+        p -= 1
+    while rms / p > share:
+        p += 1
+    return p
+
+
+def normalised_position(value: float, length: int) -> float:
+    """The position p whose normalised value p / (length − 1) is ``value``: value · (length − 1), maybe not a whole token."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.floating)) or not 0 <= value <= 1:
+        raise ValueError(f"value must be a number in [0, 1] (a point on the normalised scale), got {value!r}")
+    return float(value) / normalised_step(length)

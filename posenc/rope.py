@@ -26,6 +26,7 @@ turns only the first int(head_dim · fraction) dims and passes the rest through.
 from __future__ import annotations
 
 import numbers
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -130,6 +131,73 @@ def pairs_not_completing_turn(inv_freq, context: int) -> int:
     return int(np.sum(wavelengths(inv_freq) > L))
 
 
+@dataclass(frozen=True)
+class Spectrum:
+    """Pair by pair, how RoPE's frequencies sit against a context of L tokens (lesson 4's spectrum).
+
+    ``wavelengths`` are λ_i = 2π/ω_i, fastest pair first; a pair with λ_i > L does not
+    complete a turn within the context (``pairs_not_completing_turn``).
+    """
+
+    wavelengths: np.ndarray
+    context: int
+
+    @property
+    def pairs(self) -> int:
+        return len(self.wavelengths)
+
+    @property
+    def not_turning(self) -> np.ndarray:
+        """One bool per pair: True where λ_i > L."""
+        return self.wavelengths > self.context
+
+    @property
+    def count_not_turning(self) -> int:
+        return int(np.sum(self.not_turning))
+
+    @property
+    def first_not_turning(self) -> int:
+        """Index of the fastest pair that does not complete a turn (pairs count from 0)."""
+        if not self.count_not_turning:
+            raise ValueError(f"every pair completes a turn within {self.context} tokens; there is no first pair that does not")
+        return int(np.argmax(self.not_turning))
+
+    @property
+    def last_turning_wavelength(self) -> float:
+        """λ of the slowest pair that still completes a turn within L."""
+        turning = self.wavelengths[~self.not_turning]
+        if not turning.size:
+            raise ValueError(f"no pair completes a turn within {self.context} tokens")
+        return float(turning.max())
+
+    @property
+    def first_not_turning_wavelength(self) -> float:
+        return float(self.wavelengths[self.first_not_turning])
+
+    @property
+    def slowest_turns(self) -> float:
+        """L / λ of the slowest pair: the share of one turn it makes within the context."""
+        return self.context / float(self.wavelengths[-1])
+
+
+def spectrum(inv_freq, context: int) -> Spectrum:
+    """The ``Spectrum`` of frequencies ``inv_freq`` against a context of ``context`` tokens."""
+    return Spectrum(wavelengths(inv_freq), _context("context", context))
+
+
+def model_spectrum(cfg, context: int | None = None, base: float | None = None) -> Spectrum:
+    """The ``Spectrum`` of a model config (``posenc.configs.load(key)``): its unscaled RoPE frequencies.
+
+    Reads ``head_dim``, ``rope_theta``, ``rotary_fraction`` (default 1) and ``context`` (the
+    native context); ``context`` and ``base`` override the config's, to ask "what if".
+    Scalings such as YaRN are not applied: this is the model as pre-trained.
+    """
+    head_dim = cfg["head_dim"]
+    theta = cfg["rope_theta"] if base is None else base
+    inv = inverse_frequencies(head_dim, theta, cfg.get("rotary_fraction", 1.0))
+    return spectrum(inv, cfg["context"] if context is None else context)
+
+
 # --- the rotation itself ---------------------------------------------------------------------
 
 
@@ -143,6 +211,19 @@ def convention_permutation(dim: int) -> np.ndarray:
     """
     dim = _check.even_dim("dim", dim)
     return np.concatenate([np.arange(0, dim, 2), np.arange(1, dim, 2)])
+
+
+def pair_of_dim(dim: int, convention: str) -> np.ndarray:
+    """For each of the ``dim`` dims, the pair it belongs to: j // 2 for interleaved, j mod d/2 for half."""
+    dim = _check.even_dim("dim", dim)
+    j = np.arange(dim)
+    return j // 2 if _convention(convention) == "interleaved" else j % (dim // 2)
+
+
+def convention_pairs(dim: int, convention: str) -> list[tuple[int, int]]:
+    """The dims turned together, pair 0 first: [(0, 1), (2, 3), …] or [(0, d/2), (1, d/2+1), …]."""
+    owner = pair_of_dim(dim, convention)
+    return [tuple(int(j) for j in np.nonzero(owner == i)[0]) for i in range(dim // 2)]
 
 
 def _check_rotate_args(x_shape, positions, inv_freq):
@@ -227,3 +308,60 @@ def apply_rotary_torch(x, positions, inv_freq, convention: str = "half"):
         a, b = rot[..., :h], rot[..., h:]
         turned = torch.cat((a * cos - b * sin, a * sin + b * cos), dim=-1)
     return torch.cat((turned, rest), dim=-1)
+
+
+# --- a vector scored against itself k positions later (lessons 4 and 6) ------------------------------
+
+
+def _vector(name: str, q) -> np.ndarray:
+    arr = np.asarray(q, dtype=np.float64)
+    if arr.ndim != 1 or arr.size == 0 or not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must be one finite vector of shape (D,), got shape {arr.shape}; pass e.g. {name}=np.ones(16)")
+    return arr
+
+
+def pair_energies(q, n_pairs: int, convention: str = "interleaved") -> np.ndarray:
+    """|q_i|² for pairs i = 0 … n_pairs − 1 of the vector q, a pair laid out as in ``rotate``."""
+    arr = _vector("q", q)
+    convention = _convention(convention)
+    if isinstance(n_pairs, bool) or not isinstance(n_pairs, (numbers.Integral, np.integer)) or not 0 < 2 * n_pairs <= arr.size:
+        raise ValueError(f"n_pairs must be a positive integer with 2·n_pairs ≤ {arr.size} (the length of q), got {n_pairs!r}")
+    rdim = 2 * int(n_pairs)
+    if convention == "interleaved":
+        a, b = arr[0:rdim:2], arr[1:rdim:2]
+    else:
+        a, b = arr[: rdim // 2], arr[rdim // 2 : rdim]
+    return a * a + b * b
+
+
+def self_scores(q, distances, inv_freq, convention: str = "interleaved") -> np.ndarray:
+    """(R_m q)ᵀ (R_{m+k} q) for each k in ``distances``: q scored against itself k positions later.
+
+    Computed by turning q with ``rotate`` (m = 0; every m gives the same, since
+    R_mᵀ R_{m+k} = R_k, RoFormer §3). ``self_scores_closed_form`` is the same number
+    written out pair by pair.
+    """
+    arr = _vector("q", q)
+    ks = _check.positions("distances", distances)
+    q0 = rotate(arr[None, :], [0], inv_freq, convention)[0]
+    qk = rotate(np.repeat(arr[None, :], len(ks), axis=0), ks, inv_freq, convention)
+    return qk @ q0
+
+
+def self_scores_closed_form(q, distances, inv_freq, convention: str = "interleaved") -> np.ndarray:
+    """Σ_i |q_i|² cos(k ω_i) + |q_pass|² for each k: ``self_scores`` pair by pair.
+
+    One pair x = (a, b) turned by φ is (a cos φ − b sin φ, a sin φ + b cos φ), so
+    xᵀ R(φ) x = a² cos φ − ab sin φ + ab sin φ + b² cos φ = |x|² cos φ: the sines cancel
+    and only the pair's length survives. Summed over pairs, each weighted by its own
+    |q_i|²; dims past the rotary ones (partial RoPE) are not turned and add |q_pass|² at
+    every distance. With |q_i| = 1 for every pair and no pass-through dims this is lesson 3's
+    Σ_i cos(k ω_i); for any other q it is a different curve.
+    """
+    arr = _vector("q", q)
+    ks = _check.positions("distances", distances).astype(np.float64)
+    inv = _inv_freq("inv_freq", inv_freq)
+    _check_rotate_args((1, arr.size), [0], inv)
+    energy = pair_energies(arr, len(inv), convention)
+    passed = float(np.sum(arr[2 * len(inv):] ** 2))
+    return np.cos(ks[:, None] * inv[None, :]) @ energy + passed

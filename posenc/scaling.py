@@ -15,7 +15,13 @@ multiplied by attention_factor, so attention logits grow by its square.
     ABF           θ' chosen by hand (Code Llama 10⁴ → 10⁶), then     Xiong et al. 2023;
                   continued training at the longer length          Rozière et al. 2023
 
-Lesson 5 quotes the per-pair tables (``yarn_pairs``, ``llama3_split``).
+A models.yaml model's own scaling is dispatched through one registry, ``SCALINGS``
+(rope_type → function), as transformers dispatches through ``ROPE_INIT_FUNCTIONS``;
+``scaling_arguments`` is the one place a model's ``scaling`` dict is read, so
+``for_model``, ``yarn_pairs_for_model`` and ``llama3_bands_for_model`` agree by construction.
+Lesson 5 also quotes the per-pair views (``yarn_pairs``, ``llama3_bands``), the methods
+side by side (``methods_for``, ``angle_overshoot``) and what a base change does
+(``base_change``, ``pairs_completing_turn``, ``turn_fraction``, ``ntk_factor_for_base``).
 """
 
 from __future__ import annotations
@@ -27,7 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _check
-from .rope import _context, inverse_frequencies, rotary_dim, wavelengths
+from .rope import inverse_frequencies, pairs_not_completing_turn, rotary_dim, wavelengths
 
 YARN_BETA_FAST = 32.0  # YaRN paper: "α=1, β=32 for Llama" (β_fast in transformers' names)
 YARN_BETA_SLOW = 1.0
@@ -37,6 +43,13 @@ def _factor(name: str, s) -> float:
     if isinstance(s, bool) or not isinstance(s, numbers.Real) or not np.isfinite(s) or s < 1:
         raise ValueError(f"{name} must be a finite number ≥ 1 (new context ÷ original context), got {s!r}; e.g. {name}=4.0 stretches 32,768 to 131,072")
     return float(s)
+
+
+def _context(name: str, L) -> int:
+    """A length in tokens: a positive integer (a float such as 4096.0 is refused, not rounded)."""
+    if isinstance(L, bool) or not isinstance(L, (numbers.Integral, np.integer)) or L <= 0:
+        raise ValueError(f"{name} must be a positive integer number of tokens, got {L!r}; pass e.g. {name}=32768")
+    return int(L)
 
 
 def _optional_positive(name: str, x):
@@ -223,6 +236,30 @@ def yarn_ramp(low: float, high: float, n_pairs: int) -> np.ndarray:
     return np.clip((j - low) / (high - low), 0.0, 1.0)
 
 
+def yarn_paper_ramp(rotations, alpha: float = YARN_BETA_SLOW, beta: float = YARN_BETA_FAST) -> np.ndarray:
+    """The YaRN paper's NTK-by-parts weight on ω/s, written over r = L/λ: 1 − γ(r).
+
+    Peng et al. 2023 (arXiv:2309.00071) §3.2 define γ(r) = 0 for r < α, 1 for r > β,
+    (r − α)/(β − α) between, and h(θ_d) = (1 − γ(r))·θ_d/s + γ(r)·θ_d, with α = 1,
+    β = 32 for Llama. 1 − γ(r) has the meaning of ``yarn_ramp`` (0 keeps ω, 1 uses ω/s);
+    the variable differs: the paper is linear in r, the reference code (jquesnelle/yarn,
+    transformers' ``_compute_yarn_parameters``, DeepSeek-V3's ``precompute_freqs_cis``)
+    is linear in the pair index between the floored/ceiled correction dims, and the
+    index is linear in ln r. Both give 0 for r ≥ β and 1 for r ≤ α.
+    """
+    r = np.asarray(rotations, dtype=np.float64)
+    if r.ndim > 1 or r.size == 0 or not np.all(np.isfinite(r)) or np.any(r <= 0):
+        raise ValueError(f"rotations must be a non-empty 1-D array of positive finite turn counts r = L/λ, got {rotations!r}; "
+                         f"e.g. scaling.yarn_pairs(...).rotations")
+    a = _check.positive("alpha", alpha)
+    b = _check.positive("beta", beta)
+    if b <= a:
+        raise ValueError(f"beta must exceed alpha (the ramp runs from α to β turns), got alpha={a}, beta={b}; "
+                         f"the paper uses alpha=1, beta=32")
+    gamma = np.clip((np.atleast_1d(r) - a) / (b - a), 0.0, 1.0)
+    return 1.0 - gamma
+
+
 def yarn(
     head_dim: int,
     base: float,
@@ -259,16 +296,21 @@ def yarn(
 
 @dataclass(frozen=True)
 class YarnPairs:
-    """YaRN pair by pair, for lesson 5's table (arrays indexed by pair j)."""
+    """YaRN pair by pair, for lesson 5's table and figures (arrays indexed by pair j)."""
 
     pair: np.ndarray  # j = 0 … d/2 − 1
     wavelength: np.ndarray  # λ_j = 2π/ω_j before scaling, in tokens
     rotations: np.ndarray  # r_j = L/λ_j: turns within the original context
-    ramp: np.ndarray  # 0 = ω_j kept, 1 = ω_j/s
+    ramp: np.ndarray  # 0 = ω_j kept, 1 = ω_j/s (the reference code's ramp, over j)
     inv_freq: np.ndarray  # ω_j' after YaRN
-    low: float
+    low: float  # the ramp's ends as used (rounded outwards unless truncate=False)
     high: float
     attention_factor: float
+    factor: float = 1.0  # s
+    beta_fast: float = YARN_BETA_FAST  # the paper's β
+    beta_slow: float = YARN_BETA_SLOW  # the paper's α
+    low_exact: float = float("nan")  # correction_dim(β_fast) before rounding and clamping
+    high_exact: float = float("nan")  # correction_dim(β_slow) before rounding and clamping
 
     @property
     def kept(self) -> int:
@@ -283,6 +325,15 @@ class YarnPairs:
     @property
     def blended(self) -> int:
         return len(self.pair) - self.kept - self.interpolated
+
+    @property
+    def paper_ramp(self) -> np.ndarray:
+        """The paper's weight 1 − γ(r_j) with α = beta_slow, β = beta_fast (``yarn_paper_ramp``)."""
+        return yarn_paper_ramp(self.rotations, self.beta_slow, self.beta_fast)
+
+    def largest_ramp_gap(self) -> int:
+        """The pair where the paper's weight and the code's ramp differ most (the first, on a tie)."""
+        return int(np.argmax(np.abs(self.paper_ramp - self.ramp)))
 
 
 def yarn_pairs(
@@ -314,6 +365,11 @@ def yarn_pairs(
         low=low,
         high=high,
         attention_factor=att,
+        factor=float(factor),
+        beta_fast=float(beta_fast),
+        beta_slow=float(beta_slow),
+        low_exact=yarn_correction_dim(beta_fast, dim, base, original_context),
+        high_exact=yarn_correction_dim(beta_slow, dim, base, original_context),
     )
 
 
@@ -357,6 +413,27 @@ def llama3(
     return np.where(medium, blended, out), 1.0
 
 
+LLAMA3_BANDS = ("kept", "smoothed", "scaled")  # λ < L/hf · between · λ > L/lf
+
+
+def llama3_bands(
+    head_dim: int,
+    base: float,
+    low_freq_factor: float,
+    high_freq_factor: float,
+    original_context: int,
+    rotary_fraction: float = 1.0,
+) -> np.ndarray:
+    """Which of Llama 3's three bands each pair falls in: "kept" (λ < L/hf), "scaled" (λ > L/lf) or "smoothed".
+
+    The same comparisons as ``llama3`` (and llama-models' ``apply_scaling``): a wavelength
+    exactly at L/hf or at L/lf is smoothed, whose weight there is 1 or 0.
+    """
+    _, lf, hf, L = _llama3_args(1.0, low_freq_factor, high_freq_factor, original_context)
+    lam = wavelengths(inverse_frequencies(head_dim, base, rotary_fraction))
+    return np.where(lam < L / hf, "kept", np.where(lam > L / lf, "scaled", "smoothed"))
+
+
 def llama3_split(
     head_dim: int,
     base: float,
@@ -369,23 +446,66 @@ def llama3_split(
 
     Llama 3.1 8B (d 128, θ 500,000, L 8,192, lf 1, hf 4): 29 / 29 / 6.
     """
-    _, lf, hf, L = _llama3_args(1.0, low_freq_factor, high_freq_factor, original_context)
-    lam = wavelengths(inverse_frequencies(head_dim, base, rotary_fraction))
-    unchanged = int(np.sum(lam < L / hf))
-    scaled = int(np.sum(lam > L / lf))
-    return {"unchanged": unchanged, "scaled": scaled, "smoothed": len(lam) - unchanged - scaled}
+    bands = llama3_bands(head_dim, base, low_freq_factor, high_freq_factor, original_context, rotary_fraction)
+    return {"unchanged": int(np.sum(bands == "kept")), "scaled": int(np.sum(bands == "scaled")),
+            "smoothed": int(np.sum(bands == "smoothed"))}
 
 
-# --- a model's frequencies ------------------------------------------------------------------------
+# --- a model's frequencies: one registry, as transformers' ROPE_INIT_FUNCTIONS ---------------------
+
+# rope_type → the function computing (inv_freq, attention_factor); ``scaling_arguments`` turns a
+# models.yaml entry into that function's keyword arguments.
+SCALINGS = {
+    "linear": linear,
+    "dynamic": dynamic_ntk,
+    "yarn": yarn,
+    "llama3": llama3,
+}
+
+
+def _rope_model(cfg):
+    if getattr(cfg, "position", None) != "rope":
+        raise ValueError(f"expected a RoPE model from models.yaml, got {getattr(cfg, 'key', cfg)!r}; e.g. configs.load('qwen3_8b')")
+    return cfg
+
+
+def scaling_arguments(cfg) -> tuple[str, dict]:
+    """(rope_type, keyword arguments for ``SCALINGS[rope_type]``) of a models.yaml RoPE model with scaling.
+
+    The one place a model's ``scaling`` dict is read: missing YaRN betas take the
+    paper's 32 and 1 (as transformers does), ``truncate`` defaults to True, dynamic
+    NTK's L is ``max_position_embeddings`` (else the context).
+    """
+    cfg = _rope_model(cfg)
+    sc = cfg.get("scaling")
+    if sc is None:
+        raise ValueError(f"model {cfg.key!r} has no scaling in models.yaml; pick one that does, e.g. 'qwen3_8b' or 'llama31_8b'")
+    kind = sc["rope_type"]
+    common = {"head_dim": cfg["head_dim"], "base": cfg["rope_theta"], "rotary_fraction": cfg.get("rotary_fraction", 1.0)}
+    if kind == "linear":
+        return kind, {**common, "factor": sc["factor"]}
+    if kind == "dynamic":
+        return kind, {**common, "factor": sc["factor"],
+                      "max_position_embeddings": cfg.get("max_position_embeddings", cfg["context"])}
+    if kind == "yarn":
+        return kind, {**common, "factor": sc["factor"], "original_context": sc["original_max_position_embeddings"],
+                      "beta_fast": sc.get("beta_fast") or YARN_BETA_FAST, "beta_slow": sc.get("beta_slow") or YARN_BETA_SLOW,
+                      "truncate": sc.get("truncate", True), "mscale": sc.get("mscale"),
+                      "mscale_all_dim": sc.get("mscale_all_dim"), "attention_factor": sc.get("attention_factor")}
+    if kind == "llama3":
+        return kind, {**common, "factor": sc["factor"], "low_freq_factor": sc["low_freq_factor"],
+                      "high_freq_factor": sc["high_freq_factor"],
+                      "original_context": sc["original_max_position_embeddings"]}
+    raise ValueError(f"model {cfg.key!r}: scaling rope_type {kind!r} is not implemented; use one of {', '.join(SCALINGS)}")
 
 
 def for_model(cfg, layer: str = "global") -> tuple[np.ndarray, float]:
     """(inv_freq, attention_factor) of a models.yaml RoPE model, scaling included when it has one.
 
-    ``layer="local"`` gives the sliding-window layers' unscaled frequencies for
-    models with a separate local base (Gemma 3); its scaling is global-only.
-    Opt-in scalings (Qwen's YaRN, ``scaling_opt_in``) are applied: this is the
-    long-context setting the model's docs describe.
+    Dispatches through ``SCALINGS`` with ``scaling_arguments``. ``layer="local"`` gives
+    the sliding-window layers' unscaled frequencies for models with a separate local
+    base (Gemma 3); its scaling is global-only. Opt-in scalings (Qwen's YaRN,
+    ``scaling_opt_in``) are applied: this is the long-context setting the model's docs describe.
     """
     if getattr(cfg, "position", None) != "rope":
         raise ValueError(f"for_model needs a RoPE model from models.yaml, got {getattr(cfg, 'key', cfg)!r}; e.g. configs.load('qwen3_8b')")
@@ -396,20 +516,185 @@ def for_model(cfg, layer: str = "global") -> tuple[np.ndarray, float]:
         if cfg.get("local_rope_theta") is None:
             raise ValueError(f"model {cfg.key!r} has no local_rope_theta; layer='local' is for models like gemma3_27b")
         return inverse_frequencies(head_dim, cfg["local_rope_theta"], frac), 1.0
-    theta, sc = cfg["rope_theta"], cfg.get("scaling")
-    if sc is None:
-        return inverse_frequencies(head_dim, theta, frac), 1.0
-    kind = sc["rope_type"]
-    if kind == "linear":
-        return linear(head_dim, theta, sc["factor"], frac)
-    if kind == "dynamic":
-        return dynamic_ntk(head_dim, theta, sc["factor"], cfg.get("max_position_embeddings", cfg["context"]), rotary_fraction=frac)
-    if kind == "yarn":
-        return yarn(head_dim, theta, sc["factor"], sc["original_max_position_embeddings"],
-                    sc.get("beta_fast") or YARN_BETA_FAST, sc.get("beta_slow") or YARN_BETA_SLOW,
-                    sc.get("truncate", True), sc.get("mscale"), sc.get("mscale_all_dim"),
-                    sc.get("attention_factor"), frac)
-    if kind == "llama3":
-        return llama3(head_dim, theta, sc["factor"], sc["low_freq_factor"], sc["high_freq_factor"],
-                      sc["original_max_position_embeddings"], frac)
-    raise ValueError(f"model {cfg.key!r}: scaling rope_type {kind!r} is not implemented; use linear, dynamic, yarn or llama3")
+    if cfg.get("scaling") is None:
+        return inverse_frequencies(head_dim, cfg["rope_theta"], frac), 1.0
+    kind, kwargs = scaling_arguments(cfg)
+    return SCALINGS[kind](**kwargs)
+
+
+def _arguments_of(cfg, kind: str) -> dict:
+    got, kwargs = scaling_arguments(cfg)
+    if got != kind:
+        raise ValueError(f"model {cfg.key!r} scales with {got!r}, not {kind!r}; pick a model whose scaling is {kind!r}")
+    return kwargs
+
+
+def yarn_pairs_for_model(cfg) -> YarnPairs:
+    """``yarn_pairs`` with a YaRN model's own settings (betas, truncate, mscale), exactly as ``for_model`` uses them."""
+    return yarn_pairs(**_arguments_of(cfg, "yarn"))
+
+
+def llama3_bands_for_model(cfg) -> np.ndarray:
+    """``llama3_bands`` with a Llama-3-scaled model's own settings."""
+    kwargs = _arguments_of(cfg, "llama3")
+    del kwargs["factor"]  # the bands depend on the wavelengths only
+    return llama3_bands(**kwargs)
+
+
+# --- comparing the inference-time methods on one model ------------------------------------------------
+
+# The methods lesson 5 compares, in teaching order: nothing, PI, NTK-aware, YaRN.
+COMPARED_METHODS = ("none", "linear", "ntk", "yarn")
+
+
+def methods_for(cfg, factor: float | None = None) -> dict[str, np.ndarray]:
+    """A RoPE model's per-pair frequencies under each of ``COMPARED_METHODS``, at one stretch s.
+
+    s is the model's own scaling factor unless ``factor`` is given. YaRN uses the model's
+    own YaRN settings (``for_model``) when it has them and s is its own factor;
+    otherwise the paper's defaults with L = the model's original context.
+    """
+    cfg = _rope_model(cfg)
+    sc = cfg.get("scaling") or {}
+    s = factor if factor is not None else sc.get("factor")
+    if s is None:
+        raise ValueError(f"model {cfg.key!r} has no scaling factor in models.yaml; pass factor=, e.g. factor=4.0")
+    d, theta, frac = cfg["head_dim"], cfg["rope_theta"], cfg.get("rotary_fraction", 1.0)
+    if sc.get("rope_type") == "yarn" and factor in (None, sc.get("factor")):
+        yarn_freq = for_model(cfg)[0]
+    else:
+        L = sc.get("original_max_position_embeddings", cfg["context"])
+        yarn_freq = yarn(d, theta, s, L, rotary_fraction=frac)[0]
+    return {
+        "none": inverse_frequencies(d, theta, frac),
+        "linear": linear(d, theta, s, frac)[0],
+        "ntk": ntk_aware(d, theta, s, frac)[0],
+        "yarn": yarn_freq,
+    }
+
+
+def angle_overshoot(omega, scaled, original_context: int, factor: float) -> np.ndarray:
+    """Per pair: the largest angle reached in s·L tokens after scaling ÷ the largest reached in L tokens before.
+
+    The ratio is s·ω'_j/ω_j (positions run up to s·L and L). It only matters for a pair
+    that never completes a turn within L (λ_j > L): such a pair only ever saw angles up
+    to L·ω_j in training, so a ratio above 1 means it now points where it never pointed
+    (the YaRN paper's "out-of-bound" values of NTK-aware scaling, §3.1). Pairs that do
+    complete a turn within L have seen every angle; they get NaN.
+    """
+    lam, lam_scaled = wavelengths(omega), wavelengths(scaled)  # both validated
+    if lam.shape != lam_scaled.shape:
+        raise ValueError(f"omega and scaled must have one frequency per pair each, got {lam.shape} and {lam_scaled.shape}; "
+                         f"pass the frequencies before and after scaling of the same model")
+    L = _context("original_context", original_context)
+    s = _factor("factor", factor)
+    ratio = s * np.asarray(scaled, dtype=np.float64) / np.asarray(omega, dtype=np.float64)
+    return np.where(lam > L, ratio, np.nan)
+
+
+def pairs_beyond_trained_angles(omega, scaled, original_context: int, factor: float) -> int:
+    """How many never-turning pairs reach angles past what training showed them (overshoot > 1, float slack 1e-9)."""
+    over = angle_overshoot(omega, scaled, original_context, factor)
+    return int(np.sum(np.nan_to_num(over, nan=0.0) > 1.0 + 1e-9))
+
+
+# --- what raising the base does (ABF), pair by pair ----------------------------------------------
+
+
+def pairs_completing_turn(inv_freq, length: int) -> int:
+    """How many pairs turn at least once within ``length`` tokens: #{i : λ_i ≤ L}, λ_i = 2π/ω_i.
+
+    The complement of ``rope.pairs_not_completing_turn`` (same definition, facts.md §2):
+    a pair with λ_i ≤ L has produced every angle of its circle inside the training
+    length, so a farther position gives it no angle it has not seen.
+    """
+    return len(wavelengths(inv_freq)) - pairs_not_completing_turn(inv_freq, length)
+
+
+def turn_fraction(inv_freq, position: int) -> np.ndarray:
+    """For each pair, the share of one full turn its angle sweeps from position 0 to ``position``.
+
+    f_i(p) = min(p · ω_i / 2π, 1) = min(p / λ_i, 1). Positions 0 … p give pair i the
+    angles 0 … p·ω_i; when that reaches 2π the pair has covered its whole circle
+    (f = 1). A pair with f_i(L) < 1 at the training length L has only seen the arc
+    [0, 2π·f_i(L)); a position p > L gives it angles beyond that arc, never seen in
+    training. Raising the base lowers every ω_i (except ω_0 = 1), so each f_i(p) at a
+    given p shrinks by the factor (θ/θ')^(2i/d).
+    """
+    p = _check.position("position", position)
+    lam = wavelengths(inv_freq)
+    return np.minimum(p / lam, 1.0)
+
+
+@dataclass(frozen=True)
+class BaseChange:
+    """One base change (ABF) at a glance: the pairs before (θ at L) and after (θ' at L').
+
+    ``turned_*``: pairs completing a full turn within the length (``pairs_completing_turn``);
+    ``slowest_fraction_*``: the share of a turn the slowest pair sweeps by the end of the
+    length (``turn_fraction`` of the last pair); ``mean_fraction_*``: the same share
+    averaged over all pairs (1 would mean every pair saw its whole circle).
+    """
+
+    rotary_dim: int
+    base: float
+    new_base: float
+    length: int
+    new_length: int
+    turned_before: int
+    turned_after: int
+    slowest_fraction_before: float
+    slowest_fraction_after: float
+    mean_fraction_before: float
+    mean_fraction_after: float
+
+    @property
+    def pairs(self) -> int:
+        return self.rotary_dim // 2
+
+
+def base_change(head_dim: int, base: float, new_base: float, length: int, new_length: int | None = None,
+                rotary_fraction: float = 1.0) -> BaseChange:
+    """Compare RoPE at (θ, L) with RoPE at (θ', L'), the ABF recipe of Xiong et al. 2023 §4.1.
+
+    Code Llama (Rozière et al. 2023 §2.4): θ 10,000 at 4,096 → θ' 1,000,000 at 16,384.
+    Qwen3 (technical report §3.1): θ 10,000 → 1,000,000 for the 32,768-token stage.
+    ``new_length`` defaults to ``length`` (same window, only the base changes).
+    Unlike ``abf``, θ' may be any base > 1 here, so a lowered base can be compared too.
+    """
+    base = _check.base("base", base)
+    new_base = _check.base("new_base", new_base)
+    L = _context("length", length)
+    L2 = L if new_length is None else _context("new_length", new_length)
+    before = inverse_frequencies(head_dim, base, rotary_fraction)
+    after = inverse_frequencies(head_dim, new_base, rotary_fraction)
+    fb, fa = turn_fraction(before, L), turn_fraction(after, L2)
+    return BaseChange(
+        rotary_dim=rotary_dim(head_dim, rotary_fraction),
+        base=base, new_base=new_base, length=L, new_length=L2,
+        turned_before=pairs_completing_turn(before, L), turned_after=pairs_completing_turn(after, L2),
+        slowest_fraction_before=float(fb[-1]), slowest_fraction_after=float(fa[-1]),
+        mean_fraction_before=float(fb.mean()), mean_fraction_after=float(fa.mean()),
+    )
+
+
+def ntk_factor_for_base(base: float, new_base: float, dim: int) -> float:
+    """The NTK-aware factor s whose base θ·s^(d/(d−2)) equals ``new_base``: s = (θ'/θ)^((d−2)/d).
+
+    ABF and NTK-aware scaling both replace θ by a larger θ' and keep ω_i = θ'^(−2i/d).
+    NTK-aware (YaRN paper Eq. 16) derives θ' from the context factor s and is applied at
+    inference without training; ABF (Xiong et al. 2023 §4.1) picks θ' by hand and trains
+    at the longer length with it. This function gives the s at which the two produce the
+    same frequencies, e.g. Code Llama's 10,000 → 1,000,000 at d = 128 is NTK-aware with
+    s = 100^(126/128) ≈ 93.06. With that s the slowest pair is slowed by exactly s, as PI
+    would slow it (``ntk_aware_base``).
+    """
+    base = _check.base("base", base)
+    new_base = _check.base("new_base", new_base)
+    d = _check.even_dim("dim", dim)
+    if d < 4:
+        raise ValueError(f"dim must be at least 4 (NTK-aware's exponent d/(d−2) is undefined at d=2), got {d}")
+    if new_base < base:
+        raise ValueError(f"new_base must be at least base (an NTK-aware factor s ≥ 1 only raises the base), "
+                         f"got new_base={new_base}, base={base}")
+    return (new_base / base) ** ((d - 2) / d)

@@ -16,6 +16,11 @@ RoFormer §3 shows q_mᵀ k_n = (W_q x_m)ᵀ R^d_{Θ,n−m} (W_k x_n) for "rope"
 position by the same s leaves S unchanged. For "input" and "qk" the cross terms
 e·PE contain absolute positions, so S changes.
 
+Lesson 3 looks at one term of "input" alone, the position part
+(``position_part_scores``): S_pos[a, b] = (PE(p_a) W_q)·(PE(p_b) W_k)/√d, the score two
+tokens would get from their positions only. It is not shift-invariant either, because
+W_q and W_k do not commute with the rotation that a shift applies to PE (lesson 3, §3.5).
+
 The single-pair functions (``pair_scores``) are the 2-D case RoFormer starts from,
 f(x, m) = (W x)·e^{imθ}, and match the lesson 4 widget (docs/javascripts/widgets/rope-pair.js).
 """
@@ -27,18 +32,9 @@ import numbers
 import numpy as np
 
 from . import attention, rope, sinusoidal, tokenize
-from .sinusoidal import DEFAULT_BASE, DEMO_DIM
+from .sinusoidal import DEFAULT_BASE
 
 METHODS = ("input", "qk", "rope")
-SEED = 0  # seed of the head (W_q, W_k) and of the token vectors
-
-# The one pair the lesson rotates by hand (and the widget starts from): q and k of one
-# pair of dims, q at position PAIR_M and k at PAIR_N, pair PAIR_INDEX of the d = 16 demo.
-PAIR_Q = (1.0, 0.4)
-PAIR_K = (0.6, 0.9)
-PAIR_M = 3
-PAIR_N = 7
-PAIR_INDEX = 0
 
 
 def _method(method) -> str:
@@ -59,13 +55,13 @@ def _text(text) -> str:
     return text
 
 
-def head_and_tokens(text: str, d: int = DEMO_DIM, seed: int = SEED) -> tuple[attention.Head, np.ndarray]:
+def head_and_tokens(text: str, d: int, seed: int) -> tuple[attention.Head, np.ndarray]:
     """The seeded head (W_q, W_k, W_v) and the token vectors of ``text`` (one row per token)."""
     text = _text(text)
     return attention.make_head(d, seed), attention.token_vectors(tokenize.token_ids(text), d, seed)
 
 
-def scores(text: str, start: int, method: str, d: int = DEMO_DIM, seed: int = SEED, base: float = DEFAULT_BASE,
+def scores(text: str, start: int, method: str, d: int, seed: int, base: float = DEFAULT_BASE,
            convention: str = "interleaved") -> np.ndarray:
     """S[a, b] = q_a·k_b/√d for ``text`` placed at positions start, start+1, … (module docstring).
 
@@ -89,10 +85,36 @@ def scores(text: str, start: int, method: str, d: int = DEMO_DIM, seed: int = SE
     return q @ k.T / np.sqrt(d)
 
 
-def shift_change(text: str, shift: int, method: str, d: int = DEMO_DIM, seed: int = SEED, base: float = DEFAULT_BASE) -> float:
-    """max |S(start = shift) − S(start = 0)|: how much moving the whole sentence by ``shift`` moves any score."""
+def score_changes(text: str, shift: int, method: str, d: int, seed: int, base: float = DEFAULT_BASE) -> np.ndarray:
+    """|S(start = shift) − S(start = 0)| for every pair of tokens: what moving the whole sentence does to each score."""
     shift = _start("shift", shift)
-    return float(np.abs(scores(text, shift, method, d, seed, base) - scores(text, 0, method, d, seed, base)).max())
+    return np.abs(scores(text, shift, method, d, seed, base) - scores(text, 0, method, d, seed, base))
+
+
+def shift_change(text: str, shift: int, method: str, d: int, seed: int, base: float = DEFAULT_BASE) -> float:
+    """max |S(start = shift) − S(start = 0)|: how much moving the whole sentence by ``shift`` moves any score."""
+    return float(score_changes(text, shift, method, d, seed, base).max())
+
+
+def position_part_scores(text: str, start: int, d: int, seed: int, base: float = DEFAULT_BASE) -> np.ndarray:
+    """S_pos[a, b] = (PE(p_a) W_q)·(PE(p_b) W_k)/√d: the position-only term of the "input" score.
+
+    The head is ``head_and_tokens``' (the same W_q, W_k as ``scores``); the token vectors
+    do not enter, only how many tokens ``text`` has. Expanding the "input" score
+    (e + PE) W_q ((e + PE) W_k)ᵀ/√d gives content·content + two cross terms + this term.
+    With W_q = W_k = I it would be lesson 3's dot-product matrix over √d, which depends on
+    b − a only; a shift turns PE(p) into M_s PE(p) (§3.5), and W_q W_kᵀ need not commute with M_s.
+    """
+    start = _start("start", start)
+    head, e = head_and_tokens(text, d, seed)
+    pe = sinusoidal.table(start + np.arange(len(e)), d, base)
+    return (pe @ head.w_q) @ (pe @ head.w_k).T / np.sqrt(d)
+
+
+def position_part_shift_change(text: str, shift: int, d: int, seed: int, base: float = DEFAULT_BASE) -> float:
+    """max |S_pos(start = shift) − S_pos(start = 0)|: what a shift does to the position part alone."""
+    shift = _start("shift", shift)
+    return float(np.abs(position_part_scores(text, shift, d, seed, base) - position_part_scores(text, 0, d, seed, base)).max())
 
 
 # --- one pair, by hand ------------------------------------------------------------------------------------
@@ -112,6 +134,19 @@ def rotate_pair(v, angle: float) -> np.ndarray:
     return np.array([c * v[0] - s * v[1], s * v[0] + c * v[1]])
 
 
+def _omega(omega) -> float:
+    if isinstance(omega, bool) or not isinstance(omega, numbers.Real) or not np.isfinite(omega) or omega <= 0:
+        raise ValueError(f"omega must be a positive angular frequency (radians per token), got {omega!r}; take one from rope.inverse_frequencies()")
+    return float(omega)
+
+
+def add_pair(v, m: int, omega: float) -> np.ndarray:
+    """v + (sin mω, cos mω): lesson 3's pair of position m added to one pair of q or k (the naive design)."""
+    v = _vec2("v", v)
+    m, omega = _start("m", m), _omega(omega)
+    return v + np.array([np.sin(m * omega), np.cos(m * omega)])
+
+
 def pair_scores(q, k, m: int, n: int, omega: float) -> tuple[float, float]:
     """(RoPE score, added score) of one pair with angular frequency ω, q at position m and k at n.
 
@@ -120,15 +155,26 @@ def pair_scores(q, k, m: int, n: int, omega: float) -> tuple[float, float]:
     """
     q, k = _vec2("q", q), _vec2("k", k)
     m, n = _start("m", m), _start("n", n)
-    if isinstance(omega, bool) or not isinstance(omega, numbers.Real) or not np.isfinite(omega) or omega <= 0:
-        raise ValueError(f"omega must be a positive angular frequency (radians per token), got {omega!r}; take one from rope.inverse_frequencies()")
+    omega = _omega(omega)
     rope_score = float(rotate_pair(q, m * omega) @ rotate_pair(k, n * omega))
-    added = float((q + [np.sin(m * omega), np.cos(m * omega)]) @ (k + [np.sin(n * omega), np.cos(n * omega)]))
+    added = float(add_pair(q, m, omega) @ add_pair(k, n, omega))
     return rope_score, added
 
 
-def pair_omega(index: int = PAIR_INDEX, d: int = DEMO_DIM, base: float = DEFAULT_BASE) -> float:
-    """ω of pair ``index`` in the d-dim demo head."""
+def pair_score_polar(q, k, m: int, n: int, omega: float) -> float:
+    """|q||k| cos(φ_k − φ_q + (n − m)ω): RoPE's score of one pair from lengths and angles, no rotation done.
+
+    φ_q, φ_k are the angles of q and k before rotation; only n − m enters (RoFormer §3, 2-D case).
+    """
+    q, k = _vec2("q", q), _vec2("k", k)
+    m, n = _start("m", m), _start("n", n)
+    omega = _omega(omega)
+    phi_q, phi_k = np.arctan2(q[1], q[0]), np.arctan2(k[1], k[0])
+    return float(np.linalg.norm(q) * np.linalg.norm(k) * np.cos(phi_k - phi_q + (n - m) * omega))
+
+
+def pair_omega(index: int, d: int, base: float = DEFAULT_BASE) -> float:
+    """ω of pair ``index`` in a d-dim head."""
     inv = rope.inverse_frequencies(d, base)
     if isinstance(index, bool) or not isinstance(index, (numbers.Integral, np.integer)) or not 0 <= index < len(inv):
         raise ValueError(f"index must be a pair index from 0 to {len(inv) - 1}, got {index!r}")
@@ -138,7 +184,7 @@ def pair_omega(index: int = PAIR_INDEX, d: int = DEMO_DIM, base: float = DEFAULT
 # --- the two code layouts ----------------------------------------------------------------------------------
 
 
-def convention_scores(text: str, start: int = 0, d: int = DEMO_DIM, seed: int = SEED, base: float = DEFAULT_BASE,
+def convention_scores(text: str, start: int = 0, *, d: int, seed: int, base: float = DEFAULT_BASE,
                       permute_weights: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """(scores with interleaved RoPE, scores with rotate_half RoPE) for the same checkpoint.
 
@@ -163,7 +209,7 @@ def convention_scores(text: str, start: int = 0, d: int = DEMO_DIM, seed: int = 
 # --- the same vector at every position: lesson 3's curve, now inside attention ----------------------------
 
 
-def same_vector_scores(max_distance: int, d: int = DEMO_DIM, base: float = DEFAULT_BASE) -> np.ndarray:
+def same_vector_scores(max_distance: int, d: int, base: float = DEFAULT_BASE) -> np.ndarray:
     """Scores q_0·k_k, k = 0 … max_distance, when q = k = (1, 0, 1, 0, …) before rotation.
 
     Each pair then contributes cos(k·ω_i), so the curve is Σ_i cos(k·ω_i), lesson 3's

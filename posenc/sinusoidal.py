@@ -3,9 +3,9 @@
     PE(p, 2i)   = sin(p · ω_i)
     PE(p, 2i+1) = cos(p · ω_i),        ω_i = base^(-2i/d),  i = 0 … d/2 − 1
 
-Pair i is one "clock hand" turning at ω_i radians per token. The defaults
-below are the ones the lessons show; change one and every page that quotes
-a number derived from it changes on the next build.
+Pair i is one "clock hand" turning at ω_i radians per token. The base defaults
+to the paper's 10,000; the dimension is always an explicit argument (the lessons'
+example dimensions live in ``posenc.examples``).
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ import numpy as np
 from . import _check
 
 DEFAULT_BASE = 10_000.0  # §3.5: "10000^(2i/d_model)"
-DEMO_DIM = 16  # the lessons' small example: 8 pairs, small enough to draw every hand
 PAPER_DIM = 512  # d_model of the paper's base Transformer (Table 3)
 
 
@@ -37,6 +36,21 @@ def periods(d: int, base: float = DEFAULT_BASE) -> np.ndarray:
     limit: the slowest pair actually has 2π · base^((d−2)/d).
     """
     return 2.0 * np.pi / angular_frequencies(d, base)
+
+
+def period_ratio(d: int, base: float = DEFAULT_BASE) -> float:
+    """λ_(i+1) / λ_i = base^(2/d): each pair's period is the previous one's times this (a geometric series)."""
+    d = _check.even_dim("d", d)
+    return float(_check.base("base", base) ** (2.0 / d))
+
+
+def period_limit(base: float = DEFAULT_BASE) -> float:
+    """2π · base: the upper end of §3.5's "geometric progression from 2π to 10000·2π".
+
+    It is the period pair i = d/2 would have; the slowest real pair, i = d/2 − 1, stays
+    below it by the factor base^(−2/d) (``periods(d, base)[-1]``).
+    """
+    return 2.0 * np.pi * _check.base("base", base)
 
 
 def encode(p: int, d: int, base: float = DEFAULT_BASE) -> np.ndarray:

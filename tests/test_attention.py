@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from posenc import attention as at
+from posenc import examples as ex
 from posenc import sinusoidal as S
-from posenc import demo12
 
 
 def loop_attention(x, wq, wk, wv, mask=None):
@@ -113,27 +113,27 @@ def test_causal_last_token_ignores_the_order_of_what_it_sees(n, seed, data):
 
 
 def test_lesson_sentences_swap():
-    for text, i, j in (demo12.SWAP_MAIN, demo12.SWAP_SHORT):
+    for text, i, j in (ex.SWAP_MAIN, ex.SWAP_SHORT):
         perm = at.swap(len(text), i, j)
         swapped = at.permute_text(text, perm)
         assert swapped[i] == text[j] and swapped[j] == text[i] and sorted(swapped) == sorted(text)
-        h = at.make_head()
+        h = at.make_head(ex.ATTN_D, ex.ATTN_SEED)
         diffs = {}
         for pos in (False, True):
-            a = at.attend(at.sentence_input(text, positions=pos), h).out
-            b = at.attend(at.sentence_input(swapped, positions=pos), h).out
+            a = at.attend(at.sentence_input(text, ex.ATTN_D, ex.ATTN_SEED, positions=pos), h).out
+            b = at.attend(at.sentence_input(swapped, ex.ATTN_D, ex.ATTN_SEED, positions=pos), h).out
             diffs[pos] = at.matched_difference(a, b, perm)
         assert diffs[False] <= 4 * np.finfo(float).eps
         assert diffs[True] > 0.05
 
 
 def test_causal_example_one_layer_blind_two_layers_not():
-    text, i, j = demo12.CAUSAL
+    text, i, j = ex.CAUSAL
     perm = at.swap(len(text), i, j)
     m = at.causal_mask(len(text))
-    one = [at.make_head(seed=demo12.ATTN_SEED)]
-    two = one + [at.make_head(seed=demo12.SECOND_LAYER_SEED)]
-    xa, xb = at.sentence_input(text), at.sentence_input(at.permute_text(text, perm))
+    one = [at.make_head(ex.ATTN_D, seed=ex.ATTN_SEED)]
+    two = one + [at.make_head(ex.ATTN_D, seed=ex.SECOND_LAYER_SEED)]
+    xa, xb = at.sentence_input(text, ex.ATTN_D, ex.ATTN_SEED), at.sentence_input(at.permute_text(text, perm), ex.ATTN_D, ex.ATTN_SEED)
     assert np.abs(at.stack(xa, one, m)[-1] - at.stack(xb, one, m)[-1]).max() <= 4 * np.finfo(float).eps
     assert np.abs(at.stack(xa, one, m)[i] - at.stack(xb, one, m)[j]).max() > 0.05  # the moved token sees a different prefix
     assert np.abs(at.stack(xa, two, m)[-1] - at.stack(xb, two, m)[-1]).max() > 0.05
@@ -161,7 +161,7 @@ def test_permutation_helpers():
         (lambda h: at.attend(np.zeros(6), h), "2-D"),
         (lambda h: at.attend(np.zeros((2, 6)), "head"), "make_head"),
         (lambda h: at.stack(np.zeros((2, 6)), []), "heads is empty"),
-        (lambda h: at.make_head(0), "positive integer"),
+        (lambda h: at.make_head(0, 7), "positive integer"),
         (lambda h: at.make_head(4, seed=-1), "seed"),
         (lambda h: at.make_head(4, seed=1.5), "seed"),
         (lambda h: at.permutation_matrix([0, 0, 1]), "exactly once"),
@@ -169,10 +169,10 @@ def test_permutation_helpers():
         (lambda h: at.matched_difference(np.zeros((3, 2)), np.zeros((3, 2)), [0, 1]), "must match"),
         (lambda h: at.matched_difference(np.zeros((3, 2)), np.zeros((2, 2)), [0, 1]), "same shape"),
         (lambda h: at.swap(3, 0, 3), "below n"),
-        (lambda h: at.sentence_input("猫吃鱼", d=5, positions=True), "even"),
-        (lambda h: at.sentence_input("猫吃鱼", positions="yes"), "True or False"),
-        (lambda h: at.sentence_input(""), "empty"),
-        (lambda h: at.token_vectors(np.array([-1, 2])), "non-negative"),
+        (lambda h: at.sentence_input("猫吃鱼", d=5, seed=7, positions=True), "even"),
+        (lambda h: at.sentence_input("猫吃鱼", 8, 7, positions="yes"), "True or False"),
+        (lambda h: at.sentence_input("", 8, 7), "empty"),
+        (lambda h: at.token_vectors(np.array([-1, 2]), 8, 7), "non-negative"),
         (lambda h: at.causal_mask(0), "positive"),
     ],
 )
@@ -182,7 +182,7 @@ def test_bad_input_raises_clear_errors(head, call, match):
 
 
 def test_tiny_values_are_printed_as_powers_of_ten():
-    from posenc.numbers.lesson1 import tiny
+    from posenc.quantities.lesson1 import tiny
 
     assert tiny(0.0) == "0"
     assert tiny(2.220446049250313e-16) == "2.2×10⁻¹⁶"
@@ -203,20 +203,20 @@ def raises_exactly(message: str):
 @pytest.mark.parametrize(
     "call, message",
     [
-        (lambda h: at.make_head(0), "d must be a positive integer number of dimensions, got 0; pass e.g. d=8"),
-        (lambda h: at.make_head(4.0), "d must be a positive integer number of dimensions, got 4.0; pass e.g. d=8"),
-        (lambda h: at.make_head(True), "d must be a positive integer number of dimensions, got True; pass e.g. d=8"),
+        (lambda h: at.make_head(0, 7), "d must be a positive integer number of dimensions, got 0; pass e.g. d=8"),
+        (lambda h: at.make_head(4.0, 7), "d must be a positive integer number of dimensions, got 4.0; pass e.g. d=8"),
+        (lambda h: at.make_head(True, 7), "d must be a positive integer number of dimensions, got True; pass e.g. d=8"),
         (lambda h: at.make_head(4, seed=-1), "seed must be a non-negative integer seed, got -1; pass e.g. seed=7"),
         (lambda h: at.make_head(4, seed=True), "seed must be a non-negative integer seed, got True; pass e.g. seed=7"),
-        (lambda h: at.token_vectors(np.array([[1]])), "ids must be a non-empty 1-D sequence of token IDs, got shape (1, 1)"),
-        (lambda h: at.token_vectors(np.array([], dtype=int)), "ids must be a non-empty 1-D sequence of token IDs, got shape (0,)"),
-        (lambda h: at.token_vectors(np.array([1.0])),
+        (lambda h: at.token_vectors(np.array([[1]]), 8, 7), "ids must be a non-empty 1-D sequence of token IDs, got shape (1, 1)"),
+        (lambda h: at.token_vectors(np.array([], dtype=int), 8, 7), "ids must be a non-empty 1-D sequence of token IDs, got shape (0,)"),
+        (lambda h: at.token_vectors(np.array([1.0]), 8, 7),
          "ids must be non-negative integers, got array([1.]) (dtype float64); use tokenize.token_ids(text)"),
-        (lambda h: at.token_vectors(np.array([3, -1, 2, 5, 6])),
+        (lambda h: at.token_vectors(np.array([3, -1, 2, 5, 6]), 8, 7),
          "ids must be non-negative integers, got array([ 3, -1,  2,  5]) (dtype int64); use tokenize.token_ids(text)"),
-        (lambda h: at.sentence_input("猫吃鱼", d=5, positions=True),
+        (lambda h: at.sentence_input("猫吃鱼", d=5, seed=7, positions=True),
          "d must be even when positions=True (the position vectors come in sin/cos pairs), got 5"),
-        (lambda h: at.sentence_input("猫吃鱼", positions=1), "positions must be True or False, got 1"),
+        (lambda h: at.sentence_input("猫吃鱼", 8, 7, positions=1), "positions must be True or False, got 1"),
         (lambda h: at.causal_mask(0), "n must be a positive sequence length, got 0"),
         (lambda h: at.causal_mask(2.0), "n must be a positive sequence length, got 2.0"),
         (lambda h: at.attend(np.zeros(6), h), "x must be a 2-D array (tokens × d) with at least one row, got shape (6,)"),
@@ -233,7 +233,7 @@ def raises_exactly(message: str):
         (lambda h: at.attend(np.zeros((3, 6)), h, np.array([[1, 0, 0], [1, 1, 0], [0, 0, 0]])),
          "mask row 2 forbids every key; each query must see at least one token (itself, for a causal mask)"),
         (lambda h: at.softmax(np.array([[0.0, 1.0], [-np.inf, -np.inf]])), "softmax needs at least one finite score per row"),
-        (lambda h: at.stack(np.zeros((2, 6)), []), "heads is empty; pass at least one Head, e.g. [make_head(seed=7), make_head(seed=8)]"),
+        (lambda h: at.stack(np.zeros((2, 6)), []), "heads is empty; pass at least one Head, e.g. [make_head(8, seed=7), make_head(8, seed=8)]"),
         (lambda h: at.check_permutation([[0]]), "perm must be a non-empty 1-D sequence of indices, got shape (1, 1)"),
         (lambda h: at.check_permutation([]), "perm must be a non-empty 1-D sequence of indices, got shape (0,)"),
         (lambda h: at.check_permutation([0.0, 1.0]), "perm must hold integer indices, got dtype float64"),
@@ -250,13 +250,13 @@ def raises_exactly(message: str):
         (lambda h: at.permute_text("猫吃鱼", [0, 1]), "perm has 2 entries but the sequence has 3 tokens; they must match"),
         (lambda h: at.matched_difference(np.zeros((3, 2)), np.zeros((2, 2)), [0, 1]),
          "out_a and out_b must have the same shape, got (3, 2) and (2, 2)"),
-        (lambda h: at.attend_padded([1, 2], [1, 1, 1], [0, 1], at.make_head()),
+        (lambda h: at.attend_padded([1, 2], [1, 1, 1], [0, 1], at.make_head(6, 7), 7),
          "ids, mask and position_ids must be 1-D with the same length, got (2,), (3,), (2,)"),
-        (lambda h: at.attend_padded([1, 2], [1, 1], [0, 1, 2], at.make_head()),
+        (lambda h: at.attend_padded([1, 2], [1, 1], [0, 1, 2], at.make_head(6, 7), 7),
          "ids, mask and position_ids must be 1-D with the same length, got (2,), (2,), (3,)"),
-        (lambda h: at.attend_padded([1, 2], [0, 0], [1, 1], at.make_head()),
+        (lambda h: at.attend_padded([1, 2], [0, 0], [1, 1], at.make_head(6, 7), 7),
          "mask has no real token (all zeros); a row must contain at least one token"),
-        (lambda h: at.attend_padded([1, 2], [1, 1], [0, 1], at.make_head(5)), "the head's d must be even for sinusoidal position vectors, got 5"),
+        (lambda h: at.attend_padded([1, 2], [1, 1], [0, 1], at.make_head(5, 7), 7), "the head's d must be even for sinusoidal position vectors, got 5"),
     ],
 )
 def test_bad_input_messages_name_the_argument_and_the_fix(head, call, message):
@@ -264,12 +264,17 @@ def test_bad_input_messages_name_the_argument_and_the_fix(head, call, message):
         call(head)
 
 
-def test_defaults_are_the_documented_ones():
-    assert (at.DEFAULT_D, at.DEFAULT_SEED) == (8, 7)
-    h = at.make_head()
+def test_head_and_token_draws_are_the_documented_ones():
+    # no hidden defaults: every caller names the width and the seed
+    import inspect
+
+    for f in (at.make_head, at.token_vectors, at.sentence_input, at.attend_padded):
+        params = inspect.signature(f).parameters
+        for name in ("d", "seed"):
+            if name in params:
+                assert params[name].default is inspect.Parameter.empty, (f.__name__, name)
+    h = at.make_head(8, 7)
     assert h.d == 8 and h.seed == 7 and h.w_q.shape == (8, 8)
-    np.testing.assert_array_equal(h.w_q, at.make_head(8, 7).w_q)
-    np.testing.assert_array_equal(at.token_vectors(np.array([5])), at.token_vectors(np.array([5]), 8, 7))
     # W_q, W_k, W_v are the first three draws of default_rng(seed), in that order, scaled by 1/√d
     rng = np.random.default_rng(7)
     for w in (h.w_q, h.w_k, h.w_v):
@@ -328,8 +333,8 @@ def test_matched_difference_compares_each_token_with_itself():
 def test_attend_padded_sees_only_real_tokens():
     h = at.make_head(6, 2)
     ids, mask = np.array([0, 0x732B, 0x5403]), np.array([0, 1, 1])
-    got = at.attend_padded(ids, mask, np.array([1, 0, 1]), h)
-    alone = at.attend(at.token_vectors(ids[1:], 6, at.DEFAULT_SEED) + S.table(2, 6), h).out
+    got = at.attend_padded(ids, mask, np.array([1, 0, 1]), h, seed=7)
+    alone = at.attend(at.token_vectors(ids[1:], 6, 7) + S.table(2, 6), h).out
     np.testing.assert_allclose(got, alone, rtol=1e-12)
     seeded = at.attend_padded(ids, mask, np.array([1, 0, 1]), h, seed=3)
     assert not np.allclose(seeded, got)

@@ -19,7 +19,7 @@ import pytest
 import torch
 
 from posenc import rope, sinusoidal
-from posenc.demo import PROJECT_D_MODEL, PROJECT_EMBED_STD, PROJECT_TRAIN_LEN
+from posenc.examples import PROJECT_D_MODEL, PROJECT_EMBED_STD, PROJECT_TRAIN_LEN
 from posenc.experiment import claims, config, corpus, data, evaluate, figures, model, provenance, run, train, verify
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -414,14 +414,14 @@ def test_in_distribution_is_the_first_128_positions(committed):
 
 
 def test_numbers_match_the_model_and_results():
-    from posenc import numbers
+    from posenc import quantities
 
-    assert numbers.value("exp_params") == model.parameter_count(model.build(FULL, "rope", 0))
-    assert numbers.text("exp_params_m") == "3.7"
-    assert numbers.value("exp_sqrt_d_gap") == pytest.approx(
+    assert claims.parameters("rope") == model.parameter_count(model.build(FULL, "rope", 0))
+    assert quantities.text("exp_params_m") == "3.7"
+    assert claims.sqrt_d_gap() == pytest.approx(
         claims.in_distribution("sinusoidal") - claims.in_distribution("sinusoidal_scaled")
     )
-    assert numbers.value("exp_steps") == 400 and numbers.value("exp_train_len") == PROJECT_TRAIN_LEN
+    assert quantities.value("exp_steps") == 400 and quantities.value("project_train_len") == PROJECT_TRAIN_LEN
 
 
 def test_figure_data_shapes(committed):
@@ -460,16 +460,16 @@ def test_position_curves_do_not_smooth_across_the_training_length(committed):
 def test_lesson5_yarn_numbers_describe_the_scaling_the_model_used():
     # The page says how many pairs YaRN kept, blended and divided by s at this scale;
     # count them from the frequencies the evaluation actually used.
-    from posenc import numbers
+    from posenc import quantities
 
     r = evaluate.rope_scaling(FULL, "yarn")
     plain = torch.tensor(rope.inverse_frequencies(FULL.head_dim, FULL.rope_base), dtype=torch.float64)
     ratio = (plain / r.inv_freq.double()).numpy()  # 1 = kept, s = divided by s
     s = FULL.scaling_factor
     kept, divided = int(np.sum(np.isclose(ratio, 1.0))), int(np.sum(np.isclose(ratio, s)))
-    assert numbers.value("exp_yarn_kept") == kept == 1
-    assert numbers.value("exp_yarn_interpolated") == divided
-    assert numbers.value("exp_yarn_blended") == len(ratio) - kept - divided
-    assert numbers.value("exp_yarn_qk_factor") == pytest.approx(r.attention_factor)
-    assert numbers.value("exp_yarn_score_factor") == pytest.approx((0.1 * math.log(s) + 1) ** 2)
-    assert numbers.value("exp_fastest_turns") == pytest.approx(FULL.train_len / (2 * math.pi))
+    assert quantities.value("exp_yarn_kept") == kept == 1
+    assert quantities.value("exp_yarn_interpolated") == divided
+    assert quantities.value("exp_yarn_blended") == len(ratio) - kept - divided
+    assert quantities.value("exp_yarn_qk_factor") == pytest.approx(r.attention_factor)
+    assert quantities.value("exp_yarn_score_factor") == pytest.approx((0.1 * math.log(s) + 1) ** 2)
+    assert quantities.value("exp_fastest_turns") == pytest.approx(FULL.train_len / (2 * math.pi))

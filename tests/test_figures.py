@@ -1,4 +1,4 @@
-"""The figure pipeline: alt text, deterministic SVG, the cache, CJK glyph checks."""
+"""The figure pipeline: alt text, deterministic SVG, the cache (and why it cannot serve a stale drawing), CJK glyphs."""
 
 import re
 import sys
@@ -59,6 +59,44 @@ def test_cache_key_follows_the_figure_code(tmp_path):
     assert build.cache_key(spec, "dark") != k1  # per theme
     path.write_text("A = 2\n")
     assert build.cache_key(spec, "light") != k1  # code edit → redraw
+
+
+def test_cache_key_follows_the_quantities_a_figure_module_quotes(tmp_path, monkeypatch):
+    """A label may print a registered quantity (lesson 2's legend prints embed_init_std): its text is in the key."""
+    from posenc import quantities
+
+    _fake_module(tmp_path, "LABEL = 'embed_init_std'\n")
+    spec = FigureSpec("fake", lambda fig, theme: None, "假的图", "", (2, 2), "fake_fig_module")
+    k1 = build.cache_key(spec, "light")
+    real = quantities.text
+    monkeypatch.setattr(quantities, "text", lambda name: "0.03" if name == "embed_init_std" else real(name))
+    assert build.cache_key(spec, "light") != k1
+
+
+def test_the_build_draws_missing_figures_in_a_fresh_process_and_nothing_when_unchanged(tmp_path, monkeypatch):
+    """render_all(fresh_process=True) is what the build calls: it draws with the code on disk, never with modules
+    an earlier build imported, and a rebuild with nothing changed starts no drawing process at all."""
+    only = {"rope_conventions"}
+    first = build.render_all(tmp_path, fresh_process=True, only=only)
+    assert sorted(first.drawn) == ["rope_conventions.dark", "rope_conventions.light"]
+    fresh = build.render_all(tmp_path / "inproc", use_cache=False, only=only)  # drawn here, from the same code
+    for theme in ("light", "dark"):
+        assert first.paths["rope_conventions"][theme].read_bytes() == fresh.paths["rope_conventions"][theme].read_bytes()
+
+    def no_process(*args, **kwargs):
+        raise AssertionError("a no-change rebuild started a drawing process")
+
+    monkeypatch.setattr(build.subprocess, "run", no_process)
+    again = build.render_all(tmp_path, fresh_process=True, only=only)
+    assert again.drawn == [] and sorted(again.cached) == ["rope_conventions.dark", "rope_conventions.light"]
+
+
+def test_a_source_edited_while_drawing_discards_the_drawings(tmp_path, monkeypatch):
+    digests = iter(["before", "after: someone saved a file"])
+    monkeypatch.setattr(build, "sources_digest", lambda: next(digests))
+    with pytest.raises(build.SourcesChanged, match="build again"):
+        build.render_all(tmp_path, use_cache=False, only={"rope_conventions"})
+    assert not list(tmp_path.glob("*.svg")), "a drawing made while its code changed must not stay in the cache"
 
 
 def test_a_missing_glyph_is_an_error():

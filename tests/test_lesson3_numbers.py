@@ -18,7 +18,9 @@ import numpy as np
 import pytest
 import yaml
 
-from posenc import clock, demo, numbers
+from posenc import clock
+from posenc import examples as ex
+from posenc import quantities as numbers
 from posenc import sinusoidal as S
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -151,7 +153,7 @@ def _run_snippet(name):
     return proc.stdout
 
 
-@pytest.mark.parametrize("max_len, d", [(10, 8), (200, 16), (demo.WALKTHROUGH_MAX_LEN, demo.WALKTHROUGH_DIM)])
+@pytest.mark.parametrize("max_len, d", [(10, 8), (200, 16), (ex.WALKTHROUGH_MAX_LEN, ex.WALKTHROUGH_DIM)])
 def test_snippet_torch_table_equals_posenc_table(max_len, d):
     mod = _load_snippet("lesson3_table")
     t = mod.sinusoidal_table(max_len, d).double().numpy()
@@ -173,9 +175,9 @@ def test_cat_fish_snippet_shows_same_rows_without_positions_and_different_with()
 
 def test_bounded_snippet_reports_the_tables_true_extremes_and_length():
     out = _run_snippet("lesson3_bounded").splitlines()
-    d = demo.WALKTHROUGH_DIM
+    d = ex.WALKTHROUGH_DIM
     assert len(out) == 3
-    for line, max_len in zip(out[:2], (10, demo.WALKTHROUGH_MAX_LEN)):
+    for line, max_len in zip(out[:2], (10, ex.WALKTHROUGH_MAX_LEN)):
         assert f"{max_len:,}" in line
         ref = np.array([pe_loop(p, d) for p in range(max_len)])
         # printed to 4 decimals from a float32 table: angles p·ω carry up to 2·2⁻²⁴·p of rounding
@@ -199,14 +201,14 @@ def v(name):
 def test_lookup_marks_follow_the_gpt2_config_file():
     raw = yaml.safe_load((ROOT / "posenc" / "data" / "models.yaml").read_text(encoding="utf-8"))
     rows = raw["gpt2"]["fields"]["context"]["value"]
-    for name, p in [("first", 0), ("second", 1), ("last", rows - 1), ("context", rows), ("far", demo.FAR_POSITION)]:
+    for name, p in [("first", 0), ("second", 1), ("last", rows - 1), ("context", rows), ("far", ex.FAR_POSITION)]:
         assert v(f"lookup_mark_{name}").startswith("✓" if p < rows else "✗"), name
 
 
 def test_nearest_pair_in_the_far_range_is_adjacent_positions():
     # brute force on a range that fits in memory; the closed form covers the rest
     n = 2_000
-    pe = S.table(n, S.DEMO_DIM)
+    pe = S.table(n, ex.SIN_DIM)
     sq = (pe**2).sum(1)
     dist2 = sq[:, None] + sq[None, :] - 2 * pe @ pe.T
     np.fill_diagonal(dist2, np.inf)
@@ -217,7 +219,7 @@ def test_nearest_pair_in_the_far_range_is_adjacent_positions():
 
 
 def test_dot_curve_numbers_match_a_direct_loop():
-    dots = [pe_loop(50, 16) @ pe_loop(50 + k, 16) for k in range(demo.MAX_DISTANCE + 1)]
+    dots = [pe_loop(50, 16) @ pe_loop(50 + k, 16) for k in range(ex.MAX_DISTANCE + 1)]
     first_rise = next(k for k in range(len(dots) - 1) if dots[k + 1] > dots[k])
     assert v("sin_dot_first_rise_k") == first_rise
     assert v("sin_dot_at_first_rise") == pytest.approx(dots[first_rise], abs=1e-9)
@@ -228,29 +230,29 @@ def test_dot_curve_numbers_match_a_direct_loop():
 
 def test_exercise_dot_product_matches_the_two_vectors():
     far = yaml.safe_load((ROOT / "posenc" / "data" / "models.yaml").read_text(encoding="utf-8"))["gpt2"]["fields"]["context"]["value"]
-    direct = pe_loop(demo.NEAR_POSITION, 16) @ pe_loop(far, 16)
-    assert v("ex_dot_k") == far - demo.NEAR_POSITION
+    direct = pe_loop(ex.NEAR_POSITION, 16) @ pe_loop(far, 16)
+    assert v("ex_dot_k") == far - ex.NEAR_POSITION
     assert v("ex_dot_value") == pytest.approx(direct, abs=1e-9)
 
 
 def test_init_scale_numbers_follow_from_the_definitions():
     rms = 1 / math.sqrt(2)
-    assert v("ex_paper_scaled_ratio") == pytest.approx(demo.PROJECT_EMBED_STD * math.sqrt(S.PAPER_DIM) / rms)
+    assert v("ex_paper_scaled_ratio") == pytest.approx(ex.PROJECT_EMBED_STD * math.sqrt(S.PAPER_DIM) / rms)
     assert v("sin_paper_slowest_shortfall") == pytest.approx(1 - 10_000 ** (-2 / S.PAPER_DIM))
 
 
 def test_clock_numbers():
     assert v("sin_fastest_step_deg") == pytest.approx(180 / math.pi)
-    assert v("sin_pe_norm") == pytest.approx(math.sqrt(S.DEMO_DIM / 2))
-    lams = [2 * math.pi * 10_000 ** (2 * i / S.DEMO_DIM) for i in range(S.DEMO_DIM // 2)]
-    full = sum(1 for lam in lams if lam <= demo.PROJECT_TRAIN_LEN)
-    assert v("sin_pairs_full_turn_train") == full
-    assert v("sin_pairs_partial_turn_train") == len(lams) - full
-    assert v("sin_slowest_turn_train") == pytest.approx(demo.PROJECT_TRAIN_LEN / lams[-1])
+    assert v("sin_pe_norm") == pytest.approx(math.sqrt(ex.SIN_DIM / 2))
+    lams = [2 * math.pi * 10_000 ** (2 * i / ex.PROJECT_D_MODEL) for i in range(ex.PROJECT_D_MODEL // 2)]
+    full = sum(1 for lam in lams if lam <= ex.PROJECT_TRAIN_LEN)
+    assert v("project_sin_pairs_total") == len(lams)
+    assert v("project_sin_pairs_not_turning") == len(lams) - full
+    assert v("project_sin_slowest_turn") == pytest.approx(ex.PROJECT_TRAIN_LEN / lams[-1])
 
 
 def test_rotation_block_numbers_turn_pair_zero_forward():
-    theta = demo.SHIFT * 1.0  # ω_0 = 1
+    theta = ex.SHIFT * 1.0  # ω_0 = 1
     c, s = v("sin_block_cos"), v("sin_block_sin")
     p = 12
     x = np.array([math.sin(p), math.cos(p)])
@@ -260,13 +262,13 @@ def test_rotation_block_numbers_turn_pair_zero_forward():
 
 def test_relative_example_gap_survives_a_shift():
     assert v("rel_b_pos") - v("rel_a_pos") == v("rel_b_pos_shifted") - v("rel_a_pos_shifted") == v("rel_gap")
-    assert demo.SENTENCE[v("rel_a_pos") : v("rel_a_pos") + 2] == "小明"
-    assert demo.SENTENCE[v("rel_b_pos") : v("rel_b_pos") + 2] == "小王"
+    assert ex.SENTENCE[v("rel_a_pos") : v("rel_a_pos") + 2] == "小明"
+    assert ex.SENTENCE[v("rel_b_pos") : v("rel_b_pos") + 2] == "小王"
 
 
 def test_projection_breaks_what_the_bare_dot_product_keeps():
     assert v("sin_shift_max_diff") < 1e-9
-    assert v("proj_shift_max_diff") > 0.1 * v("proj_score_max_abs")
+    assert v("sin_pos_score_shift_change") > 0.1 * v("sin_pos_score_max_abs")
 
 
 # --- posenc.clock: exact messages and edges ---------------------------------------------------------------
@@ -290,7 +292,7 @@ def raises_exactly(message: str):
         (lambda: clock.shift_distance(0.5, 16), "k must be an integer distance between positions, got 0.5"),
         (lambda: clock.random_projections(16, seed=1.5), "seed must be an integer, got 1.5; pass e.g. seed=0"),
         (lambda: clock.random_projections(16, seed=True), "seed must be an integer, got True; pass e.g. seed=0"),
-        (lambda: clock.random_projections(15), "d must be a positive even integer (dimensions come in sin/cos pairs), got 15; use 16 or another even number"),
+        (lambda: clock.random_projections(15, 0), "d must be a positive even integer (dimensions come in sin/cos pairs), got 15; use 16 or another even number"),
         (lambda: clock.position_scores(range(3), np.eye(4), np.eye(6)),
          "w_q and w_k must be square matrices of the same shape, got (4, 4) and (6, 6); build them with random_projections(d)"),
         (lambda: clock.position_scores(range(3), np.ones((4, 2)), np.ones((4, 2))),
@@ -315,8 +317,6 @@ def test_clock_edges():
     assert clock.turns_within(np.int64(2), 2).tolist() == pytest.approx([2 / (2 * math.pi)], rel=1e-15)
     assert clock.turns_within(1, 2).tolist() == pytest.approx([1 / (2 * math.pi)], rel=1e-15)  # one token is a window
     np.testing.assert_allclose(clock.turns_within(100, 4, base=4.0), [100 / (2 * math.pi), 100 / (4 * math.pi)], rtol=1e-15)
-    a, b = clock.random_projections(4), clock.random_projections(4, 0)
-    np.testing.assert_array_equal(a[0], b[0])
     np.testing.assert_array_equal(clock.random_projections(4, np.int64(2))[1], clock.random_projections(4, 2)[1])
     s = clock.position_scores([0, 3], np.eye(4), np.eye(4), base=9.0)
     assert s[0, 1] == pytest.approx(pe_loop(0, 4, 9.0) @ pe_loop(3, 4, 9.0), abs=1e-12)

@@ -17,8 +17,10 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from posenc import attention, configs, demo, numbers, rope, shift, tokenize
-from posenc.sinusoidal import DEFAULT_BASE, DEMO_DIM
+from posenc import attention, configs, rope, shift, tokenize
+from posenc import examples as ex
+from posenc import quantities as numbers
+from posenc.sinusoidal import DEFAULT_BASE
 
 FAST = settings(max_examples=25, deadline=None)
 
@@ -45,7 +47,7 @@ def roformer_R(m: int, d: int, base: float = DEFAULT_BASE) -> np.ndarray:
     return R
 
 
-def reference_scores(text: str, start: int, method: str, d: int = DEMO_DIM, seed: int = shift.SEED,
+def reference_scores(text: str, start: int, method: str, d: int = ex.L4_DIM, seed: int = ex.L4_SEED,
                      base: float = DEFAULT_BASE) -> np.ndarray:
     """S[a, b] = q_a·k_b/√d, one token at a time, with the references above (rows = tokens, q = x W_q)."""
     head = attention.make_head(d, seed)
@@ -75,9 +77,9 @@ def hf_llama_permute(w: torch.Tensor, n_heads: int, dim1: int, dim2: int) -> tor
 
 
 @pytest.mark.parametrize("method", shift.METHODS)
-@pytest.mark.parametrize("start", [0, demo.SHIFT, 12_345])
+@pytest.mark.parametrize("start", [0, ex.SHIFT, 12_345])
 def test_scores_match_the_papers_formulas(method, start):
-    np.testing.assert_allclose(shift.scores(demo.SENTENCE, start, method), reference_scores(demo.SENTENCE, start, method), atol=1e-10)
+    np.testing.assert_allclose(shift.scores(ex.SENTENCE, start, method, ex.L4_DIM, ex.L4_SEED), reference_scores(ex.SENTENCE, start, method), atol=1e-10)
 
 
 @pytest.mark.parametrize("method", shift.METHODS)
@@ -91,14 +93,14 @@ def test_scores_use_the_given_width_seed_and_base(method):
 
 def test_shifting_the_sentence_moves_added_scores_but_not_rope_scores():
     # the page's claim, against the references: added positions change the scores, RoPE's do not
-    before = {m: reference_scores(demo.SENTENCE, 0, m) for m in shift.METHODS}
-    after = {m: reference_scores(demo.SENTENCE, demo.SHIFT, m) for m in shift.METHODS}
+    before = {m: reference_scores(ex.SENTENCE, 0, m) for m in shift.METHODS}
+    after = {m: reference_scores(ex.SENTENCE, ex.SHIFT, m) for m in shift.METHODS}
     for m in ("input", "qk"):
         change = np.abs(after[m] - before[m]).max()
         assert change > 0.1 * np.abs(before[m]).max(), m
-        assert shift.shift_change(demo.SENTENCE, demo.SHIFT, m) == pytest.approx(change, abs=1e-10)
+        assert shift.shift_change(ex.SENTENCE, ex.SHIFT, m, ex.L4_DIM, ex.L4_SEED) == pytest.approx(change, abs=1e-10)
     assert np.abs(after["rope"] - before["rope"]).max() < 1e-12
-    assert shift.shift_change(demo.SENTENCE, demo.SHIFT, "rope") < 1e-12
+    assert shift.shift_change(ex.SENTENCE, ex.SHIFT, "rope", ex.L4_DIM, ex.L4_SEED) < 1e-12
 
 
 @given(
@@ -121,17 +123,17 @@ def test_rope_scores_depend_only_on_the_offset(text, s, seed, d):
 # --- one pair ---------------------------------------------------------------------------------------------------
 
 
-@given(m=st.integers(0, 10_000), n=st.integers(0, 10_000), s=st.integers(0, 10_000), pair=st.integers(0, DEMO_DIM // 2 - 1))
+@given(m=st.integers(0, 10_000), n=st.integers(0, 10_000), s=st.integers(0, 10_000), pair=st.integers(0, ex.SIN_DIM // 2 - 1))
 @FAST
 def test_pair_score_is_the_polar_formula(m, n, s, pair):
-    q, k = np.array(shift.PAIR_Q), np.array(shift.PAIR_K)
-    w = DEFAULT_BASE ** (-2 * pair / DEMO_DIM)
+    q, k = np.array(ex.PAIR_Q), np.array(ex.PAIR_K)
+    w = DEFAULT_BASE ** (-2 * pair / ex.SIN_DIM)
     polar = math.hypot(*q) * math.hypot(*k) * math.cos(math.atan2(k[1], k[0]) - math.atan2(q[1], q[0]) + (n - m) * w)
-    rope_score, added = shift.pair_scores(q, k, m, n, shift.pair_omega(pair))
+    rope_score, added = shift.pair_scores(q, k, m, n, shift.pair_omega(pair, ex.L4_DIM))
     assert rope_score == pytest.approx(polar, abs=1e-9)
     pe = lambda p: np.array([math.sin(p * w), math.cos(p * w)])  # noqa: E731  (lesson 3's pair i)
     assert added == pytest.approx((q + pe(m)) @ (k + pe(n)), abs=1e-9)
-    assert shift.pair_scores(q, k, m + s, n + s, shift.pair_omega(pair))[0] == pytest.approx(rope_score, abs=1e-8)
+    assert shift.pair_scores(q, k, m + s, n + s, shift.pair_omega(pair, ex.L4_DIM))[0] == pytest.approx(rope_score, abs=1e-8)
 
 
 def test_the_pages_pair_example():
@@ -151,9 +153,9 @@ def test_the_pages_pair_example():
 
 
 def test_convention_scores_agree_only_with_the_permuted_weights():
-    a, b = shift.convention_scores(demo.SENTENCE, start=7)
+    a, b = shift.convention_scores(ex.SENTENCE, start=7, d=ex.L4_DIM, seed=ex.L4_SEED)
     np.testing.assert_allclose(a, b, atol=1e-12)
-    a, b = shift.convention_scores(demo.SENTENCE, start=7, permute_weights=False)
+    a, b = shift.convention_scores(ex.SENTENCE, start=7, d=ex.L4_DIM, seed=ex.L4_SEED, permute_weights=False)
     assert np.abs(a - b).max() > 0.1
 
 
@@ -180,9 +182,9 @@ def test_transformers_llama_permute_is_the_convention_permutation(n_heads, head_
 
 
 def test_same_vector_scores_are_the_sum_of_cosines():
-    curve = shift.same_vector_scores(demo.MAX_DISTANCE)
-    for k in (0, 1, 3, 4, 91, demo.MAX_DISTANCE):
-        want = sum(math.cos(k * DEFAULT_BASE ** (-2 * i / DEMO_DIM)) for i in range(DEMO_DIM // 2))
+    curve = shift.same_vector_scores(ex.MAX_DISTANCE, ex.L4_DIM)
+    for k in (0, 1, 3, 4, 91, ex.MAX_DISTANCE):
+        want = sum(math.cos(k * DEFAULT_BASE ** (-2 * i / ex.SIN_DIM)) for i in range(ex.SIN_DIM // 2))
         assert curve[k] == pytest.approx(want, abs=1e-12)
     assert np.any(np.diff(curve) > 0), "the curve must rise somewhere (it is not a monotone decay)"
 
@@ -197,8 +199,8 @@ def _count(head_dim, theta, L, fraction=1.0):
 
 def test_the_headline_counts_are_those_of_facts_md():
     # facts.md §2 (b), (c) and "Other counts"
-    assert (numbers.value("qwen3_pairs_not_turning"), numbers.value("qwen3_pairs_total")) == (24, 64)
-    assert (numbers.value("qwen3next_pairs_not_turning"), numbers.value("qwen3next_pairs_total")) == (10, 32)
+    assert (numbers.value("rope_pairs_not_turning_qwen3_8b"), numbers.value("rope_pairs_total_qwen3_8b")) == (24, 64)
+    assert (numbers.value("rope_pairs_not_turning_qwen3_next_80b_a3b"), numbers.value("rope_pairs_total_qwen3_next_80b_a3b")) == (10, 32)
     assert numbers.value("qwen3next_pairs_not_turning_theta5e6") == 9
     assert numbers.value("rope_pairs_not_turning_llama2_7b") == 18
     assert numbers.value("qwen3next_first_not_turning_pair") == 22  # facts §2(c): i = 22..31
@@ -213,7 +215,7 @@ def test_llama2_first_slow_pair_by_loop():
 
 
 def test_turning_share_and_slowest_turns():
-    assert numbers.value("qwen3_turning_share") == pytest.approx(40 / 64)
+    assert numbers.value("turning_dims_share_qwen3_8b") == pytest.approx(40 / 64)
     assert numbers.value("qwen3_slowest_turns_in_context") == pytest.approx(32_768 / (2 * math.pi * 1e6 ** (126 / 128)))
 
 
@@ -222,14 +224,6 @@ def test_model_counts():
     assert numbers.value("l4_models_total") == len(keys)
     assert numbers.value("l4_rope_models") == len(keys) - 2  # GPT-2 and BERT-base use learned tables
     assert {configs.load(k).position for k in keys} == {"rope", "learned"}
-
-
-def test_widget_attributes_parse_as_the_widget_expects():
-    # docs/javascripts/widgets/_ui.js options(): numbers via Number(), arrays as "x,y"
-    assert [float(x) for x in numbers.text("l4_pair_q_attr").split(",")] == list(shift.PAIR_Q)
-    assert [float(x) for x in numbers.text("l4_pair_k_attr").split(",")] == list(shift.PAIR_K)
-    assert float(numbers.text("l4_base_attr")) == DEFAULT_BASE
-    assert int(numbers.text("l4_d")) == DEMO_DIM
 
 
 def test_spectrum_alt_text_quotes_the_counts():
@@ -247,15 +241,15 @@ def test_spectrum_alt_text_quotes_the_counts():
 @pytest.mark.parametrize(
     "call, word",
     [
-        (lambda: shift.scores(demo.SENTENCE, 0, "sinusoid"), "method"),
-        (lambda: shift.scores(demo.SENTENCE, -1, "rope"), "start"),
-        (lambda: shift.scores("猫", 0, "rope"), "text"),
-        (lambda: shift.shift_change(demo.SENTENCE, 2.5, "rope"), "shift"),
+        (lambda: shift.scores(ex.SENTENCE, 0, "sinusoid", ex.L4_DIM, ex.L4_SEED), "method"),
+        (lambda: shift.scores(ex.SENTENCE, -1, "rope", ex.L4_DIM, ex.L4_SEED), "start"),
+        (lambda: shift.scores("猫", 0, "rope", ex.L4_DIM, ex.L4_SEED), "text"),
+        (lambda: shift.shift_change(ex.SENTENCE, 2.5, "rope", ex.L4_DIM, ex.L4_SEED), "shift"),
         (lambda: shift.pair_scores((1, 2, 3), (1, 0), 0, 1, 1.0), "q"),
         (lambda: shift.pair_scores((1, 0), (1, 0), 0, 1, -1.0), "omega"),
-        (lambda: shift.pair_omega(99), "index"),
-        (lambda: shift.convention_scores(demo.SENTENCE, permute_weights="yes"), "permute_weights"),
-        (lambda: shift.same_vector_scores(0), "max_distance"),
+        (lambda: shift.pair_omega(99, ex.L4_DIM), "index"),
+        (lambda: shift.convention_scores(ex.SENTENCE, d=ex.L4_DIM, seed=ex.L4_SEED, permute_weights="yes"), "permute_weights"),
+        (lambda: shift.same_vector_scores(0, ex.L4_DIM), "max_distance"),
     ],
 )
 def test_bad_input_names_the_argument(call, word):
@@ -311,16 +305,16 @@ def raises_exactly(message: str):
 @pytest.mark.parametrize(
     "call, message",
     [
-        (lambda: shift.scores(demo.SENTENCE, 0, "sinusoid"),
+        (lambda: shift.scores(ex.SENTENCE, 0, "sinusoid", ex.L4_DIM, ex.L4_SEED),
          "method must be one of ('input', 'qk', 'rope'), got 'sinusoid'; 'input' adds sinusoids to the input, "
          "'qk' adds them after the projection, 'rope' rotates q and k"),
-        (lambda: shift.scores(demo.SENTENCE, -1, "rope"), "start must be a non-negative integer position, got -1; pass e.g. start=10"),
-        (lambda: shift.scores(demo.SENTENCE, 1.0, "rope"), "start must be a non-negative integer position, got 1.0; pass e.g. start=10"),
-        (lambda: shift.scores(demo.SENTENCE, True, "rope"), "start must be a non-negative integer position, got True; pass e.g. start=10"),
-        (lambda: shift.scores("猫", 0, "rope"), "text must be a string of at least two tokens, got '猫'; pass e.g. text='小明打了小王'"),
-        (lambda: shift.scores(["猫", "鱼"], 0, "rope"),
+        (lambda: shift.scores(ex.SENTENCE, -1, "rope", ex.L4_DIM, ex.L4_SEED), "start must be a non-negative integer position, got -1; pass e.g. start=10"),
+        (lambda: shift.scores(ex.SENTENCE, 1.0, "rope", ex.L4_DIM, ex.L4_SEED), "start must be a non-negative integer position, got 1.0; pass e.g. start=10"),
+        (lambda: shift.scores(ex.SENTENCE, True, "rope", ex.L4_DIM, ex.L4_SEED), "start must be a non-negative integer position, got True; pass e.g. start=10"),
+        (lambda: shift.scores("猫", 0, "rope", ex.L4_DIM, ex.L4_SEED), "text must be a string of at least two tokens, got '猫'; pass e.g. text='小明打了小王'"),
+        (lambda: shift.scores(["猫", "鱼"], 0, "rope", ex.L4_DIM, ex.L4_SEED),
          "text must be a string of at least two tokens, got ['猫', '鱼']; pass e.g. text='小明打了小王'"),
-        (lambda: shift.shift_change(demo.SENTENCE, 2.5, "rope"), "shift must be a non-negative integer position, got 2.5; pass e.g. shift=10"),
+        (lambda: shift.shift_change(ex.SENTENCE, 2.5, "rope", ex.L4_DIM, ex.L4_SEED), "shift must be a non-negative integer position, got 2.5; pass e.g. shift=10"),
         (lambda: shift.rotate_pair((1, 2, 3), 0.5), "v must be two finite numbers (one pair of dims), got (1, 2, 3); pass e.g. v=(1.0, 0.4)"),
         (lambda: shift.pair_scores((1, 2, 3), (1, 0), 0, 1, 1.0), "q must be two finite numbers (one pair of dims), got (1, 2, 3); pass e.g. q=(1.0, 0.4)"),
         (lambda: shift.pair_scores((1, 0), (np.nan, 0), 0, 1, 1.0), "k must be two finite numbers (one pair of dims), got (nan, 0); pass e.g. k=(1.0, 0.4)"),
@@ -334,14 +328,14 @@ def raises_exactly(message: str):
          "omega must be a positive angular frequency (radians per token), got True; take one from rope.inverse_frequencies()"),
         (lambda: shift.pair_scores((1, 0), (1, 0), 0, 1, float("inf")),
          "omega must be a positive angular frequency (radians per token), got inf; take one from rope.inverse_frequencies()"),
-        (lambda: shift.pair_omega(8), "index must be a pair index from 0 to 7, got 8"),
-        (lambda: shift.pair_omega(-1), "index must be a pair index from 0 to 7, got -1"),
-        (lambda: shift.pair_omega(1.0), "index must be a pair index from 0 to 7, got 1.0"),
-        (lambda: shift.pair_omega(True), "index must be a pair index from 0 to 7, got True"),
-        (lambda: shift.convention_scores(demo.SENTENCE, permute_weights=1), "permute_weights must be True or False, got 1"),
-        (lambda: shift.same_vector_scores(0), "max_distance must be a positive integer, got 0; pass e.g. max_distance=200"),
-        (lambda: shift.same_vector_scores(5.0), "max_distance must be a positive integer, got 5.0; pass e.g. max_distance=200"),
-        (lambda: shift.same_vector_scores(True), "max_distance must be a positive integer, got True; pass e.g. max_distance=200"),
+        (lambda: shift.pair_omega(8, 16), "index must be a pair index from 0 to 7, got 8"),
+        (lambda: shift.pair_omega(-1, 16), "index must be a pair index from 0 to 7, got -1"),
+        (lambda: shift.pair_omega(1.0, 16), "index must be a pair index from 0 to 7, got 1.0"),
+        (lambda: shift.pair_omega(True, 16), "index must be a pair index from 0 to 7, got True"),
+        (lambda: shift.convention_scores(ex.SENTENCE, d=ex.L4_DIM, seed=ex.L4_SEED, permute_weights=1), "permute_weights must be True or False, got 1"),
+        (lambda: shift.same_vector_scores(0, 16), "max_distance must be a positive integer, got 0; pass e.g. max_distance=200"),
+        (lambda: shift.same_vector_scores(5.0, 16), "max_distance must be a positive integer, got 5.0; pass e.g. max_distance=200"),
+        (lambda: shift.same_vector_scores(True, 16), "max_distance must be a positive integer, got True; pass e.g. max_distance=200"),
     ],
 )
 def test_bad_input_messages_name_the_argument_and_the_fix(call, message):
@@ -349,27 +343,25 @@ def test_bad_input_messages_name_the_argument_and_the_fix(call, message):
         call()
 
 
-def test_shift_defaults_and_edges():
-    # the page's pair: q = (1, 0.4), k = (0.6, 0.9), q at 3 and k at 7, pair 0 of the d = 16 demo (ω = 1)
-    assert (shift.PAIR_Q, shift.PAIR_K, shift.PAIR_M, shift.PAIR_N, shift.PAIR_INDEX) == ((1.0, 0.4), (0.6, 0.9), 3, 7, 0)
-    assert shift.pair_omega() == 1.0 and shift.pair_omega(7) == pytest.approx(DEFAULT_BASE ** (-14 / 16), rel=1e-15)
+def test_shift_edges():
+    # pair 0 of a 16-dim head turns at ω = 1 (θ_1 = base⁰), pair 7 at base^(−14/16)
+    assert shift.pair_omega(0, 16) == 1.0 and shift.pair_omega(7, 16) == pytest.approx(DEFAULT_BASE ** (-14 / 16), rel=1e-15)
     assert shift.pair_omega(1, d=4, base=100.0) == pytest.approx(0.1, rel=1e-15)
     np.testing.assert_allclose(shift.rotate_pair((1.0, 0.0), math.pi / 2), [0.0, 1.0], atol=1e-16)
     np.testing.assert_allclose(shift.rotate_pair([0.6, 0.9], 0.0), [0.6, 0.9], rtol=0)
     rope_score, added = shift.pair_scores((1.0, 0.0), (1.0, 0.0), 0, 0, 0.5)
     assert rope_score == 1.0 and added == pytest.approx(1.0 + 1.0, rel=1e-15)  # (1, 1)·(1, 1) at position 0
-    # the head and vectors come from the lesson's seed 0 unless told otherwise
-    assert shift.SEED == 0
-    head, e = shift.head_and_tokens("猫吃鱼")
-    np.testing.assert_array_equal(head.w_q, attention.make_head(DEMO_DIM, 0).w_q)
-    np.testing.assert_array_equal(e, attention.token_vectors(tokenize.token_ids("猫吃鱼"), DEMO_DIM, 0))
+    # the head and the token vectors both come from the given width and seed
+    head, e = shift.head_and_tokens("猫吃鱼", 6, 3)
+    np.testing.assert_array_equal(head.w_q, attention.make_head(6, 3).w_q)
+    np.testing.assert_array_equal(e, attention.token_vectors(tokenize.token_ids("猫吃鱼"), 6, 3))
     # start 0 and shift 0 are allowed; a zero shift changes nothing
-    assert shift.shift_change("猫吃鱼", 0, "input") == 0.0
-    np.testing.assert_allclose(shift.scores("猫吃鱼", 0, "rope", d=4, base=50.0), reference_scores_base("猫吃鱼", 4, 50.0), atol=1e-12)
-    a, b = shift.convention_scores("猫吃鱼", d=4, base=50.0)
+    assert shift.shift_change("猫吃鱼", 0, "input", ex.L4_DIM, ex.L4_SEED) == 0.0
+    np.testing.assert_allclose(shift.scores("猫吃鱼", 0, "rope", d=4, seed=0, base=50.0), reference_scores_base("猫吃鱼", 4, 50.0), atol=1e-12)
+    a, b = shift.convention_scores("猫吃鱼", d=4, seed=0, base=50.0)
     np.testing.assert_allclose(a, b, atol=1e-12)
     np.testing.assert_allclose(a, reference_scores_base("猫吃鱼", 4, 50.0), atol=1e-12)
-    assert shift.same_vector_scores(1).shape == (2,) and shift.same_vector_scores(1)[0] == pytest.approx(DEMO_DIM / 2, rel=1e-15)
+    assert shift.same_vector_scores(1, 16).shape == (2,) and shift.same_vector_scores(1, 16)[0] == pytest.approx(16 / 2, rel=1e-15)
     np.testing.assert_allclose(shift.same_vector_scores(np.int64(3), d=2, base=7.0), [math.cos(k) for k in range(4)], rtol=1e-12)
 
 
@@ -392,25 +384,27 @@ def half_layout_R(m: int, d: int, base: float = DEFAULT_BASE) -> np.ndarray:
 
 
 def test_rope_scores_in_the_half_layout():
-    head = attention.make_head(DEMO_DIM, 0)
-    e = attention.token_vectors(tokenize.token_ids("猫吃鱼"), DEMO_DIM, 0)
-    qs = [half_layout_R(5 + t, DEMO_DIM) @ (row @ head.w_q) for t, row in enumerate(e)]
-    ks = [half_layout_R(5 + t, DEMO_DIM) @ (row @ head.w_k) for t, row in enumerate(e)]
-    want = np.array([[q @ k / math.sqrt(DEMO_DIM) for k in ks] for q in qs])
-    np.testing.assert_allclose(shift.scores("猫吃鱼", 5, "rope", convention="half"), want, atol=1e-12)
-    assert np.abs(want - shift.scores("猫吃鱼", 5, "rope")).max() > 0.01  # the layout matters for the same weights
+    head = attention.make_head(ex.L4_DIM, 0)
+    e = attention.token_vectors(tokenize.token_ids("猫吃鱼"), ex.L4_DIM, 0)
+    qs = [half_layout_R(5 + t, ex.L4_DIM) @ (row @ head.w_q) for t, row in enumerate(e)]
+    ks = [half_layout_R(5 + t, ex.L4_DIM) @ (row @ head.w_k) for t, row in enumerate(e)]
+    want = np.array([[q @ k / math.sqrt(ex.L4_DIM) for k in ks] for q in qs])
+    np.testing.assert_allclose(shift.scores("猫吃鱼", 5, "rope", ex.L4_DIM, 0, convention="half"), want, atol=1e-12)
+    assert np.abs(want - shift.scores("猫吃鱼", 5, "rope", ex.L4_DIM, 0)).max() > 0.01  # the layout matters for the same weights
 
 
 def test_convention_scores_at_a_start_and_with_the_unpermuted_weights():
-    np.testing.assert_array_equal(shift.convention_scores("猫吃鱼")[0], shift.convention_scores("猫吃鱼", start=0)[0])  # start 0 by default
+    # start 0 by default
+    np.testing.assert_array_equal(shift.convention_scores("猫吃鱼", d=ex.L4_DIM, seed=0)[0],
+                                  shift.convention_scores("猫吃鱼", start=0, d=ex.L4_DIM, seed=0)[0])
     with raises_exactly("start must be a non-negative integer position, got -1; pass e.g. start=10"):
-        shift.convention_scores("猫吃鱼", start=-1)
-    a, b = shift.convention_scores("猫吃鱼", start=3, seed=2)
-    np.testing.assert_allclose(a, reference_scores("猫吃鱼", 3, "rope", seed=2), atol=1e-12)
+        shift.convention_scores("猫吃鱼", start=-1, d=ex.L4_DIM, seed=0)
+    a, b = shift.convention_scores("猫吃鱼", start=3, d=ex.L4_DIM, seed=2)
+    np.testing.assert_allclose(a, reference_scores("猫吃鱼", 3, "rope", ex.L4_DIM, seed=2), atol=1e-12)
     np.testing.assert_allclose(b, a, atol=1e-12)
-    _, wrong = shift.convention_scores("猫吃鱼", start=3, seed=2, permute_weights=False)
-    head = attention.make_head(DEMO_DIM, 2)
-    e = attention.token_vectors(tokenize.token_ids("猫吃鱼"), DEMO_DIM, 2)
-    qs = [half_layout_R(3 + t, DEMO_DIM) @ (row @ head.w_q) for t, row in enumerate(e)]
-    ks = [half_layout_R(3 + t, DEMO_DIM) @ (row @ head.w_k) for t, row in enumerate(e)]
-    np.testing.assert_allclose(wrong, np.array([[q @ k / math.sqrt(DEMO_DIM) for k in ks] for q in qs]), atol=1e-12)
+    _, wrong = shift.convention_scores("猫吃鱼", start=3, d=ex.L4_DIM, seed=2, permute_weights=False)
+    head = attention.make_head(ex.L4_DIM, 2)
+    e = attention.token_vectors(tokenize.token_ids("猫吃鱼"), ex.L4_DIM, 2)
+    qs = [half_layout_R(3 + t, ex.L4_DIM) @ (row @ head.w_q) for t, row in enumerate(e)]
+    ks = [half_layout_R(3 + t, ex.L4_DIM) @ (row @ head.w_k) for t, row in enumerate(e)]
+    np.testing.assert_allclose(wrong, np.array([[q @ k / math.sqrt(ex.L4_DIM) for k in ks] for q in qs]), atol=1e-12)

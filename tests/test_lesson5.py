@@ -19,8 +19,9 @@ import numpy as np
 import pytest
 import yaml
 
-from posenc import facts, numbers, scaling
-from posenc.numbers import lesson5 as L5
+from posenc import configs, facts, scaling
+from posenc import quantities as numbers
+from posenc.quantities import lesson5 as L5
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSON = ROOT / "docs" / "lessons" / "05-long-context.md"
@@ -98,12 +99,12 @@ def beyond_by_positions(omega, scaled, L, s):
 
 @pytest.mark.parametrize("r", [0.01, 0.5, 1.0, 1.5, 8.03, 16.5, 31.9, 32.0, 40.0, 5215.0])
 def test_paper_weight_is_one_minus_gamma(r):
-    assert L5.paper_interpolation_weight([r])[0] == pytest.approx(1 - gamma_by_hand(r), abs=1e-15)
+    assert scaling.yarn_paper_ramp([r])[0] == pytest.approx(1 - gamma_by_hand(r), abs=1e-15)
 
 
 def test_paper_weight_is_linear_in_r_and_the_code_ramp_linear_in_j():
     tbl = scaling.yarn_pairs(QWEN["d"], QWEN["theta"], QWEN["s"], QWEN["L"])
-    w = L5.paper_interpolation_weight(tbl.rotations)
+    w = scaling.yarn_paper_ramp(tbl.rotations)
     inside = (tbl.rotations > 1) & (tbl.rotations < 32)
     r = tbl.rotations[inside]
     # equal steps in r give equal steps in the paper's weight …
@@ -116,22 +117,22 @@ def test_paper_weight_is_linear_in_r_and_the_code_ramp_linear_in_j():
 
 def test_paper_and_code_agree_on_which_pairs_are_kept_and_which_interpolated():
     tbl = scaling.yarn_pairs(QWEN["d"], QWEN["theta"], QWEN["s"], QWEN["L"])
-    w = L5.paper_interpolation_weight(tbl.rotations)
+    w = scaling.yarn_paper_ramp(tbl.rotations)
     assert np.array_equal(w == 0, tbl.ramp == 0) and np.array_equal(w == 1, tbl.ramp == 1)
 
 
 @pytest.mark.parametrize(
     "call, match",
     [
-        (lambda: L5.paper_interpolation_weight([1.0, -2.0]), "rotations"),
-        (lambda: L5.paper_interpolation_weight([]), "rotations"),
-        (lambda: L5.paper_interpolation_weight([1.0], alpha=0), "alpha"),
-        (lambda: L5.paper_interpolation_weight([1.0], alpha=32, beta=1), "beta"),
-        (lambda: L5.angle_overshoot([1.0, 0.1], [1.0], 4096, 4), "omega and scaled"),
-        (lambda: L5.angle_overshoot([1.0, 0.1], [1.0, 0.1], 4096, 0.5), "factor"),
-        (lambda: L5.angle_overshoot([1.0, 0.1], [1.0, 0.1], 0, 4), "original_context"),
-        (lambda: L5.methods_for("llama2_7b"), "factor"),
-        (lambda: L5.yarn_table_markdown(scaling.yarn_pairs(64, 1e4, 4, 4096), 0), "factor"),
+        (lambda: scaling.yarn_paper_ramp([1.0, -2.0]), "rotations"),
+        (lambda: scaling.yarn_paper_ramp([]), "rotations"),
+        (lambda: scaling.yarn_paper_ramp([1.0], alpha=0), "alpha"),
+        (lambda: scaling.yarn_paper_ramp([1.0], alpha=32, beta=1), "beta"),
+        (lambda: scaling.angle_overshoot([1.0, 0.1], [1.0], 4096, 4), "omega and scaled"),
+        (lambda: scaling.angle_overshoot([1.0, 0.1], [1.0, 0.1], 4096, 0.5), "factor"),
+        (lambda: scaling.angle_overshoot([1.0, 0.1], [1.0, 0.1], 0, 4), "original_context"),
+        (lambda: scaling.methods_for(configs.load("llama2_7b")), "factor"),
+        (lambda: L5.yarn_table_markdown(scaling.yarn_pairs(64, 1e4, 4, 4096), [99]), "rows"),
     ],
 )
 def test_bad_input_raises_value_error_naming_the_argument(call, match):
@@ -144,7 +145,7 @@ def test_bad_input_raises_value_error_naming_the_argument(call, match):
 
 def test_methods_for_qwen3_follow_each_formula():
     d, theta, s, L = QWEN["d"], QWEN["theta"], QWEN["s"], QWEN["L"]
-    m = L5.methods_for("qwen3_8b")
+    m = scaling.methods_for(configs.load("qwen3_8b"))
     new_base = theta * s ** (d / (d - 2))
     yarn, _, _, _ = yarn_by_hand(d, theta, s, L)
     for j in range(d // 2):
@@ -157,9 +158,9 @@ def test_methods_for_qwen3_follow_each_formula():
 
 def test_overshoot_counts_match_explicit_positions():
     d, s, L = QWEN["d"], QWEN["s"], QWEN["L"]
-    m = L5.methods_for("qwen3_8b")
+    m = scaling.methods_for(configs.load("qwen3_8b"))
     expected = {k: beyond_by_positions(m["none"], m[k], L, s) for k in ("none", "linear", "ntk", "yarn")}
-    assert expected["none"] == v("qwen3_extrapolate_beyond_pairs") == v("qwen3_pairs_not_turning")
+    assert expected["none"] == v("qwen3_extrapolate_beyond_pairs") == v("rope_pairs_not_turning_qwen3_8b")
     assert expected["linear"] == v("pi_qwen3_beyond_pairs") == 0
     assert expected["yarn"] == v("qwen3_yarn_beyond_pairs") == 0
     assert expected["ntk"] == v("ntk_qwen3_beyond_pairs")
@@ -172,7 +173,7 @@ def test_ntk_overshoot_is_largest_at_the_first_never_turning_pair():
     assert v("ntk_qwen3_max_overshoot_pair") == first == v("qwen3_first_not_turning_pair")
     # overshoot s·ω'/ω = s · s^(−2j/(d−2)) for NTK-aware
     assert v("ntk_qwen3_max_overshoot") == pytest.approx(s ** (1 - 2 * first / (d - 2)), rel=1e-12)
-    m = L5.methods_for("qwen3_8b")
+    m = scaling.methods_for(configs.load("qwen3_8b"))
     by_positions = max_angles(m["ntk"], int(s * L))[first] / max_angles(m["none"], L)[first]
     assert t("ntk_qwen3_max_overshoot") == f"{by_positions:.2f}"
     assert v("qwen3_extrapolate_overshoot") == s
@@ -234,8 +235,7 @@ def test_yarn_bounds_and_bands_for_qwen3():
     # the interpolated pairs are exactly the pairs that never complete a turn in L (lesson 4's count)
     never = [j for j in range(d // 2) if 2 * math.pi / omega_by_hand(j, d, theta) > L]
     assert [j for j, r in enumerate(ramps) if r == 1.0] == never
-    assert v("qwen3_yarn_interpolated") == v("qwen3_pairs_not_turning") == len(never)
-    assert t("qwen3_yarn_r_at_low") == f"{L / (2 * math.pi / omega_by_hand(23, d, theta)):.1f}"
+    assert v("qwen3_yarn_interpolated") == v("rope_pairs_not_turning_qwen3_8b") == len(never)
     assert t("qwen3_pair0_turns") == f"{L / (2 * math.pi):,.0f}"
 
 

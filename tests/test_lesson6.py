@@ -14,7 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from posenc import configs, demo, hybrid, numbers, rope
+from posenc import configs, hybrid, rope
+from posenc import examples as ex
+from posenc import quantities as numbers
 
 FAST = settings(max_examples=30, deadline=None)
 
@@ -38,8 +40,8 @@ def test_model_masks_match_facts_md():
         assert (mask.size, int(mask.sum())) == (width, rot), key
         assert mask[:rot].all(), key
     assert numbers.value("qwen3next_rotary_last_dim") == 63 and numbers.value("qwen3next_last_dim") == 255
-    assert numbers.value("glm45_rotary_share") == pytest.approx(0.5)
-    assert numbers.value("deepseek_qk_width") == 192
+    assert hybrid.model_rotary_mask(configs.load("glm45")).mean() == pytest.approx(0.5)
+    assert hybrid.model_rotary_mask(configs.load("deepseek_v3")).size == 192
 
 
 @given(shift=st.integers(0, 100_000), seed=st.integers(0, 2**16))
@@ -98,7 +100,7 @@ def test_layer_counts_quoted_on_the_page():
     assert len(kinds) == 48 and kinds.count("global") == 12  # facts.md §1: every 4th of 48 layers
     assert numbers.value("qwen3next_full_attention_share") == pytest.approx(0.25)
     assert numbers.value("qwen3next_first_full_layer") == 4
-    assert numbers.value("gemma3_first_global_layer") == 6  # 5 local then 1 global
+    assert hybrid.layer_kinds(configs.load("gemma3_27b"), 12).index("global") + 1 == 6  # 5 local then 1 global
     assert numbers.value("gemma3_global_share") == pytest.approx(1 / 6)
     assert hybrid.layer_kinds(configs.load("qwen3_8b"), 5) == ["global"] * 5
 
@@ -125,7 +127,7 @@ def test_causal_counter_is_one_over_t_plus_one(n):
 
 
 def test_counter_numbers():
-    n = len(demo.SENTENCE)
+    n = len(ex.SENTENCE)
     for t in range(n):
         assert numbers.value(f"nope_marker_{t}") == pytest.approx(1 / (t + 1))
         assert numbers.value(f"nope_recovered_{t}") == pytest.approx(t)

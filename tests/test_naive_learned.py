@@ -11,7 +11,8 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from posenc import configs, learned, naive, numbers
+from posenc import configs, learned, naive
+from posenc import quantities as numbers
 
 MODELS = Path(__file__).resolve().parent.parent / "posenc" / "data" / "models.yaml"
 

@@ -18,7 +18,7 @@ import re
 
 import pytest
 
-from posenc import numbers
+from posenc import quantities as numbers
 
 # Registered numbers that are not amounts, and so are printed without grouping: token IDs
 # (Unicode code points: names, like a room number) and values written into HTML attributes for

@@ -122,8 +122,8 @@ def test_format_row():
         (lambda: tokenize.tokens("a\x00"), "padding"),
         (lambda: tokenize.decode([[1]]), "1-D"),
         (lambda: tokenize.decode([-1]), "code points"),
-        (lambda: at.attend_padded([1, 2], [1, 1, 1], [0, 1], at.make_head()), "same length"),
-        (lambda: at.attend_padded([1, 2], [0, 0], [1, 1], at.make_head()), "no real token"),
+        (lambda: at.attend_padded([1, 2], [1, 1, 1], [0, 1], at.make_head(8, 7), 7), "same length"),
+        (lambda: at.attend_padded([1, 2], [0, 0], [1, 1], at.make_head(8, 7), 7), "no real token"),
     ],
 )
 def test_bad_input_raises_clear_errors(call, match):

@@ -362,34 +362,32 @@ def test_torch_bad_input(make, match):
 @pytest.mark.parametrize(
     "name, text",
     [
-        ("qwen3_pairs_not_turning", "24"),  # facts §2(b)
-        ("qwen3_pairs_total", "64"),
-        ("qwen3next_pairs_not_turning", "10"),  # facts §2(c)
-        ("qwen3next_pairs_total", "32"),
+        ("rope_pairs_not_turning_qwen3_8b", "24"),  # facts §2(b)
+        ("rope_pairs_total_qwen3_8b", "64"),
+        ("rope_pairs_not_turning_qwen3_next_80b_a3b", "10"),  # facts §2(c)
+        ("rope_pairs_total_qwen3_next_80b_a3b", "32"),
         ("qwen3_first_not_turning_pair", "40"),  # "i = 40..63"
         ("qwen3_wavelength_last_turning", "28,473"),  # λ_39
         ("qwen3_wavelength_first_not_turning", "35,333"),  # λ_40
         ("qwen3_pairs_not_turning_at_config_max", "23"),
         ("qwen3_pairs_not_turning_at_yarn_context", "17"),
         ("qwen3next_pairs_not_turning_theta5e6", "9"),
-        ("llama31_pairs_not_turning_128k", "15"),
         ("rope_pairs_not_turning_llama2_7b", "18"),
         ("rope_pairs_not_turning_llama3_8b", "29"),
         ("rope_pairs_not_turning_mistral_7b_v01", "4"),
-        ("rope_pairs_not_turning_qwen25_7b", "24"),
         ("rope_pairs_not_turning_deepseek_v3", "9"),
         ("rope_pairs_not_turning_gpt_oss", "14"),
-        ("rope_demo_slowest_wavelength", "19,869"),  # facts §2(a)
+        ("sin_slowest_period", "19,869"),  # facts §2(a)
     ],
 )
 def test_lesson_numbers_match_facts(name, text):
-    from posenc import numbers
+    from posenc import quantities as numbers
 
     assert numbers.text(name) == text
 
 
 def test_gemma3_local_window_count_matches_a_loop():
-    from posenc import numbers
+    from posenc import quantities as numbers
 
     assert numbers.value("gemma3_local_pairs_not_turning_in_window") == count_not_turning(128, 10_000, 1024)
 

@@ -615,7 +615,7 @@ def test_bad_input_raises_value_error_naming_the_argument(call, match):
     ],
 )
 def test_lesson5_numbers_match_facts(name, text):
-    from posenc import numbers
+    from posenc import quantities as numbers
 
     assert numbers.text(name) == text
 

@@ -239,4 +239,4 @@ def test_init_scale_helpers():
     assert S.SINUSOID_RMS == pytest.approx(math.sqrt(0.5), rel=1e-15)
     assert S.content_to_position_ratio(0.5, 0.25) == 2.0
     assert S.embedding_scale(4) == 2.0 and type(S.embedding_scale(4)) is float
-    assert (S.DEFAULT_BASE, S.DEMO_DIM, S.PAPER_DIM) == (10_000.0, 16, 512)
+    assert (S.DEFAULT_BASE, S.PAPER_DIM) == (10_000.0, 512)

@@ -1,6 +1,6 @@
 """mkdocs-macros entry point: the only way lesson prose gets numbers, facts and figures.
 
-    {{ num("sin_slowest_period") }}     a number computed by posenc (posenc/numbers/)
+    {{ num("sin_slowest_period") }}     a number computed by posenc (posenc/quantities/)
     {{ fact("vaswani_base_dev_bleu") }} a reported fact with its verification tag (posenc/data/facts.yaml)
     {{ cfg("qwen3_8b", "rope_theta") }} a model config field with its tag (posenc/data/models.yaml);
                                         "scaling.factor" reads one key of a dict field
@@ -11,7 +11,11 @@
                                         the committed results support it (posenc/experiment/claims.py)
     {{ widget("sin-clock", fallback="sin_clock") }}
                                         an in-page experiment (docs/javascripts/widgets/) mounted over
-                                        its static figure, which stays for readers without JavaScript
+                                        its static figure, which stays for readers without JavaScript;
+                                        it starts from posenc.examples.WIDGET_DEFAULTS["sin-clock"]
+    {{ example("SENTENCE") }}           a text example from posenc/examples.py (小明打了小王): prose
+                                        never types an example sentence
+    {{ citation_bibtex() }}             the course's BibTeX entry, generated from CITATION.cff
 
 An unknown name fails the build with a message that says where to add it.
 """
@@ -41,15 +45,23 @@ def tag_badge(tag: str, source: str) -> str:
 
     label = {"V": "已核实", "V3": "副本核实", "U": "未核实"}[tag]
     title = html.escape(f"{TAGS[tag]}。来源：{source}", quote=True)
-    return f'<span class="pe-tag pe-tag--{tag.lower()}" title="{title}">{label}</span>'
+    # data-search-exclude: the label is not indexed (teasers read "PPL 4.92", not "4.92已核实");
+    # Material's search plugin removes the attribute from the page once it has indexed it.
+    return f'<span class="pe-tag pe-tag--{tag.lower()}" title="{title}" data-search-exclude="tag">{label}</span>'
 
 
 def define_env(env):
-    from posenc import configs, facts, numbers
+    from posenc import configs, facts, quantities
+    from posenc.formatting import format_value
+
+    from posenc.experiment.claims import ResultsPending
 
     @env.macro
     def num(name: str) -> str:
-        return numbers.text(name)
+        try:
+            return quantities.text(name)
+        except ResultsPending:
+            return PENDING_MARK
 
     @env.macro
     def fact(name: str, badge: bool = True) -> str:
@@ -66,7 +78,7 @@ def define_env(env):
             if not isinstance(value, dict) or sub not in value:
                 raise ValueError(f"model {model!r}: field {top!r} has no key {sub!r}; keys: {', '.join(value) if isinstance(value, dict) else 'none'}")
             value = value[sub]
-        text = numbers.format_value(value, fmt) if isinstance(value, (int, float)) and not isinstance(value, bool) else str(value)
+        text = format_value(value, fmt) if isinstance(value, (int, float)) and not isinstance(value, bool) else str(value)
         return text + (tag_badge(fld.tag, fld.source) if badge else "")
 
     @env.macro
@@ -77,32 +89,48 @@ def define_env(env):
         if name not in registry:
             raise ValueError(f"unknown figure {name!r}; define it with @figure({name!r}, alt=...) in figures_src/<lesson>.py")
         spec = registry[name]
-        alt = spec.alt_text().replace("\n", " ").replace('"', "”")
+        try:
+            alt = spec.alt_text().replace("\n", " ").replace('"', "”")
+        except ResultsPending:
+            return f"*（图 {name}：{PENDING_MARK}）*"
         caption = spec.caption_text()
         if os.environ.get("POSENC_SKIP_FIGURES") == "1":
             return f"*（图：{alt}）*"
         here = posixpath.dirname(env.page.file.src_uri)
+        # Each scheme's image is a link to its SVG: tapping a figure opens it at full size (without
+        # JavaScript the SVG itself; docs/javascripts/figures.js shows it in a dialog on the page's
+        # own background, so the dark variant stays readable). Material hides the other scheme's
+        # image (#only-light / #only-dark); extra.css hides its link with it.
         imgs = "\n".join(
-            f'![{alt}]({posixpath.relpath(f"figures/{name}.{theme}.svg", here)}#only-{theme}){{ loading=lazy }}'
+            f'[![{alt}]({src}#only-{theme}){{ loading=lazy }}]({src}){{ .pe-zoom .pe-zoom--{theme} title="点按查看大图" }}'
             for theme in ("light", "dark")
+            for src in [posixpath.relpath(f"figures/{name}.{theme}.svg", here)]
         )
         cap = f"\n<figcaption>{caption}</figcaption>" if caption else ""
         return f'<figure class="pe-figure" markdown id="fig-{name}">\n{imgs}{cap}\n</figure>'
 
     @env.macro
     def widget(name: str, fallback: str | None = None, **options) -> str:
-        """A mount point for widget ``name``; the static figure inside is the no-JavaScript content."""
+        """A mount point for widget ``name``; the static figure inside is the no-JavaScript content.
+
+        Every default in posenc.examples.WIDGET_DEFAULTS[name] becomes a data-* attribute;
+        keyword ``options`` written in the page override them (see widget_attributes).
+        """
         if not (WIDGETS / f"{name}.js").is_file():
             raise ValueError(f"unknown widget {name!r}: add docs/javascripts/widgets/{name}.js")
-        attrs = "".join(f' data-{k.replace("_", "-")}="{html.escape(str(v), quote=True)}"' for k, v in options.items())
         inner = figure(fallback) if fallback else ""
-        return f'<div class="pe-widget" data-pe-widget="{name}"{attrs} markdown>\n{inner}\n</div>'
+        return f'<div class="pe-widget" data-pe-widget="{name}"{widget_attributes(name, options)} markdown>\n{inner}\n</div>'
+
+    @env.macro
+    def example(name: str) -> str:
+        """A text parameter of posenc.examples (the example sentence, a name in it), printed as it is."""
+        return example_text(name)
 
     @env.macro
     def notebook(lesson: int) -> str:
         """Links to lesson N's notebook: read it on the site, or download the .ipynb to run it."""
         if not (ROOT / "docs" / "notebooks" / f"lesson{lesson}.ipynb").is_file():
-            raise ValueError(f"no notebook docs/notebooks/lesson{lesson}.ipynb; create it with tools/make_notebooks.py")
+            raise ValueError(f"no notebook docs/notebooks/lesson{lesson}.ipynb; write docs/notebooks/lesson{lesson}.py and run python -m tools.notebooks")
         here = posixpath.dirname(env.page.file.src_uri)
         page = posixpath.relpath(f"notebooks/lesson{lesson}.ipynb", here)
         raw = posixpath.relpath(f"notebooks/lesson{lesson}/lesson{lesson}.ipynb", env.page.url or ".")
@@ -113,15 +141,23 @@ def define_env(env):
         )
 
     @env.macro
+    def citation_bibtex() -> str:
+        """The course's BibTeX entry, generated from CITATION.cff (tools/citation.py), as a code block."""
+        from tools.citation import bibtex_entry
+
+        return f"```bibtex\n{bibtex_entry().rstrip()}\n```"
+
+    @env.macro
     def attention_head_json() -> str:
         """Lesson 1's seeded attention head and token vectors, so the swap widget shows posenc's exact numbers."""
         import json
 
-        from posenc import attention, demo12
+        from posenc import attention
+        from posenc import examples as ex
 
-        head = attention.make_head(demo12.ATTN_D, demo12.ATTN_SEED)
-        chars = sorted(set(demo12.SWAP_MAIN[0] + demo12.SWAP_SHORT[0]))
-        vecs = attention.token_vectors([ord(c) for c in chars], demo12.ATTN_D, demo12.ATTN_SEED)
+        head = attention.make_head(ex.ATTN_D, ex.ATTN_SEED)
+        chars = sorted(set(ex.SWAP_MAIN[0] + ex.SWAP_SHORT[0]))
+        vecs = attention.token_vectors([ord(c) for c in chars], ex.ATTN_D, ex.ATTN_SEED)
         return json.dumps(
             {"w_q": head.w_q.tolist(), "w_k": head.w_k.tolist(), "w_v": head.w_v.tolist(),
              "vectors": {c: v.tolist() for c, v in zip(chars, vecs)}},
@@ -135,7 +171,10 @@ def define_env(env):
 
         if name not in claims.CLAIMS:
             raise ValueError(f"unknown claim {name!r}: register the sentence and its test in CLAIMS in posenc/experiment/claims.py")
-        sentence = claims.check(name)
+        try:
+            sentence = claims.check(name)
+        except ResultsPending:
+            return PENDING_MARK
         title = "这句话每次构建都会用实验结果重新核对，结果不再支持时构建失败（posenc/experiment/claims.py）"
         return f'<span class="pe-claim" data-claim="{name}" title="{title}">{html.escape(sentence)}</span>'
 
@@ -149,16 +188,149 @@ def define_env(env):
         output = run_snippet(path)
         return f'```python title="{snippet}"\n{source.rstrip()}\n```\n\n```text title="运行输出（构建时实际运行得到）"\n{output.rstrip()}\n```'
 
+    from tools import course_macros  # {{ glossary() }} and {{ timeline(…) }}
+
+    course_macros.register(env)
+
+
+def attribute_text(value) -> str:
+    """A widget option as a data-* value: plain decimals (no thousands separators), lists comma-separated."""
+    from decimal import Decimal
+
+    if isinstance(value, bool) or value is None:
+        raise ValueError(f"widget option {value!r}: use a number, a string or a list of numbers")
+    if isinstance(value, (list, tuple)):
+        return ",".join(attribute_text(v) for v in value)
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            raise ValueError(f"widget option {value!r} is not finite")
+        text = format(Decimal(repr(value)), "f")  # the shortest digits that round-trip, never 1e-05
+        return text.rstrip("0").rstrip(".") if "." in text else text
+    return str(value)
+
+
+# What a number, sentence or figure from the experiment shows while POSENC_EXPERIMENT_PENDING=1.
+PENDING_MARK = '<span class="pe-pending">〔实验结果待定〕</span>'
+
+
+def widget_attributes(name: str, options: dict) -> str:
+    """' data-k="v"' for every default of widget ``name`` (posenc.examples.WIDGET_DEFAULTS), options overriding.
+
+    A key swap_i becomes data-swap-i, which the browser's dataset reads as swapI.
+    An option the widget has no default for is an error: the widget would ignore it.
+    """
+    from posenc.examples import WIDGET_DEFAULTS
+
+    if name not in WIDGET_DEFAULTS:
+        raise ValueError(f"widget {name!r} has no defaults: add WIDGET_DEFAULTS[{name!r}] to posenc/examples.py")
+    defaults = WIDGET_DEFAULTS[name]
+    unknown = sorted(set(options) - set(defaults))
+    if unknown:
+        raise ValueError(f"widget {name!r} has no option {', '.join(map(repr, unknown))}; its options are {', '.join(defaults)} "
+                         f"(posenc/examples.py WIDGET_DEFAULTS)")
+    merged = {**defaults, **options}
+    return "".join(f' data-{k.replace("_", "-")}="{html.escape(attribute_text(v), quote=True)}"' for k, v in merged.items())
+
+
+def _camel(key: str) -> str:
+    head, *rest = key.split("_")
+    return head + "".join(part.capitalize() for part in rest)
+
+
+def widget_default_mismatches() -> list[str]:
+    """Where a widget's JavaScript disagrees with posenc.examples.WIDGET_DEFAULTS, one line per place.
+
+    Every widget file needs a WIDGET_DEFAULTS entry. A widget that still keeps its own copy of the
+    defaults (``const DEFAULTS = {…}`` in docs/javascripts/widgets/<name>.js) must keep the same keys
+    and values: after an example changes, a stale copy is reported with its file and line.
+    """
+    import json
+    import re
+
+    from posenc.examples import WIDGET_DEFAULTS
+
+    out = []
+    names = sorted(p.stem for p in WIDGETS.glob("*.js") if not p.stem.startswith("_") and p.stem != "index")
+    for name in names:
+        if name not in WIDGET_DEFAULTS:
+            out.append(f"docs/javascripts/widgets/{name}.js: no WIDGET_DEFAULTS[{name!r}] in posenc/examples.py")
+    for name in sorted(set(WIDGET_DEFAULTS) - set(names)):
+        out.append(f"posenc/examples.py: WIDGET_DEFAULTS[{name!r}] has no docs/javascripts/widgets/{name}.js")
+    for name in sorted(set(WIDGET_DEFAULTS) & set(names)):
+        path = WIDGETS / f"{name}.js"
+        source = path.read_text(encoding="utf-8")
+        m = re.search(r"^const DEFAULTS = (\{.*?\});", source, re.M | re.S)
+        if not m:
+            continue  # the widget reads every default from the page
+        line = source.count("\n", 0, m.start()) + 1
+        where = f"docs/javascripts/widgets/{name}.js:{line}"
+        try:
+            js = json.loads(re.sub(r"([{,]\s*)([A-Za-z_]\w*)\s*:", r'\1"\2":', m.group(1)))
+        except json.JSONDecodeError as err:
+            out.append(f"{where}: cannot read the DEFAULTS object ({err}); keep it plain numbers, strings and lists")
+            continue
+        ours = {_camel(k): v for k, v in WIDGET_DEFAULTS[name].items()}
+        for key in sorted(set(js) ^ set(ours)):
+            side = "the JS copy" if key in js else "WIDGET_DEFAULTS"
+            out.append(f"{where}: option {key!r} is only in {side}")
+        for key in sorted(set(js) & set(ours)):
+            a, b = js[key], ours[key]
+            same = list(map(float, a)) == list(map(float, b)) if isinstance(a, list) and isinstance(b, list) else (
+                float(a) == float(b) if isinstance(a, (int, float)) and isinstance(b, (int, float)) else a == b)
+            if not same:
+                out.append(f"{where}: {key} is {a!r} in the JS copy but {b!r} in posenc/examples.py WIDGET_DEFAULTS")
+    return out
+
+
+def example_text(name: str) -> str:
+    """posenc.examples.<name>, which must be text; an unknown name or a number is an error that says what to use."""
+    import difflib
+
+    from posenc import examples
+
+    texts = {k: v for k, v in vars(examples).items() if k.isupper() and isinstance(v, str)}
+    if name not in texts:
+        if isinstance(getattr(examples, name, None), (int, float)):
+            raise ValueError(f"example({name!r}) is a number: quote it through a registered quantity, {{{{ num(...) }}}}")
+        close = difflib.get_close_matches(name, texts, n=3)
+        hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
+        raise ValueError(f"unknown text example {name!r}.{hint} Text examples are the str constants of posenc/examples.py.")
+    return texts[name]
+
+
+def snippet_imports(path: Path) -> list[Path]:
+    """The snippet files ``path`` imports (lesson3_cat_fish.py imports lesson3_table.py), transitively."""
+    import ast
+
+    seen: list[Path] = []
+    todo = [path]
+    while todo:
+        tree = ast.parse(todo.pop().read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module] if isinstance(node, ast.ImportFrom) and node.module and not node.level else []
+            for name in names:
+                dep = path.parent / f"{name.split('.')[0]}.py"
+                if dep.is_file() and dep != path and dep not in seen:
+                    seen.append(dep)
+                    todo.append(dep)
+    return sorted(seen)
+
 
 def _snippet_cache_path(path: Path) -> Path:
+    """Where a snippet's output is cached: keyed on its source, the snippets it imports, and posenc."""
     from figures_src.build import tree_digest
 
-    key = hashlib.sha256(path.read_bytes() + tree_digest(ROOT / "posenc").encode()).hexdigest()[:16]
-    return SNIPPET_CACHE / f"{path.stem}.{key}.txt"
+    h = hashlib.sha256(path.read_bytes())
+    for dep in snippet_imports(path):
+        h.update(dep.name.encode() + b"\0" + dep.read_bytes())
+    h.update(tree_digest(ROOT / "posenc").encode())
+    return SNIPPET_CACHE / f"{path.stem}.{h.hexdigest()[:16]}.txt"
 
 
 def _execute_snippet(path: Path) -> str:
-    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONHASHSEED="0")
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONHASHSEED="0", PYTHONDONTWRITEBYTECODE="1")
     proc = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, cwd=ROOT, env=env, timeout=120)
     if proc.returncode != 0:
         raise RuntimeError(f"snippet {path.name} failed (exit {proc.returncode}); fix it or the code it calls:\n{proc.stderr}")

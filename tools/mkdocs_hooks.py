@@ -1,20 +1,26 @@
-"""MkDocs hooks: put built figures and vendored front-end files into the site.
+"""MkDocs hooks: fresh code for every build, built figures and vendored front-end files in the site.
 
-Figures are rendered (or taken from the cache) by figures_src.build and served
+Before each build, code that changed since the last build is imported again
+(tools/freshness.py), so `mkdocs serve` shows an edit to posenc/, figures_src/ or
+tools/ with the same bytes a clean build would. Figures are rendered (or taken from
+the cache) by figures_src.build, in a fresh process when any must be drawn, and served
 as /figures/<name>.<light|dark>.svg. KaTeX comes from node_modules (installed by
 `make setup` from package-lock.json), so math renders with no network. The
 in-page experiments read the real model configs from /assets/models.json,
-written here from posenc.configs.
+written here from posenc.configs. A notebook whose .ipynb no longer matches its
+.py source is a warning (strict: an error) naming both files.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 import re
 import sys
 from pathlib import Path
 
+from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,12 +40,20 @@ def _vendor_files(config) -> list[File]:
     return [File.generated(config, f"vendor/katex/{p.as_posix()}", abs_src_path=str(KATEX / p)) for p in rel]
 
 
+def on_startup(command, dirty):
+    if command == "serve":
+        # posenc/ and figures_src/ are watched: bytecode written into their __pycache__ (by this
+        # process, the snippets, the figure process or a notebook kernel) would start another rebuild
+        sys.dont_write_bytecode = True
+        os.environ["PYTHONDONTWRITEBYTECODE"] = "1"
+
+
 def on_files(files, config):
     # Figure generation can be switched off to time a plain MkDocs build (tools/bench_build.py).
     if os.environ.get("POSENC_SKIP_FIGURES") != "1":
         from figures_src.build import render_all
 
-        report = render_all()
+        report = render_all(fresh_process=True)
         log.info(f"figures: {len(report.drawn)} drawn, {len(report.cached)} cached ({report.seconds:.1f} s)")
         for name, themes in report.paths.items():
             for theme, path in themes.items():
@@ -47,7 +61,22 @@ def on_files(files, config):
     for f in _vendor_files(config):
         files.append(f)
     files.append(_models_json(config))
+    _patch_search_worker(files, config)
     return files
+
+
+def _patch_search_worker(files, config) -> None:
+    """Serve Material's search worker with its query cutter fixed (tools/search.py patch_worker)."""
+    from tools import search
+
+    workers = [f for f in files if search.WORKER.match(f.src_uri)]
+    if len(workers) != 1:
+        raise SystemExit(f"expected one Material search worker among the theme's files, found {[f.src_uri for f in workers]}; "
+                         "update tools/search.py WORKER")
+    worker = workers[0]
+    source = Path(worker.abs_src_path).read_text(encoding="utf-8")
+    files.remove(worker)
+    files.append(File.generated(config, worker.src_uri, content=search.patch_worker(source, worker.src_uri)))
 
 
 def _models_json(config) -> File:
@@ -77,36 +106,110 @@ _THEME_FIXES = [
 ]
 
 
+@event_priority(100)  # before mkdocs-macros imports posenc for this build
 def on_config(config):
+    from tools import freshness
+
+    changed = freshness.forget_changed_code()
+    if changed:
+        log.info(f"code changed ({len(changed)} file(s), e.g. {changed[0].relative_to(ROOT)}): importing it again")
     # mkdocs-jupyter keys its cache of executed notebooks on the notebook file alone, so a change
-    # in posenc would keep serving old outputs (and never fail on a broken notebook): key it on
-    # posenc as well, as the figure cache is.
+    # in posenc (or in a snippet a notebook imports) would keep serving old outputs (and never fail
+    # on a broken notebook): key it on those as well, as the figure cache is.
     nb = config.plugins.get("mkdocs-jupyter")
     if nb is not None:
         from figures_src.build import tree_digest
 
         key = tree_digest(ROOT / "posenc", exclude=("__pycache__", "experiment"))[:16]
+        key += tree_digest(ROOT / "docs" / "snippets", patterns=("*.py",))[:8]
+        key += hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:8]  # how this hook makes notebooks execute
         nb.config["cache_dir"] = str(ROOT / ".cache" / "mkdocs-jupyter" / key)
-    # The kernel's prints reach nbclient in one or several stream messages depending on timing,
-    # so one cell's output became one block in one build and two in the next (two builds were not
-    # byte-identical). Merge them; nbclient's coalesce_streams is not a config option.
-    from nbclient import NotebookClient
-
-    NotebookClient.coalesce_streams.default_value = True
+    _coalesce_notebook_streams()
     return config
 
 
+def _coalesce_notebook_streams() -> None:
+    """Merge a cell's printed output into one block, whatever the timing.
+
+    The kernel's prints reach nbclient in one or several stream messages depending on timing, so
+    one cell's output became one block in one build and two in the next (two builds were not
+    byte-identical). nbclient's coalesce_streams is not a config option, and changing the trait's
+    default has no effect once nbconvert's ExecutePreprocessor class exists (mkdocs-jupyter imports
+    it before any hook runs), so each preprocessor turns it on when it starts a notebook.
+    """
+    from nbconvert.preprocessors import ExecutePreprocessor
+
+    original = ExecutePreprocessor.preprocess
+    if getattr(original, "coalesces_streams", False):
+        return  # mkdocs serve loads this hook again for every rebuild
+
+    def preprocess(self, nb, resources=None, km=None):
+        self.coalesce_streams = True
+        return original(self, nb, resources, km)
+
+    preprocess.coalesces_streams = True
+    ExecutePreprocessor.preprocess = preprocess
+
+
+def on_pre_build(config):
+    from tools import macros, notebooks
+
+    _notebook_css.clear()
+
+    for problem in macros.widget_default_mismatches():
+        log.warning(f"{problem}: the widgets start from posenc/examples.py WIDGET_DEFAULTS")
+
+    for path, text in notebooks.expected().items():
+        if not path.exists() or path.read_text(encoding="utf-8") != text:
+            rel = path.relative_to(ROOT).as_posix()
+            log.warning(f"{rel} differs from its source {rel[:-len('.ipynb')]}.py: run python -m tools.notebooks")
+
+
 def on_page_content(html, page, config, files):
+    from tools import search
+
+    boost = search.search_boost(page.file.src_uri)
+    if boost is not None:  # read by Material's search plugin in on_page_context, after this event
+        page.meta["search"] = {"boost": boost, **(page.meta.get("search") or {})}
     if page.file.src_uri.endswith(".ipynb"):
         html, n = _NOTEBOOK_CDN.subn("", html)
         if n != 1:
             raise SystemExit(f"{page.file.src_uri}: mkdocs-jupyter's MathJax/mermaid block not found; update _NOTEBOOK_CDN")
         # a wide code cell scrolls: let keyboard users reach it (axe scrollable-region-focusable)
         html = _NOTEBOOK_CODE.sub(r'\1 tabindex="0">', html)
+        html = _notebook_styles_to_file(html, page)
     return html
 
 
 _NOTEBOOK_CODE = re.compile(r'(<div class="highlight-ipynb[^"]*">\s*<pre)>')
+
+# mkdocs-jupyter inlines nbconvert's JupyterLab CSS (~580 KB) and the Pygments CSS into every notebook
+# page as <style> blocks, and then appends the Pygments CSS once more as the repr of a Python list
+# (nbconvert2.py: f"<style>{resources['inlining']['css']}</style>"), which is not CSS at all.
+# The hook moves the real blocks into one stylesheet, named by its content's hash (a browser caches it
+# once for every notebook page), and drops the broken one.
+_NOTEBOOK_STYLE = re.compile(r'<style type="text/css">(.*?)</style>\s*', re.S)
+_NOTEBOOK_STYLE_REPR = re.compile(r"<style>\s*\['.*?'\]\s*</style>\s*", re.S)
+_notebook_css: dict[str, str] = {}  # site path → CSS, written in on_post_build
+
+
+def _notebook_styles_to_file(html: str, page) -> str:
+    import posixpath
+
+    where = page.file.src_uri
+    blocks = _NOTEBOOK_STYLE.findall(html)
+    if not blocks:
+        raise SystemExit(f"{where}: no <style> block from mkdocs-jupyter; update _NOTEBOOK_STYLE in tools/mkdocs_hooks.py")
+    css = "\n".join(block.strip() for block in blocks) + "\n"
+    name = f"stylesheets/notebook.{hashlib.sha256(css.encode()).hexdigest()[:10]}.css"
+    _notebook_css[name] = css
+    first = _NOTEBOOK_STYLE.search(html).start()
+    link = f'<link rel="stylesheet" href="{posixpath.relpath(name, page.url or ".")}">\n'
+    html = html[:first] + link + _NOTEBOOK_STYLE.sub("", html[first:])
+    html, n = _NOTEBOOK_STYLE_REPR.subn("", html)
+    if n > 1:
+        raise SystemExit(f"{where}: {n} list-shaped <style> blocks; expected mkdocs-jupyter's one")
+    return html
 
 
 def _theme_fixes(output: str, where: str) -> str:
@@ -124,3 +227,16 @@ def on_post_page(output, page, config):
 def on_post_template(output_content, template_name, config):
     # 404.html is a theme template, not a page: on_post_page never sees it
     return _theme_fixes(output_content, template_name) if template_name == "404.html" else output_content
+
+
+@event_priority(-100)  # after Material's search plugin has written search/search_index.json
+def on_post_build(config):
+    from tools import search
+
+    site = Path(config.site_dir)
+    for name, css in _notebook_css.items():
+        (site / name).parent.mkdir(parents=True, exist_ok=True)
+        (site / name).write_text(css, encoding="utf-8")
+    index = site / "search" / "search_index.json"
+    if index.is_file():
+        search.clean_index(index)

@@ -3,16 +3,16 @@
 import numpy as np
 
 from posenc import attention as at
-from posenc import demo12
+from posenc import examples as ex
 
-text, i, j = demo12.SWAP_MAIN
+text, i, j = ex.SWAP_MAIN
 perm = at.swap(len(text), i, j)               # 交换第 i、j 个位置
 swapped = at.permute_text(text, perm)
-head = at.make_head(d=demo12.ATTN_D, seed=demo12.ATTN_SEED)
+head = at.make_head(d=ex.ATTN_D, seed=ex.ATTN_SEED)
 
 for positions in (False, True):
-    x_a = at.sentence_input(text, positions=positions)     # 每个字一行向量（可选：加上位置向量）
-    x_b = at.sentence_input(swapped, positions=positions)
+    x_a = at.sentence_input(text, ex.ATTN_D, ex.ATTN_SEED, positions)     # 每个字一行向量（可选：加上位置向量）
+    x_b = at.sentence_input(swapped, ex.ATTN_D, ex.ATTN_SEED, positions)
     out_a = at.attend(x_a, head).out
     out_b = at.attend(x_b, head).out
     # 同一个字对同一个字：B 的第 r 行，是 A 的第 perm[r] 行那个字

@@ -1,14 +1,19 @@
-"""第二步：「猫吃鱼」和「鱼吃猫」用的是同一组字，加上位置编码后还一样吗？"""
+"""第二步：两句话用的是同一组字（「猫吃鱼」和「鱼吃猫」），加上位置编码后还一样吗？"""
 import torch
 
 from lesson3_table import sinusoidal_table  # 第一步里的函数（同一目录）
-from posenc.demo import WALKTHROUGH_DIM
+from posenc.examples import SWAP_SHORT, WALKTHROUGH_DIM, WALKTHROUGH_SEED, WALKTHROUGH_TABLE_LEN
 
-torch.manual_seed(0)
-vocab = {"猫": 0, "吃": 1, "鱼": 2}
+text, i, j = SWAP_SHORT                      # 例句，以及要交换的两个位置
+order = list(range(len(text)))
+order[i], order[j] = j, i                    # 交换后的第 t 个字，是原句的第 order[t] 个字
+swapped = "".join(text[t] for t in order)
+
+torch.manual_seed(WALKTHROUGH_SEED)
+vocab = {ch: k for k, ch in enumerate(dict.fromkeys(text))}
 d_model = WALKTHROUGH_DIM
 embedding = torch.nn.Embedding(len(vocab), d_model)  # 词向量：一张按字查的表，和位置无关
-pe = sinusoidal_table(16, d_model)
+pe = sinusoidal_table(WALKTHROUGH_TABLE_LEN, d_model)
 
 
 def embed(sentence: str, with_position: bool) -> torch.Tensor:
@@ -21,9 +26,9 @@ def embed(sentence: str, with_position: bool) -> torch.Tensor:
 
 with torch.no_grad():
     for with_position in (False, True):
-        a = embed("猫吃鱼", with_position)
-        b = embed("鱼吃猫", with_position)
-        cat_a, cat_b = a[0], b[2]        # 同一个「猫」：一个在位置 0，一个在位置 2
+        a = embed(text, with_position)
+        b = embed(swapped, with_position)
+        ch_a, ch_b = a[i], b[j]          # 同一个字「text[i]」：一句里在位置 i，另一句里在位置 j
         print("加位置编码" if with_position else "只有词向量",
-              "| 两句里「猫」的向量最大差值:", round((cat_a - cat_b).abs().max().item(), 4),
-              "| 鱼吃猫是否就是把猫吃鱼的行倒过来:", torch.equal(a.flip(0), b))
+              f"| 两句里「{text[i]}」的向量最大差值:", round((ch_a - ch_b).abs().max().item(), 4),
+              f"| {swapped}是否就是把{text}的行换了顺序:", torch.equal(a[order], b))

@@ -3,10 +3,11 @@ import math
 
 import torch
 
-from posenc.demo import DEFAULT_BASE, WALKTHROUGH_DIM
+from posenc.examples import WALKTHROUGH_DIM, WALKTHROUGH_FIRST_LEN
+from posenc.sinusoidal import DEFAULT_BASE
 
 d_model = WALKTHROUGH_DIM  # 演示用的小维度；原论文是 512，写法完全一样
-max_len = 10               # 先算 10 个位置，用多少取多少
+max_len = WALKTHROUGH_FIRST_LEN  # 先算前几个位置，用多少取多少
 
 
 def sinusoidal_table(max_len: int, d_model: int, base: float = DEFAULT_BASE) -> torch.Tensor:

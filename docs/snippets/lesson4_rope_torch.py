@@ -1,18 +1,16 @@
 """第一步：用 torch 写 RoPE（rotate_half 写法），再把整句往后平移，看分数变不变。"""
 import torch
 
-from posenc.demo import DEFAULT_BASE, SENTENCE, SHIFT
-from posenc.sinusoidal import DEMO_DIM
-
-d = DEMO_DIM          # 每个头的维数；真实模型常见 128
-n = len(SENTENCE)     # 「小明打了小王」，每个字一个 token
+from posenc.examples import L4_DIM, L4_SEED, SENTENCE, TORCH_SHIFTS
+from posenc.shift import head_and_tokens
+from posenc.sinusoidal import DEFAULT_BASE
 
 
-def rope_cos_sin(positions: torch.Tensor, d: int, base: float = DEFAULT_BASE):
+def rope_cos_sin(positions: torch.Tensor, d: int, base: float = DEFAULT_BASE, dtype=torch.float32):
     """每个位置、每一对的 cos(mω_i)、sin(mω_i)，按 rotate_half 的排法复制成 d 列。"""
-    inv_freq = 1.0 / base ** (torch.arange(0, d, 2, dtype=torch.float32) / d)  # ω_i = base^(−2i/d)
-    angles = positions.float()[:, None] * inv_freq[None, :]                  # (n, d/2)：m·ω_i
-    emb = torch.cat((angles, angles), dim=-1)                                 # 第 i 维和第 i+d/2 维用同一个角
+    inv_freq = 1.0 / base ** (torch.arange(0, d, 2, dtype=dtype) / d)  # ω_i = base^(−2i/d)
+    angles = positions.to(dtype)[:, None] * inv_freq[None, :]         # (句长, d/2)：m·ω_i
+    emb = torch.cat((angles, angles), dim=-1)                          # 第 i 维和第 i+d/2 维用同一个角
     return emb.cos(), emb.sin()
 
 
@@ -26,19 +24,20 @@ def apply_rope(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.T
     return x * cos + rotate_half(x) * sin
 
 
-torch.manual_seed(0)
-q = torch.randn(n, d)  # 已经过 W_q 投影的 query，一行一个 token
-k = torch.randn(n, d)  # 已经过 W_k 投影的 key
+if __name__ == "__main__":
+    d, n = L4_DIM, len(SENTENCE)                 # 每个头的维数（真实模型常见 128）；例句每个字一个 token
+    head, tokens = head_and_tokens(SENTENCE, d, L4_SEED)  # 上面实测用的同一个头、同一句话
+    x = torch.tensor(tokens, dtype=torch.float32)         # (句长, d)：每个字的向量
+    q = x @ torch.tensor(head.w_q, dtype=torch.float32)   # 投影后的 query，一行一个字
+    k = x @ torch.tensor(head.w_k, dtype=torch.float32)   # 投影后的 key
 
+    def scores(start: int) -> torch.Tensor:
+        cos, sin = rope_cos_sin(torch.arange(n) + start, d)
+        return apply_rope(q, cos, sin) @ apply_rope(k, cos, sin).T / d**0.5
 
-def scores(start: int) -> torch.Tensor:
-    cos, sin = rope_cos_sin(torch.arange(n) + start, d)
-    return apply_rope(q, cos, sin) @ apply_rope(k, cos, sin).T
-
-
-base_scores = scores(0)
-for start in (SHIFT, 100 * SHIFT):
-    diff = (scores(start) - base_scores).abs().max().item()
-    print(f"整句从位置 {start} 开始：分数最大变化 {diff:.1e}")
-cos, sin = rope_cos_sin(torch.arange(n), d)
-print("旋转前后向量长度的最大差:", f"{(apply_rope(q, cos, sin).norm(dim=-1) - q.norm(dim=-1)).abs().max().item():.1e}")
+    base_scores = scores(0)
+    for start in TORCH_SHIFTS:
+        diff = (scores(start) - base_scores).abs().max().item()
+        print(f"整句从位置 {start} 开始：分数最大变化 {diff:.1e}")
+    cos, sin = rope_cos_sin(torch.arange(n), d)
+    print("旋转前后向量长度的最大差:", f"{(apply_rope(q, cos, sin).norm(dim=-1) - q.norm(dim=-1)).abs().max().item():.1e}")

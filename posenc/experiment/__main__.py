@@ -40,6 +40,7 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("--threads", type=int, default=2)
     v.add_argument("--steps", type=int, help="how many first training steps to re-run per method (default 2)")
     v.add_argument("--no-rerun", action="store_true", help="only check hashes and seal, skip re-running the first steps")
+    v.add_argument("--deep", action="store_true", help="also re-train the first seed's RoPE model and re-run the first extension steps (minutes)")
 
     s = sub.add_parser("summary", help="per-method losses and which lesson claims hold, from a results file")
     s.add_argument("--results", type=Path, help="results file (default posenc/experiment/results/full.json)")
@@ -68,7 +69,7 @@ def main(argv=None) -> int:
         from .verify import StaleResults, verify
 
         try:
-            report = verify(args.results, threads=args.threads, rerun=not args.no_rerun, steps=args.steps)
+            report = verify(args.results, threads=args.threads, rerun=not args.no_rerun, steps=args.steps, deep=args.deep)
         except StaleResults as err:
             print(f"FAILED: {err}", file=sys.stderr)
             return 1

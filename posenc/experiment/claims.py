@@ -29,6 +29,7 @@ through it); it checks the file's seal and completeness, not that it is current
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -36,11 +37,10 @@ from typing import Callable
 
 import numpy as np
 
+from .config import EXTENSIONS, METHODS, ROPE_SCALINGS as SCALINGS
 from .provenance import seal
 
 RESULTS_FILE = Path(__file__).parent / "results" / "full.json"
-METHODS = ("nope", "learned", "sinusoidal", "sinusoidal_scaled", "rope")  # = config.METHODS (a test checks)
-SCALINGS = ("pi", "ntk", "yarn")
 TRAIN_LEN = 128  # = config's train_len; checked against the file on load
 LATE_IN_DISTRIBUTION = (64, 128)  # reference stretch for "rises past the training length"
 EARLY = 8  # "the first few positions", which have almost no context
@@ -53,6 +53,7 @@ CLEARLY = 0.1  # "clearly worse"
 RISE = 0.1  # "the loss rises past the training length"
 UNIGRAM_MARGIN = CLEARLY  # "learned more than character frequencies": clearly below the unigram model
 STALL = 0.05  # "stayed at the character-frequency level": within 5% perplexity of the unigram model
+RECOVERED = 0.02  # "back to what pre-training reached": within 2% perplexity of it
 
 
 class ClaimFailed(AssertionError):
@@ -63,17 +64,41 @@ class ResultsMissing(FileNotFoundError):
     pass
 
 
-@lru_cache(maxsize=4)
+# After a change to the experiment's code the committed results are stale until a re-run of
+# hours finishes. Meanwhile an author can still build the other pages: with this set to 1 every
+# number, sentence and figure that needs the results prints a visible placeholder instead
+# (tools/macros.py). Never set in CI; a test checks that a normal build has no placeholder.
+PENDING_ENV = "POSENC_EXPERIMENT_PENDING"
+
+
+class ResultsPending(Exception):
+    """POSENC_EXPERIMENT_PENDING=1: the results are being re-computed; pages show placeholders.
+
+    Not a KeyError/AttributeError, which Jinja would swallow.
+    """
+
+
+def pending() -> bool:
+    return os.environ.get(PENDING_ENV) == "1"
+
+
 def _load(path: str) -> dict:
+    if pending():
+        raise ResultsPending(f"{PENDING_ENV}=1: experiment results are pending")
+    return _load_file(path)
+
+
+@lru_cache(maxsize=4)
+def _load_file(path: str) -> dict:
     p = Path(path)
     if not p.is_file():
         raise ResultsMissing(f"{p} does not exist; run `python -m posenc.experiment run --preset full --seeds 3` (see posenc/experiment/__init__.py)")
     results = json.loads(p.read_text())
     if results.get("seal_sha256") != seal(results):
         raise ClaimFailed(f"{p} was edited after the run wrote it (seal mismatch); re-run `python -m posenc.experiment run --preset full`")
-    missing = [m for m in METHODS if m not in results.get("runs", {})]
+    missing = [m for m in METHODS if m not in results.get("runs", {})] + [v for v in EXTENSIONS if v not in results.get("extension", {})]
     if missing:
-        raise ClaimFailed(f"{p} lacks methods {missing}; re-run `python -m posenc.experiment run --preset full` with all methods")
+        raise ClaimFailed(f"{p} lacks {missing}; re-run `python -m posenc.experiment run --preset full --seeds 3` with all methods and extensions")
     if results["config"]["train_len"] != TRAIN_LEN:
         raise ClaimFailed(f"{p} was trained at length {results['config']['train_len']}, claims.py assumes {TRAIN_LEN}; update TRAIN_LEN")
     return results
@@ -110,6 +135,68 @@ def scaling_position_losses(name: str, path=None) -> np.ndarray:
 def train_losses(method: str, path=None) -> np.ndarray:
     """Training loss per step, one row per seed: shape (seeds, steps)."""
     return np.array([u["train_loss"] for u in results(path)["runs"][_check_method(method)]])
+
+
+def val_curves(method: str, path=None) -> np.ndarray:
+    """Validation loss at positions 0–127 after each of ``curve_steps()``, one row per seed."""
+    return np.array([u["val_curve"] for u in results(path)["runs"][_check_method(method)]])
+
+
+def curve_steps(path=None) -> np.ndarray:
+    """The training steps at which the learning curves were measured."""
+    cfg = config(path)
+    return np.arange(cfg["curve_every"], cfg["steps"] + 1, cfg["curve_every"])
+
+
+def _check_variant(variant: str) -> str:
+    if variant not in EXTENSIONS:
+        raise ValueError(f"unknown extension variant {variant!r}; choose from {', '.join(EXTENSIONS)}")
+    return variant
+
+
+def extension_units(variant: str, path=None) -> list[dict]:
+    return results(path)["extension"][_check_variant(variant)]
+
+
+def extension_position_losses(variant: str, when: str, path=None) -> np.ndarray:
+    """Loss at positions 0 … ext_eval_len−1 of the RoPE model with ``variant``'s frequencies,
+    ``when`` = "before" (zero-shot) or "after" the continued training: (seeds, ext_eval_len)."""
+    if when not in ("before", "after"):
+        raise ValueError(f"when must be 'before' or 'after', got {when!r}")
+    return np.array([u[f"position_loss_{when}"] for u in extension_units(variant, path)])
+
+
+def extension_curves(variant: str, path=None) -> np.ndarray:
+    """In-distribution loss (positions 0–127) during the continued training, at ``extension_steps()``: (seeds, points)."""
+    return np.array([u["in_distribution_curve"] for u in extension_units(variant, path)])
+
+
+def extension_steps(path=None) -> np.ndarray:
+    cfg = config(path)
+    return np.arange(0, cfg["ext_steps"] + 1, cfg["ext_curve_every"])
+
+
+def extension_span(variant: str, when: str, lo: int, hi: int | None, per_seed: bool = False, path=None):
+    """Mean loss over positions lo … hi−1 of ``extension_position_losses``."""
+    return _span(extension_position_losses(variant, when, path), lo, hi, per_seed)
+
+
+def pretrained_in_distribution(per_seed: bool = False, path=None):
+    """What pre-training reached at positions 0–127 (the RoPE model before any change): the target to recover."""
+    out = val_curves("rope", path)[:, -1]
+    return out if per_seed else float(out.mean())
+
+
+def steps_to_recover(variant: str, tolerance: float = None, path=None) -> list[int | None]:
+    """Per seed: the first measured extension step at which the in-distribution loss is back within
+    ``tolerance`` (default RECOVERED) of what pre-training reached; None if it never is."""
+    tol = RECOVERED if tolerance is None else tolerance
+    steps, curves, target = extension_steps(path), extension_curves(variant, path), pretrained_in_distribution(True, path)
+    out = []
+    for row, t in zip(curves, target):
+        hit = np.flatnonzero(row <= t + tol)
+        out.append(int(steps[hit[0]]) if hit.size else None)
+    return out
 
 
 def _span(curves: np.ndarray, lo: int, hi: int, per_seed: bool):

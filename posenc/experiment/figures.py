@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import claims
-from .labels import METHOD_LABELS, ROPE_SCALING_LABELS
+from .labels import EXTENSION_LABELS, METHOD_LABELS, ROPE_SCALING_LABELS
 
 
 @dataclass(frozen=True)
@@ -84,6 +84,37 @@ def scaling_curves(names=("rope", *claims.SCALINGS), smooth: int = 1, path=None)
     """The trained RoPE model at positions 0–511: as trained, and with PI / NTK-aware / YaRN at evaluation."""
     split = train_length(path)
     return [_curve(n, ROPE_SCALING_LABELS[n], claims.scaling_position_losses(n, path), smooth, split) for n in names]
+
+
+def learning_curves(methods=claims.METHODS, path=None) -> list[Curve]:
+    """Validation loss (positions 0–127) during training, x = the steps it was measured after."""
+    steps = claims.curve_steps(path)
+    out = []
+    for m in methods:
+        rows = claims.val_curves(m, path)
+        out.append(Curve(m, METHOD_LABELS[m], steps, rows.mean(0), rows.min(0), rows.max(0), rows.shape[0]))
+    return out
+
+
+def extension_recovery(variants=claims.EXTENSIONS, path=None) -> list[Curve]:
+    """In-distribution loss (positions 0–127) during the continued training at the new length, x = extension step."""
+    steps = claims.extension_steps(path)
+    out = []
+    for v in variants:
+        rows = claims.extension_curves(v, path)
+        out.append(Curve(v, EXTENSION_LABELS[v], steps, rows.mean(0), rows.min(0), rows.max(0), rows.shape[0]))
+    return out
+
+
+def extension_positions(when: str, variants=claims.EXTENSIONS, smooth: int = 1, path=None) -> list[Curve]:
+    """Loss at each position 0 … ext_eval_len−1, before (zero-shot) or after the continued training."""
+    split = int(claims.config(path)["ext_len"])
+    return [_curve(v, EXTENSION_LABELS[v], claims.extension_position_losses(v, when, path), smooth, split) for v in variants]
+
+
+def extension_length(path=None) -> int:
+    """Where to draw the vertical "new training length" line."""
+    return int(claims.config(path)["ext_len"])
 
 
 def train_length(path=None) -> int:

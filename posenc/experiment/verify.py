@@ -1,15 +1,22 @@
 """Check that a committed results file is what the current code, config and corpus produce.
 
-Four checks, cheapest first; the first failure raises ``StaleResults`` naming
+Five checks, cheapest first; the first failure raises ``StaleResults`` naming
 the command that fixes it:
 
 1. the seal: the numbers are the ones the run wrote (no hand edits);
-2. the file is complete: every method, seed, step and position, all finite;
-3. provenance: config = the preset in config.py, corpus sha256 = CORPUS_SHA256,
+2. the file is complete: every method, extension variant, seed, step, curve
+   point and position, all finite;
+3. the file agrees with itself: each learning curve ends at the in-distribution
+   loss measured on the length-512 windows, and each extension starts from its
+   seed's trained RoPE model (its first curve point is that model's last one);
+4. provenance: config = the preset in config.py, corpus sha256 = CORPUS_SHA256,
    code hash = the current experiment source and posenc encodings;
-4. a re-run: the first ``RERUN_STEPS`` (2) training steps of every method (first
+5. a re-run: the first ``RERUN_STEPS`` (2) training steps of every method (first
    seed) are trained again here and must reproduce the recorded losses within
-   ``RERUN_TOLERANCE``.
+   ``RERUN_TOLERANCE``. The extension units start from a model trained for
+   400 steps (minutes), so the default re-run covers them through checks 3–4;
+   ``verify --deep`` re-trains the first seed's RoPE model and re-runs the
+   first extension steps of every variant too.
 
 Why the tolerance is 1e-4 nats. The re-run may happen on another CPU, whose
 BLAS and libm kernels round differently; that moves fp32 results by rounding
@@ -37,10 +44,16 @@ from pathlib import Path
 
 from . import corpus, provenance
 from . import data as data_mod
-from .config import METHODS, ROPE_SCALINGS, PRESETS
+from .config import EXTENSIONS, METHODS, PRESETS, ROPE_SCALINGS
 from .run import SCHEMA, results_path
 from .runtime import setup
 from .train import train
+
+# Two measurements of one quantity on the same model: positions 0–127 evaluated in
+# length-128 windows (the curve) or as the first 128 positions of length-512 windows
+# (val_loss_128). Causal attention makes them equal up to float32 summation order,
+# ≈1e-6 here; both are stored to 1e-6. 1e-4 flags a different model or windows.
+CONSISTENCY_TOLERANCE = 1e-4
 
 RERUN_STEPS = 2  # already separates every pair of methods (see above); each extra step costs five more training steps
 RERUN_TOLERANCE = 1e-4  # nats; see the module docstring
@@ -72,25 +85,64 @@ def check_seal(results: dict, path) -> None:
         )
 
 
+def _check_units(path, fix, kind: str, units: dict, names, seeds, arrays) -> None:
+    """Every name has one unit per seed, and each unit's arrays have the right length, all finite."""
+    if list(units) != list(names):
+        raise StaleResults(f"{path}: {kind} {list(units)} but lessons need all of {list(names)}; {fix}")
+    for name in names:
+        runs = units[name]
+        if [u["seed"] for u in runs] != list(seeds):
+            raise StaleResults(f"{path}: {kind} {name} has seeds {[u['seed'] for u in runs]}, expected {list(seeds)}; {fix}")
+        for u in runs:
+            for field, n in arrays(name).items():
+                values = u
+                for part in field.split("."):
+                    values = values.get(part) if isinstance(values, dict) else None
+                if values is None or len(values) != n or not all(math.isfinite(v) for v in values):
+                    got = "none" if values is None else len(values)
+                    raise StaleResults(f"{path}: {kind} {name} seed {u['seed']} {field} has {got} values (want {n}, all finite); {fix}")
+
+
 def check_complete(results: dict, path) -> None:
     fix = _fix(results["preset"], len(results["seeds"]))
     if results.get("schema") != SCHEMA:
         raise StaleResults(f"{path}: schema {results.get('schema')!r}, this code writes {SCHEMA}; {fix}")
-    cfg = results["config"]
-    if list(results["methods"]) != list(METHODS):
-        raise StaleResults(f"{path}: methods {results['methods']} but lessons need all of {list(METHODS)}; {fix}")
-    for method in METHODS:
-        runs = results["runs"][method]
-        if [u["seed"] for u in runs] != list(results["seeds"]):
-            raise StaleResults(f"{path}: {method} has seeds {[u['seed'] for u in runs]}, expected {results['seeds']}; {fix}")
+    cfg = PRESETS[results["preset"]] if results.get("preset") in PRESETS else None
+    if cfg is None:
+        raise StaleResults(f"{path}: preset {results.get('preset')!r} is not one of {sorted(PRESETS)}")
+    if list(results["methods"]) != list(METHODS) or list(results.get("extensions", [])) != list(EXTENSIONS):
+        raise StaleResults(f"{path}: methods {results['methods']} and extensions {results.get('extensions')}, "
+                           f"but lessons need {list(METHODS)} and {list(EXTENSIONS)}; {fix}")
+
+    def method_arrays(method):
+        out = {"train_loss": cfg.steps, "val_curve": len(cfg.curve_steps()), "position_loss": cfg.eval_len}
+        if method == "rope":
+            out.update({f"rope_scaling.{n}": cfg.eval_len for n in ROPE_SCALINGS})
+        return out
+
+    def extension_arrays(variant):
+        return {"train_loss": cfg.ext_steps, "in_distribution_curve": len(cfg.ext_curve_steps()),
+                "position_loss_before": cfg.ext_eval_len, "position_loss_after": cfg.ext_eval_len}
+
+    _check_units(path, fix, "methods", results["runs"], METHODS, results["seeds"], method_arrays)
+    _check_units(path, fix, "extensions", results.get("extension", {}), EXTENSIONS, results["seeds"], extension_arrays)
+
+
+def check_consistent(results: dict, path, tolerance: float = CONSISTENCY_TOLERANCE) -> None:
+    """The learning curves end where the per-position evaluation says, and extensions start from their base model."""
+    fix = _fix(results["preset"], len(results["seeds"]))
+    for method, runs in results["runs"].items():
         for u in runs:
-            curves = {"train_loss": (u["train_loss"], cfg["steps"]), "position_loss": (u["position_loss"], cfg["eval_len"])}
-            if method == "rope":
-                for name in ROPE_SCALINGS:
-                    curves[f"rope_scaling.{name}"] = (u["rope_scaling"][name], cfg["eval_len"])
-            for name, (values, n) in curves.items():
-                if len(values) != n or not all(math.isfinite(v) for v in values):
-                    raise StaleResults(f"{path}: {method} seed {u['seed']} {name} has {len(values)} values (want {n}, all finite); {fix}")
+            gap = abs(u["val_curve"][-1] - u["val_loss_128"])
+            if gap > tolerance:
+                raise StaleResults(f"{path}: {method} seed {u['seed']}: learning curve ends at {u['val_curve'][-1]:.6f} but the "
+                                   f"in-distribution loss is {u['val_loss_128']:.6f} (differ by {gap:.1e}); {fix}")
+    base = {u["seed"]: u["val_curve"][-1] for u in results["runs"]["rope"]}
+    for u in results["extension"]["rope"]:
+        gap = abs(u["in_distribution_curve"][0] - base[u["seed"]])
+        if gap > tolerance:
+            raise StaleResults(f"{path}: the extension of seed {u['seed']} does not start from that seed's RoPE model "
+                               f"(in-distribution {u['in_distribution_curve'][0]:.6f} vs {base[u['seed']]:.6f}); {fix}")
 
 
 def check_provenance(results: dict, path) -> None:
@@ -140,16 +192,50 @@ def check_rerun(results: dict, path, threads: int, steps: int = RERUN_STEPS, tol
     return lines
 
 
-def verify(path: Path | None = None, threads: int = 2, rerun: bool = True, steps: int | None = None) -> str:
+def check_rerun_extension(results: dict, path, threads: int, steps: int = RERUN_STEPS, tolerance: float = RERUN_TOLERANCE) -> list[str]:
+    """Re-train the first seed's RoPE model, then the first ``steps`` extension steps of every variant (minutes)."""
+    from .extend import DATA_SEED_OFFSET
+    from .evaluate import rotary
+    from .model import build
+    from .scalings import extension
+    from .train import extension_learning_rate, fit
+
+    cfg = PRESETS[results["preset"]]
+    setup(threads, "cpu")
+    ds = data_mod.load(cfg)
+    seed = results["seeds"][0]
+    base, _ = train(cfg, "rope", seed, ds.train)
+    state = base.state_dict()
+    lines = []
+    for variant in EXTENSIONS:
+        recorded = results["extension"][variant][0]["train_loss"][:steps]
+        model = build(cfg, "rope", seed)
+        model.load_state_dict(state)
+        model.rotary = rotary(extension(cfg, variant))
+        fresh = fit(model, cfg, ds.train, length=cfg.ext_len, batch_size=cfg.ext_batch_size, steps=steps,
+                    lr_at=lambda step: extension_learning_rate(cfg, step), seed=seed + DATA_SEED_OFFSET)
+        worst = max(abs(a - b) for a, b in zip(fresh, recorded))
+        if worst > tolerance:
+            raise StaleResults(f"{path}: re-running the {variant} extension (seed {seed}) gives {[round(v, 4) for v in fresh]}, "
+                               f"the file has {[round(v, 4) for v in recorded]} (differ by {worst:.2e}); "
+                               f"{_fix(results['preset'], len(results['seeds']))}")
+        lines.append(f"  extend {variant:<11} first {steps} losses reproduced within {worst:.1e} (tolerance {tolerance:g})")
+    return lines
+
+
+def verify(path: Path | None = None, threads: int = 2, rerun: bool = True, steps: int | None = None, deep: bool = False) -> str:
     """Run all checks on ``path`` (default results/full.json); return a short report or raise StaleResults."""
     t0 = time.perf_counter()
     path = results_path("full") if path is None else Path(path)
     results = load(path)
     check_seal(results, path)
     check_complete(results, path)
+    check_consistent(results, path)
     check_provenance(results, path)
-    lines = [f"{path}: seal, completeness, config, corpus and code hashes OK"]
+    lines = [f"{path}: seal, completeness, self-consistency, config, corpus and code hashes OK"]
     if rerun:
         lines += check_rerun(results, path, threads, steps=RERUN_STEPS if steps is None else steps)
+    if deep:
+        lines += check_rerun_extension(results, path, threads, steps=RERUN_STEPS if steps is None else steps)
     lines.append(f"verified in {time.perf_counter() - t0:.0f}s")
     return "\n".join(lines)

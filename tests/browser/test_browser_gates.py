@@ -1,9 +1,10 @@
 """Browser gates: every page of the site served under the GitHub Pages sub-path (/posenc/), loaded
 in Chromium in the light and the dark scheme.
 
-For each page and scheme: no response of the site fails (status ≥ 400 or a failed request), no
-console error or uncaught exception, no request to any other host, every image decodes, and
-axe-core (offline, from axe-playwright-python) finds no serious or critical violation.
+For each page and scheme: the network goes idle and every in-page experiment mounts, no response
+of the site fails (status ≥ 400 or a failed request), no console error or uncaught exception, no
+request to any other host, every image decodes, and axe-core (offline, from axe-playwright-python)
+finds no serious or critical violation in the page with its widgets live.
 
 (The module is not called test_gates.py: tests/test_gates.py exists, and pytest's default import
 mode refuses two test modules with the same basename when their folders have no __init__.py.)
@@ -94,13 +95,27 @@ class Recorder:
         return out
 
 
-def _settle(page):
-    """Wait until the page and its widgets are done: network idle after forcing lazy images to load."""
+def _settle(page) -> list[str]:
+    """Wait until the page and its widgets are done; return what never finished.
+
+    Lazy images are forced to load, then the network must go idle and every in-page experiment must
+    have mounted (axe then checks the live widgets, not the static figures they replace). A page
+    that keeps polling, or a widget that never mounts, is a problem to report, not to wait out.
+    """
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    problems = []
     page.evaluate("document.querySelectorAll('img[loading=lazy]').forEach(i => { i.loading = 'eager'; })")
     try:
         page.wait_for_load_state("networkidle", timeout=10_000)
-    except Exception:  # a page that keeps polling is still checked; its requests were recorded
-        pass
+    except PlaywrightTimeout:
+        problems.append("the network never went idle within 10 s (a request that polls or hangs)")
+    try:
+        page.wait_for_function("[...document.querySelectorAll('.pe-widget')].every(w => w.classList.contains('pe-widget--live'))", timeout=10_000)
+    except PlaywrightTimeout:
+        dead = page.evaluate("[...document.querySelectorAll('.pe-widget:not(.pe-widget--live)')].map(w => w.dataset.peWidget)")
+        problems.append(f"widgets that did not mount within 10 s: {dead}")
+    return problems
 
 
 BROKEN_IMAGES = """() => [...document.images]
@@ -127,10 +142,10 @@ def test_page_loads_clean_and_accessible(browser, subpath_site, axe, page_path, 
         page = context.new_page()
         rec = Recorder(context, page, subpath_site.origin)
         page.goto(subpath_site.url + page_path, wait_until="load")
-        _settle(page)
+        unsettled = _settle(page)
         got = page.evaluate("document.body.getAttribute('data-md-color-scheme')")
         assert got == SCHEMES[scheme], f"{page_path}: Material shows scheme {got!r} for a {scheme} browser"
-        problems = rec.problems()
+        problems = unsettled + rec.problems()
         broken = page.evaluate(BROKEN_IMAGES)
         if broken:
             problems.append("images that did not load or decode:\n    " + "\n    ".join(broken))
@@ -154,9 +169,10 @@ def test_404_page_works_at_any_depth(browser, subpath_site):
         missing = subpath_site.url + "no/such/page/"
         rec = Recorder(context, page, subpath_site.origin, ignore_status_of=missing)
         page.goto(missing, wait_until="load")
-        _settle(page)
+        problems = _settle(page)
         assert page.locator(".md-header").count() == 1, "the 404 page lost its theme"
-        assert not rec.problems(), "\n".join(rec.problems())
+        problems += rec.problems()
+        assert not problems, "\n".join(problems)
     finally:
         context.close()
 
@@ -174,6 +190,26 @@ def test_gate_catches_a_missing_file_and_another_host(browser, subpath_site, tmp
         }}""")
         assert any("no-such-file.js" in f for f in rec.failed), rec.failed
         assert any("example.invalid" in u for u in rec.external), rec.external
+    finally:
+        context.close()
+
+
+def test_settle_reports_a_page_that_polls_and_a_widget_that_never_mounts(browser, subpath_site):
+    """_settle itself: neither a request loop nor a dead widget is waited out in silence."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(subpath_site.url, wait_until="load")
+        page.evaluate(f"""() => {{
+            setInterval(() => fetch('{PREFIX}sitemap.xml?poll=' + Date.now()), 250);
+            const w = document.createElement('div');
+            w.className = 'pe-widget';
+            w.dataset.peWidget = 'never-mounts';
+            document.body.append(w);
+        }}""")
+        problems = _settle(page)
+        assert any("never went idle" in p for p in problems), problems
+        assert any("never-mounts" in p for p in problems), problems
     finally:
         context.close()
 

@@ -3,11 +3,13 @@
 Each widget is driven through its controls (fill, click, keyboard) on the built
 lesson page, and every number it shows is read from its machine-readable copy
 (``data-value``, full precision) and compared with posenc computed here for the
-same inputs. A widget whose lesson has no mount point yet is skipped, saying so.
-Also: the JS unit tests (node --test tests/js/), no autoplay and reduced motion,
-bad input messages, instant navigation, print and no-JavaScript fallbacks, a
-360 px phone, dark mode, the per-page JavaScript budget, no console error and
-no request that leaves the site.
+same inputs. Every widget module must be listed in LESSON and mounted on its page:
+a missing mount point fails. Also: the JS unit tests (node --test tests/js/), no
+autoplay and reduced motion, bad input messages, what happens at the limits (no
+silent no-op), slider and text ranges, focusable scroll boxes, Chinese/Latin
+spacing, instant navigation, print and no-JavaScript fallbacks, a 360 px phone,
+dark mode, the per-page JavaScript budget, no console error and no request that
+leaves the site.
 """
 
 from __future__ import annotations
@@ -23,11 +25,15 @@ import numpy as np
 import pytest
 from playwright.sync_api import expect
 
+from figures_src import relative as relfig
 from posenc import attention as at
-from posenc import configs, demo, demo12, rope, scaling, sinusoidal
-from posenc.sinusoidal import DEFAULT_BASE, DEMO_DIM
+from posenc import configs, relative, rope, scaling, sinusoidal
+from posenc import examples as ex
+from posenc.sinusoidal import DEFAULT_BASE
 
 ROOT = Path(__file__).resolve().parents[2]
+WIDGETS = ROOT / "docs" / "javascripts" / "widgets"
+MAX_INPUT = 1_000_000_000  # posenc-math.js MAX_INPUT: the largest number a reader may type
 
 LESSON = {
     "swap-attention": "lessons/01-order-blind/",
@@ -36,6 +42,8 @@ LESSON = {
     "sin-dot": "lessons/03-sinusoidal/",
     "rope-pair": "lessons/04-rope/",
     "scaling-explorer": "lessons/05-long-context/",
+    "alibi-bias": "lessons/03b-relative-bias/",
+    "t5-buckets": "lessons/03b-relative-bias/",
 }
 JS_BUDGET = 60 * 1024  # bytes of the site's own JavaScript per page (issue 5)
 TOL = 1e-12
@@ -50,13 +58,21 @@ def has_mount(site_dir: Path, name: str) -> bool:
 
 
 def open_widget(visit, site_dir: Path, name: str, **context_options):
-    """The lesson page with widget ``name`` mounted: (SitePage, widget locator). Skips if no mount point."""
-    if not has_mount(site_dir, name):
-        pytest.skip(f'{LESSON[name]} has no mount point {{{{ widget("{name}", ...) }}}} yet')
+    """The lesson page with widget ``name`` mounted: (SitePage, widget locator). A missing mount point fails."""
+    assert has_mount(site_dir, name), f'{LESSON[name]} has no mount point {{{{ widget("{name}", ...) }}}}: the widget is untested there'
     sp = visit(LESSON[name], wait="domcontentloaded", **context_options)
     el = sp.page.locator(f'[data-pe-widget="{name}"]').first
     expect(el).to_have_class(re.compile(r"\bpe-widget--live\b"), timeout=10_000)
     return sp, el
+
+
+@pytest.mark.build
+def test_every_widget_is_listed_and_mounted(site_dir):
+    """A widget module without a page (or a page that lost its widget) fails here, by name."""
+    modules = sorted(p.stem for p in WIDGETS.glob("*.js") if not p.stem.startswith("_") and p.stem != "index")
+    assert modules == sorted(LESSON), f"widget modules {modules} vs tested widgets {sorted(LESSON)}: add each new widget to LESSON and test it"
+    missing = [f"{name} on {LESSON[name]}" for name in LESSON if not has_mount(site_dir, name)]
+    assert not missing, f"no mount point for: {missing}"
 
 
 def value(loc) -> float:
@@ -124,11 +140,11 @@ def test_sin_clock_numbers_match_posenc(visit, site_dir):
     sp, el = open_widget(visit, site_dir, "sin-clock")
     page = sp.page
     pos = el.locator('[data-pe-input="position"]')
-    assert pos.input_value() == str(demo.NEAR_POSITION)
+    assert pos.input_value() == str(ex.NEAR_POSITION)
     presets = [int(x) for x in el.locator("[data-preset]").evaluate_all("els => els.map(e => e.dataset.preset)")]
-    assert presets == list(demo.encoding_positions())
+    assert presets == list(ex.encoding_positions())
 
-    def check(p, d=DEMO_DIM, base=DEFAULT_BASE):
+    def check(p, d=ex.SIN_DIM, base=DEFAULT_BASE):
         assert value(el.locator('[data-pe-out="position"]')) == p
         pe = sinusoidal.encode(p, d, base)
         got = values(el.locator("[data-pe-dim]"))
@@ -140,7 +156,7 @@ def test_sin_clock_numbers_match_posenc(visit, site_dir):
         assert value(el.locator('[data-pe-out="max-abs"]')) == pytest.approx(np.abs(pe).max(), abs=1e-12)
         check_display(el)
 
-    check(demo.NEAR_POSITION)
+    check(ex.NEAR_POSITION)
     el.locator('[data-preset="100000"]').click()
     assert pos.input_value() == "100000"
     check(100_000)
@@ -211,15 +227,88 @@ def test_sin_clock_never_autoplays_and_plays_on_request(visit, site_dir):
         stopped = value(el.locator('[data-pe-out="position"]'))
         page.wait_for_timeout(300)
         assert value(el.locator('[data-pe-out="position"]')) == stopped
-        np.testing.assert_allclose(values(el.locator("[data-pe-dim]")), sinusoidal.encode(int(stopped), DEMO_DIM), atol=1e-12)
+        np.testing.assert_allclose(values(el.locator("[data-pe-dim]")), sinusoidal.encode(int(stopped), ex.SIN_DIM), atol=1e-12)
         sp.assert_clean()
+
+
+@pytest.mark.build
+@pytest.mark.browser
+def test_sin_clock_pauses_with_a_message_at_the_largest_position(visit, site_dir):
+    sp, el = open_widget(visit, site_dir, "sin-clock", reduced_motion="no-preference")
+    page = sp.page
+    status = el.locator("[data-pe-status]")
+    play = el.locator("[data-pe-play]")
+    el.locator('[data-pe-input="speed"]').select_option("1000")
+    el.locator('[data-pe-input="position"]').fill(str(MAX_INPUT - 200))
+    expect(status).to_be_hidden()
+    play.click()
+    expect(play).to_have_attribute("aria-pressed", "false", timeout=10_000)  # it stopped by itself
+    expect(status).to_be_visible()
+    assert "最大位置" in status.inner_text() and "播放停止" in status.inner_text(), status.inner_text()
+    assert value(el.locator('[data-pe-out="position"]')) == MAX_INPUT
+    assert el.locator('[data-pe-input="position"]').input_value() == str(MAX_INPUT)
+    np.testing.assert_allclose(values(el.locator("[data-pe-dim]")), sinusoidal.encode(MAX_INPUT, ex.SIN_DIM), rtol=0, atol=1e-12 + MAX_INPUT * 1e-15)
+    # pressing play again at the limit says so instead of doing nothing
+    page.evaluate("document.querySelector('[data-pe-widget=sin-clock] [data-pe-status]').textContent = ''")
+    play.focus()
+    page.keyboard.press("Enter")
+    expect(status).to_contain_text("最大位置")
+    assert play.get_attribute("aria-pressed") == "false"
+    # a smaller position clears the message
+    el.locator('[data-pe-input="position"]').fill("5")
+    expect(status).to_be_hidden()
+    sp.assert_clean()
+
+
+FRAME_COST = r"""() => new Promise((done) => {
+  const widget = document.querySelector('[data-pe-widget=sin-clock]');
+  const first = widget.querySelector('[data-pe-dim="0"]');
+  const costs = [];
+  const orig = window.requestAnimationFrame.bind(window);
+  // time the clock's own frame callbacks (those requested from _ui.js's animation loop)
+  window.requestAnimationFrame = (cb) => {
+    const mine = /widgets\/_ui\.js/.test(new Error().stack);
+    return orig((t) => { const s = performance.now(); cb(t); if (mine) costs.push(performance.now() - s); });
+  };
+  widget.querySelector('[data-pe-play]').click();
+  setTimeout(() => {
+    widget.querySelector('[data-pe-play]').click();
+    window.requestAnimationFrame = orig;
+    costs.sort((a, b) => a - b);
+    done({ frames: costs.length, median: costs[costs.length >> 1], p95: costs[Math.floor(costs.length * 0.95)],
+           sameNode: first.isConnected && widget.querySelector('[data-pe-dim="0"]') === first });
+  }, 3000);
+})"""
+
+
+@pytest.mark.build
+@pytest.mark.browser
+def test_sin_clock_updates_its_readout_in_place(visit, site_dir):
+    """At d = 64 with 4× CPU throttling: the numbers are rewritten, not rebuilt, every frame; prints the frame cost."""
+    sp, el = open_widget(visit, site_dir, "sin-clock", reduced_motion="no-preference")
+    page = sp.page
+    el.locator('[data-pe-input="d"]').fill("64")
+    el.locator('[data-pe-input="speed"]').select_option("1000")
+    assert el.locator("[data-pe-dim]").count() == 64
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
+    try:
+        cost = page.evaluate(FRAME_COST)
+    finally:
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
+    print(f"sin-clock d=64, 4x CPU throttling: {cost['frames']} frames, step median {cost['median']:.1f} ms, p95 {cost['p95']:.1f} ms")
+    stopped = int(value(el.locator('[data-pe-out="position"]')))
+    assert cost["frames"] >= 1 and stopped > ex.NEAR_POSITION, (cost, stopped)  # it played (a loaded machine gives few frames)
+    assert cost["sameNode"], "the readout was rebuilt while playing: the number elements must be updated in place"
+    np.testing.assert_allclose(values(el.locator("[data-pe-dim]")), sinusoidal.encode(stopped, 64), rtol=0, atol=1e-12 + stopped * 1e-15)
+    sp.assert_clean()
 
 
 @pytest.mark.build
 @pytest.mark.browser
 def test_sin_heatmap_shift_leaves_values_and_colours(visit, site_dir):
     sp, el = open_widget(visit, site_dir, "sin-heatmap")
-    n = len(demo.SENTENCE)
+    n = len(ex.SENTENCE)
     cells = el.locator("[data-pe-cell]")
 
     def matrix():
@@ -229,25 +318,56 @@ def test_sin_heatmap_shift_leaves_values_and_colours(visit, site_dir):
         return el.locator("td[data-a]").evaluate_all("els => els.map(e => e.style.background)")
 
     m0, c0 = matrix(), colours()
-    np.testing.assert_allclose(m0, sinusoidal.dot_matrix(np.arange(n), DEMO_DIM), rtol=0, atol=TOL)
+    np.testing.assert_allclose(m0, sinusoidal.dot_matrix(np.arange(n), ex.SIN_DIM), rtol=0, atol=TOL)
     el.locator("[data-pe-shift]").click()
-    assert value(el.locator('[data-pe-out="start"]')) == demo.SHIFT
+    assert value(el.locator('[data-pe-out="start"]')) == ex.SHIFT
     m1 = matrix()
-    np.testing.assert_allclose(m1, sinusoidal.dot_matrix(np.arange(n) + demo.SHIFT, DEMO_DIM), rtol=0, atol=TOL)
+    np.testing.assert_allclose(m1, sinusoidal.dot_matrix(np.arange(n) + ex.SHIFT, ex.SIN_DIM), rtol=0, atol=TOL)
     np.testing.assert_allclose(m1, m0, rtol=0, atol=TOL)
     assert colours() == c0, "colours changed after the shift"
     shown = value(el.locator('[data-pe-out="max-diff"]'))
     assert shown == pytest.approx(np.abs(m1 - m0).max(), abs=1e-15)
-    python_diff = np.abs(sinusoidal.dot_matrix(np.arange(n), DEMO_DIM) - sinusoidal.dot_matrix(np.arange(n) + demo.SHIFT, DEMO_DIM)).max()
+    python_diff = np.abs(sinusoidal.dot_matrix(np.arange(n), ex.SIN_DIM) - sinusoidal.dot_matrix(np.arange(n) + ex.SHIFT, ex.SIN_DIM)).max()
     assert shown < 1e-12 and python_diff < 1e-12
     # far away, typed by hand
     el.locator('[data-pe-input="start"]').fill("100000")
-    np.testing.assert_allclose(matrix(), sinusoidal.dot_matrix(np.arange(n) + 100_000, DEMO_DIM), rtol=0, atol=1e-9)
+    np.testing.assert_allclose(matrix(), sinusoidal.dot_matrix(np.arange(n) + 100_000, ex.SIN_DIM), rtol=0, atol=1e-9)
     assert colours() == c0
     el.locator('[data-pe-input="start"]').fill("-1")
     assert "负数" in error_text(el, "start")
     check_display(el)
     sp.assert_clean()
+
+
+@pytest.mark.build
+@pytest.mark.browser
+def test_shift_buttons_are_disabled_at_the_limit_with_a_reason(visit, site_dir):
+    """sin-heatmap and rope-pair: a shift past 10⁹ is not a silent no-op; the button is off and says why."""
+    for name, fields in (("sin-heatmap", ["start"]), ("rope-pair", ["m", "n"])):
+        sp, el = open_widget(visit, site_dir, name)
+        page = sp.page
+        shift = el.locator("[data-pe-shift]")
+        note = el.locator("[data-pe-limit]")
+        expect(shift).to_be_enabled()
+        expect(note).to_be_hidden()
+        step = int(re.search(r"\+(\d+)", shift.inner_text()).group(1))
+        for f in fields:
+            el.locator(f'[data-pe-input="{f}"]').fill(str(MAX_INPUT - step - (1 if f == "m" else 0)))
+        expect(shift).to_be_enabled()  # one more shift still fits
+        shift.focus()
+        page.keyboard.press("Enter")
+        expect(shift).to_be_disabled()
+        expect(note).to_be_visible()
+        assert "10⁹" in note.inner_text() and "停用" in note.inner_text(), note.inner_text()
+        assert shift.get_attribute("aria-describedby") == note.get_attribute("id")
+        # the keyboard user's focus moved to the reason, not to the page's top
+        assert page.evaluate("document.activeElement.hasAttribute('data-pe-limit')")
+        for k, f in enumerate(fields):
+            el.locator(f'[data-pe-input="{f}"]').fill(str(3 + k))
+        expect(shift).to_be_enabled()
+        expect(note).to_be_hidden()
+        check_display(el)
+        sp.assert_clean()
 
 
 @pytest.mark.build
@@ -259,8 +379,8 @@ def test_sin_dot_curve_does_not_move(visit, site_dir):
         el.locator(f'[data-preset="{p}"]').click()
         el.locator('[data-pe-input="k"]').fill("10")
         assert value(el.locator('[data-pe-out="position"]')) == p
-        assert value(el.locator('[data-pe-out="dot"]')) == pytest.approx(sinusoidal.dot(p, p + 10, DEMO_DIM), abs=1e-10)
-        assert value(el.locator('[data-pe-out="closed"]')) == pytest.approx(sinusoidal.dot_closed_form(10, DEMO_DIM), abs=1e-12)
+        assert value(el.locator('[data-pe-out="dot"]')) == pytest.approx(sinusoidal.dot(p, p + 10, ex.SIN_DIM), abs=1e-10)
+        assert value(el.locator('[data-pe-out="closed"]')) == pytest.approx(sinusoidal.dot_closed_form(10, ex.SIN_DIM), abs=1e-12)
         assert value(el.locator('[data-pe-out="max-diff"]')) < 1e-9
     check_display(el)
     slider = el.locator('[data-pe-input="k-slider"]')
@@ -268,7 +388,7 @@ def test_sin_dot_curve_does_not_move(visit, site_dir):
     page.keyboard.press("ArrowRight")
     assert value(el.locator('[data-pe-out="k"]')) == 11
     assert el.locator('[data-pe-input="k"]').input_value() == "11"
-    assert value(el.locator('[data-pe-out="dot"]')) == pytest.approx(sinusoidal.dot(100_000, 100_011, DEMO_DIM), abs=1e-10)
+    assert value(el.locator('[data-pe-out="dot"]')) == pytest.approx(sinusoidal.dot(100_000, 100_011, ex.SIN_DIM), abs=1e-10)
     el.locator('[data-pe-input="k"]').fill("500")
     assert "最大是" in error_text(el, "k")
     sp.assert_clean()
@@ -282,7 +402,7 @@ def test_sin_dot_curve_does_not_move(visit, site_dir):
 def test_swap_attention_matches_posenc_attention(visit, site_dir):
     sp, el = open_widget(visit, site_dir, "swap-attention")
     live = el.locator(".pe-live")
-    text, i, j = demo12.SWAP_MAIN
+    text, i, j = ex.SWAP_MAIN
     assert el.locator('[data-pe-input="sentence"]').input_value() == text
     assert el.locator('[data-pe-input="i"]').input_value() == str(i)
     assert json.loads(live.get_attribute("data-inputs"))["text"] == text
@@ -291,18 +411,18 @@ def test_swap_attention_matches_posenc_attention(visit, site_dir):
     given = el.get_attribute("data-head")
     if given:  # the build passed posenc's own weights and vectors: the page must use them as they are
         g = json.loads(given)
-        ref = at.make_head(demo12.ATTN_D, demo12.ATTN_SEED)
+        ref = at.make_head(ex.ATTN_D, ex.ATTN_SEED)
         w = json.loads(live.get_attribute("data-weights"))
         for key in ("w_q", "w_k", "w_v"):
             np.testing.assert_array_equal(np.array(w[key]), getattr(ref, key))
         chars = sorted(g["vectors"])
-        np.testing.assert_array_equal(np.array([g["vectors"][c] for c in chars]), at.token_vectors([ord(c) for c in chars], demo12.ATTN_D, demo12.ATTN_SEED))
+        np.testing.assert_array_equal(np.array([g["vectors"][c] for c in chars]), at.token_vectors([ord(c) for c in chars], ex.ATTN_D, ex.ATTN_SEED))
         assert el.locator('[data-pe-out="source"]').get_attribute("data-exact") == "1"
 
     def check(mode):
         w = json.loads(live.get_attribute("data-weights"))
         data = json.loads(live.get_attribute("data-inputs"))
-        head = at.Head(np.array(w["w_q"]), np.array(w["w_k"]), np.array(w["w_v"]), seed=demo12.ATTN_SEED)
+        head = at.Head(np.array(w["w_q"]), np.array(w["w_k"]), np.array(w["w_v"]), seed=ex.ATTN_SEED)
         perm = np.array(data["perm"])
         assert data["swapped"] == at.permute_text(data["text"], perm)
         n, d = len(data["text"]), head.d
@@ -347,7 +467,7 @@ def test_rope_pair_shift_keeps_rope_score(visit, site_dir):
     sp, el = open_widget(visit, site_dir, "rope-pair")
     q, k = np.array([1.0, 0.4]), np.array([0.6, 0.9])  # the widget's default pair vectors
     el.locator('[data-pe-input="pair"]').select_option("2")
-    omega = rope.inverse_frequencies(DEMO_DIM, DEFAULT_BASE)[2:3]
+    omega = rope.inverse_frequencies(ex.SIN_DIM, DEFAULT_BASE)[2:3]
     shift = el.locator("[data-pe-shift]")
     shift.click()
     shift.click()
@@ -359,8 +479,8 @@ def test_rope_pair_shift_keeps_rope_score(visit, site_dir):
         m, n = value(row.locator('[data-pe-col="m"]')), value(row.locator('[data-pe-col="n"]'))
         assert n - m == 4
         want_rope = rope.rotate(q[None, :], [int(m)], omega)[0] @ rope.rotate(k[None, :], [int(n)], omega)[0]
-        pe_m = sinusoidal.encode(int(m), DEMO_DIM)[4:6]
-        pe_n = sinusoidal.encode(int(n), DEMO_DIM)[4:6]
+        pe_m = sinusoidal.encode(int(m), ex.SIN_DIM)[4:6]
+        pe_n = sinusoidal.encode(int(n), ex.SIN_DIM)[4:6]
         want_added = (q + pe_m) @ (k + pe_n)
         ropes.append(value(row.locator('[data-pe-col="rope"]')))
         addeds.append(value(row.locator('[data-pe-col="added"]')))
@@ -414,14 +534,382 @@ def test_scaling_explorer_matches_posenc_scaling(visit, site_dir):
     sp.assert_clean()
 
 
+@pytest.mark.build
+@pytest.mark.browser
+def test_scaling_explorer_has_a_legend_and_reference_labels_that_never_overlap(visit, site_dir):
+    sp, el = open_widget(visit, site_dir, "scaling-explorer")
+    legend = el.locator(".pe-legend")
+    expect(legend).to_be_visible()
+    assert all(word in legend.inner_text() for word in ("扩展前", "扩展后", "虚线")), legend.inner_text()
+    slider = el.locator('[data-pe-input="factor-slider"]')
+    for factor in ("1", "1.2", "1.5", "2", "3", "4", "8", "64"):
+        el.locator('[data-pe-input="factor"]').fill(factor)
+        boxes = el.locator("[data-pe-ref]").evaluate_all("els => els.map(e => { const b = e.getBBox(); return [b.x, b.y, b.width, b.height]; })")
+        assert len(boxes) == (1 if factor == "1" else 2), (factor, boxes)
+        if len(boxes) == 2:
+            (x1, y1, w1, h1), (x2, y2, w2, h2) = boxes
+            apart = x1 + w1 <= x2 or x2 + w2 <= x1 or y1 + h1 <= y2 or y2 + h2 <= y1
+            assert apart, f"s = {factor}: the labels L and s·L overlap ({boxes})"
+        # the slider follows the box (to the nearest whole step)
+        assert float(slider.input_value()) == pytest.approx(round(float(factor)), abs=0.5)
+    sp.assert_clean()
+
+
+SLIDER_PAIRS = {"sin-dot": "k", "scaling-explorer": "factor", "alibi-bias": "distance"}
+
+
+@pytest.mark.build
+@pytest.mark.browser
+def test_each_slider_and_its_text_box_take_the_same_range(visit, site_dir):
+    sliders = []
+    for name in LESSON:
+        sp, el = open_widget(visit, site_dir, name)
+        for data in el.locator('input[type="range"]').evaluate_all("els => els.map(e => e.dataset.peInput)"):
+            sliders.append((name, data))
+            box = el.locator(f'[data-pe-input="{SLIDER_PAIRS[name]}"]')
+            assert data == f"{SLIDER_PAIRS[name]}-slider", (name, data)
+            sl = el.locator(f'[data-pe-input="{data}"]')
+            lo, hi, step = (float(sl.get_attribute(a)) for a in ("min", "max", "step"))
+            err = el.locator(f'[data-pe-error="{SLIDER_PAIRS[name]}"]')
+            for v in (lo, hi):  # both ends of the slider are accepted by the box
+                box.fill(f"{v:g}")
+                expect(err).to_be_hidden()
+                assert float(sl.input_value()) == v
+            for v in (lo - step, hi + step):  # and one step past either end is refused by it, with a message
+                box.fill(f"{v:g}")
+                expect(err).to_be_visible()
+                assert re.search("最小是|最大是|不能是负数|不小于", err.inner_text()), (name, v, err.inner_text())
+            box.fill(f"{lo:g}")
+            sl.focus()
+            sp.page.keyboard.press("End")  # the keyboard reaches the top of the range, and the box follows
+            assert float(box.input_value()) == hi
+        sp.assert_clean()
+    assert sorted(n for n, _ in sliders) == sorted(SLIDER_PAIRS), sliders
+
+
+@pytest.mark.build
+@pytest.mark.browser
+def test_scroll_boxes_are_focusable_and_named(visit, site_dir):
+    seen = 0
+    for path in mounted_pages(site_dir):
+        sp = visit(path, wait="domcontentloaded")
+        page = sp.page
+        expect(page.locator(".pe-widget--live")).to_have_count(page.locator(".pe-widget").count(), timeout=10_000)
+        for box in page.locator(".pe-live .pe-scroll").all():
+            seen += 1
+            assert box.get_attribute("tabindex") == "0"
+            assert box.get_attribute("role") == "region"
+            assert (box.get_attribute("aria-label") or "").strip()
+            box.evaluate("e => { const d = e.closest('details'); if (d) d.open = true; }")  # a folded table opens first
+            box.focus()
+            assert page.evaluate("document.activeElement.classList.contains('pe-scroll')")
+        sp.assert_clean()
+    assert seen >= 5  # heatmap, swap, rope-pair, scaling, alibi, t5
+
+
+CJK_LATIN = re.compile(r"[\u3400-\u9fff][A-Za-z0-9]|[A-Za-z0-9][\u3400-\u9fff]")
+
+
+@pytest.mark.build
+@pytest.mark.browser
+def test_messages_and_readouts_set_chinese_and_latin_apart(visit, site_dir):
+    """Every widget's text, and each error message it can show, has a space between Chinese and Latin/digits."""
+    bad_inputs = {
+        "sin-clock": [("base", ""), ("d", "15"), ("position", "-1")],
+        "sin-heatmap": [("start", "")],
+        "sin-dot": [("k", "9999"), ("position", "")],
+        "rope-pair": [("m", "")],
+        "scaling-explorer": [("factor", ""), ("factor", "0.5")],
+        "alibi-bias": [("heads", ""), ("heads", "0"), ("distance", "2.5")],
+        "t5-buckets": [("num-buckets", ""), ("num-buckets", "1"), ("max-distance", "3"), ("distance", "x")],
+    }
+    for name in LESSON:
+        sp, el = open_widget(visit, site_dir, name)
+        texts = [el.locator(".pe-live").inner_text()]
+        for field, text in bad_inputs.get(name, []):
+            box = el.locator(f'[data-pe-input="{field}"]')
+            good = box.input_value()
+            box.fill(text)
+            expect(el.locator(f'[data-pe-error="{field}"]')).to_be_visible()
+            texts.append(el.locator(f'[data-pe-error="{field}"]').inner_text())
+            box.fill(good)
+        for t in texts:
+            t = re.sub(r"「[^」]*」", "「」", t)  # the reader's own text is quoted as typed
+            if name == "swap-attention":  # the sentence and its characters are the reader's too
+                t = re.sub(r"[\u3400-\u9fff]+ ?\d+→\d+|\d+：[\u3400-\u9fff]", "", t)
+            found = CJK_LATIN.findall(t)
+            assert not found, f"{name}: no space in {found} of {t[:400]!r}"
+        sp.assert_clean()
+
+
+# --- lesson 3b -------------------------------------------------------------------------------------------
+
+
+def _page_options(el, names):
+    return {n: el.get_attribute(f"data-{n}") for n in names}
+
+
+@pytest.mark.build
+@pytest.mark.browser
+def test_relative_bias_page_passes_the_figures_example_values(visit, site_dir):
+    """The widgets start where their static figures are drawn (figures_src/relative.py)."""
+    sp, el = open_widget(visit, site_dir, "alibi-bias")
+    assert _page_options(el, ["heads", "head", "distance", "span", "factor"]) == {
+        "heads": str(relfig.ALIBI_HEADS), "head": str(relfig.ALIBI_HEAD), "distance": str(relfig.ALIBI_DISTANCE),
+        "span": str(relfig.ALIBI_SPAN), "factor": str(relfig.ALIBI_FACTOR),
+    }
+    t5 = sp.page.locator('[data-pe-widget="t5-buckets"]')
+    assert _page_options(t5, ["num-buckets", "max-distance", "bidirectional", "distance"]) == {
+        "num-buckets": str(relfig.T5_NUM_BUCKETS), "max-distance": str(relfig.T5_MAX_DISTANCE),
+        "bidirectional": str(relfig.T5_BIDIRECTIONAL).lower(), "distance": str(relfig.T5_DISTANCE),
+    }
+    assert el.locator(".pe-figure img").first.get_attribute("src").split("/")[-1].startswith("alibi_slopes_weights.")
+    assert t5.locator(".pe-figure img").first.get_attribute("src").split("/")[-1].startswith("t5_bucket_staircase.")
+    sp.assert_clean()
+
+
+def check_alibi(el, n, h, r, factor):
+    slopes = relative.alibi_slopes(n)
+    got = values(el.locator('[data-pe-col="slope"]'))
+    assert got.shape == (n,)
+    np.testing.assert_array_equal(got, slopes)  # bit for bit
+    np.testing.assert_array_equal(values(el.locator('[data-pe-col="reach"]')), [relative.alibi_reach(m, factor) for m in slopes])
+    rows = el.locator("[data-pe-row]").evaluate_all("els => els.map(e => Number(e.dataset.peRow))")
+    assert rows == list(range(1, n + 1))
+    m = slopes[h - 1]
+    assert value(el.locator('[data-pe-out="head"]')) == h
+    assert value(el.locator('[data-pe-out="slope"]')) == m
+    assert value(el.locator('[data-pe-out="distance"]')) == r
+    assert value(el.locator('[data-pe-out="bias"]')) == relative.alibi_bias(n, 1, r + 1)[h - 1, 0, r]  # −m·|i − j| at i = 0, j = r
+    assert value(el.locator('[data-pe-out="weight"]')) == pytest.approx(float(relative.alibi_weight_ratio(m, r)), rel=1e-15)
+    assert value(el.locator('[data-pe-out="reach"]')) == relative.alibi_reach(m, factor)
+    check_display(el)
+
+
+@pytest.mark.build
+@pytest.mark.browser
+def test_alibi_bias_matches_posenc_relative(visit, site_dir):
+    sp, el = open_widget(visit, site_dir, "alibi-bias")
+    page = sp.page
+    factor = float(el.get_attribute("data-factor"))
+    n, h, r = (int(el.get_attribute(f"data-{k}")) for k in ("heads", "head", "distance"))
+    assert el.locator('[data-pe-input="heads"]').input_value() == str(n)
+    assert el.locator('[data-pe-input="head"]').input_value() == str(h)
+    check_alibi(el, n, h, r, factor)
+    assert "是 2 的幂" in el.locator('[data-pe-out="rule"]').inner_text()
+    # heads that are not a power of two: 12, and BLOOM's 112
+    for heads, head in ((12, 10), (112, 112), (1, 1), (1024, 700)):
+        el.locator('[data-pe-input="heads"]').fill(str(heads))
+        el.locator('[data-pe-input="head"]').select_option(str(head))
+        check_alibi(el, heads, head, r, factor)
+        rule = el.locator('[data-pe-out="rule"]').inner_text()
+        assert ("不是 2 的幂" in rule) == (heads & (heads - 1) != 0), rule
+    assert el.locator(".pe-plot__point--extra").count() == 0  # 1,024 is a power of two: no added heads
+    el.locator('[data-pe-input="heads"]').fill("112")
+    assert el.locator(".pe-plot__point--extra").count() == 112 - 64
+    # fewer heads than the head shown: said, not silent
+    el.locator('[data-pe-input="head"]').select_option("100")
+    el.locator('[data-pe-input="heads"]').fill("12")
+    expect(el.locator("[data-pe-status]")).to_contain_text("第 100 个头")
+    check_alibi(el, 12, 12, r, factor)
+    # the distance: the keyboard on the slider moves it, the box follows
+    slider = el.locator('[data-pe-input="distance-slider"]')
+    slider.focus()
+    page.keyboard.press("ArrowRight")
+    check_alibi(el, 12, 12, r + 1, factor)
+    assert el.locator('[data-pe-input="distance"]').input_value() == str(r + 1)
+    el.locator('[data-pe-input="distance"]').fill("0")
+    check_alibi(el, 12, 12, 0, factor)
+    assert value(el.locator('[data-pe-out="weight"]')) == 1.0
+    sp.assert_clean()
+
+
+BAD_ALIBI_INPUT = [
+    ("heads", "", "请填写头数 n"),
+    ("heads", "0", "最小是 1"),
+    ("heads", "-4", "不能是负数"),
+    ("heads", "2.5", "整数"),
+    ("heads", "abc", "不是数字"),
+    ("heads", "5000", "最大是 1,024"),
+    ("distance", "-1", "不能是负数"),
+    ("distance", "1.5", "整数"),
+    ("distance", "100000", "最大是"),
+]
+
+
+@pytest.mark.build
+@pytest.mark.browser
+def test_alibi_bias_bad_input_shows_a_message_and_keeps_the_last_result(visit, site_dir):
+    sp, el = open_widget(visit, site_dir, "alibi-bias")
+    before = values(el.locator('[data-pe-col="slope"]'))
+    shown = value(el.locator('[data-pe-out="bias"]'))
+    for field, text, message in BAD_ALIBI_INPUT:
+        box = el.locator(f'[data-pe-input="{field}"]')
+        good = box.input_value()
+        box.fill(text)
+        err = el.locator(f'[data-pe-error="{field}"]')
+        expect(err).to_be_visible()
+        assert message in err.inner_text(), f"{field}={text!r}: {err.inner_text()}"
+        assert box.get_attribute("aria-invalid") == "true"
+        np.testing.assert_array_equal(values(el.locator('[data-pe-col="slope"]')), before)
+        assert value(el.locator('[data-pe-out="bias"]')) == shown
+        box.fill(good)
+        expect(err).to_be_hidden()
+    check_display(el)
+    sp.assert_clean()
+
+
+def check_t5(el, nb, md, bi, rel):
+    bucket = int(relative.t5_bucket(np.array(rel), bi, nb, md))
+    assert value(el.locator('[data-pe-out="distance"]')) == rel
+    assert value(el.locator('[data-pe-out="bucket"]')) == bucket
+    edges = relative.t5_bucket_edges(bi, nb, md)
+    firsts = values(el.locator('[data-pe-col="first"]'))
+    lasts = values(el.locator('[data-pe-col="last"]'))
+    widths = values(el.locator('[data-pe-col="width"]'))
+    np.testing.assert_array_equal(firsts, [e[1] for e in edges])
+    np.testing.assert_array_equal(lasts, [e[2] for e in edges[:-1]])  # the last bucket has no end
+    np.testing.assert_array_equal(widths, [e[2] - e[1] + 1 for e in edges[:-1]])
+    rows = el.locator("[data-pe-row]").evaluate_all("els => els.map(e => Number(e.dataset.peRow))")
+    assert rows == [e[0] for e in edges]
+    one_side = nb // 2 if bi else nb
+    assert value(el.locator('[data-pe-out="one-side"]')) == one_side
+    assert value(el.locator('[data-pe-out="exact-end"]')) == one_side // 2 - 1
+    assert value(el.locator('[data-pe-out="last-first"]')) == edges[-1][1]
+    # the looked-up bucket's own range of distances, on its side
+    own = bucket - one_side if (bi and rel > 0) else bucket
+    first, last = next((f, l) for b, f, l in edges if b == own)
+    r = abs(rel) if bi or rel <= 0 else 0
+    text = el.locator(".pe-readout").inner_text()
+    if rel > 0 and not bi:
+        assert bucket == 0 and "查询后面的键都进桶 0" in text, text
+        return check_display(el)
+    assert value(el.locator('[data-pe-out="bucket-first"]')) == first
+    if r < one_side // 2:
+        assert first == last == r and "精确区" in text, text
+    elif own == edges[-1][0]:
+        assert first <= r and "最后一个桶" in text, text
+    else:
+        assert value(el.locator('[data-pe-out="bucket-last"]')) == last
+        assert first <= r <= last and "对数区" in text, text
+    check_display(el)
+
+
+@pytest.mark.build
+@pytest.mark.browser
+def test_t5_buckets_match_posenc_relative(visit, site_dir):
+    sp, el = open_widget(visit, site_dir, "t5-buckets")
+    nb, md, rel = (int(el.get_attribute(f"data-{k}")) for k in ("num-buckets", "max-distance", "distance"))
+    bi = el.get_attribute("data-bidirectional") == "true"
+    assert el.locator(f'[data-pe-input="bidirectional-{str(bi).lower()}"]').is_checked()
+    check_t5(el, nb, md, bi, rel)
+    box = el.locator('[data-pe-input="distance"]')
+    for r in (0, 1, -1, 7, -8, 8, 20, -127, -128, -129, 5000, -10**9):
+        box.fill(str(r))
+        check_t5(el, nb, md, bi, r)
+    el.locator('[data-pe-input="bidirectional-false"]').check()
+    for r in (-20, 20, -15, -16, -128, 0):
+        box.fill(str(r))
+        check_t5(el, nb, md, False, r)
+    # another setting, typed: one where a float64 logarithm would put r = 8, 16 and 64 in a lower bucket
+    el.locator('[data-pe-input="num-buckets"]').fill("9")
+    for r in (-8, -16, -64, -65):
+        box.fill(str(r))
+        check_t5(el, 9, md, False, r)
+    el.locator('[data-pe-input="bidirectional-true"]').check()
+    el.locator('[data-pe-input="num-buckets"]').fill("64")
+    el.locator('[data-pe-input="max-distance"]').fill("1000")
+    box.fill("300")
+    check_t5(el, 64, 1000, True, 300)
+    sp.assert_clean()
+
+
+BAD_T5_INPUT = [
+    ("num-buckets", "", "请填写桶数 num_buckets"),
+    ("num-buckets", "1", "最小是 2"),
+    ("num-buckets", "0", "最小是 2"),
+    ("num-buckets", "32.5", "整数"),
+    ("num-buckets", "3", "精确桶"),  # bidirectional: one bucket per direction, none exact
+    ("max-distance", "8", "max_exact = 8"),  # 32 buckets, bidirectional: max_exact = 8
+    ("max-distance", "2", "max_exact"),
+    ("max-distance", "128.5", "整数"),
+    ("max-distance", "0", "最小是 1"),
+    ("max-distance", "2000000", "最大是"),
+    ("distance", "1.5", "整数"),
+    ("distance", "", "请填写相对位置"),
+]
+
+
+@pytest.mark.build
+@pytest.mark.browser
+def test_t5_buckets_bad_input_shows_a_message_never_a_clamp(visit, site_dir):
+    sp, el = open_widget(visit, site_dir, "t5-buckets")
+    before = values(el.locator('[data-pe-col="first"]'))
+    bucket = value(el.locator('[data-pe-out="bucket"]'))
+    for field, text, message in BAD_T5_INPUT:
+        box = el.locator(f'[data-pe-input="{field}"]')
+        good = box.input_value()
+        box.fill(text)
+        err = el.locator(f'[data-pe-error="{field}"]')
+        expect(err).to_be_visible()
+        assert message in err.inner_text(), f"{field}={text!r}: {err.inner_text()}"
+        assert box.get_attribute("aria-invalid") == "true"
+        np.testing.assert_array_equal(values(el.locator('[data-pe-col="first"]')), before)
+        assert value(el.locator('[data-pe-out="bucket"]')) == bucket
+        box.fill(good)
+        expect(err).to_be_hidden()
+    # switching to causal makes max_exact 16: a max_distance of 12 that fitted both ways no longer does
+    el.locator('[data-pe-input="max-distance"]').fill("12")
+    expect(el.locator('[data-pe-error="max-distance"]')).to_be_hidden()
+    el.locator('[data-pe-input="bidirectional-false"]').check()
+    expect(el.locator('[data-pe-error="max-distance"]')).to_contain_text("max_exact = 16")
+    el.locator('[data-pe-input="bidirectional-true"]').check()
+    expect(el.locator('[data-pe-error="max-distance"]')).to_be_hidden()
+    check_t5(el, 32, 12, True, int(el.locator('[data-pe-input="distance"]').input_value()))
+    sp.assert_clean()
+
+
+MOUNT_BARE = r"""async ([name, attrs]) => {
+  const div = document.createElement('div');
+  div.className = 'pe-widget';
+  for (const [k, v] of Object.entries(attrs)) div.setAttribute(k, v);
+  document.querySelector('article').append(div);
+  const index = document.querySelector('script[src*="widgets/index.js"]').src;
+  const mod = await import(index.replace(/index\.js$/, `${name}.js`));
+  try { await mod.mount(div); return ['mounted', div.textContent]; } catch (err) { return [err.message, div.textContent]; }
+}"""
+
+
+@pytest.mark.build
+@pytest.mark.browser
+def test_new_widgets_need_their_page_options(visit, site_dir):
+    """alibi-bias and t5-buckets hold no defaults: without the page's data-* they say what is missing."""
+    sp, el = open_widget(visit, site_dir, "alibi-bias")
+    page = sp.page
+    for name, attrs, missing in (
+        ("alibi-bias", {}, ["data-heads", "data-head", "data-distance", "data-span", "data-factor"]),
+        ("alibi-bias", {"data-heads": "8", "data-head": "4", "data-distance": "16", "data-span": "256"}, ["data-factor"]),
+        ("t5-buckets", {"data-num-buckets": "32", "data-max-distance": "128", "data-distance": "-20"}, ["data-bidirectional"]),
+        ("t5-buckets", {}, ["data-num-buckets", "data-max-distance", "data-bidirectional", "data-distance"]),
+    ):
+        error, shown = page.evaluate(MOUNT_BARE, [name, attrs])
+        assert error != "mounted", f"{name} mounted without {missing}"
+        for attr in missing:
+            assert f"缺少 {attr}" in shown, (name, attr, shown)
+    bad = page.evaluate(MOUNT_BARE, ["t5-buckets", {"data-num-buckets": "32", "data-max-distance": "4", "data-bidirectional": "true", "data-distance": "1"}])
+    assert bad[0] != "mounted" and "max_exact = 8" in bad[1], bad
+    bad = page.evaluate(MOUNT_BARE, ["t5-buckets", {"data-num-buckets": "32", "data-max-distance": "128", "data-bidirectional": "yes", "data-distance": "1"}])
+    assert bad[0] != "mounted" and "true 或 false" in bad[1], bad
+    sp.assert_clean()
+
+
 # --- reader-grade behaviour across widgets ------------------------------------------------------------
 
 
 def mounted_pages(site_dir):
-    pages = sorted({LESSON[n] for n in LESSON if has_mount(site_dir, n)})
-    if not pages:
-        pytest.skip("no lesson has a widget mount point yet")
-    return pages
+    missing = [name for name in LESSON if not has_mount(site_dir, name)]
+    assert not missing, f"widgets without a mount point on their page: {missing}"
+    return sorted(set(LESSON.values()))
 
 
 @pytest.mark.build
@@ -468,13 +956,12 @@ def test_phone_dark_mode_print_labels_and_js_budget(visit, site_dir):
         print(f"{path}: site JavaScript {total} bytes {js}")
         # the static figure is hidden on screen while the widget is live, and comes back in print
         for w in page.locator(".pe-widget--live").all():
-            if w.locator(".pe-figure").count():
-                expect(w.locator(".pe-figure").first).to_be_hidden()
+            assert w.locator(".pe-figure").count() == 1, f"{path}: a widget without its static figure (built with POSENC_SKIP_FIGURES=1?)"
+            expect(w.locator(".pe-figure").first).to_be_hidden()
         page.emulate_media(media="print")
         for w in page.locator(".pe-widget--live").all():
             expect(w.locator(".pe-live")).to_be_hidden()
-            if w.locator(".pe-figure").count():
-                expect(w.locator(".pe-figure").first).to_be_visible()
+            expect(w.locator(".pe-figure").first).to_be_visible()
         sp.assert_clean()
 
 
@@ -491,8 +978,8 @@ def test_static_figure_without_javascript(visit, site_dir):
         widgets = sp.page.locator(".pe-widget").all()
         assert widgets
         for w in widgets:
-            if w.locator(".pe-figure").count():
-                expect(w.locator(".pe-figure img").first).to_be_visible()
+            assert w.locator(".pe-figure").count() == 1, f"{path}: a widget without its static figure (built with POSENC_SKIP_FIGURES=1?)"
+            expect(w.locator(".pe-figure img").first).to_be_visible()
             assert w.locator(".pe-live").count() == 0
         sp.assert_clean()
 

@@ -19,7 +19,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const REFERENCE = String.raw`
 import json, sys
 import numpy as np
-from posenc import attention as at, configs, rope, scaling, sinusoidal
+from posenc import attention as at, configs, relative, rope, scaling, sinusoidal
 
 def arr(x):
     return [float(v) for v in np.asarray(x, dtype=np.float64).ravel()]
@@ -95,6 +95,28 @@ def mulberry32(seed, n):
         vals.append(((t ^ (t >> 14)) & 0xFFFFFFFF) / 4294967296)
     return vals
 out["mulberry32"] = {"7": mulberry32(7, 5), "123456789": mulberry32(123456789, 5)}
+
+L = out["relative"] = {}
+L["heads"] = list(range(1, 70)) + [80, 96, 112, 128, 200, 256, 1000, 1024]
+L["slopes"] = {str(n): arr(relative.alibi_slopes(n)) for n in L["heads"]}
+L["distances"] = [0, 1, 2.5, 7, 100, 4096, 1e6]
+L["weight"] = {str(n): [[float(relative.alibi_weight_ratio(m, r)) for r in L["distances"]] for m in relative.alibi_slopes(n)] for n in (8, 12, 112)}
+L["bias"] = {str(n): [[float(-m * r) for r in L["distances"]] for m in relative.alibi_slopes(n)] for n in (8, 12, 112)}
+L["reach"] = {str(n): [[relative.alibi_reach(m, f) for f in (1.5, 10.0, 1000.0)] for m in relative.alibi_slopes(n)] for n in (8, 12, 112)}
+# T5's own (32, 128), edge cases, and settings where a float64 logarithm would put some distances in
+# another bucket than the reference's float32 one (causal 9/128 at r = 8, 16, 64; 10/160; 19/288; 46/164; 51/169)
+L["t5_pairs"] = [[32, 128], [2, 2], [3, 7], [7, 3], [8, 9], [12, 50], [64, 256], [320, 2000], [128, 10000], [33, 1000], [1000, 10000],
+                 [9, 128], [10, 160], [19, 288], [46, 164], [51, 169]]
+rel = np.arange(-10000, 10001)
+L["t5"], L["t5_edges"], L["t5_errors"] = {}, {}, []
+for nb, md in L["t5_pairs"]:
+    for bi in (True, False):
+        key = f"{nb},{md},{int(bi)}"
+        try:
+            L["t5"][key] = relative.t5_bucket(rel, bi, nb, md).tolist()
+            L["t5_edges"][key] = [list(e) for e in relative.t5_bucket_edges(bi, nb, md)]
+        except ValueError:
+            L["t5_errors"].append(key)
 json.dump(out, sys.stdout)
 `;
 
@@ -216,10 +238,67 @@ test("mulberry32 gives the documented sequence", () => {
   }
 });
 
+test("ALiBi slopes equal posenc.relative.alibi_slopes bit for bit, powers of two and not (BLOOM's 112 heads)", () => {
+  for (const n of ref.relative.heads) close(pm.alibiSlopes(n), ref.relative.slopes[String(n)], `slopes n=${n}`, { rel: 0, abs: 0 });
+  assert.throws(() => pm.alibiSlopes(0), /n_heads/);
+  assert.throws(() => pm.alibiSlopes(2.5), /n_heads/);
+});
+
+test("ALiBi bias −m·r, weight factor exp(−m·r) and reach ln(f)/m match posenc.relative", () => {
+  const R = ref.relative;
+  for (const n of ["8", "12", "112"]) {
+    const slopes = pm.alibiSlopes(Number(n));
+    slopes.forEach((m, h) => {
+      close(R.distances.map((r) => pm.alibiBias(m, r)), R.bias[n][h], `bias n=${n} h=${h}`, { rel: 0, abs: 0 });
+      // exp may differ by an ulp between V8 and the C library
+      close(R.distances.map((r) => pm.alibiWeightRatio(m, r)), R.weight[n][h], `weight n=${n} h=${h}`, { rel: 4e-16, abs: 0 });
+      close([1.5, 10, 1000].map((f) => pm.alibiReach(m, f)), R.reach[n][h], `reach n=${n} h=${h}`, { rel: 0, abs: 0 });
+    });
+  }
+  assert.equal(Object.is(pm.alibiBias(0.5, 0), 0), true, "distance 0 gives +0, not −0");
+  assert.throws(() => pm.alibiWeightRatio(0.5, -1), /distance/);
+  assert.throws(() => pm.alibiReach(0.5, 1), /大于 1/);
+  assert.throws(() => pm.alibiReach(0, 10), /slope/);
+});
+
+test("T5 buckets equal posenc.relative.t5_bucket for every relative position −10,000 … 10,000, both directions", () => {
+  const R = ref.relative;
+  let compared = 0;
+  for (const [nb, md] of R.t5_pairs) {
+    for (const bi of [true, false]) {
+      const key = `${nb},${md},${Number(bi)}`;
+      if (R.t5_errors.includes(key)) {
+        assert.throws(() => pm.t5Args(nb, md, bi), /num_buckets|max_distance/, `${key} must be refused like posenc refuses it`);
+        continue;
+      }
+      const want = R.t5[key];
+      for (let i = 0; i < want.length; i++) {
+        const got = pm.t5Bucket(i - 10000, bi, nb, md);
+        if (got !== want[i]) assert.fail(`t5 bucket(${i - 10000}) with ${key}: JS ${got} vs posenc ${want[i]}`);
+      }
+      assert.deepEqual(pm.t5BucketEdges(bi, nb, md), R.t5_edges[key], `edges ${key}`);
+      compared += 1;
+    }
+  }
+  assert.ok(compared >= 15 && R.t5_errors.length >= 2, `compared ${compared} settings, refused ${R.t5_errors}`);
+});
+
+test("T5 bucket arguments are refused as posenc refuses them, with the argument named", () => {
+  assert.throws(() => pm.t5Args(1, 128, true), /num_buckets/);
+  assert.throws(() => pm.t5Args(3, 128, true), /精确桶/); // one bucket per direction: no exact one
+  assert.throws(() => pm.t5Args(32, 8, true), /max_distance = 8.*max_exact = 8/);
+  assert.throws(() => pm.t5Args(32, 16, false), /max_exact = 16/);
+  assert.throws(() => pm.t5Args(32.5, 128, true), /num_buckets/);
+  assert.throws(() => pm.t5Args(32, 128, "yes"), /bidirectional/);
+  assert.throws(() => pm.t5Bucket(1.5, true, 32, 128), /整数/);
+});
+
 test("parseInput: clear Chinese messages for empty, non-numeric, negative, too large, odd d, base ≤ 1", () => {
   const bad = [
     ["", { label: "位置 p", kind: "position" }, /请填写位置 p/],
     ["   ", { label: "位置 p", kind: "position" }, /请填写/],
+    ["", { label: "base", kind: "base" }, /^请填写 base。$/],
+    ["", { label: "num_buckets", kind: "int", min: 2 }, /^请填写 num_buckets。$/],
     ["abc", { label: "位置 p", kind: "position" }, /要填数字/],
     ["0x10", { label: "位置 p", kind: "position" }, /要填数字/],
     ["Infinity", { label: "位置 p", kind: "position" }, /要填数字/],
@@ -240,6 +319,8 @@ test("parseInput: clear Chinese messages for empty, non-numeric, negative, too l
     assert.equal(r.ok, false, `${JSON.stringify(text)} should be rejected`);
     assert.match(r.message, re, `${JSON.stringify(text)} → ${r.message}`);
     assert.doesNotMatch(r.message.replace(`「${text.trim()}」`, ""), /NaN|Infinity|undefined/);
+    // Chinese and Latin letters or digits are set apart by a space (the reader's own text in 「」 aside)
+    assert.doesNotMatch(r.message.replace(/「[^」]*」/g, "「」"), /[\u3400-\u9fff][A-Za-z0-9]|[A-Za-z0-9][\u3400-\u9fff]/, r.message);
   }
   const good = [
     ["100,000", { kind: "position" }, 100000],

@@ -4,7 +4,7 @@
 // static build-time figure, then activate() adds .pe-widget--live, which hides
 // that figure on screen only (widgets.css shows it again in print). Until then,
 // and whenever a widget fails, the static figure is the content.
-import { fullPrecision, parseInput } from "../posenc-math.js";
+import { fullPrecision, parseInput } from "../posenc-math/format.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 let counter = 0;
@@ -65,10 +65,17 @@ export function button(text, onClick, props = {}) {
   return h("button", { type: "button", class: "md-button pe-button", onclick: onClick, ...props }, text);
 }
 
+/** The phone keyboard for a kind of number: decimals, whole numbers, or (when it may be negative) full text for the minus sign. */
+function inputMode({ kind, min = -1 }) {
+  if (kind === "base" || kind === "factor" || kind === "real") return "decimal";
+  return kind === "int" && min < 0 ? "text" : "numeric";
+}
+
 /**
  * A labelled number box with its own inline error message.
  * spec is parseInput's { label, kind, min, max }; onValue(value) runs for each valid entry.
- * Returns { wrap, input, read(), set(value) }.
+ * Returns { wrap, input, read(), set(value), showError(message) }: showError flags a valid
+ * number that does not fit the other inputs (or clears the flag with "").
  */
 export function numberField(spec, initial, onValue, { name = "", size = 9, hint = "" } = {}) {
   const id = uid("in");
@@ -77,7 +84,7 @@ export function numberField(spec, initial, onValue, { name = "", size = 9, hint 
   const input = h("input", {
     id,
     type: "text",
-    inputmode: spec.kind === "base" || spec.kind === "factor" || spec.kind === "real" ? "decimal" : "numeric",
+    inputmode: inputMode(spec),
     autocomplete: "off",
     spellcheck: "false",
     size,
@@ -94,11 +101,14 @@ export function numberField(spec, initial, onValue, { name = "", size = 9, hint 
     hint ? h("span", { id: hintId, class: "pe-field__hint" }, hint) : null,
     error,
   );
+  function showError(message) {
+    input.setAttribute("aria-invalid", message ? "true" : "false");
+    error.textContent = message ? `${message}（下面仍是上一次有效输入的结果。）` : "";
+    wrap.classList.toggle("pe-field--invalid", Boolean(message));
+  }
   function read() {
     const r = parseInput(input.value, spec);
-    input.setAttribute("aria-invalid", r.ok ? "false" : "true");
-    error.textContent = r.ok ? "" : `${r.message}（下面仍是上一次有效输入的结果。）`;
-    wrap.classList.toggle("pe-field--invalid", !r.ok);
+    showError(r.ok ? "" : r.message);
     return r;
   }
   input.addEventListener("input", () => {
@@ -109,9 +119,52 @@ export function numberField(spec, initial, onValue, { name = "", size = 9, hint 
     wrap,
     input,
     read,
+    showError,
     set(value) {
       input.value = String(value);
       read();
+    },
+  };
+}
+
+/**
+ * A range slider that moves with a numberField: the same min, max and step, so every value
+ * the slider can reach the box accepts and the other way round. Returns the <input>.
+ */
+export function slider(label, { min, max, step = 1 }, initial, onValue, name = "") {
+  const el = h("input", {
+    type: "range",
+    min,
+    max,
+    step,
+    value: initial,
+    "aria-label": label,
+    "data-pe-input": name,
+    oninput: () => onValue(Number(el.value)),
+  });
+  return el;
+}
+
+/**
+ * A button that may reach a limit: disable(message) greys it out and shows why next to it
+ * (the note is the button's description, so a screen reader reads it too); disable("") enables it.
+ * Returns { wrap, button, disable }.
+ */
+export function limitedButton(text, onClick, props = {}) {
+  const note = h("span", { id: uid("limit"), class: "pe-limit", "data-pe-limit": "", "aria-live": "polite" });
+  const btn = button(text, onClick, { ...props, "aria-describedby": note.id });
+  return {
+    wrap: h("span", { class: "pe-limited" }, btn, note),
+    button: btn,
+    disable(message) {
+      // A keyboard user who just pressed it keeps their place: focus moves to the explanation.
+      const hadFocus = message && document.activeElement === btn;
+      btn.disabled = Boolean(message);
+      note.textContent = message || "";
+      if (hadFocus) {
+        note.tabIndex = -1;
+        note.focus();
+      }
     },
   };
 }
@@ -139,6 +192,51 @@ export function frame(el, title) {
 export function activate(el, root) {
   el.append(root);
   el.classList.add("pe-widget--live");
+}
+
+/**
+ * A horizontally scrolling box for a wide table: focusable, so keyboard users can scroll it
+ * (axe: scrollable-region-focusable), and named, so a screen reader says what it holds.
+ */
+export function scroller(label, ...children) {
+  return h("div", { class: "pe-scroll", tabindex: "0", role: "region", "aria-label": label }, ...children);
+}
+
+export class MissingOptions extends Error {}
+
+/**
+ * The data-* options a widget needs from its page, with no default of its own: the page passes
+ * them through {{ widget("name", key=value, …) }}. spec maps each dataset key to a reader:
+ * "int", "number", "bool" ("true"/"false", any case) or "text". Throws MissingOptions naming
+ * every attribute that is missing or unreadable; the caller shows it with showFailure.
+ */
+export function pageOptions(el, spec) {
+  const out = {};
+  const problems = [];
+  for (const [key, kind] of Object.entries(spec)) {
+    const attr = `data-${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+    const raw = el.getAttribute(attr);
+    if (raw === null || raw.trim() === "") {
+      problems.push(`缺少 ${attr}`);
+      continue;
+    }
+    const text = raw.trim();
+    if (kind === "bool") {
+      if (!/^(true|false)$/i.test(text)) problems.push(`${attr}="${raw}" 要是 true 或 false`);
+      else out[key] = text.toLowerCase() === "true";
+    } else if (kind === "int" || kind === "number") {
+      const v = Number(text.replace(/,/g, ""));
+      if (!Number.isFinite(v) || (kind === "int" && !Number.isInteger(v))) problems.push(`${attr}="${raw}" 要是${kind === "int" ? "整数" : "数"}`);
+      else out[key] = v;
+    } else out[key] = text;
+  }
+  if (problems.length) throw new MissingOptions(`页内实验缺少页面传入的参数：${problems.join("；")}。下面是构建时画好的静态图。`);
+  return out;
+}
+
+/** Show why a widget did not start, inside its mount point (the static figure stays). */
+export function showFailure(el, message) {
+  el.append(h("p", { class: "pe-field__error", role: "status", "data-pe-failure": "" }, message));
 }
 
 /** Numeric data-* options of the mount point, falling back to the defaults. */

@@ -5,8 +5,10 @@
 // sinusoidal pair (sin pω, cos pω) to q and k instead (lesson 3's way of adding
 // position, here added straight to the pair); its score changes with the shift.
 // Options: d, base (ω_i = base^(−2i/d)), pair, m, n, shift, q and k ("x,y").
-import { formatInt, formatNumber, formatSci, inverseFrequencies, rotatePair, vdot } from "../posenc-math.js";
-import { activate, fill, button, frame, h, num, numberField, options, s, selectField } from "./_ui.js";
+import { formatInt, formatNumber, formatSci, MAX_INPUT } from "../posenc-math/format.js";
+import { vdot } from "../posenc-math/sinusoidal.js";
+import { inverseFrequencies, rotatePair } from "../posenc-math/rope.js";
+import { activate, fill, frame, h, limitedButton, num, numberField, options, s, scroller, selectField } from "./_ui.js";
 
 const DEFAULTS = { d: 16, base: 10000, pair: 0, m: 3, n: 7, shift: 10, q: [1, 0.4], k: [0.6, 0.9] };
 const HISTORY = 6;
@@ -22,7 +24,7 @@ export function mount(el) {
   const nField = numberField({ label: "k 的位置 n", kind: "position" }, state.n, (v) => edit({ n: v }), { name: "n", size: 7 });
   const pairs = Array.from(omegas, (w, i) => [String(i), `第 ${i} 对（ω = ${w < 0.01 ? w.toExponential(2) : formatNumber(w, 4)}）`]);
   const pairField = selectField("哪一对维度", pairs, state.pair, (v) => edit({ pair: Number(v) }), "pair");
-  const shiftBtn = button(`m、n 都往后移 +${opt.shift}`, shift, { "data-pe-shift": "" });
+  const shiftBtn = limitedButton(`m、n 都往后移 +${opt.shift}`, shift, { "data-pe-shift": "" });
 
   const arrows = {
     q: s("line", { class: "pe-pair__q", x1: 0, y1: 0 }),
@@ -47,9 +49,9 @@ export function mount(el) {
   const note = h("p", {});
   root.append(
     h("div", { class: "pe-controls" }, mField.wrap, nField.wrap, pairField.wrap),
-    h("div", { class: "pe-controls" }, shiftBtn),
+    h("div", { class: "pe-controls" }, shiftBtn.wrap),
     svg,
-    h("div", { class: "pe-readout" }, h("div", { "aria-live": "polite" }, now, note), h("div", { class: "pe-scroll" }, table)),
+    h("div", { class: "pe-readout" }, h("div", { "aria-live": "polite" }, now, note), scroller("平移记录表（可左右滚动）", table)),
   );
 
   function scores(m, n) {
@@ -67,7 +69,6 @@ export function mount(el) {
   }
 
   function shift() {
-    if (state.m + opt.shift > 1e9 || state.n + opt.shift > 1e9) return;
     state.m += opt.shift;
     state.n += opt.shift;
     mField.set(state.m);
@@ -77,6 +78,8 @@ export function mount(el) {
   }
 
   function render() {
+    const top = Math.max(state.m, state.n) + opt.shift;
+    shiftBtn.disable(top > MAX_INPUT ? `再移 +${opt.shift} 就超过这个演示的最大位置 ${formatInt(MAX_INPUT)}（10⁹），按钮先停用；把 m、n 改小一些再试。` : "");
     const w = omegas[state.pair];
     const q = rotatePair(opt.q, state.m * w);
     const k = rotatePair(opt.k, state.n * w);

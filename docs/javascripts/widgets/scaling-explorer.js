@@ -5,8 +5,10 @@
 // The formulas are posenc/scaling.py's (posenc-math.js scaleModel()); YaRN uses the
 // model's own beta_fast / beta_slow / truncate / mscale when its config has a YaRN dict.
 // Options: model (key), method ("yarn" | "linear" | "ntk"), factor, models (JSON).
-import { formatInt, formatNumber, formatSci, inverseFrequencies, scaleModel, wavelengths } from "../posenc-math.js";
-import { activate, fill, frame, h, num, numberField, options, s, selectField } from "./_ui.js";
+import { formatInt, formatNumber, formatSci } from "../posenc-math/format.js";
+import { inverseFrequencies, wavelengths } from "../posenc-math/rope.js";
+import { scaleModel } from "../posenc-math/scaling.js";
+import { activate, fill, frame, h, num, numberField, options, s, scroller, selectField, slider } from "./_ui.js";
 
 const DEFAULTS = { model: "qwen3_8b", method: "yarn", factor: 0, models: "" };
 const METHODS = [
@@ -14,7 +16,7 @@ const METHODS = [
   ["linear", "PI（线性插值）"],
   ["ntk", "NTK-aware"],
 ];
-const MAX_FACTOR = 1000;
+const FACTOR_RANGE = { min: 1, max: 64 }; // the box and the slider take the same range (real models use ≤ 40)
 const W = 480;
 const H = 280;
 const PAD = { l: 52, r: 12, t: 14, b: 36 };
@@ -60,33 +62,32 @@ export async function mount(el) {
     setFactor(defaultFactor(state.model), true);
   }, "model");
   const methodField = selectField("方法", METHODS, state.method, (v) => ((state.method = v), render()), "method");
-  const factorField = numberField({ label: "扩展倍数 s", kind: "factor", max: MAX_FACTOR }, state.factor, (v) => setFactor(v, false), { name: "factor", size: 6 });
-  const slider = h("input", {
-    type: "range",
-    min: 1,
-    max: 64,
-    step: 1,
-    value: Math.min(64, state.factor),
-    "aria-label": "扩展倍数 s（滑块）",
-    "data-pe-input": "factor-slider",
-    oninput: () => setFactor(Number(slider.value), true),
-  });
+  const factorField = numberField({ label: "扩展倍数 s", kind: "factor", ...FACTOR_RANGE }, state.factor, (v) => setFactor(v, false), { name: "factor", size: 6 });
+  const factorSlider = slider("扩展倍数 s（滑块）", { ...FACTOR_RANGE, step: 1 }, state.factor, (v) => setFactor(v, true), "factor-slider");
 
   const svg = s("svg", { class: "pe-plot", viewBox: `0 0 ${W} ${H}`, role: "img" });
+  const legend = h(
+    "ul",
+    { class: "pe-legend", "aria-label": "图例" },
+    h("li", {}, h("span", { class: "pe-legend__dot pe-legend__dot--before", "aria-hidden": "true" }), "扩展前的周期"),
+    h("li", {}, h("span", { class: "pe-legend__dot pe-legend__dot--after", "aria-hidden": "true" }), "扩展后的周期"),
+    h("li", {}, h("span", { class: "pe-legend__ref", "aria-hidden": "true" }), "虚线：原生上下文 L 和扩展后的 s·L"),
+  );
   const summary = h("div", {});
   const table = h("table", { class: "pe-table" });
   root.append(
     h("div", { class: "pe-controls" }, modelField.wrap, methodField.wrap),
-    h("div", { class: "pe-controls" }, factorField.wrap, h("div", { class: "pe-field pe-field--slider" }, slider)),
+    h("div", { class: "pe-controls" }, factorField.wrap, h("div", { class: "pe-field pe-field--slider" }, factorSlider)),
+    legend,
     svg,
     h("div", { class: "pe-readout", "aria-live": "polite" }, summary),
-    h("details", {}, h("summary", {}, "逐对数值：每一对的频率和周期（扩展前 → 扩展后）"), h("div", { class: "pe-scroll" }, table)),
+    h("details", {}, h("summary", {}, "逐对数值：每一对的频率和周期（扩展前 → 扩展后）"), scroller("逐对数值表（可左右滚动）", table)),
   );
 
   function setFactor(v, fromControl) {
     state.factor = v;
     if (fromControl) factorField.set(v);
-    slider.value = String(Math.min(64, v));
+    factorSlider.value = String(v);
     render();
   }
 
@@ -160,9 +161,14 @@ export async function mount(el) {
     const x = (i) => PAD.l + ((i + 0.5) / n) * (W - PAD.l - PAD.r);
     const y = (v) => PAD.t + ((hi - Math.log10(v)) / (hi - lo || 1)) * (H - PAD.t - PAD.b);
     const decades = Array.from({ length: hi - lo + 1 }, (_, k) => lo + k);
-    const ref = (v, text) => [
+    // Labels at the left end of their dashed line (where the points, the short periods, sit low):
+    // the upper one above it, the lower one below it when the two lines are closer than two
+    // labels' height, so they never overlap.
+    const LABEL = 17; // px: one 15 px line of text and a gap
+    const close = target !== L && Math.abs(y(L) - y(target)) < 2 * LABEL;
+    const ref = (v, text, below) => [
       s("line", { class: "pe-plot__ref", x1: PAD.l, x2: W - PAD.r, y1: y(v), y2: y(v) }),
-      s("text", { class: "pe-plot__label", x: PAD.l + 4, y: y(v) - 4 }, text),
+      s("text", { class: "pe-plot__label", x: PAD.l + 4, y: below ? y(v) + LABEL - 2 : y(v) - 5, "data-pe-ref": text.split(" ")[0] }, text),
     ];
     svg.setAttribute("aria-label", `每一对的周期（对数纵轴）：灰点是扩展前，彩色点是扩展后；两条虚线是 L = ${formatInt(L)} 和 s·L = ${formatInt(target)}`);
     fill(svg,
@@ -170,8 +176,8 @@ export async function mount(el) {
         s("line", { class: "pe-plot__grid", x1: PAD.l, x2: W - PAD.r, y1: y(10 ** e), y2: y(10 ** e) }),
         s("text", { class: "pe-plot__tick", x: PAD.l - 6, y: y(10 ** e) + 4, "text-anchor": "end" }, `10${toSup(e)}`),
       ]),
-      ref(L, `L = ${formatInt(L)}`),
-      target !== L ? ref(target, `s·L = ${formatInt(target)}`) : null,
+      ref(L, `L = ${formatInt(L)}`, close && y(L) > y(target)),
+      target !== L ? ref(target, `s·L = ${formatInt(target)}`, close && y(target) > y(L)) : null,
       Array.from(lamB, (v, i) => s("circle", { class: "pe-plot__point", cx: x(i), cy: y(v), r: 2.6 })),
       Array.from(lamA, (v, i) => s("circle", { class: "pe-plot__point pe-plot__point--after", cx: x(i), cy: y(v), r: 2.6 })),
       s("text", { class: "pe-plot__tick", x: (W + PAD.l) / 2, y: H - 6, "text-anchor": "middle" }, `第 i 对（0 … ${n - 1}），纵轴：周期（token，对数刻度）`),

@@ -2,8 +2,12 @@
 // Hand i points at p·ω_i (mod 2π), clockwise from 12 o'clock, ω_i = base^(−2i/d).
 // Options (data-* on the mount point): d, base, position, presets ("3,1024,100000"),
 // defaults as posenc/demo.py (DEMO_DIM, DEFAULT_BASE, NEAR_POSITION, encoding_positions()).
-// Never autoplays: ▶ starts the animation, and it stops when the page changes.
-import { angularFrequencies, encode, formatInt, formatNumber, handAngles, MAX_INPUT, periods } from "../posenc-math.js";
+// Never autoplays: ▶ starts the animation, and it stops when the page changes, or with a
+// message when p reaches the largest position the demo takes (MAX_INPUT).
+// While it plays, each frame only moves the hands and rewrites the numbers in place: the
+// grid of d numbers is built once per d (rebuilding it every frame cost ~4× the time at d = 64).
+import { formatInt, formatNumber, MAX_INPUT } from "../posenc-math/format.js";
+import { angularFrequencies, encode, handAngles, periods } from "../posenc-math/sinusoidal.js";
 import { activate, fill, animation, button, frame, h, num, numberField, options, s, selectField, setNum } from "./_ui.js";
 
 const DEFAULTS = { d: 16, base: 10000, position: 3, presets: [3, 1024, 100000] };
@@ -36,22 +40,30 @@ export function mount(el) {
   const pShown = num(state.p, formatInt(state.p), { "data-pe-out": "position" });
   const maxAbs = num(0, "", { "data-pe-out": "max-abs" });
   const grid = h("div", { class: "pe-encoding" });
+  const dims = h("span", { "data-pe-out": "dims" });
   // Only the sentence is announced; the numbers themselves are in the grid below it.
-  const live = h("p", { "aria-live": "polite" }, "位置 p = ", pShown, " 的编码：", h("span", { "data-pe-out": "dims" }), " 个数，每个都在 [−1, 1] 之内（绝对值最大的是 ", maxAbs, "）。");
+  const live = h("p", { "aria-live": "polite" }, "位置 p = ", pShown, " 的编码：", dims, " 个数，每个都在 [−1, 1] 之内（绝对值最大的是 ", maxAbs, "）。");
+  const status = h("p", { class: "pe-status", role: "status", "data-pe-status": "" });
   const readout = h("div", { class: "pe-readout" }, live, grid);
   root.append(
     h("div", { class: "pe-controls" }, pField.wrap, presets),
     h("div", { class: "pe-controls" }, play, speed.wrap, dField.wrap, bField.wrap),
+    status,
     faces,
     readout,
   );
 
+  const atEnd = `已到这个演示的最大位置 ${formatInt(MAX_INPUT)}（10⁹），播放停止；换一个小一点的位置再播放。`;
   const anim = animation(el, (dt) => {
     state.carry += dt * state.rate;
     const step = Math.floor(state.carry);
     if (step > 0) {
       state.carry -= step;
-      setP(Math.min(MAX_INPUT, state.p + step));
+      if (state.p + step >= MAX_INPUT) {
+        setP(MAX_INPUT);
+        anim.stop();
+        status.textContent = atEnd;
+      } else setP(state.p + step);
     }
   }, () => {
     play.textContent = "▶ 播放";
@@ -60,6 +72,11 @@ export function mount(el) {
   });
 
   function startPlaying() {
+    if (state.p >= MAX_INPUT) {
+      status.textContent = atEnd;
+      return;
+    }
+    status.textContent = "";
     state.carry = 0;
     play.textContent = "■ 暂停";
     play.setAttribute("aria-pressed", "true");
@@ -69,6 +86,7 @@ export function mount(el) {
 
   function setP(p, fromPreset = false) {
     state.p = p;
+    if (!anim.running && p < MAX_INPUT) status.textContent = "";
     if (fromPreset || anim.running) pField.set(p);
     render();
   }
@@ -76,6 +94,7 @@ export function mount(el) {
   function update(patch) {
     Object.assign(state, patch);
     drawFaces();
+    buildGrid();
     render();
   }
 
@@ -107,6 +126,35 @@ export function mount(el) {
     }
   }
 
+  // One item per dimension: its label, its number and a gauge; render() only rewrites them.
+  let cells = [];
+  function buildGrid() {
+    const { d, base } = state;
+    const w = angularFrequencies(d, base);
+    cells = [];
+    fill(grid,
+      ...Array.from({ length: d }, (_, j) => {
+        const value = num(0, "", { "data-pe-dim": j });
+        const mark = h("span", { class: "pe-gauge__mark" });
+        cells.push({ value, mark });
+        return h(
+          "div",
+          { class: "pe-encoding__item" },
+          h("span", { class: "pe-encoding__dim" }, `${j} · ${j % 2 ? "cos" : "sin"}(p·ω${Math.floor(j / 2)})`),
+          value,
+          h(
+            "span",
+            { class: "pe-gauge", "aria-hidden": "true", title: `范围 [−1, 1]，ω = ${w[Math.floor(j / 2)].toExponential(3)}` },
+            h("span", { class: "pe-gauge__end" }, "−1"),
+            h("span", { class: "pe-gauge__track" }, mark),
+            h("span", { class: "pe-gauge__end" }, "1"),
+          ),
+        );
+      }),
+    );
+    dims.textContent = String(d);
+  }
+
   function render() {
     const { p, d, base } = state;
     const angles = handAngles(p, d, base);
@@ -121,31 +169,16 @@ export function mount(el) {
     });
     const pe = encode(p, d, base);
     setNum(pShown, p, formatInt(p));
-    readout.querySelector("[data-pe-out=dims]").textContent = String(d);
     const m = pe.reduce((a, v) => Math.max(a, Math.abs(v)), 0);
     setNum(maxAbs, m, formatNumber(m, 3));
-    const w = angularFrequencies(d, base);
-    fill(grid,
-      ...Array.from(pe, (v, j) => {
-        const fn = j % 2 ? "cos" : "sin";
-        return h(
-          "div",
-          { class: "pe-encoding__item" },
-          h("span", { class: "pe-encoding__dim" }, `${j} · ${fn}(p·ω${Math.floor(j / 2)})`),
-          num(v, formatNumber(v, 3), { "data-pe-dim": j }),
-          h(
-            "span",
-            { class: "pe-gauge", "aria-hidden": "true", title: `范围 [−1, 1]，ω = ${w[Math.floor(j / 2)].toExponential(3)}` },
-            h("span", { class: "pe-gauge__end" }, "−1"),
-            h("span", { class: "pe-gauge__track" }, h("span", { class: "pe-gauge__mark", style: `left:${((v + 1) / 2) * 100}%` })),
-            h("span", { class: "pe-gauge__end" }, "1"),
-          ),
-        );
-      }),
-    );
+    pe.forEach((v, j) => {
+      setNum(cells[j].value, v, formatNumber(v, 3));
+      cells[j].mark.style.left = `${((v + 1) / 2) * 100}%`;
+    });
   }
 
   drawFaces();
+  buildGrid();
   render();
   activate(el, root);
 }

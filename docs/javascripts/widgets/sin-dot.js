@@ -3,7 +3,8 @@
 // the curve computed from the encodings lies on it.
 // Options: d, base, max (largest k), position, presets (defaults: posenc/demo.py
 // DEMO_DIM, DEFAULT_BASE, MAX_DISTANCE, 0, and the figure's 0 / 300 / 100,000).
-import { dot, dotClosedForm, formatInt, formatNumber, formatSci } from "../posenc-math.js";
+import { formatInt, formatNumber, formatSci } from "../posenc-math/format.js";
+import { dot, dotClosedForm } from "../posenc-math/sinusoidal.js";
 import { activate, button, frame, h, num, numberField, options, s, setNum } from "./_ui.js";
 
 const DEFAULTS = { d: 16, base: 10000, max: 200, position: 0, presets: [0, 300, 100000], k: 10 };

@@ -3,8 +3,9 @@
 // that depends on the distance only (Σ cos(kω_i) for |k| < n), so equal values
 // keep equal colours, and the widget prints the largest change it computed.
 // Options: sentence, shift, d, base (defaults: posenc/demo.py SENTENCE, SHIFT, DEMO_DIM, DEFAULT_BASE).
-import { dotClosedForm, dotMatrix, formatInt, formatNumber, formatSci, maxAbsDiff } from "../posenc-math.js";
-import { activate, fill, button, frame, h, num, numberField, options, setNum, viridis } from "./_ui.js";
+import { formatInt, formatNumber, formatSci, MAX_INPUT } from "../posenc-math/format.js";
+import { dotClosedForm, dotMatrix, maxAbsDiff } from "../posenc-math/sinusoidal.js";
+import { activate, fill, button, frame, h, limitedButton, num, numberField, options, scroller, setNum, viridis } from "./_ui.js";
 
 const DEFAULTS = { sentence: "小明打了小王", shift: 10, d: 16, base: 10000, start: 0 };
 
@@ -16,7 +17,7 @@ export function mount(el) {
   const root = frame(el, `试一试：「${opt.sentence}」两两位置的点积 PE(a)·PE(b)`);
 
   const startField = numberField({ label: "第一个字的位置", kind: "position" }, state.start, (v) => setStart(v, false), { name: "start" });
-  const shiftBtn = button(`整句往后平移 +${opt.shift}`, () => setStart(state.start + opt.shift, true), { "data-pe-shift": "" });
+  const shiftBtn = limitedButton(`整句往后平移 +${opt.shift}`, () => setStart(state.start + opt.shift, true), { "data-pe-shift": "" });
   const resetBtn = button("回到位置 0", () => setStart(0, true), { "data-pe-reset": "" });
 
   // One colour scale for every start: entry (a, b) equals Σ cos((b − a)ω_i), a function of the distance.
@@ -33,10 +34,9 @@ export function mount(el) {
     { class: "pe-readout", "aria-live": "polite" },
     h("p", {}, "整句从位置 ", startShown, " 开始。和从位置 0 开始相比，", `${n}×${n} = ${n * n}`, " 格里最大的差值是 ", diff, "：只是浮点舍入，颜色一格不变。"),
   );
-  root.append(h("div", { class: "pe-controls" }, startField.wrap, shiftBtn, resetBtn), h("div", { class: "pe-scroll" }, table), readout);
+  root.append(h("div", { class: "pe-controls" }, startField.wrap, shiftBtn.wrap, resetBtn), scroller("点积表（可左右滚动）", table), readout);
 
   function setStart(start, fromButton) {
-    if (start > 1e9) return;
     state.start = start;
     if (fromButton) startField.set(start);
     render();
@@ -66,6 +66,9 @@ export function mount(el) {
     const d = maxAbsDiff(m, reference);
     setNum(diff, d, formatSci(d, 1));
     setNum(startShown, state.start, formatInt(state.start));
+    shiftBtn.disable(
+      state.start + opt.shift > MAX_INPUT ? `再平移 +${opt.shift}，第一个字的位置就超过这个演示的最大值 ${formatInt(MAX_INPUT)}（10⁹），按钮先停用；把位置改小一些再试。` : "",
+    );
   }
 
   render();

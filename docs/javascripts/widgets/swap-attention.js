@@ -17,8 +17,10 @@
 // the browser tests recompute every output with posenc.
 // Options: sentence, swap_i, swap_j, d, seed, presets ("sentence:i:j,..."), head
 // (defaults: posenc/demo12.py SWAP_MAIN, SWAP_SHORT, ATTN_D, ATTN_SEED).
-import { attention, encode, formatNumber, formatSci, mulberry32, randomMatrix } from "../posenc-math.js";
-import { activate, fill, button, frame, h, num, options, selectField, uid } from "./_ui.js";
+import { formatNumber, formatSci } from "../posenc-math/format.js";
+import { encode } from "../posenc-math/sinusoidal.js";
+import { attention, mulberry32, randomMatrix } from "../posenc-math/attention.js";
+import { activate, fill, button, frame, h, num, options, scroller, selectField, uid } from "./_ui.js";
 
 const DEFAULTS = { sentence: "小明打了小王", swapI: 1, swapJ: 5, d: 8, seed: 7, presets: "小明打了小王:1:5,猫吃鱼:0:2", head: "" };
 const MAX_CHARS = 12;
@@ -97,7 +99,7 @@ export function mount(el) {
   const table = h("table", { class: "pe-table pe-swap" });
   const summary = h("p", {});
   const source = h("p", { class: "pe-note", "data-pe-out": "source" });
-  const readout = h("div", { class: "pe-readout" }, h("div", { "aria-live": "polite" }, sentences, summary), h("div", { class: "pe-scroll" }, table), source);
+  const readout = h("div", { class: "pe-readout" }, h("div", { "aria-live": "polite" }, sentences, summary), scroller("每个字的输出表（可左右滚动）", table), source);
   root.append(
     h("div", { class: "pe-controls" }, h("div", { class: "pe-field" }, h("label", { for: textId }, "句子"), textInput, textErr), presets),
     pickers,

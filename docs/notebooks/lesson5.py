@@ -1,0 +1,123 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,py:percent
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # 第 5 课 动手：超长上下文：位置插值、YaRN、调底数与有效长度
+#
+# 这本笔记本配合[第 5 课](https://posenc.github.io/posenc/lessons/05-long-context/)使用：按真实模型的配置逐对算出 YaRN 之后的频率，和位置插值（PI）、NTK-aware 对照；再算真实训练配方里的调底数（ABF）对每个频率对做了什么，以及 RULER 测出的有效长度占声称窗口的多少。
+#
+# 每个代码格都调用课程自己的 `posenc` 库，也就是课程网页上每个数字和每张图背后的同一份代码。网站构建时这本笔记本会被完整运行一遍，你在网页上看到的输出就是那次运行的结果；任何一格报错，网站就构建失败。
+#
+# 在自己电脑上运行：克隆课程仓库，执行 `make setup`，再用 Jupyter 打开 `docs/notebooks/` 下的这个文件，或者在这个页面上下载 `.ipynb`。最后一节是本课的练习，改一改代码格里的参数，看看结果怎么变。
+
+# %%
+# posenc: include _setup.py
+
+# %% [markdown]
+# ## 1. 配置：configs.load
+#
+# Qwen3-8B 训练长度之外，官方文档让用户自己加上 YaRN 配置（`scaling_opt_in`）。缩放倍数 $s$ = 新长度 ÷ 训练长度。
+
+# %%
+from posenc import configs, long_context, rope, scaling
+
+cfg = configs.load("qwen3_8b")
+sc = cfg["scaling"]
+print("scaling:", sc, "（核实标签", cfg.field("scaling").tag + "）")
+print("需要用户自己加:", cfg["scaling_opt_in"])
+head_dim, theta, s, L = cfg["head_dim"], cfg["rope_theta"], sc["factor"], sc["original_max_position_embeddings"]
+print(f"head_dim={head_dim}, θ={theta:,}, s={s}, 训练长度 L={L:,}, 目标长度 {cfg['scaled_context']:,}")
+
+# %% [markdown]
+# ## 2. YaRN 逐对算：yarn_pairs_for_model
+#
+# 对第 $j$ 对，先算它在训练长度里转了多少圈 $r_j = L/\lambda_j$。转得多的（快频率对）保持原频率，一圈都转不满的（慢频率对）除以 $s$，和位置插值一样；中间按编号线性过渡：$\omega_j' = (1 - \text{ramp}_j)\,\omega_j + \text{ramp}_j\,\omega_j / s$。另外 $\cos$、$\sin$ 都乘上注意力系数 $0.1\ln s + 1$。`yarn_pairs_for_model` 用的是模型自己的 YaRN 设置（betas、是否取整、mscale）。
+
+# %%
+t = scaling.yarn_pairs_for_model(cfg)
+print(f"过渡区间（对的编号）: {t.low:.2f} ~ {t.high:.2f}（取整前 {t.low_exact:.2f} ~ {t.high_exact:.2f}）")
+print(f"保持不变 {t.kept} 对，完全除以 s 的 {t.interpolated} 对，过渡 {t.blended} 对")
+print(f"注意力系数 {t.attention_factor:.4f}")
+print(" 对  周期(token)    圈数 r    代码ramp  论文1-γ   ω'/ω")
+for j in list(range(0, len(t.pair), 8)) + [len(t.pair) - 1]:
+    print(f"{j:>3}  {t.wavelength[j]:>11,.1f}  {t.rotations[j]:>9.2f}  {t.ramp[j]:>8.3f}  {t.paper_ramp[j]:>7.3f}"
+          f"  {t.inv_freq[j] * t.wavelength[j] / (2 * np.pi):.4f}")
+
+# %% [markdown]
+# `scaling.for_model` 从配置算出同样的频率：它按 `rope_type` 在登记表 `scaling.SCALINGS` 里找到对应的函数，和 transformers 的 `ROPE_INIT_FUNCTIONS` 一样返回 `(inv_freq, attention_factor)`。
+
+# %%
+inv_freq, att = scaling.for_model(cfg)
+print("登记表:", list(scaling.SCALINGS))
+print("与逐对表一致:", np.array_equal(inv_freq, t.inv_freq), " 注意力系数一致:", att == t.attention_factor)
+
+# %% [markdown]
+# ## 3. 和位置插值、NTK-aware 比：methods_for、angle_overshoot
+#
+# 位置插值把每一对都除以 $s$（快频率对也被压慢，近距离的分辨率变差）；NTK-aware 改大底数 θ，快频率对几乎不动、慢的压得最多；YaRN 按「转了几圈」分段处理。下面先看每种方法下，最快、中间、最慢一对的频率变成原来的几分之几，再数一数扩到 $s$ 倍长以后有几对越界（转到比训练时见过的最大角度还大的角度）。
+
+# %%
+m = scaling.methods_for(cfg)
+mid = len(m["none"]) // 2
+for name in scaling.COMPARED_METHODS[1:]:
+    r = m[name] / m["none"]
+    beyond = scaling.pairs_beyond_trained_angles(m["none"], m[name], L, s)
+    print(f"{name:>6}: 第 0 对 ×{r[0]:.4f}  第 {mid} 对 ×{r[mid]:.4f}  最后一对 ×{r[-1]:.4f}  越界 {beyond} 对")
+print("不缩放时越界:", scaling.pairs_beyond_trained_angles(m["none"], m["none"], L, s), "对")
+print("NTK-aware 的新底数:", f"{scaling.ntk_aware_base(theta, s, head_dim):,.0f}")
+
+# %% [markdown]
+# ## 4. 调底数（ABF）：base_change、turn_fraction、ntk_factor_for_base
+#
+# 真实的长上下文模型常在**训练时**就把底数调大，再在更长的序列上继续训练。`long_context.base_raises()` 列出本课算的几份配方（每个值都来自带出处的数据文件）；`base_change` 数出训练长度里转满一圈的对、最慢一对转过的比例；`ntk_factor_for_base` 给出同样频率对应的 NTK-aware 倍数 $s$。
+
+# %%
+for case in long_context.base_raises():
+    ch = case.change()
+    print(f"{case.label:<16} θ {case.base:>11,.0f} → {case.new_base:>11,.0f}   长度 {case.length:>6,} → {case.new_length:>6,}   "
+          f"转满一圈 {ch.turned_before:>2} → {ch.turned_after:>2} / {ch.pairs}   "
+          f"最慢一对 {ch.slowest_fraction_before:7.2%} → {ch.slowest_fraction_after:6.2%}   NTK 的 s ≈ {case.ntk_factor():.3g}")
+
+# %% [markdown]
+# 远处的位置：Code Llama 自报在更长的输入上仍然稳定。到那个位置，每个频率对转过了自己一圈的多少？（`turn_fraction` 在 1 处封顶：转满一圈以后，每个角度都出现过。）
+
+# %%
+code = long_context.base_raise("codellama")
+before = rope.inverse_frequencies(code.head_dim, code.base)
+after = rope.inverse_frequencies(code.head_dim, code.new_base)
+for name, w in (("调底数前", before), ("调底数后", after)):
+    f = scaling.turn_fraction(w, code.far)
+    print(f"{name}: 到位置 {code.far:,}，转满一圈的对 {scaling.pairs_completing_turn(w, code.far)} / {len(w)}，"
+          f"最慢一对转过 {f[-1]:.2%}")
+print(f"这个位置是新训练长度的 {code.far / code.new_length:.1f} 倍")
+
+# %% [markdown]
+# ## 5. 窗口 ≠ 有效长度：ruler_rows
+#
+# RULER（Hsieh et al. 2024）把「有效长度」定义为分数仍不低于门槛的最长长度。下面是本课列出的几行，以及有效长度占声称窗口的比例（RULER 表里的 K 按 1,024 个 token 算）。
+
+# %%
+for r in long_context.ruler_rows():
+    print(f"{r.model:<28} 声称 {r.claimed:>5}  有效 {r.effective:>4}  有效 ÷ 声称 = {r.share:.1%}")
+
+# %% [markdown]
+# ## 练习 Exercises
+#
+# 1. DeepSeek-V3（`configs.load("deepseek_v3")`）的 YaRN 倍数大得多。用 `scaling.yarn_pairs_for_model` 算它的表：多少对保持不变？注意它的 `mscale`。
+# 2. 改 `beta_fast`、`beta_slow`（用 `scaling.yarn_pairs` 直接传参），过渡区间怎么移动？哪个参数决定「快频率对」的边界？
+# 3. Llama 3.1 的缩放按周期分三段（`scaling.llama3_bands_for_model`）。算出 Llama 3.1 8B 三段各有几对，和 YaRN 的划分比较。
+# 4. 给 Qwen3 的长上下文阶段换一个底数（`scaling.base_change`），训练长度里转满一圈的对会怎么变？相当于 NTK-aware 取多大的 $s$？
+
+# %%
+# 练习 1、3：起点
+ds = configs.load("deepseek_v3")
+print(ds["scaling"])
+bands = scaling.llama3_bands_for_model(configs.load("llama31_8b"))
+print({band: int((bands == band).sum()) for band in scaling.LLAMA3_BANDS})

@@ -1,0 +1,150 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,py:percent
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # 第 6 课 动手：部分 RoPE，还是干脆不要
+#
+# 这本笔记本配合[第 6 课](https://posenc.github.io/posenc/lessons/06-partial-nope/)使用：从真实配置算出部分 RoPE 到底旋转了几维、同一个向量和自己的分数为什么是 Σ|q_i|²cos(kω_i)、哪些层不加位置编码、Qwen3-Next 的 q/k 里真正带 RoPE 的占比，以及 DeepSeek-V3 的 MLA 为什么必须把 RoPE 单独拼一段。
+#
+# 每个代码格都调用课程自己的 `posenc` 库，也就是课程网页上每个数字和每张图背后的同一份代码。网站构建时这本笔记本会被完整运行一遍，你在网页上看到的输出就是那次运行的结果；任何一格报错，网站就构建失败。
+#
+# 在自己电脑上运行：克隆课程仓库，执行 `make setup`，再用 Jupyter 打开 `docs/notebooks/` 下的这个文件，或者在这个页面上下载 `.ipynb`。最后一节是本课的练习，改一改代码格里的参数，看看结果怎么变。
+
+# %%
+# posenc: include _setup.py
+
+# %% [markdown]
+# ## 1. 配置里的 partial_rotary_factor：head_dims
+#
+# transformers 用 `partial_rotary_factor` 表示只旋转每个头的前 `int(head_dim × factor)` 维，其余维度原样通过，完全不带位置信号。`hybrid.head_dims` 从配置数出一个头的总维数、旋转的维数，以及在原生上下文里至少转满一圈的维数。注意核实标签：有的字段只找到了同系列模型的配置（U）。
+
+# %%
+from posenc import configs, hybrid, mla, rope
+from posenc import examples as ex
+
+for key in ex.PARTIAL_MODELS:
+    model = configs.load(key)
+    d = hybrid.head_dims(model)
+    tags = "、".join(f"{f} {model.field(f).tag}" for f in ("head_dim", "rope_theta", "context") if f in model.fields)
+    print(f"{model.name}: {d.width} 维，旋转 {d.rotary} 维（其中 {d.turning} 维转得满一圈），不带位置 {d.plain} 维  [{tags}]")
+
+# %% [markdown]
+# ## 2. 频率按旋转维数算：rotary_dim
+#
+# 部分 RoPE 的指数除以旋转维数 $d_{rot}$，而不是 head_dim：$\omega_i = \theta^{-2i/d_{rot}}$，所以最慢一对仍然接近 $\theta$ 决定的那个波长。
+
+# %%
+cfg = configs.load("glm45")
+inv_partial = rope.inverse_frequencies(cfg["head_dim"], cfg["rope_theta"], cfg["rotary_fraction"])
+print("旋转的对数:", len(inv_partial))
+print("最快与最慢一对的波长:", f"{rope.wavelengths(inv_partial)[0]:.2f}", f"{rope.wavelengths(inv_partial)[-1]:,.0f}")
+print(f"原生上下文 {cfg['context']:,} 内转不完一圈的对数:", rope.pairs_not_completing_turn(inv_partial, cfg["context"]))
+
+# %% [markdown]
+# ## 3. 不旋转的维度不带位置：partial rotation
+#
+# 把同一对 q、k 放在不同位置上：旋转部分的分数随相对距离变化，不旋转部分的分数和位置完全无关。
+
+# %%
+hd = cfg["head_dim"]
+rdim = rope.rotary_dim(hd, cfg["rotary_fraction"])
+rng = np.random.default_rng(0)
+q, k = rng.standard_normal(hd), rng.standard_normal(hd)
+for m, n in ((0, 0), (0, 50), (1000, 1050), (0, 5000)):
+    qm = rope.rotate(q[None, :], [m], inv_partial, convention="half")[0]
+    kn = rope.rotate(k[None, :], [n], inv_partial, convention="half")[0]
+    print(f"q@{m:>4}, k@{n:>4}: 旋转部分 {qm[:rdim] @ kn[:rdim]:+8.4f}   不旋转部分 {qm[rdim:] @ kn[rdim:]:+8.4f}")
+
+# %% [markdown]
+# ## 4. 同一个向量隔 k 个位置和自己打分：self_scores
+#
+# `rope.self_scores` 真的把 q 转过去再做点积；`rope.self_scores_closed_form` 用推导出的公式 Σ|q_i|²cos(kω_i)。两者应该只差舍入误差。每一对长度都为 1 时，才是第 3 课那条 Σcos(kω_i)。
+
+# %%
+d = ex.SIN_DIM
+inv = rope.inverse_frequencies(d, ex.DEFAULT_BASE)
+q = np.random.default_rng(ex.SELF_SCORE_SEED).standard_normal(d)
+ks = np.arange(ex.MAX_DISTANCE + 1)
+explicit = rope.self_scores(q, ks, inv)
+closed = rope.self_scores_closed_form(q, ks, inv)
+print("两种算法的最大差:", np.abs(explicit - closed).max())
+print("各对的 |q_i|²:", rope.pair_energies(q, len(inv)))
+print(f"起点 {explicit[0]:.2f}，最低 {explicit.min():.2f}（距离 {explicit.argmin()}），为起点的 {explicit.min() / explicit[0]:.0%}")
+unit = np.zeros(d)
+unit[0::2] = 1.0
+sum_cos = rope.self_scores(unit, ks, inv)
+print(f"每对长度为 1：起点 {sum_cos[0]:.2f}，最低 {sum_cos.min():.2f}（距离 {sum_cos.argmin()}）")
+
+# %% [markdown]
+# ## 5. 哪些层带 RoPE：layer_pattern 与 pattern_counts
+#
+# 每一层的类型：带 RoPE 的全局、局部（滑动窗口）、分块注意力，不加位置编码的全局注意力（NoPE），或者不是注意力的 Gated DeltaNet。没有记录总层数的模型，只数一个周期。
+
+# %%
+for key in ex.LAYER_MODELS + ("command_a",):
+    model = configs.load(key)
+    n = model["layers"] if "layers" in model.fields else hybrid.pattern_period(model)
+    counts = {k: v for k, v in hybrid.pattern_counts(model, n).items() if v}
+    first = hybrid.layer_pattern(model, hybrid.pattern_period(model))
+    whole = "全部" if "layers" in model.fields else "一个周期的"
+    print(f"{model.name}: {whole} {n} 层 {counts}\n    一个周期: {first}")
+
+# %% [markdown]
+# ## 6. Qwen3-Next 的 q/k 里有多少带 RoPE：rope_dim_shares
+#
+# 按每一层真实的宽度加起来，和「带 RoPE 的层的占比 × 每头旋转维的占比」比较。
+
+# %%
+s = hybrid.rope_dim_shares(configs.load("qwen3_next_80b_a3b"))
+print(f"q: {s.query_rope:,} / {s.query_dims:,} = {s.query_share:.2%}")
+print(f"k: {s.key_rope:,} / {s.key_dims:,} = {s.key_share:.2%}")
+print(f"简单乘积: {s.layer_share:.0%} × {s.head_share:.0%} = {s.simple_product:.2%}")
+
+# %% [markdown]
+# ## 7. Llama 4 的 NoPE 层放大 q：llama4_attn_scale
+
+# %%
+scout = configs.load("llama4_scout")
+positions = [0, scout["floor_scale"] - 2, scout["floor_scale"] - 1, 131_071, ex.LLAMA4_FAR_POSITION]
+for p, scale in zip(positions, hybrid.llama4_attn_scale(positions, scout["floor_scale"], scout["attn_scale"])):
+    print(f"位置 {p:>10,}: q × {scale:.4f}")
+
+# %% [markdown]
+# ## 8. MLA 的吸收为什么容不下 RoPE：absorption_demo
+#
+# 一个小的随机注意力头：不加 RoPE 时，先把 W_UQᵀW_UK 乘好（吸收）和先还原 k 再打分，结果只差舍入误差；RoPE 加在压缩后的 key 上，固定矩阵就算错了；把 RoPE 挪到单独的 q_R、k_R 上（解耦），又对了。
+
+# %%
+demo = mla.absorption_demo(base=ex.DEFAULT_BASE, **ex.MLA_DEMO)
+print(f"不加 RoPE:            最大差 {demo.plain:.1e}")
+print(f"RoPE 加在压缩后的 key 上: 最大差 {demo.rope_on_keys:.2f}（分数绝对值最大 {demo.max_score:.2f}）")
+print(f"解耦 RoPE:            最大差 {demo.decoupled:.1e}")
+
+# %% [markdown]
+# ## 9. DeepSeek-V3 每个 token 缓存多少：for_model
+
+# %%
+cmp = mla.for_model(configs.load(ex.MLA_MODEL))
+for name, b in cmp.bytes("bf16").items():
+    print(f"{name:>14}: {getattr(cmp, name):>10,} 个数, {b / 1024:>10,.1f} KiB（bf16）")
+print(f"同样的头做多头注意力是 MLA 的 {cmp.mha_full_keys / cmp.mla:.1f} 倍")
+
+# %% [markdown]
+# ## 练习 Exercises
+#
+# 1. 如果把 GLM-4.5 的指数错误地按 head_dim 而不是旋转维数来算，最慢一对的波长会变成多少？和正确值比较。
+# 2. 第 4 节里，换一个种子，或者把 q 的分量都放到最快的一对上：分数曲线怎么变？
+# 3. 第 5 节里，SmolLM3 哪几层不加 RoPE？把 `nope_layer_interval` 想成 3，数一数会有几层。
+# 4. 第 8 节里，把 `rope_head_dim` 改大或改小，解耦之后的差还是舍入误差吗？
+
+# %%
+# 练习 1：起点（错误的写法：指数除以 head_dim）
+wrong = cfg["rope_theta"] ** (-2.0 * np.arange(rdim // 2) / hd)
+print(f"{rope.wavelengths(wrong)[-1]:,.0f}", "对比", f"{rope.wavelengths(inv_partial)[-1]:,.0f}")

@@ -1,0 +1,399 @@
+"""Numbers quoted by lesson 1 (why attention cannot see word order)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from posenc import attention as at
+from posenc import tokenize
+from posenc import examples as ex
+from posenc import position_ids as pid
+from posenc.quantities import number
+
+_SUP = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def tiny(value: float) -> str:
+    """A float-rounding-sized value for prose: "0" when exactly zero, else "2.2×10⁻¹⁶"."""
+    v = float(value)
+    if not np.isfinite(v):
+        raise ValueError(f"refusing to print {v}: the number is not finite")
+    if v == 0:
+        return "0"
+    mantissa, exponent = f"{v:.1e}".split("e")
+    return f"{mantissa.replace('-', '−')}×10{str(int(exponent)).translate(_SUP)}"
+
+
+# --- the seeded head ----------------------------------------------------------------------
+
+
+@number("l1_d", "d", "演示注意力的维度 d")
+def _():
+    return ex.ATTN_D
+
+
+@number("l1_seed", "d", "演示注意力权重的随机种子")
+def _():
+    return ex.ATTN_SEED
+
+
+@number("l1_second_seed", "d", "两层因果示例里第二层的随机种子")
+def _():
+    return ex.SECOND_LAYER_SEED
+
+
+@number("l1_float_eps", "", "float64 的机器精度（1 与下一个可表示数之差）")
+def _():
+    return tiny(np.finfo(np.float64).eps)
+
+
+# --- swapping two tokens ------------------------------------------------------------------
+
+
+@lru_cache(maxsize=None)
+def _swap(which: str, positions: bool) -> at.Swap:
+    text, i, j = {"main": ex.SWAP_MAIN, "short": ex.SWAP_SHORT}[which]
+    return at.swap_experiment(text, i, j, at.make_head(ex.ATTN_D, ex.ATTN_SEED), ex.ATTN_SEED, positions)
+
+
+def _register_swap(which: str, label: str):
+    @number(f"l1_{which}_a", "", f"{label}：原句")
+    def _():
+        return _swap(which, False).text
+
+    @number(f"l1_{which}_b", "", f"{label}：交换两个字之后")
+    def _():
+        return _swap(which, False).swapped
+
+    @number(f"l1_{which}_diff_nopos", "", f"{label}：无位置信息时，同一个字在两种顺序下输出的最大差值")
+    def _():
+        return tiny(_swap(which, False).moved)
+
+    @number(f"l1_{which}_diff_pos", ".2f", f"{label}：加上位置向量后，同一个字在两种顺序下输出的最大差值")
+    def _():
+        return _swap(which, True).moved
+
+
+_register_swap("main", "主例句")
+_register_swap("short", "短例句")
+
+
+@number("l1_main_i", "d", "主例句里被交换的第一个位置")
+def _():
+    return ex.SWAP_MAIN[1]
+
+
+@number("l1_main_j", "d", "主例句里被交换的第二个位置")
+def _():
+    return ex.SWAP_MAIN[2]
+
+
+@number("l1_main_char_i", "", "主例句里被交换的第一个字")
+def _():
+    return ex.SWAP_MAIN[0][ex.SWAP_MAIN[1]]
+
+
+@number("l1_main_char_j", "", "主例句里被交换的第二个字")
+def _():
+    return ex.SWAP_MAIN[0][ex.SWAP_MAIN[2]]
+
+
+@number("l1_main_len", "d", "主例句的 token 数")
+def _():
+    return len(ex.SWAP_MAIN[0])
+
+
+@number("l1_short_i", "d", "短例句里被交换的第一个位置")
+def _():
+    return ex.SWAP_SHORT[1]
+
+
+@number("l1_short_j", "d", "短例句里被交换的第二个位置")
+def _():
+    return ex.SWAP_SHORT[2]
+
+
+@number("l1_short_char_i", "", "短例句里被交换的第一个字")
+def _():
+    return ex.SWAP_SHORT[0][ex.SWAP_SHORT[1]]
+
+
+@number("l1_weights_equiv_err", "", "max |A(PX) − P·A(X)·Pᵀ|：注意力权重矩阵随排列移动的误差")
+def _():
+    return tiny(_swap("main", False).weights_error)
+
+
+@number("l1_out_equiv_err", "", "max |Out(PX) − P·Out(X)|：输出随排列移动的误差")
+def _():
+    return tiny(_swap("main", False).out_error)
+
+
+def _repeat():
+    """First character that occurs twice in the main sentence, and its two positions."""
+    text = ex.SWAP_MAIN[0]
+    for k, ch in enumerate(text):
+        later = text.find(ch, k + 1)
+        if later != -1:
+            return ch, k, later
+    raise ValueError(f"the main sentence {text!r} has no repeated character; lesson 1 needs one to show equal token IDs")
+
+
+@number("l1_repeat_char", "", "主例句里出现两次的字")
+def _():
+    return _repeat()[0]
+
+
+@number("l1_repeat_pos_a", "d", "重复的字第一次出现的位置")
+def _():
+    return _repeat()[1]
+
+
+@number("l1_repeat_pos_b", "d", "重复的字第二次出现的位置")
+def _():
+    return _repeat()[2]
+
+
+@number("l1_repeat_tid", "d", "重复的字的 token ID（两次相同）")
+def _():
+    return int(tokenize.token_ids(_repeat()[0])[0])
+
+
+@number("l1_repeat_diff_nopos", "", "无位置信息时，同一句里两个相同的字输出的最大差值")
+def _():
+    _c, k, later = _repeat()
+    return tiny(at.row_difference(_swap("main", False).before.out, k, later))
+
+
+@number("l1_repeat_diff_pos", ".2f", "加上位置向量后，同一句里两个相同的字输出的最大差值")
+def _():
+    _c, k, later = _repeat()
+    return at.row_difference(_swap("main", True).before.out, k, later)
+
+
+# --- token IDs and position IDs of the main sentence (one number per table cell) -----------
+
+
+def _register_id_cells():
+    text = ex.SWAP_MAIN[0]
+    ids = tokenize.token_ids(text)
+    for k, ch in enumerate(text):
+        number(f"l1_char_{k}", "", f"主例句第 {k} 个 token")(lambda ch=ch: ch)
+        number(f"l1_tid_{k}", "d", f"主例句第 {k} 个 token 的 token ID（Unicode 码位）")(lambda v=int(ids[k]): v)
+        number(f"l1_pid_{k}", "d", f"主例句第 {k} 个 token 的 position ID")(lambda k=k: k)
+
+
+_register_id_cells()
+
+
+# --- the causal mask ------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=None)
+def _causal() -> at.Swap:
+    """One causal layer, no positions: the figure draws its weights, the prose quotes its outputs."""
+    text, i, j = ex.CAUSAL
+    return at.swap_experiment(text, i, j, at.make_head(ex.ATTN_D, ex.ATTN_SEED), ex.ATTN_SEED, causal=True)
+
+
+@lru_cache(maxsize=None)
+def _causal_two_layers():
+    """Two causal layers with residual connections (at.stack), no positions: outputs of both orders."""
+    sw = _causal()
+    heads = [at.make_head(ex.ATTN_D, s) for s in (ex.ATTN_SEED, ex.SECOND_LAYER_SEED)]
+    mask = at.causal_mask(len(sw.perm))
+    run = [at.stack(at.sentence_input(t, ex.ATTN_D, ex.ATTN_SEED), heads, mask) for t in (sw.text, sw.swapped)]
+    return tuple(run)
+
+
+@number("l1_causal_a", "", "因果掩码示例：原句")
+def _():
+    return _causal().text
+
+
+@number("l1_causal_b", "", "因果掩码示例：交换之后")
+def _():
+    return _causal().swapped
+
+
+@number("l1_causal_last_char", "", "因果掩码示例的最后一个字")
+def _():
+    return ex.CAUSAL[0][-1]
+
+
+@number("l1_causal_len", "d", "因果掩码示例的 token 数（最后一个字能看到的 token 数）")
+def _():
+    return len(_causal().perm)
+
+
+@number("l1_causal_last_diff_1", "", "一层因果注意力、无位置：最后一个字在两种顺序下输出的最大差值")
+def _():
+    sw = _causal()
+    return tiny(at.row_difference(sw.before.out, -1, other=sw.after.out))
+
+
+@number("l1_causal_moved_diff_1", ".2f", "一层因果注意力、无位置：被交换的字在两种顺序下输出的最大差值")
+def _():
+    return _causal().moved
+
+
+@number("l1_causal_last_diff_2", ".2f", "两层因果注意力、无位置：最后一个字在两种顺序下输出的最大差值")
+def _():
+    a, b = _causal_two_layers()
+    return at.row_difference(a, -1, other=b)
+
+
+# --- multi-head attention mixes tokens, and is still permutation-equivariant -------------------
+
+
+@lru_cache(maxsize=None)
+def _multi_head():
+    return at.make_multi_head(ex.ATTN_D, ex.MHA_HEADS, ex.ATTN_SEED)
+
+
+def _mix_change():
+    """What changing token MIX_ROW of the main sentence into MIX_CHAR adds to its row."""
+    text = ex.SWAP_MAIN[0]
+    vecs = at.token_vectors(tokenize.token_ids(ex.MIX_CHAR + text[ex.MIX_ROW]), ex.ATTN_D, ex.ATTN_SEED)
+    return vecs[0] - vecs[1]
+
+
+@number("l1_mha_heads", "d", "多头注意力示例的头数")
+def _():
+    return ex.MHA_HEADS
+
+
+@number("l1_mha_head_dim", "d", "多头注意力示例里每个头的宽度 d / h")
+def _():
+    return _multi_head().heads[0].w_q.shape[1]
+
+
+@number("l1_mha_equiv_err", "", "max |MHA(PX) − P·MHA(X)|：多头注意力的输出随排列移动的误差（主例句交换）")
+def _():
+    text, i, j = ex.SWAP_MAIN
+    x = at.sentence_input(text, ex.ATTN_D, ex.ATTN_SEED)
+    p = at.permutation_matrix(at.swap(len(x), i, j))
+    return tiny(np.abs(at.multi_head_attend(p @ x, _multi_head()) - p @ at.multi_head_attend(x, _multi_head())).max())
+
+
+@number("l1_mix_char_old", "", "改动的那个字（原来的）")
+def _():
+    return ex.SWAP_MAIN[0][ex.MIX_ROW]
+
+
+@number("l1_mix_char_new", "", "改动的那个字（换成的）")
+def _():
+    return ex.MIX_CHAR
+
+
+@number("l1_mix_mha", ".2f", "只改一个字：多头注意力之后，其他字的输出最多变了多少")
+def _():
+    x = at.sentence_input(ex.SWAP_MAIN[0], ex.ATTN_D, ex.ATTN_SEED)
+    return at.others_moved(lambda h: at.multi_head_attend(h, _multi_head()), x, ex.MIX_ROW, _mix_change())
+
+
+@number("l1_mix_layernorm", "", "只改一个字：LayerNorm 之后，其他字的输出最多变了多少")
+def _():
+    x = at.sentence_input(ex.SWAP_MAIN[0], ex.ATTN_D, ex.ATTN_SEED)
+    return tiny(at.others_moved(at.layer_norm, x, ex.MIX_ROW, _mix_change()))
+
+
+# --- padding and position IDs ---------------------------------------------------------------
+
+
+@lru_cache(maxsize=None)
+def _batch(side: str):
+    return pid.pad_batch(ex.BATCH, side)
+
+
+def _short_row(side: str):
+    ids, mask = _batch(side)
+    return ids[0], mask[0]
+
+
+@number("l1_batch_short", "", "批里的短句")
+def _():
+    return ex.BATCH[0]
+
+
+@number("l1_batch_long", "", "批里的长句")
+def _():
+    return ex.BATCH[1]
+
+
+@number("l1_batch_width", "d", "补齐后的长度")
+def _():
+    return _batch("right")[0].shape[1]
+
+
+@number("l1_pad_count", "d", "短句补了几个 padding")
+def _():
+    return int((_batch("right")[1][0] == 0).sum())
+
+
+@number("l1_pad_fill", "d", "padding 位置填的 position ID")
+def _():
+    return pid.DEFAULT_FILL
+
+
+@number("l1_pad_id", "d", "padding 的 token ID")
+def _():
+    return tokenize.PAD_ID
+
+
+for _side, _zh in (("right", "右"), ("left", "左")):
+    number(f"l1_{_side}_ids", "", f"{_zh}侧 padding：短句的 token ID 行")(lambda s=_side: pid.format_row(_short_row(s)[0]))
+    number(f"l1_{_side}_mask", "", f"{_zh}侧 padding：短句的 attention_mask 行")(lambda s=_side: pid.format_row(_short_row(s)[1]))
+    number(f"l1_{_side}_pos", "", f"{_zh}侧 padding：由 mask 算出的 position_ids")(lambda s=_side: pid.format_row(pid.from_mask(_short_row(s)[1])))
+    number(f"l1_{_side}_naive", "", f"{_zh}侧 padding：直接用 arange 得到的 position_ids")(lambda s=_side: pid.format_row(pid.naive_position_ids(_short_row(s)[1])))
+    number(f"l1_{_side}_shift", "d", f"{_zh}侧 padding：arange 把真实 token 推后的最大格数")(lambda s=_side: int(pid.shift(_short_row(s)[1]).max()))
+
+
+@number("l1_long_pos", "", "长句（没有 padding）的 position_ids")
+def _():
+    return pid.format_row(pid.from_mask(_batch("left")[1][1]))
+
+
+@number("l1_kv_next_short", "d", "KV cache 续写：短句下一个 token 的正确位置")
+def _():
+    return int(pid.next_position_ids(_batch("left")[1])[0, 0])
+
+
+@number("l1_kv_next_long", "d", "KV cache 续写：长句下一个 token 的正确位置")
+def _():
+    return int(pid.next_position_ids(_batch("left")[1])[1, 0])
+
+
+@number("l1_kv_next_naive", "d", "KV cache 续写：按缓存长度当位置时，每一行拿到的位置")
+def _():
+    return _batch("left")[1].shape[1]
+
+
+@number("l1_kv_short_error", "d", "按缓存长度当位置时，短句的新 token 被推后了几格")
+def _():
+    return _batch("left")[1].shape[1] - int(pid.next_position_ids(_batch("left")[1])[0, 0])
+
+
+@lru_cache(maxsize=None)
+def _leftpad_outputs():
+    """Short sentence alone vs inside the left-padded batch, with mask-derived and with arange positions."""
+    head = at.make_head(ex.ATTN_D, ex.ATTN_SEED)
+    ids, mask = _short_row("left")
+    alone_ids = tokenize.token_ids(ex.BATCH[0])
+    alone = at.attend_padded(alone_ids, np.ones_like(alone_ids), np.arange(alone_ids.size), head, ex.ATTN_SEED)
+    right = at.attend_padded(ids, mask, pid.from_mask(mask), head, ex.ATTN_SEED)
+    wrong = at.attend_padded(ids, mask, pid.naive_position_ids(mask), head, ex.ATTN_SEED)
+    return alone, right, wrong
+
+
+@number("l1_leftpad_ok_diff", "", "左 padding + 由 mask 算位置：短句输出与不补齐时的最大差值")
+def _():
+    alone, right, _w = _leftpad_outputs()
+    return tiny(np.abs(alone - right).max())
+
+
+@number("l1_leftpad_bug_diff", ".2f", "左 padding + arange 位置：短句输出与不补齐时的最大差值")
+def _():
+    alone, _r, wrong = _leftpad_outputs()
+    return np.abs(alone - wrong).max()

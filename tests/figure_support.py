@@ -1,0 +1,69 @@
+"""Draw a registered figure into a matplotlib Figure, and read back what it plots.
+
+Figure-content tests compare these readings with what posenc computes for the
+figure, so a reversed, truncated or mislabelled series fails a test:
+
+    with drawn("sin_periods") as fig:
+        ax = fig.axes[0]
+        np.testing.assert_allclose(bar_heights(ax), sinusoidal.periods(ex.SIN_DIM))
+        assert tick_labels(ax, "x")[:2] == ["0", "1"]
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+import matplotlib
+import numpy as np
+
+from figures_src import _style
+from figures_src.build import load_all
+
+
+@contextlib.contextmanager
+def drawn(name: str, theme: str = "light"):
+    """The figure ``name`` drawn in ``theme`` exactly as the build draws it (same rc params and size)."""
+    import matplotlib.pyplot as plt
+
+    spec = load_all()[name]
+    with matplotlib.rc_context(_style.rc_params(_style.THEMES[theme])):
+        fig = plt.figure(figsize=spec.size)
+        try:
+            spec.draw(fig, _style.THEMES[theme])
+            fig.canvas.draw()  # lay out text, so tick labels and sizes are final
+            yield fig
+        finally:
+            plt.close(fig)
+
+
+def lines(ax) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """label → (x, y) of every labelled line (legend entries), in drawing order."""
+    return {ln.get_label(): (np.asarray(ln.get_xdata(), float), np.asarray(ln.get_ydata(), float))
+            for ln in ax.get_lines() if not ln.get_label().startswith("_")}
+
+
+def all_lines(ax) -> list[tuple[np.ndarray, np.ndarray]]:
+    """(x, y) of every line, labelled or not, in drawing order."""
+    return [(np.asarray(ln.get_xdata(), float), np.asarray(ln.get_ydata(), float)) for ln in ax.get_lines()]
+
+
+def bar_heights(ax) -> np.ndarray:
+    return np.array([p.get_height() for p in ax.patches if isinstance(p, matplotlib.patches.Rectangle)])
+
+
+def tick_labels(ax, axis: str = "x") -> list[str]:
+    ticks = ax.get_xticklabels() if axis == "x" else ax.get_yticklabels()
+    return [t.get_text() for t in ticks if t.get_visible() and t.get_text()]
+
+
+def legend_labels(fig) -> list[str]:
+    out = []
+    for leg in [*(ax.get_legend() for ax in fig.axes), *fig.legends]:
+        if leg is not None:
+            out += [t.get_text() for t in leg.get_texts()]
+    return out
+
+
+def texts(fig) -> list[matplotlib.text.Text]:
+    """Every visible, non-empty text artist of the figure (titles, labels, ticks, legends, annotations)."""
+    return [t for t in fig.findobj(matplotlib.text.Text) if t.get_visible() and t.get_text().strip()]

@@ -1,0 +1,204 @@
+"""The course layer around posenc: example parameters, the widget contract, the macros' example text,
+snippet caching, fresh code under `mkdocs serve`. Fast: no site build (tests/test_guardrails.py builds)."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from posenc import examples as ex
+from tools import freshness, macros
+
+ROOT = Path(__file__).resolve().parent.parent
+WIDGETS = ROOT / "docs" / "javascripts" / "widgets"
+
+
+# --- the widget contract: WIDGET_DEFAULTS → data-* attributes ----------------------------------------------
+
+
+def _attrs(html: str) -> dict[str, str]:
+    return dict(re.findall(r' data-([a-z-]+)="([^"]*)"', html))
+
+
+def test_every_widget_has_defaults_and_every_default_has_a_widget():
+    files = {p.stem for p in WIDGETS.glob("*.js") if not p.stem.startswith("_") and p.stem != "index"}
+    assert set(ex.WIDGET_DEFAULTS) == files
+    assert macros.widget_default_mismatches() == []
+
+
+def test_the_widget_macro_writes_every_default_as_a_data_attribute():
+    for name, defaults in ex.WIDGET_DEFAULTS.items():
+        attrs = _attrs(macros.widget_attributes(name, {}))
+        assert set(attrs) == {k.replace("_", "-") for k in defaults}, name
+    clock = _attrs(macros.widget_attributes("sin-clock", {}))
+    gpt2 = ex.encoding_positions()[1]
+    assert clock == {"d": str(ex.SIN_DIM), "base": "10000", "position": str(ex.NEAR_POSITION),
+                     "presets": f"{ex.NEAR_POSITION},{gpt2},{ex.FAR_POSITION}"}  # plain decimals, no 10,000
+    pair = _attrs(macros.widget_attributes("rope-pair", {}))
+    assert pair["q"] == ",".join(f"{v:g}" for v in ex.PAIR_Q) and pair["k"] == ",".join(f"{v:g}" for v in ex.PAIR_K)
+    swap = _attrs(macros.widget_attributes("swap-attention", {}))
+    assert swap["swap-i"] == str(ex.SWAP_MAIN[1]) and swap["sentence"] == ex.SENTENCE  # swap_i → data-swap-i
+    assert swap["presets"] == f"{ex.SWAP_MAIN[0]}:{ex.SWAP_MAIN[1]}:{ex.SWAP_MAIN[2]},{ex.SWAP_SHORT[0]}:{ex.SWAP_SHORT[1]}:{ex.SWAP_SHORT[2]}"
+
+
+def test_values_parse_as_the_widgets_read_them():
+    """docs/javascripts/widgets/_ui.js options(): Number(raw) for numbers, raw.split(",") for lists."""
+    for name, defaults in ex.WIDGET_DEFAULTS.items():
+        attrs = _attrs(macros.widget_attributes(name, {}))
+        for key, value in defaults.items():
+            raw = attrs[key.replace("_", "-")]
+            if isinstance(value, (int, float)):
+                assert float(raw) == value, (name, key)
+            elif isinstance(value, list):
+                assert [float(x) for x in raw.split(",")] == [float(v) for v in value], (name, key)
+            else:
+                assert raw == value, (name, key)
+
+
+def test_page_options_override_defaults_and_unknown_options_fail():
+    attrs = _attrs(macros.widget_attributes("swap-attention", {"head": '{"w_q": [[1]]}', "seed": 3}))
+    assert attrs["seed"] == "3" and attrs["head"] == "{&quot;w_q&quot;: [[1]]}" and attrs["d"] == str(ex.ATTN_D)
+    with pytest.raises(ValueError, match="no option 'sentense'.*WIDGET_DEFAULTS"):
+        macros.widget_attributes("sin-heatmap", {"sentense": "x"})
+    with pytest.raises(ValueError, match="add WIDGET_DEFAULTS"):
+        macros.widget_attributes("no-such-widget", {})
+
+
+def test_attribute_text_is_plain():
+    assert macros.attribute_text(100_000) == "100000"
+    assert macros.attribute_text(10_000.0) == "10000"
+    assert macros.attribute_text(0.4) == "0.4"
+    assert macros.attribute_text(1e-5) == "0.00001"  # never 1e-05
+    assert macros.attribute_text([1.0, 0.4]) == "1,0.4"
+    assert macros.attribute_text("小明打了小王:1:5") == "小明打了小王:1:5"
+    with pytest.raises(ValueError):
+        macros.attribute_text(True)
+
+
+def test_a_stale_js_copy_of_a_default_is_named_with_file_and_line(tmp_path, monkeypatch):
+    js = tmp_path / "sin-clock.js"
+    js.write_text('import { options } from "./_ui.js";\nconst DEFAULTS = { d: 12, base: 10000, position: 3, presets: [3, 1024, 100000] };\n',
+                  encoding="utf-8")
+    monkeypatch.setattr(macros, "WIDGETS", tmp_path)
+    monkeypatch.setattr(ex, "WIDGET_DEFAULTS", {"sin-clock": ex.WIDGET_DEFAULTS["sin-clock"]})
+    problems = macros.widget_default_mismatches()
+    assert problems == [f"docs/javascripts/widgets/sin-clock.js:2: d is 12 in the JS copy but {ex.SIN_DIM} in posenc/examples.py WIDGET_DEFAULTS"]
+
+
+# --- example text through a macro -------------------------------------------------------------------------------
+
+
+def test_example_macro_prints_text_and_refuses_numbers():
+    assert macros.example_text("SENTENCE") == ex.SENTENCE
+    with pytest.raises(ValueError, match="is a number.*num"):
+        macros.example_text("SHIFT")
+    with pytest.raises(ValueError, match="Did you mean 'SENTENCE'"):
+        macros.example_text("SENTENCES")
+
+
+def test_core_functions_take_no_example_defaults():
+    """posenc's math takes the lessons' example values as arguments (posenc/examples.py), never as defaults."""
+    import inspect
+
+    from posenc import attention, clock, shift
+
+    for fn, params in ((attention.make_head, ("d", "seed")), (attention.token_vectors, ("d", "seed")),
+                       (attention.sentence_input, ("d", "seed")), (attention.attend_padded, ("seed",)),
+                       (clock.random_projections, ("seed",)), (shift.scores, ("d", "seed")),
+                       (shift.pair_omega, ("index", "d")), (shift.same_vector_scores, ("d",)),
+                       (shift.convention_scores, ("d", "seed"))):
+        sig = inspect.signature(fn)
+        for p in params:
+            assert sig.parameters[p].default is inspect.Parameter.empty, f"{fn.__qualname__}({p}=…) has a default"
+
+
+def test_project_model_parameters_come_from_the_experiment_preset():
+    from posenc.experiment.config import PRESETS
+
+    full = PRESETS["full"]
+    assert (ex.PROJECT_D_MODEL, ex.PROJECT_EMBED_STD, ex.PROJECT_TRAIN_LEN) == (full.d_model, full.embed_std, full.train_len)
+    source = (ROOT / "posenc" / "examples.py").read_text(encoding="utf-8")
+    assert not re.search(r"PROJECT_\w+\s*=\s*[\d.]", source), "the project's parameters are read, never typed"
+
+
+# --- snippets: the cache follows the snippets a snippet imports --------------------------------------------------
+
+
+def test_snippet_imports_are_followed():
+    snippets = ROOT / "docs" / "snippets"
+    assert [p.name for p in macros.snippet_imports(snippets / "lesson3_cat_fish.py")] == ["lesson3_table.py"]
+    assert [p.name for p in macros.snippet_imports(snippets / "lesson3_bounded.py")] == ["lesson3_table.py"]
+
+
+def test_editing_a_module_a_snippet_imports_changes_its_output(tmp_path, monkeypatch):
+    monkeypatch.setattr(macros, "SNIPPETS", tmp_path / "snippets")
+    monkeypatch.setattr(macros, "SNIPPET_CACHE", tmp_path / "cache")
+    (tmp_path / "snippets").mkdir()
+    (tmp_path / "snippets" / "table.py").write_text("VALUE = 1\n", encoding="utf-8")
+    user = tmp_path / "snippets" / "user.py"
+    user.write_text("from table import VALUE\nprint('value', VALUE)\n", encoding="utf-8")
+    assert macros.run_snippet(user).strip() == "value 1"
+    assert macros.run_snippet(user).strip() == "value 1"  # cached
+    (tmp_path / "snippets" / "table.py").write_text("VALUE = 2\n", encoding="utf-8")
+    assert macros.run_snippet(user).strip() == "value 2", "the cached output of the old imported module was served"
+
+
+# --- mkdocs serve: code edited between two builds is imported again ----------------------------------------------
+
+
+def test_freshness_drops_the_project_modules_after_an_edit(tmp_path, monkeypatch):
+    pkg = tmp_path / "posenc"
+    pkg.mkdir()
+    (pkg / "fake_fresh_mod.py").write_text("VALUE = 1\n", encoding="utf-8")
+    monkeypatch.setattr(freshness, "ROOT", tmp_path)
+    monkeypatch.setattr(freshness, "FOLDERS", ("posenc",))
+    monkeypatch.setattr(freshness, "_snapshot", None)
+    monkeypatch.syspath_prepend(str(pkg))
+    import importlib
+
+    mod = importlib.import_module("fake_fresh_mod")
+    try:
+        assert mod.VALUE == 1 and freshness.forget_changed_code() == []  # first build: nothing to forget
+        assert freshness.forget_changed_code() == [] and "fake_fresh_mod" in sys.modules  # no change: keep
+        (pkg / "fake_fresh_mod.py").write_text("VALUE = 2\n", encoding="utf-8")  # same length, same second
+        assert freshness.forget_changed_code() == [pkg / "fake_fresh_mod.py"]
+        assert "fake_fresh_mod" not in sys.modules
+        assert importlib.import_module("fake_fresh_mod").VALUE == 2
+    finally:
+        sys.modules.pop("fake_fresh_mod", None)
+
+
+def test_mkdocs_serve_watches_every_input():
+    import yaml
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    Loader.add_multi_constructor("!", lambda loader, suffix, node: None)  # mkdocs.yml uses !ENV
+    config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
+    watched = set(config["watch"])
+    assert {"posenc", "figures_src", "tools", "docs/snippets"} <= watched
+    # data files and the experiment's results live under posenc/
+    for path in ("posenc/data/models.yaml", "posenc/experiment/results/full.json"):
+        assert any(Path(path).is_relative_to(w) for w in watched), path
+
+
+def test_a_cells_printed_output_is_one_block_whatever_the_timing():
+    """Two builds must render a notebook byte for byte: prints that reach the client in several messages
+    (a slow machine) are merged, as the build's hook arranges for mkdocs-jupyter's ExecutePreprocessor."""
+    import nbformat
+    from nbconvert.preprocessors import ExecutePreprocessor
+
+    from tools import mkdocs_hooks
+
+    mkdocs_hooks._coalesce_notebook_streams()
+    mkdocs_hooks._coalesce_notebook_streams()  # mkdocs serve loads the hook again on every rebuild
+    nb = nbformat.v4.new_notebook()
+    nb.cells.append(nbformat.v4.new_code_cell("import time\nprint('a', flush=True)\ntime.sleep(0.5)\nprint('b', flush=True)"))
+    ExecutePreprocessor(kernel_name="python3", timeout=120).preprocess(nb, {"metadata": {"path": str(ROOT)}})
+    assert [o["text"] for o in nb.cells[0].outputs] == ["a\nb\n"]

@@ -1,0 +1,168 @@
+"""Lesson 3b's figures show what posenc computes: each is drawn as the build draws it and its plotted
+data, ticks and legends are compared, in order, with an independent computation (closed forms,
+transformers' BLOOM slopes, lesson 1's masked attention). Plus the phone rule for every one of them."""
+
+from __future__ import annotations
+
+import math
+
+import matplotlib.image
+import numpy as np
+import pytest
+import torch
+from transformers.models.bloom.modeling_bloom import _get_alibi_slopes
+
+from figures_src import _style
+from figures_src import relative as relfig
+from figures_src.build import load_all
+from posenc import attention, configs, relative, rope
+from posenc import examples as ex
+from posenc.sinusoidal import DEFAULT_BASE
+from tests.figure_support import all_lines, drawn, legend_labels, lines, texts, tick_labels
+
+FIGURES = ["alibi_slopes_weights", "t5_bucket_staircase", "alibi_sentence_weights", "alibi_reach_heads", "rope_alibi_by_distance"]
+
+
+def test_the_module_registers_exactly_these_figures():
+    assert sorted(n for n, s in load_all().items() if s.module == "figures_src.relative") == sorted(FIGURES)
+
+
+@pytest.mark.parametrize("name", FIGURES)
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_phone_rule(name, theme):
+    spec = load_all()[name]
+    assert spec.size[0] <= _style.PHONE_MAX_WIDTH_IN, f"{name} is {spec.size[0]} in wide"
+    with drawn(name, theme) as fig:
+        small = [(t.get_text(), t.get_fontsize()) for t in texts(fig) if t.get_fontsize() < _style.MIN_TEXT_PT]
+    assert not small, f"{name}: text under {_style.MIN_TEXT_PT} pt: {small[:5]}"
+
+
+def test_widget_aliases_are_the_examples():
+    """tests/browser/test_widgets.py reads these to check the widgets start where the figures are drawn."""
+    assert (relfig.ALIBI_HEADS, relfig.ALIBI_HEAD, relfig.ALIBI_DISTANCE, relfig.ALIBI_SPAN, relfig.ALIBI_FACTOR) == (
+        ex.ALIBI_HEADS, ex.ALIBI_HEAD, ex.ALIBI_DISTANCE, ex.ALIBI_SPAN, ex.ALIBI_FACTOR)
+    cfg = configs.load(ex.T5_MODEL)
+    assert (relfig.T5_NUM_BUCKETS, relfig.T5_MAX_DISTANCE) == (cfg["relative_attention_num_buckets"], cfg["relative_attention_max_distance"])
+    assert (relfig.T5_BIDIRECTIONAL, relfig.T5_DISTANCE) == (ex.T5_BIDIRECTIONAL, ex.T5_DISTANCE)
+
+
+def paper_slopes(n: int) -> np.ndarray:
+    """Press et al. §3 for a power of two: m_h = 2^(−8h/n), h = 1 … n."""
+    return 2.0 ** (-8.0 * np.arange(1, n + 1) / n)
+
+
+def test_alibi_slopes_weights():
+    n, h, span, f = ex.ALIBI_HEADS, ex.ALIBI_HEAD, ex.ALIBI_SPAN, ex.ALIBI_FACTOR
+    m = paper_slopes(n)
+    with drawn("alibi_slopes_weights") as fig:
+        top, bottom = fig.axes
+        x, y = lines(top)["各个头"]
+        np.testing.assert_array_equal(x, np.arange(1, n + 1))
+        np.testing.assert_allclose(y, m, rtol=1e-15)
+        np.testing.assert_allclose(lines(top)[f"第 {h} 个头"][1], [m[h - 1]], rtol=1e-15)
+        assert tick_labels(top, "x") == [str(k) for k in range(1, n + 1)]
+        curves = all_lines(bottom)
+        others = [c for c in curves if len(c[0]) > 2][: n - 1]  # the faint curves, drawn first, in head order
+        for (r, w), slope in zip(others, np.delete(m, h - 1)):
+            np.testing.assert_allclose(w, np.exp(-slope * r), rtol=1e-12)
+        assert len(others) == n - 1
+        r, w = lines(bottom)[f"第 {h} 个头"]
+        assert r[0] == 0 and r[-1] == span
+        np.testing.assert_allclose(w, np.exp(-m[h - 1] * r), rtol=1e-12)
+        flat = [c for c in curves if len(c[1]) == 2 and c[1][0] == c[1][1]]
+        assert any(np.isclose(c[1][0], 1 / f) for c in flat), "the 1/f line"
+        vertical = [c for c in curves if len(c[0]) == 2 and c[0][0] == c[0][1]]
+        assert any(np.isclose(c[0][0], math.log(f) / m[h - 1]) for c in vertical), "the reach line of the chosen head"
+        assert legend_labels(fig) == [f"第 {h} 个头", "其他头"]
+
+
+def test_t5_bucket_staircase():
+    nb, md = ex.t5_buckets()
+    with drawn("t5_bucket_staircase") as fig:
+        ax = fig.axes[0]
+        steps = lines(ax)
+        assert list(steps) == ["单向（解码器）", "双向（编码器）"]
+        for label, bidirectional in (("单向（解码器）", False), ("双向（编码器）", True)):
+            xs, ys = steps[label]
+            starts, ends, buckets = xs[0::2] - 1, xs[1::2] - 1, ys[0::2]  # the x axis is distance + 1
+            np.testing.assert_array_equal(ys[0::2], ys[1::2])  # flat steps
+            np.testing.assert_array_equal(buckets, np.arange(len(buckets)))  # every bucket, in order
+            assert starts[0] == 0 and ends[-1] == 2 * md
+            np.testing.assert_array_equal(starts[1:], ends[:-1])  # no gap between steps
+            # each step's first and last distance land in its bucket (T5's own rule), the next distance does not
+            for first, end, b in zip(starts, ends, buckets):
+                assert relative.t5_bucket(np.array(-int(first)), bidirectional, nb, md) == b
+                assert relative.t5_bucket(np.array(-int(end) + 1), bidirectional, nb, md) == b
+            assert relative.t5_bucket(np.array(-10 * md), bidirectional, nb, md) == buckets[-1]
+        assert tick_labels(ax, "x") == ["0", "3", "15", "63", "255"]
+
+
+def test_alibi_sentence_weights():
+    n = len(ex.SENTENCE)
+    x = attention.sentence_input(ex.SENTENCE, ex.ATTN_D, ex.ATTN_SEED)
+    head = attention.make_head(ex.ATTN_D, ex.ATTN_SEED)
+    plain = attention.attend(x, head, attention.causal_mask(n))  # lesson 1's causal head, no positions
+    m = paper_slopes(ex.ALIBI_HEADS)[ex.ALIBI_SENTENCE_HEAD - 1]
+    i, j = np.indices((n, n))
+    with_alibi = attention.softmax(np.where(j <= i, plain.scores - m * (i - j), -np.inf))
+    with drawn("alibi_sentence_weights") as fig:
+        images = [a.get_images()[0] for a in fig.axes if a.get_images()]
+        assert len(images) == 2
+        for im, expected in zip(images, (plain.weights, with_alibi)):
+            shown = np.asarray(im.get_array().filled(np.nan), float)
+            lower = j <= i
+            np.testing.assert_allclose(shown[lower], expected[lower], rtol=1e-12)
+            assert np.all(np.isnan(shown[~lower])), "the masked corner is left blank"
+        for ax in fig.axes[:2]:
+            assert tick_labels(ax, "x") == [f"{c}\n{k}" for k, c in enumerate(ex.SENTENCE)]
+            cells = [t.get_text() for t in ax.texts]
+            assert len(cells) == n * (n + 1) // 2
+        assert [t.get_text() for t in fig.axes[0].texts] == [f"{plain.weights[a, b]:.2f}" for a in range(n) for b in range(a + 1)]
+        assert [t.get_text() for t in fig.axes[1].texts] == [f"{with_alibi[a, b]:.2f}" for a in range(n) for b in range(a + 1)]
+
+
+@pytest.mark.parametrize("key", ex.REACH_MODELS)
+def test_alibi_reach_heads(key):
+    cfg = configs.load(key)
+    n = cfg["heads"]
+    reference = _get_alibi_slopes(n, torch.device("cpu")).double().numpy()  # BLOOM's own rule, float32 slopes
+    reach = math.log(ex.ALIBI_FACTOR) / reference
+    p = 2 ** int(math.log2(n))
+    with drawn("alibi_reach_heads") as fig:
+        ax = fig.axes[ex.REACH_MODELS.index(key)]
+        assert ax.get_title() == f"{cfg.name}，{n} 个头"
+        got = lines(ax)
+        x, y = got["2 的幂规则"]
+        np.testing.assert_array_equal(x, np.arange(1, p + 1))
+        np.testing.assert_allclose(y, reach[:p], rtol=1e-6)
+        if p != n:
+            x, y = got["补上的头"]
+            np.testing.assert_array_equal(x, np.arange(p + 1, n + 1))
+            np.testing.assert_allclose(y, reach[p:], rtol=1e-6)
+        else:
+            assert "补上的头" not in got
+        levels = {c[1][0] for c in all_lines(ax) if len(c[1]) == 2 and c[1][0] == c[1][1]}
+        assert {ex.REACH_NEAR, ex.REACH_FAR, cfg["context"]} <= levels
+
+
+def test_rope_alibi_by_distance():
+    d, span = ex.SIN_DIM, ex.ROPE_DEMO_SPAN
+    inv = rope.inverse_frequencies(d, DEFAULT_BASE)
+    q = np.random.default_rng(ex.ROPE_DEMO_SEED).standard_normal(d)
+    pair_norm2 = q[0::2] ** 2 + q[1::2] ** 2
+    r = np.arange(span + 1)
+    m = paper_slopes(ex.ALIBI_HEADS)[ex.ALIBI_HEAD - 1]
+    with drawn("rope_alibi_by_distance") as fig:
+        top, bottom = fig.axes
+        for label, delta in zip(("键内容甲", "键内容乙"), ex.ROPE_PREFERRED):
+            # RoPE: Σ_i |q_i|² cos((δ − r)·ω_i), the closed form for a key that is q turned by δ
+            x, y = lines(bottom)[label]
+            np.testing.assert_array_equal(x, r)
+            np.testing.assert_allclose(y, (pair_norm2[None] * np.cos((delta - r)[:, None] * inv[None])).sum(1), atol=1e-10)
+            assert int(np.argmax(y)) == delta
+            # ALiBi: the same content score at every distance, minus m·r
+            x, y = lines(top)[label]
+            np.testing.assert_array_equal(x, r)
+            k = rope.rotate(q[None], [delta], inv)[0]
+            np.testing.assert_allclose(y, q @ k - m * r, atol=1e-10)
+        assert legend_labels(fig) == ["键内容甲", "键内容乙"] * 2

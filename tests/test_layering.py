@@ -1,0 +1,83 @@
+"""The project's layers, enforced on the imports each file makes (read with ast, nothing is imported):
+
+    posenc core      everything in posenc/ except the registry (posenc/quantities/) and the experiment's
+                     page-side readers (posenc/experiment/claims.py, figures.py): pure math and data;
+                     imports none of the registry, MkDocs, matplotlib, figures_src or tools
+    figure modules   figures_src/lesson*.py, experiment.py: draw what posenc computes; import posenc,
+                     numpy (arrays to hand to matplotlib), matplotlib and figures_src, nothing else
+    tools/           glue between MkDocs and posenc: no math library of its own (numpy, torch, math, …)
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+CORE = sorted(p for p in (ROOT / "posenc").rglob("*.py")
+              if "quantities" not in p.relative_to(ROOT / "posenc").parts
+              and p.relative_to(ROOT).as_posix() not in ("posenc/experiment/claims.py", "posenc/experiment/figures.py"))
+FIGURE_MODULES = sorted(p for p in (ROOT / "figures_src").glob("*.py") if not p.name.startswith("_") and p.name != "build.py")
+TOOLS = sorted((ROOT / "tools").glob("*.py"))
+
+CORE_FORBIDDEN = ("posenc.quantities", "mkdocs", "mkdocs_macros", "mkdocs_jupyter", "matplotlib", "figures_src", "tools")
+FIGURE_ALLOWED = ("__future__", "numpy", "matplotlib", "figures_src", "posenc")
+TOOLS_FORBIDDEN = ("numpy", "torch", "scipy", "math", "cmath", "statistics", "sympy")
+
+
+def imports(path: Path, package: str | None = None) -> list[tuple[int, str]]:
+    """(line, absolute module name) of every import in ``path``, relative imports resolved."""
+    if package is None:
+        package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out += [(node.lineno, a.name) for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                mod = ".".join(base + ([node.module] if node.module else []))
+            else:
+                mod = node.module
+            out.append((node.lineno, mod))
+            out += [(node.lineno, f"{mod}.{a.name}") for a in node.names]  # "from posenc import quantities"
+    return out
+
+
+def _is(module: str, prefix: str) -> bool:
+    return module == prefix or module.startswith(prefix + ".")
+
+
+def _violations(paths, bad) -> list[str]:
+    return [f"{p.relative_to(ROOT)}:{line}: imports {mod}" for p in paths for line, mod in imports(p) if bad(mod)]
+
+
+def test_posenc_core_imports_no_registry_mkdocs_or_matplotlib():
+    assert len(CORE) > 10
+    found = _violations(CORE, lambda m: any(_is(m, f) for f in CORE_FORBIDDEN))
+    assert not found, "posenc core must stay pure math and data:\n  " + "\n  ".join(found)
+
+
+def test_figure_modules_import_only_posenc_numpy_and_matplotlib():
+    assert len(FIGURE_MODULES) >= 6
+    found = _violations(FIGURE_MODULES, lambda m: not any(_is(m, a) for a in FIGURE_ALLOWED))
+    assert not found, "figure modules draw what posenc computes; compute in posenc instead:\n  " + "\n  ".join(found)
+
+
+def test_tools_hold_glue_not_math():
+    found = _violations(TOOLS, lambda m: any(_is(m, f) for f in TOOLS_FORBIDDEN))
+    assert not found, "tools/ is glue between MkDocs and posenc; put the math in posenc:\n  " + "\n  ".join(found)
+
+
+@pytest.mark.parametrize("source, bad", [
+    ("from posenc.quantities import number\n", "posenc.quantities"),
+    ("from . import quantities\n", "posenc.quantities"),
+    ("import matplotlib.pyplot as plt\n", "matplotlib"),
+])
+def test_the_check_sees_each_kind_of_import(tmp_path, source, bad):
+    fake = tmp_path / "probe.py"
+    fake.write_text(source, encoding="utf-8")
+    assert any(_is(m, bad) for _, m in imports(fake, package="posenc"))

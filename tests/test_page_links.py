@@ -1,0 +1,76 @@
+"""Links the page template (overrides/) adds to the built site: each notebook page offers its .ipynb
+(download, open in Colab), each page a 报告错误 link that opens a GitHub issue naming the page."""
+
+import html
+import re
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from site_support import ROOT
+
+pytestmark = pytest.mark.build
+
+NOTEBOOKS = sorted((ROOT / "docs" / "notebooks").glob("*.ipynb"))
+A_TAG = re.compile(r"<a\b[^>]*>", re.S)
+
+
+def setting(name: str) -> str:
+    return re.search(rf"^{name}:\s*(\S+)", (ROOT / "mkdocs.yml").read_text(encoding="utf-8"), re.M).group(1)
+
+
+def attrs(tag: str) -> dict[str, str]:
+    return {k: html.unescape(v) for k, v in re.findall(r'(\w[\w-]*)="([^"]*)"', tag)}
+
+
+def links(page: Path) -> list[dict[str, str]]:
+    return [attrs(t) for t in A_TAG.findall(page.read_text(encoding="utf-8"))]
+
+
+def content_pages(site_dir: Path) -> list[Path]:
+    """Every page built from a file in docs/ (Material's 404 page is not one)."""
+    return [p for p in sorted(site_dir.rglob("index.html")) if 'class="md-content__inner' in p.read_text(encoding="utf-8")]
+
+
+def page_for(source: str) -> str:
+    """Where MkDocs (use_directory_urls) writes the page for docs/<source>."""
+    stem = source.removeprefix("docs/").rsplit(".", 1)[0]
+    return "index.html" if stem == "index" else f"{stem.removesuffix('/index')}/index.html"
+
+
+def test_every_notebook_page_offers_its_ipynb(site_dir):
+    owner_repo = setting("repo_url").removeprefix("https://github.com/").rstrip("/")
+    assert NOTEBOOKS
+    for nb in NOTEBOOKS:
+        page = site_dir / "notebooks" / nb.stem / "index.html"
+        found = links(page)
+        (download,) = [a for a in found if a.get("download") is not None]
+        assert download["href"] == nb.name and download["download"] == nb.name
+        # the file the link points to is the notebook itself, byte for byte
+        assert (page.parent / download["href"]).read_bytes() == nb.read_bytes()
+        colab = f"https://colab.research.google.com/github/{owner_repo}/blob/main/docs/notebooks/{nb.name}"
+        assert [a for a in found if a.get("href") == colab], f"{page}: no Colab link {colab}"
+
+
+def test_only_notebook_pages_have_notebook_links(site_dir):
+    for page in content_pages(site_dir):
+        has = any("colab.research.google.com" in a.get("href", "") for a in links(page))
+        assert has == (page.parent.parent.name == "notebooks"), page
+
+
+def test_every_page_has_a_report_link_naming_its_source(site_dir):
+    repo = setting("repo_url").rstrip("/")
+    site = setting("site_url")
+    pages = content_pages(site_dir)
+    assert len(pages) >= len(NOTEBOOKS) + len(list((ROOT / "docs" / "lessons").glob("*.md")))
+    for page in pages:
+        rel = page.relative_to(site_dir).as_posix()
+        (report,) = [a for a in links(page) if a.get("href", "").startswith(repo + "/issues/new?")]
+        assert report["aria-label"] == "报告错误"
+        query = parse_qs(urlsplit(report["href"]).query)
+        (title,), (body,) = query["title"], query["body"]
+        source = title.removeprefix("报告错误：")
+        assert source != title and (ROOT / source).is_file(), (rel, title)
+        assert page_for(source) == rel, (rel, source)
+        assert f"源文件：{source}" in body and site + rel.removesuffix("index.html") in body, (rel, body)

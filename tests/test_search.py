@@ -1,0 +1,164 @@
+"""Search in Chinese finds the lesson that teaches a term (issue 18 item 3; tools/search.py).
+
+The query table runs through the built site's own search: Material's search worker, loaded in
+Node by tests/material_search.cjs with the built search_index.json, answers each query as the
+search box would (tests/browser/test_search_ui.py checks that the box shows the same first
+result). Each query must list the page that teaches the term first.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from site_support import ROOT
+
+# query → the page that teaches it (site path). A reader types the glossary's term.
+QUERY_TABLE = {
+    "因果掩码": "lessons/01-order-blind/",
+    "排列等变": "lessons/01-order-blind/",
+    "可学习位置表": "lessons/02-learned-table/",
+    "正弦位置编码": "lessons/03-sinusoidal/",
+    "相对位置偏置": "lessons/03b-relative-bias/",
+    "ALiBi": "lessons/03b-relative-bias/",
+    "T5": "lessons/03b-relative-bias/",
+    "旋转位置编码": "lessons/04-rope/",
+    "位置插值": "lessons/05-long-context/",
+    "外推": "lessons/05-long-context/",
+    "YaRN": "lessons/05-long-context/",
+    "注意力系数": "lessons/05-long-context/",
+    "NoPE": "lessons/06-partial-nope/",
+    "部分 RoPE": "lessons/06-partial-nope/",
+}
+
+
+def material_search(site_dir, queries: list[str]) -> dict[str, list[dict]]:
+    """query → the pages the site's search lists, in order (page, best section, score, title, text)."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.fail("node not found: run `make setup` (it installs nodejs)")
+    proc = subprocess.run([node, str(ROOT / "tests" / "material_search.cjs"), str(site_dir)],
+                          input=json.dumps(queries), capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return json.loads(proc.stdout)
+
+
+def _index(site_dir) -> dict:
+    return json.loads((site_dir / "search" / "search_index.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.build
+def test_each_query_finds_the_lesson_that_teaches_it(site_dir):
+    results = material_search(site_dir, list(QUERY_TABLE))
+    rows, wrong = [], []
+    for query, want in QUERY_TABLE.items():
+        pages = [r["page"] or "(home)" for r in results[query]]
+        got = pages[0] if pages else "(nothing)"
+        rows.append(f"  {'ok ' if got == want else 'XX '} {query:<8} → {got:<28} (want {want}; then {', '.join(pages[1:4])})")
+        if got != want:
+            wrong.append(query)
+    print("\nsearch table (Material's search worker on the built index):\n" + "\n".join(rows))
+    assert not wrong, (f"{len(wrong)} of {len(QUERY_TABLE)} queries list another page first: {', '.join(wrong)}. "
+                       "The lesson that teaches a term should name it as the glossary does, ideally in a heading:\n"
+                       + "\n".join(rows))
+
+
+@pytest.mark.build
+def test_course_terms_are_whole_search_terms(site_dir):
+    """Each term of tools/search_terms.txt that the site uses is indexed whole at least once (jieba read the dictionary)."""
+    index = _index(site_dir)
+    separator = re.compile(index["config"]["separator"])
+    tokens, plain = set(), []
+    for doc in index["docs"]:
+        for key in ("title", "text"):
+            text = re.sub(r"<[^>]+>", " ", doc.get(key, ""))
+            tokens.update(t.lower() for t in separator.split(text) if t)
+            plain.append(text.replace("\u200b", ""))
+    plain = "\n".join(plain)
+    terms = [t.strip() for t in (ROOT / "tools" / "search_terms.txt").read_text(encoding="utf-8").splitlines() if t.strip()]
+    used = [t for t in terms if t in plain]
+    assert len(used) >= 10, f"only {used} of the dictionary's terms occur on the site"
+    split = [t for t in used if t not in tokens]
+    assert not split, f"terms jieba still cuts apart in the index (is search.jieba_dict_user set in mkdocs.yml?): {split}"
+
+
+@pytest.mark.build
+def test_teasers_show_no_raw_latex(site_dir):
+    raw = []
+    for doc in _index(site_dir)["docs"]:
+        for key in ("title", "text"):
+            prose = re.sub(r"<(pre|code)>.*?</\1>", " ", doc.get(key, ""), flags=re.S)
+            for m in re.finditer(r"\\[()\[\]]|\$\$|\\[A-Za-z]{2,}", prose):
+                raw.append(f"{doc['location']} ({key}): …{prose[max(0, m.start() - 30):m.end() + 30]}…")
+    assert not raw, f"{len(raw)} search teaser(s) show LaTeX source:\n  " + "\n  ".join(raw[:20])
+
+
+@pytest.mark.build
+def test_lessons_outrank_the_pages_that_point_at_them(site_dir):
+    """Notebooks, the home page and the references carry a lower search boost; lessons the default."""
+    from tools.search import POINTER_BOOST
+
+    wrong = []
+    for doc in _index(site_dir)["docs"]:
+        page = doc["location"].split("#")[0]
+        want = None if page.startswith("lessons/") else POINTER_BOOST
+        if doc.get("boost") != want:
+            wrong.append(f"{doc['location']}: boost {doc.get('boost')}, want {want}")
+    assert not wrong, "\n".join(wrong[:20])
+
+
+@pytest.mark.build
+def test_verification_tags_stay_out_of_the_index(site_dir):
+    """A value's tag (已核实 …) is not indexed: teasers read "4.92", not "4.92已核实"."""
+    glued = [doc["location"] for doc in _index(site_dir)["docs"]
+             if re.search(r"\d\u200b?(?:已\u200b?核实|副本\u200b?核实|未\u200b?核实)", doc.get("text", ""))]
+    assert not glued, f"tag labels indexed after a value in: {glued[:10]}"
+    page = (site_dir / "lessons" / "03-sinusoidal" / "index.html").read_text(encoding="utf-8")
+    assert 'class="pe-tag' in page and "data-search-exclude" not in page, "the search plugin should strip the marker"
+
+
+@pytest.mark.build
+def test_the_served_search_worker_cuts_a_query_to_its_end(site_dir):
+    from tools.search import WORKER_SEGMENT_BUG, WORKER_SEGMENT_FIX
+
+    (worker,) = (site_dir / "assets" / "javascripts" / "workers").glob("search.*.min.js")
+    text = worker.read_text(encoding="utf-8")
+    assert WORKER_SEGMENT_FIX in text and WORKER_SEGMENT_BUG not in text
+
+
+# ---- no site needed ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("tex, text", [
+    (r"\omega_i", "ωᵢ"),
+    (r"\frac{1}{\sqrt{d}}", "1/√d"),
+    (r"\theta_i = 10000^{-2i/d}", "θᵢ = 10000^(-2i/d)"),
+    (r"PE(p)\cdot PE(p+k) = \sum_{i} \cos(k\,\omega_i)", "PE(p)· PE(p+k) = Σᵢ cos(k ωᵢ)"),
+    (r"\mathrm{softmax}\left(\frac{QK^\top}{\sqrt{d}}\right)", "softmax(QKᵀ/√d)"),
+    (r"\begin{aligned} a &= b \\ c &= d \end{aligned}", "a = b ； c = d"),
+    (r"\text{位置}\ p", "位置 p"),
+    (r"[0, 1]", "[0, 1]"),
+])
+def test_plain_math_reads_a_formula_as_text(tex, text):
+    from tools.search import plain_math
+
+    assert plain_math(tex) == text
+
+
+def test_plain_text_replaces_each_formula_and_keeps_the_prose():
+    from tools.search import plain_text
+
+    assert plain_text(r"归一化到 \([0, 1]\)，且 \(a &lt; b\)：\[x^2\]") == "归一化到 [0, 1]，且 a &lt; b：x²"
+    assert plain_text(r"notebook: $S = QK^\top/\sqrt{d}$ and $$x_i$$") == "notebook: S = QKᵀ/√d and xᵢ"
+
+
+def test_worker_patch_fails_loudly_when_the_theme_changes():
+    from tools.search import WORKER_SEGMENT_BUG, WORKER_SEGMENT_FIX, patch_worker
+
+    assert patch_worker(f"a;{WORKER_SEGMENT_BUG};b", "w.js") == f"a;{WORKER_SEGMENT_FIX};b"
+    with pytest.raises(SystemExit, match="query cutter"):
+        patch_worker("function fe(t,e){}", "w.js")

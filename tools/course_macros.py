@@ -1,0 +1,344 @@
+"""Course-wide macros: the glossary page and the one timeline of positional encoding.
+
+    {{ glossary() }}             the glossary (术语表) from posenc/data/glossary.yaml: one Chinese term
+                                 per concept, its English name, where it is first taught, a definition,
+                                 and the synonyms the course does not use
+    {{ timeline() }}             the timeline (位置编码的演进) from posenc/data/timeline.yaml, every
+                                 stage in full: the home page
+    {{ timeline("lesson4") }}    the same timeline inside a lesson: the stage(s) that lesson teaches in
+                                 full, marked 你在这里, every other stage in one line
+    {{ timeline("lesson6", full=True) }}
+                                 every stage in full, the lesson's own marked 你在这里 (a closing recap)
+    {{ tag_legend() }}           what the verification tags after a reported value mean (the home page)
+
+``register(env)`` adds the macros; ``tools/macros.py`` calls it at the end of ``define_env``. The data
+files' texts are lesson prose: they quote numbers with the same macros as a page (``num``, ``cfg``,
+``fact``), rendered here by the page's Jinja environment, and tests lint them like a page
+(tests/test_glossary.py, tests/test_timeline.py), including the rejected synonyms, which
+``synonym_findings`` looks for in every page, notebook and data text.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+DATA = ROOT / "posenc" / "data"
+GLOSSARY = DATA / "glossary.yaml"
+TIMELINE = DATA / "timeline.yaml"
+
+LESSON_KEY = re.compile(r"^lesson\d+b?$")  # lesson1 … lesson6, lesson3b: the argument of timeline()
+KINDS = ("start", "naive", "generation")
+CN_ORDINALS = "一二三四五六七八九十"
+
+
+# --- where a page is, and what it is called ---------------------------------------------------------------
+
+
+def split_target(target: str) -> tuple[str, str]:
+    """'lessons/04-rope.md#shift' → ('lessons/04-rope.md', 'shift')."""
+    page, _, anchor = target.partition("#")
+    return page, anchor
+
+
+def page_label(page: str) -> str:
+    """'lessons/03b-relative-bias.md' → '第 3 课·续'; the label a link to that lesson shows."""
+    m = re.match(r"lessons/0*(\d+)(b?)-", page)
+    if not m:
+        raise ValueError(f"{page!r} is not a lesson page (docs/lessons/NN-name.md); the glossary and timeline link lessons")
+    return f"第 {m.group(1)} 课" + ("·续" if m.group(2) else "")
+
+
+def anchor_exists(page: str, anchor: str) -> bool:
+    """Whether docs/<page> exists and, if ``anchor`` is given, declares it as { #anchor } on some heading."""
+    path = DOCS / page
+    if not path.is_file():
+        return False
+    return not anchor or re.search(r"\{\s*#" + re.escape(anchor) + r"[\s}]", path.read_text(encoding="utf-8")) is not None
+
+
+def relative_link(target: str, from_page: str) -> str:
+    """A docs-relative target ('lessons/04-rope.md#shift') as a link from the page ``from_page`` (its src_uri)."""
+    page, anchor = split_target(target)
+    rel = posixpath.relpath(page, posixpath.dirname(from_page) or ".")
+    return rel + (f"#{anchor}" if anchor else "")
+
+
+def relink(markdown: str, from_page: str) -> str:
+    """Rewrite the docs-relative links a data text writes ([x](lessons/…)) as links from ``from_page``."""
+    return re.sub(r"\]\(((?:lessons|notebooks)/[^)\s]+)\)", lambda m: f"]({relative_link(m.group(1), from_page)})", markdown)
+
+
+# --- the glossary ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Term:
+    id: str
+    term: str
+    english: str
+    first: str
+    define: str
+    reject: tuple[str, ...]
+    line: int  # where the entry starts in glossary.yaml
+
+
+_TERM_FIELDS = ("id", "term", "english", "first", "define")
+
+
+@lru_cache(maxsize=None)
+def load_glossary(path: Path = GLOSSARY) -> tuple[Term, ...]:
+    """The glossary's entries in order, checked: every field present, ids and terms unique, pages real."""
+    root = yaml.compose(path.read_text(encoding="utf-8"))
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    if not isinstance(data.get("terms"), list):
+        raise ValueError(f"{path.name}: expected a list under 'terms'")
+    lines = [node.start_mark.line + 1 for key, value in root.value if key.value == "terms" for node in value.value]
+    out, seen = [], {}
+    for raw, line in zip(data["terms"], lines):
+        missing = [f for f in _TERM_FIELDS if not raw.get(f)]
+        if missing:
+            raise ValueError(f"{path.name}:{line}: entry lacks {', '.join(missing)}; every entry needs {', '.join(_TERM_FIELDS)}")
+        for field in ("id", "term"):
+            if raw[field] in seen.get(field, {}):
+                raise ValueError(f"{path.name}:{line}: {field} {raw[field]!r} is already used at line {seen[field][raw[field]]}")
+            seen.setdefault(field, {})[raw[field]] = line
+        if not re.fullmatch(r"[a-z0-9-]+", raw["id"]):
+            raise ValueError(f"{path.name}:{line}: id {raw['id']!r} must be lower-case ASCII letters, digits and hyphens (it is the anchor)")
+        if not anchor_exists(*split_target(raw["first"])):
+            raise ValueError(f"{path.name}:{line}: first {raw['first']!r} names no page under docs/ or no {{ #anchor }} on it")
+        page_label(split_target(raw["first"])[0])
+        reject = tuple(raw.get("reject") or ())
+        out.append(Term(raw["id"], raw["term"], raw["english"], raw["first"], raw["define"], reject, line))
+    return tuple(out)
+
+
+def rejected() -> dict[str, str]:
+    """Every rejected synonym → the term to write instead."""
+    return {r: t.term for t in load_glossary() for r in t.reject}
+
+
+def glossary_markdown(from_page: str, render) -> str:
+    """The glossary as a definition list (one term per entry, anchored by its id), links relative to ``from_page``."""
+    out = ['<div class="pe-glossary" markdown>', ""]
+    for t in load_glossary():
+        page, _ = split_target(t.first)
+        out.append(f"**{t.term}** · {t.english} {{ #{t.id} }}")
+        out.append(f":   {relink(render(t.define), from_page)}")
+        out.append("")
+        out.append(f"    首次讲解：[{page_label(page)}]({relative_link(t.first, from_page)})"
+                   + ("。不用：" + "、".join(f"「{r}」" for r in t.reject) if t.reject else ""))
+        out.append("")
+    out.append("</div>")
+    return "\n".join(out)
+
+
+# --- rejected synonyms in prose --------------------------------------------------------------------------
+
+
+def synonym_pattern(word: str) -> re.Pattern:
+    """A rejected word with any spacing between its parts, Latin letters in any case ('因果 mask' ~ '因果Mask')."""
+    parts = [re.escape(ch) for ch in word if not ch.isspace()]
+    return re.compile(r"\s*".join(parts), re.IGNORECASE)
+
+
+def notebook_prose(source: str) -> str:
+    """The Markdown cells of a jupytext percent-format notebook, line for line (code lines blanked)."""
+    out, markdown = [], False
+    for line in source.splitlines():
+        if line.startswith("# %%"):
+            markdown = "[markdown]" in line
+            out.append("")
+        elif markdown and line.startswith("#"):
+            out.append(line[2:] if line.startswith("# ") else line[1:])
+        else:
+            out.append("")
+    return "\n".join(out)
+
+
+def yaml_prose(source: str, fields: tuple[str, ...]) -> str:
+    """The text fields of a data file, line for line: each ``field: …`` value and each '- …' item under one."""
+    out, inside = [], False
+    for line in source.splitlines():
+        stripped = line.strip()
+        m = re.match(r"(\w+):\s*(.*)$", stripped)
+        if m and not stripped.startswith("#"):
+            inside = m.group(1) in fields
+            out.append(m.group(2) if inside and m.group(2) not in ("", "[]") else "")
+        elif inside and stripped.startswith("- "):
+            out.append(stripped[2:])
+        else:
+            out.append("")
+    return "\n".join(out)
+
+
+TIMELINE_TEXT = ("title", "who", "short", "fixed", "left", "models")
+GLOSSARY_TEXT = ("define",)
+
+
+def prose_sources() -> list[tuple[Path, str]]:
+    """(file, its prose with line numbers kept) for every text a reader reads: pages, notebooks, data texts."""
+    from tools import prose_lint
+
+    out = [(p, prose_lint.prose(p.read_text(encoding="utf-8"))) for p in sorted(DOCS.rglob("*.md"))]
+    out += [(p, prose_lint.prose(notebook_prose(p.read_text(encoding="utf-8")))) for p in sorted((DOCS / "notebooks").glob("lesson*.py"))]
+    out += [(TIMELINE, prose_lint.prose(yaml_prose(TIMELINE.read_text(encoding="utf-8"), TIMELINE_TEXT))),
+            (GLOSSARY, prose_lint.prose(yaml_prose(GLOSSARY.read_text(encoding="utf-8"), GLOSSARY_TEXT)))]
+    return out
+
+
+def synonym_findings(sources=None, words: dict[str, str] | None = None) -> list[str]:
+    """'file:line: 「因果 mask」 → write 因果掩码' for each rejected synonym in ``sources`` (default: prose_sources())."""
+    words = rejected() if words is None else words
+    out = []
+    for path, text in prose_sources() if sources is None else sources:
+        rel = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+        for word, use in words.items():
+            for m in synonym_pattern(word).finditer(text):
+                line = text.count("\n", 0, m.start()) + 1
+                out.append((str(rel), line, f"{rel}:{line}: 「{m.group(0)}」 is a rejected synonym; write {use} (posenc/data/glossary.yaml)"))
+    return [msg for _, _, msg in sorted(out)]
+
+
+# --- the timeline ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Stage:
+    key: str
+    kind: str
+    title: str
+    year: str
+    who: str
+    page: str
+    here: tuple[str, ...]
+    short: str
+    fixed: str
+    left: str
+    models: tuple[str, ...]
+    label: str  # 起点 · 朴素方案 · 第一代 …
+
+
+@lru_cache(maxsize=None)
+def load_timeline(path: Path = TIMELINE) -> tuple[Stage, ...]:
+    """The stages in order, checked; only generations are numbered (第一代 …), the start and the naive design not."""
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    stages, generation, keys = [], 0, set()
+    for raw in data.get("stages") or []:
+        name = raw.get("key", "?")
+        missing = [f for f in ("key", "kind", "title", "page", "short", "fixed", "left") if not raw.get(f)]
+        if missing:
+            raise ValueError(f"{path.name}: stage {name!r} lacks {', '.join(missing)}")
+        if raw["kind"] not in KINDS:
+            raise ValueError(f"{path.name}: stage {name!r} has kind {raw['kind']!r}; use one of {', '.join(KINDS)}")
+        if name in keys:
+            raise ValueError(f"{path.name}: stage key {name!r} is used twice")
+        keys.add(name)
+        here = tuple(raw.get("here") or ())
+        bad = [h for h in here if not LESSON_KEY.match(h)]
+        if bad:
+            raise ValueError(f"{path.name}: stage {name!r}: here {bad} must be lesson keys such as 'lesson4' or 'lesson3b'")
+        if not anchor_exists(*split_target(raw["page"])):
+            raise ValueError(f"{path.name}: stage {name!r}: page {raw['page']!r} names no page under docs/ or no {{ #anchor }} on it")
+        if raw["kind"] == "generation":
+            generation += 1
+            label = f"第{CN_ORDINALS[generation - 1]}代"
+        else:
+            label = {"start": "起点", "naive": "朴素方案"}[raw["kind"]]
+        stages.append(Stage(name, raw["kind"], raw["title"], str(raw.get("year") or ""), raw.get("who") or "", raw["page"],
+                            here, raw["short"], raw["fixed"], raw["left"], tuple(raw.get("models") or ()), label))
+    if not stages:
+        raise ValueError(f"{path.name}: no stages")
+    return tuple(stages)
+
+
+def lesson_keys() -> list[str]:
+    return sorted({h for s in load_timeline() for h in s.here})
+
+
+HERE_MARK = '<span class="pe-here">← 你在这里</span>'
+
+
+def _heading(s: Stage, from_page: str) -> str:
+    link = f"[{page_label(split_target(s.page)[0])}]({relative_link(s.page, from_page)})"
+    return f"**{s.label}：{s.title}**" + (f"（{s.year}）" if s.year else "") + f" · {link}"
+
+
+def timeline_markdown(here: str | None, from_page: str, render, full: bool = False) -> str:
+    """The timeline for the page ``from_page``: all stages in full (``here`` None), or, in a lesson, its
+    own stage(s) in full with the 你在这里 mark and the others in one line each (every stage in full
+    with ``full``: a closing recap).
+
+    ``render`` turns a data text's macro calls into their values (the page's Jinja environment).
+    """
+    stages = load_timeline()
+
+    def text(t: str) -> str:
+        return relink(render(t), from_page)
+
+    if here is not None and here not in lesson_keys():
+        raise ValueError(f"timeline({here!r}): no stage is marked here: [{here}] in posenc/data/timeline.yaml; "
+                         f"lesson keys there: {', '.join(lesson_keys())}")
+    out = ['<div class="pe-timeline" markdown>', ""]
+    for n, s in enumerate(stages, 1):
+        head = _heading(s, from_page)
+        if not (full or here is None or here in s.here):
+            out.append(f"{n}. {head}：{text(s.short)}")
+            continue
+        out.append(f"{n}. {head}" + (f" {HERE_MARK}" if here is not None and here in s.here else ""))
+        if s.who:
+            out.append(f"    - 出处：{text(s.who)}")
+        out.append(f"    - 解决了：{text(s.fixed)}")
+        out.append(f"    - 卡在：{text(s.left)}")
+        if s.models:
+            out.append("    - 代表模型：" + "；".join(text(m) for m in s.models) + "。")
+    out += ["", "</div>"]
+    return "\n".join(out)
+
+
+# --- mkdocs-macros ---------------------------------------------------------------------------------------
+
+
+def register(env) -> None:
+    """Add {{ glossary() }} and {{ timeline(…) }} to the macros (call from tools/macros.py define_env)."""
+
+    def render(text: str) -> str:
+        # The data texts call the page's own macros (num, cfg, fact); render them like the page itself.
+        return env.env.from_string(text).render() if "{{" in text or "{%" in text else text
+
+    @env.macro
+    def glossary() -> str:
+        """The glossary (posenc/data/glossary.yaml) as a definition list."""
+        return glossary_markdown(env.page.file.src_uri, render)
+
+    @env.macro
+    def timeline(here: str | None = None, full: bool = False) -> str:
+        """The timeline (posenc/data/timeline.yaml): every stage in full, or a lesson's view with 你在这里."""
+        if not isinstance(full, bool):
+            raise ValueError(f"timeline(full=…) takes True or False, got {full!r}")
+        return timeline_markdown(here, env.page.file.src_uri, render, full)
+
+    @env.macro
+    def tag_legend() -> str:
+        """The three verification tags, each as the page shows it, with what it means (posenc.facts.TAGS)."""
+        return tag_legend_markdown()
+
+
+def tag_legend_markdown() -> str:
+    """One line per tag: the badge as tools.macros.tag_badge draws it (without a source) and its meaning."""
+    from posenc.facts import TAGS
+    from tools.macros import tag_badge
+
+    lines = []
+    for tag, meaning in TAGS.items():
+        badge = re.sub(r' title="[^"]*"', "", tag_badge(tag, ""))
+        rest = meaning.partition("：")[2]
+        lines.append(f"- {badge}：{rest}（数据文件里记作 {tag}）。")
+    return "\n".join(lines)

@@ -1,0 +1,186 @@
+"""Site search in Chinese: what the build adds to Material's search plugin (mkdocs-material 9.8).
+
+How Material searches Chinese. At build time its search plugin (``search: lang: zh``) cuts every
+run of Han characters into words with jieba and joins them with U+200B, which the separator
+splits on, so each jieba word is one index term. In the browser, the search worker cuts the
+query the same way, greedily, into the longest terms the index holds, and searches each as a
+prefix (``位置*``). So a course term is found as a whole only if jieba cut it whole at build time.
+What this module adds:
+
+- ``tools/search_terms.txt``: the course's terms as a jieba user dictionary (one word a line,
+  no comments: jieba would read a comment as a word), loaded by the plugin's own
+  ``jieba_dict_user`` option in mkdocs.yml. Without it jieba cuts 位置插值 into 位置 / 插值 and
+  外推 into 外 / 推.
+- ``patch_worker``: the worker's query cutter never tries a word that ends at the last character
+  of the query (``for (j = i + 1; j < query.length; …)``, also in Material's master), so 位置插值
+  became a search for 位置* alone and 旋转位置编码 for 旋转* 位置*. The hook serves the worker with
+  ``j <= query.length``; if a theme upgrade changes that code, the build fails and says so.
+- ``search_boost``: lessons teach, the other pages point at them (the home page and the
+  references summarise every lesson; a notebook repeats its lesson's code), so those rank below
+  the lesson that teaches a term (Material's per-page ``search.boost``).
+- ``clean_index``: result teasers without raw LaTeX: ``\\(\\omega_i\\)`` in the index text reads ωᵢ.
+- a reported value's verification tag (已核实 …) stays out of the index (``data-search-exclude``
+  in ``tools/macros.py`` ``tag_badge``).
+
+tests/test_search.py runs a table of Chinese queries through the built site's own search worker
+(tests/material_search.cjs, in Node) and checks the page each one finds first.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TERMS = ROOT / "tools" / "search_terms.txt"
+
+# Lessons keep Material's default boost (1); the pages that point at them rank lower.
+POINTER_BOOST = 0.5
+
+
+def search_boost(src_uri: str) -> float | None:
+    """Material's per-page search boost for the page whose source is ``src_uri`` (None: the default, 1)."""
+    return None if src_uri.startswith("lessons/") else POINTER_BOOST
+
+
+# The worker's query cutter (Material's src/.../search/query/segment/index.ts, minified): the inner
+# loop's bound j < query.length leaves out every word that ends at the query's last character.
+WORKER_SEGMENT_BUG = "for(let o=s+1;o<t.length;o++)t.slice(s,o)in e&&(n[s]=o-s)"
+WORKER_SEGMENT_FIX = "for(let o=s+1;o<=t.length;o++)t.slice(s,o)in e&&(n[s]=o-s)"
+WORKER = re.compile(r"^assets/javascripts/workers/search\.[0-9a-f]+\.min\.js$")
+
+
+def patch_worker(source: str, where: str) -> str:
+    if source.count(WORKER_SEGMENT_BUG) != 1:
+        raise SystemExit(
+            f"{where}: Material's search worker no longer contains its query cutter as tools/search.py expects "
+            f"({WORKER_SEGMENT_BUG!r}); check whether the theme fixed the last-character bug and update patch_worker")
+    return source.replace(WORKER_SEGMENT_BUG, WORKER_SEGMENT_FIX)
+
+
+# ---- teasers without raw LaTeX ------------------------------------------------------------------------
+
+_GREEK = {
+    "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε", "varepsilon": "ε", "zeta": "ζ",
+    "eta": "η", "theta": "θ", "vartheta": "θ", "iota": "ι", "kappa": "κ", "lambda": "λ", "mu": "μ", "nu": "ν",
+    "xi": "ξ", "pi": "π", "rho": "ρ", "sigma": "σ", "tau": "τ", "upsilon": "υ", "phi": "φ", "varphi": "φ",
+    "chi": "χ", "psi": "ψ", "omega": "ω", "Gamma": "Γ", "Delta": "Δ", "Theta": "Θ", "Lambda": "Λ", "Xi": "Ξ",
+    "Pi": "Π", "Sigma": "Σ", "Phi": "Φ", "Psi": "Ψ", "Omega": "Ω",
+}
+_SYMBOLS = {
+    "cdot": "·", "times": "×", "div": "÷", "pm": "±", "mp": "∓", "le": "≤", "leq": "≤", "ge": "≥", "geq": "≥",
+    "ne": "≠", "neq": "≠", "approx": "≈", "sim": "∼", "equiv": "≡", "propto": "∝", "to": "→", "rightarrow": "→",
+    "Rightarrow": "⇒", "leftarrow": "←", "mapsto": "↦", "infty": "∞", "sum": "Σ", "prod": "Π", "in": "∈",
+    "notin": "∉", "subset": "⊂", "cup": "∪", "cap": "∩", "forall": "∀", "exists": "∃", "partial": "∂",
+    "nabla": "∇", "ldots": "…", "dots": "…", "cdots": "⋯", "vdots": "⋮", "langle": "⟨", "rangle": "⟩",
+    "lfloor": "⌊", "rfloor": "⌋", "lceil": "⌈", "rceil": "⌉", "top": "ᵀ", "circ": "∘", "odot": "⊙",
+    "otimes": "⊗", "oplus": "⊕", "mid": "|", "lvert": "|", "rvert": "|", "vert": "|", "|": "‖", "lVert": "‖",
+    "rVert": "‖", "prime": "′", "star": "⋆", "ell": "ℓ", "quad": " ", "qquad": " ", ",": " ", ";": " ",
+    ":": " ", "!": "", " ": " ", "{": "{", "}": "}", "%": "%", "&": "&", "_": "_", "#": "#", "$": "$",
+}
+# Commands whose braced argument is kept as plain text; others (\left, \right, \displaystyle …) vanish.
+_KEEP_ARG = {"text", "textrm", "textit", "textbf", "mathrm", "mathbf", "mathit", "mathsf", "mathtt", "mathcal",
+             "mathbb", "boldsymbol", "bm", "operatorname", "hat", "tilde", "bar", "vec", "overline", "underline",
+             "widehat", "widetilde", "mbox"}
+_SUPERSCRIPT = dict(zip("0123456789+-=()niTᵀ′", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱᵀᵀ′"))
+_SUBSCRIPT = dict(zip("0123456789+-=()aehijklmnoprstuvx", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ"))
+
+
+def _group(tex: str, i: int) -> tuple[str, int]:
+    """The argument starting at tex[i] (a braced group or one character) and the index after it."""
+    while i < len(tex) and tex[i] == " ":
+        i += 1
+    if i >= len(tex):
+        return "", i
+    if tex[i] == "{":
+        depth = 0
+        for j in range(i, len(tex)):
+            depth += {"{": 1, "}": -1}.get(tex[j], 0)
+            if depth == 0:
+                return tex[i + 1:j], j + 1
+        return tex[i + 1:], len(tex)
+    if tex[i] == "\\":
+        m = re.match(r"\\([A-Za-z]+|.)", tex[i:])
+        return m.group(0), i + len(m.group(0))
+    return tex[i], i + 1
+
+
+def _script(text: str, table: dict, mark: str) -> str:
+    plain = plain_math(text)
+    if plain and all(c in table for c in plain):
+        return "".join(table[c] for c in plain)
+    return mark + (plain if re.fullmatch(r"\w+", plain) else f"({plain})")
+
+
+def plain_math(tex: str) -> str:
+    """A LaTeX formula as plain text for a search teaser: ``\\frac{1}{\\sqrt{d}}`` → ``1/√d``, ``\\omega_i`` → ``ωᵢ``."""
+    out, i = [], 0
+    while i < len(tex):
+        c = tex[i]
+        if c == "\\":
+            m = re.match(r"\\([A-Za-z]+|.)", tex[i:])
+            name, i = m.group(1), i + len(m.group(0))
+            if name in ("frac", "dfrac", "tfrac"):
+                num, i = _group(tex, i)
+                den, i = _group(tex, i)
+                num, den = plain_math(num), plain_math(den)
+                wrap = lambda s: s if re.fullmatch(r"[\w.√′]+", s) else f"({s})"  # noqa: E731
+                out.append(f"{wrap(num)}/{wrap(den)}")
+            elif name == "sqrt":
+                arg, i = _group(tex, i)
+                arg = plain_math(arg)
+                out.append("√" + (arg if re.fullmatch(r"[\w.]+", arg) else f"({arg})"))
+            elif name in ("begin", "end"):
+                _, i = _group(tex, i)
+            elif name == "\\":
+                out.append("；")
+            elif name in _KEEP_ARG:
+                arg, i = _group(tex, i)
+                out.append(plain_math(arg))
+            elif name in _GREEK:
+                out.append(_GREEK[name])
+            elif name in _SYMBOLS:
+                out.append(_SYMBOLS[name])
+            elif name in ("sin", "cos", "tan", "log", "ln", "exp", "max", "min", "arg", "det", "lim", "softmax"):
+                out.append(name)
+            # any other command (\left, \right, \displaystyle, \big …) only shapes the layout
+        elif c in "^_":
+            arg, i = _group(tex, i + 1)
+            out.append(_script(arg, _SUPERSCRIPT if c == "^" else _SUBSCRIPT, c))
+        elif c in "{}":
+            i += 1
+        elif c == "&":
+            i += 1
+        elif c == "~":
+            out.append(" ")
+            i += 1
+        else:
+            out.append(c)
+            i += 1
+    return re.sub(r"[ \t\n]+", " ", "".join(out)).strip()
+
+
+# Formulas as they reach the index: arithmatex's \( … \) and \[ … \] on lesson pages; $$ … $$ and
+# $ … $ in the notebooks' Markdown cells (nbconvert leaves them for the page's KaTeX).
+_MATH = re.compile(r"\\\((.+?)\\\)|\\\[(.+?)\\\]|\$\$(.+?)\$\$|\$([^$\n]+?)\$", re.S)
+
+
+def plain_text(text: str) -> str:
+    """Index text with every formula replaced by its plain_math reading."""
+    def reading(m):  # the index holds HTML-escaped text (&lt; for <): read the formula, escape the reading
+        tex = next(g for g in m.groups() if g is not None)
+        return html.escape(plain_math(html.unescape(tex)), quote=False)
+
+    return _MATH.sub(reading, text)
+
+
+def clean_index(path: Path) -> None:
+    """Rewrite Material's search_index.json so that no title or teaser shows raw LaTeX."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    for doc in data["docs"]:
+        for key in ("title", "text"):
+            if key in doc:
+                doc[key] = plain_text(doc[key])
+    path.write_text(json.dumps(data, separators=(",", ":"), ensure_ascii=True), encoding="utf-8")
