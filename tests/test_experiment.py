@@ -25,7 +25,10 @@ from posenc.experiment import claims, config, corpus, data, evaluate, figures, m
 ROOT = Path(__file__).resolve().parent.parent
 FULL = config.preset("full")
 # A cheap config for behaviour tests: full width (so √d = 16 and head_dim 64 stay), one layer.
-SMALL = dataclasses.replace(FULL, preset="test", n_layers=1, batch_size=2, steps=4, warmup_steps=2)
+SMALL = dataclasses.replace(
+    FULL, preset="test", n_layers=1, batch_size=2, steps=4, warmup_steps=2, curve_every=2,
+    ext_batch_size=1, ext_steps=2, ext_warmup_steps=1, ext_curve_every=1,
+)
 
 
 @pytest.fixture(scope="module")

@@ -8,14 +8,14 @@ so a lesson that teaches the same quantity quotes the same name:
     alibi_reach_<model>          distance at which the flattest ALiBi head's bias alone cuts a weight by
                                  examples.ALIBI_FACTOR (relative.alibi_reach)
     alibi_far_weight_<model>     that head's bias factor on a key as far back as the model's training length
-    rope_query_share_<model>     share of all query dims (all layers, all heads) RoPE turns (hybrid.rope_dim_shares)
-    rope_key_share_<model>       the same for keys
-    nope_layers_<model>          full-attention layers without RoPE (hybrid.pattern_counts)
+
+The timeline also quotes rope_query_share_<model>, rope_key_share_<model> and nope_layers_<model>;
+lesson 6 teaches those and registers them (posenc/quantities/lesson6.py).
 """
 
 from __future__ import annotations
 
-from posenc import configs, hybrid, relative
+from posenc import configs, relative
 from posenc import examples as ex
 from posenc.quantities import number
 
@@ -44,16 +44,3 @@ def _():
 @number("alibi_far_weight_mpt_7b", ".3%", "MPT-7B 斜率最小的 ALiBi 头：在训练长度那么远处，偏置让权重只剩原来的多少")
 def _():
     return float(relative.alibi_weight_ratio(_flattest_slope("mpt_7b"), configs.load("mpt_7b")["context"]))
-
-
-# --- partial RoPE and NoPE layers --------------------------------------------------------------------
-
-number("rope_query_share_qwen3_next_80b_a3b", ".1%", "Qwen3-Next 全部层、全部头的 query 维度里 RoPE 旋转的比例（按配置逐层累加）")(
-    lambda: hybrid.rope_dim_shares(configs.load("qwen3_next_80b_a3b")).query_share)
-
-number("rope_key_share_qwen3_next_80b_a3b", ".2%", "Qwen3-Next 全部层、全部头的 key 维度里 RoPE 旋转的比例（按配置逐层累加）")(
-    lambda: hybrid.rope_dim_shares(configs.load("qwen3_next_80b_a3b")).key_share)
-
-for _key, _name in (("llama4_scout", "Llama 4 Scout"), ("smollm3_3b", "SmolLM3-3B")):
-    number(f"nope_layers_{_key}", "d", f"{_name} 中不用 RoPE 的全注意力层数")(
-        lambda k=_key: hybrid.pattern_counts(configs.load(k))["nope_global"])
