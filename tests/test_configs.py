@@ -89,10 +89,11 @@ def test_deepseek_scaling_matches_the_official_model_args():
     assert f.tag == "V3"
 
 
-def test_all_twelve_rope_models_load():
+def test_all_sixteen_rope_models_load():
     rope_keys = {k for k in configs.keys() if configs.load(k).position == "rope"}
     assert rope_keys == {"llama2_7b", "llama3_8b", "llama31_8b", "mistral_7b_v01", "qwen25_7b", "qwen3_8b",
-                         "qwen3_next_80b_a3b", "deepseek_v3", "gemma3_27b", "glm45", "gpt_oss", "kimi_k2"}
+                         "qwen3_next_80b_a3b", "deepseek_v3", "gemma3_27b", "glm45", "gpt_oss", "kimi_k2",
+                         "llama4_scout", "smollm3_3b", "command_r7b", "command_a"}
 
 
 def test_scaled_context_is_factor_times_native_where_given():
@@ -305,7 +306,8 @@ def test_inconsistent_entry_message(fields, message):
         ({"position": "rope", "fields": {}}, "models.yaml: model 'toy' lacks 'name'"),
         ({"name": "T", "fields": {}}, "models.yaml: model 'toy' lacks 'position'"),
         ({"name": "T", "position": "rope"}, "models.yaml: model 'toy' lacks 'fields'"),
-        ({"name": "T", "position": "alibi", "fields": {}}, "models.yaml: model 'toy' has position 'alibi'; known: learned, rope"),
+        ({"name": "T", "position": "xpos", "fields": {}}, "models.yaml: model 'toy' has position 'xpos'; known: learned, rope, alibi, t5, mrope"),
+        ({"name": "T", "position": "alibi", "fields": {}}, "models.yaml: model 'toy' (alibi) lacks context, heads, layers; add them with source and tag"),
         ({"name": "T", "position": "learned", "fields": {"context": 1024}}, "models.yaml: toy.context needs value, source and tag"),
         ({"name": "T", "position": "learned", "fields": {"context": {"value": 1024, "source": "s"}}},
          "models.yaml: toy.context needs value, source and tag"),

@@ -220,10 +220,23 @@ def test_turning_share_and_slowest_turns():
 
 
 def test_model_counts():
-    keys = configs.keys()
-    assert numbers.value("l4_models_total") == len(keys)
-    assert numbers.value("l4_rope_models") == len(keys) - 2  # GPT-2 and BERT-base use learned tables
-    assert {configs.load(k).position for k in keys} == {"rope", "learned"}
+    # the data files read directly, not through configs: each model is a top-level key with a position
+    # (an entry with adds_fields only adds fields to a model defined elsewhere)
+    import yaml
+    from pathlib import Path
+
+    kinds = {}
+    for f in sorted((Path(__file__).resolve().parent.parent / "posenc" / "data").glob("models*.yaml")):
+        for key, entry in (yaml.safe_load(f.read_text(encoding="utf-8")) or {}).items():
+            if "position" in entry:
+                kinds[key] = entry["position"]
+    assert sorted(kinds) == sorted(configs.keys())
+    assert numbers.value("l4_models_total") == len(kinds)
+    assert numbers.value("l4_rope_models") == sum(kind == "rope" for kind in kinds.values())
+    assert numbers.value("l4_mrope_models") == sum(kind == "mrope" for kind in kinds.values())
+    # the models without RoPE: GPT-2 and BERT-base (learned tables), T5 (buckets), MPT, BLOOM, Baichuan (ALiBi)
+    assert {k for k, kind in kinds.items() if kind not in ("rope", "mrope")} == {
+        "gpt2", "bert_base", "t5_base", "mpt_7b", "bloom_176b", "baichuan_13b"}
 
 
 def test_spectrum_alt_text_quotes_the_counts():

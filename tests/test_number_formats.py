@@ -36,7 +36,6 @@ def numeric(name: str) -> bool:
     "name, text",
     [
         ("sin_slowest_period", "19,869"),  # facts §2(a): 2π·10000^(14/16) = 19,869.18
-        ("rope_demo_slowest_wavelength", "19,869"),
         ("sin_paper_slowest_period", "60,611"),  # facts: d = 512 gives 60,611
         ("qwen3_yarn_context", "131,072"),
         ("qwen3_wavelength_first_not_turning", "35,333"),

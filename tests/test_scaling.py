@@ -717,7 +717,7 @@ def test_for_model_rejects_a_scaling_it_does_not_implement():
     cfg = configs.ModelConfig("toy", "Toy", "rope", {
         "head_dim": configs.Field(8, "test", "U"), "rope_theta": configs.Field(100.0, "test", "U"),
         "context": configs.Field(64, "test", "U"), "scaling": configs.Field({"rope_type": "longrope", "factor": 2.0}, "test", "U")})
-    with raises_exactly("model 'toy': scaling rope_type 'longrope' is not implemented; use linear, dynamic, yarn or llama3"):
+    with raises_exactly("model 'toy': scaling rope_type 'longrope' is not implemented; use one of linear, dynamic, yarn, llama3"):
         scaling.for_model(cfg)
 
 
