@@ -20,7 +20,7 @@ import torch
 
 from posenc import rope, sinusoidal
 from posenc.examples import PROJECT_D_MODEL, PROJECT_EMBED_STD, PROJECT_TRAIN_LEN
-from posenc.experiment import claims, config, corpus, data, evaluate, figures, model, provenance, run, train, verify
+from posenc.experiment import claims, config, corpus, data, evaluate, figures, model, provenance, run, scalings, train, verify
 
 ROOT = Path(__file__).resolve().parent.parent
 FULL = config.preset("full")
@@ -74,9 +74,9 @@ def test_same_seed_same_shared_initialisation():
 
 def test_bad_arguments_name_the_fix():
     with pytest.raises(ValueError, match="choose from nope"):
-        model.build(SMALL, "alibi", 0)
+        model.build(SMALL, "t5_bias", 0)
     with pytest.raises(ValueError, match="eval_len=512"):
-        model.build(SMALL, "nope", 0)(tokens(513))
+        model.build(SMALL, "learned", 0)(tokens(513))
     with pytest.raises(ValueError, match="n_heads"):
         dataclasses.replace(FULL, n_heads=3)
     with pytest.raises(ValueError, match="unknown preset"):
@@ -105,7 +105,7 @@ def test_nope_cannot_see_the_order_of_the_prefix():
     assert prefix_permutation_changes_output("nope") < ROUNDING
 
 
-@pytest.mark.parametrize("method", ["learned", "sinusoidal", "sinusoidal_scaled", "rope"])
+@pytest.mark.parametrize("method", ["learned", "sinusoidal", "sinusoidal_scaled", "alibi", "rope", "rope_partial"])
 def test_other_methods_see_the_order(method):
     # At initialisation the effect is smallest for unscaled sinusoidal (≈5e-4): the tokens
     # are only ≈2.8% of its input, the rest is position signal; still 10× above rounding.
@@ -183,6 +183,143 @@ def test_yarn_scaling_comes_from_posenc_scaling():
     inv, factor = scaling.yarn(64, 10_000.0, 4.0, original_context=128)
     assert r.attention_factor == factor == pytest.approx(0.1 * math.log(4) + 1)
     np.testing.assert_allclose(r.inv_freq.numpy(), inv, rtol=1e-6)
+
+
+# --- ALiBi and partial RoPE ---------------------------------------------------------------------
+
+
+def test_alibi_bias_is_the_papers_with_a_causal_mask():
+    # Press et al. 2022 §3: head h (1 … n) adds −m_h·(i − j) to q_i·k_j/√d, m_h = 2^(−8h/n); n = 4 here.
+    m = model.build(SMALL, "alibi", 0)
+    T = 9
+    bias = m.score_bias(T, causal=True).numpy()
+    for h in range(SMALL.n_heads):
+        slope = 2.0 ** (-8 * (h + 1) / SMALL.n_heads)
+        for i in range(T):
+            for j in range(T):
+                want = -slope * (i - j) if j <= i else -np.inf
+                assert bias[h, i, j] == pytest.approx(want, rel=1e-6), (h, i, j)
+
+
+def test_alibi_adds_nothing_to_the_input():
+    m = model.build(SMALL, "alibi", 0)
+    x = tokens(20)
+    assert m.pos_emb is None
+    assert torch.equal(m.embed(x), m.tok_emb(x) * m.embed_scale)
+
+
+def test_alibi_attention_scores_are_content_plus_distance_bias(monkeypatch):
+    # The same token everywhere: the content part q·k is one number, so the bias is all that varies.
+    captured = {}
+    real = torch.nn.functional.scaled_dot_product_attention
+
+    def spy(q, k, v, attn_mask=None, **kw):
+        captured.setdefault("mask", attn_mask.detach().clone())
+        return real(q, k, v, attn_mask=attn_mask, **kw)
+
+    monkeypatch.setattr(torch.nn.functional, "scaled_dot_product_attention", spy)
+    m = model.build(SMALL, "alibi", 0).eval()
+    with torch.no_grad():
+        m(torch.full((1, 12), 7))
+    mask = captured["mask"]
+    assert is_toeplitz(torch.where(torch.isinf(mask), 0.0, mask)[0], atol=1e-6)
+    assert torch.isinf(mask[0]).sum().item() == 12 * 11 // 2  # the future, masked
+
+
+def test_partial_rope_turns_a_quarter_of_each_head_as_transformers_does(monkeypatch):
+    # transformers' partial_rotary_factor: the first int(head_dim·f) dims rotate (half layout among
+    # themselves, exponent over the rotary dim), the rest pass through (e.g. Qwen3-Next, GPT-NeoX).
+    from transformers.models.llama.modeling_llama import apply_rotary_pos_emb
+
+    m = model.build(SMALL, "rope_partial", 0)
+    rot = int(SMALL.head_dim * SMALL.partial_rotary_fraction)
+    inv_freq = 1.0 / SMALL.rope_base ** (torch.arange(0, rot, 2, dtype=torch.float64) / rot)
+    np.testing.assert_allclose(m.rotary.inv_freq.numpy(), inv_freq.numpy(), rtol=1e-6)
+
+    T = 11
+    q = torch.randn(1, SMALL.n_heads, T, SMALL.head_dim, generator=torch.Generator().manual_seed(3))
+    k = torch.randn(1, SMALL.n_heads, T, SMALL.head_dim, generator=torch.Generator().manual_seed(4))
+    freqs = torch.outer(torch.arange(T, dtype=torch.float64), inv_freq)
+    emb = torch.cat([freqs, freqs], dim=-1)
+    cos, sin = emb.cos()[None].float(), emb.sin()[None].float()
+    q_rot, k_rot = apply_rotary_pos_emb(q[..., :rot], k[..., :rot], cos, sin)
+    want_q = torch.cat([q_rot, q[..., rot:]], dim=-1)
+    want_k = torch.cat([k_rot, k[..., rot:]], dim=-1)
+
+    C = SMALL.d_model
+    projected = torch.cat([t.transpose(1, 2).reshape(1, T, C) for t in (q, k, q)], dim=-1)
+
+    class Projection(torch.nn.Module):  # stands in for W_qkv: the layer's q, k are exactly ours
+        def forward(self, x):
+            return projected
+
+    captured = {}
+    real = torch.nn.functional.scaled_dot_product_attention
+
+    def spy(qq, kk, v, **kw):
+        captured.setdefault("qk", (qq.detach().clone(), kk.detach().clone()))
+        return real(qq, kk, v, **kw)
+
+    monkeypatch.setattr(torch.nn.functional, "scaled_dot_product_attention", spy)
+    attn = m.blocks[0].attn
+    attn.qkv = Projection()
+    with torch.no_grad():
+        attn(torch.zeros(1, T, C), m.rotary)
+    got_q, got_k = captured["qk"]
+    torch.testing.assert_close(got_q, want_q, atol=1e-5, rtol=1e-5)
+    torch.testing.assert_close(got_k, want_k, atol=1e-5, rtol=1e-5)
+
+
+# --- the extension stage ---------------------------------------------------------------------------
+
+
+def test_extension_variants_are_the_papers_frequencies():
+    plain = rope.inverse_frequencies(FULL.head_dim, FULL.rope_base)
+    i = np.arange(FULL.head_dim // 2)
+    s = FULL.ext_len / FULL.train_len
+    assert s == 4
+    pi, pi_factor = scalings.extension(FULL, "pi")
+    np.testing.assert_allclose(pi, plain / s, rtol=1e-12)  # Chen et al. 2023 Eq. 2: m → m/s
+    abf, abf_factor = scalings.extension(FULL, "abf")
+    np.testing.assert_allclose(abf, FULL.abf_base ** (-2 * i / FULL.head_dim), rtol=1e-12)  # the base raised
+    ntk, _ = scalings.extension(FULL, "ntk")
+    base = FULL.rope_base * s ** (FULL.head_dim / (FULL.head_dim - 2))  # YaRN paper Eq. 16
+    np.testing.assert_allclose(ntk, base ** (-2 * i / FULL.head_dim), rtol=1e-12)
+    control, control_factor = scalings.extension(FULL, "rope")
+    np.testing.assert_array_equal(control, plain)
+    assert pi_factor == abf_factor == control_factor == 1.0
+    assert scalings.extension(FULL, "yarn")[1] == pytest.approx(0.1 * math.log(s) + 1)  # YaRN Eq. 22
+    with pytest.raises(ValueError, match="choose from rope"):
+        scalings.extension(FULL, "longrope")
+
+
+def test_extension_learning_rate_warms_up_to_where_pretraining_ended():
+    rates = [train.extension_learning_rate(FULL, k) for k in range(FULL.ext_steps)]
+    assert rates[FULL.ext_warmup_steps - 1] == rates[-1] == pytest.approx(FULL.lr * FULL.min_lr_ratio)
+    assert rates[0] == pytest.approx(FULL.lr * FULL.min_lr_ratio / FULL.ext_warmup_steps)
+    assert all(a <= b for a, b in zip(rates, rates[1:]))
+
+
+def test_extension_measures_before_and_after_and_is_deterministic(dataset):
+    from posenc.experiment import extend
+
+    trained, _ = train.train(SMALL, "rope", 0, dataset.train, steps=2)
+    state = copy.deepcopy(trained.state_dict())
+    val = dataset.val[: SMALL.ext_eval_len * 2 + 1]
+    runs = [extend.extend(SMALL, copy.deepcopy(state), "pi", 0, dataset.train, val) for _ in range(2)]
+    a, b = runs
+    assert a["train_loss"] == b["train_loss"] and len(a["train_loss"]) == SMALL.ext_steps
+    assert a["in_distribution_curve"] == b["in_distribution_curve"]
+    assert len(a["in_distribution_curve"]) == len(SMALL.ext_curve_steps())
+    assert len(a["position_loss_before"]) == len(a["position_loss_after"]) == SMALL.ext_eval_len
+    # step 0 of the curve is the pre-trained model with PI's frequencies, before any extension step
+    m = model.build(SMALL, "rope", 0)
+    m.load_state_dict(state)
+    m.eval()
+    before = evaluate.in_distribution_loss(m, val, SMALL, rotary=evaluate.rotary(scalings.extension(SMALL, "pi")))
+    assert a["in_distribution_curve"][0] == pytest.approx(before, rel=1e-6)
+    # and the training changed the model: the last point differs from the first
+    assert a["in_distribution_curve"][-1] != a["in_distribution_curve"][0]
 
 
 # --- data -----------------------------------------------------------------------------------------

@@ -188,15 +188,46 @@ def pretrained_in_distribution(per_seed: bool = False, path=None):
 
 
 def steps_to_recover(variant: str, tolerance: float = None, path=None) -> list[int | None]:
-    """Per seed: the first measured extension step at which the in-distribution loss is back within
-    ``tolerance`` (default RECOVERED) of what pre-training reached; None if it never is."""
+    """Per seed: the first measured extension step from which the in-distribution loss stays within
+    ``tolerance`` (default RECOVERED) of what pre-training reached, to the end; None if the last point
+    is still above it. "Stays" because the first steps can jump (Adam's moments restart from zero)."""
     tol = RECOVERED if tolerance is None else tolerance
     steps, curves, target = extension_steps(path), extension_curves(variant, path), pretrained_in_distribution(True, path)
     out = []
     for row, t in zip(curves, target):
-        hit = np.flatnonzero(row <= t + tol)
-        out.append(int(steps[hit[0]]) if hit.size else None)
+        above = np.flatnonzero(row > t + tol)
+        if above.size and above[-1] == len(row) - 1:
+            out.append(None)
+        else:
+            out.append(int(steps[above[-1] + 1]) if above.size else int(steps[0]))
     return out
+
+
+def extension_new_range(variant: str, when: str, per_seed: bool = False, path=None):
+    """Mean loss over positions train_len … ext_len−1: beyond pre-training, inside the new length."""
+    return extension_span(variant, when, TRAIN_LEN, int(config(path)["ext_len"]), per_seed, path)
+
+
+def extension_rise(variant: str, per_seed: bool = False, path=None):
+    """After the extension: loss past the new length (ext_len … ext_eval_len−1) minus its late half
+    (ext_len/2 … ext_len−1), the same comparison ``rise`` makes at the pre-training length."""
+    n = int(config(path)["ext_len"])
+    out = extension_span(variant, "after", n, None, True, path) - extension_span(variant, "after", n // 2, n, True, path)
+    return out if per_seed else float(out.mean())
+
+
+def curve_at(method: str, step: int, per_seed: bool = False, path=None):
+    """Validation loss (positions 0–127) after training step ``step`` (one of ``curve_steps()``)."""
+    steps = curve_steps(path)
+    if step not in steps:
+        raise ValueError(f"no learning-curve point at step {step}; measured at {steps[0]}, {steps[1]}, … {steps[-1]}")
+    out = val_curves(method, path)[:, int(np.flatnonzero(steps == step)[0])]
+    return out if per_seed else float(out.mean())
+
+
+def half_way(path=None) -> int:
+    """The learning-curve step half-way through training."""
+    return int(config(path)["steps"]) // 2
 
 
 def _span(curves: np.ndarray, lo: int, hi: int, per_seed: bool):
@@ -389,6 +420,59 @@ def _scaled_beats(name: str, method: str, path):
     return bool(b.max() < a.min()), f"rope+{name} {b.mean():.3f} (max {b.max():.3f}) vs {method} {a.mean():.3f} (min {a.min():.3f}) over 128–511"
 
 
+def _paired_slightly_worse(a: str, b: str, path):
+    """a above b on every seed (the seeds share initialisation and data order), by less than CLEARLY on average."""
+    d = in_distribution(a, True, path) - in_distribution(b, True, path)
+    return bool(d.min() > 0 and d.mean() < CLEARLY), f"{a} minus {b} over 0–127: {d.mean():+.3f} (seeds {d.min():+.3f}…{d.max():+.3f})"
+
+
+def _stalled_half_way(method: str, path):
+    v = curve_at(method, half_way(path), True, path)
+    u = unigram_loss(path)
+    return bool(np.all(np.abs(v - u) < STALL)), f"{method} at step {half_way(path)}: {np.round(v, 3).tolist()} vs unigram {u:.3f}"
+
+
+def _below_unigram_half_way(methods, path):
+    u = unigram_loss(path)
+    worst = {m: float(curve_at(m, half_way(path), True, path).max()) for m in methods}
+    return all(w <= u - UNIGRAM_MARGIN for w in worst.values()), f"worst seed at step {half_way(path)}: {worst} vs unigram {u:.3f}"
+
+
+def _recovers(variants, path):
+    got = {v: steps_to_recover(v, path=path) for v in variants}
+    return all(None not in s for s in got.values()), f"steps to recover within {RECOVERED}: {got}"
+
+
+def _never_recovers(variant: str, path):
+    got = steps_to_recover(variant, path=path)
+    return all(s is None for s in got), f"{variant}: steps to recover within {RECOVERED}: {got}"
+
+
+def _ext_separated(a: str, b: str, when: str, margin: float, path, where: str = "new"):
+    """Extension variant a above b (every seed, means ≥ margin apart) over 128–511 ("new") or 0–127 ("in")."""
+    if where == "new":
+        sa, sb = extension_new_range(a, when, True, path), extension_new_range(b, when, True, path)
+    else:
+        sa, sb = (extension_span(v, when, 0, TRAIN_LEN, True, path) for v in (a, b))
+    ok = sa.min() > sb.max() and sa.mean() - sb.mean() >= margin
+    return bool(ok), f"{a} {sa.mean():.3f} ({sa.min():.3f}–{sa.max():.3f}) vs {b} {sb.mean():.3f} ({sb.min():.3f}–{sb.max():.3f}) [{where}, {when}]"
+
+
+def _ext_close(a: str, b: str, path):
+    d = extension_new_range(a, "after", True, path) - extension_new_range(b, "after", True, path)
+    return bool(np.all(np.abs(d) < CLEARLY)), f"{a} minus {b} over 128–511 after: {d.mean():+.3f} (seeds {d.min():+.3f}…{d.max():+.3f})"
+
+
+def _ext_rises(variant: str, path):
+    r = extension_rise(variant, True, path)
+    return bool(r.min() >= RISE), f"{variant} after: past the new length minus its late half = {r.mean():+.3f} (seeds {r.min():+.3f}…{r.max():+.3f})"
+
+
+def _ext_flat(variant: str, path):
+    r = extension_rise(variant, True, path)
+    return bool(np.all(np.abs(r) < RISE)), f"{variant} after: past the new length minus its late half = {r.mean():+.3f} (seeds {r.min():+.3f}…{r.max():+.3f})"
+
+
 @dataclass(frozen=True)
 class Claim:
     sentence: str
@@ -427,7 +511,7 @@ CLAIMS: dict[str, Claim] = {
         lambda p: _all([_worse(m, "sinusoidal_scaled", 0.0, p) for m in ("nope", "learned")]),
     ),
     "rope_best_in_distribution": Claim(
-        "训练长度之内，RoPE 的 loss 在五种位置方案里最低",
+        "训练长度之内，RoPE 的 loss 在七组位置方案里最低",
         lambda p: _lowest("rope", "in", p),
     ),
     "rope_and_sin_scaled_rise": Claim(
@@ -447,7 +531,7 @@ CLAIMS: dict[str, Claim] = {
         lambda p: _all([_early_higher(m, p) for m in ("rope", "sinusoidal_scaled")]),
     ),
     "all_but_sin_beat_unigram": Claim(
-        "除了不乘 √d_model 的 sinusoidal，四组模型的每个种子在训练长度之内都明显好于只按字频猜的基线",
+        "除了不乘 √d_model 的 sinusoidal，其余六组模型的每个种子在训练长度之内都明显好于只按字频猜的基线",
         lambda p: _all([_beats_unigram(m, p) for m in METHODS if m != "sinusoidal"]),
     ),
     # lessons 1 and 6
@@ -491,6 +575,74 @@ CLAIMS: dict[str, Claim] = {
     "yarn_costs_in_distribution": Claim(
         "代价是训练长度之内明显比不缩放高",
         lambda p: _scaling_vs_plain("yarn", "in", CLEARLY, p, worse=True),
+    ),
+    # lesson 3: learning curves
+    "sin_flat_half_way": Claim(
+        "不乘 √d_model 的 sinusoidal 训练到一半时，每个种子都还停在字频基线附近",
+        lambda p: _stalled_half_way("sinusoidal", p),
+    ),
+    "others_below_unigram_half_way": Claim(
+        "其余六组这时都已经明显低于基线",
+        lambda p: _below_unigram_half_way([m for m in METHODS if m != "sinusoidal"], p),
+    ),
+    # lesson 3b: ALiBi
+    "alibi_flat_past_train_len": Claim(
+        "ALiBi 越过训练长度之后 loss 基本不变",
+        lambda p: _flat("alibi", p),
+    ),
+    "alibi_beats_rope_beyond": Claim(
+        "训练长度之外，ALiBi 的 loss 明显低于直接外推的 RoPE",
+        lambda p: _separated("rope", "alibi", CLEARLY, "beyond", p),
+    ),
+    "alibi_beats_nope_in_distribution": Claim(
+        "训练长度之内，ALiBi 明显好于什么位置信息都不加的 NoPE",
+        lambda p: _worse("nope", "alibi", CLEARLY, p),
+    ),
+    "rope_edges_alibi_in_distribution": Claim(
+        "但训练长度之内，同一个种子上 RoPE 都比 ALiBi 略好一点",
+        lambda p: _paired_slightly_worse("alibi", "rope", p),
+    ),
+    # lesson 6: partial RoPE
+    "partial_slightly_behind_rope": Claim(
+        "只转每个头四分之一维度的部分 RoPE，训练长度之内每个种子都只比全转的 RoPE 差一点",
+        lambda p: _paired_slightly_worse("rope_partial", "rope", p),
+    ),
+    "partial_beats_nope": Claim(
+        "却明显好于完全不加位置编码的 NoPE",
+        lambda p: _worse("nope", "rope_partial", CLEARLY, p),
+    ),
+    "partial_rises_beyond": Claim(
+        "越过训练长度，部分 RoPE 的 loss 同样明显抬高，外推并没有因为少转了维度而变好",
+        lambda p: _all([_rises("rope_partial", p), _separated("rope_partial", "nope", 0.0, "beyond", p)]),
+    ),
+    # lesson 5: extending the context by continued training
+    "ext_big_base_change_hurts_first": Claim(
+        "继续训练之前，换了频率的模型在训练长度之内已经变差：改动最轻的 NTK-aware 伤得最少，ABF 明显更重，连最快的频率对也一起放慢的位置插值又明显重于 ABF",
+        lambda p: _all([_ext_separated("abf", "ntk", "before", CLEARLY, p, "in"), _ext_separated("pi", "abf", "before", CLEARLY, p, "in")]),
+    ),
+    "ext_others_recover": Claim(
+        "NTK-aware、YaRN 和 ABF 在这点步数之内都回到了预训练的水平，并且一直保持住",
+        lambda p: _recovers(("ntk", "yarn", "abf"), p),
+    ),
+    "ext_pi_not_recovered": Claim(
+        "位置插值到最后也没回到预训练的水平",
+        lambda p: _never_recovers("pi", p),
+    ),
+    "ext_pi_worst_in_new_range": Claim(
+        "继续训练之后，在新长度之内位置插值仍是五种里最差的",
+        lambda p: _all([_ext_separated("pi", v, "after", 0.0, p) for v in EXTENSIONS if v != "pi"]),
+    ),
+    "ext_control_as_good": Claim(
+        "而频率一点不改、直接在长序列上接着训练的对照组，和 NTK-aware、YaRN 一样好",
+        lambda p: _all([_ext_close("rope", v, p) for v in ("ntk", "yarn")]),
+    ),
+    "ext_yarn_pi_rise_past_new_length": Claim(
+        "越过新的长度，YaRN 和位置插值的 loss 又明显抬高",
+        lambda p: _all([_ext_rises(v, p) for v in ("yarn", "pi")]),
+    ),
+    "ext_rope_ntk_abf_flat_past_new_length": Claim(
+        "对照组、NTK-aware 和 ABF 却基本不变",
+        lambda p: _all([_ext_flat(v, p) for v in ("rope", "ntk", "abf")]),
     ),
 }
 

@@ -78,7 +78,7 @@ def _():
 
 # --- results per method -------------------------------------------------------------------------
 
-_METHODS = ("nope", "learned", "sinusoidal", "sinusoidal_scaled", "rope")
+_METHODS = ("nope", "learned", "sinusoidal", "sinusoidal_scaled", "alibi", "rope", "rope_partial")
 
 
 def _register_method(method: str) -> None:
@@ -220,3 +220,134 @@ def _():
 @number("exp_yarn_score_factor", ".2f", "q、k 各乘系数后,注意力分数被放大的倍数(系数的平方)")
 def _():
     return _exp_yarn().attention_factor ** 2
+
+
+# --- the learning curves (lesson 3) ----------------------------------------------------------------
+
+
+@number("exp_curve_every", "", "学习曲线每隔多少步测一次验证 loss")
+def _():
+    return _claims().config()["curve_every"]
+
+
+@number("exp_half_way", "", "训练到一半的步数(学习曲线上那一点)")
+def _():
+    return _claims().half_way()
+
+
+@number("exp_half_way_sinusoidal", ".2f", "不乘 √d_model 的 sinusoidal 训练到一半时的验证 loss(位置 0–127,种子平均)")
+def _():
+    c = _claims()
+    return c.curve_at("sinusoidal", c.half_way())
+
+
+# --- extending the context by continued training (lesson 5) -----------------------------------------
+
+
+@number("exp_ext_len", "", "继续训练时的新长度(token)")
+def _():
+    return _claims().config()["ext_len"]
+
+
+@number("exp_ext_factor", "g", "新长度是训练长度的几倍(PI、NTK-aware、YaRN 用的 s)")
+def _():
+    c = _claims().config()
+    return c["ext_len"] / c["train_len"]
+
+
+@number("exp_ext_steps", "", "继续训练的步数")
+def _():
+    return _claims().config()["ext_steps"]
+
+
+@number("exp_ext_batch", "", "继续训练每步的序列条数(×新长度 = 预训练每步的 token 数)")
+def _():
+    return _claims().config()["ext_batch_size"]
+
+
+@number("exp_ext_warmup", "", "继续训练的学习率预热步数")
+def _():
+    return _claims().config()["ext_warmup_steps"]
+
+
+@number("exp_ext_lr", "g", "继续训练的学习率(预训练余弦调度结束时的值)")
+def _():
+    c = _claims().config()
+    return c["lr"] * c["min_lr_ratio"]
+
+
+@number("exp_ext_curve_every", "", "继续训练时每隔多少步测一次训练长度之内的 loss")
+def _():
+    return _claims().config()["ext_curve_every"]
+
+
+@number("exp_ext_eval_len", ",", "继续训练前后逐位置评测的长度(新长度的 2 倍)")
+def _():
+    return _claims().config()["ext_eval_len"]
+
+
+@number("exp_ext_eval_last", ",", "继续训练后评测序列的最后一个位置")
+def _():
+    return _claims().config()["ext_eval_len"] - 1
+
+
+@number("exp_ext_last", "", "新长度之内的最后一个位置")
+def _():
+    return _claims().config()["ext_len"] - 1
+
+
+@number("exp_ext_late_from", "", "「越过新长度抬高多少」的参照段从哪个位置开始(新长度的后半段)")
+def _():
+    return _claims().config()["ext_len"] // 2
+
+
+@number("exp_abf_base", ",", "实验里 ABF 的新底数(Code Llama 的 ×100 规则)")
+def _():
+    return int(_claims().config()["abf_base"])
+
+
+@number("exp_rope_base", ",", "实验模型预训练时 RoPE 的底数 θ")
+def _():
+    return int(_claims().config()["rope_base"])
+
+
+@number("exp_recovered", ".2f", "「回到预训练水平」的判定:训练长度之内的 loss 与预训练结束时相差不到多少 nats")
+def _():
+    return _claims().RECOVERED
+
+
+@number("exp_pretrained_in", ".2f", "预训练结束时 RoPE 模型训练长度之内(位置 0–127)的 loss(种子平均),继续训练要回到的水平")
+def _():
+    return _claims().pretrained_in_distribution()
+
+
+def _steps_text(steps: list) -> str:
+    lo, hi = min(steps), max(steps)
+    return f"{lo}" if lo == hi else f"{lo}–{hi}"
+
+
+def _register_extension(variant: str) -> None:
+    @number(f"exp_ext_start_{variant}", ".2f", f"{variant}:换上新频率、继续训练之前,训练长度之内的 loss")
+    def _start():
+        return float(_claims().extension_curves(variant)[:, 0].mean())
+
+    @number(f"exp_ext_end_{variant}", ".2f", f"{variant}:继续训练结束时,训练长度之内的 loss")
+    def _end():
+        return float(_claims().extension_curves(variant)[:, -1].mean())
+
+    @number(f"exp_ext_new_{variant}", ".2f", f"{variant}:继续训练之后,位置 128 到新长度之内的平均 loss")
+    def _new():
+        return _claims().extension_new_range(variant, "after")
+
+    @number(f"exp_ext_rise_{variant}", "+.2f", f"{variant}:继续训练之后,越过新长度比新长度后半段高出多少 loss")
+    def _rise():
+        return _claims().extension_rise(variant)
+
+
+for _v in ("rope", "pi", "ntk", "yarn", "abf"):
+    _register_extension(_v)
+
+
+for _v in ("rope", "ntk", "yarn", "abf"):
+    number(f"exp_ext_recover_{_v}", "", f"{_v}:训练长度之内的 loss 从第几步起回到并保持在预训练水平附近(各种子的范围)")(
+        lambda v=_v: _steps_text(_claims().steps_to_recover(v)))
