@@ -645,7 +645,9 @@ BREAKS = {
     "partial_rises_beyond": lambda r: _flatten_beyond(_run(r, "rope_partial")["position_loss"]),
     "ext_big_base_change_hurts_first": lambda r: [_set_mean(a["position_loss_before"], 0, 128, _in(n["position_loss_before"]))
                                                   for a, n in zip(r["extension"]["abf"], r["extension"]["ntk"])],
-    "ext_others_recover": lambda r: _add(_ext(r, "abf", 1)["in_distribution_curve"], len(_ext(r, "abf", 1)["in_distribution_curve"]) - 1, None, 0.1),
+    "ext_ntk_yarn_recover": lambda r: _add(_ext(r, "yarn", 1)["in_distribution_curve"], len(_ext(r, "yarn", 1)["in_distribution_curve"]) - 1, None, 0.1),
+    # ABF as fast as NTK-aware on one seed: its curve copied
+    "ext_abf_slowest": lambda r: _ext(r, "abf", 1).__setitem__("in_distribution_curve", list(_ext(r, "ntk", 1)["in_distribution_curve"])),
     "ext_pi_not_recovered": lambda r: [_add(u["in_distribution_curve"], len(u["in_distribution_curve"]) - 1, None,
                                             _run(r, "rope", i)["val_curve"][-1] - u["in_distribution_curve"][-1])
                                        for i, u in enumerate(r["extension"]["pi"])],
