@@ -64,10 +64,10 @@ lint: setup
 
 # The training experiment (long work, never part of `make test`; `make test` only verifies the committed results).
 experiment-quick: setup
-	$(PY) -m posenc.experiment run --preset quick
+	$(PY) -m posenc.experiment run --preset quick --jobs 2 --threads 1
 
 experiment-full: setup
-	$(PY) -m posenc.experiment run --preset full --seeds 3
+	$(PY) -m posenc.experiment run --preset full --seeds 3 --jobs 2 --threads 1
 
 bench: setup
 	$(PY) -m tools.bench_build

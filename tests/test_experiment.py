@@ -482,6 +482,30 @@ def test_verify_rejects_early_losses_the_code_does_not_reproduce(committed, tmp_
         verify.verify(write(tmp_path, wrong, reseal=True), steps=2)
 
 
+def test_verify_rejects_a_hand_edited_extension_number(committed, tmp_path):
+    tampered = copy.deepcopy(committed)
+    tampered["extension"]["abf"][0]["position_loss_after"][700] -= 0.5
+    with pytest.raises(verify.StaleResults, match="re-run `python -m posenc.experiment run --preset full"):
+        verify.verify(write(tmp_path, tampered, reseal=False), rerun=False)
+
+
+@pytest.mark.parametrize("edit, message", [
+    # resealed, so only the self-consistency checks can notice
+    (lambda r: _add(r["extension"]["rope"][1]["in_distribution_curve"], 0, 1, 0.05),
+     "extension of seed 1 does not start from that seed's RoPE model"),
+    (lambda r: _add(r["runs"]["alibi"][0]["val_curve"], len(r["runs"]["alibi"][0]["val_curve"]) - 1, None, 0.05),
+     "alibi seed 0: learning curve ends at"),
+    (lambda r: r["extension"].pop("abf"), "lessons need"),
+    (lambda r: r["runs"]["rope_partial"][1]["position_loss"].pop(), "rope_partial seed 1 position_loss has 511 values"),
+    (lambda r: r["extension"]["yarn"][0]["in_distribution_curve"].pop(), "yarn seed 0 in_distribution_curve has"),
+])
+def test_verify_rejects_inconsistent_or_incomplete_new_units(committed, tmp_path, edit, message):
+    stale = copy.deepcopy(committed)
+    edit(stale)
+    with pytest.raises(verify.StaleResults, match=message):
+        verify.verify(write(tmp_path, stale, reseal=True), rerun=False)
+
+
 def test_claims_reader_and_run_agree_on_the_results_file():
     assert claims.RESULTS_FILE == run.results_path("full")
     assert claims.METHODS == config.METHODS and claims.SCALINGS == config.ROPE_SCALINGS
@@ -544,6 +568,110 @@ def test_claims_refuse_an_edited_file(committed, tmp_path):
     fake["runs"]["rope"][0]["position_loss"][0] = 0.0
     with pytest.raises(claims.ClaimFailed, match="edited"):
         claims.results(write(tmp_path, fake, reseal=False))
+
+
+# --- every claim fails when its condition breaks (issue 21 item 3) ------------------------------------
+# One sealed fake per claim, each breaking exactly one condition of the claim's helper: overlapping
+# seeds with far-apart means, a rise on one seed only, a negative gap, a recovery that does not hold.
+
+
+def _add(values: list, lo: int, hi: int | None, delta: float) -> None:
+    assert lo >= 0
+    for i in range(lo, len(values) if hi is None else hi):
+        values[i] += delta
+
+
+def _set_mean(values: list, lo: int, hi: int | None, target: float) -> None:
+    """Shift values[lo:hi] so their mean is ``target`` (the shape stays)."""
+    hi = len(values) if hi is None else hi
+    _add(values, lo, hi, target - float(np.mean(values[lo:hi])))
+
+
+def _run(r, method, seed=0):
+    return r["runs"][method][seed]
+
+
+def _ext(r, variant, seed=0):
+    return r["extension"][variant][seed]
+
+
+def _flatten_beyond(values: list) -> None:
+    _set_mean(values, 128, None, float(np.mean(values[64:128])))
+
+
+def _unigram(r):
+    return r["data"]["unigram_loss"]
+
+
+def _in(values):
+    return float(np.mean(values[:128]))
+
+
+BREAKS = {
+    # overlapping seeds, means still far apart: sinusoidal's seed 0 as good as RoPE
+    "sin_worse_in_distribution": lambda r: _set_mean(_run(r, "sinusoidal")["position_loss"], 0, 128, _in(_run(r, "rope")["position_loss"])),
+    "sin_stalls_on_some_seed": lambda r: [_add(u["position_loss"], 0, None, -0.3) for u in r["runs"]["sinusoidal"]],
+    "sin_learns_on_some_seed": lambda r: [_set_mean(u["position_loss"], 0, 128, _unigram(r)) for u in r["runs"]["sinusoidal"]],
+    "sqrt_d_learns_every_seed": lambda r: _set_mean(_run(r, "sinusoidal_scaled", 1)["position_loss"], 0, 128, _unigram(r)),
+    "sqrt_d_closes_most_of_gap": lambda r: [_add(u["position_loss"], 0, None, 0.7) for u in r["runs"]["sinusoidal_scaled"]],
+    "sin_scaled_behind_rope": lambda r: _set_mean(_run(r, "sinusoidal_scaled")["position_loss"], 0, 128, _in(_run(r, "rope")["position_loss"]) - 0.01),
+    "sin_scaled_ahead_of_nope_and_learned": lambda r: [_add(u["position_loss"], 0, None, 0.3) for u in r["runs"]["sinusoidal_scaled"]],
+    "rope_best_in_distribution": lambda r: _set_mean(_run(r, "alibi")["position_loss"], 0, 128, _in(_run(r, "rope")["position_loss"]) - 0.01),
+    # a rise on one seed only
+    "rope_and_sin_scaled_rise": lambda r: _flatten_beyond(_run(r, "rope", 1)["position_loss"]),
+    "learned_rises_a_little": lambda r: [_add(u["position_loss"], 128, None, 0.5) for u in r["runs"]["learned"]],
+    "nope_flat_past_train_len": lambda r: _add(_run(r, "nope")["position_loss"], 128, None, 0.2),
+    "early_positions_higher": lambda r: _set_mean(_run(r, "rope")["position_loss"], 0, 8, float(np.mean(_run(r, "rope")["position_loss"][64:128]))),
+    "all_but_sin_beat_unigram": lambda r: _set_mean(_run(r, "rope_partial", 1)["position_loss"], 0, 128, _unigram(r)),
+    "nope_beats_unigram": lambda r: _set_mean(_run(r, "nope")["position_loss"], 0, 128, _unigram(r)),
+    "rope_beats_nope_in_distribution": lambda r: [_add(u["position_loss"], 0, 128, -0.2) for u in r["runs"]["nope"]],
+    "nope_beats_rope_beyond": lambda r: [_add(u["position_loss"], 128, None, 0.5) for u in r["runs"]["nope"]],
+    "yarn_rope_beats_nope_beyond": lambda r: _add(_run(r, "rope")["rope_scaling"]["yarn"], 128, None, 0.3),
+    "ntk_yarn_help_rope_beyond": lambda r: _add(_run(r, "rope")["rope_scaling"]["ntk"], 128, None, 0.5),
+    "pi_needs_finetuning": lambda r: [_set_mean(u["rope_scaling"]["pi"], 0, 128, _in(u["position_loss"])) for u in r["runs"]["rope"]],
+    "pi_worse_beyond_too": lambda r: [_add(u["rope_scaling"]["pi"], 128, None, -0.5) for u in r["runs"]["rope"]],
+    "ntk_keeps_in_distribution": lambda r: _add(_run(r, "rope")["rope_scaling"]["ntk"], 0, 128, 0.15),
+    "yarn_flat_past_train_len": lambda r: _add(_run(r, "rope")["rope_scaling"]["yarn"], 128, None, 0.2),
+    "yarn_costs_in_distribution": lambda r: [_set_mean(u["rope_scaling"]["yarn"], 0, 128, _in(u["position_loss"])) for u in r["runs"]["rope"]],
+    "sin_flat_half_way": lambda r: _add(_run(r, "sinusoidal")["val_curve"], 7, 8, -0.3),  # step 200 = 8th point
+    "others_below_unigram_half_way": lambda r: _add(_run(r, "alibi", 1)["val_curve"], 7, 8, _unigram(r) - _run(r, "alibi", 1)["val_curve"][7]),
+    "alibi_flat_past_train_len": lambda r: _add(_run(r, "alibi", 1)["position_loss"], 128, None, 0.2),
+    "alibi_beats_rope_beyond": lambda r: [_add(u["position_loss"], 128, None, 0.5) for u in r["runs"]["alibi"]],
+    "alibi_beats_nope_in_distribution": lambda r: [_add(u["position_loss"], 0, 128, 0.2) for u in r["runs"]["alibi"]],
+    # a negative gap on one seed
+    "rope_edges_alibi_in_distribution": lambda r: _set_mean(_run(r, "alibi")["position_loss"], 0, 128, _in(_run(r, "rope")["position_loss"]) - 0.01),
+    "partial_slightly_behind_rope": lambda r: [_add(u["position_loss"], 0, 128, 0.2) for u in r["runs"]["rope_partial"]],
+    "partial_beats_nope": lambda r: [_add(u["position_loss"], 0, 128, 0.3) for u in r["runs"]["rope_partial"]],
+    "partial_rises_beyond": lambda r: _flatten_beyond(_run(r, "rope_partial")["position_loss"]),
+    "ext_big_base_change_hurts_first": lambda r: [_set_mean(a["position_loss_before"], 0, 128, _in(n["position_loss_before"]))
+                                                  for a, n in zip(r["extension"]["abf"], r["extension"]["ntk"])],
+    "ext_ntk_yarn_recover": lambda r: _add(_ext(r, "yarn", 1)["in_distribution_curve"], len(_ext(r, "yarn", 1)["in_distribution_curve"]) - 1, None, 0.1),
+    # ABF as fast as NTK-aware on one seed: its curve copied
+    "ext_abf_slowest": lambda r: _ext(r, "abf", 1).__setitem__("in_distribution_curve", list(_ext(r, "ntk", 1)["in_distribution_curve"])),
+    "ext_pi_not_recovered": lambda r: [_add(u["in_distribution_curve"], len(u["in_distribution_curve"]) - 1, None,
+                                            _run(r, "rope", i)["val_curve"][-1] - u["in_distribution_curve"][-1])
+                                       for i, u in enumerate(r["extension"]["pi"])],
+    "ext_pi_worst_in_new_range": lambda r: [_add(u["position_loss_after"], 128, 512, -0.2) for u in r["extension"]["pi"]],
+    "ext_control_as_good": lambda r: _add(_ext(r, "rope")["position_loss_after"], 128, 512, 0.2),
+    "ext_yarn_pi_rise_past_new_length": lambda r: _set_mean(_ext(r, "yarn")["position_loss_after"], 512, None,
+                                                            float(np.mean(_ext(r, "yarn")["position_loss_after"][256:512]))),
+    "ext_rope_ntk_abf_flat_past_new_length": lambda r: _add(_ext(r, "abf", 1)["position_loss_after"], 512, None, 0.2),
+}
+
+
+def test_every_claim_has_a_breaking_case():
+    assert set(BREAKS) == set(claims.CLAIMS)
+
+
+@pytest.mark.parametrize("name", sorted(BREAKS))
+def test_claim_fails_when_one_condition_breaks(name, committed, tmp_path):
+    assert claims.evaluate(name)[0], f"{name} must hold on the committed results for this test to mean anything"
+    fake = copy.deepcopy(committed)
+    BREAKS[name](fake)
+    path = write(tmp_path, fake, reseal=True)
+    with pytest.raises(claims.ClaimFailed) as err:
+        claims.check(name, path=path)
+    assert claims.CLAIMS[name].sentence in str(err.value)
 
 
 def test_in_distribution_is_the_first_128_positions(committed):

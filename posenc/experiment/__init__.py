@@ -1,42 +1,49 @@
 """Lesson 3's training experiment: which position method does a small model actually use?
 
-One decoder-only Transformer (d_model 256, 4 pre-LN layers, ≈3.7M parameters,
-token embedding N(0, 0.02²)) is trained five times on the same classical
-Chinese text, differing only in how it learns about order: none (NoPE),
-a learned table, the sinusoidal table added to the input, the same with the
-embedding multiplied by √d_model, and RoPE. Each trains 400 steps of 16
-sequences of length 128 and is then evaluated per position on length-512
-windows; the trained RoPE model is also evaluated with PI, NTK-aware and
-YaRN scaling applied at evaluation time.
+One decoder-only Transformer (d_model 256, 4 pre-LN layers, 4 heads, ≈3.7M
+parameters, token embedding N(0, 0.02²)) is trained seven times on the same
+classical Chinese text, differing only in how it learns about order: none
+(NoPE), a learned table, the sinusoidal table added to the input, the same with
+the embedding multiplied by √d_model, ALiBi's distance bias on the scores,
+RoPE, and RoPE on a quarter of each head's dims. Each trains 400 steps of 16
+sequences of length 128 (validation loss every 25 steps) and is then evaluated
+per position on length-512 windows; the trained RoPE model is also evaluated
+with PI, NTK-aware and YaRN applied at evaluation time, and then extended to
+length 512 by 100 steps of continued training with plain RoPE, PI, NTK-aware,
+YaRN or a raised base (ABF), evaluated to position 1,023 before and after.
 
-    python -m posenc.experiment run --preset full --seeds 3   # writes results/full.json
-    python -m posenc.experiment verify                        # in the test suite
+    python -m posenc.experiment run --preset full --seeds 3 --jobs 2 --threads 1   # results/full.json
+    python -m posenc.experiment verify [--deep]               # in the test suite (without --deep)
     python -m posenc.experiment summary                       # the numbers and claims
 
 Modules, one job each:
 
     corpus     fortunes-zh → data/corpus.txt (cleaning rules, checksum)
     data       characters → ids, split, batches, evaluation windows, baselines
-    model      the Transformer and its five position methods
-    train      one (method, seed) training run
+    model      the Transformer and its seven position methods
+    train      one (method, seed) training run, with its learning curve
     evaluate   loss at every position; RoPE scaling at evaluation time
-    run        all units → results/<preset>.json, cached and resumable
+    scalings   the RoPE frequencies of PI, NTK-aware, YaRN and ABF (from posenc.scaling)
+    extend     the continued-training stage from a trained RoPE model
+    run        all units → results/<preset>.json, cached, resumable, in parallel processes
+    runtime    threads, determinism, device
     provenance code/encodings/corpus hashes, environment, the seal
     verify     is the committed file what the current code produces?
     claims     numbers and checked sentences for the lessons
     figures    arrays for figures_src/
 
-Timings, measured on the project's 2-core AMD EPYC (AVX2, no native bf16), fp32:
+Timings, measured on the project's 2-core AMD EPYC (AVX2, no native bf16), fp32,
+one thread per process (each unit records its CPU seconds; the file sums them):
 
-    --preset quick             3.5 min wall for all five methods, 2 threads, machine otherwise idle
-    --preset full  (one unit)  ≈7 min train + 0.3–1.4 min eval per (method, seed), 1 thread
-    verify                     ≈20 s (hashes + the first 2 steps of each method)
+    --preset full, one (method, seed) unit     ≈7.6 CPU-min (7.0–9.1)
+    --preset full, one extension unit          ≈4.3 CPU-min (4.0–4.5)
+    --preset full --seeds 3 (36 units)         3.7 CPU-hours: ≈1.9 h wall with --jobs 2 on an idle machine
+    --preset quick                             see README (measured with --jobs 2 --threads 1)
+    verify                                     ≈20 s (hashes, self-consistency, the first 2 steps of each method)
+    verify --deep                              + one RoPE model re-trained and the first extension steps
 
-A full step (batch 16) takes 0.68 s on 2 threads or ≈1.0 s on 1 thread, so two
-1-thread processes (``--seed 1`` / ``--seed 2``) use both cores best. Behind
-the committed 3-seed results: seeds 1 and 2 (ten units) took ≈80 min of compute
-on a quiet machine, seed 0 far longer on a busy one; the file records each
-unit's time and the total (``wall_seconds``). bf16
-autocast is ≈2× faster than fp32 only on CPUs with native bf16
+The committed results' wall_seconds (≈4 h) is longer than the CPU time over two
+cores because that run shared the machine with other work and resumed once from
+its cache. bf16 autocast is ≈2× faster than fp32 only on CPUs with native bf16
 (AVX512-BF16/AMX); on AVX2 it is emulated and far slower, so the presets use fp32.
 """

@@ -36,6 +36,11 @@ def _():
     return _claims().config()["n_layers"]
 
 
+@number("exp_heads", "", "实验模型每层的注意力头数")
+def _():
+    return _claims().config()["n_heads"]
+
+
 @number("exp_steps", ",", "训练步数")
 def _():
     return _claims().config()["steps"]
@@ -222,6 +227,11 @@ def _():
     return _exp_yarn().attention_factor ** 2
 
 
+@number("exp_partial_fraction", ".0%", "部分 RoPE 旋转每个头的多大比例的维度(transformers 的 partial_rotary_factor)")
+def _():
+    return _claims().config()["partial_rotary_fraction"]
+
+
 # --- the learning curves (lesson 3) ----------------------------------------------------------------
 
 
@@ -322,7 +332,11 @@ def _():
 
 
 def _steps_text(steps: list) -> str:
-    lo, hi = min(steps), max(steps)
+    """The seeds' recovery steps as a range ("20–30"), over the seeds that recovered."""
+    done = [x for x in steps if x is not None]
+    if not done:
+        raise ValueError(f"no seed recovered ({steps}); the sentence quoting this range needs rewording")
+    lo, hi = min(done), max(done)
     return f"{lo}" if lo == hi else f"{lo}–{hi}"
 
 
@@ -349,5 +363,16 @@ for _v in ("rope", "pi", "ntk", "yarn", "abf"):
 
 
 for _v in ("rope", "ntk", "yarn", "abf"):
-    number(f"exp_ext_recover_{_v}", "", f"{_v}:训练长度之内的 loss 从第几步起回到并保持在预训练水平附近(各种子的范围)")(
+    number(f"exp_ext_recover_{_v}", "", f"{_v}:训练长度之内的 loss 从第几步起回到并保持在预训练水平附近(回到了的种子的范围)")(
         lambda v=_v: _steps_text(_claims().steps_to_recover(v)))
+
+
+@number("exp_ext_recovered_seeds_abf", "", "ABF:继续训练结束时回到预训练水平附近的种子数")
+def _():
+    return sum(x is not None for x in _claims().steps_to_recover("abf"))
+
+
+@number("exp_ext_end_abf_worst", ".3f", "ABF:继续训练结束时训练长度之内 loss 最高的那个种子,比它自己预训练结束时高多少")
+def _():
+    c = _claims()
+    return float((c.extension_curves("abf")[:, -1] - c.pretrained_in_distribution(per_seed=True)).max())
