@@ -125,3 +125,13 @@ def train_length(path=None) -> int:
 def unigram_baseline(path=None) -> float:
     """Where to draw the horizontal "character frequency only" line."""
     return claims.unigram_loss(path)
+
+
+def recovered_band(path=None) -> tuple[float, float, float]:
+    """(level − RECOVERED, level, level + RECOVERED) around what pre-training reached at positions 0–127
+    (mean over seeds): the horizontal band behind the extension's recovery curves.
+
+    ``claims.steps_to_recover`` compares each seed with its own pre-trained level; the band shows their mean.
+    """
+    level = claims.pretrained_in_distribution(path=path)
+    return level - claims.RECOVERED, level, level + claims.RECOVERED

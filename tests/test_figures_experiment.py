@@ -1,0 +1,300 @@
+"""What the training-experiment figures show (issue 21 item 2), and that they fit a phone (issue 18).
+
+Each figure is drawn as the build draws it (tests/figure_support.py) and every labelled line is read
+back and compared, in order and point by point, with the results as posenc.experiment.claims returns
+them: raw per-seed arrays averaged here (not the figure's own accessor) where the figure does not
+smooth, posenc.experiment.figures' smoothed curves where it does (its smoothing is tested in
+tests/test_experiment.py). A reversed, truncated or swapped series fails. Legends use the labels
+module's names; each method keeps one colour in every figure; alt texts quote the checked sentences.
+"""
+
+from __future__ import annotations
+
+import matplotlib
+import numpy as np
+import pytest
+
+from figures_src import _style
+from figures_src import experiment as expfig
+from figures_src.build import load_all
+from posenc.experiment import claims
+from posenc.experiment import figures as F
+from posenc.experiment.config import EXTENSIONS, METHODS
+from posenc.experiment.labels import EXTENSION_LABELS, METHOD_LABELS, ROPE_SCALING_LABELS
+from tests.figure_support import all_lines, drawn, legend_labels, lines, texts
+
+FIGURES = ("exp_training_curves", "exp_learning_curves", "exp_position_loss", "exp_alibi_position_loss",
+           "exp_rope_scaling", "exp_extension_recovery", "exp_extension_positions", "exp_nope_vs_rope", "exp_partial_rope")
+
+# The claims each figure's alt text quotes (the brief of each figure: what it shows).
+QUOTED = {
+    "exp_training_curves": ("sin_worse_in_distribution", "sin_stalls_on_some_seed", "sqrt_d_learns_every_seed"),
+    "exp_learning_curves": ("sin_flat_half_way", "others_below_unigram_half_way"),
+    "exp_position_loss": ("rope_best_in_distribution", "rope_and_sin_scaled_rise", "learned_rises_a_little", "nope_flat_past_train_len"),
+    "exp_alibi_position_loss": ("alibi_flat_past_train_len", "alibi_beats_rope_beyond", "rope_edges_alibi_in_distribution"),
+    "exp_rope_scaling": ("pi_needs_finetuning", "ntk_keeps_in_distribution", "ntk_yarn_help_rope_beyond", "yarn_flat_past_train_len"),
+    "exp_extension_recovery": ("ext_big_base_change_hurts_first", "ext_others_recover", "ext_pi_not_recovered"),
+    "exp_extension_positions": ("ext_pi_worst_in_new_range", "ext_control_as_good", "ext_yarn_pi_rise_past_new_length",
+                                "ext_rope_ntk_abf_flat_past_new_length"),
+    "exp_nope_vs_rope": ("rope_beats_nope_in_distribution", "nope_beats_rope_beyond", "yarn_rope_beats_nope_beyond"),
+    "exp_partial_rope": ("partial_slightly_behind_rope", "partial_beats_nope", "partial_rises_beyond"),
+}
+CHINESE_COUNT = {3: "三", 4: "四", 5: "五", 6: "六", 7: "七"}
+
+
+def _same(actual: np.ndarray, expected: np.ndarray, what: str):
+    """Equal point by point; and the expected series is not its own reverse, so order is really checked."""
+    expected = np.asarray(expected, float)
+    assert actual.shape == expected.shape, f"{what}: {actual.shape} points drawn, {expected.shape} expected"
+    np.testing.assert_allclose(actual, expected, rtol=1e-12, atol=1e-12, err_msg=what)
+    assert not np.allclose(expected, expected[::-1]), f"{what}: the series reads the same reversed; the test would not see it"
+
+
+def _curve_lines(ax, curves, labels=None):
+    """The labelled lines of ``ax`` that are curves, in order, equal ``curves`` (x and mean)."""
+    drawn_lines = lines(ax)
+    want = [c.label for c in curves] if labels is None else list(labels)
+    got = [label for label in drawn_lines if label in want]
+    assert got == want, f"lines drawn {got}, expected {want}"
+    for label, c in zip(want, curves):
+        x, y = drawn_lines[label]
+        _same(x, c.x, f"{label} x")
+        _same(y, c.mean, f"{label} y")
+
+
+def _seed_mean(rows: np.ndarray) -> np.ndarray:
+    return np.asarray(rows, float).mean(axis=0)
+
+
+def _colour(line) -> tuple:
+    return tuple(np.round(matplotlib.colors.to_rgba(line.get_color()), 4))
+
+
+def _hline_y(ax, label: str) -> float:
+    x, y = lines(ax)[label]
+    assert y[0] == y[-1], f"{label} is not horizontal"
+    return float(y[0])
+
+
+def _vlines_x(ax) -> list[float]:
+    return [float(x[0]) for x, _ in all_lines(ax) if len(x) == 2 and x[0] == x[1]]
+
+
+# --- registration, phone rule, alt texts ----------------------------------------------------------------------
+
+
+def test_the_module_registers_exactly_these_figures():
+    assert sorted(n for n, s in load_all().items() if s.module == "figures_src.experiment") == sorted(FIGURES)
+
+
+@pytest.mark.parametrize("name", FIGURES)
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_phone_rule(name, theme):
+    assert load_all()[name].size[0] <= _style.PHONE_MAX_WIDTH_IN
+    with drawn(name, theme) as fig:
+        small = [(t.get_text(), t.get_fontsize()) for t in texts(fig) if t.get_fontsize() < _style.MIN_TEXT_PT]
+        assert not small, f"{name}: text under {_style.MIN_TEXT_PT} pt: {small[:5]}"
+        axes = [ax for ax in fig.axes if ax.get_visible()]
+        assert len({round(ax.get_position().x0, 3) for ax in axes}) == 1, f"{name}: panels side by side"
+        for ax in axes:  # legends sit below their axes, never over the data
+            legends = [leg for leg in (ax.get_legend(), *fig.legends) if leg is not None]
+            assert legends, f"{name}: no legend"
+        renderer = fig._get_renderer()
+        for leg in [ax.get_legend() for ax in axes if ax.get_legend()] + list(fig.legends):
+            box = leg.get_window_extent(renderer)
+            for ax in axes:
+                inside = ax.get_window_extent(renderer)
+                assert box.y1 <= inside.y0 + 1 or box.y0 >= inside.y1 - 1 or box.x0 >= inside.x1 or box.x1 <= inside.x0, (
+                    f"{name}: a legend overlaps an axes")
+
+
+@pytest.mark.parametrize("name", FIGURES)
+def test_alt_text_quotes_the_checked_sentences(name):
+    alt = load_all()[name].alt_text()
+    for claim in QUOTED[name]:
+        assert claims.CLAIMS[claim].sentence in alt, f"{name}: alt text lacks claim {claim!r}"
+    assert "〔" not in alt
+
+
+@pytest.mark.parametrize("name", ["exp_training_curves", "exp_learning_curves", "exp_position_loss"])
+def test_figures_of_all_methods_count_them_right(name):
+    spec = load_all()[name]
+    text = spec.alt_text() + spec.caption_text()
+    assert f"{CHINESE_COUNT[len(METHODS)]}种" in text, f"{name}: alt or caption does not say how many methods"
+    wrong = [f"{c}种" for n, c in CHINESE_COUNT.items() if n != len(METHODS) and f"{c}种" in text]
+    assert not wrong, f"{name}: a wrong count of methods in alt or caption: {wrong}"
+
+
+@pytest.mark.parametrize("name", ["exp_extension_recovery", "exp_extension_positions"])
+def test_extension_figures_count_the_variants(name):
+    assert f"{CHINESE_COUNT[len(EXTENSIONS)]}种" in load_all()[name].alt_text()
+
+
+# --- one colour per method, one per variant -----------------------------------------------------------------------
+
+
+def test_each_method_has_its_own_colour_but_the_sqrt_d_control():
+    assert set(expfig.METHOD_SERIES) == set(METHODS)
+    idx = {m: expfig.METHOD_SERIES[m] for m in METHODS if m != "sinusoidal_scaled"}
+    assert len(set(idx.values())) == len(idx), idx
+    assert expfig.METHOD_SERIES["sinusoidal_scaled"] == expfig.METHOD_SERIES["sinusoidal"]
+    assert max(expfig.METHOD_SERIES.values()) < len(_style.THEMES["light"].series)
+    assert set(expfig.VARIANT_SERIES) == set(EXTENSIONS)
+    assert len(set(expfig.VARIANT_SERIES.values())) == len(EXTENSIONS)
+    assert expfig.VARIANT_SERIES["rope"] == expfig.METHOD_SERIES["rope"]
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_a_method_or_variant_has_the_same_colour_in_every_figure(theme):
+    by_label: dict[str, set] = {}
+    for name in FIGURES:
+        with drawn(name, theme) as fig:
+            for ax in fig.axes:
+                for ln in ax.get_lines():
+                    by_label.setdefault(ln.get_label(), set()).add(_colour(ln))
+    series = _style.THEMES[theme].series
+    for m in METHODS:
+        assert by_label[METHOD_LABELS[m]] == {_colour(matplotlib.lines.Line2D([], [], color=series[expfig.METHOD_SERIES[m]]))}, m
+    for v in EXTENSIONS:
+        want = {_colour(matplotlib.lines.Line2D([], [], color=series[expfig.VARIANT_SERIES[v]]))}
+        assert by_label[EXTENSION_LABELS[v]] == want, v
+        if v in ROPE_SCALING_LABELS and v != "rope":
+            assert by_label[ROPE_SCALING_LABELS[v]] == want, v
+
+
+# --- lesson 3 ------------------------------------------------------------------------------------------------------
+
+
+def test_training_curves():
+    curves = F.training_curves(smooth=expfig.TRAIN_SMOOTH)
+    assert [c.key for c in curves] == list(METHODS)
+    with drawn("exp_training_curves") as fig:
+        (ax,) = fig.axes
+        _curve_lines(ax, curves)
+        assert _hline_y(ax, expfig.UNIGRAM_LABEL) == pytest.approx(claims.unigram_loss())
+        # the end-of-training validation points: one per method, its mean over seeds of the 0–127 loss
+        points = [(ln.get_xdata(), ln.get_ydata()) for ln in ax.get_lines()
+                  if ln.get_marker() == "o" and len(ln.get_xdata()) == 1]
+        assert len(points) == len(METHODS)
+        for (x, y), m in zip(points, METHODS):
+            assert x[0] > int(claims.config()["steps"]) - 1
+            assert y[0] == pytest.approx(_seed_mean(claims.position_losses(m))[: claims.TRAIN_LEN].mean())
+        assert legend_labels(fig) == [METHOD_LABELS[m] for m in METHODS] + [expfig.VALIDATION_LABEL, expfig.UNIGRAM_LABEL]
+
+
+def test_learning_curves():
+    with drawn("exp_learning_curves") as fig:
+        (ax,) = fig.axes
+        drawn_lines = lines(ax)
+        assert [k for k in drawn_lines if k in METHOD_LABELS.values()] == [METHOD_LABELS[m] for m in METHODS]
+        steps = claims.curve_steps()
+        for m in METHODS:
+            x, y = drawn_lines[METHOD_LABELS[m]]
+            _same(x, steps, m)
+            _same(y, _seed_mean(claims.val_curves(m)), m)
+        assert _hline_y(ax, expfig.UNIGRAM_LABEL) == pytest.approx(claims.unigram_loss())
+        assert _vlines_x(ax) == [claims.half_way()]
+        assert legend_labels(fig) == [METHOD_LABELS[m] for m in METHODS] + [expfig.UNIGRAM_LABEL]
+
+
+def test_position_loss_two_panels_cover_every_method():
+    assert {m for _, ms in expfig.POSITION_PANELS for m in ms} == set(METHODS)
+    with drawn("exp_position_loss") as fig:
+        assert len(fig.axes) == len(expfig.POSITION_PANELS)
+        top, bottom = fig.axes
+        assert top.get_position().y0 > bottom.get_position().y1  # stacked, top first
+        assert top.get_ylim() == bottom.get_ylim()  # one scale, so the panels compare
+        for ax, (title, methods) in zip(fig.axes, expfig.POSITION_PANELS):
+            assert ax.get_title(loc="left") == title
+            _curve_lines(ax, F.position_curves(methods=methods, smooth=expfig.POSITION_SMOOTH))
+            assert _vlines_x(ax) == [claims.TRAIN_LEN]
+            assert _hline_y(ax, expfig.UNIGRAM_LABEL) == pytest.approx(claims.unigram_loss())
+            assert ax.get_legend() is not None
+            assert [t.get_text() for t in ax.get_legend().get_texts()] == [METHOD_LABELS[m] for m in methods] + [expfig.UNIGRAM_LABEL]
+
+
+def test_position_curves_are_the_seed_means_of_the_results():
+    """The smoothed accessor the position figures draw, unsmoothed, is the plain mean over seeds of the results."""
+    for c in F.position_curves(smooth=1):
+        _same(c.mean, _seed_mean(claims.position_losses(c.key)), c.key)
+
+
+# --- lesson 3b, 6 ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name, methods", [("exp_alibi_position_loss", ("nope", "alibi", "rope")),
+                                           ("exp_partial_rope", ("nope", "rope", "rope_partial"))])
+def test_method_position_figures(name, methods):
+    with drawn(name) as fig:
+        (ax,) = fig.axes
+        _curve_lines(ax, F.position_curves(methods=methods, smooth=expfig.POSITION_SMOOTH))
+        assert _vlines_x(ax) == [claims.TRAIN_LEN]
+        assert ax.get_xlim() == (0, int(claims.config()["eval_len"]) - 1)
+        assert legend_labels(fig) == [METHOD_LABELS[m] for m in methods]
+
+
+def test_nope_vs_rope():
+    curves = F.position_curves(methods=("nope", "rope"), smooth=expfig.POSITION_SMOOTH)
+    curves += F.scaling_curves(names=("yarn",), smooth=expfig.POSITION_SMOOTH)
+    labels = [METHOD_LABELS["nope"], METHOD_LABELS["rope"], expfig.YARN_AT_EVALUATION_LABEL]
+    with drawn("exp_nope_vs_rope") as fig:
+        (ax,) = fig.axes
+        _curve_lines(ax, curves, labels)
+        assert _vlines_x(ax) == [claims.TRAIN_LEN]
+        assert legend_labels(fig) == labels
+
+
+# --- lesson 5 -----------------------------------------------------------------------------------------------------
+
+
+def test_rope_scaling():
+    names = ("rope", *claims.SCALINGS)
+    (nope,) = F.position_curves(methods=("nope",), smooth=expfig.POSITION_SMOOTH)
+    curves = [nope, *F.scaling_curves(names=names, smooth=expfig.POSITION_SMOOTH)]
+    with drawn("exp_rope_scaling") as fig:
+        (ax,) = fig.axes
+        _curve_lines(ax, curves)
+        assert _vlines_x(ax) == [claims.TRAIN_LEN]
+        assert legend_labels(fig) == [METHOD_LABELS["nope"]] + [ROPE_SCALING_LABELS[n] for n in names]
+
+
+def test_recovered_band_is_the_pretrained_level_plus_minus_the_margin():
+    low, level, high = F.recovered_band()
+    # the pre-trained level: the RoPE model's last learning-curve point, mean over seeds
+    assert level == pytest.approx(_seed_mean(claims.val_curves("rope"))[-1])
+    assert (level - low, high - level) == pytest.approx((claims.RECOVERED, claims.RECOVERED))
+
+
+def test_extension_recovery():
+    with drawn("exp_extension_recovery") as fig:
+        (ax,) = fig.axes
+        drawn_lines = lines(ax)
+        assert [k for k in drawn_lines if k in EXTENSION_LABELS.values()] == [EXTENSION_LABELS[v] for v in EXTENSIONS]
+        steps = claims.extension_steps()
+        assert steps[0] == 0 and steps[-1] == int(claims.config()["ext_steps"])
+        for v in EXTENSIONS:
+            x, y = drawn_lines[EXTENSION_LABELS[v]]
+            _same(x, steps, v)
+            _same(y, _seed_mean(claims.extension_curves(v)), v)
+        low, level, high = F.recovered_band()
+        assert _hline_y(ax, expfig.PRETRAINED_LABEL) == pytest.approx(level)
+        spans = [p for p in ax.patches if isinstance(p, matplotlib.patches.Rectangle)]
+        assert len(spans) == 1
+        y0, y1 = spans[0].get_y(), spans[0].get_y() + spans[0].get_height()
+        assert (y0, y1) == pytest.approx((low, high))
+        assert legend_labels(fig) == [expfig.PRETRAINED_LABEL] + [EXTENSION_LABELS[v] for v in EXTENSIONS]
+
+
+def test_extension_positions_after_the_continued_training():
+    curves = F.extension_positions("after", smooth=expfig.POSITION_SMOOTH)
+    assert len(curves[0].x) == int(claims.config()["ext_eval_len"])
+    with drawn("exp_extension_positions") as fig:
+        (ax,) = fig.axes
+        _curve_lines(ax, curves)
+        assert _vlines_x(ax) == [claims.TRAIN_LEN, int(claims.config()["ext_len"])]
+        assert legend_labels(fig) == [EXTENSION_LABELS[v] for v in EXTENSIONS]
+    # "after", not "before": the zero-shot curves differ, and the figure must not show them
+    before = F.extension_positions("before", smooth=expfig.POSITION_SMOOTH)
+    assert not np.allclose(before[1].mean, curves[1].mean)
+    for c in F.extension_positions("after"):  # unsmoothed: the plain mean over seeds
+        _same(c.mean, _seed_mean(claims.extension_position_losses(c.key, "after")), c.key)
