@@ -276,7 +276,7 @@ def exp_rope_scaling(fig, theme):
         f"折线图：横轴是继续训练的步数 0 到 {num('exp_ext_steps')}，纵轴是训练长度之内（位置 0 到 {num('exp_train_last')}）的 loss，"
         "频率不变的 RoPE 对照组、位置插值、NTK-aware、YaRN、ABF 五种做法各一条线，"
         f"灰色横带是预训练结束时的水平上下各 {num('exp_recovered')}。图例在图下方。"
-        + _said("ext_big_base_change_hurts_first", "ext_others_recover", "ext_pi_not_recovered")
+        + _said("ext_big_base_change_hurts_first", "ext_ntk_yarn_recover", "ext_abf_slowest", "ext_pi_not_recovered")
     ),
     caption=lambda: (
         f"把预训练好的 RoPE 模型换上新频率，在长 {num('exp_ext_len')} 的序列上继续训练 {num('exp_ext_steps')} 步："

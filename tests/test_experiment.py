@@ -702,8 +702,16 @@ def test_figure_data_shapes(committed):
     val = figures.final_validation()
     assert [v.key for v in val] == list(config.METHODS) and all(v.x[0] == 399 for v in val)
     rope_val = np.mean([np.mean(u["position_loss"][:128]) for u in committed["runs"]["rope"]])
-    assert val[-1].mean[0] == pytest.approx(rope_val)
+    assert {v.key: v for v in val}["rope"].mean[0] == pytest.approx(rope_val)
     assert figures.train_length() == 128
+    curves = figures.learning_curves()
+    assert [c.key for c in curves] == list(config.METHODS)
+    assert list(curves[0].x) == list(range(25, 401, 25)) and curves[0].mean.shape == (16,)
+    rec = figures.extension_recovery()
+    assert [c.key for c in rec] == list(config.EXTENSIONS) and list(rec[0].x) == list(range(0, 101, 10))
+    after = figures.extension_positions("after")
+    assert all(c.mean.shape == (1024,) and c.seeds == n_seeds for c in after)
+    assert figures.extension_length() == 512
 
 
 def test_moving_average():

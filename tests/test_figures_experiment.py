@@ -33,7 +33,7 @@ QUOTED = {
     "exp_position_loss": ("rope_best_in_distribution", "rope_and_sin_scaled_rise", "learned_rises_a_little", "nope_flat_past_train_len"),
     "exp_alibi_position_loss": ("alibi_flat_past_train_len", "alibi_beats_rope_beyond", "rope_edges_alibi_in_distribution"),
     "exp_rope_scaling": ("pi_needs_finetuning", "ntk_keeps_in_distribution", "ntk_yarn_help_rope_beyond", "yarn_flat_past_train_len"),
-    "exp_extension_recovery": ("ext_big_base_change_hurts_first", "ext_others_recover", "ext_pi_not_recovered"),
+    "exp_extension_recovery": ("ext_big_base_change_hurts_first", "ext_ntk_yarn_recover", "ext_abf_slowest", "ext_pi_not_recovered"),
     "exp_extension_positions": ("ext_pi_worst_in_new_range", "ext_control_as_good", "ext_yarn_pi_rise_past_new_length",
                                 "ext_rope_ntk_abf_flat_past_new_length"),
     "exp_nope_vs_rope": ("rope_beats_nope_in_distribution", "nope_beats_rope_beyond", "yarn_rope_beats_nope_beyond"),
