@@ -55,8 +55,9 @@ def base_raises() -> tuple[BaseRaise, ...]:
 
     Code Llama starts from Llama 2 (head_dim 128, trained at 4,096) and trains on
     16,384-token sequences with θ = 10⁶ (Rozière et al. 2023 §2.4); it reports stable
-    behaviour up to 100,000 tokens. Qwen3's long-context stage raises θ at 32,768
-    tokens (technical report §3.1); its YaRN setting then reaches 131,072. SmolLM3's
+    behaviour up to 100,000 tokens. Qwen3's long-context stage raises θ while the
+    length grows from 4,096 to 32,768 tokens (technical report, pre-training stages);
+    its YaRN setting then reaches 131,072. SmolLM3's
     released configs raise θ twice (4,096 → 32,768 → 65,536). Llama 3 is not a base
     change of one model: it was pre-trained with θ = 500,000 from the start, compared
     here with Llama 2's 10,000.
@@ -69,7 +70,7 @@ def base_raises() -> tuple[BaseRaise, ...]:
                   _fact("codellama_base_after"), _fact("codellama_lcft_length"),
                   far=_fact("codellama_extrapolation_length")),
         BaseRaise("qwen3", "Qwen3 长上下文阶段", qwen3["head_dim"],
-                  _fact("qwen3_abf_base_before"), _fact("qwen3_long_stage_length"),
+                  _fact("qwen3_abf_base_before"), _fact("qwen3_general_stage_length"),
                   _fact("qwen3_abf_base_after"), _fact("qwen3_long_stage_length"),
                   far=qwen3["scaled_context"]),
         BaseRaise("smollm3_32k", "SmolLM3 第一段", smol["head_dim"],

@@ -74,7 +74,7 @@ def test_base_raises_are_read_from_the_sources():
         fact("codellama_base_after"), fact("codellama_lcft_length"), fact("codellama_extrapolation_length"))
     q = by_key["qwen3"]
     assert (q.base, q.new_base, q.length, q.new_length, q.far) == (
-        fact("qwen3_abf_base_before"), fact("qwen3_abf_base_after"), fact("qwen3_long_stage_length"),
+        fact("qwen3_abf_base_before"), fact("qwen3_abf_base_after"), fact("qwen3_general_stage_length"),
         fact("qwen3_long_stage_length"), field("qwen3_8b", "scaled_context"))
     s1, s2 = by_key["smollm3_32k"], by_key["smollm3_64k"]
     assert (s1.base, s1.length, s1.new_base, s1.new_length) == (
