@@ -163,6 +163,15 @@ def t5_buckets() -> tuple[int, int]:
     return m["relative_attention_num_buckets"], m["relative_attention_max_distance"]
 
 
+# === the data-flow panel ("从第 N 课出发", posenc/dataflow.py) ========================================
+
+DATAFLOW_MODELS = ("gpt2", "llama3_8b", "qwen3_8b")  # real models it offers (configs from posenc/data)
+DATAFLOW_PROJECT_METHODS = ("learned", "sinusoidal", "alibi", "rope", "rope_partial", "nope")  # the experiment's model, per method
+# The model each page's panel opens on: "all" is the home page, the others lessons.
+DATAFLOW_START = {"all": "qwen3_8b", "1": "gpt2", "2": "gpt2", "3": "project_sinusoidal", "3b": "project_alibi",
+                  "4": "llama3_8b", "5": "qwen3_8b", "6": "project_rope_partial"}
+
+
 WIDGET_DEFAULTS: dict[str, dict] = {
     "sin-clock": {"d": SIN_DIM, "base": DEFAULT_BASE, "position": NEAR_POSITION, "presets": list(encoding_positions())},
     "sin-dot": {"d": SIN_DIM, "base": DEFAULT_BASE, "max": MAX_DISTANCE, "position": DOT_STARTS[0],
@@ -175,6 +184,8 @@ WIDGET_DEFAULTS: dict[str, dict] = {
     "scaling-explorer": {"model": SCALING_MODEL, "method": SCALING_METHOD, "factor": 0, "models": ""},
     "alibi-bias": {"heads": ALIBI_HEADS, "head": ALIBI_HEAD, "distance": ALIBI_DISTANCE, "span": ALIBI_SPAN,
                    "factor": ALIBI_FACTOR},
+    # lesson: which lesson's state the panel shows ("all" on the home page); model "" opens on DATAFLOW_START
+    "dataflow": {"lesson": "all", "model": "", "data": ""},
     "t5-buckets": {"num_buckets": t5_buckets()[0], "max_distance": t5_buckets()[1],
                    "bidirectional": "true" if T5_BIDIRECTIONAL else "false", "distance": T5_DISTANCE},
 }

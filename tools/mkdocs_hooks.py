@@ -61,6 +61,7 @@ def on_files(files, config):
     for f in _vendor_files(config):
         files.append(f)
     files.append(_models_json(config))
+    files.append(_dataflow_json(config))
     return files
 
 
@@ -72,6 +73,16 @@ def _models_json(config) -> File:
 
     content = json.dumps(browser_export(), ensure_ascii=False, sort_keys=True, indent=1)
     return File.generated(config, "assets/models.json", content=content)
+
+
+def _dataflow_json(config) -> File:
+    """assets/dataflow.json: the data-flow panel's stages, shapes and parameter counts, from posenc.dataflow."""
+    import json
+
+    from posenc.dataflow import browser_export
+
+    content = json.dumps(browser_export(), ensure_ascii=False, sort_keys=True, indent=1)
+    return File.generated(config, "assets/dataflow.json", content=content)
 
 
 # mkdocs-jupyter (nbconvert's lab template) writes into every notebook page a MathJax loader
