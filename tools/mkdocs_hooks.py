@@ -71,7 +71,8 @@ def _models_json(config) -> File:
 
     from posenc.configs import browser_export
 
-    content = json.dumps(browser_export(), ensure_ascii=False, sort_keys=True, indent=1)
+    # compact: every page with the panel fetches it
+    content = json.dumps(browser_export(), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     return File.generated(config, "assets/models.json", content=content)
 
 
@@ -81,7 +82,8 @@ def _dataflow_json(config) -> File:
 
     from posenc.dataflow import browser_export
 
-    content = json.dumps(browser_export(), ensure_ascii=False, sort_keys=True, indent=1)
+    # compact: every page with the panel fetches it
+    content = json.dumps(browser_export(), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     return File.generated(config, "assets/dataflow.json", content=content)
 
 

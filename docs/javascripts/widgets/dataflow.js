@@ -15,11 +15,21 @@ import { activate, fill, frame, h, num, pageOptionsOrFail, refuse, selectField }
 const TAGS = { V: "已核实", V3: "副本核实", U: "未核实" };
 const shape = (dims) => dims.map((d) => (d === "T" ? "T" : formatInt(d))).join(" × ");
 
+// assets/dataflow.json, fetched once per visit: instant navigation reuses it on the next page.
+let shared = null;
+
 async function load(raw) {
   if (raw) return JSON.parse(raw);
-  const res = await fetch(new URL("../../assets/dataflow.json", import.meta.url));
-  if (!res.ok) throw new Error(`HTTP ${res.status}`);
-  return res.json();
+  shared ??= fetch(new URL("../../assets/dataflow.json", import.meta.url)).then((res) => {
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    return res.json();
+  });
+  try {
+    return structuredClone(await shared);
+  } catch (err) {
+    shared = null; // try again on the next page
+    throw err;
+  }
 }
 
 export async function mount(el) {
