@@ -206,6 +206,23 @@ def t5_buckets() -> tuple[int, int]:
     return m["relative_attention_num_buckets"], m["relative_attention_max_distance"]
 
 
+# === the data-flow panel ("从第 N 课出发", posenc/dataflow.py) ========================================
+
+DATAFLOW_MODELS = ("gpt2", "llama3_8b", "qwen3_8b")  # real models it offers (configs from posenc/data)
+DATAFLOW_PROJECT_METHODS = ("learned", "sinusoidal", "alibi", "rope", "rope_partial", "nope")  # the experiment's model, per method
+# The model each page's panel opens on: "all" is the home page, the others lessons.
+DATAFLOW_START = {"all": "qwen3_8b", "1": "gpt2", "2": "gpt2", "3": "project_sinusoidal", "3b": "project_alibi",
+                  "4": "llama3_8b", "5": "qwen3_8b", "6": "project_rope_partial"}
+
+
+def gpt2_table() -> tuple[int, int]:
+    """(rows, width) of GPT-2's position table, from posenc/data (lesson 2's widget looks rows up in it)."""
+    from .configs import load
+
+    m = load("gpt2")
+    return m["context"], m["hidden"]
+
+
 WIDGET_DEFAULTS: dict[str, dict] = {
     "sin-clock": {"d": SIN_DIM, "base": DEFAULT_BASE, "position": NEAR_POSITION, "presets": list(encoding_positions())},
     "sin-dot": {"d": SIN_DIM, "base": DEFAULT_BASE, "max": MAX_DISTANCE, "position": DOT_STARTS[0],
@@ -218,6 +235,12 @@ WIDGET_DEFAULTS: dict[str, dict] = {
     "scaling-explorer": {"model": SCALING_MODEL, "method": SCALING_METHOD, "factor": 0, "models": ""},
     "alibi-bias": {"heads": ALIBI_HEADS, "head": ALIBI_HEAD, "distance": ALIBI_DISTANCE, "span": ALIBI_SPAN,
                    "factor": ALIBI_FACTOR},
+    # lesson 2: the raw index drowns the content (content RMS / p), and GPT-2's table has no row past its end
+    "content-position": {"position": NAIVE_PROBE_POSITION, "rms": [UNIT_CONTENT_RMS, PROJECT_EMBED_STD], "max": RATIO_MAX_POSITION,
+                         "presets": [LOOKUP_FIRST, NAIVE_PROBE_POSITION, gpt2_table()[0] - 1, gpt2_table()[0], FAR_POSITION],
+                         "rows": gpt2_table()[0], "width": gpt2_table()[1]},
+    # lesson: which lesson's state the panel shows ("all" on the home page); model "" opens on DATAFLOW_START
+    "dataflow": {"lesson": "all", "model": "", "data": ""},
     "t5-buckets": {"num_buckets": t5_buckets()[0], "max_distance": t5_buckets()[1],
                    "bidirectional": "true" if T5_BIDIRECTIONAL else "false", "distance": T5_DISTANCE},
 }

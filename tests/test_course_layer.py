@@ -47,7 +47,7 @@ def test_the_widget_macro_writes_every_default_as_a_data_attribute():
 
 
 def test_values_parse_as_the_widgets_read_them():
-    """docs/javascripts/widgets/_ui.js options(): Number(raw) for numbers, raw.split(",") for lists."""
+    """docs/javascripts/widgets/_ui.js pageOptions(): Number(raw) for numbers, raw.split(",") for lists."""
     for name, defaults in ex.WIDGET_DEFAULTS.items():
         attrs = _attrs(macros.widget_attributes(name, {}))
         for key, value in defaults.items():
@@ -80,14 +80,34 @@ def test_attribute_text_is_plain():
         macros.attribute_text(True)
 
 
-def test_a_stale_js_copy_of_a_default_is_named_with_file_and_line(tmp_path, monkeypatch):
+def test_a_widget_reads_exactly_the_keys_the_macro_writes(tmp_path, monkeypatch):
+    """A JS copy of the defaults, an option the page never gets and a default the widget ignores are each named."""
     js = tmp_path / "sin-clock.js"
-    js.write_text('import { options } from "./_ui.js";\nconst DEFAULTS = { d: 12, base: 10000, position: 3, presets: [3, 1024, 100000] };\n',
+    js.write_text('import { pageOptionsOrFail } from "./_ui.js";\nconst DEFAULTS = { d: 16 };\n'
+                  'export function mount(el) {\n  const opt = pageOptionsOrFail(el, { d: "int", base: "number", position: "int", speed: "int" });\n}\n',
                   encoding="utf-8")
     monkeypatch.setattr(macros, "WIDGETS", tmp_path)
     monkeypatch.setattr(ex, "WIDGET_DEFAULTS", {"sin-clock": ex.WIDGET_DEFAULTS["sin-clock"]})
-    problems = macros.widget_default_mismatches()
-    assert problems == [f"docs/javascripts/widgets/sin-clock.js:2: d is 12 in the JS copy but {ex.SIN_DIM} in posenc/examples.py WIDGET_DEFAULTS"]
+    assert macros.widget_default_mismatches() == [
+        "docs/javascripts/widgets/sin-clock.js:2: a JavaScript copy of the defaults; read them from the page with pageOptions "
+        "(posenc/examples.py WIDGET_DEFAULTS['sin-clock'])",
+        "docs/javascripts/widgets/sin-clock.js:4: reads data-speed, which posenc/examples.py WIDGET_DEFAULTS['sin-clock'] does not give",
+        "docs/javascripts/widgets/sin-clock.js:4: posenc/examples.py WIDGET_DEFAULTS['sin-clock']['presets'] is written into the page "
+        "but the widget does not read it",
+    ]
+    js.write_text("export function mount(el) {}\n", encoding="utf-8")
+    assert macros.widget_default_mismatches() == [
+        "docs/javascripts/widgets/sin-clock.js: does not read its options with pageOptions(el, {…}) from docs/javascripts/widgets/_ui.js"]
+
+
+def test_every_widget_reads_its_options_from_the_page_and_keeps_no_copy():
+    """The real widgets: no DEFAULTS object, no fallback reader; every option comes through pageOptions."""
+    for path in sorted(WIDGETS.glob("*.js")):
+        source = path.read_text(encoding="utf-8")
+        assert not re.search(r"^const DEFAULTS\b", source, re.M), path.name
+        assert "options(el," not in source.replace("pageOptions(el,", "").replace("pageOptionsOrFail(el,", ""), path.name
+        if not path.stem.startswith("_") and path.stem != "index":
+            assert re.search(r"pageOptions(OrFail)?\(\s*el,", source), path.name
 
 
 # --- example text through a macro -------------------------------------------------------------------------------

@@ -240,13 +240,14 @@ def _camel(key: str) -> str:
 
 
 def widget_default_mismatches() -> list[str]:
-    """Where a widget's JavaScript disagrees with posenc.examples.WIDGET_DEFAULTS, one line per place.
+    """Where the widgets and posenc.examples.WIDGET_DEFAULTS disagree, one line per place.
 
-    Every widget file needs a WIDGET_DEFAULTS entry. A widget that still keeps its own copy of the
-    defaults (``const DEFAULTS = {…}`` in docs/javascripts/widgets/<name>.js) must keep the same keys
-    and values: after an example changes, a stale copy is reported with its file and line.
+    Every widget file needs a WIDGET_DEFAULTS entry and the other way round. A widget reads every
+    starting value from its page with ``pageOptions(el, {key: "kind", …})`` (docs/javascripts/widgets/_ui.js)
+    and keeps no copy of its own: its keys must be WIDGET_DEFAULTS' keys (swap_i → swapI), so the
+    macro writes exactly what the widget reads, and a ``const DEFAULTS`` left in a widget is reported
+    with its file and line.
     """
-    import json
     import re
 
     from posenc.examples import WIDGET_DEFAULTS
@@ -259,28 +260,25 @@ def widget_default_mismatches() -> list[str]:
     for name in sorted(set(WIDGET_DEFAULTS) - set(names)):
         out.append(f"posenc/examples.py: WIDGET_DEFAULTS[{name!r}] has no docs/javascripts/widgets/{name}.js")
     for name in sorted(set(WIDGET_DEFAULTS) & set(names)):
-        path = WIDGETS / f"{name}.js"
-        source = path.read_text(encoding="utf-8")
-        m = re.search(r"^const DEFAULTS = (\{.*?\});", source, re.M | re.S)
+        source = (WIDGETS / f"{name}.js").read_text(encoding="utf-8")
+        where = f"docs/javascripts/widgets/{name}.js"
+        copy = re.search(r"^const DEFAULTS\b", source, re.M)
+        if copy:
+            out.append(f"{where}:{source.count(chr(10), 0, copy.start()) + 1}: a JavaScript copy of the defaults; "
+                       f"read them from the page with pageOptions (posenc/examples.py WIDGET_DEFAULTS[{name!r}])")
+        m = re.search(r"pageOptions(?:OrFail)?\(\s*el,\s*\{([^}]*)\}", source)
         if not m:
-            continue  # the widget reads every default from the page
-        line = source.count("\n", 0, m.start()) + 1
-        where = f"docs/javascripts/widgets/{name}.js:{line}"
-        try:
-            js = json.loads(re.sub(r"([{,]\s*)([A-Za-z_]\w*)\s*:", r'\1"\2":', m.group(1)))
-        except json.JSONDecodeError as err:
-            out.append(f"{where}: cannot read the DEFAULTS object ({err}); keep it plain numbers, strings and lists")
+            out.append(f"{where}: does not read its options with pageOptions(el, {{…}}) from docs/javascripts/widgets/_ui.js")
             continue
-        ours = {_camel(k): v for k, v in WIDGET_DEFAULTS[name].items()}
-        for key in sorted(set(js) ^ set(ours)):
-            side = "the JS copy" if key in js else "WIDGET_DEFAULTS"
-            out.append(f"{where}: option {key!r} is only in {side}")
-        for key in sorted(set(js) & set(ours)):
-            a, b = js[key], ours[key]
-            same = list(map(float, a)) == list(map(float, b)) if isinstance(a, list) and isinstance(b, list) else (
-                float(a) == float(b) if isinstance(a, (int, float)) and isinstance(b, (int, float)) else a == b)
-            if not same:
-                out.append(f"{where}: {key} is {a!r} in the JS copy but {b!r} in posenc/examples.py WIDGET_DEFAULTS")
+        line = source.count("\n", 0, m.start()) + 1
+        js = set(re.findall(r"(\w+)\s*:", m.group(1)))
+        ours = {_camel(k): k for k in WIDGET_DEFAULTS[name]}
+        for key in sorted(js - set(ours)):
+            out.append(f"{where}:{line}: reads data-{re.sub('([A-Z])', lambda c: '-' + c.group(1).lower(), key)}, "
+                       f"which posenc/examples.py WIDGET_DEFAULTS[{name!r}] does not give")
+        for key in sorted(set(ours) - js):
+            out.append(f"{where}:{line}: posenc/examples.py WIDGET_DEFAULTS[{name!r}][{ours[key]!r}] is written into the page "
+                       f"but the widget does not read it")
     return out
 
 

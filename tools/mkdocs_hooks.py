@@ -61,6 +61,7 @@ def on_files(files, config):
     for f in _vendor_files(config):
         files.append(f)
     files.append(_models_json(config))
+    files.append(_dataflow_json(config))
     _patch_search_worker(files, config)
     return files
 
@@ -85,8 +86,20 @@ def _models_json(config) -> File:
 
     from posenc.configs import browser_export
 
-    content = json.dumps(browser_export(), ensure_ascii=False, sort_keys=True, indent=1)
+    # compact: every page with the panel fetches it
+    content = json.dumps(browser_export(), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     return File.generated(config, "assets/models.json", content=content)
+
+
+def _dataflow_json(config) -> File:
+    """assets/dataflow.json: the data-flow panel's stages, shapes and parameter counts, from posenc.dataflow."""
+    import json
+
+    from posenc.dataflow import browser_export
+
+    # compact: every page with the panel fetches it
+    content = json.dumps(browser_export(), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return File.generated(config, "assets/dataflow.json", content=content)
 
 
 # mkdocs-jupyter (nbconvert's lab template) writes into every notebook page a MathJax loader

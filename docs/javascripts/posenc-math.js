@@ -12,6 +12,8 @@
 //   attention   posenc/attention.py   one head of self-attention, a seeded PRNG (lesson 1)
 //   relative    posenc/relative.py    ALiBi slopes, bias, weight factor and reach; T5's buckets
 //                                     (float32 logarithm like the reference, via Math.fround)
+//   naive       posenc/naive.py       lesson 2's raw index: content RMS / p
+//   learned     posenc/learned.py     lesson 2's position table: which positions have a row, its size
 // tests/js/posenc-math.test.mjs checks every function against posenc's numbers.
 //
 // Functions throw an Error with a Chinese message on bad arguments (posenc-math/_check.js); widgets
@@ -23,3 +25,5 @@ export * from "./posenc-math/rope.js";
 export * from "./posenc-math/scaling.js";
 export * from "./posenc-math/attention.js";
 export * from "./posenc-math/relative.js";
+export * from "./posenc-math/naive.js";
+export * from "./posenc-math/learned.js";

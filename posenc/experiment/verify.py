@@ -201,12 +201,20 @@ def check_rerun_extension(results: dict, path, threads: int, steps: int = RERUN_
     from .train import extension_learning_rate, fit
 
     cfg = PRESETS[results["preset"]]
-    setup(threads, "cpu")
+    # A whole pre-training run amplifies float summation order: re-train with the thread count the
+    # results were computed with (threads change the order of CPU reductions), or the weights drift.
+    recorded_threads = int(results.get("environment", {}).get("threads", threads))
+    setup(recorded_threads, "cpu")
     ds = data_mod.load(cfg)
     seed = results["seeds"][0]
-    base, _ = train(cfg, "rope", seed, ds.train)
+    base, losses = train(cfg, "rope", seed, ds.train)
+    recorded = results["runs"]["rope"][0]["train_loss"]
+    worst = max(abs(a - b) for a, b in zip(losses, recorded))
+    if worst > tolerance:
+        raise StaleResults(f"{path}: re-training rope (seed {seed}, {recorded_threads} thread(s)) drifts from the recorded "
+                           f"losses by {worst:.2e} over {len(losses)} steps; {_fix(results['preset'], len(results['seeds']))}")
     state = base.state_dict()
-    lines = []
+    lines = [f"  rope re-trained ({len(losses)} steps, {recorded_threads} thread(s)): losses within {worst:.1e}"]
     for variant in EXTENSIONS:
         recorded = results["extension"][variant][0]["train_loss"][:steps]
         model = build(cfg, "rope", seed)

@@ -14,6 +14,7 @@ leaves the site.
 
 from __future__ import annotations
 
+import html
 import json
 import math
 import re
@@ -27,7 +28,7 @@ from playwright.sync_api import expect
 
 from figures_src import relative as relfig
 from posenc import attention as at
-from posenc import configs, relative, rope, scaling, sinusoidal
+from posenc import configs, learned, naive, relative, rope, scaling, sinusoidal
 from posenc import examples as ex
 from posenc.sinusoidal import DEFAULT_BASE
 
@@ -44,6 +45,8 @@ LESSON = {
     "scaling-explorer": "lessons/05-long-context/",
     "alibi-bias": "lessons/03b-relative-bias/",
     "t5-buckets": "lessons/03b-relative-bias/",
+    "content-position": "lessons/02-learned-table/",
+    "dataflow": "lessons/02-learned-table/",  # on every page: tests/browser/test_dataflow.py tests each
 }
 JS_BUDGET = 60 * 1024  # bytes of the site's own JavaScript per page (issue 5)
 TOL = 1e-12
@@ -92,6 +95,9 @@ def values(loc) -> np.ndarray:
 def parse_display(text: str) -> tuple[float, float]:
     """The number a formatted text shows and how far from the full value it may be."""
     t = text.replace("\u2212", "-").replace(",", "").strip()
+    if t.endswith("%"):  # a share shown in percent: the value is a fraction
+        v, tol = parse_display(t[:-1])
+        return v / 100, tol / 100
     if "e" in t:
         mant = t.split("e")[0]
         dec = len(mant.split(".")[1]) if "." in mant else 0
@@ -458,6 +464,91 @@ def test_swap_attention_matches_posenc_attention(visit, site_dir):
     sp.assert_clean()
 
 
+# --- lesson 2 ----------------------------------------------------------------------------------------------
+
+
+def check_content_position(el, p, rms):
+    """The naive ratio σ/p (posenc.naive) and the lookup in GPT-2's table (posenc.learned) for position p."""
+    gpt2 = configs.load("gpt2")
+    assert value(el.locator('[data-pe-out="position"]')) == p
+    if p >= 1:
+        assert value(el.locator('[data-pe-out="ratio"]')) == naive.raw_index_content_ratio(p, rms)  # bit for bit
+        assert value(el.locator('[data-pe-out="rms"]')) == rms
+        cy = float(el.locator('[data-pe-out="point"]').get_attribute("cy"))
+        assert math.isfinite(cy)
+    else:
+        assert el.locator('[data-pe-out="ratio"]').count() == 0 and "没有定义" in el.locator(".pe-readout").inner_text()
+    assert value(el.locator('[data-pe-out="rows"]')) == gpt2["context"]
+    assert value(el.locator('[data-pe-out="last-row"]')) == gpt2["context"] - 1
+    assert value(el.locator('[data-pe-out="table-parameters"]')) == learned.table_parameters(gpt2)
+    has = learned.has_row(gpt2, p)
+    assert el.locator('[data-pe-out="has-row"]').get_attribute("data-value") == ("1" if has else "0")
+    if not has:
+        short = value(el.locator('[data-pe-out="rows-short"]'))
+        # the smallest table that has row p: one with short more rows, and not one fewer
+        bigger = lambda extra: learned.has_row(configs.ModelConfig("t", "t", "learned", {**gpt2.fields, "context": configs.Field(gpt2["context"] + extra, "", "U")}), p)
+        assert bigger(int(short)) and not bigger(int(short) - 1)
+    else:
+        assert el.locator('[data-pe-out="rows-short"]').count() == 0
+    check_display(el)
+
+
+@pytest.mark.build
+@pytest.mark.browser
+def test_content_position_matches_posenc_naive_and_learned(visit, site_dir):
+    sp, el = open_widget(visit, site_dir, "content-position")
+    page = sp.page
+    box = el.locator('[data-pe-input="position"]')
+    assert box.input_value() == str(ex.NAIVE_PROBE_POSITION)
+    presets = [int(x) for x in el.locator("[data-preset]").evaluate_all("els => els.map(e => e.dataset.preset)")]
+    gpt2 = configs.load("gpt2")["context"]
+    assert presets == [ex.LOOKUP_FIRST, ex.NAIVE_PROBE_POSITION, gpt2 - 1, gpt2, ex.FAR_POSITION]
+    sigmas = el.locator('[data-pe-input="rms"] option').evaluate_all("els => els.map(e => Number(e.value))")
+    assert sigmas == [1.0, ex.PROJECT_EMBED_STD]
+    check_content_position(el, ex.NAIVE_PROBE_POSITION, 1.0)
+    for p in presets:
+        el.locator(f'[data-preset="{p}"]').click()
+        assert box.input_value() == str(p)
+        check_content_position(el, p, 1.0)
+    el.locator('[data-pe-input="rms"]').select_option(str(ex.PROJECT_EMBED_STD))
+    for p in (1, 2, 37, gpt2 - 1, gpt2, gpt2 + 1, 999_999_999):
+        box.fill(str(p))
+        check_content_position(el, p, ex.PROJECT_EMBED_STD)
+    # the keyboard: a preset button and Enter
+    el.locator(f'[data-preset="{gpt2}"]').focus()
+    page.keyboard.press("Enter")
+    check_content_position(el, gpt2, ex.PROJECT_EMBED_STD)
+    sp.assert_clean()
+
+
+BAD_CONTENT_POSITION = [
+    ("position", "", "请填写位置 p"),
+    ("position", "-1", "不能是负数"),
+    ("position", "2.5", "整数"),
+    ("position", "abc", "不是数字"),
+    ("position", "2000000000", "10⁹"),
+]
+
+
+@pytest.mark.build
+@pytest.mark.browser
+def test_content_position_bad_input_keeps_the_last_result(visit, site_dir):
+    sp, el = open_widget(visit, site_dir, "content-position")
+    shown = value(el.locator('[data-pe-out="ratio"]'))
+    for field, text, message in BAD_CONTENT_POSITION:
+        box = el.locator(f'[data-pe-input="{field}"]')
+        good = box.input_value()
+        box.fill(text)
+        err = el.locator(f'[data-pe-error="{field}"]')
+        expect(err).to_be_visible()
+        assert message in err.inner_text(), f"{field}={text!r}: {err.inner_text()}"
+        assert box.get_attribute("aria-invalid") == "true"
+        assert value(el.locator('[data-pe-out="ratio"]')) == shown
+        box.fill(good)
+        expect(err).to_be_hidden()
+    sp.assert_clean()
+
+
 # --- lesson 4 ----------------------------------------------------------------------------------------------
 
 
@@ -622,6 +713,7 @@ def test_messages_and_readouts_set_chinese_and_latin_apart(visit, site_dir):
         "scaling-explorer": [("factor", ""), ("factor", "0.5")],
         "alibi-bias": [("heads", ""), ("heads", "0"), ("distance", "2.5")],
         "t5-buckets": [("num-buckets", ""), ("num-buckets", "1"), ("max-distance", "3"), ("distance", "x")],
+        "content-position": [("position", ""), ("position", "-1")],
     }
     for name in LESSON:
         sp, el = open_widget(visit, site_dir, name)
@@ -880,26 +972,112 @@ MOUNT_BARE = r"""async ([name, attrs]) => {
 }"""
 
 
+def _kebab(key: str) -> str:
+    return "data-" + key.replace("_", "-")
+
+
+# One page option per widget that is readable but does not fit, and what the message says.
+BAD_PAGE_OPTION = {
+    "sin-clock": ({"d": "15"}, "正偶数"),
+    "sin-dot": ({"k": "500", "max": "200"}, "超过了 data-max"),
+    "sin-heatmap": ({"shift": "0"}, "最小是 1"),
+    "rope-pair": ({"pair": "99"}, "data-pair = 99"),
+    "swap-attention": ({"swap_i": "2", "swap_j": "2"}, "要两个不同的位置"),
+    "scaling-explorer": ({"model": "qwen9"}, '没有 data-model="qwen9"'),
+    "alibi-bias": ({"head": "9", "heads": "8"}, "data-head ≤ data-heads"),
+    "t5-buckets": ({"max_distance": "4"}, "max_exact = 8"),
+    "content-position": ({"rms": "1,0"}, "data-rms"),
+    "dataflow": ({"lesson": "7"}, 'data-lesson="7"'),
+}
+
+
 @pytest.mark.build
 @pytest.mark.browser
-def test_new_widgets_need_their_page_options(visit, site_dir):
-    """alibi-bias and t5-buckets hold no defaults: without the page's data-* they say what is missing."""
+def test_every_widget_needs_its_page_options(visit, site_dir):
+    """No widget keeps a default of its own: without the page's data-* (posenc.examples.WIDGET_DEFAULTS, through the
+    widget() macro) it shows what is missing, and a value that does not fit is named too; the static figure stays."""
+    from tools import macros
+
     sp, el = open_widget(visit, site_dir, "alibi-bias")
     page = sp.page
-    for name, attrs, missing in (
-        ("alibi-bias", {}, ["data-heads", "data-head", "data-distance", "data-span", "data-factor"]),
-        ("alibi-bias", {"data-heads": "8", "data-head": "4", "data-distance": "16", "data-span": "256"}, ["data-factor"]),
-        ("t5-buckets", {"data-num-buckets": "32", "data-max-distance": "128", "data-distance": "-20"}, ["data-bidirectional"]),
-        ("t5-buckets", {}, ["data-num-buckets", "data-max-distance", "data-bidirectional", "data-distance"]),
-    ):
-        error, shown = page.evaluate(MOUNT_BARE, [name, attrs])
-        assert error != "mounted", f"{name} mounted without {missing}"
-        for attr in missing:
-            assert f"缺少 {attr}" in shown, (name, attr, shown)
-    bad = page.evaluate(MOUNT_BARE, ["t5-buckets", {"data-num-buckets": "32", "data-max-distance": "4", "data-bidirectional": "true", "data-distance": "1"}])
-    assert bad[0] != "mounted" and "max_exact = 8" in bad[1], bad
+    assert sorted(BAD_PAGE_OPTION) == sorted(ex.WIDGET_DEFAULTS) == sorted(LESSON)
+    for name, defaults in ex.WIDGET_DEFAULTS.items():
+        full = {f"data-{k}": html.unescape(v) for k, v in re.findall(r' data-([a-z-]+)="([^"]*)"', macros.widget_attributes(name, {}))}
+        error, shown = page.evaluate(MOUNT_BARE, [name, {}])
+        assert error != "mounted", f"{name} mounted without any page option"
+        for key in defaults:
+            assert f"缺少 {_kebab(key)}" in shown, (name, key, shown)
+        first = next(iter(defaults))
+        error, shown = page.evaluate(MOUNT_BARE, [name, {k: v for k, v in full.items() if k != _kebab(first)}])
+        assert error != "mounted" and f"缺少 {_kebab(first)}" in shown, (name, shown)
+        bad, message = BAD_PAGE_OPTION[name]
+        error, shown = page.evaluate(MOUNT_BARE, [name, {**full, **{_kebab(k): v for k, v in bad.items()}}])
+        assert error != "mounted" and message in shown, (name, shown)
+        assert page.evaluate(MOUNT_BARE, [name, full])[0] == "mounted", name  # the macro's attributes are enough
     bad = page.evaluate(MOUNT_BARE, ["t5-buckets", {"data-num-buckets": "32", "data-max-distance": "128", "data-bidirectional": "yes", "data-distance": "1"}])
     assert bad[0] != "mounted" and "true 或 false" in bad[1], bad
+    sp.assert_clean()
+
+
+def _variant_examples(replacements):
+    """posenc/examples.py with some example values changed, run as a module of its own (the real one stays)."""
+    import types
+
+    source = (ROOT / "posenc" / "examples.py").read_text(encoding="utf-8")
+    for old, new in replacements:
+        assert source.count(old) == 1, f"posenc/examples.py no longer contains {old!r}: update this test"
+        source = source.replace(old, new)
+    mod = types.ModuleType("posenc._examples_variant")
+    mod.__package__ = "posenc"
+    exec(compile(source, "posenc/examples.py (variant)", "exec"), mod.__dict__)
+    return mod
+
+
+@pytest.mark.build
+@pytest.mark.browser
+def test_a_changed_example_reaches_every_widget(visit, site_dir, monkeypatch):
+    """Change example parameters in posenc/examples.py: the widget() macro writes the new values and every widget
+    shows them (tests/test_guardrails.py shows the built pages carrying them)."""
+    from tools import macros
+
+    new_dim = ex.SIN_DIM - 4
+    v = _variant_examples([
+        (f"SIN_DIM = {ex.SIN_DIM} ", f"SIN_DIM = {new_dim} "),
+        (f'SENTENCE = "{ex.SENTENCE}"', 'SENTENCE = "猫追着狗跑了"'),
+        (f"SHIFT = {ex.SHIFT} ", "SHIFT = 7 "),
+        (f"ATTN_D = {ex.ATTN_D} ", "ATTN_D = 6 "),
+        (f"NAIVE_PROBE_POSITION = {ex.NAIVE_PROBE_POSITION} ", "NAIVE_PROBE_POSITION = 50 "),
+        (f'SCALING_MODEL = "{ex.SCALING_MODEL}"', 'SCALING_MODEL = "llama3_8b"'),
+        (f"ALIBI_HEADS = {ex.ALIBI_HEADS} ", "ALIBI_HEADS = 12 "),
+        (f"T5_DISTANCE = {ex.T5_DISTANCE} ", "T5_DISTANCE = -30 "),
+    ])
+    monkeypatch.setattr(ex, "WIDGET_DEFAULTS", v.WIDGET_DEFAULTS)
+    sp, el = open_widget(visit, site_dir, "alibi-bias")
+    page = sp.page
+    mounted = {}
+    for name in v.WIDGET_DEFAULTS:
+        attrs = {f"data-{k}": html.unescape(val) for k, val in re.findall(r' data-([a-z-]+)="([^"]*)"', macros.widget_attributes(name, {}))}
+        attrs["id"] = f"variant-{name}"
+        assert page.evaluate(MOUNT_BARE, [name, attrs])[0] == "mounted", name
+        mounted[name] = page.locator(f"#variant-{name}")
+    clock = mounted["sin-clock"]
+    np.testing.assert_allclose(values(clock.locator("[data-pe-dim]")), sinusoidal.encode(ex.NEAR_POSITION, new_dim), atol=1e-12)
+    heat = mounted["sin-heatmap"]
+    n = len("猫追着狗跑了")
+    np.testing.assert_allclose(values(heat.locator("[data-pe-cell]")).reshape(n, n), sinusoidal.dot_matrix(np.arange(n), new_dim), atol=TOL)
+    assert "+7" in heat.locator("[data-pe-shift]").inner_text()
+    dot = mounted["sin-dot"]
+    assert value(dot.locator('[data-pe-out="closed"]')) == pytest.approx(sinusoidal.dot_closed_form(7, new_dim), abs=1e-12)  # DOT_K = SHIFT
+    assert mounted["rope-pair"].locator('[data-pe-input="pair"] option').count() == new_dim // 2
+    swap = mounted["swap-attention"]
+    assert swap.locator('[data-pe-input="sentence"]').input_value() == "猫追着狗跑了"
+    assert np.array(json.loads(swap.locator(".pe-live").get_attribute("data-weights"))["w_q"]).shape == (6, 6)
+    assert mounted["content-position"].locator('[data-pe-input="position"]').input_value() == "50"
+    assert value(mounted["content-position"].locator('[data-pe-out="ratio"]')) == naive.raw_index_content_ratio(50, 1.0)
+    assert mounted["scaling-explorer"].locator('[data-pe-input="model"]').input_value() == "llama3_8b"
+    assert values(mounted["alibi-bias"].locator('[data-pe-col="slope"]')).tolist() == relative.alibi_slopes(12).tolist()
+    assert value(mounted["t5-buckets"].locator('[data-pe-out="distance"]')) == -30
+    assert mounted["dataflow"].locator('[data-pe-input="model"]').input_value() == v.DATAFLOW_START["all"]
     sp.assert_clean()
 
 

@@ -117,6 +117,25 @@ for nb, md in L["t5_pairs"]:
             L["t5_edges"][key] = [list(e) for e in relative.t5_bucket_edges(bi, nb, md)]
         except ValueError:
             L["t5_errors"].append(key)
+from posenc import examples as ex, learned, naive
+N = out["naive"] = {}
+N["rms"] = [1.0, ex.PROJECT_EMBED_STD, 0.37, 1e-6, 250.0]
+N["positions"] = [1, 2, 3, 37, 1023, 1024, 100000, 999999999]
+N["ratio"] = [[naive.raw_index_content_ratio(p, r) for p in N["positions"]] for r in N["rms"]]
+N["ratios"] = [naive.raw_index_content_ratios(N["positions"], r).tolist() for r in N["rms"]]
+N["refused"] = []
+for p, r in ((0, 1.0), (-1, 1.0), (3, 0.0), (3, -1.0)):
+    try:
+        naive.raw_index_content_ratio(p, r)
+    except ValueError:
+        N["refused"].append([p, r])
+T = out["learned"] = {}
+T["models"] = {}
+for key in ("gpt2", "bert_base"):
+    cfg = configs.load(key)
+    T["models"][key] = {"rows": cfg["context"], "width": cfg["hidden"], "params": learned.table_parameters(cfg)}
+T["positions"] = [0, 1, 511, 512, 1023, 1024, 1025, 100000, 999999999]
+T["has_row"] = {key: [learned.has_row(configs.load(key), p) for p in T["positions"]] for key in T["models"]}
 json.dump(out, sys.stdout)
 `;
 
@@ -354,4 +373,28 @@ test("functions reject bad arguments instead of returning NaN", () => {
   assert.throws(() => pm.encode(2.5, 16), /非负整数/);
   assert.throws(() => pm.linear(128, 1e6, 0.5), /不小于 1/);
   assert.throws(() => pm.yarnCorrectionRange(128, 1e6, 32768, 1, 32), /beta_fast/);
+});
+
+test("lesson 2's raw index: content RMS / p equals posenc.naive for every (p, σ), and p = 0 is refused as posenc refuses it", () => {
+  const N = ref.naive;
+  N.rms.forEach((r, i) => {
+    close(N.positions.map((p) => pm.rawIndexContentRatio(p, r)), N.ratio[i], `ratio σ=${r}`, { rel: 0, abs: 0 });
+    close(pm.rawIndexContentRatios(N.positions, r), N.ratios[i], `ratios σ=${r}`, { rel: 0, abs: 0 });
+  });
+  assert.equal(N.refused.length, 4, "posenc refuses p = 0, p < 0 and σ ≤ 0");
+  for (const [p, r] of N.refused) assert.throws(() => pm.rawIndexContentRatio(p, r), /p|content_rms/);
+  assert.throws(() => pm.rawIndexContentRatio(0, 1), /位置 0/);
+  assert.throws(() => pm.rawIndexContentRatio(2.5, 1), /非负整数/);
+});
+
+test("lesson 2's position table: which positions have a row and its size equal posenc.learned for GPT-2 and BERT", () => {
+  const T = ref.learned;
+  for (const [key, m] of Object.entries(T.models)) {
+    assert.deepEqual(T.positions.map((p) => pm.hasRow(m.rows, p)), T.has_row[key], `has_row ${key}`);
+    assert.equal(pm.tableParameters(m.rows, m.width), m.params, `table_parameters ${key}`);
+  }
+  assert.ok(T.has_row.gpt2.includes(true) && T.has_row.gpt2.includes(false));
+  assert.throws(() => pm.hasRow(0, 3), /rows/);
+  assert.throws(() => pm.hasRow(1024, -1), /非负整数/);
+  assert.throws(() => pm.tableParameters(1024, 0), /width/);
 });

@@ -205,18 +205,23 @@ export function scroller(label, ...children) {
 export class MissingOptions extends Error {}
 
 /**
- * The data-* options a widget needs from its page, with no default of its own: the page passes
- * them through {{ widget("name", key=value, …) }}. spec maps each dataset key to a reader:
- * "int", "number", "bool" ("true"/"false", any case) or "text". Throws MissingOptions naming
- * every attribute that is missing or unreadable; the caller shows it with showFailure.
+ * The data-* options a widget needs from its page: every starting value comes from there, written
+ * by {{ widget("name", key=value, …) }} from posenc/examples.py WIDGET_DEFAULTS, and no widget keeps
+ * a default of its own. spec maps each dataset key to a reader:
+ *   "int", "number"    one number                 "numbers"  comma-separated numbers ("3,1024,100000")
+ *   "bool"             "true" or "false" (any case) "text"    any text but empty
+ *   "text?"            text that may be empty ("" means none: the widget computes or fetches it)
+ * limits maps a numeric key to parseInput's { kind, min, max }: a value outside is refused too.
+ * Throws MissingOptions naming every attribute that is missing, unreadable or out of range; the
+ * caller shows it with showFailure (the static figure stays).
  */
-export function pageOptions(el, spec) {
+export function pageOptions(el, spec, limits = {}) {
   const out = {};
   const problems = [];
   for (const [key, kind] of Object.entries(spec)) {
     const attr = `data-${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
     const raw = el.getAttribute(attr);
-    if (raw === null || raw.trim() === "") {
+    if (raw === null || (raw.trim() === "" && kind !== "text?")) {
       problems.push(`缺少 ${attr}`);
       continue;
     }
@@ -224,36 +229,43 @@ export function pageOptions(el, spec) {
     if (kind === "bool") {
       if (!/^(true|false)$/i.test(text)) problems.push(`${attr}="${raw}" 要是 true 或 false`);
       else out[key] = text.toLowerCase() === "true";
-    } else if (kind === "int" || kind === "number") {
-      const v = Number(text.replace(/,/g, ""));
-      if (!Number.isFinite(v) || (kind === "int" && !Number.isInteger(v))) problems.push(`${attr}="${raw}" 要是${kind === "int" ? "整数" : "数"}`);
-      else out[key] = v;
+    } else if (kind === "int" || kind === "number" || kind === "numbers") {
+      const list = (kind === "numbers" ? text.split(",") : [text]).map((x) => (x.trim() === "" ? NaN : Number(x)));
+      const bad = list.some((v) => !Number.isFinite(v) || (kind === "int" && !Number.isInteger(v)));
+      if (bad) problems.push(`${attr}="${raw}" 要是${kind === "int" ? "整数" : kind === "numbers" ? "用逗号隔开的数" : "数"}`);
+      else {
+        const check = limits[key];
+        const wrong = check && list.map((v) => parseInput(String(v), { label: attr, ...check })).find((r) => !r.ok);
+        if (wrong) problems.push(wrong.message.replace(/。$/, ""));
+        else out[key] = kind === "numbers" ? list : list[0];
+      }
     } else out[key] = text;
   }
-  if (problems.length) throw new MissingOptions(`页内实验缺少页面传入的参数：${problems.join("；")}。下面是构建时画好的静态图。`);
+  if (problems.length) throw new MissingOptions(`页内实验缺少页面传入的参数，或参数不合要求：${problems.join("；")}。下面是构建时画好的静态图。`);
   return out;
+}
+
+/**
+ * pageOptions, or (when the page's options are missing or wrong) the message in the mount point
+ * and an error for index.js to log: the widget does not start and the static figure stays.
+ */
+export function pageOptionsOrFail(el, spec, limits = {}) {
+  try {
+    return pageOptions(el, spec, limits);
+  } catch (err) {
+    return refuse(el, err.message);
+  }
+}
+
+/** Options that do not fit together (or data that cannot be used): say so in the mount point, and stop. */
+export function refuse(el, message) {
+  showFailure(el, message);
+  throw new MissingOptions(message);
 }
 
 /** Show why a widget did not start, inside its mount point (the static figure stays). */
 export function showFailure(el, message) {
   el.append(h("p", { class: "pe-field__error", role: "status", "data-pe-failure": "" }, message));
-}
-
-/** Numeric data-* options of the mount point, falling back to the defaults. */
-export function options(el, defaults) {
-  const out = { ...defaults };
-  for (const [key, fallback] of Object.entries(defaults)) {
-    const raw = el.dataset[key];
-    if (raw === undefined) continue;
-    if (typeof fallback === "number") {
-      const v = Number(raw);
-      if (Number.isFinite(v)) out[key] = v;
-    } else if (Array.isArray(fallback)) {
-      const list = raw.split(",").map((x) => Number(x.trim()));
-      if (list.every(Number.isFinite)) out[key] = list;
-    } else out[key] = raw;
-  }
-  return out;
 }
 
 export function reducedMotion() {

@@ -4,19 +4,23 @@
 // (sync or async); _ui.js holds their shared parts and is not a widget.
 const loaded = new Map();
 
-async function mountAll(root) {
-  for (const el of root.querySelectorAll("[data-pe-widget]:not([data-pe-mounted])")) {
-    const name = el.dataset.peWidget;
-    el.dataset.peMounted = "1";
-    try {
-      if (!loaded.has(name)) loaded.set(name, import(`./${name}.js`));
-      const mod = await loaded.get(name);
-      await mod.mount(el); // a widget may be async (scaling-explorer loads model configs)
-    } catch (err) {
-      // Keep the static figure: the page stays readable even if a widget fails.
-      console.error(`widget ${name} failed to mount`, err);
-    }
+// Each widget mounts on its own: one that waits for data (dataflow, scaling-explorer fetch JSON)
+// or fails does not hold back the others on the page.
+async function mountOne(el) {
+  const name = el.dataset.peWidget;
+  el.dataset.peMounted = "1";
+  try {
+    if (!loaded.has(name)) loaded.set(name, import(`./${name}.js`));
+    const mod = await loaded.get(name);
+    await mod.mount(el); // a widget may be async (scaling-explorer loads model configs)
+  } catch (err) {
+    // Keep the static figure: the page stays readable even if a widget fails.
+    console.error(`widget ${name} failed to mount`, err);
   }
+}
+
+function mountAll(root) {
+  return Promise.all([...root.querySelectorAll("[data-pe-widget]:not([data-pe-mounted])")].map(mountOne));
 }
 
 document$.subscribe(({ body }) => mountAll(body));

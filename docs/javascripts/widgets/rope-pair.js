@@ -4,20 +4,32 @@
 // depends on n − m only: shift both and the score stays. The comparison adds the
 // sinusoidal pair (sin pω, cos pω) to q and k instead (lesson 3's way of adding
 // position, here added straight to the pair); its score changes with the shift.
-// Options: d, base (ω_i = base^(−2i/d)), pair, m, n, shift, q and k ("x,y").
+// The page passes every starting value (data-*, all required; this file holds no defaults;
+// posenc/examples.py WIDGET_DEFAULTS["rope-pair"] is what the widget() macro writes):
+//   data-d, data-base   the head's width and base (ω_i = base^(−2i/d)); data-pair  the pair i shown first
+//   data-m, data-n      the positions of q and k;  data-shift  how far one press moves both
+//   data-q, data-k      the pair's two numbers of q and of k ("1,0.4")
 import { formatInt, formatNumber, formatSci, MAX_INPUT } from "../posenc-math/format.js";
 import { vdot } from "../posenc-math/sinusoidal.js";
 import { inverseFrequencies, rotatePair } from "../posenc-math/rope.js";
-import { activate, fill, frame, h, limitedButton, num, numberField, options, s, scroller, selectField } from "./_ui.js";
+import { activate, fill, frame, h, limitedButton, num, numberField, pageOptionsOrFail, refuse, s, scroller, selectField } from "./_ui.js";
 
-const DEFAULTS = { d: 16, base: 10000, pair: 0, m: 3, n: 7, shift: 10, q: [1, 0.4], k: [0.6, 0.9] };
 const HISTORY = 6;
 const R = 70; // SVG radius of length 1
 
 export function mount(el) {
-  const opt = options(el, DEFAULTS);
+  const opt = pageOptionsOrFail(el, { d: "int", base: "number", pair: "int", m: "int", n: "int", shift: "int", q: "numbers", k: "numbers" }, {
+    d: { kind: "dim", max: 4096 },
+    base: { kind: "base" },
+    pair: { kind: "int", min: 0 },
+    m: { kind: "position" },
+    n: { kind: "position" },
+    shift: { kind: "int", min: 1 },
+  });
   const omegas = inverseFrequencies(opt.d, opt.base);
-  const state = { m: opt.m, n: opt.n, pair: Math.min(opt.pair, omegas.length - 1), history: [] };
+  if (opt.pair >= omegas.length) refuse(el, `页内实验的参数不合要求：d = ${opt.d} 只有 ${omegas.length} 对（第 0 … ${omegas.length - 1} 对），data-pair = ${opt.pair}。下面是构建时画好的静态图。`);
+  if (opt.q.length !== 2 || opt.k.length !== 2) refuse(el, `页内实验的参数不合要求：data-q 和 data-k 各要两个数（一对维度），收到 ${opt.q.length} 个和 ${opt.k.length} 个。下面是构建时画好的静态图。`);
+  const state = { m: opt.m, n: opt.n, pair: opt.pair, history: [] };
   const root = frame(el, `试一试：把 m 和 n 一起往后移 ${opt.shift}，两种分数谁会变？`);
 
   const mField = numberField({ label: "q 的位置 m", kind: "position" }, state.m, (v) => edit({ m: v }), { name: "m", size: 7 });

@@ -4,13 +4,17 @@
 // ({"models": [{key, name, context, head_dim, rope_theta, rotary_fraction?, scaling?, ...}]}).
 // The formulas are posenc/scaling.py's (posenc-math.js scaleModel()); YaRN uses the
 // model's own beta_fast / beta_slow / truncate / mscale when its config has a YaRN dict.
-// Options: model (key), method ("yarn" | "linear" | "ntk"), factor, models (JSON).
+// The page passes every starting value (data-*, all required; this file holds no defaults;
+// posenc/examples.py WIDGET_DEFAULTS["scaling-explorer"] is what the widget() macro writes):
+//   data-model    the model shown first (its key in models.json)
+//   data-method   "yarn", "linear" or "ntk"
+//   data-factor   the extension factor s ≥ 1, or 0 for the model's own (its config's, else 4)
+//   data-models   the configs as JSON, or "" to fetch assets/models.json
 import { formatInt, formatNumber, formatSci } from "../posenc-math/format.js";
 import { inverseFrequencies, wavelengths } from "../posenc-math/rope.js";
 import { scaleModel } from "../posenc-math/scaling.js";
-import { activate, fill, frame, h, num, numberField, options, s, scroller, selectField, slider } from "./_ui.js";
+import { activate, fill, frame, h, num, numberField, pageOptionsOrFail, refuse, s, scroller, selectField, slider } from "./_ui.js";
 
-const DEFAULTS = { model: "qwen3_8b", method: "yarn", factor: 0, models: "" };
 const METHODS = [
   ["yarn", "YaRN"],
   ["linear", "PI（线性插值）"],
@@ -44,17 +48,19 @@ const fmtOmega = (w) => (w >= 0.01 ? formatNumber(w, 4) : formatSci(w, 3));
 const fmtLambda = (x) => formatNumber(x, x < 100 ? 2 : 0);
 
 export async function mount(el) {
-  const opt = options(el, DEFAULTS);
+  const opt = pageOptionsOrFail(el, { model: "text", method: "text", factor: "number", models: "text?" }, { factor: { kind: "real", min: 0, max: FACTOR_RANGE.max } });
   let models;
   try {
     models = await loadModels(el, opt.models);
   } catch (err) {
-    // Keep the static figure, and say why the experiment is missing.
-    el.append(h("p", { class: "pe-field__error", role: "status" }, "页内实验没能加载模型配置，下面是构建时画好的静态图。"));
-    throw err;
+    refuse(el, `页内实验没能加载模型配置（${err.message}），下面是构建时画好的静态图。`);
   }
-  const first = models.find((m) => m.key === opt.model) || models[0];
-  const state = { model: first, method: METHODS.some(([k]) => k === opt.method) ? opt.method : "yarn", factor: opt.factor || defaultFactor(first) };
+  const first = models.find((m) => m.key === opt.model);
+  const bad = (what) => refuse(el, `页内实验的参数不合要求：${what}。下面是构建时画好的静态图。`);
+  if (!first) bad(`模型配置里没有 data-model="${opt.model}"，有的是 ${models.map((m) => m.key).join("、")}`);
+  if (!METHODS.some(([k]) => k === opt.method)) bad(`data-method="${opt.method}" 要是 ${METHODS.map(([k]) => k).join("、")} 之一`);
+  if (opt.factor !== 0 && opt.factor < FACTOR_RANGE.min) bad(`data-factor = ${opt.factor} 要是 0（用模型自己的倍数）或不小于 1`);
+  const state = { model: first, method: opt.method, factor: opt.factor || defaultFactor(first) };
   const root = frame(el, "试一试：选一个真实模型和一种方法，拖动扩展倍数 s");
 
   const modelField = selectField("模型", models.map((m) => [m.key, m.name]), state.model.key, (k) => {

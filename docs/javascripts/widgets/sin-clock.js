@@ -1,16 +1,19 @@
 // sin-clock (lesson 3): d/2 clock hands of the sinusoidal encoding at position p.
 // Hand i points at p·ω_i (mod 2π), clockwise from 12 o'clock, ω_i = base^(−2i/d).
-// Options (data-* on the mount point): d, base, position, presets ("3,1024,100000"),
-// defaults as posenc/demo.py (DEMO_DIM, DEFAULT_BASE, NEAR_POSITION, encoding_positions()).
+// The page passes every starting value (data-*, all required; this file holds no defaults;
+// posenc/examples.py WIDGET_DEFAULTS["sin-clock"] is what the widget() macro writes):
+//   data-d         the encoding's width d, an even number 2 … 64
+//   data-base      the base of ω_i = base^(−2i/d), > 1
+//   data-position  the position shown first
+//   data-presets   the preset positions, comma-separated ("3,1024,100000")
 // Never autoplays: ▶ starts the animation, and it stops when the page changes, or with a
 // message when p reaches the largest position the demo takes (MAX_INPUT).
 // While it plays, each frame only moves the hands and rewrites the numbers in place: the
 // grid of d numbers is built once per d (rebuilding it every frame cost ~4× the time at d = 64).
 import { formatInt, formatNumber, MAX_INPUT } from "../posenc-math/format.js";
 import { angularFrequencies, encode, handAngles, periods } from "../posenc-math/sinusoidal.js";
-import { activate, fill, animation, button, frame, h, num, numberField, options, s, selectField, setNum } from "./_ui.js";
+import { activate, fill, animation, button, frame, h, num, numberField, pageOptionsOrFail, s, selectField, setNum } from "./_ui.js";
 
-const DEFAULTS = { d: 16, base: 10000, position: 3, presets: [3, 1024, 100000] };
 const MAX_DIM = 64; // 32 clock faces still fit on a phone
 const SPEEDS = [
   ["1", "每秒 1 个 token"],
@@ -20,7 +23,12 @@ const SPEEDS = [
 ];
 
 export function mount(el) {
-  const opt = options(el, DEFAULTS);
+  const opt = pageOptionsOrFail(el, { d: "int", base: "number", position: "int", presets: "numbers" }, {
+    d: { kind: "dim", max: MAX_DIM },
+    base: { kind: "base" },
+    position: { kind: "position" },
+    presets: { kind: "position" },
+  });
   const state = { d: opt.d, base: opt.base, p: opt.position, rate: 10, carry: 0 };
   const root = frame(el, "试一试：每根指针的角度 = p × ωᵢ");
 

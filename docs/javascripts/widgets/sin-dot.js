@@ -1,20 +1,32 @@
 // sin-dot (lesson 3): PE(p)·PE(p+k) against the distance k, for a start p the reader picks.
 // The wide faint line is Σ_i cos(k·ω_i), which has no p in it; whatever p is,
 // the curve computed from the encodings lies on it.
-// Options: d, base, max (largest k), position, presets (defaults: posenc/demo.py
-// DEMO_DIM, DEFAULT_BASE, MAX_DISTANCE, 0, and the figure's 0 / 300 / 100,000).
+// The page passes every starting value (data-*, all required; this file holds no defaults;
+// posenc/examples.py WIDGET_DEFAULTS["sin-dot"] is what the widget() macro writes):
+//   data-d, data-base   the encoding (d even, base > 1)
+//   data-max            the largest distance k on the plot (1 … 10,000)
+//   data-position       the start p shown first;  data-presets  the preset starts ("0,300,100000")
+//   data-k              the distance read out first, 0 … max
 import { formatInt, formatNumber, formatSci } from "../posenc-math/format.js";
 import { dot, dotClosedForm } from "../posenc-math/sinusoidal.js";
-import { activate, button, frame, h, num, numberField, options, s, setNum } from "./_ui.js";
+import { activate, button, frame, h, num, numberField, pageOptionsOrFail, s, refuse, setNum } from "./_ui.js";
 
-const DEFAULTS = { d: 16, base: 10000, max: 200, position: 0, presets: [0, 300, 100000], k: 10 };
+const MAX_K = 10000; // the curve is recomputed for every k on each change of p
 const W = 480;
 const H = 240;
 const PAD = { l: 40, r: 10, t: 12, b: 34 };
 
 export function mount(el) {
-  const opt = options(el, DEFAULTS);
-  const state = { p: opt.position, k: Math.min(opt.k, opt.max) };
+  const opt = pageOptionsOrFail(el, { d: "int", base: "number", max: "int", position: "int", presets: "numbers", k: "int" }, {
+    d: { kind: "dim", max: 4096 },
+    base: { kind: "base" },
+    max: { kind: "int", min: 1, max: MAX_K },
+    position: { kind: "position" },
+    presets: { kind: "position" },
+    k: { kind: "int", min: 0, max: MAX_K },
+  });
+  if (opt.k > opt.max) refuse(el, `页内实验的参数不合要求：data-k = ${opt.k} 超过了 data-max = ${opt.max}。下面是构建时画好的静态图。`);
+  const state = { p: opt.position, k: opt.k };
   const root = frame(el, "试一试：换一个起点 p，曲线动不动？");
   const closed = Array.from({ length: opt.max + 1 }, (_, k) => dotClosedForm(k, opt.d, opt.base));
   const lo = Math.min(0, Math.floor(Math.min(...closed)));

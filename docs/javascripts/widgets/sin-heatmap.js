@@ -2,16 +2,26 @@
 // "整句往后平移" adds `shift` to every position; the colours are set by a scale
 // that depends on the distance only (Σ cos(kω_i) for |k| < n), so equal values
 // keep equal colours, and the widget prints the largest change it computed.
-// Options: sentence, shift, d, base (defaults: posenc/demo.py SENTENCE, SHIFT, DEMO_DIM, DEFAULT_BASE).
+// The page passes every starting value (data-*, all required; this file holds no defaults;
+// posenc/examples.py WIDGET_DEFAULTS["sin-heatmap"] is what the widget() macro writes):
+//   data-sentence  the characters, one per position (at most MAX_CHARS)
+//   data-shift     how far one press of the shift button moves the sentence (≥ 1)
+//   data-d, data-base   the encoding (d even, base > 1);  data-start  the first character's position
 import { formatInt, formatNumber, formatSci, MAX_INPUT } from "../posenc-math/format.js";
 import { dotClosedForm, dotMatrix, maxAbsDiff } from "../posenc-math/sinusoidal.js";
-import { activate, fill, button, frame, h, limitedButton, num, numberField, options, scroller, setNum, viridis } from "./_ui.js";
+import { activate, fill, button, frame, h, limitedButton, num, numberField, pageOptionsOrFail, refuse, scroller, setNum, viridis } from "./_ui.js";
 
-const DEFAULTS = { sentence: "小明打了小王", shift: 10, d: 16, base: 10000, start: 0 };
+const MAX_CHARS = 16; // a row of the table still fits a phone's scroll box
 
 export function mount(el) {
-  const opt = options(el, DEFAULTS);
+  const opt = pageOptionsOrFail(el, { sentence: "text", shift: "int", d: "int", base: "number", start: "int" }, {
+    shift: { kind: "int", min: 1 },
+    d: { kind: "dim", max: 4096 },
+    base: { kind: "base" },
+    start: { kind: "position" },
+  });
   const chars = Array.from(opt.sentence);
+  if (chars.length > MAX_CHARS) refuse(el, `页内实验的参数不合要求：data-sentence 有 ${chars.length} 个字，这个演示最多 ${MAX_CHARS} 个。下面是构建时画好的静态图。`);
   const n = chars.length;
   const state = { start: opt.start };
   const root = frame(el, `试一试：「${opt.sentence}」两两位置的点积 PE(a)·PE(b)`);

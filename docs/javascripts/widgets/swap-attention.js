@@ -15,15 +15,26 @@
 //     numbers then differ from the static figure; the property does not.
 // The live root carries what it used in data-weights / data-inputs (JSON), so
 // the browser tests recompute every output with posenc.
-// Options: sentence, swap_i, swap_j, d, seed, presets ("sentence:i:j,..."), head
-// (defaults: posenc/demo12.py SWAP_MAIN, SWAP_SHORT, ATTN_D, ATTN_SEED).
+// The page passes every starting value (data-*, all required; this file holds no defaults;
+// posenc/examples.py WIDGET_DEFAULTS["swap-attention"] is what the widget() macro writes):
+//   data-sentence, data-swap-i, data-swap-j   the sentence and the two positions swapped first
+//   data-d, data-seed   the head's width (even: the positions are lesson 3's sinusoidal rows) and seed
+//   data-presets        the preset sentences, "sentence:i:j,sentence:i:j"
+//   data-head           posenc's weights and vectors as JSON, or "" to draw them in the browser
 import { formatNumber, formatSci } from "../posenc-math/format.js";
 import { encode } from "../posenc-math/sinusoidal.js";
 import { attention, mulberry32, randomMatrix } from "../posenc-math/attention.js";
-import { activate, fill, button, frame, h, num, options, scroller, selectField, uid } from "./_ui.js";
+import { activate, fill, button, frame, h, num, pageOptionsOrFail, refuse, scroller, selectField, uid } from "./_ui.js";
 
-const DEFAULTS = { sentence: "小明打了小王", swapI: 1, swapJ: 5, d: 8, seed: 7, presets: "小明打了小王:1:5,猫吃鱼:0:2", head: "" };
 const MAX_CHARS = 12;
+
+/** Why (sentence, i, j) cannot start the widget, or "" when it can. */
+function swapError(text, i, j) {
+  const n = Array.from(text || "").length;
+  if (n < 2 || n > MAX_CHARS) return `要 2 … ${MAX_CHARS} 个字，收到 ${n} 个`;
+  if (![i, j].every((k) => Number.isInteger(k) && k >= 0 && k < n) || i === j) return `要两个不同的位置 0 … ${n - 1}，收到 ${i} 和 ${j}`;
+  return "";
+}
 
 function head(d, seed) {
   const rand = mulberry32(seed);
@@ -45,8 +56,24 @@ function inputs(chars, d, seed, withPositions, given) {
 }
 
 export function mount(el) {
-  const opt = options(el, DEFAULTS);
-  const given = opt.head ? JSON.parse(opt.head) : null;
+  const opt = pageOptionsOrFail(
+    el,
+    { sentence: "text", swapI: "int", swapJ: "int", d: "int", seed: "int", presets: "text", head: "text?" },
+    { d: { kind: "dim", max: 64 }, seed: { kind: "int", min: 0 } },
+  );
+  const bad = (what) => refuse(el, `页内实验的参数不合要求：${what}。下面是构建时画好的静态图。`);
+  const presetList = opt.presets.split(",").map((item) => {
+    const [t, i, j] = item.split(":");
+    if (swapError(t, Number(i), Number(j))) bad(`data-presets 里的「${item}」${swapError(t, Number(i), Number(j))}`);
+    return [t, Number(i), Number(j)];
+  });
+  if (swapError(opt.sentence, opt.swapI, opt.swapJ)) bad(`data-sentence、data-swap-i、data-swap-j ${swapError(opt.sentence, opt.swapI, opt.swapJ)}`);
+  let given = null;
+  try {
+    given = opt.head ? JSON.parse(opt.head) : null;
+  } catch (err) {
+    bad(`data-head 不是 JSON（${err.message}）`);
+  }
   const w = given ? { wq: given.w_q, wk: given.w_k, wv: given.w_v } : head(opt.d, opt.seed);
   const state = { text: opt.sentence, i: opt.swapI, j: opt.swapJ, mode: "nopos" };
   const root = frame(el, "试一试：交换两个字，看每个字的注意力输出变不变");
@@ -68,14 +95,13 @@ export function mount(el) {
     "div",
     { class: "pe-presets", role: "group", "aria-label": "预设句子" },
     h("span", { class: "pe-presets__label" }, "预设："),
-    opt.presets.split(",").map((item) => {
-      const [t, i, j] = item.split(":");
-      return button(t, () => {
+    presetList.map(([t, i, j]) =>
+      button(t, () => {
         textInput.value = t;
-        [state.i, state.j] = [Number(i) || 0, Number(j) || 1];
+        [state.i, state.j] = [i, j];
         setText(t);
-      }, { "data-preset": t });
-    }),
+      }, { "data-preset": t }),
+    ),
   );
   const pickers = h("div", { class: "pe-controls" });
   const modeName = uid("mode");

@@ -1,0 +1,138 @@
+// dataflow (top of every lesson, and the home page): the decoder's path from token IDs to logits as a
+// row of stages. The stages taught up to this lesson are learned, the rest greyed; a stage shows its
+// input and output shapes and its parameters for the chosen model, and where that model's position
+// method enters. Nothing is computed here: posenc/dataflow.py computes every shape and count and the
+// build writes them to assets/dataflow.json (tools/mkdocs_hooks.py), which this file only shows.
+//
+// The page passes every starting value (data-*, all required; this file holds no defaults;
+// posenc/examples.py WIDGET_DEFAULTS["dataflow"] is what the widget() macro writes):
+//   data-lesson  the lesson whose state is shown ("1" … "6", "3b"), or "all" on the home page
+//   data-model   the model shown first, or "" for the page's own (dataflow.json "start")
+//   data-data    the panel's data as JSON, or "" to fetch assets/dataflow.json
+import { formatInt } from "../posenc-math/format.js";
+import { activate, fill, frame, h, num, pageOptionsOrFail, refuse, selectField } from "./_ui.js";
+
+const TAGS = { V: "已核实", V3: "副本核实", U: "未核实" };
+const shape = (dims) => dims.map((d) => (d === "T" ? "T" : formatInt(d))).join(" × ");
+
+// assets/dataflow.json, fetched once per visit: instant navigation reuses it on the next page.
+let shared = null;
+
+async function load(raw) {
+  if (raw) return JSON.parse(raw);
+  shared ??= fetch(new URL("../../assets/dataflow.json", import.meta.url)).then((res) => {
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    return res.json();
+  });
+  try {
+    return structuredClone(await shared);
+  } catch (err) {
+    shared = null; // try again on the next page
+    throw err;
+  }
+}
+
+export async function mount(el) {
+  const opt = pageOptionsOrFail(el, { lesson: "text", model: "text?", data: "text?" });
+  let data;
+  try {
+    data = await load(opt.data);
+  } catch (err) {
+    refuse(el, `数据流面板没能读到它的数据（${err.message}），下面是构建时画好的静态图。`);
+  }
+  const bad = (what) => refuse(el, `数据流面板的参数不合要求：${what}。下面是构建时画好的静态图。`);
+  const { lessons, topics, stages, models } = data;
+  if (![...lessons, "all"].includes(opt.lesson)) bad(`data-lesson="${opt.lesson}" 要是 ${[...lessons, "all"].join("、")} 之一`);
+  const first = opt.model || data.start[opt.lesson];
+  if (!models.some((m) => m.key === first)) bad(`数据里没有模型「${first}」，有的是 ${models.map((m) => m.key).join("、")}`);
+  for (const m of models) {
+    const missing = stages.filter(([key]) => !m.stages[key]).map(([key]) => key);
+    if (missing.length) bad(`模型「${m.key}」的数据缺少环节 ${missing.join("、")}`);
+  }
+
+  const here = lessons.indexOf(opt.lesson);
+  const lessonOf = (topic) => topics[topic][0];
+  const state = (topic) => (opt.lesson === "all" || lessons.indexOf(lessonOf(topic)) < here ? "learned" : lessonOf(topic) === opt.lesson ? "new" : "later");
+  const lessonText = (topic) => `第 ${lessonOf(topic)} 课`;
+  const stateText = { learned: "已学", new: "本课", later: "还没学" };
+  const ui = { model: models.find((m) => m.key === first), stage: null };
+  const title = opt.lesson === "all" ? "数据流：一个 token 序列怎样走到 logits，位置从哪里进入" : `数据流：学到第 ${opt.lesson} 课为止（点一个环节看形状和参数）`;
+  const root = frame(el, title);
+
+  const picker = selectField("模型", models.map((m) => [m.key, m.name]), first, (key) => {
+    ui.model = models.find((m) => m.key === key);
+    render();
+  }, "model");
+  const summary = h("div", { class: "pe-readout", "aria-live": "polite", "data-pe-out": "summary" });
+  const row = h("ol", { class: "pe-flow", "aria-label": "数据流的环节（按顺序）" });
+  const detail = h("div", { class: "pe-readout pe-flow__detail", "aria-live": "polite", "data-pe-out": "detail" });
+  const fields = h("ul", {});
+  root.append(
+    h("div", { class: "pe-controls" }, picker.wrap),
+    summary,
+    row,
+    h("p", { class: "pe-note" }, "带「每层」的环节在每一层各做一遍；◆ 标出这个模型的位置信息从哪里进入。灰色虚线框是后面的课才讲的环节。"),
+    detail,
+    h("details", {}, h("summary", {}, "这个模型的配置（数值与核实标记）"), fields),
+  );
+
+  function entryLine([topic, text], i) {
+    const later = state(topic) === "later";
+    return h("li", { "data-pe-entry": i, "data-state": state(topic) }, text, `（${lessonText(topic)}${later ? "讲，还没学到" : ""}）`);
+  }
+
+  function render() {
+    const m = ui.model;
+    const entries = stages.flatMap(([key, name]) => m.stages[key].entries.map((e) => [name, e]));
+    fill(summary,
+      h("p", {}, `${m.name}：位置方案「${m.method_name}」，位置相关的参数 `, num(m.position_parameters, formatInt(m.position_parameters), { "data-pe-out": "position-parameters" }),
+        " 个；整个模型 ", num(m.total, formatInt(m.total), { "data-pe-out": "total" }), " 个参数。"),
+      h("p", {}, "位置从哪里进入："),
+      h("ul", {}, entries.length ? entries.map(([name, e], i) => entryLine([e[0], `${name}：${e[1]}`], i)) : entryLine(m.note, 0)),
+    );
+    fill(row, stages.map(([key, name, topic, perLayer]) => {
+      const s = m.stages[key];
+      const st = state(topic);
+      const later = s.entries.length > 0 && s.entries.every(([t]) => state(t) === "later");
+      return h("li", { class: `pe-flow__item pe-flow__item--${st}${perLayer ? " pe-flow__item--layer" : ""}` },
+        h("button", { type: "button", class: "pe-flow__stage", "aria-pressed": String(key === ui.stage), "data-pe-stage": key, "data-state": st, onclick: () => select(key) },
+          h("span", { class: "pe-flow__name" }, name),
+          h("span", { class: "pe-flow__meta" }, `${lessonText(topic)} · ${stateText[st]}${perLayer ? ` · 每层 ×${m.layers}` : ""}`),
+          s.entries.length ? h("span", { class: "pe-flow__pos", "data-pe-pos": later ? "later" : "" }, `◆ 位置从这里进入${later ? `（${lessonText(s.entries[0][0])}讲）` : ""}`) : null,
+        ));
+    }));
+    fill(fields, m.fields.map(([label, value, tag]) => h("li", {}, `${label}：${typeof value === "number" ? formatInt(value) : value} `, h("span", { class: `pe-tag pe-tag--${tag.toLowerCase()}` }, TAGS[tag]))));
+    showStage();
+  }
+
+  function select(key) {
+    ui.stage = key;
+    row.querySelectorAll("[data-pe-stage]").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.peStage === key)));
+    showStage();
+  }
+
+  function showStage() {
+    const [key, name, topic] = stages.find(([k]) => k === ui.stage);
+    const s = ui.model.stages[key];
+    const tensors = (list, side) => list.map(([n, dims], i) => [i ? "；" : "", n, dims.length ? ["：", h("span", { class: "pe-num", "data-pe-shape": `${side}-${i}` }, shape(dims))] : ""]);
+    const parts = s.parts.map(([n, factors, count]) =>
+      h("li", { "data-pe-part": n }, `${n}：${factors.map(formatInt).join(" × ")} = `, num(count, formatInt(count), { "data-pe-out": "part" })));
+    const each = s.repeat > 1 ? `每层 ${formatInt(s.parameters / s.repeat)} 个，共 ${s.repeat} 层，` : "";
+    fill(detail,
+      h("p", {}, h("strong", { "data-pe-out": "stage-name" }, name), `（${lessonText(topic)} · ${stateText[state(topic)]}）`),
+      h("p", {}, "输入：", tensors(s.inputs, "in")),
+      h("p", {}, "输出：", tensors(s.outputs, "out")),
+      h("p", {}, `参数：${each}合计 `, num(s.parameters, formatInt(s.parameters), { "data-pe-out": "stage-parameters" }), " 个", parts.length ? "：" : "。"),
+      parts.length ? h("ul", {}, parts) : null,
+      s.entries.length ? h("ul", { class: "pe-flow__entries" }, s.entries.map((e, i) => entryLine([e[0], `位置：${e[1]}`], i))) : null,
+      s.note ? h("p", { class: "pe-note" }, s.note) : null,
+    );
+  }
+
+  // Open on the first stage this lesson adds, else the first where position enters, else the first.
+  const m0 = ui.model;
+  ui.stage = (stages.find(([, , topic]) => state(topic) === "new") ||
+    stages.find(([key]) => m0.stages[key].entries.some(([t]) => state(t) !== "later")) || stages[0])[0];
+  render();
+  activate(el, root);
+}

@@ -1,0 +1,197 @@
+"""The data-flow panel (docs/javascripts/widgets/dataflow.js) in Chromium, against posenc.dataflow.
+
+For every model and every stage the panel's displayed shapes, parameter parts and counts are read
+back and compared with posenc.dataflow computed here; the learned / this lesson / later state of each
+stage on each page with posenc.dataflow.taught; keyboard use, bad data, a 390 px phone and dark mode.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from posenc import dataflow as df
+from posenc import examples as ex
+
+pytestmark = [pytest.mark.build, pytest.mark.browser]
+
+PAGES = {"all": "", "1": "lessons/01-order-blind/", "2": "lessons/02-learned-table/", "3": "lessons/03-sinusoidal/",
+         "3b": "lessons/03b-relative-bias/", "4": "lessons/04-rope/", "5": "lessons/05-long-context/", "6": "lessons/06-partial-nope/"}
+
+READ_DETAIL = """el => {
+  const d = el.querySelector('[data-pe-out=detail]');
+  const shapes = side => [...d.querySelectorAll(`[data-pe-shape^="${side}-"]`)].map(e => e.textContent);
+  return {
+    name: d.querySelector('[data-pe-out=stage-name]').textContent,
+    inputs: shapes('in'), outputs: shapes('out'),
+    parts: [...d.querySelectorAll('[data-pe-part]')].map(e => [e.dataset.pePart, Number(e.querySelector('[data-pe-out=part]').dataset.value), e.textContent]),
+    parameters: Number(d.querySelector('[data-pe-out=stage-parameters]').dataset.value),
+    entries: [...d.querySelectorAll('[data-pe-entry]')].map(e => e.textContent),
+  };
+}"""
+
+
+def open_panel(visit, site_dir, state: str, **options):
+    page_file = site_dir / PAGES[state] / "index.html"
+    assert 'data-pe-widget="dataflow"' in page_file.read_text(encoding="utf-8"), f"{PAGES[state] or 'home'} has no data-flow panel"
+    sp = visit(PAGES[state], wait="domcontentloaded", **options)
+    el = sp.page.locator('[data-pe-widget="dataflow"]').first
+    # the panel mounts after KaTeX has set the page's formulas: on a busy machine that takes a while
+    expect(el).to_have_class(re.compile(r"\bpe-widget--live\b"), timeout=30_000)
+    return sp, el
+
+
+def test_every_stage_of_every_model_shows_posenc_shapes_and_counts(visit, site_dir):
+    sp, el = open_panel(visit, site_dir, "2")
+    options = el.locator('[data-pe-input="model"] option').evaluate_all("els => els.map(e => e.value)")
+    assert options == df.model_keys()
+    for key in df.model_keys():
+        el.locator('[data-pe-input="model"]').select_option(key)
+        m = df.load(key)
+        assert float(el.locator('[data-pe-out="total"]').get_attribute("data-value")) == df.total_parameters(m)
+        assert float(el.locator('[data-pe-out="position-parameters"]').get_attribute("data-value")) == df.position_parameters(m)
+        for s in df.stages(m):
+            el.locator(f'[data-pe-stage="{s.key}"]').click()
+            got = el.evaluate(READ_DETAIL)
+            assert got["name"] == s.name
+            assert got["inputs"] == [df.shape_text(t.shape) for t in s.inputs if t.shape], (key, s.key)
+            assert got["outputs"] == [df.shape_text(t.shape) for t in s.outputs], (key, s.key)
+            assert [(n, c) for n, c, _ in got["parts"]] == [(p.name, p.count) for p in s.parts], (key, s.key)
+            for (_, _, text), p in zip(got["parts"], s.parts):  # the factors as posenc states them, e.g. 1,024 × 768
+                assert " × ".join(f"{f:,}" for f in p.factors) in text, (text, p)
+            assert got["parameters"] == s.parameters, (key, s.key)
+            assert [any(e.text in t for t in got["entries"]) for e in s.entries] == [True] * len(s.entries), (got["entries"], s.entries)
+        pos = el.locator("[data-pe-pos]").evaluate_all("els => els.map(e => e.closest('li').querySelector('[data-pe-stage]').dataset.peStage)")
+        assert pos == [s.key for s in df.stages(m) if s.entries], key
+    sp.assert_clean()
+
+
+def test_the_issues_examples_on_screen(visit, site_dir):
+    """GPT-2's position table 1,024 × 768 = 786,432; Qwen3-8B's q projection 4,096 → 32 × 128, all 64 pairs turned, no position parameters."""
+    sp, el = open_panel(visit, site_dir, "2")
+    el.locator('[data-pe-input="model"]').select_option("gpt2")
+    el.locator('[data-pe-stage="position"]').click()
+    detail = el.locator('[data-pe-out="detail"]')
+    assert "1,024 × 768 = 786,432" in detail.inner_text()
+    el.locator('[data-pe-input="model"]').select_option("qwen3_8b")
+    el.locator('[data-pe-stage="qkv"]').click()
+    text = detail.inner_text()
+    assert "T × 4,096" in text and "q：T × 32 × 128" in text and "W_q：4,096 × 32 × 128 = 16,777,216" in text
+    el.locator('[data-pe-stage="rope"]').click()
+    assert "64 对全部" in detail.inner_text()
+    assert el.locator('[data-pe-out="position-parameters"]').inner_text() == "0"
+    sp.assert_clean()
+
+
+@pytest.mark.parametrize("state", list(PAGES))
+def test_each_page_shows_its_lessons_state_and_model(visit, site_dir, state):
+    sp, el = open_panel(visit, site_dir, state)
+    assert el.locator('[data-pe-input="model"]').input_value() == ex.DATAFLOW_START[state]
+    m = df.load(ex.DATAFLOW_START[state])
+    got = el.locator("[data-pe-stage]").evaluate_all("els => els.map(e => [e.dataset.peStage, e.dataset.state])")
+    want = [[s.key, "new" if s.topic in df.new_in(state) else "learned" if df.active(s, state) else "later"] for s in df.stages(m)]
+    assert got == want
+    assert el.locator("[data-pe-stage]").first.evaluate("e => e.tagName") == "BUTTON"
+    assert sum(1 for _, st in got if st == "later") == sum(1 for s in df.stages(m) if not df.active(s, state))
+    figure = el.locator(".pe-figure img").first.get_attribute("src")
+    assert figure.split("/")[-1].startswith(("dataflow_home." if state == "all" else f"dataflow_lesson{state}."))
+    sp.assert_clean()
+
+
+def test_keyboard_and_screen_reader(visit, site_dir):
+    sp, el = open_panel(visit, site_dir, "4")
+    page = sp.page
+    button = el.locator('[data-pe-stage="rope"]')
+    button.focus()
+    page.keyboard.press("Enter")
+    expect(button).to_have_attribute("aria-pressed", "true")
+    assert el.locator('[data-pe-out="stage-name"]').inner_text() == df.stage(ex.DATAFLOW_START["4"], "rope").name
+    page.keyboard.press("Tab")  # the next stage
+    assert page.evaluate("document.activeElement.dataset.peStage") == "scores"
+    page.keyboard.press("Space")
+    expect(el.locator('[data-pe-stage="scores"]')).to_have_attribute("aria-pressed", "true")
+    expect(button).to_have_attribute("aria-pressed", "false")
+    assert el.locator(".pe-live").get_attribute("role") == "group" and el.locator(".pe-live").get_attribute("aria-labelledby")
+    assert el.locator('[data-pe-out="detail"]').get_attribute("aria-live") == "polite"
+    assert el.locator("ol.pe-flow").get_attribute("aria-label")
+    # each button's name says the stage, its lesson and whether position enters there
+    name = button.evaluate("e => e.textContent")
+    assert "旋转 q、k" in name and "第 4 课" in name and "位置从这里进入" in name
+    sp.assert_clean()
+
+
+def test_instant_navigation_remounts_the_panel_for_the_next_lesson(visit, site_dir):
+    """Material swaps the page without a reload (document$): the next lesson's panel mounts once, in its own state."""
+    sp, el = open_panel(visit, site_dir, "2")
+    page = sp.page
+    page.evaluate("window.__sameDocument = true")
+    page.locator("a.md-footer__link--next").first.click()
+    page.wait_for_url(re.compile(re.escape(PAGES["3"]) + "$"))
+    panel = page.locator('[data-pe-widget="dataflow"]')
+    expect(panel.first).to_have_class(re.compile(r"\bpe-widget--live\b"), timeout=30_000)
+    assert page.evaluate("window.__sameDocument") is True, "the click reloaded the page: instant navigation is off"
+    assert panel.count() == 1 and panel.first.get_attribute("data-lesson") == "3"
+    assert panel.first.locator(".pe-live").count() == 1
+    assert panel.first.locator('[data-pe-input="model"]').input_value() == ex.DATAFLOW_START["3"]
+    m = df.load(ex.DATAFLOW_START["3"])
+    got = panel.first.locator("[data-pe-stage]").evaluate_all("els => els.map(e => e.dataset.state)")
+    assert got == ["new" if s.topic in df.new_in("3") else "learned" if df.active(s, "3") else "later" for s in df.stages(m)]
+    sp.assert_clean()
+
+
+MOUNT = r"""async (attrs) => {
+  const div = document.createElement('div');
+  div.className = 'pe-widget';
+  for (const [k, v] of Object.entries(attrs)) div.setAttribute(k, v);
+  document.querySelector('article').append(div);
+  const index = document.querySelector('script[src*="widgets/index.js"]').src;
+  const mod = await import(index.replace(/index\.js$/, 'dataflow.js'));
+  try { await mod.mount(div); return ['mounted', div.textContent]; } catch (err) { return [err.message, div.textContent]; }
+}"""
+
+
+def test_bad_data_gets_a_clear_message(visit, site_dir):
+    sp, el = open_panel(visit, site_dir, "2")
+    page = sp.page
+    data = json.loads((site_dir / "assets" / "dataflow.json").read_text(encoding="utf-8"))
+    assert data == json.loads(json.dumps(df.browser_export(), ensure_ascii=False))  # the build wrote posenc's export
+    ok = page.evaluate(MOUNT, {"data-lesson": "3", "data-model": "llama3_8b", "data-data": ""})
+    assert ok[0] == "mounted"
+    for attrs, message in (
+        ({"data-lesson": "2", "data-model": "gpt3", "data-data": ""}, "数据里没有模型「gpt3」"),
+        ({"data-lesson": "7", "data-model": "", "data-data": ""}, 'data-lesson="7"'),
+        ({"data-lesson": "2", "data-model": ""}, "缺少 data-data"),
+        ({"data-lesson": "2", "data-model": "", "data-data": "{not json"}, "没能读到它的数据"),
+    ):
+        error, shown = page.evaluate(MOUNT, attrs)
+        assert error != "mounted" and message in shown, (attrs, shown)
+    broken = json.loads(json.dumps(data))
+    del broken["models"][0]["stages"]["rope"]
+    error, shown = page.evaluate(MOUNT, {"data-lesson": "2", "data-model": "", "data-data": json.dumps(broken, ensure_ascii=False)})
+    assert error != "mounted" and f"模型「{broken['models'][0]['key']}」的数据缺少环节 rope" in shown
+    sp.assert_clean()
+
+
+def test_phone_column_and_dark_mode(visit, site_dir):
+    for state in ("all", "5"):
+        sp, el = open_panel(visit, site_dir, state, viewport={"width": 390, "height": 800}, color_scheme="dark")
+        page = sp.page
+        page.wait_for_load_state("load")
+        lefts = el.locator("li.pe-flow__item").evaluate_all("els => els.map(e => Math.round(e.getBoundingClientRect().left))")
+        assert len(set(lefts)) == 1, f"the stages should stack in one column on a phone: {lefts}"
+        widths = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+        assert widths[0] <= widths[1], widths
+        right = el.locator(".pe-live").evaluate("e => e.getBoundingClientRect().right")
+        assert right <= 390.5
+        assert page.evaluate("document.body.getAttribute('data-md-color-scheme')") == "slate"
+        for colour in el.locator(".pe-flow__name").evaluate_all("els => els.map(e => getComputedStyle(e).color)"):
+            r, g, b = (int(x) for x in re.findall(r"\d+", colour)[:3])
+            assert (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255 > 0.45, colour
+        sp.assert_clean()
+    sp, el = open_panel(visit, site_dir, "all", viewport={"width": 1280, "height": 900})
+    tops = el.locator("li.pe-flow__item").evaluate_all("els => els.map(e => Math.round(e.getBoundingClientRect().top))")
+    assert len(set(tops)) < len(tops), "on a wide screen the stages sit in rows"
+    sp.assert_clean()

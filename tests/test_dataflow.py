@@ -1,0 +1,326 @@
+"""posenc.dataflow: the data-flow panel's stages, shapes, parameter counts and position entries.
+
+References: transformers' own GPT-2, Llama and Qwen3 modules, built at full size on PyTorch's meta
+device (no weights, no download) from the model data, parameter by parameter; the experiment's
+PositionModel (posenc/experiment/model.py) for the project model, per method; and the numbers the
+issue states (GPT-2's position table 1,024 × 768 = 786,432; Qwen3-8B's q projection 4,096 → 32 × 128
+with every one of a head's 64 pairs rotated and no position parameters).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+
+import pytest
+import torch
+
+from posenc import configs, dataflow as df, relative
+from posenc import examples as ex
+from posenc.configs import Field, ModelConfig
+
+STAGE_ORDER = ["ids", "embedding", "position", "qkv", "rope", "scores", "mask", "softmax", "output", "mlp", "logits"]
+
+
+# --- the issue's examples ---------------------------------------------------------------------------------
+
+
+def test_gpt2_position_table_is_1024_by_768():
+    s = df.stage("gpt2", "position")
+    assert [(p.name, p.factors, p.count) for p in s.parts] == [("位置表", (1024, 768), 786_432)]
+    assert s.parameters == 786_432 and df.position_parameters(df.load("gpt2")) == 786_432
+    assert [e.topic for e in s.entries] == ["learned"] and "1,024 行" in s.entries[0].text
+    assert [df.shape_text(t.shape) for t in s.inputs] == ["T × 768", "T"]
+    assert [df.shape_text(t.shape) for t in s.outputs] == ["T × 768"]
+    # transformers' GPT-2 (its default config is GPT-2 small): wpe is n_positions × n_embd
+    from transformers import GPT2Config, GPT2LMHeadModel
+
+    with torch.device("meta"):
+        ref = GPT2LMHeadModel(GPT2Config())
+    assert tuple(ref.transformer.wpe.weight.shape) == s.parts[0].factors
+
+
+def test_qwen3_8b_q_projection_and_rope():
+    m = df.load("qwen3_8b")
+    qkv = df.stage(m, "qkv")
+    assert [df.shape_text(t.shape) for t in qkv.inputs] == ["T × 4,096"]
+    assert [(t.name, df.shape_text(t.shape)) for t in qkv.outputs] == [("q", "T × 32 × 128"), ("k", "T × 8 × 128"), ("v", "T × 8 × 128")]
+    wq = next(p for p in qkv.parts if p.name == "W_q")
+    assert wq.factors == (4096, 32, 128) and wq.count == 4096 * 4096
+    rope_stage = df.stage(m, "rope")
+    assert [e.topic for e in rope_stage.entries] == ["rope", "rope_scaling"]
+    assert "64 对全部" in rope_stage.entries[0].text and "1,000,000" in rope_stage.entries[0].text
+    assert "yarn" in rope_stage.entries[1].text and "s = 4" in rope_stage.entries[1].text
+    assert rope_stage.parameters == 0 and rope_stage.repeat == 36
+    assert df.position_parameters(m) == 0
+    assert [s.key for s in df.stages(m) if s.entries] == ["rope"]  # position enters only there
+
+
+# --- parameter counts against transformers' modules --------------------------------------------------------
+
+
+def _gpt2_stage(name: str) -> str:
+    rules = [(r"\.wte\.", "embedding"), (r"\.wpe\.", "position"), (r"\.ln_1\.|\.attn\.c_attn\.", "qkv"),
+             (r"\.attn\.c_proj\.", "output"), (r"\.ln_2\.|\.mlp\.", "mlp"), (r"\.ln_f\.|^lm_head\.", "logits")]
+    return next(stage for pattern, stage in rules if re.search(pattern, name))
+
+
+def _llama_stage(name: str) -> str:
+    rules = [(r"embed_tokens\.", "embedding"), (r"input_layernorm\.|self_attn\.[qkv]_proj\.|self_attn\.[qk]_norm\.", "qkv"),
+             (r"self_attn\.o_proj\.", "output"), (r"post_attention_layernorm\.|\.mlp\.", "mlp"), (r"^model\.norm\.|^lm_head\.", "logits")]
+    return next(stage for pattern, stage in rules if re.search(pattern, name))
+
+
+def _hf_model(key: str):
+    from transformers import GPT2Config, GPT2LMHeadModel, LlamaConfig, LlamaForCausalLM, Qwen3Config, Qwen3ForCausalLM
+
+    c = configs.load(key)
+    common = dict(vocab_size=c["vocab_size"], tie_word_embeddings=c["tie_word_embeddings"])
+    with torch.device("meta"):
+        if key == "gpt2":
+            return GPT2LMHeadModel(GPT2Config(n_positions=c["context"], n_embd=c["hidden"], n_layer=c["layers"], n_head=c["heads"],
+                                              n_inner=c["intermediate_size"], **common)), _gpt2_stage
+        cls, cfg_cls = (LlamaForCausalLM, LlamaConfig) if key == "llama3_8b" else (Qwen3ForCausalLM, Qwen3Config)
+        cfg = cfg_cls(hidden_size=c["hidden"], num_hidden_layers=c["layers"], num_attention_heads=c["heads"],
+                      num_key_value_heads=c["kv_heads"], head_dim=c["head_dim"], intermediate_size=c["intermediate_size"],
+                      attention_bias=c["attention_bias"], **common)
+        return cls(cfg), _llama_stage
+
+
+@pytest.mark.parametrize("key", ["gpt2", "llama3_8b", "qwen3_8b"])
+def test_stage_parameters_equal_transformers_modules(key):
+    """Every parameter of transformers' model, assigned to a stage by its module name, sums to the panel's count."""
+    model, stage_of = _hf_model(key)
+    got = Counter()
+    for name, p in model.named_parameters():  # a tied output layer is listed once, as the token table
+        got[stage_of(name)] += p.numel()
+    want = {s.key: s.parameters for s in df.stages(key) if s.parameters}
+    assert dict(got) == want
+    assert sum(p.numel() for p in model.parameters()) == df.total_parameters(key)
+    # shapes: one layer's projections
+    attn = model.transformer.h[0].attn if key == "gpt2" else model.model.layers[0].self_attn
+    qkv = df.stage(key, "qkv")
+    q, k, v = (t.shape for t in qkv.outputs)
+    if key == "gpt2":
+        # GPT-2's Conv1D stores (in, out): one fused matrix for q, k and v
+        assert tuple(attn.c_attn.weight.shape) == (configs.load(key)["hidden"], q[1] * q[2] + k[1] * k[2] + v[1] * v[2])
+    else:
+        assert tuple(attn.q_proj.weight.shape) == (q[1] * q[2], configs.load(key)["hidden"])
+        assert tuple(attn.k_proj.weight.shape) == (k[1] * k[2], configs.load(key)["hidden"])
+        assert (getattr(attn, "q_norm", None) is not None) == configs.load(key)["qk_norm"]
+
+
+def test_gpt2_total_equals_transformers_default_gpt2():
+    """transformers' default GPT2Config is GPT-2 small: built from its own numbers, not ours, it has the panel's total."""
+    from transformers import GPT2Config, GPT2LMHeadModel
+
+    with torch.device("meta"):
+        ref = GPT2LMHeadModel(GPT2Config())
+    assert df.total_parameters("gpt2") == sum(p.numel() for p in ref.parameters()) == 124_439_808
+
+
+# --- the project model against the experiment's PositionModel ----------------------------------------------
+
+
+def _project_stage(name: str) -> str:
+    rules = [(r"^tok_emb\.", "embedding"), (r"^pos_emb\.", "position"), (r"\.ln1\.|\.attn\.qkv\.", "qkv"),
+             (r"\.attn\.proj\.", "output"), (r"\.ln2\.|\.mlp\.", "mlp"), (r"^ln_f\.", "logits")]
+    return next(stage for pattern, stage in rules if re.search(pattern, name))
+
+
+@pytest.mark.parametrize("method", ex.DATAFLOW_PROJECT_METHODS)
+def test_project_model_equals_the_experiments_model(method):
+    from posenc.experiment.model import PositionModel, rope_inverse_frequencies
+
+    model = PositionModel(ex.PROJECT, method)
+    got = Counter()
+    for name, p in model.named_parameters():
+        got[_project_stage(name)] += p.numel()
+    key = f"project_{method}"
+    assert dict(got) == {s.key: s.parameters for s in df.stages(key) if s.parameters}
+    assert df.total_parameters(key) == sum(p.numel() for p in model.parameters())
+    rope_stage = df.stage(key, "rope")
+    if method in ("rope", "rope_partial"):
+        pairs = len(rope_inverse_frequencies(ex.PROJECT, method))  # the pairs the trained model turns
+        assert re.search(rf"(前|的) {pairs} 对", rope_stage.entries[0].text), rope_stage.entries[0].text
+        assert rope_stage.entries[0].topic == ("partial_rope" if method == "rope_partial" else "rope")
+    else:
+        assert rope_stage.entries == () and "不转" in rope_stage.note
+
+
+# --- where position enters, per method ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("key, where", [
+    ("project_learned", {"position": ["learned"]}),
+    ("project_sinusoidal", {"position": ["sinusoidal"]}),
+    ("project_alibi", {"scores": ["score_bias"]}),
+    ("project_rope", {"rope": ["rope"]}),
+    ("project_rope_partial", {"rope": ["partial_rope"]}),
+    ("project_nope", {}),
+    ("gpt2", {"position": ["learned"]}),
+    ("llama3_8b", {"rope": ["rope"]}),
+    ("qwen3_8b", {"rope": ["rope", "rope_scaling"]}),
+])
+def test_position_enters_where_the_method_puts_it(key, where):
+    got = {s.key: [e.topic for e in s.entries] for s in df.stages(key) if s.entries}
+    assert got == where
+    note = df.method_note(df.load(key))
+    assert (note is not None and note.topic == "nope") == key.endswith("nope")
+
+
+def test_mrope_has_three_position_ids_and_splits_the_pairs():
+    """M-RoPE (no model on the panel has every size field yet): the ids stage gives 3 × T, the rope stage names the split."""
+    vl = configs.load("qwen25_vl_7b")
+    sizes = {"vocab_size": 1000, "hidden": 256, "layers": 2, "heads": 2, "kv_heads": 1, "intermediate_size": 512,
+             "norm": "rmsnorm", "attention_bias": False, "mlp_bias": False, "mlp": "swiglu", "tie_word_embeddings": False,
+             "qk_norm": False}
+    fields = {**vl.fields, **{k: Field(v, "test", "U") for k, v in sizes.items()}}
+    m = df.Model("vl", "vl", "mrope", ModelConfig("vl", "vl", "mrope", fields))
+    ids, rope_stage = df.stage(m, "ids"), df.stage(m, "rope")
+    assert [df.shape_text(t.shape) for t in ids.outputs] == ["T", "3 × T"]
+    assert [e.topic for e in ids.entries] == ["mrope"] and [e.topic for e in rope_stage.entries] == ["mrope"]
+    assert str(vl["mrope_section"]) in rope_stage.entries[0].text
+    assert df.position_parameters(m) == relative.model_position_parameters(vl) == 0
+
+
+# --- lessons ------------------------------------------------------------------------------------------------
+
+
+def test_stage_order_and_lessons_as_the_issue_lists_them():
+    assert list(df.STAGE_KEYS) == STAGE_ORDER
+    assert df.taught("1") == {"ids", "embedding", "attention", "causal_mask", "block"}
+    assert df.new_in("2") == {"learned"} and df.new_in("3") == {"sinusoidal"} and df.new_in("3b") == {"score_bias"}
+    assert df.new_in("4") == {"rope"} and df.new_in("5") == {"rope_scaling"}
+    assert df.new_in("6") == {"partial_rope", "nope", "mrope"}
+    assert df.taught("all") == set(df.TOPICS) == df.taught("6") and df.new_in("all") == set()
+    for a, b in zip(df.LESSONS, df.LESSONS[1:]):
+        assert df.taught(a) < df.taught(b) and df.taught(b) - df.taught(a) == df.new_in(b)
+    gpt2 = df.stages("gpt2")
+    assert [s.key for s in gpt2 if df.active(s, "1")] == ["ids", "embedding", "qkv", "scores", "mask", "softmax", "output", "mlp", "logits"]
+    assert [s.key for s in gpt2 if not df.active(s, "3b")] == ["rope"]
+    assert all(df.active(s, "4") for s in gpt2)
+
+
+def test_per_layer_stages_repeat_once_per_layer():
+    for key in df.model_keys():
+        L = df.load(key)["layers"]
+        assert [s.repeat for s in df.stages(key)] == [1, 1, 1, L, L, L, L, L, L, L, 1]
+
+
+# --- bad input ------------------------------------------------------------------------------------------------
+
+
+def test_bad_input_is_named():
+    with pytest.raises(configs.UnknownModel, match="Did you mean 'gpt2'"):
+        df.load("gpt3")
+    with pytest.raises(ValueError, match="project_rope_partial"):
+        df.load("project_rope_half")
+    with pytest.raises(ValueError, match="t5 positions"):
+        df.load("t5_base")
+    with pytest.raises(ValueError, match="no 'vocab_size'.*models_added_fields"):
+        df.load("bloom_176b")
+    with pytest.raises(ValueError, match="state must be a lesson"):
+        df.taught("7")
+    with pytest.raises(ValueError, match="unknown stage 'attention'"):
+        df.stage("gpt2", "attention")
+
+
+# --- the browser's copy ---------------------------------------------------------------------------------------
+
+
+def test_browser_export_is_plain_json_and_complete():
+    data = json.loads(json.dumps(df.browser_export(), ensure_ascii=False))
+    assert data["lessons"] == list(df.LESSONS)
+    assert [s[0] for s in data["stages"]] == STAGE_ORDER
+    keys = [m["key"] for m in data["models"]]
+    assert keys == df.model_keys() and set(data["start"].values()) <= set(keys)
+    names = [m["name"] for m in data["models"]]
+    assert len(set(names)) == len(names), f"the model picker shows two models under one name: {names}"
+    assert data["models"][keys.index("project_rope_partial")]["name"] == "本课程的小模型 · 部分 RoPE"
+    assert set(data["start"]) == set(df.STATES)
+    gpt2 = data["models"][keys.index("gpt2")]
+    assert gpt2["stages"]["position"]["parts"] == [["位置表", [1024, 768], 786_432]]
+    assert gpt2["total"] == df.total_parameters("gpt2") and gpt2["position_parameters"] == 786_432
+    assert ["上下文长度", 1024, "V"] in gpt2["fields"]
+    qwen = data["models"][keys.index("qwen3_8b")]
+    assert qwen["stages"]["qkv"]["outputs"][0] == ["q", ["T", 32, 128]]
+    assert ["词表大小", 151936, "V3"] in qwen["fields"]
+
+
+# --- the static fallback figures ----------------------------------------------------------------------------
+
+
+def _by_gid(fig):
+    from figure_support import texts
+
+    return {t.get_gid(): t for t in texts(fig) if t.get_gid()}
+
+
+@pytest.mark.parametrize("state", df.STATES)
+def test_fallback_figure_draws_posenc_stages_in_order(state):
+    """Names top to bottom, each stage's shapes and parameters, its frame (learned / new / later) and ◆ where position enters."""
+    from figure_support import drawn, texts
+
+    from figures_src import _style, dataflow as figs
+
+    m = df.load(ex.DATAFLOW_START[state])
+    stages = df.stages(m)
+    with drawn(figs.figure_name(state)) as fig:
+        names = sorted((t for t in texts(fig) if (t.get_gid() or "").startswith("name:")), key=lambda t: t.get_position()[1])
+        assert [t.get_text() for t in names] == [s.name for s in stages]  # the y axis points down: top first
+        got = _by_gid(fig)
+        for s in stages:
+            shapes = "，".join(f"{t.name} [{' × '.join('T' if d == 'T' else f'{d:,}' for d in t.shape)}]" for t in s.outputs)
+            assert got[f"shape:{s.key}"].get_text() == shapes
+            per_layer = s.repeat > 1 and s.parameters
+            want = f"参数 每层 {s.parameters // s.repeat:,} × {m['layers']} 层" if per_layer else f"参数 {s.parameters:,}"
+            assert got[f"params:{s.key}"].get_text() == want
+            assert (f"pos:{s.key}" in got) == bool(s.entries)
+        frames = {p.get_gid().split(":")[1]: p.get_gid().split(":")[2] for p in fig.axes[0].patches if (p.get_gid() or "").startswith("box:")}
+        want_frames = {s.key: ("new" if s.topic in df.new_in(state) else "learned" if s.topic in df.taught(state) else "later") for s in stages}
+        assert frames == want_frames
+        for p in fig.axes[0].patches:
+            if (p.get_gid() or "").endswith(":later"):
+                assert p.get_linestyle() in ("--", "dashed"), p.get_gid()
+        # phone rule (issue 18): at most 4.8 in wide, every text at least 9 pt
+        assert fig.get_size_inches()[0] <= _style.PHONE_MAX_WIDTH_IN
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+        assert fig.get_tightbbox(FigureCanvasAgg(fig).get_renderer()).width <= _style.PHONE_MAX_WIDTH_IN + 1e-6
+        assert min(t.get_fontsize() for t in texts(fig)) >= _style.MIN_TEXT_PT
+
+
+def test_lesson2_figure_shows_gpt2s_table_and_greys_rope():
+    from figure_support import drawn
+
+    from figures_src import dataflow as figs
+
+    assert ex.DATAFLOW_START["2"] == "gpt2"
+    with drawn(figs.figure_name("2")) as fig:
+        got = _by_gid(fig)
+        assert got["params:position"].get_text() == "参数 786,432"
+        assert got["shape:position"].get_text() == "x [T × 768]"
+        assert "可学习位置表" in got["pos:position"].get_text()
+        boxes = {p.get_gid() for p in fig.axes[0].patches if p.get_gid()}
+        assert {"box:position:new", "box:rope:later", "box:qkv:learned"} <= boxes
+
+
+@pytest.mark.parametrize("state", df.STATES)
+def test_fallback_figure_alt_text_is_chinese_and_names_the_model_and_the_entry(state):
+    from figures_src.build import load_all
+
+    from figures_src import dataflow as figs
+
+    spec = load_all()[figs.figure_name(state)]
+    alt = spec.alt_text()
+    m = df.load(ex.DATAFLOW_START[state])
+    assert m.name in alt and f"{df.total_parameters(m):,}" in alt
+    assert len(re.findall(r"[\u4e00-\u9fff]", alt)) > len(alt) / 3  # Chinese
+    assert not re.search(r"[\u4e00-\u9fff][A-Za-z0-9]|[A-Za-z0-9][\u4e00-\u9fff]", alt), alt  # set apart from Latin
+    for s in df.stages(m):
+        for e in s.entries:
+            assert e.text in alt
+    if not any(s.entries for s in df.stages(m)):
+        assert df.method_note(m).text in alt
