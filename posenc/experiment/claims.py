@@ -496,7 +496,7 @@ CLAIMS: dict[str, Claim] = {
         lambda p: _all([_worse("sinusoidal", "learned", CLEARLY, p), _worse("sinusoidal", "rope", CLEARLY, p)]),
     ),
     "sin_stalls_on_some_seed": Claim(
-        "不乘 √d_model 时训练还不稳定：有的种子训练结束时仍停在只按字频猜的水平，等于没学会用上下文",
+        "不乘 √d_model 时，结果要看种子：有的种子训练结束时仍停在只按字频猜的水平，等于没学会用上下文",
         lambda p: _stalls_on_some_seed("sinusoidal", p),
     ),
     "sin_learns_on_some_seed": Claim(
@@ -609,7 +609,7 @@ CLAIMS: dict[str, Claim] = {
         lambda p: _worse("nope", "alibi", CLEARLY, p),
     ),
     "rope_edges_alibi_in_distribution": Claim(
-        "但训练长度之内，同一个种子上 RoPE 都比 ALiBi 略好一点",
+        "不过在训练长度之内，每个种子上 RoPE 都比 ALiBi 略好一点",
         lambda p: _paired_slightly_worse("alibi", "rope", p),
     ),
     # lesson 6: partial RoPE
