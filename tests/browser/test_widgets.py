@@ -46,7 +46,7 @@ LESSON = {
     "alibi-bias": "lessons/03b-relative-bias/",
     "t5-buckets": "lessons/03b-relative-bias/",
     "content-position": "lessons/02-learned-table/",
-    "dataflow": "lessons/02-learned-table/",  # on every page: tests/browser/test_dataflow.py tests each
+    "dataflow": "lessons/02-learned-table/",  # on every page: tests/browser/test_dataflow_panel.py tests each
 }
 JS_BUDGET = 60 * 1024  # bytes of the site's own JavaScript per page (issue 5)
 TOL = 1e-12
