@@ -39,7 +39,7 @@ from .configs import Field, ModelConfig
 from .formatting import format_value
 
 # The course's lessons in reading order; "all" is the home page's map (every stage).
-LESSONS = ("1", "2", "3", "3b", "4", "5", "6")
+LESSONS = ("1", "2", "3", "3b", "4", "5", "6", "6b")
 STATES = (*LESSONS, "all")
 
 # topic → (the lesson that teaches it, its name on the panel)
@@ -58,7 +58,7 @@ TOPICS = {
     "rope_scaling": ("5", "RoPE 的频率缩放"),
     "partial_rope": ("6", "部分 RoPE"),
     "nope": ("6", "NoPE"),
-    "mrope": ("6", "M-RoPE"),
+    "mrope": ("6b", "M-RoPE"),
 }
 
 # (key, name on the panel, topic that teaches it, repeated in every layer)

@@ -233,8 +233,9 @@ def test_stage_order_and_lessons_as_the_issue_lists_them():
     assert df.taught("1") == {"ids", "embedding", "attention", "causal_mask", "block"}
     assert df.new_in("2") == {"learned"} and df.new_in("3") == {"sinusoidal"} and df.new_in("3b") == {"score_bias"}
     assert df.new_in("4") == {"rope"} and df.new_in("5") == {"rope_scaling"}
-    assert df.new_in("6") == {"partial_rope", "nope", "mrope"}
-    assert df.taught("all") == set(df.TOPICS) == df.taught("6") and df.new_in("all") == set()
+    assert df.new_in("6") == {"partial_rope", "nope"} and df.new_in("6b") == {"mrope"}
+    assert df.LESSONS.index("6b") == df.LESSONS.index("6") + 1
+    assert df.taught("all") == set(df.TOPICS) == df.taught("6b") and df.new_in("all") == set()
     for a, b in zip(df.LESSONS, df.LESSONS[1:]):
         assert df.taught(a) < df.taught(b) and df.taught(b) - df.taught(a) == df.new_in(b)
     gpt2 = df.stages("gpt2")
