@@ -216,7 +216,10 @@ def load(key: str) -> Model:
                              f"(posenc/data/models_dataflow.yaml)")
     if cfg["heads"] % cfg["kv_heads"]:
         raise ValueError(f"model {key!r}: heads {cfg['heads']} is not a multiple of kv_heads {cfg['kv_heads']}")
-    return Model(key, cfg.name, cfg.position, cfg)
+    # M-RoPE models are vision-language models; the panel draws and counts their language model only,
+    # so its name says so where the panel prints "整个模型 … 个参数"
+    name = f"{cfg.name} 语言模型" if cfg.position == "mrope" else cfg.name
+    return Model(key, name, cfg.position, cfg)
 
 
 # --- stages -------------------------------------------------------------------------------------------------

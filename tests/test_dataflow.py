@@ -207,7 +207,7 @@ def test_mrope_has_three_position_ids_and_splits_the_pairs():
     assert [e.topic for e in ids.entries] == ["mrope"] and [e.topic for e in rope_stage.entries] == ["mrope"]
     assert str(vl["mrope_section"]) in rope_stage.entries[0].text and f"{vl['head_dim'] // 2} 对" in rope_stage.entries[0].text
     assert [t.shape for t in rope_stage.inputs] == [("T", vl["heads"], vl["head_dim"]), ("T", vl["kv_heads"], vl["head_dim"]), (3, "T")]
-    assert "视觉编码器不在图里" in ids.note
+    assert "视觉编码器不在图里" in ids.note and m.name == f"{vl.name} 语言模型"  # the total counts the language model only
     assert df.position_parameters(m) == relative.model_position_parameters(vl) == 0
 
 
