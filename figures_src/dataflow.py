@@ -15,10 +15,10 @@ from posenc import dataflow as df
 from posenc import examples as ex
 from posenc.formatting import format_value
 
-WIDTH = 4.8  # inches: _style.PHONE_MAX_WIDTH_IN
+WIDTH = 4.6  # inches: with the 0.1 in padding savefig adds on each side, _style.PHONE_MAX_WIDTH_IN
 ROW = 0.62  # inches per stage
 HEAD = 0.55  # inches above the first stage for the legend
-BOX_W = 1.5
+BOX_W = 1.4
 TEXT_PT = 9
 
 

@@ -39,7 +39,7 @@ from .configs import Field, ModelConfig
 from .formatting import format_value
 
 # The course's lessons in reading order; "all" is the home page's map (every stage).
-LESSONS = ("1", "2", "3", "3b", "4", "5", "6")
+LESSONS = ("1", "2", "3", "3b", "4", "5", "6", "6b")
 STATES = (*LESSONS, "all")
 
 # topic → (the lesson that teaches it, its name on the panel)
@@ -58,7 +58,7 @@ TOPICS = {
     "rope_scaling": ("5", "RoPE 的频率缩放"),
     "partial_rope": ("6", "部分 RoPE"),
     "nope": ("6", "NoPE"),
-    "mrope": ("6", "M-RoPE"),
+    "mrope": ("6b", "M-RoPE"),
 }
 
 # (key, name on the panel, topic that teaches it, repeated in every layer)
@@ -96,7 +96,8 @@ PROJECT_PREFIX = "project_"
 
 # Fields a real model needs on the panel (posenc/data/models*.yaml).
 SIZE_FIELDS = ("vocab_size", "hidden", "layers", "heads", "kv_heads", "head_dim", "intermediate_size")
-BLOCK_FIELDS = {"norm": ("layernorm", "rmsnorm"), "mlp": ("gelu", "swiglu"), "attention_bias": (True, False),
+# attention_bias "qkv": q, k and v carry a bias, the output projection none (Qwen2 and Qwen2.5-VL)
+BLOCK_FIELDS = {"norm": ("layernorm", "rmsnorm"), "mlp": ("gelu", "swiglu"), "attention_bias": (True, "qkv", False),
                 "mlp_bias": (True, False), "tie_word_embeddings": (True, False), "qk_norm": (True, False)}
 LAYERNORM, RMSNORM = "layernorm", "rmsnorm"
 
@@ -215,7 +216,10 @@ def load(key: str) -> Model:
                              f"(posenc/data/models_dataflow.yaml)")
     if cfg["heads"] % cfg["kv_heads"]:
         raise ValueError(f"model {key!r}: heads {cfg['heads']} is not a multiple of kv_heads {cfg['kv_heads']}")
-    return Model(key, cfg.name, cfg.position, cfg)
+    # M-RoPE models are vision-language models; the panel draws and counts their language model only,
+    # so its name says so where the panel prints "整个模型 … 个参数"
+    name = f"{cfg.name} 语言模型" if cfg.position == "mrope" else cfg.name
+    return Model(key, name, cfg.position, cfg)
 
 
 # --- stages -------------------------------------------------------------------------------------------------
@@ -358,11 +362,11 @@ def stages(model: Model | str) -> tuple[Stage, ...]:
         raise AssertionError(f"{m.key}: the position stage's parts disagree with posenc.relative.added_parameters")
 
     qkv_parts = [_norm(m, "注意力前"), Part("W_q", (d, H, hd)), Part("W_k", (d, KV, hd)), Part("W_v", (d, KV, hd))]
-    if m["attention_bias"]:
+    if m["attention_bias"] in (True, "qkv"):
         qkv_parts += [Part("b_q", (H, hd)), Part("b_k", (KV, hd)), Part("b_v", (KV, hd))]
     if m["qk_norm"]:
         qkv_parts += [Part("q 的 RMSNorm（各头共用）", (hd,)), Part("k 的 RMSNorm（各头共用）", (hd,))]
-    out_parts = [Part("W_o", (H, hd, d))] + ([Part("b_o", (d,))] if m["attention_bias"] else [])
+    out_parts = [Part("W_o", (H, hd, d))] + ([Part("b_o", (d,))] if m["attention_bias"] is True else [])
     if m["mlp"] == "gelu":
         mlp_parts = [_norm(m, "前馈层前"), Part("W_up", (d, F))] + ([Part("b_up", (F,))] if m["mlp_bias"] else [])
         mlp_parts += [Part("W_down", (F, d))] + ([Part("b_down", (d,))] if m["mlp_bias"] else [])
@@ -375,9 +379,13 @@ def stages(model: Model | str) -> tuple[Stage, ...]:
     logits_parts = [_norm(m, "最后")] + ([] if m["tie_word_embeddings"] else [Part("输出矩阵", (d, V))])
     logits_note = "输出层与词向量表共用同一张表（权重绑定），不另占参数" if m["tie_word_embeddings"] else ""
     gqa = f"每 {_num(H // KV)} 个 q 头共用一个 k、v 头（GQA）" if KV < H else ""
+    ids_note = "tokenizer 把文本切成 T 个 token；位置 ID 是 0, 1, …, T − 1"
+    if m.method == "mrope":  # the panel draws the language model only: say where image tokens come from
+        ids_note = ("纯文本时三个位置 ID 都是 0, 1, …, T − 1。图片 token 由视觉编码器生成，"
+                    "这里只画语言模型这一段：视觉编码器不在图里，它的参数也不算在总数里")
 
     body = {
-        "ids": ((Tensor("文本", ()),), (tok, ids_out), (), "tokenizer 把文本切成 T 个 token；位置 ID 是 0, 1, …, T − 1"),
+        "ids": ((Tensor("文本", ()),), (tok, ids_out), (), ids_note),
         "embedding": ((tok,), (x,), (Part("词向量表", (V, d)),), ""),
         "position": ((x, ids_out) if m.method in ("learned", "sinusoidal") else (x,), (x,), position_parts, position_note),
         "qkv": ((x,), (q, k, v), tuple(qkv_parts), gqa),

@@ -1,6 +1,6 @@
 """posenc.dataflow: the data-flow panel's stages, shapes, parameter counts and position entries.
 
-References: transformers' own GPT-2, Llama and Qwen3 modules, built at full size on PyTorch's meta
+References: transformers' own GPT-2, Llama, Qwen3 and Qwen2.5-VL modules, built at full size on PyTorch's meta
 device (no weights, no download) from the model data, parameter by parameter; the experiment's
 PositionModel (posenc/experiment/model.py) for the project model, per method; and the numbers the
 issue states (GPT-2's position table 1,024 × 768 = 786,432; Qwen3-8B's q projection 4,096 → 32 × 128
@@ -72,12 +72,29 @@ def _llama_stage(name: str) -> str:
     return next(stage for pattern, stage in rules if re.search(pattern, name))
 
 
+def _qwen_vl_stage(name: str) -> str | None:
+    """Qwen2.5-VL's decoder parameters by stage (its names carry model.language_model.); the vision encoder: None."""
+    if name.startswith("model.visual."):
+        return None
+    return _llama_stage(name.replace("model.language_model.", "model.", 1))
+
+
 def _hf_model(key: str):
-    from transformers import GPT2Config, GPT2LMHeadModel, LlamaConfig, LlamaForCausalLM, Qwen3Config, Qwen3ForCausalLM
+    from transformers import (GPT2Config, GPT2LMHeadModel, LlamaConfig, LlamaForCausalLM, Qwen2_5_VLConfig,
+                              Qwen2_5_VLForConditionalGeneration, Qwen3Config, Qwen3ForCausalLM)
 
     c = configs.load(key)
     common = dict(vocab_size=c["vocab_size"], tie_word_embeddings=c["tie_word_embeddings"])
     with torch.device("meta"):
+        if key == "qwen25_vl_7b":
+            # the whole vision-language model (its vision encoder at transformers' defaults), so that the output
+            # layer and the tie are transformers' own; the biases, norms and feed-forward layer are fixed in its
+            # code (no config switch), so a wrong block field in our data shows up as a different count
+            text = dict(vocab_size=c["vocab_size"], hidden_size=c["hidden"], num_hidden_layers=c["layers"],
+                        num_attention_heads=c["heads"], num_key_value_heads=c["kv_heads"], intermediate_size=c["intermediate_size"],
+                        rope_parameters={"rope_type": "default", "rope_theta": c["rope_theta"], "mrope_section": c["mrope_section"]})
+            cfg = Qwen2_5_VLConfig(text_config=text, tie_word_embeddings=c["tie_word_embeddings"])
+            return Qwen2_5_VLForConditionalGeneration(cfg), _qwen_vl_stage
         if key == "gpt2":
             return GPT2LMHeadModel(GPT2Config(n_positions=c["context"], n_embd=c["hidden"], n_layer=c["layers"], n_head=c["heads"],
                                               n_inner=c["intermediate_size"], **common)), _gpt2_stage
@@ -88,18 +105,27 @@ def _hf_model(key: str):
         return cls(cfg), _llama_stage
 
 
-@pytest.mark.parametrize("key", ["gpt2", "llama3_8b", "qwen3_8b"])
+def test_the_panel_offers_an_mrope_model():
+    assert "mrope" in {df.load(k).method for k in df.model_keys()}
+
+
+@pytest.mark.parametrize("key", ["gpt2", "llama3_8b", "qwen3_8b", "qwen25_vl_7b"])
 def test_stage_parameters_equal_transformers_modules(key):
     """Every parameter of transformers' model, assigned to a stage by its module name, sums to the panel's count."""
     model, stage_of = _hf_model(key)
     got = Counter()
     for name, p in model.named_parameters():  # a tied output layer is listed once, as the token table
-        got[stage_of(name)] += p.numel()
+        stage = stage_of(name)
+        if stage is not None:  # None: Qwen2.5-VL's vision encoder, which the panel does not draw
+            got[stage] += p.numel()
     want = {s.key: s.parameters for s in df.stages(key) if s.parameters}
     assert dict(got) == want
-    assert sum(p.numel() for p in model.parameters()) == df.total_parameters(key)
+    assert sum(got.values()) == df.total_parameters(key)
+    if key != "qwen25_vl_7b":
+        assert sum(p.numel() for p in model.parameters()) == df.total_parameters(key)
     # shapes: one layer's projections
-    attn = model.transformer.h[0].attn if key == "gpt2" else model.model.layers[0].self_attn
+    layers = model.model.language_model.layers if key == "qwen25_vl_7b" else None if key == "gpt2" else model.model.layers
+    attn = model.transformer.h[0].attn if key == "gpt2" else layers[0].self_attn
     qkv = df.stage(key, "qkv")
     q, k, v = (t.shape for t in qkv.outputs)
     if key == "gpt2":
@@ -162,6 +188,7 @@ def test_project_model_equals_the_experiments_model(method):
     ("gpt2", {"position": ["learned"]}),
     ("llama3_8b", {"rope": ["rope"]}),
     ("qwen3_8b", {"rope": ["rope", "rope_scaling"]}),
+    ("qwen25_vl_7b", {"ids": ["mrope"], "rope": ["mrope"]}),
 ])
 def test_position_enters_where_the_method_puts_it(key, where):
     got = {s.key: [e.topic for e in s.entries] for s in df.stages(key) if s.entries}
@@ -171,18 +198,31 @@ def test_position_enters_where_the_method_puts_it(key, where):
 
 
 def test_mrope_has_three_position_ids_and_splits_the_pairs():
-    """M-RoPE (no model on the panel has every size field yet): the ids stage gives 3 × T, the rope stage names the split."""
+    """Qwen2.5-VL-7B: the ids stage gives 3 × T, the rope stage names the split, and the panel says the vision encoder is left out."""
     vl = configs.load("qwen25_vl_7b")
-    sizes = {"vocab_size": 1000, "hidden": 256, "layers": 2, "heads": 2, "kv_heads": 1, "intermediate_size": 512,
-             "norm": "rmsnorm", "attention_bias": False, "mlp_bias": False, "mlp": "swiglu", "tie_word_embeddings": False,
-             "qk_norm": False}
-    fields = {**vl.fields, **{k: Field(v, "test", "U") for k, v in sizes.items()}}
-    m = df.Model("vl", "vl", "mrope", ModelConfig("vl", "vl", "mrope", fields))
+    m = df.load("qwen25_vl_7b")
+    assert m.method == "mrope"
     ids, rope_stage = df.stage(m, "ids"), df.stage(m, "rope")
     assert [df.shape_text(t.shape) for t in ids.outputs] == ["T", "3 × T"]
     assert [e.topic for e in ids.entries] == ["mrope"] and [e.topic for e in rope_stage.entries] == ["mrope"]
-    assert str(vl["mrope_section"]) in rope_stage.entries[0].text
+    assert str(vl["mrope_section"]) in rope_stage.entries[0].text and f"{vl['head_dim'] // 2} 对" in rope_stage.entries[0].text
+    assert [t.shape for t in rope_stage.inputs] == [("T", vl["heads"], vl["head_dim"]), ("T", vl["kv_heads"], vl["head_dim"]), (3, "T")]
+    assert "视觉编码器不在图里" in ids.note and m.name == f"{vl.name} 语言模型"  # the total counts the language model only
     assert df.position_parameters(m) == relative.model_position_parameters(vl) == 0
+
+
+def test_qkv_only_biases_leave_the_output_projection_without_one(monkeypatch):
+    """attention_bias "qkv" (Qwen2's choice): b_q, b_k, b_v in the qkv stage and no b_o; true gives all four."""
+    vl = configs.load("qwen25_vl_7b")
+    for bias, want_qkv, want_o in (("qkv", ["b_q", "b_k", "b_v"], []), (True, ["b_q", "b_k", "b_v"], ["b_o"]), (False, [], [])):
+        fields = {**vl.fields, "attention_bias": Field(bias, "test", "U")}
+        m = df.Model("vl", "vl", "mrope", ModelConfig("vl", "vl", "mrope", fields))
+        assert [p.name for p in df.stage(m, "qkv").parts if p.name.startswith("b_")] == want_qkv
+        assert [p.name for p in df.stage(m, "output").parts if p.name.startswith("b_")] == want_o
+    bad = ModelConfig("vl", "vl", "mrope", {**vl.fields, "attention_bias": Field("qk", "test", "U")})
+    monkeypatch.setattr(configs, "load", lambda key: bad)
+    with pytest.raises(ValueError, match="attention_bias must be one of True, qkv, False, got 'qk'"):
+        df.load.__wrapped__("vl")  # past the cache
 
 
 # --- lessons ------------------------------------------------------------------------------------------------
@@ -193,8 +233,9 @@ def test_stage_order_and_lessons_as_the_issue_lists_them():
     assert df.taught("1") == {"ids", "embedding", "attention", "causal_mask", "block"}
     assert df.new_in("2") == {"learned"} and df.new_in("3") == {"sinusoidal"} and df.new_in("3b") == {"score_bias"}
     assert df.new_in("4") == {"rope"} and df.new_in("5") == {"rope_scaling"}
-    assert df.new_in("6") == {"partial_rope", "nope", "mrope"}
-    assert df.taught("all") == set(df.TOPICS) == df.taught("6") and df.new_in("all") == set()
+    assert df.new_in("6") == {"partial_rope", "nope"} and df.new_in("6b") == {"mrope"}
+    assert df.LESSONS.index("6b") == df.LESSONS.index("6") + 1
+    assert df.taught("all") == set(df.TOPICS) == df.taught("6b") and df.new_in("all") == set()
     for a, b in zip(df.LESSONS, df.LESSONS[1:]):
         assert df.taught(a) < df.taught(b) and df.taught(b) - df.taught(a) == df.new_in(b)
     gpt2 = df.stages("gpt2")

@@ -19,7 +19,8 @@ from posenc import examples as ex
 pytestmark = [pytest.mark.build, pytest.mark.browser]
 
 PAGES = {"all": "", "1": "lessons/01-order-blind/", "2": "lessons/02-learned-table/", "3": "lessons/03-sinusoidal/",
-         "3b": "lessons/03b-relative-bias/", "4": "lessons/04-rope/", "5": "lessons/05-long-context/", "6": "lessons/06-partial-nope/"}
+         "3b": "lessons/03b-relative-bias/", "4": "lessons/04-rope/", "5": "lessons/05-long-context/", "6": "lessons/06-partial-nope/",
+         "6b": "lessons/06b-mrope/"}
 
 READ_DETAIL = """el => {
   const d = el.querySelector('[data-pe-out=detail]');
