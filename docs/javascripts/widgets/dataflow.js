@@ -6,7 +6,7 @@
 //
 // The page passes every starting value (data-*, all required; this file holds no defaults;
 // posenc/examples.py WIDGET_DEFAULTS["dataflow"] is what the widget() macro writes):
-//   data-lesson  the lesson whose state is shown ("1" … "6", "3b"), or "all" on the home page
+//   data-lesson  the lesson whose state is shown ("1" … "6", "3b", "6b"), or "all" on the home page
 //   data-model   the model shown first, or "" for the page's own (dataflow.json "start")
 //   data-data    the panel's data as JSON, or "" to fetch assets/dataflow.json
 import { formatInt } from "../posenc-math/format.js";
