@@ -10,6 +10,7 @@ still apply.
 
 from __future__ import annotations
 
+import fcntl
 import os
 from pathlib import Path
 
@@ -24,13 +25,26 @@ if os.environ.get("CI", "").lower() == "true":
 
 
 @pytest.fixture(scope="session")
-def site_dir(tmp_path_factory) -> Path:
-    """The built site. A strict build that fails fails every test that needs it, with MkDocs' output."""
+def site_dir(tmp_path_factory, worker_id) -> Path:
+    """The built site. A strict build that fails fails every test that needs it, with MkDocs' output.
+
+    Under pytest-xdist (``make test`` runs two workers) each worker is a session of its own: the
+    first to need the site builds it into the directory the workers share, under a lock, and the
+    others wait for it and read the same files (or the same failure).
+    """
     reuse = os.environ.get("POSENC_SITE_DIR")
     if reuse:
         return Path(reuse)
-    dest = tmp_path_factory.mktemp("site")
-    proc = build_site(dest)
-    if proc.returncode != 0:
-        pytest.fail(f"mkdocs build --strict failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-6000:]}")
+    shared = tmp_path_factory.getbasetemp() if worker_id == "master" else tmp_path_factory.getbasetemp().parent
+    dest, done, failed = shared / "site", shared / "site.done", shared / "site.failed"
+    with open(shared / "site.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not done.exists() and not failed.exists():
+            proc = build_site(dest)
+            if proc.returncode != 0:
+                failed.write_text(f"mkdocs build --strict failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-6000:]}", encoding="utf-8")
+            else:
+                done.touch()
+    if failed.exists():
+        pytest.fail(failed.read_text(encoding="utf-8"))
     return dest

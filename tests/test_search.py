@@ -99,13 +99,14 @@ def test_teasers_show_no_raw_latex(site_dir):
 
 @pytest.mark.build
 def test_lessons_outrank_the_pages_that_point_at_them(site_dir):
-    """Notebooks, the home page and the references carry a lower search boost; lessons the default."""
-    from tools.search import POINTER_BOOST
+    """The home page, glossary and references carry a lower search boost, notebooks lower still; lessons the default."""
+    from tools.search import NOTEBOOK_BOOST, POINTER_BOOST
 
+    assert NOTEBOOK_BOOST < POINTER_BOOST < 1
     wrong = []
     for doc in _index(site_dir)["docs"]:
         page = doc["location"].split("#")[0]
-        want = None if page.startswith("lessons/") else POINTER_BOOST
+        want = None if page.startswith("lessons/") else NOTEBOOK_BOOST if page.startswith("notebooks/") else POINTER_BOOST
         if doc.get("boost") != want:
             wrong.append(f"{doc['location']}: boost {doc.get('boost')}, want {want}")
     assert not wrong, "\n".join(wrong[:20])

@@ -36,13 +36,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 TERMS = ROOT / "tools" / "search_terms.txt"
 
-# Lessons keep Material's default boost (1); the pages that point at them rank lower.
+# Lessons keep Material's default boost (1); the pages that point at them rank lower. A notebook's
+# sections are short headings made of the very terms its lesson teaches ("ALiBi 的斜率"), so at 0.5
+# they still outranked the lesson (tests/test_search.py): notebooks get less.
 POINTER_BOOST = 0.5
+NOTEBOOK_BOOST = 0.2
 
 
 def search_boost(src_uri: str) -> float | None:
     """Material's per-page search boost for the page whose source is ``src_uri`` (None: the default, 1)."""
-    return None if src_uri.startswith("lessons/") else POINTER_BOOST
+    if src_uri.startswith("lessons/"):
+        return None
+    return NOTEBOOK_BOOST if src_uri.startswith("notebooks/") else POINTER_BOOST
 
 
 # The worker's query cutter (Material's src/.../search/query/segment/index.ts, minified): the inner
