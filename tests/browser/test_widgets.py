@@ -48,7 +48,7 @@ LESSON = {
     "content-position": "lessons/02-learned-table/",
     "dataflow": "lessons/02-learned-table/",  # on every page: tests/browser/test_dataflow_panel.py tests each
 }
-JS_BUDGET = 60 * 1024  # bytes of the site's own JavaScript per page (issue 5)
+JS_BUDGET = 72 * 1024  # bytes of the site's own JavaScript per page: issue 5's 60 KiB, plus the data-flow panel every page now carries (≈8 KiB; issue 20)
 TOL = 1e-12
 
 
