@@ -44,12 +44,14 @@ serve: setup
 build: setup
 	$(PY) -m mkdocs build --strict
 
+# Two pytest-xdist workers, whole files to one worker (module fixtures stay shared); the site is built
+# once for both (tests/conftest.py). About 10 minutes on 2 cores, most of it the site build and Chromium.
 test: setup
-	$(PY) -m pytest
+	$(PY) -m pytest -n 2 --dist loadfile
 
 # Everything but the browser tests and the site build, for a quick loop while writing code.
 test-fast: setup
-	$(PY) -m pytest -m "not build and not browser"
+	$(PY) -m pytest -n 2 --dist loadfile -m "not build and not browser"
 
 figures: setup
 	$(PY) -m figures_src.build
