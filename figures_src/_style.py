@@ -11,6 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import matplotlib
+import numpy as np
 
 matplotlib.use("svg")  # no GUI backend; figures are only ever written as SVG
 
@@ -105,10 +106,10 @@ def rc_params(theme: Theme) -> dict:
         "axes.prop_cycle": matplotlib.cycler(color=list(theme.series)),
         "legend.frameon": False,
         # Lines of many points (1,024-position curves) are simplified as they are written: vertices
-        # that deviate less than 1/9 px from the drawn line are dropped. The Line2D keeps every point
+        # that deviate less than 1/4 pt from the drawn line are dropped. The Line2D keeps every point
         # (what the figure tests read); only the SVG's path gets shorter.
         "path.simplify": True,
-        "path.simplify_threshold": 1 / 9,
+        "path.simplify_threshold": 0.25,  # points (SVG units): a sixth of a 1.5 pt data line
     }
 
 
@@ -141,13 +142,18 @@ def render_svg(spec, theme: Theme) -> bytes:
 # same picture in fewer bytes. Each one is exact SVG equivalence or a rounding far below a pixel:
 # - path data with relative moves ("l.28-1.5" for "L 42.638099 -179.467348"), on coordinates rounded
 #   to two decimals: 1/100 pt, under 1/50 CSS px (deltas are taken between rounded points, so no drift);
-# - glyph outlines (written at 1/6400 em with scale(1/64)) at 1/800 em, with the scale made 8× larger;
+# - glyph outlines (written at 1/6400 em with scale(1/64)) at 1/200 em (0.05 pt at 10 pt), the scale 32× larger;
 # - positions and translations rounded to two decimals, like path coordinates;
 # - a glyph placed with transform="translate(x 0)" placed with x="x" (the same translation);
-# - glyph ids "NotoSansCJKsc-Regular-4e2d" shortened to "g0-4e2d" (one short prefix per font);
-# - no indentation.
+# - ids that are referenced (glyphs "NotoSansCJKsc-Regular-4e2d", markers, clip paths) renamed to short
+#   ones ("_0", "_1", … in order of first appearance); matplotlib's unreferenced ids ("line2d_12") dropped
+#   (the figure code's own gids, "box:rope:learned", stay);
+# - a group of markers that all carry the same style gets the style once, on the group (it is inherited);
+# - no indentation, no spaces inside style attributes, no comments (the text each glyph run spells;
+#   the page's alt text says what the figure shows) and no RDF metadata block;
+# - href="#…" for xlink:href="#…" (SVG 2; every browser since 2019 (Safari 12.1) reads it).
 COORD_DECIMALS = 2
-GLYPH_DIVISOR = 8
+GLYPH_DIVISOR = 32
 _PATH_DATA = re.compile(rb'(\sd=")([^"]*)(")')
 _PATH_TOKEN = re.compile(rb"[A-Za-z]|-?\d+(?:\.\d+)?")
 _ARITY = {b"M": 2, b"L": 2, b"Q": 4, b"C": 6, b"z": 0}  # the commands matplotlib writes
@@ -157,9 +163,14 @@ _LONG_DECIMAL = re.compile(rb"-?\d+\.\d{%d,}" % (COORD_DECIMALS + 1))
 _GLYPH = re.compile(rb'(<path id="[^"]+" d=")([^"]*)" transform="scale\(0\.015625\)"')
 _NUMBER = re.compile(rb"-?\d+(?:\.\d+)?")
 _USE_SHIFT = re.compile(rb'(<use xlink:href="#[^"]+") transform="translate\((-?[\d.]+) 0\)"')
-_GLYPH_ID = re.compile(rb'<path id="([^"]+)-([0-9a-f]+)" d="[^"]*" transform="scale\(')
-_GLYPH_REF = re.compile(rb'(id="|xlink:href="#)([^"]+)-([0-9a-f]+)"')
+_REF = re.compile(rb'xlink:href="#([^"]+)"|url\(#([^)]+)\)')
+_ID = re.compile(rb' id="([^"]+)"')
+_ID_OR_REF = re.compile(rb'( id="|xlink:href="#|url\(#)([^")]+)([")])')
+_AUTO_ID = re.compile(rb"[A-Za-z.]+_\d+")  # matplotlib's own element ids: "line2d_12", "matplotlib.axis_1"
+_STYLE_ATTR = re.compile(rb'style="[^"]*"')
 _UNIT = 10**COORD_DECIMALS
+_MARKERS = re.compile(rb'(<g(?: clip-path="[^"]*")?)>((?:\s*<use xlink:href="#[^"]*" x="[^"]*" y="[^"]*" style="[^"]*"/>)+)(\s*</g>)')
+_STYLE = re.compile(rb' style="([^"]*)"')
 
 
 def _fixed(n: int) -> bytes:
@@ -234,16 +245,28 @@ def _coarser_glyph(m: re.Match) -> bytes:
     return m.group(1) + outline + b'" transform="scale(%s)"' % repr(GLYPH_DIVISOR / 64).encode()
 
 
-def _short_glyph_ids(svg: bytes) -> bytes:
-    fonts: dict[bytes, int] = {}
-    for m in _GLYPH_ID.finditer(svg):
-        fonts.setdefault(m.group(1), len(fonts))
+def _short_ids(svg: bytes) -> bytes:
+    refs: dict[bytes, bytes] = {}
+    for m in _REF.finditer(svg):
+        refs.setdefault(m.group(1) or m.group(2), b"_" + np.base_repr(len(refs), 36).lower().encode())
+    taken = set(_ID.findall(svg)) - set(refs)
+    if taken & set(refs.values()):
+        raise ValueError(f"short ids collide with ids in the figure: {sorted(taken & set(refs.values()))}")
 
     def rename(m: re.Match) -> bytes:
-        font = fonts.get(m.group(2))
-        return m.group(0) if font is None else m.group(1) + b"g%d-%s\"" % (font, m.group(3))
+        name = m.group(2)
+        if name in refs:
+            return m.group(1) + refs[name] + m.group(3)
+        return b"" if m.group(1) == b' id="' and _AUTO_ID.fullmatch(name) else m.group(0)
 
-    return _GLYPH_REF.sub(rename, svg)
+    return _ID_OR_REF.sub(rename, svg)
+
+
+def _shared_marker_style(m: re.Match) -> bytes:
+    styles = set(_STYLE.findall(m.group(2)))
+    if len(styles) != 1:
+        return m.group(0)
+    return m.group(1) + b' style="%s">' % styles.pop() + _STYLE.sub(b"", m.group(2)) + m.group(3)
 
 
 def compact_svg(svg: bytes) -> bytes:
@@ -253,5 +276,9 @@ def compact_svg(svg: bytes) -> bytes:
     for pattern in (_POSITION, _TRANSLATE):
         svg = pattern.sub(_round_group, svg)
     svg = _USE_SHIFT.sub(rb'\1 x="\2"', svg)
-    svg = _short_glyph_ids(svg)
+    svg = _short_ids(svg)
+    svg = _MARKERS.sub(_shared_marker_style, svg)
+    svg = _STYLE_ATTR.sub(lambda m: m.group(0).replace(b": ", b":").replace(b"; ", b";"), svg)
+    svg = re.sub(rb"<!--.*?-->\n?|<metadata>.*?</metadata>\n?", b"", svg, flags=re.S)
+    svg = svg.replace(b' xlink:href="#', b' href="#')
     return re.sub(rb"\n[ \t]+", b"\n", svg)

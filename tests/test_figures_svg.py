@@ -2,7 +2,7 @@
 
 Checked against matplotlib's uncompacted output with a path-data reader written here, independently of
 the compactor: every path's absolute points, every glyph outline and every glyph placement agree within
-the rounding the compactor documents (1/100 pt for coordinates, 1/800 em for glyph outlines).
+the rounding the compactor documents (1/100 pt for coordinates, 1/200 em for glyph outlines).
 """
 
 import io
@@ -73,6 +73,7 @@ def _draw(fig, theme):
     y = np.cumsum(rng.normal(size=300))
     ax.plot(x, y, label="随机游走")
     ax.fill_between(x, y - 1, y + 1, alpha=0.2)
+    ax.plot(x[::30], y[::30], "o", markersize=3)
     ax.set_title("位置 0 到 299（token）")
     ax.set_xlabel("$\\omega_i = 10000^{-2i/d}$")
     ax.legend()
@@ -100,7 +101,7 @@ def test_every_path_draws_the_same_points(pair):
     glyphs = 0
     for (_, d_raw), (_, d_new) in zip(raw_paths, compact_paths):
         if d_raw.count("\n") and (m := re.search(re.escape(d_raw[:40]), raw)) and 'scale(0.015625)' in raw[m.end():m.end() + len(d_raw) + 40]:
-            # a glyph outline: raw at scale 1/64, compact at scale 8/64 (1/800 em steps of the 1/6400 em units)
+            # a glyph outline: raw at scale 1/64, compact at scale GLYPH_DIVISOR/64
             glyphs += 1
             raw_scaled = " ".join(str(float(t) / _style.GLYPH_DIVISOR) if not t.isalpha() else t for t in TOKEN.findall(d_raw))
             _same_path(raw_scaled, d_new, tol=0.5 + 1e-9)
@@ -113,7 +114,7 @@ def test_glyphs_are_placed_where_matplotlib_placed_them(pair):
     raw, compact = pair
 
     def placements(svg):
-        uses = re.findall(r'<use xlink:href="#([^"]+)"(?: x="([-\d.]+)"| transform="translate\(([-\d.]+) 0\)")?', svg)
+        uses = re.findall(r'<use (?:xlink:)?href="#([^"]+)"(?: x="([-\d.]+)"| transform="translate\(([-\d.]+) 0\)")?', svg)
         return [(ref, float(x or t or 0)) for ref, x, t in uses]
 
     a, b = placements(raw), placements(compact)
@@ -144,4 +145,29 @@ def test_a_rendered_figure_is_compacted():
     spec = FigureSpec("compact_test", _draw, "测试", "", (3, 2), __name__)
     svg = _style.render_svg(spec, _style.THEMES["light"]).decode()
     assert "NotoSans" not in svg and "DejaVu" not in svg, "glyph ids are shortened"
+    assert "xlink:href" not in svg and 'href="#' in svg
     assert not re.search(r"\d\.\d{3,}", " ".join(d for _, d in _paths(svg))), "path coordinates have at most two decimals"
+
+
+def test_markers_keep_their_style(pair):
+    """A marker's style, moved to its group, is what the marker inherits: the same as it carried before."""
+    from xml.etree import ElementTree as ET
+
+    def marker_styles(svg):
+        root = ET.fromstring(svg)
+        parents = {child: parent for parent in root.iter() for child in parent}
+        out = []
+        for use in root.iter("{http://www.w3.org/2000/svg}use"):
+            if use.get("y") is None:  # glyphs are placed by x alone
+                continue
+            style = use.get("style") or parents[use].get("style")
+            out.append((float(use.get("x")), float(use.get("y")), re.sub(r"\s", "", style)))
+        return out
+
+    raw, compact = pair
+    a, b = marker_styles(raw), marker_styles(compact)
+    assert len(a) == len(b) >= 10
+    for (xa, ya, sa), (xb, yb, sb) in zip(a, b):
+        assert (xb, yb) == pytest.approx((xa, ya), abs=0.005 + 1e-9)
+        assert sb == sa
+
