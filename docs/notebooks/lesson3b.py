@@ -33,10 +33,7 @@ n = len(ex.SENTENCE)
 print(list(ex.SENTENCE))
 print(relative.relative_positions(n))
 
-# %% [markdown]
 # 整句挪到很远的位置，用绝对位置重新算一遍，矩阵一格不变：
-
-# %%
 far = relative.relative_positions_at(np.arange(n) + ex.FAR_POSITION)
 print("挪到", ex.FAR_POSITION, "起之后，矩阵一样吗:", np.array_equal(far, relative.relative_positions(n)))
 
@@ -83,10 +80,8 @@ for key in ex.ALIBI_MODELS:
     print(f"{cfg.name}: {cfg['heads']} 个头，补上的 {int(extra.sum())} 个；"
           f"第 1 个头 {slopes[0]:.4f}，最大 {slopes.max():.4f}（第 {int(slopes.argmax()) + 1} 个头），最小 {slopes.min():.6f}")
 
-# %% [markdown]
-# BLOOM 补上的头，斜率正好插在原有斜率的缝里：是相邻两个原有斜率的几何平均（第一个补上的，夹在 $2^0 = 1$ 和第 1 个头之间）：
-
-# %%
+# BLOOM 补上的头，斜率正好插在原有斜率的缝里：是相邻两个原有斜率的几何平均
+# （第一个补上的，夹在 2^0 = 1 和第 1 个头之间）：
 bloom = relative.alibi_slopes(configs.load("bloom_176b")["heads"])
 p = int((~relative.alibi_extra_heads(len(bloom))).sum())
 for t in range(3):
@@ -114,10 +109,7 @@ with_alibi = relative.biased_weights(scores, bias)
 print("只有因果掩码:", plain[-1])
 print("加上 ALiBi:  ", with_alibi[-1])
 
-# %% [markdown]
 # 整句挪到很远的位置、偏置按绝对位置重新算，分数的最大变化：
-
-# %%
 before = scores + relative.alibi_causal_bias_at(ex.ALIBI_HEADS, np.arange(n))
 after = scores + relative.alibi_causal_bias_at(ex.ALIBI_HEADS, np.arange(n) + ex.FAR_POSITION)
 print("ALiBi，所有头:", relative.score_change(before, after))
