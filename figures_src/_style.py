@@ -140,10 +140,11 @@ def render_svg(spec, theme: Theme) -> bytes:
 
 # Compact SVG (issue 18: no figure over 120 KB). matplotlib's SVG is verbose; these rewrites draw the
 # same picture in fewer bytes. Each one is exact SVG equivalence or a rounding far below a pixel:
-# - path data with relative moves ("l.28-1.5" for "L 42.638099 -179.467348"), on coordinates rounded
-#   to two decimals: 1/100 pt, under 1/50 CSS px (deltas are taken between rounded points, so no drift);
+# - path data with relative moves ("l.3-1.5" for "L 42.638099 -179.467348"), on coordinates rounded
+#   to one decimal: a point moves at most 0.05 pt (1/15 CSS px), a fraction of the thinnest line (0.8 pt);
+#   deltas are taken between rounded points, so nothing drifts;
 # - glyph outlines (written at 1/6400 em with scale(1/64)) at 1/200 em (0.05 pt at 10 pt), the scale 32× larger;
-# - positions and translations rounded to two decimals, like path coordinates;
+# - positions and translations rounded to one decimal, like path coordinates;
 # - a glyph placed with transform="translate(x 0)" placed with x="x" (the same translation);
 # - ids that are referenced (glyphs "NotoSansCJKsc-Regular-4e2d", markers, clip paths) renamed to short
 #   ones ("_0", "_1", … in order of first appearance); matplotlib's unreferenced ids ("line2d_12") dropped
@@ -152,7 +153,7 @@ def render_svg(spec, theme: Theme) -> bytes:
 # - no indentation, no spaces inside style attributes, no comments (the text each glyph run spells;
 #   the page's alt text says what the figure shows) and no RDF metadata block;
 # - href="#…" for xlink:href="#…" (SVG 2; every browser since 2019 (Safari 12.1) reads it).
-COORD_DECIMALS = 2
+COORD_DECIMALS = 1
 GLYPH_DIVISOR = 32
 _PATH_DATA = re.compile(rb'(\sd=")([^"]*)(")')
 _PATH_TOKEN = re.compile(rb"[A-Za-z]|-?\d+(?:\.\d+)?")

@@ -2,7 +2,7 @@
 
 Checked against matplotlib's uncompacted output with a path-data reader written here, independently of
 the compactor: every path's absolute points, every glyph outline and every glyph placement agree within
-the rounding the compactor documents (1/100 pt for coordinates, 1/200 em for glyph outlines).
+the rounding the compactor documents (half a step of _style.COORD_DECIMALS for coordinates, 1/200 em for glyph outlines).
 """
 
 import io
@@ -14,6 +14,7 @@ import pytest
 
 from figures_src import FigureSpec, _style
 
+HALF_STEP = 0.5 * 10 ** -_style.COORD_DECIMALS + 1e-9  # the most rounding moves a coordinate
 TOKEN = re.compile(r"[MmLlQqCcZz]|-?(?:\d+\.?\d*|\.\d+)")
 ARITY = {"m": 2, "l": 2, "q": 4, "c": 6, "z": 0}
 
@@ -106,7 +107,7 @@ def test_every_path_draws_the_same_points(pair):
             raw_scaled = " ".join(str(float(t) / _style.GLYPH_DIVISOR) if not t.isalpha() else t for t in TOKEN.findall(d_raw))
             _same_path(raw_scaled, d_new, tol=0.5 + 1e-9)
         else:
-            _same_path(d_raw, d_new, tol=0.005 + 1e-9)
+            _same_path(d_raw, d_new, tol=HALF_STEP)
     assert glyphs > 10, "the test drew CJK and math text, so it must have compared glyph outlines"
 
 
@@ -122,7 +123,7 @@ def test_glyphs_are_placed_where_matplotlib_placed_them(pair):
     ids = {}
     for (ref_a, x_a), (ref_b, x_b) in zip(a, b):
         assert ids.setdefault(ref_a, ref_b) == ref_b, f"{ref_a} is renamed inconsistently"
-        assert x_b == pytest.approx(x_a, abs=0.005 + 1e-9)
+        assert x_b == pytest.approx(x_a, abs=HALF_STEP)
     assert len(set(ids.values())) == len(ids), "two glyphs got the same short id"
     for ref in ids.values():
         assert f'id="{ref}"' in compact, f"#{ref} is used but not defined"
@@ -138,7 +139,7 @@ def test_relative_path_rounds_and_does_not_drift():
     # 1,000 steps of 0.004: each delta rounds to 0 alone, but the points are rounded before the deltas are taken
     d = "M 0 0 " + " ".join(f"L {0.004 * k:.6f} 0" for k in range(1, 1001))
     pts = absolute_points(_style.relative_path(d.encode()).decode())
-    assert pts[-1][1][0] == pytest.approx(4.0, abs=0.005)
+    assert pts[-1][1][0] == pytest.approx(4.0, abs=HALF_STEP)
 
 
 def test_a_rendered_figure_is_compacted():
@@ -146,7 +147,8 @@ def test_a_rendered_figure_is_compacted():
     svg = _style.render_svg(spec, _style.THEMES["light"]).decode()
     assert "NotoSans" not in svg and "DejaVu" not in svg, "glyph ids are shortened"
     assert "xlink:href" not in svg and 'href="#' in svg
-    assert not re.search(r"\d\.\d{3,}", " ".join(d for _, d in _paths(svg))), "path coordinates have at most two decimals"
+    decimals = max(len(m) for m in re.findall(r"\.(\d+)", " ".join(d for _, d in _paths(svg))))
+    assert decimals == _style.COORD_DECIMALS, "path coordinates are rounded"
 
 
 def test_markers_keep_their_style(pair):
@@ -168,6 +170,6 @@ def test_markers_keep_their_style(pair):
     a, b = marker_styles(raw), marker_styles(compact)
     assert len(a) == len(b) >= 10
     for (xa, ya, sa), (xb, yb, sb) in zip(a, b):
-        assert (xb, yb) == pytest.approx((xa, ya), abs=0.005 + 1e-9)
+        assert (xb, yb) == pytest.approx((xa, ya), abs=HALF_STEP)
         assert sb == sa
 
