@@ -24,6 +24,10 @@ INPUTS = ["posenc/experiment/results/full.json"]
 TRAIN_SMOOTH = 20
 POSITION_SMOOTH = 32
 
+# A seed band is drawn at about this many points (a 1,024-position band at every 4th): ~1 pt apart
+# across the axes, finer than the band's smoothed wiggles. The mean line keeps every point.
+BAND_POINTS = 256
+
 FS = 9  # legend and annotation text: the phone minimum (_style.MIN_TEXT_PT)
 WIDTH = 4.6  # figure width in inches; with the tight bounding box it stays under _style.PHONE_MAX_WIDTH_IN
 
@@ -69,7 +73,7 @@ def _style(method: str) -> str:
 def _line(ax, curve, colour, linestyle="-", linewidth=1.5, label=None):
     """A curve's mean over seeds, with its seed band (lowest to highest) when there are several."""
     if curve.seeds > 1:
-        ax.fill_between(curve.x, curve.low, curve.high, color=colour, alpha=0.18, linewidth=0)
+        ax.fill_between(*F.band_points(curve, BAND_POINTS), color=colour, alpha=0.18, linewidth=0)
     ax.plot(curve.x, curve.mean, linestyle=linestyle, color=colour, linewidth=linewidth, label=label or curve.label)
 
 

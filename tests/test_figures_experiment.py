@@ -298,3 +298,47 @@ def test_extension_positions_after_the_continued_training():
     assert not np.allclose(before[1].mean, curves[1].mean)
     for c in F.extension_positions("after"):  # unsmoothed: the plain mean over seeds
         _same(c.mean, _seed_mean(claims.extension_position_losses(c.key, "after")), c.key)
+
+
+def _bands(ax) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """(x, low, high) of each seed band (fill_between) of ``ax``, in drawing order."""
+    out = []
+    for c in ax.collections:
+        if type(c).__name__ != "FillBetweenPolyCollection":
+            continue
+        (path,) = c.get_paths()
+        v = path.vertices  # (x0, high0), then (x, low) forward, (x_end, high_end), then (x, high) backward
+        n = (len(v) - 3) // 2
+        low, high = v[1:n + 1], v[n + 2:2 * n + 2][::-1]
+        assert np.array_equal(low[:, 0], high[:, 0])
+        out.append((low[:, 0], low[:, 1], high[:, 1]))
+    return out
+
+
+@pytest.mark.parametrize("name, curves, split", [
+    ("exp_extension_positions", lambda: F.extension_positions("after", smooth=expfig.POSITION_SMOOTH), "ext_len"),
+    ("exp_rope_scaling", lambda: F.scaling_curves(smooth=expfig.POSITION_SMOOTH), "train_len"),
+])
+def test_seed_bands_are_every_kth_point_with_the_break_and_the_end(name, curves, split):
+    """A band is drawn at about BAND_POINTS points: every k-th, both sides of the break, the last."""
+    curves = [c for c in curves() if c.seeds > 1]
+    assert curves, "these figures have several seeds, so they draw bands"
+    n, brk = len(curves[0].x), int(claims.config()[split])
+    k = int(np.ceil(n / expfig.BAND_POINTS))
+    assert k > 1, "the band is thinned"
+    idx = sorted(set(range(0, n, k)) | {n - 1, brk - 1, brk})
+    with drawn(name) as fig:
+        (ax,) = fig.axes
+        bands = _bands(ax)
+    assert len(bands) == len(curves)
+    for (x, low, high), c in zip(bands, curves):
+        _same(x, c.x[idx], f"{c.key} band x")
+        _same(low, c.low[idx], f"{c.key} band low")
+        _same(high, c.high[idx], f"{c.key} band high")
+
+
+def test_band_points_rejects_a_bad_count():
+    (c,) = F.position_curves(methods=("rope",), smooth=expfig.POSITION_SMOOTH)
+    with pytest.raises(ValueError, match="most"):
+        F.band_points(c, 1)
+

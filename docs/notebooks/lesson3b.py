@@ -33,10 +33,7 @@ n = len(ex.SENTENCE)
 print(list(ex.SENTENCE))
 print(relative.relative_positions(n))
 
-# %% [markdown]
 # 整句挪到很远的位置，用绝对位置重新算一遍，矩阵一格不变：
-
-# %%
 far = relative.relative_positions_at(np.arange(n) + ex.FAR_POSITION)
 print("挪到", ex.FAR_POSITION, "起之后，矩阵一样吗:", np.array_equal(far, relative.relative_positions(n)))
 
@@ -58,10 +55,8 @@ print(relative.shaw_clipped(relative.relative_positions(n), k))
 # %%
 # posenc: include lesson3b_t5_buckets.py
 
-# %% [markdown]
-# 最后一个桶没有上界：相隔 max_distance 和相隔十万个 token 的键落进同一个桶。
-
 # %%
+# 最后一个桶没有上界：相隔 max_distance 和相隔十万个 token 的键落进同一个桶。
 from posenc import configs
 
 t5 = configs.load(ex.T5_MODEL)
@@ -83,10 +78,8 @@ for key in ex.ALIBI_MODELS:
     print(f"{cfg.name}: {cfg['heads']} 个头，补上的 {int(extra.sum())} 个；"
           f"第 1 个头 {slopes[0]:.4f}，最大 {slopes.max():.4f}（第 {int(slopes.argmax()) + 1} 个头），最小 {slopes.min():.6f}")
 
-# %% [markdown]
-# BLOOM 补上的头，斜率正好插在原有斜率的缝里：是相邻两个原有斜率的几何平均（第一个补上的，夹在 $2^0 = 1$ 和第 1 个头之间）：
-
-# %%
+# BLOOM 补上的头，斜率正好插在原有斜率的缝里：是相邻两个原有斜率的几何平均
+# （第一个补上的，夹在 2^0 = 1 和第 1 个头之间）：
 bloom = relative.alibi_slopes(configs.load("bloom_176b")["heads"])
 p = int((~relative.alibi_extra_heads(len(bloom))).sum())
 for t in range(3):
@@ -114,10 +107,7 @@ with_alibi = relative.biased_weights(scores, bias)
 print("只有因果掩码:", plain[-1])
 print("加上 ALiBi:  ", with_alibi[-1])
 
-# %% [markdown]
 # 整句挪到很远的位置、偏置按绝对位置重新算，分数的最大变化：
-
-# %%
 before = scores + relative.alibi_causal_bias_at(ex.ALIBI_HEADS, np.arange(n))
 after = scores + relative.alibi_causal_bias_at(ex.ALIBI_HEADS, np.arange(n) + ex.FAR_POSITION)
 print("ALiBi，所有头:", relative.score_change(before, after))
@@ -183,19 +173,17 @@ s = relative.alibi_slopes(baichuan["heads"])
 i = int(np.argmax(relative.alibi_extra_heads(baichuan["heads"]))) + 1  # 第二个补上的头（从 0 数）
 above = int(np.argmin(np.where(s > s[i], s, np.inf)))
 below = int(np.argmax(np.where(s < s[i], s, -np.inf)))
-print(f"第 {i + 1} 个头: {s[i]:.4f}，夹在第 {above + 1} 个（{s[above]:.4f}）和第 {below + 1} 个（{s[below]:.4f}）之间")
+print(f"练习 1｜第 {i + 1} 个头: {s[i]:.4f}，夹在第 {above + 1} 个（{s[above]:.4f}）和第 {below + 1} 个（{s[below]:.4f}）之间")
 
-# %%
 # 练习 2
 r = ex.EX_T5_DISTANCE
 dec = int(relative.t5_bucket(np.array(-r), False, nb, md))
 edge = next(e for e in relative.t5_bucket_edges(False, nb, md) if e[0] == dec)
-print(f"解码器：桶 {dec}，管距离 {edge[1]} … {edge[2]}，共 {edge[2] - edge[1] + 1} 个")
-print(f"编码器：桶 {int(relative.t5_bucket(np.array(-r), True, nb, md))}")
+print(f"练习 2｜解码器：桶 {dec}，管距离 {edge[1]} … {edge[2]}，共 {edge[2] - edge[1] + 1} 个")
+print(f"练习 2｜编码器：桶 {int(relative.t5_bucket(np.array(-r), True, nb, md))}")
 
-# %%
 # 练习 3
 mpt = configs.load("mpt_7b")
 m_min = relative.alibi_slopes(mpt["heads"]).min()
-print(f"要高出 m·L = {float(relative.alibi_score_gap(m_min, mpt['context'])):.1f}；"
+print(f"练习 3｜要高出 m·L = {float(relative.alibi_score_gap(m_min, mpt['context'])):.1f}；"
       f"内容分一样时，权重只剩 {float(relative.alibi_weight_ratio(m_min, mpt['context'])):.2%}")

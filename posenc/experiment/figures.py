@@ -24,12 +24,31 @@ class Curve:
     low: np.ndarray  # min over seeds
     high: np.ndarray  # max over seeds
     seeds: int
+    breaks: tuple[int, ...] = ()  # indices where the smoothing starts afresh (the training length)
 
 
 def _curve(key: str, label: str, rows: np.ndarray, smooth: int, split_at: int | None = None) -> Curve:
     if smooth > 1:
         rows = np.stack([_smooth(r, smooth, split_at) for r in rows])
-    return Curve(key, label, np.arange(rows.shape[1]), rows.mean(0), rows.min(0), rows.max(0), rows.shape[0])
+    breaks = (split_at,) if smooth > 1 and split_at is not None else ()
+    return Curve(key, label, np.arange(rows.shape[1]), rows.mean(0), rows.min(0), rows.max(0), rows.shape[0], breaks)
+
+
+def band_points(curve: Curve, most: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(x, low, high) of ``curve``'s seed band at no more than about ``most`` points, for a figure's resolution.
+
+    A position curve has 512–1,024 points across a figure ~300 pt wide; its band, a filled
+    polygon, is not thinned by the SVG writer as lines are. Kept: every k-th point
+    (k = ⌈len / most⌉), the last point, and both sides of each break, so the band's step at
+    the training length stays where the curve's is.
+    """
+    if int(most) != most or most < 2:
+        raise ValueError(f"most must be an integer ≥ 2 (points to keep), got {most!r}")
+    n = len(curve.x)
+    step = -(-n // int(most))
+    keep = set(range(0, n, step)) | {n - 1} | {i for b in curve.breaks for i in (b - 1, b) if 0 <= i < n}
+    idx = np.array(sorted(keep))
+    return curve.x[idx], curve.low[idx], curve.high[idx]
 
 
 def _smooth(values: np.ndarray, window: int, split_at: int | None) -> np.ndarray:
