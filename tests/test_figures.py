@@ -24,11 +24,18 @@ def first(tmp_path_factory):
 
 
 def test_two_clean_renders_are_byte_identical_and_a_rerender_draws_nothing(first, tmp_path):
-    second = build.render_all(tmp_path / "b", use_cache=False)
-    assert first.drawn and len(first.drawn) == len(second.drawn)
+    # The second render draws one figure of every figure module: what could make an SVG differ
+    # (hash salt, metadata dates, set order) is per backend or per module, and tests/test_gates.py
+    # compares every file of two whole clean builds anyway.
+    sample = {}
+    for name, spec in build.load_all().items():
+        sample.setdefault(spec.module, name)
+    second = build.render_all(tmp_path / "b", use_cache=False, only=set(sample.values()))
+    assert first.drawn and len(second.drawn) == 2 * len(sample)
     for name, themes in first.paths.items():
         for theme, path in themes.items():
-            assert path.read_bytes() == second.paths[name][theme].read_bytes(), f"{name}.{theme} differs between builds"
+            if name in second.paths:
+                assert path.read_bytes() == second.paths[name][theme].read_bytes(), f"{name}.{theme} differs between builds"
             svg = path.read_text(encoding="utf-8")
             assert "<dc:date>" not in svg, "SVG metadata must not carry a date"
     again = build.render_all(next(iter(first.paths.values()))["light"].parent)
