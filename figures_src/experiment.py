@@ -236,13 +236,18 @@ def exp_position_loss(fig, theme):
     size=(WIDTH, 3.9),
 )
 def exp_alibi_position_loss(fig, theme):
+    _position_loss_of(fig, theme, ALIBI_METHODS, ncols=3)
+
+
+def _position_loss_of(fig, theme, methods, ncols):
+    """One panel: the per-position loss of ``methods`` to eval_len, the training length marked."""
     ax = _single(fig)
-    curves = F.position_curves(methods=ALIBI_METHODS, smooth=POSITION_SMOOTH)
+    curves = F.position_curves(methods=methods, smooth=POSITION_SMOOTH)
     _method_lines(ax, theme, curves)
     _train_length(ax, theme)
     _positions_xlim(ax, curves[0])
     _axes(ax, "位置（token）")
-    _legend_below(fig, ax, ncols=3)
+    _legend_below(fig, ax, ncols=ncols)
 
 
 # --- lesson 5 ------------------------------------------------------------------------------------------
@@ -369,10 +374,4 @@ def exp_nope_vs_rope(fig, theme):
     size=(WIDTH, 3.9),
 )
 def exp_partial_rope(fig, theme):
-    ax = _single(fig)
-    curves = F.position_curves(methods=PARTIAL_METHODS, smooth=POSITION_SMOOTH)
-    _method_lines(ax, theme, curves)
-    _train_length(ax, theme)
-    _positions_xlim(ax, curves[0])
-    _axes(ax, "位置（token）")
-    _legend_below(fig, ax, ncols=2)
+    _position_loss_of(fig, theme, PARTIAL_METHODS, ncols=2)
