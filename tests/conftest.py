@@ -1,6 +1,10 @@
 """Shared fixtures. The site is built once per test session (strict mode) and
 shared by every test that reads HTML; set POSENC_SITE_DIR to reuse a build.
 
+The build starts in the background as soon as the tests are collected, and the test files
+that need it run after those that do not, so the other tests run while it builds instead of
+waiting for it (``make test``: two xdist workers, one build).
+
 Hypothesis: under ``CI=true`` (GitHub Actions sets it; ``make mutation`` does too) the
 "ci" profile derandomizes every property test, so a run is reproducible and never
 fails on an example no one has seen; an example a local (random) run finds is pinned
@@ -12,6 +16,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -24,27 +29,65 @@ if os.environ.get("CI", "").lower() == "true":
     settings.load_profile("ci")
 
 
-@pytest.fixture(scope="session")
-def site_dir(tmp_path_factory, worker_id) -> Path:
-    """The built site. A strict build that fails fails every test that needs it, with MkDocs' output.
+class SharedSite:
+    """One strict build of the site in a folder every xdist worker of this run can see.
 
-    Under pytest-xdist (``make test`` runs two workers) each worker is a session of its own: the
-    first to need the site builds it into the directory the workers share, under a lock, and the
-    others wait for it and read the same files (or the same failure).
+    Each worker is a pytest session of its own. Whoever first takes the lock builds; everyone
+    else waits on the lock and then reads the same files (or the same failure).
     """
+
+    def __init__(self, folder: Path):
+        self.dest, self.done, self.failed = folder / "site", folder / "site.done", folder / "site.failed"
+        self.lock = folder / "site.lock"
+
+    def build_once(self) -> None:
+        with open(self.lock, "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+            if self.done.exists() or self.failed.exists():
+                return
+            proc = build_site(self.dest)
+            if proc.returncode != 0:
+                self.failed.write_text(f"mkdocs build --strict failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-6000:]}",
+                                       encoding="utf-8")
+            else:
+                self.done.touch()
+
+    def path(self) -> Path:
+        """The built site; fails the calling test with MkDocs' output if the build failed."""
+        self.build_once()
+        if self.failed.exists():
+            pytest.fail(self.failed.read_text(encoding="utf-8"))
+        return self.dest
+
+
+def _shared_site(config: pytest.Config) -> SharedSite:
+    base = config._tmp_path_factory.getbasetemp()  # the session's tmp_path_factory (pytest's tmpdir plugin)
+    # Under xdist every worker's base is a subfolder of the controller's: build there, once for all.
+    return SharedSite(base.parent if hasattr(config, "workerinput") else base)
+
+
+def _needs_site(item: pytest.Item) -> bool:
+    return "site_dir" in getattr(item, "fixturenames", ())
+
+
+def pytest_collection_modifyitems(config, items):
+    """Run the files that read the built site after the others (otherwise in collection order)."""
+    files = {item.path for item in items if _needs_site(item)}
+    items.sort(key=lambda item: item.path in files)
+
+
+def pytest_collection_finish(session):
+    """Start the shared build now, in the background, if any selected test will read it."""
+    if os.environ.get("POSENC_SITE_DIR") or session.config.option.collectonly:
+        return
+    if any(_needs_site(item) for item in session.items):
+        threading.Thread(target=_shared_site(session.config).build_once, name="site-build", daemon=True).start()
+
+
+@pytest.fixture(scope="session")
+def site_dir(pytestconfig) -> Path:
+    """The built site. A strict build that fails fails every test that needs it, with MkDocs' output."""
     reuse = os.environ.get("POSENC_SITE_DIR")
     if reuse:
         return Path(reuse)
-    shared = tmp_path_factory.getbasetemp() if worker_id == "master" else tmp_path_factory.getbasetemp().parent
-    dest, done, failed = shared / "site", shared / "site.done", shared / "site.failed"
-    with open(shared / "site.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
-        if not done.exists() and not failed.exists():
-            proc = build_site(dest)
-            if proc.returncode != 0:
-                failed.write_text(f"mkdocs build --strict failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-6000:]}", encoding="utf-8")
-            else:
-                done.touch()
-    if failed.exists():
-        pytest.fail(failed.read_text(encoding="utf-8"))
-    return dest
+    return _shared_site(pytestconfig).path()
