@@ -38,7 +38,7 @@ one thread per process (each unit records its CPU seconds; the file sums them):
     --preset full, one (method, seed) unit     ≈7.6 CPU-min (7.0–9.1)
     --preset full, one extension unit          ≈4.3 CPU-min (4.0–4.5)
     --preset full --seeds 3 (36 units)         3.7 CPU-hours: ≈1.9 h wall with --jobs 2 on an idle machine
-    --preset quick                             see README (measured with --jobs 2 --threads 1)
+    --preset quick (12 units, --jobs 2)        4 min 6 s wall on an idle machine (README)
     verify                                     ≈20 s (hashes, self-consistency, the first 2 steps of each method)
     verify --deep                              + one RoPE model re-trained and the first extension steps
 
