@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from macro_env import MacroEnv
 from site_support import ROOT
 
 pytestmark = pytest.mark.build
@@ -114,29 +115,15 @@ def test_experiment_sections_show_results_figures_and_checked_sentences(site_dir
 
 
 def test_claim_macro_refuses_an_unknown_or_contradicted_sentence(monkeypatch):
-    import sys
-
-    sys.path.insert(0, str(ROOT))
-    from tools import macros
-
-    class Env:
-        def __init__(self):
-            self.macros = {}
-
-        def macro(self, fn):
-            self.macros[fn.__name__] = fn
-            return fn
-
-    env = Env()
-    macros.define_env(env)
+    macros = MacroEnv().macros
     with pytest.raises(ValueError, match="unknown claim 'nope_is_best'.*posenc/experiment/claims.py"):
-        env.macros["claim"]("nope_is_best")
+        macros["claim"]("nope_is_best")
     from posenc.experiment import claims
 
     monkeypatch.setitem(claims.CLAIMS, "nope_flat_past_train_len",
                         claims.Claim(claims.CLAIMS["nope_flat_past_train_len"].sentence, lambda p: (False, "forced")))
     with pytest.raises(claims.ClaimFailed, match="NoPE"):
-        env.macros["claim"]("nope_flat_past_train_len")
+        macros["claim"]("nope_flat_past_train_len")
 
 
 def test_no_experiment_placeholder_in_a_normal_build(site_dir):

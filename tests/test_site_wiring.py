@@ -12,6 +12,7 @@ import types
 import pytest
 import yaml
 
+from macro_env import MacroEnv
 from site_support import ROOT
 
 SETUP = ROOT / "docs" / "notebooks" / "_setup.py"
@@ -80,26 +81,10 @@ def test_every_notebook_starts_with_the_setup_cell():
         assert "".join(cells[0]["source"]).rstrip("\n") == setup, f"{nb.name}: run python -m tools.notebooks"
 
 
-def _macros() -> dict:
-    from tools import macros
-
-    class Env:
-        def __init__(self):
-            self.macros = {}
-
-        def macro(self, fn):
-            self.macros[fn.__name__] = fn
-            return fn
-
-    env = Env()
-    macros.define_env(env)
-    return env.macros
-
-
 def test_citation_bibtex_macro_is_a_bibtex_block_from_citation_cff():
     from tools.citation import bibtex_entry
 
-    block = _macros()["citation_bibtex"]()
+    block = MacroEnv().macros["citation_bibtex"]()
     assert block.startswith("```bibtex\n@software{") and block.endswith("\n```")
     assert block == f"```bibtex\n{bibtex_entry().rstrip()}\n```"
 
