@@ -361,15 +361,20 @@ def _():
     return clock.lowest_dot(ex.MAX_DISTANCE, ex.SIN_DIM)[1]
 
 
+def _below_plotted_min() -> tuple[int, float]:
+    """Past the plotted range: the first distance whose dot product falls below the plotted minimum, and that dot product."""
+    k = clock.first_dot_below(clock.lowest_dot(ex.MAX_DISTANCE, ex.SIN_DIM)[1], ex.SIN_DIM, limit=ex.FAR_POSITION)
+    return k, clock.dot_curve(k, ex.SIN_DIM)[k]
+
+
 @number("sin_dot_below_min_k", ",", "画出的范围之外，点积第一次低于范围内最低值的距离 k")
 def _():
-    return clock.first_dot_below(clock.lowest_dot(ex.MAX_DISTANCE, ex.SIN_DIM)[1], ex.SIN_DIM, limit=ex.FAR_POSITION)
+    return _below_plotted_min()[0]
 
 
 @number("sin_dot_below_min", ".2f", "那个距离上的点积")
 def _():
-    k = clock.first_dot_below(clock.lowest_dot(ex.MAX_DISTANCE, ex.SIN_DIM)[1], ex.SIN_DIM, limit=ex.FAR_POSITION)
-    return clock.dot_curve(k, ex.SIN_DIM)[k]
+    return _below_plotted_min()[1]
 
 
 @number("sin_dot_far_min_k", ",", "k = 0 … FAR_POSITION 内点积最低的距离")
