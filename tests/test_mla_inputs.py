@@ -35,7 +35,7 @@ NOT_AN_INSTANCE = r"^inst must be a posenc\.mla\.Instance \(build one with rando
     (lambda: mla.for_model(configs.load("qwen3_8b")),
      r"^model 'qwen3_8b' lacks kv_lora_rank, nope_head_dim, v_head_dim for an MLA cache"),
     # the small random head
-    (lambda: mla.random_instance(head_dim=7), r"head_dim"),
+    (lambda: mla.random_instance(head_dim=7), r"^head_dim must be a positive even integer"),
     (lambda: mla.random_instance(q_rank=0), r"^q_rank must be"),
     (lambda: mla.random_instance(kv_rank=0), r"^kv_rank must be"),
     (lambda: mla.random_instance(length=0), r"^length must be"),
@@ -50,7 +50,7 @@ NOT_AN_INSTANCE = r"^inst must be a posenc\.mla\.Instance \(build one with rando
      r"^q_rope and k_rope must be \(T, d_R\) with one row per token, got \(3, 2\) and \(2, 2\) for T = 3$"),
     (lambda: mla.decoupled_scores(INST, np.zeros((3, 4)), np.zeros((3, 2)), [1.0], True), r"^q_rope and k_rope must be"),
     (lambda: mla.decoupled_scores(INST, np.zeros(3), np.zeros(3), [1.0], True), r"^q_rope and k_rope must be"),
-    (lambda: mla.absorption_demo(8, 6, 5, 7, 3, 10_000.0, 0), r"rope_head_dim"),
+    (lambda: mla.absorption_demo(8, 6, 5, 7, 3, 10_000.0, 0), r"^rope_head_dim must be a positive even integer"),
 ])
 def test_bad_input_names_the_argument(call, match):
     with pytest.raises(ValueError, match=match):
@@ -76,3 +76,28 @@ def test_random_instance_defaults_are_the_documented_small_head():
     same = mla.random_instance(8, 6, 5, 7, seed=0)
     for a, b in zip((inst.w_uq, inst.w_uk, inst.c_q, inst.c_kv), (same.w_uq, same.w_uk, same.c_q, same.c_kv)):
         np.testing.assert_array_equal(a, b)
+
+
+def test_the_smallest_counts_are_allowed():
+    # one of everything: (1 + 1) · 1 elements for MLA, 2 · 1 · 1 · 1 for MHA, (1 + 1) / (2 · 1) groups
+    assert mla.mla_cache_elements(1, 1, 1) == 2
+    assert mla.mha_cache_elements(1, 1, 1) == 2
+    assert mla.equivalent_gqa_groups(1, 1, 1) == 1.0
+
+
+def test_absorption_demo_follows_its_documented_recipe():
+    # The docstring's recipe, rebuilt: the head from random_instance(…, seed); the decoupled q_R then k_R,
+    # Gaussian (length × rope_head_dim) from seed + 1; content RoPE over head_dim, decoupled over d_R.
+    d, rq, rk, t, d_r, base, seed = 8, 6, 5, 7, 4, 10_000.0, 11
+    demo = mla.absorption_demo(d, rq, rk, t, d_r, base, seed)
+    inst = mla.random_instance(d, rq, rk, t, seed)
+    rng = np.random.default_rng(seed + 1)
+    q_r, k_r = rng.standard_normal((t, d_r)), rng.standard_normal((t, d_r))
+    inv_r, inv_c = rope.inverse_frequencies(d_r, base), rope.inverse_frequencies(d, base)
+    gap = mla.decoupled_scores(inst, q_r, k_r, inv_r, True) - mla.decoupled_scores(inst, q_r, k_r, inv_r, False)
+    # the decoupled gap is rounding error: compare it exactly, as the recipe fixes every operation
+    assert demo.decoupled == float(np.max(np.abs(gap)))
+    assert demo.decoupled > 0  # nonzero for this seed, so a recipe that compares a score with itself shows
+    assert demo.plain == mla.absorption_gap(inst)
+    assert demo.rope_on_keys == mla.absorption_gap(inst, inv_c)
+    assert demo.max_score == float(np.max(np.abs(mla.scores_explicit(inst, inv_c))))
