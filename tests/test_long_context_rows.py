@@ -30,3 +30,19 @@ def test_unknown_base_raise_lists_the_cases():
     with pytest.raises(ValueError, match=re.escape(
             "unknown base-raise case 'code_llama'; choose from codellama, qwen3, smollm3_32k, smollm3_64k, llama3")):
         long_context.base_raise("code_llama")
+
+
+def test_base_raise_labels_are_the_pages():
+    # lesson 5's ABF table (quantity abf_cases_table) prints these labels in its first column
+    labels = {c.key: c.label for c in long_context.base_raises()}
+    assert labels == {"codellama": "Code Llama", "qwen3": "Qwen3 长上下文阶段", "smollm3_32k": "SmolLM3 第一段",
+                      "smollm3_64k": "SmolLM3 第二段", "llama3": "Llama 2 → Llama 3"}
+
+
+def test_only_the_cases_with_a_reported_longer_reach_have_one():
+    # Code Llama reports stable behaviour beyond its training length, Qwen3 a YaRN reach; the SmolLM3 stages
+    # and the Llama 2 → 3 comparison report none
+    far = {c.key: c.far for c in long_context.base_raises()}
+    assert far["smollm3_32k"] is None and far["smollm3_64k"] is None and far["llama3"] is None
+    assert far["codellama"] > long_context.base_raise("codellama").new_length
+    assert far["qwen3"] > long_context.base_raise("qwen3").new_length
