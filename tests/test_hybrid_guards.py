@@ -106,3 +106,13 @@ def test_the_smallest_inputs_are_allowed():
     assert hybrid.counter_position(0.25) == 3.0
     assert hybrid.counter_gap(0) == 0.5
     assert hybrid.counter_gap(np.int64(2)) == pytest.approx(1 / 3 - 1 / 4, rel=1e-15)
+
+
+def test_rotary_mask_selects_the_first_dims_by_default_all():
+    # a boolean mask: indexing a head's dims with it picks the rotary ones (transformers' q[..., :dim])
+    mask = hybrid.rotary_mask(8, 0.5)
+    assert mask.dtype == bool
+    np.testing.assert_array_equal(np.arange(8)[mask], [0, 1, 2, 3])
+    np.testing.assert_array_equal(np.arange(8)[~mask], [4, 5, 6, 7])
+    # without a fraction RoPE turns the whole head
+    np.testing.assert_array_equal(hybrid.rotary_mask(8), np.ones(8, dtype=bool))
