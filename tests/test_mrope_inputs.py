@@ -76,6 +76,7 @@ NOT_THREE = r"^mrope_section must be three pair counts \(temporal, height, width
     (lambda: mrope.pair_axes([16, 24]), NOT_THREE.format(r"\[16, 24\]")),
     (lambda: mrope.pair_axes([16, 24, 24, 1]), NOT_THREE.format(r"\[16, 24, 24, 1\]")),
     (lambda: mrope.pair_axes("16 24 24"), NOT_THREE.format("'16 24 24'")),
+    (lambda: mrope.pair_axes(64), NOT_THREE.format("64")),
     (lambda: mrope.pair_axes([0, 24, 24]), r"^mrope_section\[0\] must be a positive integer, got 0$"),
     (lambda: mrope.pair_axes([16, 0, 24]), r"^mrope_section\[1\] must be"),
     (lambda: mrope.pair_axes([16, 24, 0]), r"^mrope_section\[2\] must be"),
@@ -114,6 +115,9 @@ def test_image_tokens_count_the_merged_grid():
     assert mrope.image_tokens(mrope.Image(1, 8, 4), 4) == 2
     assert mrope.merged_grid(mrope.Image(1, 8, 4), 4) == (1, 2, 1)
     assert mrope.image_tokens(mrope.Image(1, 1, 1), 1) == 1
+    # counts of tokens are Python ints (usable as range() bounds), not floats from a true division
+    assert all(type(v) is int for v in mrope.merged_grid(mrope.Image(1, 4, 6)))
+    assert type(mrope.image_tokens(mrope.Image(1, 4, 6))) is int
     # the merge size reaches position_ids: 8 × 4 patches merged 4 × 4 are two tokens in one row
     np.testing.assert_array_equal(mrope.position_ids([mrope.Image(1, 8, 4)], 4), [[0, 0], [0, 1], [0, 0]])
 
@@ -140,3 +144,9 @@ def test_model_position_ids_use_the_models_merge_size():
         [0, 1, 1, 3],
         [0, 1, 2, 3],
     ])
+
+
+def test_a_tall_image_moves_the_next_text_by_its_height():
+    # 6 × 2 patches merged 2 × 2: 3 rows of 1 token. Text after it continues at 1 + max(1, 3, 1) = 4.
+    ids = mrope.position_ids([mrope.Text(1), mrope.Image(1, 6, 2), mrope.Text(1)])
+    np.testing.assert_array_equal(ids, [[0, 1, 1, 1, 4], [0, 1, 2, 3, 4], [0, 1, 1, 1, 4]])
