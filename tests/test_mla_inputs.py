@@ -88,16 +88,18 @@ def test_the_smallest_counts_are_allowed():
 def test_absorption_demo_follows_its_documented_recipe():
     # The docstring's recipe, rebuilt: the head from random_instance(…, seed); the decoupled q_R then k_R,
     # Gaussian (length × rope_head_dim) from seed + 1; content RoPE over head_dim, decoupled over d_R.
-    d, rq, rk, t, d_r, base, seed = 8, 6, 5, 7, 4, 10_000.0, 11
+    d, rq, rk, t, d_r, base, seed = 8, 6, 5, 7, 4, 10_000.0, 0
     demo = mla.absorption_demo(d, rq, rk, t, d_r, base, seed)
     inst = mla.random_instance(d, rq, rk, t, seed)
     rng = np.random.default_rng(seed + 1)
     q_r, k_r = rng.standard_normal((t, d_r)), rng.standard_normal((t, d_r))
     inv_r, inv_c = rope.inverse_frequencies(d_r, base), rope.inverse_frequencies(d, base)
     gap = mla.decoupled_scores(inst, q_r, k_r, inv_r, True) - mla.decoupled_scores(inst, q_r, k_r, inv_r, False)
-    # the decoupled gap is rounding error: compare it exactly, as the recipe fixes every operation
+    # the decoupled gap is rounding error: compare it exactly, as the recipe fixes every operation. (It is
+    # mostly the content part's rounding, so other Gaussians often give the same maximum; at seed 0 the
+    # ones from seed + 2 do not, and seed − 1 is not a seed at all.)
     assert demo.decoupled == float(np.max(np.abs(gap)))
-    assert demo.decoupled > 0  # nonzero for this seed, so a recipe that compares a score with itself shows
+    assert demo.decoupled > 0  # nonzero, so a recipe that compares a score with itself shows
     assert demo.plain == mla.absorption_gap(inst)
     assert demo.rope_on_keys == mla.absorption_gap(inst, inv_c)
     assert demo.max_score == float(np.max(np.abs(mla.scores_explicit(inst, inv_c))))
