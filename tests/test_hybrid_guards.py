@@ -40,7 +40,8 @@ def test_layer_pattern_names_the_kinds_it_cannot_describe():
 
 
 def test_llama4_attn_scale_defaults_are_llama4s():
-    # transformers' Llama4TextConfig defaults (the installed version): floor_scale 8192, attn_scale 0.1. The scale leaves p = 8190 alone and first grows at p = 8191: 1 + 0.1 · ln 2.
+    # transformers' Llama4TextConfig defaults (the installed version): floor_scale 8192, attn_scale 0.1.
+    # The scale leaves p = 8190 alone and first grows at p = 8191: 1 + 0.1 · ln 2.
     np.testing.assert_allclose(hybrid.llama4_attn_scale([0, 8190, 8191, 2 * 8192 - 1]),
                                [1.0, 1.0, 1 + 0.1 * math.log(2), 1 + 0.1 * math.log(3)], rtol=1e-15)
 
@@ -61,7 +62,8 @@ QWEN3_NEXT = configs.load("qwen3_next_80b_a3b")
     # layer counts
     (lambda: hybrid.layer_kinds(configs.load("gemma3_27b")),
      r"^model 'gemma3_27b' has no 'layers' field; pass n_layers to draw its pattern over that many layers$"),
-    (lambda: hybrid.layer_kinds(configs.load("qwen3_8b"), 0), r"^n_layers must be a positive integer, got 0; pass e\.g\. n_layers=12$"),
+    (lambda: hybrid.layer_kinds(configs.load("qwen3_8b"), 0),
+     r"^n_layers must be a positive integer, got 0; pass e\.g\. n_layers=12$"),
     (lambda: hybrid.layer_kinds(configs.load("qwen3_8b"), True), r"^n_layers must be a positive integer, got True"),
     (lambda: hybrid.layer_kinds(configs.load("qwen3_8b"), 4.0), r"^n_layers must be a positive integer, got 4\.0"),
     # the fields rope_dim_shares needs, each named with what it is for
