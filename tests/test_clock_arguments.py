@@ -91,6 +91,30 @@ def test_dot_matrix_shift_change_is_rounding_for_any_base(shift):
     assert clock.dot_matrix_shift_change(6, shift, 16, BASE) < 1e-9
 
 
+# --- first_rise: a flat step is not a rise -----------------------------------------------------------------------
+
+# For d = 4 the curve is cos(k) + cos(k·ω) with ω = base^(−1/2). Solving cos 3 + cos 3ω = cos 4 + cos 4ω for ω
+# (ω ≈ 0.3566, base ≈ 7.8657) makes the curve flat from k = 3 to k = 4; this float is a base for which the
+# computed values are exactly equal (checked below). The curve falls before k = 3 and rises after k = 4.
+FLAT_3_4 = 7.865740126680004
+
+
+def test_first_rise_is_strictly_up():
+    ref = curve(6, 4, FLAT_3_4)
+    assert ref[0] > ref[1] > ref[2] > ref[3] and ref[4] < ref[5]
+    assert ref[3] == pytest.approx(ref[4], abs=1e-15)
+    c = clock.dot_curve(6, 4, FLAT_3_4)
+    assert c[3] == c[4]
+    assert clock.first_rise(6, 4, FLAT_3_4) == 4
+
+
+@pytest.mark.parametrize("d", [4, 16, 64])
+def test_first_rise_uses_the_base_it_is_given(d):
+    ref = curve(200, d, BASE)
+    expected = next(k for k in range(200) if ref[k + 1] > ref[k])
+    assert clock.first_rise(200, d, BASE) == expected
+
+
 # --- pairs_not_turning: a period of exactly `length` tokens finishes its turn --------------------------------------
 
 # For d = 4 the slow pair's period is λ_1 = 2π·√base, so base = (10/2π)² makes it 10 tokens; this float is
