@@ -17,9 +17,29 @@ def test_pair_of_dim_indexes_each_dims_frequency(d):
     np.testing.assert_array_equal(inv[rope.pair_of_dim(d, "interleaved")], np.repeat(inv, 2))
 
 
+def test_pair_energies_of_an_integer_vector_do_not_wrap_around():
+    # |q_i|² = (2³²)² = 2⁶⁴ is exact in float64 but wraps to 0 in int64: integer input is read as numbers
+    assert rope.pair_energies(np.array([2**32, 0, 3, 4]), 2).tolist() == [2.0**64, 25.0]
+    # the pass-through dims (partial RoPE) add their |q_pass|² at every distance, also without wrapping
+    got = rope.self_scores_closed_form(np.array([0, 0, 2**32]), [0, 5], [1.0])
+    np.testing.assert_array_equal(got, [2.0**64, 2.0**64])
+
+
+INV4 = rope.inverse_frequencies(4, 10_000.0)
+
 BAD = [
     (lambda: rope.pair_of_dim(7, "half"), "dim"),
     (lambda: rope.pair_of_dim(0, "interleaved"), "dim"),
+    (lambda: rope.spectrum(INV4, 0), "context"),
+    (lambda: rope.pair_energies(np.ones((2, 4)), 1), "q"),
+    (lambda: rope.pair_energies(np.ones(4), True), "n_pairs"),  # a bool is not a count of pairs
+    (lambda: rope.pair_energies(np.ones(4), 1.0), "n_pairs"),
+    (lambda: rope.pair_energies(np.ones(4), 0), "n_pairs"),  # zero pairs: nothing to measure
+    (lambda: rope.self_scores([1.0, np.nan, 0.0, 0.0], [1], INV4), "q"),
+    (lambda: rope.self_scores(np.ones(4), [-1], INV4), "distances"),
+    (lambda: rope.self_scores_closed_form(np.ones((2, 4)), [1], INV4), "q"),
+    (lambda: rope.self_scores_closed_form(np.ones(4), [-1], INV4), "distances"),
+    (lambda: rope.self_scores_closed_form(np.ones(4), [1], [1.0, -1.0]), "inv_freq"),
 ]
 
 
