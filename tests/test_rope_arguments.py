@@ -25,12 +25,29 @@ def test_pair_energies_of_an_integer_vector_do_not_wrap_around():
     np.testing.assert_array_equal(got, [2.0**64, 2.0**64])
 
 
+def test_rotate_turns_an_integer_vector_as_numbers():
+    # (1, 0) turned by m·ω = m radians is (cos m, sin m); an integer input must not truncate the result to integers
+    out = rope.rotate(np.array([[1, 0], [1, 0], [0, 2]]), [0, 1, 2], [1.0])
+    np.testing.assert_allclose(out, [[1.0, 0.0], [np.cos(1.0), np.sin(1.0)], [-2 * np.sin(2.0), 2 * np.cos(2.0)]], atol=1e-15)
+
+
+def test_edges_of_the_count_checks():
+    # a context of one token is a context: pair 0 (λ = 2π) does not finish a turn within it
+    assert rope.pairs_not_completing_turn([1.0], 1) == 1
+    # head_dim = 1 is a positive integer; what is wrong is the odd number of rotary dims it gives
+    with pytest.raises(ValueError, match=r"^head_dim=1 × rotary_fraction=1.0 gives 1 rotary dims"):
+        rope.rotary_dim(1)
+
+
 INV4 = rope.inverse_frequencies(4, 10_000.0)
 
 BAD = [
     (lambda: rope.pair_of_dim(7, "half"), "dim"),
     (lambda: rope.pair_of_dim(0, "interleaved"), "dim"),
     (lambda: rope.spectrum(INV4, 0), "context"),
+    (lambda: rope.rotary_dim(128, "half"), "rotary_fraction"),
+    (lambda: rope.wavelengths([1.0, 0.0]), "inv_freq"),  # a pair that never turns has no wavelength
+    (lambda: rope.rotate(np.zeros((1, 4)), [0], [1.0, -0.5]), "inv_freq"),
     (lambda: rope.pair_energies(np.ones((2, 4)), 1), "q"),
     (lambda: rope.pair_energies(np.ones(4), True), "n_pairs"),  # a bool is not a count of pairs
     (lambda: rope.pair_energies(np.ones(4), 1.0), "n_pairs"),
