@@ -66,6 +66,13 @@ def test_first_dot_below_refuses_a_bool_value(value):
         clock.first_dot_below(value, 16, limit=50)
 
 
+def test_lowest_dot_uses_the_base_it_is_given():
+    ref = curve(100, 16, BASE)
+    k = min(range(101), key=lambda j: (ref[j], j))  # the lowest point, the first if tied
+    got = clock.lowest_dot(100, 16, BASE)
+    assert got[0] == k and got[1] == pytest.approx(ref[k], abs=1e-12)
+
+
 @pytest.mark.parametrize("k", [1, 10, 37, -5])
 def test_turn_angles_use_the_base_they_are_given(k):
     # the angle each hand turns from p to p + k, read off the two encodings with atan2
@@ -139,6 +146,7 @@ def test_pairs_not_turning_uses_the_base_it_is_given(length):
 # --- bad input names the argument the caller wrote ---------------------------------------------------------------
 
 BAD = [
+    (lambda: clock.dot_curve(0, 16), "max_distance"),
     (lambda: clock.dots_from(0, 0, 16), "max_distance"),
     (lambda: clock.dots_from(-1, 5, 16), "p"),
     (lambda: clock.dots_from(2.0, 5, 16), "p"),

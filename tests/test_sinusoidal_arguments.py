@@ -9,6 +9,8 @@ import pytest
 from posenc import sinusoidal
 
 BAD = [
+    (lambda: sinusoidal.period_ratio(7), "d"),  # dimensions come in sin/cos pairs
+    (lambda: sinusoidal.period_ratio(16, 1.0), "base"),
     (lambda: sinusoidal.period_limit(1.0), "base"),  # base 1 gives every pair the same frequency
     (lambda: sinusoidal.period_limit(math.inf), "base"),
 ]
