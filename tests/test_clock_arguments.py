@@ -73,6 +73,16 @@ def test_lowest_dot_uses_the_base_it_is_given():
     assert got[0] == k and got[1] == pytest.approx(ref[k], abs=1e-12)
 
 
+def test_the_smallest_ranges_are_answered():
+    d = 16
+    # two positions make one pair, at distance 1
+    a, b = pe(0, d, sinusoidal.DEFAULT_BASE), pe(1, d, sinusoidal.DEFAULT_BASE)
+    k, dist = clock.nearest_neighbour(2, d)
+    assert k == 1 and dist == pytest.approx(math.dist(a, b), abs=1e-12)
+    # the curve up to distance 1 has two points: d/2 at k = 0 and Σ cos ω_i at k = 1
+    np.testing.assert_allclose(clock.dot_curve(1, d), curve(1, d, sinusoidal.DEFAULT_BASE), atol=1e-12)
+
+
 @pytest.mark.parametrize("k", [1, 10, 37, -5])
 def test_turn_angles_use_the_base_they_are_given(k):
     # the angle each hand turns from p to p + k, read off the two encodings with atan2
@@ -147,6 +157,8 @@ def test_pairs_not_turning_uses_the_base_it_is_given(length):
 
 BAD = [
     (lambda: clock.dot_curve(0, 16), "max_distance"),
+    (lambda: clock.dot_curve(True, 16), "max_distance"),  # a bool is not a distance, though True == 1
+    (lambda: clock.dot_curve(2.0, 16), "max_distance"),
     (lambda: clock.dots_from(0, 0, 16), "max_distance"),
     (lambda: clock.dots_from(-1, 5, 16), "p"),
     (lambda: clock.dots_from(2.0, 5, 16), "p"),
