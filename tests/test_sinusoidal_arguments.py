@@ -4,11 +4,19 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
 from posenc import sinusoidal
 
+def test_a_table_of_one_position():
+    # table(1) is position 0 alone: sin 0 = 0 and cos 0 = 1 in every pair
+    np.testing.assert_array_equal(sinusoidal.table(1, 4, 9.0), [[0.0, 1.0, 0.0, 1.0]])
+
+
 BAD = [
+    (lambda: sinusoidal.angular_frequencies(15), "d"),
+    (lambda: sinusoidal.angular_frequencies(16, 1.0), "base"),
     (lambda: sinusoidal.period_ratio(7), "d"),  # dimensions come in sin/cos pairs
     (lambda: sinusoidal.period_ratio(16, 1.0), "base"),
     (lambda: sinusoidal.period_limit(1.0), "base"),  # base 1 gives every pair the same frequency
