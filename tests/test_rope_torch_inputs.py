@@ -15,6 +15,10 @@ torch = pytest.importorskip("torch")
 from posenc import rope  # noqa: E402
 from test_rope import hf_cos_sin, llama_functions  # noqa: E402
 
+# torch loads its meta-device kernels (some 800 modules, ~3 s) at the first meta op. Doing it at import means a
+# run that collects once and forks per test (make mutation's forkserver) pays it once, not in every fork.
+torch.empty(1, device="meta").cos()
+
 POS = torch.tensor([0, 1, 4095, 70_000, 262_143])  # far positions: float32 and float64 angles part by ~1e-2 rad
 
 
