@@ -52,6 +52,7 @@ BAD = [
     (lambda: rope.pair_energies(np.ones(4), True), "n_pairs"),  # a bool is not a count of pairs
     (lambda: rope.pair_energies(np.ones(4), 1.0), "n_pairs"),
     (lambda: rope.pair_energies(np.ones(4), 0), "n_pairs"),  # zero pairs: nothing to measure
+    (lambda: rope.pair_energies(np.ones(1), 1), "n_pairs"),  # a one-dim q is a vector; it is too short for a pair
     (lambda: rope.self_scores([1.0, np.nan, 0.0, 0.0], [1], INV4), "q"),
     (lambda: rope.self_scores(np.ones(4), [-1], INV4), "distances"),
     (lambda: rope.self_scores_closed_form(np.ones((2, 4)), [1], INV4), "q"),
