@@ -1,4 +1,5 @@
-"""rope honours its arguments: pair indices that index, and errors that name the argument the caller wrote."""
+"""rope honours its arguments: pair indices that index, integer vectors read as numbers, the edges of each
+count check, and errors that name the argument the caller wrote."""
 
 from __future__ import annotations
 
