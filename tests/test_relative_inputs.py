@@ -60,6 +60,29 @@ def with_value(key: str, field: str, value) -> configs.ModelConfig:
          "bias must have shape (3, 3) or (heads, 3, 3) to match scores, got (1, 3)"),
         (lambda: R.biased_weights(np.full((2, 2), np.inf), np.zeros((2, 2))),
          "scores must be finite; put −∞ for masked keys in the bias, not in the scores"),
+        (lambda: R.alibi_score_gap(0.0, 3), "slope must be a positive finite number, got 0.0"),
+        (lambda: R.alibi_score_gap(0.5, [1, -2]), "distance must be ≥ 0 (tokens back from the query), got -2.0"),
+        (lambda: R.causal_pairs_by_distance(0), "length must be an integer ≥ 1, got 0"),
+        (lambda: R.relative_positions_at([0, -1]), "query_positions must be non-negative (positions count from 0), got -1"),
+        (lambda: R.relative_positions_at([0, 1], [2, -1]), "key_positions must be non-negative (positions count from 0), got -1"),
+        (lambda: R.t5_bias_at(np.zeros(4), [0, 1]), "table must have shape (num_buckets, heads), got (4,)"),
+        # which scheme, which model, which field: each error says what to pass or add
+        (lambda: R.added_parameters("xpos", configs.load("gpt2")),
+         "scheme must be one of learned, sinusoidal, rope, alibi, t5, shaw, nope, got 'xpos'"),
+        (lambda: R.added_parameters("shaw", configs.load("gpt2")),
+         "shaw needs max_relative_position (the clipping distance k); pass e.g. max_relative_position=16"),
+        (lambda: R.added_parameters("rope", "gpt2"),
+         "cfg must be a model from posenc.configs.load(), got str; e.g. configs.load('gpt2')"),
+        (lambda: R.model_position_parameters(None),
+         "cfg must be a model from posenc.configs.load(), got NoneType; e.g. configs.load('gpt2')"),
+        (lambda: R.added_parameters("learned", configs.load("t5_base")),
+         f"model 't5_base' has no 'context' field (the table has one row per position); {FIELD_ADVICE}"),
+        (lambda: R.added_parameters("learned", configs.load("llama2_7b")),
+         f"model 'llama2_7b' has no 'hidden' field (each row is hidden wide); {FIELD_ADVICE}"),
+        (lambda: R.added_parameters("t5", configs.load("llama2_7b")),
+         f"model 'llama2_7b' has no 'heads' field (T5 learns one scalar per bucket and head); {FIELD_ADVICE}"),
+        (lambda: R.added_parameters("shaw", configs.load("llama2_7b"), max_relative_position=8),
+         f"model 'llama2_7b' has no 'layers' field (Shaw's vectors are per layer); {FIELD_ADVICE}"),
         # Shaw's head width for a model with no head_dim field: hidden ÷ heads, and each must be there
         (lambda: R.added_parameters("shaw", configs.load("bert_base"), max_relative_position=4),
          f"model 'bert_base' has no 'heads' field (head width = hidden ÷ heads); {FIELD_ADVICE}"),
@@ -138,3 +161,29 @@ def test_shaw_head_width_of_an_mla_model_is_not_its_rotary_part():
     cfg = configs.load("deepseek_v3")
     assert cfg["head_dim"] == 64 and cfg["nope_head_dim"] == 128
     assert R.added_parameters("shaw", cfg, max_relative_position=16) != (2 * 16 + 1) * 64 * 2 * cfg["layers"]
+
+
+# --- T5 tables: the model's own sizes unless the caller gives others ------------------------------------
+
+
+def test_t5_parameters_read_the_models_bucket_count_and_tables():
+    # T5-Base: 32 buckets × 12 heads, one table in the encoder and one in the decoder (bias_tables 2)
+    t5 = configs.load("t5_base")
+    assert R.added_parameters("t5", t5) == 32 * 12 * 2
+    assert R.added_parameters("t5", with_value("t5_base", "relative_attention_num_buckets", 64)) == 64 * 12 * 2
+    assert R.added_parameters("t5", with_value("t5_base", "bias_tables", 1)) == 32 * 12 * 1
+    # explicit arguments win over the model's fields
+    assert R.added_parameters("t5", t5, num_buckets=8, stacks=3) == 8 * 12 * 3
+    # a model with neither field: T5's 32 buckets, one table
+    assert R.added_parameters("t5", configs.load("llama3_8b")) == 32 * 32 * 1
+
+
+def test_t5_bias_at_defaults_to_t5s_bidirectional_buckets_up_to_128():
+    # Keys 91 tokens before and after the query. T5 (32 buckets, bidirectional, max_distance 128): 16 buckets per
+    # direction, 8 exact; r = 91 lands in 8 + ⌊ln(91/8) / ln(128/8) · 8⌋ = 8 + ⌊7.02⌋ = 15 (with max_distance 129:
+    # ⌊6.996⌋ = 6, bucket 14), and keys after the query take the upper 16 buckets: 16 + 15 = 31.
+    table = np.arange(32)[:, None] * np.array([[1, 10]])  # integer table: bucket b, head h → b·(1, 10)
+    bias = R.t5_bias_at(table, [0, 91])
+    assert bias.dtype == np.float64
+    np.testing.assert_array_equal(bias[0], [[0.0, 31.0], [15.0, 0.0]])
+    np.testing.assert_array_equal(bias[1], [[0.0, 310.0], [150.0, 0.0]])
