@@ -74,6 +74,19 @@ def test_attention_accepts_a_nested_list():
     np.testing.assert_array_equal(at.attend([[1, 0], [0, 2]], head).out, at.attend(np.array([[1.0, 0.0], [0.0, 2.0]]), head).out)
 
 
+def test_the_swap_experiment_treats_both_orders_alike():
+    # With positions and a causal mask, the sentence before and after the swap each go through the same
+    # input rule (tokens + §3.5 vectors) and the same mask: each side equals attention run on it directly.
+    text, head = "猫吃鱼了", at.make_head(6, 2)
+    sw = at.swap_experiment(text, 0, 2, head, 2, positions=True, causal=True)
+    assert sw.swapped == "鱼吃猫了"
+    mask = at.causal_mask(4)
+    for side, sentence in ((sw.before, text), (sw.after, sw.swapped)):
+        direct = at.attend(at.sentence_input(sentence, 6, 2, positions=True), head, mask)
+        np.testing.assert_array_equal(side.out, direct.out)
+        assert np.all(np.triu(side.weights, 1) == 0)  # no query sees a later key
+
+
 def _exactly(message: str):
     return pytest.raises(ValueError, match=f"^{re.escape(message)}$")
 
