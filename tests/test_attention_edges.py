@@ -87,6 +87,15 @@ def test_the_swap_experiment_treats_both_orders_alike():
         assert np.all(np.triu(side.weights, 1) == 0)  # no query sees a later key
 
 
+def test_a_left_padded_row_with_mask_positions_matches_the_unpadded_sentence():
+    # Lesson 1's padding rule for a 4-wide head: two pads, then 猫吃鱼 at positions 0, 1, 2 (cumsum(mask) − 1).
+    from posenc import tokenize
+
+    head, ids = at.make_head(4, 5), tokenize.token_ids("猫吃鱼")
+    padded = at.attend_padded(np.r_[[0, 0], ids], [0, 0, 1, 1, 1], [1, 1, 0, 1, 2], head, 5)
+    np.testing.assert_allclose(padded, at.attend(at.sentence_input("猫吃鱼", 4, 5, positions=True), head).out, rtol=1e-12, atol=1e-15)
+
+
 def _exactly(message: str):
     return pytest.raises(ValueError, match=f"^{re.escape(message)}$")
 
@@ -98,6 +107,8 @@ def _exactly(message: str):
     (lambda: at.token_vectors([1, 2], 4, -3), "seed must be a non-negative integer seed, got -3; pass e.g. seed=7"),
     (lambda: at.token_vectors([1, 2], 4, 2.0), "seed must be a non-negative integer seed, got 2.0; pass e.g. seed=7"),
     (lambda: at.attend(np.zeros((2, 0)), at.make_head(6, 0)), "x has 0 columns but the head expects d = 6; build both with the same d"),
+    (lambda: at.attend_padded([[1, 2]], [[1, 1]], [[0, 1]], at.make_head(6, 0), 0),
+     "ids, mask and position_ids must be 1-D with the same length, got (1, 2), (1, 2), (1, 2)"),
     (lambda: at.multi_head_attend(np.ones((2, 8)), "mh"), "mh must be a MultiHead from make_multi_head(), got str"),
 ])
 def test_bad_input_messages_name_the_argument(call, message):
