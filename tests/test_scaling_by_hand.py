@@ -1,0 +1,118 @@
+"""posenc.scaling on small cases worked out by hand: every field, default and edge a caller relies on.
+
+Each expected value is written from the formula (ω_i = θ^(−2i/d), λ_i = 2π/ω_i, the papers'
+equations) with ``math``, never from posenc itself. Cases are chosen so that a swapped,
+dropped or defaulted argument changes the answer: three or more pairs (first, last and
+second-to-last differ), a rotary fraction below 1, lengths that differ before and after.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from posenc import configs, scaling
+
+
+def omega(i: int, d: int, theta: float) -> float:
+    return theta ** (-2 * i / d)
+
+
+def fraction(p: int, i: int, d: int, theta: float) -> float:
+    """Share of a full turn pair i sweeps by position p: min(p·ω_i / 2π, 1)."""
+    return min(p * omega(i, d, theta) / (2 * math.pi), 1.0)
+
+
+# --- ABF: base_change and ntk_factor_for_base ------------------------------------------------------------
+
+
+def test_base_change_every_field_with_a_partial_head_and_a_longer_window():
+    # head 12, rotary fraction 0.5 → d = 6, three pairs; θ 100 at L = 40 → θ' 10,000 at L' = 900.
+    # λ before: 2π, 2π·100^(1/3) ≈ 29.2, 2π·100^(2/3) ≈ 135.4 → two pairs turn within 40;
+    # λ after: 2π, 2π·10⁴^(1/3) ≈ 135.4, 2π·10⁴^(2/3) ≈ 2,916 → two pairs turn within 900.
+    ch = scaling.base_change(12, 100.0, 10_000.0, 40, 900, rotary_fraction=0.5)
+    d = 6
+    before = [fraction(40, i, d, 100.0) for i in range(3)]
+    after = [fraction(900, i, d, 10_000.0) for i in range(3)]
+    assert (ch.rotary_dim, ch.pairs) == (6, 3)
+    assert (ch.base, ch.new_base, ch.length, ch.new_length) == (100.0, 10_000.0, 40, 900)
+    assert (ch.turned_before, ch.turned_after) == (2, 2)
+    assert ch.slowest_fraction_before == pytest.approx(before[2], rel=1e-14)
+    assert ch.slowest_fraction_after == pytest.approx(after[2], rel=1e-14)
+    assert 0 < before[2] < 1 and 0 < after[2] < 1 and before[1] == 1.0  # the last pair is not the middle one
+    assert ch.mean_fraction_before == pytest.approx(sum(before) / 3, rel=1e-14)
+    assert ch.mean_fraction_after == pytest.approx(sum(after) / 3, rel=1e-14)
+
+
+def test_base_change_keeps_the_window_by_default_and_uses_the_whole_head():
+    # head 6 (fraction 1 by default), θ 100 → 10,000, L = L' = 40: only pair 0 (λ = 2π) turns afterwards.
+    ch = scaling.base_change(6, 100.0, 10_000.0, 40)
+    assert (ch.rotary_dim, ch.length, ch.new_length) == (6, 40, 40)
+    assert (ch.turned_before, ch.turned_after) == (2, 1)
+    after = [fraction(40, i, 6, 10_000.0) for i in range(3)]
+    assert ch.slowest_fraction_after == pytest.approx(after[2], rel=1e-14)
+    assert ch.mean_fraction_after == pytest.approx(sum(after) / 3, rel=1e-14)
+
+
+def test_ntk_factor_for_an_unchanged_base_is_one():
+    # new_base may equal base ("at least base"): θ' = θ·s^(d/(d−2)) = θ means s = 1
+    assert scaling.ntk_factor_for_base(10_000.0, 10_000.0, 128) == 1.0
+
+
+# --- methods side by side ------------------------------------------------------------------------------------
+
+
+def yarn_by_hand(d: int, theta: float, s: float, L: int, fast: float = 32.0, slow: float = 1.0) -> list[float]:
+    """YaRN's ω' pair by pair as the reference code describes it (truncated correction range)."""
+    def corr(r):  # pair index turning r times in L tokens: L / (2π θ^(2j/d)) = r
+        return d * math.log(L / (2 * math.pi * r)) / (2 * math.log(theta))
+
+    low, high = max(math.floor(corr(fast)), 0), min(math.ceil(corr(slow)), d - 1)
+    if high == low:
+        high += 0.001
+    out = []
+    for j in range(d // 2):
+        ramp = min(max((j - low) / (high - low), 0.0), 1.0)
+        out.append((1 - ramp) * omega(j, d, theta) + ramp * omega(j, d, theta) / s)
+    return out
+
+
+def methods_by_hand(d: int, theta: float, s: float, L: int, **betas) -> dict[str, list[float]]:
+    ntk_theta = theta * s ** (d / (d - 2))  # YaRN Eq. 16
+    return {
+        "none": [omega(i, d, theta) for i in range(d // 2)],
+        "linear": [omega(i, d, theta) / s for i in range(d // 2)],
+        "ntk": [omega(i, d, ntk_theta) for i in range(d // 2)],
+        "yarn": yarn_by_hand(d, theta, s, L, **betas),
+    }
+
+
+def assert_methods(got: dict, want: dict):
+    assert tuple(got) == scaling.COMPARED_METHODS
+    for name in scaling.COMPARED_METHODS:
+        np.testing.assert_allclose(got[name], want[name], rtol=1e-12, err_msg=name)
+
+
+def test_methods_for_an_unscaled_partial_rotary_model_use_its_context_and_rotary_dims():
+    # Qwen3-Next: head 256, a quarter rotary (d = 64), θ 10⁷, no scaling in models.yaml, context 262,144:
+    # with factor=2 every method runs on the 64 rotary dims, and YaRN takes L = the context.
+    cfg = configs.load("qwen3_next_80b_a3b")
+    assert cfg.get("scaling") is None and cfg["rotary_fraction"] == 0.25 and cfg["context"] == 262_144
+    assert_methods(scaling.methods_for(cfg, factor=2.0), methods_by_hand(64, 1e7, 2.0, 262_144))
+
+
+def test_methods_for_use_a_yarn_models_own_betas_only_at_its_own_factor():
+    # Kimi K2 scales with YaRN, β_fast = β_slow = 1 (not the paper's 32 and 1), s 32, L 4,096, d 64, θ 50,000.
+    cfg = configs.load("kimi_k2")
+    own = methods_by_hand(64, 50_000.0, 32.0, 4096, fast=1.0, slow=1.0)
+    assert_methods(scaling.methods_for(cfg), own)
+    assert_methods(scaling.methods_for(cfg, factor=32.0), own)
+    assert_methods(scaling.methods_for(cfg, factor=16.0), methods_by_hand(64, 50_000.0, 16.0, 4096))
+    assert not np.allclose(own["yarn"], methods_by_hand(64, 50_000.0, 32.0, 4096)["yarn"])  # the betas matter
+
+
+def test_methods_for_a_llama3_model_compare_yarn_at_its_original_context():
+    # Llama 3.1 8B scales with llama3 (s 8, L 8,192): methods_for shows paper-default YaRN at L = 8,192.
+    assert_methods(scaling.methods_for(configs.load("llama31_8b")), methods_by_hand(128, 500_000.0, 8.0, 8192))
