@@ -116,3 +116,67 @@ def test_methods_for_use_a_yarn_models_own_betas_only_at_its_own_factor():
 def test_methods_for_a_llama3_model_compare_yarn_at_its_original_context():
     # Llama 3.1 8B scales with llama3 (s 8, L 8,192): methods_for shows paper-default YaRN at L = 8,192.
     assert_methods(scaling.methods_for(configs.load("llama31_8b")), methods_by_hand(128, 500_000.0, 8.0, 8192))
+
+
+
+# --- angle overshoot: which pairs reach angles they were not trained on -----------------------------------
+
+
+def test_angle_overshoot_of_float32_frequencies_is_computed_in_float64():
+    # transformers hands out float32 inv_freq; the ratio s·ω'/ω must be the quotient of those float32
+    # values taken in float64, not a float32 product rounded on the way (off by ~1e-8).
+    omega = np.array([1.0, 1e-3, 1e-5, 3e-7], dtype=np.float32)  # λ ≈ 6.3, 6,283, 628,319, 2.1e7 tokens
+    scaled = (omega / np.float32(3.0)).astype(np.float32)
+    s = 1.1
+    got = scaling.angle_overshoot(omega, scaled, 4096, s)
+    assert math.isnan(got[0])  # λ = 2π ≤ 4,096: pair 0 turns within L
+    want = [s * float(scaled[j]) / float(omega[j]) for j in (1, 2, 3)]
+    np.testing.assert_allclose(got[1:], want, rtol=1e-15, atol=0)
+
+
+def test_angle_overshoot_a_pair_turning_exactly_once_within_L_has_seen_every_angle():
+    # ω_1 = 2π/4,096: λ_1 = 4,096 = L exactly (in float64 too), so the pair completes its turn: NaN.
+    omega = np.array([1.0, 2 * math.pi / 4096, 2 * math.pi / 4097])
+    assert 2 * math.pi / omega[1] == 4096.0
+    got = scaling.angle_overshoot(omega, omega / 2, 4096, 4.0)
+    assert math.isnan(got[0]) and math.isnan(got[1])
+    assert got[2] == pytest.approx(2.0, rel=1e-15)  # λ = 4,097 > L: s·(ω/2)/ω = 2
+
+
+def test_position_interpolation_never_overshoots_and_ntk_aware_overshoots_all_but_the_last_pair():
+    # Llama 2 (d 128, θ 10,000, L 4,096), s = 4. PI: s·(ω/s)/ω = 1 for every pair, up to rounding, which the
+    # 1e-9 slack absorbs: none overshoots. NTK-aware: s·(θ/θ')^(2j/d) = s^(1 − 2j/(d−2)) > 1 for every
+    # never-turning pair except the last (j = d/2 − 1, exactly 1): 18 never turn within 4,096 (facts.md §2).
+    d, theta, L, s = 128, 10_000.0, 4096, 4.0
+    omega = np.array([theta ** (-2 * j / d) for j in range(d // 2)])
+    never = [j for j in range(d // 2) if 2 * math.pi / omega[j] > L]
+    assert len(never) == 18
+    assert scaling.pairs_beyond_trained_angles(omega, omega / s, L, s) == 0
+    ntk = np.array([(theta * s ** (d / (d - 2))) ** (-2 * j / d) for j in range(d // 2)])
+    over = [s ** (1 - 2 * j / (d - 2)) for j in never]
+    assert sum(o > 1 + 1e-9 for o in over) == 17 and min(over[:-1]) < 2  # some overshoot by less than 2×
+    assert scaling.pairs_beyond_trained_angles(omega, ntk, L, s) == 17
+
+
+def test_overshoot_exactly_at_the_slack_is_not_counted():
+    # A never-turning pair (ω = 2⁻²⁰, λ ≈ 6.6M) whose ratio is exactly 1 + 1e-9 sits on the float slack: not counted.
+    omega = np.array([2.0 ** -20])
+    scaled = omega * (1.0 + 1e-9)  # a power of two times (1 + 1e-9): exact
+    assert 1.0 * scaled[0] / omega[0] == 1.0 + 1e-9
+    assert scaling.pairs_beyond_trained_angles(omega, scaled, 4096, 1.0) == 0
+    assert scaling.pairs_beyond_trained_angles(omega, omega * (1.0 + 4e-9), 4096, 1.0) == 1
+
+
+# --- YaRN's ramps ---------------------------------------------------------------------------------------------
+
+
+def test_yarn_paper_ramp_refuses_empty_or_missing_turn_counts_with_a_value_error():
+    for bad in ([], [1.0, None]):
+        with pytest.raises(ValueError, match=r"^rotations\b"):
+            scaling.yarn_paper_ramp(bad)
+
+
+def test_yarn_ramp_of_a_single_pair():
+    # a 2-dim rotary part has one pair; the ramp still starts at pair 0 (ramp 0 at j = low = 0)
+    assert scaling.yarn_ramp(0, 1, 1).tolist() == [0.0]
+    assert scaling.yarn_ramp(-1, 1, 1).tolist() == [0.5]
