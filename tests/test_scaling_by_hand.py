@@ -180,3 +180,42 @@ def test_yarn_ramp_of_a_single_pair():
     # a 2-dim rotary part has one pair; the ramp still starts at pair 0 (ramp 0 at j = low = 0)
     assert scaling.yarn_ramp(0, 1, 1).tolist() == [0.0]
     assert scaling.yarn_ramp(-1, 1, 1).tolist() == [0.5]
+
+
+# --- a model's own frequencies: scaling_arguments and for_model -----------------------------------------------
+
+
+def toy_model(scaling_dict, **fields):
+    """A RoPE model through configs' own parser (head 8, θ 100, context 64 unless overridden)."""
+    values = {"context": 64, "head_dim": 8, "rope_theta": 100.0, "scaling": scaling_dict, **fields}
+    return configs._parse("toy", {"name": "Toy", "position": "rope",
+                                  "fields": {k: {"value": v, "source": "test", "tag": "U"}
+                                             for k, v in values.items() if v is not None}})
+
+
+def test_dynamic_ntk_reads_max_position_embeddings_else_the_context():
+    # L = max_position_embeddings when the model gives one (32), else its context (64); at ℓ = 128 the base
+    # grows to θ·(s·ℓ/L − (s − 1))^(d/(d−2)) with d = 8: s = 2 → factor 7 at L = 32, 3 at L = 64.
+    for fields, L in (({"max_position_embeddings": 32}, 32), ({}, 64)):
+        kind, kwargs = scaling.scaling_arguments(toy_model({"rope_type": "dynamic", "factor": 2.0}, **fields))
+        assert kind == "dynamic" and kwargs["max_position_embeddings"] == L
+        grown = 100.0 * (2.0 * 128 / L - 1.0) ** (8 / 6)
+        inv, _ = scaling.SCALINGS[kind](**kwargs, seq_len=128)
+        np.testing.assert_allclose(inv, [omega(i, 8, grown) for i in range(4)], rtol=1e-13)
+
+
+def test_for_model_of_an_unscaled_partial_rotary_model():
+    # GLM-4.5: head 128, half rotary (d = 64), θ 10⁶, no scaling: plain ω over 32 pairs, attention factor 1.
+    cfg = configs.load("glm45")
+    assert cfg.get("scaling") is None and cfg["rotary_fraction"] == 0.5
+    inv, att = scaling.for_model(cfg)
+    np.testing.assert_allclose(inv, [omega(i, 64, 1e6) for i in range(32)], rtol=1e-13)
+    assert att == 1.0 and type(att) is float
+
+
+def test_for_model_local_layers_of_a_partial_rotary_model():
+    # a toy with a local base (θ_local 10) and a half-rotary head of 16: 4 pairs at θ_local, factor 1.
+    cfg = toy_model(None, head_dim=16, rotary_fraction=0.5, local_rope_theta=10.0)
+    inv, att = scaling.for_model(cfg, layer="local")
+    np.testing.assert_allclose(inv, [omega(i, 8, 10.0) for i in range(4)], rtol=1e-13)
+    assert att == 1.0
