@@ -219,3 +219,10 @@ def test_for_model_local_layers_of_a_partial_rotary_model():
     inv, att = scaling.for_model(cfg, layer="local")
     np.testing.assert_allclose(inv, [omega(i, 8, 10.0) for i in range(4)], rtol=1e-13)
     assert att == 1.0
+
+
+def test_yarn_pairs_number_the_pairs_with_integers():
+    # the pair column indexes the other columns (a figure picks rows with it): integers 0 … d/2 − 1
+    t = scaling.yarn_pairs(16, 500.0, 3.0, 300)
+    assert t.pair.dtype.kind == "i" and t.pair.tolist() == list(range(8))
+    np.testing.assert_array_equal(t.wavelength[t.pair[::-1]], t.wavelength[::-1])
