@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from posenc import configs, hybrid
 
-torch = pytest.importorskip("torch")
+import torch  # a hard dependency: a missing torch fails, never skips
 from transformers import AttentionInterface  # noqa: E402
 from transformers.models.cohere2.configuration_cohere2 import Cohere2Config  # noqa: E402
 from transformers.models.llama4.configuration_llama4 import Llama4TextConfig  # noqa: E402

@@ -81,3 +81,13 @@ def test_the_check_sees_each_kind_of_import(tmp_path, source, bad):
     fake = tmp_path / "probe.py"
     fake.write_text(source, encoding="utf-8")
     assert any(_is(m, bad) for _, m in imports(fake, package="posenc"))
+
+
+def test_tests_import_their_dependencies_instead_of_skipping_without_them():
+    """`make test` installs every pinned package: a test that skips when one is missing hides a broken setup."""
+    skipping = []
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "importorskip":
+                skipping.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert not skipping, "import the package instead (requirements.lock pins it): " + ", ".join(skipping)

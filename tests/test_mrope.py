@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from posenc import configs, mrope, rope
 
-torch = pytest.importorskip("torch")
+import torch  # a hard dependency: a missing torch fails, never skips
 from transformers import Qwen2VLConfig  # noqa: E402
 from transformers.models.qwen2_vl.modeling_qwen2_vl import Qwen2VLModel, Qwen2VLRotaryEmbedding  # noqa: E402
 from transformers.models.qwen3_vl.configuration_qwen3_vl import Qwen3VLTextConfig  # noqa: E402

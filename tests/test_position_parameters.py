@@ -6,7 +6,7 @@ import pytest
 
 from posenc import configs, relative
 
-torch = pytest.importorskip("torch")
+import torch  # a hard dependency: a missing torch fails, never skips
 from transformers import BloomConfig, GPT2Config, T5Config  # noqa: E402
 from transformers.models.bloom.modeling_bloom import BloomModel  # noqa: E402
 from transformers.models.gpt2.modeling_gpt2 import GPT2Model  # noqa: E402

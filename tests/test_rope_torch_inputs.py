@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-torch = pytest.importorskip("torch")
+import torch  # a hard dependency: a missing torch fails, never skips
 
 from posenc import rope  # noqa: E402
 from test_rope import hf_cos_sin, llama_functions  # noqa: E402
