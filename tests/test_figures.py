@@ -17,34 +17,38 @@ def test_every_figure_has_chinese_alt_text_and_caption():
         assert len(spec.alt_text()) >= 20, f"{name}: alt text should describe what the figure shows"
 
 
-@pytest.fixture(scope="module")
-def first(tmp_path_factory):
-    """One clean render of every figure, shared by the tests below."""
-    return build.render_all(tmp_path_factory.mktemp("figs_a"), use_cache=False)
+def _built_figures(site_dir) -> dict[str, dict[str, bytes]]:
+    """The SVGs the session's site build serves (figures/<name>.<theme>.svg): every figure in both themes."""
+    return {name: {theme: (site_dir / "figures" / f"{name}.{theme}.svg").read_bytes() for theme in _style.THEMES}
+            for name in build.load_all()}
 
 
-def test_two_clean_renders_are_byte_identical_and_a_rerender_draws_nothing(first, tmp_path):
-    # The second render draws one figure of every figure module: what could make an SVG differ
-    # (hash salt, metadata dates, set order) is per backend or per module, and tests/test_gates.py
-    # compares every file of two whole clean builds anyway.
+@pytest.mark.build
+def test_a_clean_render_gives_the_built_bytes_and_a_rerender_draws_nothing(site_dir, tmp_path):
+    # The site build drew every figure (with an empty cache in a fresh clone, as CI runs it); here one figure of
+    # every module is drawn again, in this process and with no cache. What could make an SVG differ (hash salt,
+    # metadata dates, set order) is per backend or per module, and tests/test_gates.py compares every file of
+    # two whole clean builds anyway.
+    built = _built_figures(site_dir)
     sample = {}
     for name, spec in build.load_all().items():
         sample.setdefault(spec.module, name)
-    second = build.render_all(tmp_path / "b", use_cache=False, only=set(sample.values()))
-    assert first.drawn and len(second.drawn) == 2 * len(sample)
-    for name, themes in first.paths.items():
-        for theme, path in themes.items():
-            if name in second.paths:
-                assert path.read_bytes() == second.paths[name][theme].read_bytes(), f"{name}.{theme} differs between builds"
-            svg = path.read_text(encoding="utf-8")
-            assert "<dc:date>" not in svg, "SVG metadata must not carry a date"
-    again = build.render_all(next(iter(first.paths.values()))["light"].parent)
-    assert again.drawn == [] and len(again.cached) == len(first.drawn)
+    fresh = build.render_all(tmp_path, use_cache=False, only=set(sample.values()))
+    assert len(fresh.drawn) == 2 * len(sample)
+    for name in sample.values():
+        for theme, path in fresh.paths[name].items():
+            assert path.read_bytes() == built[name][theme], f"{name}.{theme} differs between the build and a fresh render"
+    for name, themes in built.items():
+        for theme, svg in themes.items():
+            assert b"<dc:date>" not in svg, f"{name}.{theme}: SVG metadata must not carry a date"
+    again = build.render_all(tmp_path, only=set(sample.values()))
+    assert again.drawn == [] and len(again.cached) == 2 * len(sample)
 
 
-def test_light_and_dark_variants_differ(first):
-    for name, themes in first.paths.items():
-        light, dark = themes["light"].read_text(), themes["dark"].read_text()
+@pytest.mark.build
+def test_light_and_dark_variants_differ(site_dir):
+    for name, themes in _built_figures(site_dir).items():
+        light, dark = themes["light"].decode("utf-8"), themes["dark"].decode("utf-8")
         assert light != dark, f"{name}: dark variant is identical to light"
         assert _style.THEMES["dark"].fg in dark and _style.THEMES["light"].fg in light
 
