@@ -1,5 +1,5 @@
 """Browser gates: every page of the site served under the GitHub Pages sub-path (/posenc/), loaded
-in Chromium in the light and the dark scheme.
+in Chromium in the light and (test_browser_gates_dark.py) the dark scheme.
 
 For each page and scheme: the network goes idle and every in-page experiment mounts, no response
 of the site fails (status ≥ 400 or a failed request), no console error or uncaught exception, no
@@ -134,9 +134,8 @@ def _axe_report(results) -> list[str]:
     return out
 
 
-@pytest.mark.parametrize("scheme", list(SCHEMES))
-@pytest.mark.parametrize("page_path", doc_pages())
-def test_page_loads_clean_and_accessible(browser, subpath_site, axe, page_path, scheme):
+def check_page(browser, subpath_site, axe, page_path: str, scheme: str) -> None:
+    """One page in one colour scheme: it settles, nothing fails or leaves the site, images decode, axe is clean."""
     context = browser.new_context(color_scheme=scheme, reduced_motion="reduce")
     try:
         page = context.new_page()
@@ -159,6 +158,13 @@ def test_page_loads_clean_and_accessible(browser, subpath_site, axe, page_path, 
         assert not problems, f"{PREFIX}{page_path} ({scheme}):\n  " + "\n  ".join(problems)
     finally:
         context.close()
+
+
+# The dark scheme's run is tests/browser/test_browser_gates_dark.py: `make test` sends each file whole to one
+# of its two workers (--dist loadfile), and the two schemes together are the longest file of the suite.
+@pytest.mark.parametrize("page_path", doc_pages())
+def test_page_loads_clean_and_accessible(browser, subpath_site, axe, page_path):
+    check_page(browser, subpath_site, axe, page_path, "light")
 
 
 def test_404_page_works_at_any_depth(browser, subpath_site):
