@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from posenc import attention as at
 from posenc import examples as ex
 from posenc import sinusoidal as S
+from expect import raises_exactly
 
 
 def loop_attention(x, wq, wk, wv, mask=None):
@@ -192,12 +193,6 @@ def test_tiny_values_are_printed_as_powers_of_ten():
 
 
 # --- exact messages and edges ----------------------------------------------------------------------------
-
-
-def raises_exactly(message: str):
-    import re
-
-    return pytest.raises(ValueError, match=f"^{re.escape(message)}$")
 
 
 @pytest.mark.parametrize(

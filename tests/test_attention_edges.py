@@ -4,12 +4,12 @@ different scale, on a batch and on float32 scores; and the errors that name the 
 from __future__ import annotations
 
 import math
-import re
 
 import numpy as np
 import pytest
 
 from posenc import attention as at
+from expect import raises_exactly
 
 
 def test_the_smallest_inputs_are_valid():
@@ -96,10 +96,6 @@ def test_a_left_padded_row_with_mask_positions_matches_the_unpadded_sentence():
     np.testing.assert_allclose(padded, at.attend(at.sentence_input("猫吃鱼", 4, 5, positions=True), head).out, rtol=1e-12, atol=1e-15)
 
 
-def _exactly(message: str):
-    return pytest.raises(ValueError, match=f"^{re.escape(message)}$")
-
-
 @pytest.mark.parametrize("call, message", [
     (lambda: at.make_multi_head(8, 2, -1), "seed must be a non-negative integer seed, got -1; pass e.g. seed=7"),
     (lambda: at.make_multi_head(8, 3, 0), "n_heads must be a positive integer that divides d = 8, got 3; e.g. n_heads=2"),
@@ -112,5 +108,5 @@ def _exactly(message: str):
     (lambda: at.multi_head_attend(np.ones((2, 8)), "mh"), "mh must be a MultiHead from make_multi_head(), got str"),
 ])
 def test_bad_input_messages_name_the_argument(call, message):
-    with _exactly(message):
+    with raises_exactly(message):
         call()

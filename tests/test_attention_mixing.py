@@ -3,12 +3,12 @@ checked on hand-derived cases and against attention run directly, and their erro
 
 from __future__ import annotations
 
-import re
 
 import numpy as np
 import pytest
 
 from posenc import attention as at
+from expect import raises_exactly
 
 
 def _square_of_sum(h: np.ndarray) -> np.ndarray:
@@ -49,10 +49,6 @@ def test_layer_norm_eps_enters_the_denominator():
     np.testing.assert_allclose(out, [[-0.5, 0.5]], rtol=1e-15)
 
 
-def _exactly(message: str):
-    return pytest.raises(ValueError, match=f"^{re.escape(message)}$")
-
-
 @pytest.mark.parametrize("call, message", [
     (lambda: at.layer_norm(np.ones((2, 4)), eps=0), "eps must be a positive finite number, got 0"),
     (lambda: at.layer_norm(np.ones((2, 4)), eps=-1e-5), "eps must be a positive finite number, got -1e-05"),
@@ -68,5 +64,5 @@ def _exactly(message: str):
      "pass exactly one of row_b (compare two rows of out) or other (compare out with other at the same row)"),
 ])
 def test_bad_input_messages_name_the_argument(call, message):
-    with _exactly(message):
+    with raises_exactly(message):
         call()

@@ -7,17 +7,12 @@ checks: what passes (and as which type), what fails, and the full text a course 
 
 from __future__ import annotations
 
-import re
 
 import numpy as np
 import pytest
 
 from posenc import _check
-
-
-def raises_exactly(message: str):
-    """pytest.raises(ValueError) whose message must be exactly ``message``."""
-    return pytest.raises(ValueError, match=f"^{re.escape(message)}$")
+from expect import raises_exactly
 
 
 # --- even_dim -----------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import copy
 import pytest
 
 from posenc import configs
+from expect import raises_exactly
 
 # (model key, field, value, tag) as facts.md §1 states them.
 FACTS = [
@@ -210,12 +211,6 @@ def test_llama3_factor_is_not_checked_as_a_context_ratio():
 
 
 # --- exact messages ------------------------------------------------------------------------------------------
-
-
-def raises_exactly(message: str):
-    import re
-
-    return pytest.raises(ValueError, match=f"^{re.escape(message)}$")
 
 
 W = "models.yaml: toy"

@@ -3,11 +3,11 @@ model keeps its identity, and each refusal names the file the bad entry is in, b
 
 from __future__ import annotations
 
-import re
 
 import pytest
 
 from posenc import configs
+from expect import raises_exactly
 
 FILE = "models_more.yaml"
 
@@ -28,10 +28,6 @@ def test_an_addition_keeps_the_model_and_adds_its_fields(base):
     assert merged.fields == {**base.fields, "heads": configs.Field(32, "test", "V"), "kv_heads": configs.Field(8, "test", "V3")}
 
 
-def _exactly(message: str):
-    return pytest.raises(ValueError, match=f"^{re.escape(message)}$")
-
-
 @pytest.mark.parametrize("raw, message", [
     ({"adds_fields": True, "name": "x", "position": "rope", "fields": {}},
      f"{FILE}: 'toy' adds fields to a model defined elsewhere, so it may only have 'adds_fields' and 'fields', not name, position"),
@@ -44,5 +40,5 @@ def _exactly(message: str):
      f"so edit it where it is defined instead"),
 ])
 def test_bad_additions_name_their_file(base, raw, message):
-    with _exactly(message):
+    with raises_exactly(message):
         configs._add_fields(base, raw, FILE)

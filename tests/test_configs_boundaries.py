@@ -5,11 +5,11 @@ directly (``configs._parse``), as a new model in the data file would be."""
 from __future__ import annotations
 
 import copy
-import re
 
 import pytest
 
 from posenc import configs
+from expect import raises_exactly
 
 W = "models.yaml: toy"
 YARN = {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 4096}
@@ -54,10 +54,6 @@ def test_smallest_valid_values_are_accepted(position, fields):
     assert {name: cfg[name] for name in fields} == fields
 
 
-def _exactly(message: str):
-    return pytest.raises(ValueError, match=f"^{re.escape(message)}$")
-
-
 @pytest.mark.parametrize("position, fields, message", [
     ("rope", {**ROPE, "heads": 0}, f"{W}.heads must be a positive integer, got 0; write it without a decimal point"),
     ("rope", {**ROPE, "sliding_window": 0}, f"{W}.sliding_window must be a positive integer, got 0; write it without a decimal point"),
@@ -78,10 +74,10 @@ def _exactly(message: str):
      f"{W}: mrope_section [16, 24, 16] sums to 56 pairs but head_dim 128 has 64; every rotary pair belongs to one section"),
 ])
 def test_first_invalid_values_are_refused_by_exact_message(position, fields, message):
-    with _exactly(message):
+    with raises_exactly(message):
         parse(position, **fields)
 
 
 def test_fields_that_are_not_a_mapping_are_refused():
-    with _exactly("models.yaml: model 'toy' has fields that are not a mapping of name → {value, source, tag}"):
+    with raises_exactly("models.yaml: model 'toy' has fields that are not a mapping of name → {value, source, tag}"):
         configs._parse("toy", {"name": "Toy", "position": "learned", "fields": [1024, 768]})

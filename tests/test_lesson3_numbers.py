@@ -22,6 +22,7 @@ from posenc import clock
 from posenc import examples as ex
 from posenc import quantities as numbers
 from posenc import sinusoidal as S
+from expect import raises_exactly
 
 ROOT = Path(__file__).resolve().parent.parent
 SNIPPETS = ROOT / "docs" / "snippets"
@@ -272,12 +273,6 @@ def test_projection_breaks_what_the_bare_dot_product_keeps():
 
 
 # --- posenc.clock: exact messages and edges ---------------------------------------------------------------
-
-
-def raises_exactly(message: str):
-    import re
-
-    return pytest.raises(ValueError, match=f"^{re.escape(message)}$")
 
 
 @pytest.mark.parametrize(

@@ -21,6 +21,7 @@ from posenc import attention, configs, rope, shift, tokenize
 from posenc import examples as ex
 from posenc import quantities as numbers
 from posenc.sinusoidal import DEFAULT_BASE
+from expect import raises_exactly
 
 FAST = settings(max_examples=25, deadline=None)
 
@@ -309,12 +310,6 @@ def test_built_pages_show_the_computed_counts(site_dir):
 
 
 # --- exact messages and edges ----------------------------------------------------------------------------
-
-
-def raises_exactly(message: str):
-    import re
-
-    return pytest.raises(ValueError, match=f"^{re.escape(message)}$")
 
 
 @pytest.mark.parametrize(

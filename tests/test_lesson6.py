@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from posenc import configs, hybrid, rope
 from posenc import examples as ex
 from posenc import quantities as numbers
+from expect import raises_exactly
 
 FAST = settings(max_examples=30, deadline=None)
 
@@ -160,12 +161,6 @@ def test_bad_input_names_the_argument(call, word):
 
 
 # --- exact messages and edges ----------------------------------------------------------------------------
-
-
-def raises_exactly(message: str):
-    import re
-
-    return pytest.raises(ValueError, match=f"^{re.escape(message)}$")
 
 
 @pytest.mark.parametrize(

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from posenc import configs, learned, naive
 from posenc import quantities as numbers
+from expect import raises_exactly
 
 MODELS = Path(__file__).resolve().parent.parent / "posenc" / "data" / "models.yaml"
 
@@ -152,12 +153,6 @@ def test_bad_input_raises_clear_errors(call, match):
 
 
 # --- exact messages and edges ----------------------------------------------------------------------------
-
-
-def raises_exactly(message: str):
-    import re
-
-    return pytest.raises(ValueError, match=f"^{re.escape(message)}$")
 
 
 @pytest.mark.parametrize(

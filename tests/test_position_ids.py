@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from posenc import attention as at
 from posenc import position_ids as pid
 from posenc import tokenize
+from expect import raises_exactly
 
 
 def loop_positions(mask, fill=1):
@@ -132,12 +133,6 @@ def test_bad_input_raises_clear_errors(call, match):
 
 
 # --- exact messages and edges (each check names the argument and the fix) ----------------------------------
-
-
-def raises_exactly(message: str):
-    import re
-
-    return pytest.raises(ValueError, match=f"^{re.escape(message)}$")
 
 
 @pytest.mark.parametrize(

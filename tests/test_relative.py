@@ -30,6 +30,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from posenc import relative as R
+from expect import raises_exactly
 
 FAST = settings(max_examples=40, deadline=None)
 U32 = 2.0**-24  # unit roundoff of float32 (half its machine epsilon)
@@ -321,12 +322,6 @@ def test_alibi_weight_ratio_at_known_points():
 
 
 # --- bad input ----------------------------------------------------------------------------------------------
-
-
-def raises_exactly(message: str):
-    import re
-
-    return pytest.raises(ValueError, match=f"^{re.escape(message)}$")
 
 
 REL_DTYPE = "relative positions must be integers (j − i), got dtype {}; build them with relative_positions()"

@@ -20,6 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from posenc import configs, rope
+from expect import raises_exactly
 
 FAST = settings(max_examples=40, deadline=None)
 
@@ -393,12 +394,6 @@ def test_gemma3_local_window_count_matches_a_loop():
 
 
 # --- exact messages and edges ----------------------------------------------------------------------------
-
-
-def raises_exactly(message: str):
-    import re
-
-    return pytest.raises(ValueError, match=f"^{re.escape(message)}$")
 
 
 INV8 = rope.inverse_frequencies(8, 1e4)

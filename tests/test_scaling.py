@@ -15,6 +15,7 @@ from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from posenc import configs, rope, scaling
+from expect import raises_exactly
 
 SOME = settings(max_examples=30, deadline=None)
 
@@ -623,12 +624,6 @@ def test_lesson5_numbers_match_facts(name, text):
 
 
 # --- exact messages and edges ----------------------------------------------------------------------------
-
-
-def raises_exactly(message: str):
-    import re
-
-    return pytest.raises(ValueError, match=f"^{re.escape(message)}$")
 
 
 def toy_model(scaling_dict, **fields):

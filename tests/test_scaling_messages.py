@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from posenc import configs, rope, scaling
+from expect import raises_exactly
 
 OMEGA = rope.inverse_frequencies(16, 10_000.0)
 
@@ -66,10 +67,6 @@ def test_message_starts_with_the_argument_name(call, name):
         call()
 
 
-def exactly(message: str):
-    return pytest.raises(ValueError, match=f"^{re.escape(message)}$")
-
-
 @pytest.mark.parametrize(
     "call, message",
     [
@@ -88,7 +85,7 @@ def exactly(message: str):
     ],
 )
 def test_model_helpers_name_the_model_and_the_fix(call, message):
-    with exactly(message):
+    with raises_exactly(message):
         call()
 
 

@@ -4,12 +4,12 @@ helpers' errors, each naming the argument the caller passed (exact messages)."""
 from __future__ import annotations
 
 import math
-import re
 
 import numpy as np
 import pytest
 
 from posenc import shift
+from expect import raises_exactly
 
 
 def test_two_tokens_are_enough_for_a_shift_experiment():
@@ -25,10 +25,6 @@ def test_pair_helpers_accept_integer_pairs():
     # Integer q, k (as a reader types them) give the same numbers as the floats, by RoFormer's 2-D formula.
     assert shift.pair_score_polar((1, 0), (0, 2), 1, 3, 0.5) == pytest.approx(2 * math.cos(math.pi / 2 + 1.0), abs=1e-15)
     np.testing.assert_allclose(shift.add_pair((1, 0), 2, 0.25), [1 + math.sin(0.5), math.cos(0.5)], rtol=1e-15)
-
-
-def _exactly(message: str):
-    return pytest.raises(ValueError, match=f"^{re.escape(message)}$")
 
 
 POLAR_ARGS = {"q": (1.0, 0.0), "k": (0.0, 1.0), "m": 0, "n": 1, "omega": 0.5}
@@ -51,5 +47,5 @@ POLAR_ARGS = {"q": (1.0, 0.0), "k": (0.0, 1.0), "m": 0, "n": 1, "omega": 0.5}
     (lambda: shift.same_vector_scores(-1, 4), "max_distance must be a positive integer, got -1; pass e.g. max_distance=200"),
 ])
 def test_bad_input_messages_name_the_argument(call, message):
-    with _exactly(message):
+    with raises_exactly(message):
         call()

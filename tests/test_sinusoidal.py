@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from posenc import sinusoidal as S
+from expect import raises_exactly
 
 dims = st.integers(1, 64).map(lambda n: 2 * n)
 bases = st.floats(1.5, 1e6)
@@ -161,12 +162,6 @@ def test_bad_input_raises_a_message_naming_the_argument(call, words):
 
 
 # --- exact messages and edges ----------------------------------------------------------------------------
-
-
-def raises_exactly(message: str):
-    import re
-
-    return pytest.raises(ValueError, match=f"^{re.escape(message)}$")
 
 
 @pytest.mark.parametrize(
