@@ -13,12 +13,13 @@ document$.subscribe(({ body }) => {
   });
 });
 
-// A display formula or table wider than the page scrolls sideways. Where it does, it is
-// marked .pe-scroll (extra.css draws a shadow at the edge with more to see), named and made
-// focusable, so arrow keys scroll it (axe-core scrollable-region-focusable); a display formula
-// also gets a visible hint under it. Checked once KaTeX's fonts have loaded, since they change
-// the formulas' widths, and again whenever a width changes (rotating a phone).
-const SCROLLERS = "div.arithmatex, .md-typeset__scrollwrap";
+// A display formula, a table or a row of tab labels wider than the page scrolls sideways (a
+// lesson's step tabs do on a 390 px phone). Where it does, it is marked .pe-scroll (extra.css
+// draws a shadow at the edge of a formula with more to see) and made focusable, so arrow keys
+// scroll it (axe-core scrollable-region-focusable); a display formula is also named and gets a
+// visible hint under it. Checked once KaTeX's fonts have loaded, since they change the formulas'
+// widths, and again whenever a width changes (rotating a phone).
+const SCROLLERS = "div.arithmatex, .md-typeset__scrollwrap, .md-typeset .tabbed-labels";
 const HINT = "公式较宽，可左右滑动查看";
 
 function markScroller(el) {

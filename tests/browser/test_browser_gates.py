@@ -1,15 +1,17 @@
 """Browser gates: every page of the site served under the GitHub Pages sub-path (/posenc/), loaded
-in Chromium in the light and (test_browser_gates_dark.py) the dark scheme.
+in Chromium in the light scheme on a phone (390 px) and, in test_browser_gates_dark.py, in the dark
+scheme on a desktop (1280 px).
 
-For each page and scheme: the network goes idle and every in-page experiment mounts, no response
-of the site fails (status ≥ 400 or a failed request), no console error or uncaught exception, no
-request to any other host, every image decodes, and axe-core (offline, from axe-playwright-python)
-finds no serious or critical violation in the page with its widgets live.
+For each page, with every folded block opened: the network goes idle and every in-page experiment
+mounts, no response of the site fails (status ≥ 400 or a failed request), no console error or
+uncaught exception, no request to any other host, every image decodes, and axe-core (offline, from
+axe-playwright-python) finds no serious or critical violation with the widgets live. On the phone,
+figures stay legible and wide formulas scroll with a cue and from the keyboard; on the desktop no
+display formula is wider than its column (tests/browser/page_checks.py).
 
 (The module is not called test_gates.py: tests/test_gates.py exists, and pytest's default import
 mode refuses two test modules with the same basename when their folders have no __init__.py.)
 """
-
 from __future__ import annotations
 
 import json
@@ -18,6 +20,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from page_checks import DESKTOP, OPEN_ALL, PHONE, desktop_formula_problems, phone_problems, wait_for_formula_widths
 from test_gates import PREFIX, SubpathServer, doc_pages
 
 pytestmark = [pytest.mark.browser, pytest.mark.build]
@@ -25,12 +28,13 @@ pytestmark = [pytest.mark.browser, pytest.mark.build]
 SCHEMES = {"light": "default", "dark": "slate"}  # Playwright color_scheme → Material's data-md-color-scheme
 BLOCKING = ("serious", "critical")
 
-# axe-core in the light scheme runs every rule. The dark scheme changes only colours, so there it
-# runs the rules that depend on colour, on the page without KaTeX's HTML rendering of formulas:
-# that part is aria-hidden (screen readers get KaTeX's MathML), takes its colour from the text
-# around it, and is most of a lesson's DOM (axe's run time grows with the DOM: a third on lesson 3).
+# Each scheme is checked at one width, so every page gets all of axe-core's rules twice: in the light
+# scheme on a phone, on the whole DOM; in the dark scheme on a desktop, on the page without KaTeX's
+# HTML rendering of formulas. That part is aria-hidden (screen readers get KaTeX's MathML), takes its
+# colour from the text around it, and is most of a lesson's DOM (axe's run time grows with the DOM);
+# the phone run checks it, rules such as aria-hidden-focus included.
+VIEWPORT = {"light": PHONE, "dark": DESKTOP}
 AXE_ALL = {"resultTypes": ["violations"]}
-AXE_COLOUR = {"resultTypes": ["violations"], "runOnly": {"type": "rule", "values": ["color-contrast", "link-in-text-block"]}}
 STRIP_KATEX_HTML = "document.querySelectorAll('.katex-html').forEach(e => e.remove())"
 
 
@@ -134,14 +138,21 @@ def _axe_report(results) -> list[str]:
     return out
 
 
+def _has_lesson_formulas(page_path: str) -> bool:
+    return page_path.startswith("lessons/") or page_path == ""
+
+
 def check_page(browser, subpath_site, axe, page_path: str, scheme: str) -> None:
-    """One page in one colour scheme: it settles, nothing fails or leaves the site, images decode, axe is clean."""
-    context = browser.new_context(color_scheme=scheme, reduced_motion="reduce")
+    """One page in one colour scheme at that scheme's width: it settles, nothing fails or leaves the
+    site, images decode, the width's reading checks pass, axe is clean."""
+    context = browser.new_context(color_scheme=scheme, reduced_motion="reduce", viewport=VIEWPORT[scheme])
     try:
         page = context.new_page()
         rec = Recorder(context, page, subpath_site.origin)
         page.goto(subpath_site.url + page_path, wait_until="load")
+        page.evaluate(OPEN_ALL)  # folded blocks too: their figures, formulas and widgets
         unsettled = _settle(page)
+        wait_for_formula_widths(page)
         got = page.evaluate("document.body.getAttribute('data-md-color-scheme')")
         assert got == SCHEMES[scheme], f"{page_path}: Material shows scheme {got!r} for a {scheme} browser"
         problems = unsettled + rec.problems()
@@ -149,13 +160,16 @@ def check_page(browser, subpath_site, axe, page_path: str, scheme: str) -> None:
         if broken:
             problems.append("images that did not load or decode:\n    " + "\n    ".join(broken))
         if scheme == "light":
-            violations = _axe_report(axe.run(page, options=AXE_ALL))
-        else:
+            problems += phone_problems(page)
+        elif _has_lesson_formulas(page_path):
+            problems += desktop_formula_problems(page)
+        if scheme == "dark":
             page.evaluate(STRIP_KATEX_HTML)
-            violations = _axe_report(axe.run(page, options=AXE_COLOUR))
+        violations = _axe_report(axe.run(page, options=AXE_ALL))
         if violations:
-            problems.append(f"axe-core, {scheme} scheme:\n    " + "\n    ".join(violations))
-        assert not problems, f"{PREFIX}{page_path} ({scheme}):\n  " + "\n  ".join(problems)
+            problems.append(f"axe-core, {scheme} scheme, {VIEWPORT[scheme]['width']} px:\n    " + "\n    ".join(violations))
+        width = VIEWPORT[scheme]["width"]
+        assert not problems, f"{PREFIX}{page_path} ({scheme}, {width} px):\n  " + "\n  ".join(problems)
     finally:
         context.close()
 

@@ -1,0 +1,87 @@
+"""What a page must do on a phone and on a desktop, read from a loaded page (a plain module, shared by
+test_browser_gates.py, which runs these on every page, and test_phone.py).
+
+On a phone (390 × 844 CSS px), with every folded block opened: each figure renders at no less than
+MIN_RATIO of its natural width (so its ≥ 9 pt text stays ≥ 9 CSS px without zooming), and a display
+formula that has to scroll shows a visible cue and can be scrolled from the keyboard. On a desktop
+(1280 px) no display formula is wider than its column.
+
+The natural width of a figure is its SVG's intrinsic width in CSS px (the browser's naturalWidth:
+matplotlib writes pt, 1 pt = 4/3 px). tests/test_figure_phone.py checks the SVGs without a browser.
+"""
+
+from __future__ import annotations
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+MIN_RATIO = 0.75
+
+OPEN_ALL = "document.querySelectorAll('details').forEach(d => { d.open = true; })"
+
+FIGURES = """() => [...document.querySelectorAll('.pe-figure img')]
+  .filter(img => img.getClientRects().length > 0)
+  .map(img => ({
+    figure: img.closest('.pe-figure').id.replace(/^fig-/, ''),
+    src: img.getAttribute('src'),
+    natural: img.naturalWidth,
+    rendered: img.getBoundingClientRect().width,
+    column: img.closest('.pe-figure').parentElement.getBoundingClientRect().width,
+  }))"""
+
+FORMULAS = """() => [...document.querySelectorAll('div.arithmatex')]
+  .filter(el => el.getClientRects().length > 0)
+  .map((el, i) => {
+    const hint = el.nextElementSibling;
+    return {
+      i, tex: el.textContent.trim().slice(0, 60),
+      overflow: el.scrollWidth - el.clientWidth,
+      width: el.clientWidth, content: el.scrollWidth,
+      tabindex: el.getAttribute('tabindex'), role: el.getAttribute('role'), label: el.getAttribute('aria-label'),
+      shadow: getComputedStyle(el).backgroundImage.includes('gradient'),
+      hint: !!hint && hint.classList.contains('pe-scroll-hint') && !hint.hidden && hint.getClientRects().length > 0,
+    };
+  })"""
+
+
+def wait_for_formula_widths(page) -> None:
+    """katex-init.js marks wide formulas once KaTeX's fonts are in; give it that moment."""
+    page.evaluate("document.fonts.ready")
+    page.wait_for_timeout(300)
+
+
+def phone_problems(page) -> list[str]:
+    """On a phone-sized page: figures too small to read, formulas that scroll without a cue or the keyboard."""
+    problems = []
+    for f in page.evaluate(FIGURES):
+        if not f["natural"]:
+            problems.append(f"figure {f['figure']}: did not load ({f['src']})")
+            continue
+        ratio = f["rendered"] / f["natural"]
+        if ratio < MIN_RATIO:
+            problems.append(
+                f"figure {f['figure']}: rendered {f['rendered']:.0f} px of its natural {f['natural']} px = {ratio:.2f} "
+                f"< {MIN_RATIO} (natural {f['natural'] * 0.75 / 72:.2f} in; the phone limit is figures_src/_style.py "
+                f"PHONE_MAX_WIDTH_IN)")
+    scrolled = False
+    for m in page.evaluate(FORMULAS):
+        if m["overflow"] <= 1:
+            continue
+        missing = [what for what, ok in (("tabindex=0", m["tabindex"] == "0"), ("role and aria-label", m["role"] and m["label"]),
+                                          ("edge shadow", m["shadow"]), ("visible hint", m["hint"])) if not ok]
+        if missing:
+            problems.append(f"formula {m['tex']!r} scrolls ({m['content']} px in {m['width']} px) without {', '.join(missing)}")
+        elif not scrolled:  # one per page: the keyboard scrolls it
+            el = page.locator("div.arithmatex").nth(m["i"])
+            el.focus()
+            page.keyboard.press("ArrowRight")
+            page.wait_for_timeout(200)
+            if el.evaluate("e => e.scrollLeft") <= 0:
+                problems.append(f"formula {m['tex']!r}: ArrowRight on the focused formula did not scroll it")
+            scrolled = True
+    return problems
+
+
+def desktop_formula_problems(page) -> list[str]:
+    """On a desktop-sized page: display formulas wider than their column (they should break instead)."""
+    return [f"display formula {m['tex']!r} is {m['content']} px in a {m['width']} px column (break it with aligned / "
+            "multline / gathered)" for m in page.evaluate(FORMULAS) if m["overflow"] > 1]
