@@ -7,6 +7,7 @@ conftest, so ``from conftest import`` would be ambiguous.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -24,3 +25,15 @@ def build_site(dest: Path, env_extra: dict | None = None, cwd: Path = ROOT) -> s
         text=True,
         timeout=600,
     )
+
+
+# What a copy of the project leaves out: build outputs, caches and environments (node_modules is linked instead).
+COPY_IGNORE = shutil.ignore_patterns(".venv", "site", "node_modules", ".cache", ".git", "__pycache__", ".hypothesis",
+                                     ".pytest_cache", "experiment_runs")
+
+
+def copy_project(dest: Path) -> Path:
+    """A copy of the project's sources at ``dest``, with empty caches, sharing this checkout's node_modules."""
+    shutil.copytree(ROOT, dest, ignore=COPY_IGNORE)
+    (dest / "node_modules").symlink_to(ROOT / "node_modules")
+    return dest

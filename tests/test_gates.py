@@ -1,5 +1,5 @@
 """Site gates that need no browser: links and anchors, the site under a sub-path, alt text,
-page weight, notebook pages without CDN scripts, and byte-identical clean builds.
+page weight and notebook pages without CDN scripts (byte-identical clean builds: tests/test_clean_build.py).
 
 Shared helpers (the sub-path server, the page list) are imported by
 tests/browser/test_browser_gates.py.
@@ -8,13 +8,10 @@ tests/browser/test_browser_gates.py.
 from __future__ import annotations
 
 import functools
-import gzip
-import hashlib
 import html.parser
 import http.server
 import posixpath
 import re
-import shutil
 import threading
 import urllib.error
 import urllib.request
@@ -558,62 +555,3 @@ def test_notebook_pages_share_one_stylesheet(site_dir):
     assert len(links) == 1, f"notebook pages link different stylesheets: {sorted(links)}"
     assert (site_dir / links.pop()).is_file()
     assert not inline, "\n".join(inline)
-
-
-# =====================================================================================================
-# Gate: two clean builds are byte-identical
-# =====================================================================================================
-
-
-def _normalise_sitemap(data: bytes) -> bytes:
-    return re.sub(rb"<lastmod>[^<]*</lastmod>", b"<lastmod/>", data)
-
-
-# Files that carry the build time, and how they are compared instead of byte for byte.
-# Both take their time from SOURCE_DATE_EPOCH when it is set (mkdocs.utils.get_build_datetime);
-# set it (e.g. to the last commit's time) to make these byte-identical as well.
-TIME_STAMPED = {
-    "sitemap.xml": _normalise_sitemap,  # <lastmod> is the build date
-    "sitemap.xml.gz": lambda b: _normalise_sitemap(gzip.decompress(b)),  # + the gzip header's mtime
-}
-
-COPY_IGNORE = shutil.ignore_patterns(
-    ".venv", "site", "node_modules", ".cache", ".git", "__pycache__", ".hypothesis", ".pytest_cache", "experiment_runs"
-)
-
-
-def _digests(root: Path) -> dict[str, bytes]:
-    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
-
-
-def test_clean_build_is_byte_identical(site_dir, tmp_path):
-    """Build a fresh copy of the project (empty figure, snippet and notebook caches) and compare.
-
-    The session build may reuse cached figures and executed notebooks; the copy draws and runs
-    everything from scratch, so this also checks that a cache hit gives the same bytes as a redraw.
-    """
-    copy = tmp_path / "project"
-    shutil.copytree(ROOT, copy, ignore=COPY_IGNORE)
-    (copy / "node_modules").symlink_to(ROOT / "node_modules")
-    proc = build_site(tmp_path / "site", cwd=copy)
-    assert proc.returncode == 0, proc.stderr[-4000:]
-    a, b = _digests(site_dir), _digests(tmp_path / "site")
-    only_a, only_b = sorted(set(a) - set(b)), sorted(set(b) - set(a))
-    assert not only_a and not only_b, f"files only in the session build: {only_a}; only in the clean build: {only_b}"
-    differ, normalised = [], []
-    for name in sorted(a):
-        if a[name] == b[name]:
-            continue
-        norm = TIME_STAMPED.get(name)
-        if norm and norm(a[name]) == norm(b[name]):
-            normalised.append(name)
-            continue
-        differ.append(f"{name} ({hashlib.sha256(a[name]).hexdigest()[:10]} vs {hashlib.sha256(b[name]).hexdigest()[:10]})")
-    print(f"\nclean build vs session build: {len(a)} files, {len(a) - len(differ) - len(normalised)} byte-identical"
-          + (f"; equal after removing build timestamps: {', '.join(normalised)}" if normalised else ""))
-    assert not differ, (
-        f"{len(differ)} file(s) differ between two builds of the same tree. Either the output depends on "
-        f"something besides the source (time, randomness, paths), or the session build used a stale cache entry "
-        f"(.cache/figures, .cache/snippets, .cache/mkdocs-jupyter), or files were edited during the run:\n  "
-        + "\n  ".join(differ[:40])
-    )

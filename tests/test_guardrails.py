@@ -22,19 +22,15 @@ from pathlib import Path
 
 import pytest
 
-from site_support import ROOT, build_site
+from site_support import ROOT, build_site, copy_project
 
 pytestmark = pytest.mark.build
 
-COPY_IGNORE = shutil.ignore_patterns(".venv", "site", "node_modules", ".cache", ".git", "__pycache__", ".hypothesis",
-                                     ".pytest_cache", "experiment_runs")
 PROSE_ONLY = {"POSENC_SKIP_FIGURES": "1", "POSENC_EXECUTE_NOTEBOOKS": "false"}
 
 
 def _copy(tmp_path: Path, caches: bool = False) -> Path:
-    copy = tmp_path / "project"
-    shutil.copytree(ROOT, copy, ignore=COPY_IGNORE)
-    (copy / "node_modules").symlink_to(ROOT / "node_modules")
+    copy = copy_project(tmp_path / "project")
     if caches:  # a warm start; entries are keyed on their inputs, so a copy of the same sources reuses them
         for name in ("figures", "snippets"):
             if (ROOT / ".cache" / name).is_dir():
