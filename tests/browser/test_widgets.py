@@ -69,6 +69,23 @@ def open_widget(visit, site_dir: Path, name: str, **context_options):
     return sp, el
 
 
+def each_widget(visit, site_dir: Path):
+    """(name, SitePage, widget locator) for every widget in LESSON, opening each lesson page once.
+
+    For the checks that every widget must pass: the widgets of one page share its load.
+    """
+    by_page: dict[str, list[str]] = {}
+    for name, path in LESSON.items():
+        assert has_mount(site_dir, name), f'{path} has no mount point {{{{ widget("{name}", ...) }}}}: the widget is untested there'
+        by_page.setdefault(path, []).append(name)
+    for path, names in by_page.items():
+        sp = visit(path, wait="domcontentloaded")
+        for name in names:
+            el = sp.page.locator(f'[data-pe-widget="{name}"]').first
+            expect(el).to_have_class(re.compile(r"\bpe-widget--live\b"), timeout=10_000)
+            yield name, sp, el
+
+
 @pytest.mark.build
 def test_every_widget_is_listed_and_mounted(site_dir):
     """A widget module without a page (or a page that lost its widget) fails here, by name."""
@@ -652,8 +669,7 @@ SLIDER_PAIRS = {"sin-dot": "k", "scaling-explorer": "factor", "alibi-bias": "dis
 @pytest.mark.browser
 def test_each_slider_and_its_text_box_take_the_same_range(visit, site_dir):
     sliders = []
-    for name in LESSON:
-        sp, el = open_widget(visit, site_dir, name)
+    for name, sp, el in each_widget(visit, site_dir):
         for data in el.locator('input[type="range"]').evaluate_all("els => els.map(e => e.dataset.peInput)"):
             sliders.append((name, data))
             box = el.locator(f'[data-pe-input="{SLIDER_PAIRS[name]}"]')
@@ -714,8 +730,7 @@ def test_messages_and_readouts_set_chinese_and_latin_apart(visit, site_dir):
         "t5-buckets": [("num-buckets", ""), ("num-buckets", "1"), ("max-distance", "3"), ("distance", "x")],
         "content-position": [("position", ""), ("position", "-1")],
     }
-    for name in LESSON:
-        sp, el = open_widget(visit, site_dir, name)
+    for name, sp, el in each_widget(visit, site_dir):
         texts = [el.locator(".pe-live").inner_text()]
         for field, text in bad_inputs.get(name, []):
             box = el.locator(f'[data-pe-input="{field}"]')
