@@ -142,7 +142,9 @@ def _quantity(copy: Path, name: str) -> str:
     return subprocess.run([sys.executable, "-c", code], cwd=copy, env=env, check=True, capture_output=True, text=True).stdout.strip()
 
 
-def test_serve_shows_edited_figure_code_and_posenc_with_the_bytes_of_a_fresh_build(tmp_path):
+def test_serve_shows_edited_figure_code_and_posenc_with_the_bytes_of_a_fresh_build(site_dir, tmp_path):
+    # site_dir: only so that the session build has filled .cache/figures first. The copy then starts warm,
+    # as an author's checkout does, instead of drawing every figure once more before the edits.
     copy = _copy(tmp_path, caches=True)
     port = _free_port()
     log = tmp_path / "serve.log"
