@@ -117,7 +117,7 @@ def causal_mask(n: int) -> np.ndarray:
 
 
 def _as_input(x) -> np.ndarray:
-    arr = np.asarray(x, dtype=np.float64) if not isinstance(x, np.ndarray) else x
+    arr = np.asarray(x)  # its own dtype first: converting to float would parse strings and choke on complex numbers
     if arr.ndim != 2 or arr.shape[0] == 0:
         raise ValueError(f"x must be a 2-D array (tokens × d) with at least one row, got shape {np.shape(x)}")
     if arr.dtype.kind not in "fiu":

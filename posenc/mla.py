@@ -57,7 +57,7 @@ def mha_cache_elements(heads: int, head_dim: int, layers: int, value_head_dim: i
 
 def gqa_cache_elements(kv_heads: int, head_dim: int, layers: int) -> int:
     """Per-token cache of grouped-query attention with n_g key/value heads: 2·n_g·d_h·l (Table 1)."""
-    return mha_cache_elements(kv_heads, head_dim, layers)
+    return mha_cache_elements(_count("kv_heads", kv_heads), head_dim, layers)  # a bad count is blamed on kv_heads
 
 
 def mla_cache_elements(kv_lora_rank: int, rope_head_dim: int, layers: int) -> int:

@@ -247,8 +247,8 @@ def yarn_paper_ramp(rotations, alpha: float = YARN_BETA_SLOW, beta: float = YARN
     is linear in the pair index between the floored/ceiled correction dims, and the
     index is linear in ln r. Both give 0 for r ≥ β and 1 for r ≤ α.
     """
-    r = np.asarray(rotations, dtype=np.float64)
-    if r.ndim > 1 or r.size == 0 or not np.all(np.isfinite(r)) or np.any(r <= 0):
+    r = np.asarray(rotations)  # its own dtype first, so a string is refused with this message, not numpy's
+    if r.dtype.kind not in "fiu" or r.ndim > 1 or r.size == 0 or not np.all(np.isfinite(r)) or np.any(r <= 0):
         raise ValueError(f"rotations must be a non-empty 1-D array of positive finite turn counts r = L/λ, got {rotations!r}; "
                          f"e.g. scaling.yarn_pairs(...).rotations")
     a = _check.positive("alpha", alpha)
@@ -256,7 +256,7 @@ def yarn_paper_ramp(rotations, alpha: float = YARN_BETA_SLOW, beta: float = YARN
     if b <= a:
         raise ValueError(f"beta must exceed alpha (the ramp runs from α to β turns), got alpha={a}, beta={b}; "
                          f"the paper uses alpha=1, beta=32")
-    gamma = np.clip((np.atleast_1d(r) - a) / (b - a), 0.0, 1.0)
+    gamma = np.clip((np.atleast_1d(r).astype(np.float64) - a) / (b - a), 0.0, 1.0)
     return 1.0 - gamma
 
 

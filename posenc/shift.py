@@ -121,10 +121,10 @@ def position_part_shift_change(text: str, shift: int, d: int, seed: int, base: f
 
 
 def _vec2(name: str, v) -> np.ndarray:
-    arr = np.asarray(v, dtype=np.float64)
-    if arr.shape != (2,) or not np.all(np.isfinite(arr)):
+    arr = np.asarray(v)  # its own dtype first: converting to float would parse strings such as "1.0"
+    if arr.shape != (2,) or arr.dtype.kind not in "fiu" or not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} must be two finite numbers (one pair of dims), got {v!r}; pass e.g. {name}=(1.0, 0.4)")
-    return arr
+    return arr.astype(np.float64)
 
 
 def rotate_pair(v, angle: float) -> np.ndarray:
