@@ -6,8 +6,9 @@
 - Every text in it (ticks, axis labels, titles, legends, annotations, colour-bar labels) is at
   least ``_style.MIN_TEXT_PT``.
 
-Why those numbers: see ``figures_src/_style.py``; tests/browser/test_browser_gates.py checks the
-rendered pages at 390 px. Figures drawn from the experiment's results are skipped while
+The width is read from the session build's SVGs, in tests/test_figures.py, so that this file runs
+beside the build instead of after it. Why those numbers: see ``figures_src/_style.py``;
+tests/browser/test_browser_gates.py checks the rendered pages at 390 px. Figures drawn from the experiment's results are skipped while
 POSENC_EXPERIMENT_PENDING=1 (the build does not draw them either).
 """
 
@@ -36,18 +37,6 @@ def _skip_pending(name: str):
     if _needs_pending_results(spec):
         pytest.skip(f"{name} draws the experiment's results, which are pending")
     return spec
-
-
-@pytest.mark.build
-@pytest.mark.parametrize("name", FIGURES)
-def test_figure_fits_a_phone(name, site_dir):
-    """The SVGs the site serves (the session build's, in both themes), not a second drawing of them."""
-    spec = _skip_pending(name)
-    for theme in _style.THEMES:
-        width, _ = svg_size_in((site_dir / "figures" / f"{name}.{theme}.svg").read_bytes())
-        assert width <= _style.PHONE_MAX_WIDTH_IN + 1e-6, (
-            f"figure {name!r} ({spec.where}, {theme}) is {width:.2f} in wide as drawn (tight bounding box), over the phone "
-            f"limit of {_style.PHONE_MAX_WIDTH_IN} in: narrow it (size=, fewer or shorter labels) or stack its panels vertically")
 
 
 @pytest.mark.parametrize("name", FIGURES)

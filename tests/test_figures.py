@@ -7,6 +7,7 @@ import types
 import pytest
 
 from figures_src import FigureSpec, _style, build
+from test_figure_phone import FIGURES, _skip_pending, svg_size_in
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
@@ -43,6 +44,19 @@ def test_a_clean_render_gives_the_built_bytes_and_a_rerender_draws_nothing(site_
             assert b"<dc:date>" not in svg, f"{name}.{theme}: SVG metadata must not carry a date"
     again = build.render_all(tmp_path, only=set(sample.values()))
     assert again.drawn == [] and len(again.cached) == 2 * len(sample)
+
+
+@pytest.mark.build
+@pytest.mark.parametrize("name", FIGURES)
+def test_figure_fits_a_phone(name, site_dir):
+    """The SVGs the site serves (the session build's, in both themes) are narrow enough for a phone
+    (tests/test_figure_phone.py: the rule, and the text-size check)."""
+    spec = _skip_pending(name)
+    for theme in _style.THEMES:
+        width, _ = svg_size_in((site_dir / "figures" / f"{name}.{theme}.svg").read_bytes())
+        assert width <= _style.PHONE_MAX_WIDTH_IN + 1e-6, (
+            f"figure {name!r} ({spec.where}, {theme}) is {width:.2f} in wide as drawn (tight bounding box), over the phone "
+            f"limit of {_style.PHONE_MAX_WIDTH_IN} in: narrow it (size=, fewer or shorter labels) or stack its panels vertically")
 
 
 @pytest.mark.build

@@ -1,0 +1,103 @@
+"""Guardrail: `mkdocs serve` shows an edited figure and an edited posenc module with the bytes a fresh
+build draws (README: make serve). On a copy of the project, started from the session build's figure cache
+as an author's checkout is; so this file runs after that build (tests/conftest.py), while the guardrails
+that need no cache (tests/test_guardrails.py) run beside it.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from test_guardrails import _copy, _edit
+
+pytestmark = pytest.mark.build
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _get(url: str) -> bytes | None:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as resp:
+            return resp.read()
+    except (urllib.error.URLError, OSError):
+        return None
+
+
+def _wait(what: str, check, proc, log: Path, timeout: float = 600.0):
+    start = time.monotonic()
+    while time.monotonic() - start < timeout:
+        value = check()
+        if value:
+            return value
+        if proc.poll() is not None:
+            raise AssertionError(f"mkdocs serve exited while waiting for {what}:\n{log.read_text()[-3000:]}")
+        time.sleep(1.0)
+    raise AssertionError(f"timed out waiting for {what}:\n{log.read_text()[-3000:]}")
+
+
+def _fresh_svg(copy: Path, out: Path, figure: str) -> bytes:
+    """The figure drawn by a new process from the copy's sources, with an empty cache: what a clean build serves."""
+    env = dict(os.environ, PYTHONPATH=str(copy), PYTHONDONTWRITEBYTECODE="1")
+    subprocess.run([sys.executable, "-m", "figures_src.build", "--out", str(out), "--no-cache", "--only", figure],
+                   cwd=copy, env=env, check=True, capture_output=True, timeout=600)
+    [svg] = out.glob(f"{figure}.light.*.svg")
+    return svg.read_bytes()
+
+
+def _quantity(copy: Path, name: str) -> str:
+    code = f"from posenc import quantities; print(quantities.text({name!r}))"
+    env = dict(os.environ, PYTHONPATH=str(copy), PYTHONDONTWRITEBYTECODE="1")
+    return subprocess.run([sys.executable, "-c", code], cwd=copy, env=env, check=True, capture_output=True, text=True).stdout.strip()
+
+
+def test_serve_shows_edited_figure_code_and_posenc_with_the_bytes_of_a_fresh_build(site_dir, tmp_path):
+    # site_dir: only so that the session build has filled .cache/figures first (see the module docstring).
+    copy = _copy(tmp_path, caches=True)
+    port = _free_port()
+    log = tmp_path / "serve.log"
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", POSENC_EXECUTE_NOTEBOOKS="false")
+    with open(log, "w", encoding="utf-8") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"], cwd=copy, env=env,
+                                stdout=out, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}/posenc/"
+    try:
+        # 1. edit a figure's code: the served SVG changes to what a fresh process draws
+        svg_url = base + "figures/rope_conventions.light.svg"
+        before = _wait("the first build", lambda: _get(svg_url), proc, log)
+        _edit(copy / "figures_src" / "lesson4.py", "color=theme.muted, linewidth=0.8)", "color=theme.muted, linewidth=2.4)")
+        served = _wait("the edited figure", lambda: (b := _get(svg_url)) and b != before and b, proc, log)
+        assert served == _fresh_svg(copy, tmp_path / "fresh1", "rope_conventions")
+
+        # 2. edit a posenc module: the page's numbers and the figure drawn from it follow
+        from posenc import examples as ex
+
+        old_alt = _quantity(copy, "naive_ratio_unit")
+        _edit(copy / "posenc" / "examples.py", f"NAIVE_PROBE_POSITION = {ex.NAIVE_PROBE_POSITION}",
+              f"NAIVE_PROBE_POSITION = {ex.NAIVE_PROBE_POSITION + 1}")
+        new_text = _quantity(copy, "naive_ratio_unit")
+        assert new_text != old_alt
+        page = base + "lessons/02-learned-table/"
+        expected = f"位置 {ex.NAIVE_PROBE_POSITION + 1} 处是 {new_text}"
+        _wait("the page's new numbers", lambda: (b := _get(page)) and expected in b.decode("utf-8"), proc, log)
+        fig = _get(base + "figures/l2_naive_ratio.light.svg")
+        assert fig == _fresh_svg(copy, tmp_path / "fresh2", "l2_naive_ratio")
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
