@@ -71,9 +71,16 @@ def _needs_site(item: pytest.Item) -> bool:
 
 
 def pytest_collection_modifyitems(config, items):
-    """Run the files that read the built site after the others (otherwise in collection order)."""
-    files = {item.path for item in items if _needs_site(item)}
-    items.sort(key=lambda item: item.path in files)
+    """Order the files for ``make test``'s two workers: those that do not read the built site first (they
+    run while it builds), then those that do; within each group the files marked ``long`` first, so that
+    no long file is left to run alone at the end; otherwise in collection order.
+
+    pytest-xdist keeps this order only with --no-loadscope-reorder (pyproject's addopts): by default
+    --dist loadfile sends the files with the most tests first, whatever their cost.
+    """
+    site_files = {item.path for item in items if _needs_site(item)}
+    long_files = {item.path for item in items if item.get_closest_marker("long")}
+    items.sort(key=lambda item: (item.path in site_files, item.path not in long_files))
 
 
 def pytest_collection_finish(session):

@@ -17,7 +17,7 @@ import pytest
 
 from site_support import build_site, copy_project
 
-pytestmark = pytest.mark.build
+pytestmark = [pytest.mark.build, pytest.mark.long]
 
 
 def _normalise_sitemap(data: bytes) -> bytes:

@@ -18,7 +18,7 @@ import pytest
 
 from site_support import ROOT, build_site, copy_project
 
-pytestmark = pytest.mark.build
+pytestmark = [pytest.mark.build, pytest.mark.long]
 
 PROSE_ONLY = {"POSENC_SKIP_FIGURES": "1", "POSENC_EXECUTE_NOTEBOOKS": "false"}
 

@@ -19,7 +19,7 @@ import pytest
 
 from test_guardrails import _copy, _edit
 
-pytestmark = pytest.mark.build
+pytestmark = [pytest.mark.build, pytest.mark.long]
 
 
 def _free_port() -> int:

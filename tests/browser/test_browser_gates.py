@@ -23,7 +23,7 @@ import pytest
 from page_checks import DESKTOP, OPEN_ALL, PHONE, desktop_formula_problems, phone_problems, wait_for_formula_widths
 from test_gates import PREFIX, SubpathServer, doc_pages
 
-pytestmark = [pytest.mark.browser, pytest.mark.build]
+pytestmark = [pytest.mark.browser, pytest.mark.build, pytest.mark.long]
 
 SCHEMES = {"light": "default", "dark": "slate"}  # Playwright color_scheme → Material's data-md-color-scheme
 BLOCKING = ("serious", "critical")

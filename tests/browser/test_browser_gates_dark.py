@@ -8,7 +8,7 @@ import pytest
 from test_browser_gates import axe, check_page, subpath_site  # noqa: F401  (axe and subpath_site are fixtures)
 from test_gates import doc_pages
 
-pytestmark = [pytest.mark.browser, pytest.mark.build]
+pytestmark = [pytest.mark.browser, pytest.mark.build, pytest.mark.long]
 
 
 @pytest.mark.parametrize("page_path", doc_pages())

@@ -32,6 +32,8 @@ from posenc import configs, learned, naive, relative, rope, scaling, sinusoidal
 from posenc import examples as ex
 from posenc.sinusoidal import DEFAULT_BASE
 
+pytestmark = pytest.mark.long  # tests/conftest.py: started first among the files that read the site
+
 ROOT = Path(__file__).resolve().parents[2]
 WIDGETS = ROOT / "docs" / "javascripts" / "widgets"
 MAX_INPUT = 1_000_000_000  # posenc-math.js MAX_INPUT: the largest number a reader may type
