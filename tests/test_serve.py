@@ -7,33 +7,19 @@ that need no cache (tests/test_guardrails.py) run beside it.
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
 
 from test_guardrails import _copy, _edit
+from tools.local_http import fetch, free_port
 
 pytestmark = [pytest.mark.build, pytest.mark.long]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _get(url: str) -> bytes | None:
-    try:
-        with urllib.request.urlopen(url, timeout=10) as resp:
-            return resp.read()
-    except (urllib.error.URLError, OSError):
-        return None
 
 
 def _wait(what: str, check, proc, log: Path, timeout: float = 600.0):
@@ -66,7 +52,7 @@ def _quantity(copy: Path, name: str) -> str:
 def test_serve_shows_edited_figure_code_and_posenc_with_the_bytes_of_a_fresh_build(site_dir, tmp_path):
     # site_dir: only so that the session build has filled .cache/figures first (see the module docstring).
     copy = _copy(tmp_path, caches=True)
-    port = _free_port()
+    port = free_port()
     log = tmp_path / "serve.log"
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1", POSENC_EXECUTE_NOTEBOOKS="false")
     with open(log, "w", encoding="utf-8") as out:
@@ -76,9 +62,9 @@ def test_serve_shows_edited_figure_code_and_posenc_with_the_bytes_of_a_fresh_bui
     try:
         # 1. edit a figure's code: the served SVG changes to what a fresh process draws
         svg_url = base + "figures/rope_conventions.light.svg"
-        before = _wait("the first build", lambda: _get(svg_url), proc, log)
+        before = _wait("the first build", lambda: fetch(svg_url), proc, log)
         _edit(copy / "figures_src" / "lesson4.py", "color=theme.muted, linewidth=0.8)", "color=theme.muted, linewidth=2.4)")
-        served = _wait("the edited figure", lambda: (b := _get(svg_url)) and b != before and b, proc, log)
+        served = _wait("the edited figure", lambda: (b := fetch(svg_url)) and b != before and b, proc, log)
         assert served == _fresh_svg(copy, tmp_path / "fresh1", "rope_conventions")
 
         # 2. edit a posenc module: the page's numbers and the figure drawn from it follow
@@ -91,8 +77,8 @@ def test_serve_shows_edited_figure_code_and_posenc_with_the_bytes_of_a_fresh_bui
         assert new_text != old_alt
         page = base + "lessons/02-learned-table/"
         expected = f"位置 {ex.NAIVE_PROBE_POSITION + 1} 处是 {new_text}"
-        _wait("the page's new numbers", lambda: (b := _get(page)) and expected in b.decode("utf-8"), proc, log)
-        fig = _get(base + "figures/l2_naive_ratio.light.svg")
+        _wait("the page's new numbers", lambda: (b := fetch(page)) and expected in b.decode("utf-8"), proc, log)
+        fig = fetch(base + "figures/l2_naive_ratio.light.svg")
         assert fig == _fresh_svg(copy, tmp_path / "fresh2", "l2_naive_ratio")
     finally:
         proc.terminate()

@@ -25,16 +25,15 @@ import os
 import platform
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
-import urllib.request
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
+
+from tools.local_http import fetch, free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 LATEST = ROOT / "tools" / "bench_build.latest.txt"
@@ -85,18 +84,6 @@ def figures_by_module(copy: Path) -> dict[str, int]:
     return json.loads(proc.stdout)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _get(url: str) -> str | None:
-    try:
-        with urllib.request.urlopen(url, timeout=5) as resp:
-            return resp.read().decode("utf-8", "replace")
-    except (urllib.error.URLError, OSError):
-        return None
 
 
 def _tail(name: str, copy: Path, lines: int = 5) -> str:
@@ -106,7 +93,7 @@ def _tail(name: str, copy: Path, lines: int = 5) -> str:
 
 def serve_reload(copy: Path, lesson: str, dirty: bool, timeout: float = 300.0) -> tuple[float, float]:
     """(seconds until serve first answers, seconds from saving an edit until the page shows it)."""
-    port = _free_port()
+    port = free_port()
     # --dirty logs a warning ("a dirty build is being performed"), which strict: true turns into an abort
     args = [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"] + (["--dirty", "--no-strict"] if dirty else [])
     log = open(copy / f"_bench_serve_{'dirty' if dirty else 'full'}.log", "w", encoding="utf-8")
@@ -119,7 +106,7 @@ def serve_reload(copy: Path, lesson: str, dirty: bool, timeout: float = 300.0) -
     original = md.read_text(encoding="utf-8")
     try:
         start = time.perf_counter()
-        while _get(page) is None:
+        while fetch(page, timeout=5) is None:
             if proc.poll() is not None or time.perf_counter() - start > timeout:
                 raise RuntimeError(f"mkdocs serve did not answer {page}: {_tail(log.name, copy)}")
             time.sleep(0.2)
@@ -129,8 +116,8 @@ def serve_reload(copy: Path, lesson: str, dirty: bool, timeout: float = 300.0) -
         md.write_text(original + f"\n\n{marker}\n", encoding="utf-8")
         edited = time.perf_counter()
         while True:
-            body = _get(page)
-            if body and marker in body:
+            body = fetch(page, timeout=5)
+            if body and marker in body.decode("utf-8", "replace"):
                 return up, time.perf_counter() - edited
             if proc.poll() is not None or time.perf_counter() - edited > timeout:
                 raise RuntimeError(f"the served page never showed the edit: {_tail(log.name, copy)}")
