@@ -62,13 +62,22 @@ def has_mount(site_dir: Path, name: str) -> bool:
     return page.is_file() and f'data-pe-widget="{name}"' in page.read_text(encoding="utf-8")
 
 
-def open_widget(visit, site_dir: Path, name: str, **context_options):
-    """The lesson page with widget ``name`` mounted: (SitePage, widget locator). A missing mount point fails."""
+def _assert_mounted(site_dir: Path, name: str) -> None:
     assert has_mount(site_dir, name), f'{LESSON[name]} has no mount point {{{{ widget("{name}", ...) }}}}: the widget is untested there'
-    sp = visit(LESSON[name], wait="domcontentloaded", **context_options)
+
+
+def _live(sp, name: str):
+    """Widget ``name`` on the open page, once it has mounted."""
     el = sp.page.locator(f'[data-pe-widget="{name}"]').first
     expect(el).to_have_class(re.compile(r"\bpe-widget--live\b"), timeout=10_000)
-    return sp, el
+    return el
+
+
+def open_widget(visit, site_dir: Path, name: str, **context_options):
+    """The lesson page with widget ``name`` mounted: (SitePage, widget locator). A missing mount point fails."""
+    _assert_mounted(site_dir, name)
+    sp = visit(LESSON[name], wait="domcontentloaded", **context_options)
+    return sp, _live(sp, name)
 
 
 def each_widget(visit, site_dir: Path):
@@ -78,14 +87,12 @@ def each_widget(visit, site_dir: Path):
     """
     by_page: dict[str, list[str]] = {}
     for name, path in LESSON.items():
-        assert has_mount(site_dir, name), f'{path} has no mount point {{{{ widget("{name}", ...) }}}}: the widget is untested there'
+        _assert_mounted(site_dir, name)
         by_page.setdefault(path, []).append(name)
     for path, names in by_page.items():
         sp = visit(path, wait="domcontentloaded")
         for name in names:
-            el = sp.page.locator(f'[data-pe-widget="{name}"]').first
-            expect(el).to_have_class(re.compile(r"\bpe-widget--live\b"), timeout=10_000)
-            yield name, sp, el
+            yield name, sp, _live(sp, name)
 
 
 @pytest.mark.build
