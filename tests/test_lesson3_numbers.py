@@ -234,6 +234,9 @@ def test_exercise_dot_product_matches_the_two_vectors():
     direct = pe_loop(ex.NEAR_POSITION, 16) @ pe_loop(far, 16)
     assert v("ex_dot_k") == far - ex.NEAR_POSITION
     assert v("ex_dot_value") == pytest.approx(direct, abs=1e-9)
+    # every sinusoidal vector has squared length d/2 (one sin² + cos² per pair), so cos θ = dot / (d/2)
+    assert v("ex_dot_angle") == pytest.approx(math.degrees(math.acos(direct / 8)), abs=1e-9)
+    assert 90 < v("ex_dot_angle") < 110  # the lesson: slightly more than a right angle, far from opposite
 
 
 def test_init_scale_numbers_follow_from_the_definitions():

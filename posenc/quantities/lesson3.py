@@ -474,6 +474,13 @@ def _():
     return sinusoidal.dot_closed_form(configs.load(GPT2)["context"] - ex.NEAR_POSITION, ex.SIN_DIM)
 
 
+@number("ex_dot_angle", ".0f", "练习：这两个位置编码之间的夹角（度）")
+def _():
+    far = configs.load(GPT2)["context"]
+    a, b = sinusoidal.encode(ex.NEAR_POSITION, ex.SIN_DIM), sinusoidal.encode(far, ex.SIN_DIM)
+    return float(np.degrees(np.arccos(a @ b / (np.linalg.norm(a) * np.linalg.norm(b)))))
+
+
 @number("ex_dot_check_diff", ".1e", "练习：直接算两个 SIN_DIM 维向量的点积与 Σcos 的差")
 def _():
     far = configs.load(GPT2)["context"]
