@@ -15,20 +15,12 @@ setup: system $(VENV)/.installed node_modules/.installed
 system:
 	@bash tools/setup_system.sh
 
-# The virtualenv is rebuilt whenever the lock file changes.
-# The lock pins torch's CPU build (torch==…+cpu), which PyPI does not carry. pip first looks where
-# this machine's pip is configured to look (CI sets PIP_EXTRA_INDEX_URL; a machine may keep a local
-# wheel store); only if the pinned torch is not found there is PyTorch's CPU index added.
+# The virtualenv is rebuilt whenever the lock file changes: uv, installed by pip, installs the lock, from
+# where this machine's pip is configured to look; torch's pinned CPU build (torch==…+cpu), which PyPI does
+# not carry, comes from PyTorch's CPU index where pip's configuration lacks it (tools/install_venv.sh).
 TORCH_CPU_INDEX := https://download.pytorch.org/whl/cpu
-$(VENV)/.installed: requirements.lock pyproject.toml
-	@echo "setup: creating $(VENV) from requirements.lock (first time: a few minutes)"
-	@$(PYTHON) -m venv $(VENV)
-	@torch=$$(grep -m1 '^torch==' requirements.lock); extra=""; \
-	if ! $(PY) -m pip install --dry-run --no-deps -q "$$torch" >/dev/null 2>&1; then \
-	  echo "setup: $$torch is not on the configured indexes; adding PyTorch's CPU index $(TORCH_CPU_INDEX)"; \
-	  extra="--extra-index-url $(TORCH_CPU_INDEX)"; \
-	fi; \
-	$(PY) -m pip install --progress-bar on $$extra -r requirements.lock
+$(VENV)/.installed: requirements.lock pyproject.toml tools/install_venv.sh
+	@bash tools/install_venv.sh "$(PYTHON)" $(VENV) requirements.lock $(TORCH_CPU_INDEX)
 	@touch $@
 
 node_modules/.installed: package.json package-lock.json

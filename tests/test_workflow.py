@@ -104,10 +104,10 @@ def test_pull_requests_upload_the_built_site_for_preview(wf):
     assert preview["with"]["path"] == "site"
 
 
-def test_pip_and_build_caches_are_keyed_on_the_lock_and_inputs(wf):
+def test_package_and_build_caches_are_keyed_on_the_lock_and_inputs(wf):
     for name in ("test", "build"):
         caches = {s["with"]["path"]: s["with"]["key"] for s in step_using(wf["jobs"][name], "actions/cache")}
-        assert "hashFiles('requirements.lock'" in caches["~/.cache/pip"], name
+        assert "hashFiles('requirements.lock'" in caches["~/.cache/uv"], name  # tools/install_venv.sh installs with uv
         key = caches[".cache"]
         for inputs in ("requirements.lock", "posenc/**", "figures_src/**", "docs/**", "tools/**"):
             assert f"'{inputs}'" in key, (name, inputs)
@@ -149,3 +149,23 @@ def test_lock_satisfies_pyprojects_direct_dependencies():
         assert name in pinned, f"{dep.name} is a direct dependency but not in requirements.lock"
         # PEP 440: ==2.13.0 accepts the local build 2.13.0+cpu
         assert dep.specifier.contains(pinned[name], prereleases=True), f"lock {name}=={pinned[name]} vs pyproject {dep}"
+
+
+def test_setup_passes_where_pip_is_configured_to_look_on_to_uv(tmp_path):
+    """tools/install_venv.sh installs the lock with uv, which does not read pip's configuration: the index,
+    extra indexes (CI's PIP_EXTRA_INDEX_URL among them), wheel folders and constraints must reach uv."""
+    import os
+    import sys
+
+    conf = tmp_path / "pip.conf"
+    conf.write_text("[global]\nindex-url = https://mirror.invalid/simple\n"
+                    "extra-index-url = file:///srv/a/simple https://b.invalid/simple\n"
+                    "find-links = /srv/wheels\nconstraint = /srv/constraints.txt\n", encoding="utf-8")
+    env = dict(os.environ, PIP_CONFIG_FILE=str(conf), PIP_EXTRA_INDEX_URL=TORCH_CPU_INDEX)
+    out = subprocess.run(["bash", str(ROOT / "tools" / "install_venv.sh"), "--uv-args", sys.executable],
+                         env=env, capture_output=True, text=True, check=True).stdout.splitlines()
+    pairs = set(zip(out[0::2], out[1::2]))
+    assert len(out) % 2 == 0 and {flag for flag, _ in pairs} <= {"--index-url", "--extra-index-url", "--find-links", "--constraint"}
+    assert {("--index-url", "https://mirror.invalid/simple"), ("--extra-index-url", "file:///srv/a/simple"),
+            ("--extra-index-url", "https://b.invalid/simple"), ("--extra-index-url", TORCH_CPU_INDEX),
+            ("--find-links", "/srv/wheels"), ("--constraint", "/srv/constraints.txt")} <= pairs
