@@ -1,6 +1,7 @@
 """Browser gates: every page of the site served under the GitHub Pages sub-path (/posenc/), loaded
-in Chromium in the light scheme on a phone (390 px) and, in test_browser_gates_dark.py, in the dark
-scheme on a desktop (1280 px).
+once in Chromium and checked in the light scheme on a phone (390 px), then switched to the dark scheme
+with the header's toggle and widened to a desktop (1280 px). Half the pages are checked here, the other
+half in test_browser_gates_2.py.
 
 For each page, with every folded block opened: the network goes idle and every in-page experiment
 mounts, no response of the site fails (status ≥ 400 or a failed request), no console error or
@@ -25,11 +26,11 @@ from test_gates import PREFIX, SubpathServer, doc_pages
 
 pytestmark = [pytest.mark.browser, pytest.mark.build, pytest.mark.long]
 
-SCHEMES = {"light": "default", "dark": "slate"}  # Playwright color_scheme → Material's data-md-color-scheme
+SCHEMES = {"light": "default", "dark": "slate"}  # → Material's data-md-color-scheme
 BLOCKING = ("serious", "critical")
 
 # Each scheme is checked at one width, so every page gets all of axe-core's rules twice: in the light
-# scheme on a phone, on the whole DOM; in the dark scheme on a desktop, on the page without KaTeX's
+# scheme on a phone, on the whole DOM; then in the dark scheme on a desktop, on the page without KaTeX's
 # HTML rendering of formulas. That part is aria-hidden (screen readers get KaTeX's MathML), takes its
 # colour from the text around it, and is most of a lesson's DOM (axe's run time grows with the DOM);
 # the phone run checks it, rules such as aria-hidden-focus included.
@@ -122,6 +123,24 @@ def _settle(page, timeout_ms: int = 10_000) -> list[str]:
     return problems
 
 
+def _images_loaded(page, timeout_ms: int = 10_000) -> list[str]:
+    """Wait until every image the page shows has finished loading (or failed); return what never finished.
+
+    After the scheme switch the other variant of each figure starts loading. The page reached "networkidle"
+    once already, and Playwright does not wait for that state a second time, so this waits on the images.
+    """
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    page.evaluate("document.querySelectorAll('img[loading=lazy]').forEach(i => { i.loading = 'eager'; })")
+    try:
+        page.wait_for_function(
+            "[...document.images].filter(i => getComputedStyle(i).display !== 'none' && i.closest('[hidden]') === null)"
+            ".every(i => i.complete)", timeout=timeout_ms)
+    except PlaywrightTimeout:
+        return [f"images still loading after {timeout_ms / 1000:g} s"]
+    return []
+
+
 BROKEN_IMAGES = """() => [...document.images]
   .filter(i => getComputedStyle(i).display !== 'none' && i.closest('[hidden]') === null)
   .filter(i => !i.complete || i.naturalWidth === 0)
@@ -142,43 +161,54 @@ def _has_lesson_formulas(page_path: str) -> bool:
     return page_path.startswith("lessons/") or page_path == ""
 
 
-def check_page(browser, subpath_site, axe, page_path: str, scheme: str) -> None:
-    """One page in one colour scheme at that scheme's width: it settles, nothing fails or leaves the
-    site, images decode, the width's reading checks pass, axe is clean."""
-    context = browser.new_context(color_scheme=scheme, reduced_motion="reduce", viewport=VIEWPORT[scheme])
+PALETTE_TOGGLE = "form[data-md-component=palette] label:not([hidden])"  # the header's light/dark switch
+SCHEME = "document.body.getAttribute('data-md-color-scheme')"
+
+
+def check_page(browser, subpath_site, axe, page_path: str) -> None:
+    """One page, loaded once and checked twice: in the light scheme on a phone, then switched to the dark
+    scheme with the header's toggle (as a reader does) and widened to a desktop. Each time it settles,
+    nothing fails or leaves the site, images decode, that width's reading checks pass and axe is clean."""
+    context = browser.new_context(color_scheme="light", reduced_motion="reduce", viewport=VIEWPORT["light"])
     try:
         page = context.new_page()
         rec = Recorder(context, page, subpath_site.origin)
         page.goto(subpath_site.url + page_path, wait_until="load")
         page.evaluate(OPEN_ALL)  # folded blocks too: their figures, formulas and widgets
-        unsettled = _settle(page)
-        wait_for_formula_widths(page)
-        got = page.evaluate("document.body.getAttribute('data-md-color-scheme')")
-        assert got == SCHEMES[scheme], f"{page_path}: Material shows scheme {got!r} for a {scheme} browser"
-        problems = unsettled + rec.problems()
-        broken = page.evaluate(BROKEN_IMAGES)
-        if broken:
-            problems.append("images that did not load or decode:\n    " + "\n    ".join(broken))
-        if scheme == "light":
-            problems += phone_problems(page)
-        elif _has_lesson_formulas(page_path):
-            problems += desktop_formula_problems(page)
-        if scheme == "dark":
-            page.evaluate(STRIP_KATEX_HTML)
-        violations = _axe_report(axe.run(page, options=AXE_ALL))
-        if violations:
-            problems.append(f"axe-core, {scheme} scheme, {VIEWPORT[scheme]['width']} px:\n    " + "\n    ".join(violations))
-        width = VIEWPORT[scheme]["width"]
-        assert not problems, f"{PREFIX}{page_path} ({scheme}, {width} px):\n  " + "\n  ".join(problems)
+        for scheme in ("light", "dark"):
+            if scheme == "light":
+                unsettled = _settle(page)
+            else:
+                page.locator(PALETTE_TOGGLE).click()
+                page.set_viewport_size(VIEWPORT["dark"])
+                unsettled = _images_loaded(page)  # the dark variants of the figures load now
+            wait_for_formula_widths(page)
+            got = page.evaluate(SCHEME)
+            assert got == SCHEMES[scheme], f"{page_path}: Material shows scheme {got!r}, expected {SCHEMES[scheme]!r} ({scheme})"
+            problems = unsettled + rec.problems()
+            broken = page.evaluate(BROKEN_IMAGES)
+            if broken:
+                problems.append("images that did not load or decode:\n    " + "\n    ".join(broken))
+            if scheme == "light":
+                problems += phone_problems(page)
+            else:
+                if _has_lesson_formulas(page_path):
+                    problems += desktop_formula_problems(page)
+                page.evaluate(STRIP_KATEX_HTML)  # the last check of this page: see AXE_ALL
+            violations = _axe_report(axe.run(page, options=AXE_ALL))
+            if violations:
+                problems.append(f"axe-core, {scheme} scheme, {VIEWPORT[scheme]['width']} px:\n    " + "\n    ".join(violations))
+            width = VIEWPORT[scheme]["width"]
+            assert not problems, f"{PREFIX}{page_path} ({scheme}, {width} px):\n  " + "\n  ".join(problems)
     finally:
         context.close()
 
 
-# The dark scheme's run is tests/browser/test_browser_gates_dark.py: `make test` sends each file whole to one
-# of its two workers (--dist loadfile), and the two schemes together are the longest file of the suite.
-@pytest.mark.parametrize("page_path", doc_pages())
+# `make test` sends each file whole to one of its two workers (--dist loadfile), and the gates are the longest
+# part of the suite: so every other page is checked here, the rest in tests/browser/test_browser_gates_2.py.
+@pytest.mark.parametrize("page_path", doc_pages()[0::2])
 def test_page_loads_clean_and_accessible(browser, subpath_site, axe, page_path):
-    check_page(browser, subpath_site, axe, page_path, "light")
+    check_page(browser, subpath_site, axe, page_path)
 
 
 def test_404_page_works_at_any_depth(browser, subpath_site):
