@@ -35,15 +35,15 @@ Modules, one job each:
 Timings, measured on the project's 2-core AMD EPYC (AVX2, no native bf16), fp32,
 one thread per process (each unit records its CPU seconds; the file sums them):
 
-    --preset full, one (method, seed) unit     ≈7.6 CPU-min (7.0–9.1)
-    --preset full, one extension unit          ≈4.3 CPU-min (4.0–4.5)
-    --preset full --seeds 3 (36 units)         3.7 CPU-hours: ≈1.9 h wall with --jobs 2 on an idle machine
+    --preset full, one (method, seed) unit     ≈7.2 CPU-min (6.6–8.7)
+    --preset full, one extension unit          ≈3.7 CPU-min (3.5–3.8)
+    --preset full --seeds 3 (36 units)         3.5 CPU-hours: 1 h 52 min 34 s wall with --jobs 2 (2026-12-03)
     --preset quick (12 units, --jobs 2)        4 min 6 s wall on an idle machine (README)
     verify                                     ≈20 s (hashes, self-consistency, the first 2 steps of each method)
     verify --deep                              + one RoPE model re-trained and the first extension steps
 
-The committed results' wall_seconds (≈4 h) is longer than the CPU time over two
-cores because that run shared the machine with other work and resumed once from
-its cache. bf16 autocast is ≈2× faster than fp32 only on CPUs with native bf16
+The committed results are that measured run's (wall_seconds 6,744 s, from the
+first unit's start to the last unit's end); an earlier run on a busy machine gave
+the same numbers in ≈4 h. bf16 autocast is ≈2× faster than fp32 only on CPUs with native bf16
 (AVX512-BF16/AMX); on AVX2 it is emulated and far slower, so the presets use fp32.
 """
