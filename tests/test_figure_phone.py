@@ -5,6 +5,8 @@
   (labels that stick out included) plus the padding, not its ``size=`` argument.
 - Every text in it (ticks, axis labels, titles, legends, annotations, colour-bar labels) is at
   least ``_style.MIN_TEXT_PT``.
+- Its panels are stacked in one column, never side by side (a phone has no room for two), except the
+  figures listed in ``SIDE_BY_SIDE`` with their reason.
 
 The width is read from the session build's SVGs, in tests/test_figures.py, so that this file runs
 beside the build instead of after it. Why those numbers: see ``figures_src/_style.py``;
@@ -39,14 +41,35 @@ def _skip_pending(name: str):
     return spec
 
 
+# Figures whose panels sit side by side on purpose: small polar clock faces, one per pair of dimensions,
+# several to a row, each titled only "i = …" (their text still passes the size rule above).
+SIDE_BY_SIDE = {"sin_clock": "a grid of clock faces", "sin_shift_rotation": "rows of clock faces"}
+
+
 @pytest.mark.parametrize("name", FIGURES)
-def test_figure_text_is_large_enough(name):
+def test_figure_text_is_large_enough_and_panels_stack(name):
     spec = _skip_pending(name)
     with drawn(name) as fig:
         small = sorted({(t.get_fontsize(), t.get_text().strip()[:24]) for t in texts(fig) if t.get_fontsize() < _style.MIN_TEXT_PT - 1e-9})
+        boxes = [ax.get_position() for ax in fig.axes if ax.get_visible() and ax.get_label() != "<colorbar>"]
     assert not small, (
         f"figure {name!r} ({spec.where}) has text under {_style.MIN_TEXT_PT} pt: "
         + ", ".join(f"{text!r} {size:g} pt" for size, text in small[:8]) + (" …" if len(small) > 8 else ""))
+    if name in SIDE_BY_SIDE:
+        return
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            if a.bounds != b.bounds:  # twin axes share their box
+                assert a.y1 <= b.y0 + 1e-9 or b.y1 <= a.y0 + 1e-9, (
+                    f"figure {name!r} ({spec.where}): two panels side by side; on a phone, stack them in one column "
+                    "(or list the figure in SIDE_BY_SIDE with the reason)")
+
+
+def test_the_side_by_side_exceptions_are_figures_with_panels_side_by_side():
+    for name in SIDE_BY_SIDE:
+        with drawn(name) as fig:
+            x0 = {round(ax.get_position().x0, 3) for ax in fig.axes if ax.get_visible()}
+        assert len(x0) > 1, f"{name} stacks its panels now: remove it from SIDE_BY_SIDE"
 
 
 def test_the_width_check_reads_the_tight_box_not_the_size_argument():

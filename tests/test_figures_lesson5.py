@@ -14,12 +14,11 @@ import matplotlib
 import numpy as np
 import pytest
 
-from figures_src import _style
 from figures_src import lesson5 as F
 from posenc import configs, long_context, rope, scaling
 from posenc import examples as ex
 from posenc.quantities import value
-from tests.figure_support import all_lines, drawn, legend_labels, lines, texts, tick_labels
+from tests.figure_support import all_lines, drawn, legend_labels, lines, tick_labels
 
 FIGURES = ("scaling_wavelengths_qwen3", "scaling_slowdown_per_pair", "yarn_ramp_paper_vs_code",
            "scaling_angle_overshoot", "abf_wavelengths_codellama", "ruler_window_vs_effective")
@@ -41,25 +40,6 @@ def hlines(ax) -> list[float]:
 
 def vlines(ax) -> list[float]:
     return [float(x[0]) for x, y in all_lines(ax) if len(x) == 2 and x[0] == x[1] and tuple(y) == (0.0, 1.0)]
-
-
-# --- the phone rule ----------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("theme", ["light", "dark"])
-@pytest.mark.parametrize("name", FIGURES)
-def test_figure_fits_a_phone(name, theme):
-    with drawn(name, theme) as fig:
-        bbox = fig.get_tightbbox()  # the build saves with bbox_inches="tight": this is the SVG's size
-        assert bbox.width <= _style.PHONE_MAX_WIDTH_IN + 1e-9, f"{name} is {bbox.width:.2f} in wide once trimmed"
-        small = [(t.get_text(), t.get_fontsize()) for t in texts(fig) if t.get_fontsize() < _style.MIN_TEXT_PT]
-        assert not small, f"{name}: text below {_style.MIN_TEXT_PT} pt: {small[:5]}"
-        # stacked, never side by side: no two axes share a row
-        boxes = [ax.get_position() for ax in fig.axes if ax.get_label() != "<colorbar>"]
-        for i, a in enumerate(boxes):
-            for b in boxes[i + 1:]:
-                if a.bounds != b.bounds:  # twin axes share their box
-                    assert a.y1 <= b.y0 + 1e-9 or b.y1 <= a.y0 + 1e-9, f"{name}: panels side by side"
 
 
 # --- one test per figure ------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from figures_src.build import load_all
 from posenc import configs, hybrid, mla, mrope
 from posenc import examples as ex
 from posenc.quantities import text as num
-from tests.figure_support import bar_heights, drawn, legend_labels, texts, tick_labels
+from tests.figure_support import bar_heights, drawn, legend_labels, tick_labels
 
 LESSON6 = ("partial_rotary_dims", "layer_patterns", "mla_cache", "nope_counter")
 LESSON6B = ("mrope_position_ids", "mrope_pair_axes")
@@ -44,24 +44,12 @@ def _ax_texts(ax) -> list[str]:
     return [t.get_text() for t in ax.texts]
 
 
-# --- the phone rule, for every figure of these two pages ------------------------------------------------------
+# --- every figure of these two pages has its test here -----------------------------------------------------
 
 
 def test_every_figure_of_lesson6_and_6b_is_registered_here():
     mine = {n for n, spec in load_all().items() if spec.module in ("figures_src.lesson6", "figures_src.lesson6b")}
     assert mine == set(LESSON6) | set(LESSON6B)
-
-
-@pytest.mark.parametrize("name", LESSON6 + LESSON6B)
-@pytest.mark.parametrize("theme", ["light", "dark"])
-def test_phone_width_and_text_size(name, theme):
-    assert load_all()[name].size[0] <= _style.PHONE_MAX_WIDTH_IN
-    with drawn(name, theme) as fig:
-        small = [(t.get_text(), t.get_fontsize()) for t in texts(fig) if t.get_fontsize() < _style.MIN_TEXT_PT]
-        assert not small, f"{name}: text below {_style.MIN_TEXT_PT} pt: {small[:5]}"
-        axes = [ax for ax in fig.axes if ax.get_visible()]
-        if len(axes) > 1:  # panels stacked vertically: one column
-            assert len({round(ax.get_position().x0, 3) for ax in axes}) == 1, f"{name}: panels side by side"
 
 
 # --- lesson 6 ---------------------------------------------------------------------------------------------------

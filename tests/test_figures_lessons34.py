@@ -3,8 +3,7 @@
 Each test reads the drawn Figure (tests/figure_support.py): plotted data in order, tick and legend
 labels, titles and the numbers printed on the figure. A reversed, truncated or shifted series, a
 mislabelled panel or a number that disagrees with the registered quantity fails here. The phone rule
-(figures_src/_style.py) is checked on the SVG the build writes: natural width at most
-PHONE_MAX_WIDTH_IN, every text at least MIN_TEXT_PT.
+(figures_src/_style.py) is checked for every figure in tests/test_figure_phone.py and tests/test_figures.py.
 """
 
 from __future__ import annotations
@@ -13,9 +12,8 @@ import re
 
 import numpy as np
 import pytest
-from figure_support import all_lines, bar_heights, drawn, legend_labels, texts, tick_labels
+from figure_support import all_lines, bar_heights, drawn, legend_labels, tick_labels
 
-from figures_src import _style
 from figures_src.build import load_all
 from posenc import clock, configs, rope, shift, sinusoidal
 from posenc import examples as ex
@@ -199,20 +197,6 @@ def test_rope_spectrum_panels_are_each_models_wavelengths_and_context():
             assert title.startswith(cfg.name.split(" (")[0]) and f"{sp.count_not_turning}/{sp.pairs}" in title
             assert ("未核实" in title) == (cfg.field("rope_theta").tag == "U")
         assert legend_labels(fig) == ["转得满一圈", "转不满一圈"]
-
-
-# --- the phone rule, on what the build writes --------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("name", LESSON_FIGURES)
-def test_figure_fits_a_phone(name):
-    spec = load_all()[name]
-    svg = _style.render_svg(spec, _style.THEMES["light"])
-    width_pt = float(re.search(rb'<svg[^>]*width="([\d.]+)pt"', svg).group(1))
-    assert width_pt <= _style.PHONE_MAX_WIDTH_IN * 72 + 0.5, f"{name} is {width_pt / 72:.2f} in wide"
-    with drawn(name) as fig:
-        small = [(t.get_text(), t.get_fontsize()) for t in texts(fig) if t.get_fontsize() < _style.MIN_TEXT_PT]
-        assert not small, f"{name}: text below {_style.MIN_TEXT_PT} pt: {small[:5]}"
 
 
 def test_every_lesson34_figure_has_a_content_test():

@@ -1,40 +1,28 @@
 """Lesson 3b's figures show what posenc computes: each is drawn as the build draws it and its plotted
 data, ticks and legends are compared, in order, with an independent computation (closed forms,
-transformers' BLOOM slopes, lesson 1's masked attention). Plus the phone rule for every one of them."""
+transformers' BLOOM slopes, lesson 1's masked attention). The phone rule: tests/test_figure_phone.py."""
 
 from __future__ import annotations
 
 import math
 
-import matplotlib.image
 import numpy as np
 import pytest
 import torch
 from transformers.models.bloom.modeling_bloom import _get_alibi_slopes
 
-from figures_src import _style
 from figures_src import relative as relfig
 from figures_src.build import load_all
 from posenc import attention, configs, relative, rope
 from posenc import examples as ex
 from posenc.sinusoidal import DEFAULT_BASE
-from tests.figure_support import all_lines, drawn, legend_labels, lines, texts, tick_labels
+from tests.figure_support import all_lines, drawn, legend_labels, lines, tick_labels
 
 FIGURES = ["alibi_slopes_weights", "t5_bucket_staircase", "alibi_sentence_weights", "alibi_reach_heads", "rope_alibi_by_distance"]
 
 
 def test_the_module_registers_exactly_these_figures():
     assert sorted(n for n, s in load_all().items() if s.module == "figures_src.relative") == sorted(FIGURES)
-
-
-@pytest.mark.parametrize("name", FIGURES)
-@pytest.mark.parametrize("theme", ["light", "dark"])
-def test_phone_rule(name, theme):
-    spec = load_all()[name]
-    assert spec.size[0] <= _style.PHONE_MAX_WIDTH_IN, f"{name} is {spec.size[0]} in wide"
-    with drawn(name, theme) as fig:
-        small = [(t.get_text(), t.get_fontsize()) for t in texts(fig) if t.get_fontsize() < _style.MIN_TEXT_PT]
-    assert not small, f"{name}: text under {_style.MIN_TEXT_PT} pt: {small[:5]}"
 
 
 def test_widget_aliases_are_the_examples():

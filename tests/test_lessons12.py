@@ -1,19 +1,16 @@
 """Lessons 1 and 2: the posenc functions their pages and figures share, against torch and closed forms;
-each of their figures drawn and compared with what posenc computes; the phone rule for those figures."""
+each of their figures drawn and compared with what posenc computes (the phone rule: tests/test_figure_phone.py)."""
 
 from __future__ import annotations
 
-import re
 
-import matplotlib
 import numpy as np
 import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from figure_support import all_lines, drawn, legend_labels, lines, texts, tick_labels
-from figures_src import _style
+from figure_support import all_lines, drawn, legend_labels, lines, tick_labels
 from posenc import attention as at
 from posenc import configs, learned, naive
 from posenc import examples as ex
@@ -248,18 +245,8 @@ def test_l2_table_rows_draws_trained_untouched_and_missing_rows():
         assert tick_labels(ax, "x") == ["0", quantities.text("l2_rows_trained"), quantities.text("gpt2_context")]
 
 
-# --- the phone rule (issue 18) --------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("name", LESSON12_FIGURES)
-def test_lesson12_figures_fit_a_phone(name):
+def test_every_figure_of_lessons_1_and_2_has_its_test_here():
     from figures_src.build import load_all
 
-    spec = load_all()[name]
-    svg = _style.render_svg(spec, _style.THEMES["light"]).decode()
-    width_pt = float(re.search(r'width="([\d.]+)pt"', svg).group(1))
-    assert width_pt / 72 <= _style.PHONE_MAX_WIDTH_IN, f"{name}: {width_pt / 72:.2f} in wide"
-    with drawn(name) as fig:
-        small = [(t.get_text(), t.get_fontsize()) for t in texts(fig) if t.get_fontsize() < _style.MIN_TEXT_PT]
-        assert not small, f"{name}: text under {_style.MIN_TEXT_PT} pt: {small[:5]}"
-        assert all(isinstance(t, matplotlib.text.Text) for t in texts(fig))
+    mine = {n for n, spec in load_all().items() if spec.module in ("figures_src.lesson1", "figures_src.lesson2")}
+    assert mine == set(LESSON12_FIGURES)
