@@ -702,26 +702,6 @@ def test_each_slider_and_its_text_box_take_the_same_range(visit, site_dir):
     assert sorted(n for n, _ in sliders) == sorted(SLIDER_PAIRS), sliders
 
 
-@pytest.mark.build
-@pytest.mark.browser
-def test_scroll_boxes_are_focusable_and_named(visit, site_dir):
-    seen = 0
-    for path in mounted_pages(site_dir):
-        sp = visit(path, wait="domcontentloaded")
-        page = sp.page
-        expect(page.locator(".pe-widget--live")).to_have_count(page.locator(".pe-widget").count(), timeout=10_000)
-        for box in page.locator(".pe-live .pe-scroll").all():
-            seen += 1
-            assert box.get_attribute("tabindex") == "0"
-            assert box.get_attribute("role") == "region"
-            assert (box.get_attribute("aria-label") or "").strip()
-            box.evaluate("e => { const d = e.closest('details'); if (d) d.open = true; }")  # a folded table opens first
-            box.focus()
-            assert page.evaluate("document.activeElement.classList.contains('pe-scroll')")
-        sp.assert_clean()
-    assert seen >= 5  # heatmap, swap, rope-pair, scaling, alibi, t5
-
-
 CJK_LATIN = re.compile(r"[\u3400-\u9fff][A-Za-z0-9]|[A-Za-z0-9][\u3400-\u9fff]")
 
 
@@ -1091,8 +1071,9 @@ def mounted_pages(site_dir):
 
 @pytest.mark.build
 @pytest.mark.browser
-def test_phone_dark_mode_print_labels_and_js_budget(visit, site_dir):
+def test_phone_dark_mode_print_labels_scroll_boxes_and_js_budget(visit, site_dir):
     """Each lesson page with widgets on a 360 px phone in dark mode, then printed."""
+    scroll_boxes = 0
     for path in mounted_pages(site_dir):
         sp = visit(path, wait="domcontentloaded", viewport={"width": 360, "height": 740}, color_scheme="dark")
         page = sp.page
@@ -1123,6 +1104,14 @@ def test_phone_dark_mode_print_labels_and_js_budget(visit, site_dir):
             }"""
         )
         assert not problems, f"{path}: {problems}"
+        for box in page.locator(".pe-live .pe-scroll").all():  # a table or chart that may scroll sideways
+            scroll_boxes += 1
+            assert box.get_attribute("tabindex") == "0", f"{path}: a scroll box the keyboard cannot reach"
+            assert box.get_attribute("role") == "region" and (box.get_attribute("aria-label") or "").strip(), (
+                f"{path}: a scroll box without role=region and a name")
+            box.evaluate("e => { const d = e.closest('details'); if (d) d.open = true; }")  # a folded table opens first
+            box.focus()
+            assert page.evaluate("document.activeElement.classList.contains('pe-scroll')")
         js = page.evaluate(
             r"""() => performance.getEntriesByType('resource')
                  .map(e => [new URL(e.name).pathname, e.decodedBodySize])
@@ -1140,6 +1129,7 @@ def test_phone_dark_mode_print_labels_and_js_budget(visit, site_dir):
             expect(w.locator(".pe-live")).to_be_hidden()
             expect(w.locator(".pe-figure").first).to_be_visible()
         sp.assert_clean()
+    assert scroll_boxes >= 5  # heatmap, swap, rope-pair, scaling, alibi, t5
 
 
 def _luminance(css: str) -> float:
