@@ -168,6 +168,33 @@ def test_editing_a_module_a_snippet_imports_changes_its_output(tmp_path, monkeyp
     assert macros.run_snippet(user).strip() == "value 2", "the cached output of the old imported module was served"
 
 
+def test_the_snippet_runner_prints_what_python_snippet_py_prints(tmp_path, monkeypatch):
+    """The build runs snippets in forks of one process that imported torch (tools/snippet_runner.py); a reader runs
+    `python lesson3_cat_fish.py`. Both must print the same bytes: a torch snippet that imports another snippet."""
+    import os
+    import subprocess
+
+    monkeypatch.setattr(macros, "SNIPPET_CACHE", tmp_path / "cache")
+    snippet = ROOT / "docs" / "snippets" / "lesson3_cat_fish.py"
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONHASHSEED="0")
+    reader = subprocess.run([sys.executable, str(snippet)], capture_output=True, text=True, cwd=ROOT, env=env, timeout=120)
+    assert reader.returncode == 0, reader.stderr
+    assert macros._execute_snippets([snippet]) == {snippet: reader.stdout}
+
+
+def test_a_failing_snippet_fails_the_build_naming_it_with_its_traceback(tmp_path, monkeypatch):
+    monkeypatch.setattr(macros, "SNIPPETS", tmp_path / "snippets")
+    monkeypatch.setattr(macros, "SNIPPET_CACHE", tmp_path / "cache")
+    (tmp_path / "snippets").mkdir()
+    good = tmp_path / "snippets" / "good.py"
+    good.write_text("print('fine')\n", encoding="utf-8")
+    bad = tmp_path / "snippets" / "broken.py"
+    bad.write_text("print('before')\nraise ValueError('the table has the wrong shape')\n", encoding="utf-8")
+    with pytest.raises(RuntimeError, match=r"(?s)snippet broken\.py failed \(exit 1\).*ValueError: the table has the wrong shape"):
+        macros.run_snippet(bad)
+    assert macros.run_snippet(good).strip() == "fine"  # one broken snippet leaves the others' outputs alone
+
+
 # --- mkdocs serve: code edited between two builds is imported again ----------------------------------------------
 
 

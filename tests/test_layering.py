@@ -5,7 +5,9 @@
                      imports none of the registry, MkDocs, matplotlib, figures_src or tools
     figure modules   figures_src/lesson*.py, experiment.py: draw what posenc computes; import posenc,
                      numpy (arrays to hand to matplotlib), matplotlib and figures_src, nothing else
-    tools/           glue between MkDocs and posenc: no math library of its own (numpy, torch, math, …)
+    tools/           glue between MkDocs and posenc: no math library of its own (numpy, torch, math, …);
+                     tools/snippet_runner.py imports numpy and torch only to load them once for the
+                     snippets it forks, and calls nothing in them
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ TOOLS = sorted((ROOT / "tools").glob("*.py"))
 CORE_FORBIDDEN = ("posenc.quantities", "mkdocs", "mkdocs_macros", "mkdocs_jupyter", "matplotlib", "figures_src", "tools")
 FIGURE_ALLOWED = ("__future__", "numpy", "matplotlib", "figures_src", "posenc")
 TOOLS_FORBIDDEN = ("numpy", "torch", "scipy", "math", "cmath", "statistics", "sympy")
+TOOLS_PRELOADED = {"tools/snippet_runner.py": {"numpy", "torch"}}  # imported, never called (module docstring)
 
 
 def imports(path: Path, package: str | None = None) -> list[tuple[int, str]]:
@@ -68,8 +71,17 @@ def test_figure_modules_import_only_posenc_numpy_and_matplotlib():
 
 
 def test_tools_hold_glue_not_math():
-    found = _violations(TOOLS, lambda m: any(_is(m, f) for f in TOOLS_FORBIDDEN))
+    found = [f"{p.relative_to(ROOT)}:{line}: imports {mod}" for p in TOOLS for line, mod in imports(p)
+             if any(_is(mod, f) for f in TOOLS_FORBIDDEN) and mod not in TOOLS_PRELOADED.get(p.relative_to(ROOT).as_posix(), ())]
     assert not found, "tools/ is glue between MkDocs and posenc; put the math in posenc:\n  " + "\n  ".join(found)
+
+
+def test_the_preloading_runner_calls_nothing_in_what_it_preloads():
+    """The exception above covers an import only: any use of numpy or torch in the runner is math in tools/."""
+    for rel, names in TOOLS_PRELOADED.items():
+        tree = ast.parse((ROOT / rel).read_text(encoding="utf-8"))
+        used = sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id in names})
+        assert not used, f"{rel} uses {used}: it may only import them, for the forks to share"
 
 
 @pytest.mark.parametrize("source, bad", [

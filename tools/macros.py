@@ -327,32 +327,50 @@ def _snippet_cache_path(path: Path) -> Path:
     return SNIPPET_CACHE / f"{path.stem}.{h.hexdigest()[:16]}.txt"
 
 
-def _execute_snippet(path: Path) -> str:
+def _execute_snippets(paths: list[Path]) -> dict[Path, str | RuntimeError]:
+    """Run the snippets (tools/snippet_runner.py: one process imports torch once and forks one per snippet).
+
+    Returns what each printed, cached, or for a snippet that failed an error naming it, with its traceback.
+    """
+    import tempfile
+
     env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONHASHSEED="0", PYTHONDONTWRITEBYTECODE="1")
-    proc = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, cwd=ROOT, env=env, timeout=120)
-    if proc.returncode != 0:
-        raise RuntimeError(f"snippet {path.name} failed (exit {proc.returncode}); fix it or the code it calls:\n{proc.stderr}")
-    cached = _snippet_cache_path(path)
+    results: dict[Path, str | RuntimeError] = {}
+    with tempfile.TemporaryDirectory(prefix="posenc-snippets-") as tmp:
+        out = Path(tmp)
+        proc = subprocess.run([sys.executable, "-m", "tools.snippet_runner", str(out), *map(str, paths)],
+                              capture_output=True, text=True, cwd=ROOT, env=env, timeout=300)
+        if proc.returncode != 0:
+            raise RuntimeError(f"running the snippets failed (python -m tools.snippet_runner, exit {proc.returncode}):\n{proc.stderr}")
+        for path in paths:
+            status = (out / f"{path.stem}.exit").read_text(encoding="utf-8")
+            if status != "0":
+                err = (out / f"{path.stem}.err").read_text(encoding="utf-8")
+                results[path] = RuntimeError(f"snippet {path.name} failed (exit {status}); fix it or the code it calls:\n{err}")
+            else:
+                results[path] = (out / f"{path.stem}.out").read_text(encoding="utf-8")
     SNIPPET_CACHE.mkdir(parents=True, exist_ok=True)
-    for stale in SNIPPET_CACHE.glob(f"{path.stem}.*.txt"):
-        stale.unlink()
-    cached.write_text(proc.stdout, encoding="utf-8")
-    return proc.stdout
+    for path, text in results.items():
+        for stale in SNIPPET_CACHE.glob(f"{path.stem}.*.txt"):
+            stale.unlink()
+        if isinstance(text, str):
+            _snippet_cache_path(path).write_text(text, encoding="utf-8")
+    return results
 
 
 def run_snippet(path: Path) -> str:
     """Run a snippet with the project's Python; cache its output by the snippet's and posenc's content.
 
-    On a miss every stale snippet is run at once, one process per core: each spends
-    most of its few seconds importing torch, so a cold build waits for the slowest
-    snippet rather than for all of them in a row.
+    On a miss every stale snippet is run at once (tools/snippet_runner.py): each would spend most of its
+    few seconds importing torch, so they share one import, and a cold build runs them together.
     """
     cached = _snippet_cache_path(path)
     if cached.exists():
         return cached.read_text(encoding="utf-8")
-    from concurrent.futures import ThreadPoolExecutor
-
     stale = [p for p in sorted(SNIPPETS.glob("*.py")) if not _snippet_cache_path(p).exists()]
-    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        outputs = dict(zip(stale, pool.map(_execute_snippet, stale)))
-    return outputs[path] if path in outputs else _execute_snippet(path)
+    if path not in stale:
+        stale.append(path)
+    result = _execute_snippets(stale)[path]
+    if isinstance(result, RuntimeError):
+        raise result
+    return result
