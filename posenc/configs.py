@@ -26,7 +26,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
+from . import _yaml
 
 from .facts import TAGS
 
@@ -371,7 +371,7 @@ def _all() -> dict[str, ModelConfig]:
     models: dict[str, ModelConfig] = {}
     additions: list[tuple[str, dict, str]] = []
     for path in sorted(MODELS_FILE.parent.glob("models*.yaml"), key=lambda p: (p != MODELS_FILE, p.name)):
-        raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        raw = _yaml.load(path.read_text(encoding="utf-8")) or {}
         for key, entry in raw.items():
             if isinstance(entry, dict) and entry.get("adds_fields") is True:
                 additions.append((key, entry, path.name))

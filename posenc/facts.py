@@ -15,6 +15,7 @@ from typing import Any
 
 import yaml
 
+from . import _yaml
 from .formatting import format_value
 
 DATA = Path(__file__).parent / "data"
@@ -54,7 +55,7 @@ def key_lines(path: Path) -> dict[str, int]:
     definition would silently replace the first.
     """
     text = path.read_text(encoding="utf-8")
-    root = yaml.compose(text)
+    root = _yaml.compose(text)
     if root is None:
         return {}
     todo = [root]
@@ -89,7 +90,7 @@ def _where(path: Path, line: int) -> str:
 def load_entries(path: Path) -> dict[str, dict]:
     """Read a YAML mapping of name → entry, checking each entry has a source and a valid tag."""
     key_lines(path)  # a key written twice is an error, not a silent replacement
-    entries = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    entries = _yaml.load(path.read_text(encoding="utf-8")) or {}
     for name, entry in entries.items():
         missing = [k for k in _REQUIRED if k not in entry]
         if missing:

@@ -16,7 +16,7 @@ import re
 import sys
 from pathlib import Path
 
-import yaml
+from posenc import _yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 CFF = ROOT / "CITATION.cff"
@@ -43,7 +43,7 @@ def escape(text: str) -> str:
 
 def load(path: Path = CFF) -> dict:
     """CITATION.cff as a dict; a date written without quotes (YAML reads it as a date) is kept as text."""
-    data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    data = _yaml.load(Path(path).read_text(encoding="utf-8"))
     if not isinstance(data, dict):
         raise ValueError(f"{path}: expected a YAML mapping of CFF keys, got {type(data).__name__}")
     return {k: v.isoformat() if isinstance(v, dt.date) else v for k, v in data.items()}

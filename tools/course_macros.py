@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-import yaml
+from posenc import _yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -96,8 +96,8 @@ _TERM_FIELDS = ("id", "term", "english", "first", "define")
 @lru_cache(maxsize=None)
 def load_glossary(path: Path = GLOSSARY) -> tuple[Term, ...]:
     """The glossary's entries in order, checked: every field present, ids and terms unique, pages real."""
-    root = yaml.compose(path.read_text(encoding="utf-8"))
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    root = _yaml.compose(path.read_text(encoding="utf-8"))
+    data = _yaml.load(path.read_text(encoding="utf-8")) or {}
     if not isinstance(data.get("terms"), list):
         raise ValueError(f"{path.name}: expected a list under 'terms'")
     lines = [node.start_mark.line + 1 for key, value in root.value if key.value == "terms" for node in value.value]
@@ -229,7 +229,7 @@ class Stage:
 @lru_cache(maxsize=None)
 def load_timeline(path: Path = TIMELINE) -> tuple[Stage, ...]:
     """The stages in order, checked; only generations are numbered (第一代 …), the start and the naive design not."""
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    data = _yaml.load(path.read_text(encoding="utf-8")) or {}
     stages, generation, keys = [], 0, set()
     for raw in data.get("stages") or []:
         name = raw.get("key", "?")
