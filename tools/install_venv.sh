@@ -14,8 +14,10 @@
 #    places lack it (CI sets PIP_EXTRA_INDEX_URL; a machine may keep a local wheel store),
 #    TORCH_CPU_INDEX, PyTorch's CPU index, is added.
 # 4. Bytecode, compiled on every core. It skips what no test or build imports: the packages' own test
-#    folders, torch's test helpers and the transformers model zoo (the few models the reference tests
-#    load compile when imported). On a machine that sets PYTHONDONTWRITEBYTECODE (this one does),
+#    folders, torch's test helpers, the transformers model zoo (the few models the reference tests
+#    load compile when imported), and packages installed only as dependencies of tools the project
+#    does not run here (mutmut's, IPython's interactive ones, setuptools, pip): a full `make test`
+#    read none of their bytecode. On a machine that sets PYTHONDONTWRITEBYTECODE (this one does),
 #    bytecode is written here or never, and every process would compile its imports again.
 set -euo pipefail
 
@@ -36,7 +38,7 @@ uv_args() {
 if [ "${1:-}" = --uv-args ]; then uv_args "$2"; exit; fi
 
 python=$1 venv=$2 lock=$3 torch_cpu_index=$4
-NOT_IMPORTED='/(tests?|transformers/models|torch/testing/_internal)/'
+NOT_IMPORTED='/(tests?|transformers/models|torch/testing/_internal|networkx|textual|libcst|pydantic|rich|prompt_toolkit|jedi|fsspec|wcwidth|coverage|hypothesis|anyio|setuptools|pip)/'
 
 echo "setup: creating $venv from $lock (first time: a minute or two)"
 "$python" -m venv "$venv"
