@@ -100,6 +100,15 @@ class Recorder:
         return out
 
 
+# The images a reader can see: not display:none (the other scheme's variant of a figure) and not inside [hidden].
+SHOWN_IMAGES = "[...document.images].filter(i => getComputedStyle(i).display !== 'none' && i.closest('[hidden]') === null)"
+
+
+def _load_lazy_images(page) -> None:
+    """Lazy images below the fold would never load in a test that does not scroll: load them all now."""
+    page.evaluate("document.querySelectorAll('img[loading=lazy]').forEach(i => { i.loading = 'eager'; })")
+
+
 def _settle(page, timeout_ms: int = 10_000) -> list[str]:
     """Wait until the page and its widgets are done; return what never finished.
 
@@ -110,7 +119,7 @@ def _settle(page, timeout_ms: int = 10_000) -> list[str]:
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     problems = []
-    page.evaluate("document.querySelectorAll('img[loading=lazy]').forEach(i => { i.loading = 'eager'; })")
+    _load_lazy_images(page)
     try:
         page.wait_for_load_state("networkidle", timeout=timeout_ms)
     except PlaywrightTimeout:
@@ -131,18 +140,15 @@ def _images_loaded(page, timeout_ms: int = 10_000) -> list[str]:
     """
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-    page.evaluate("document.querySelectorAll('img[loading=lazy]').forEach(i => { i.loading = 'eager'; })")
+    _load_lazy_images(page)
     try:
-        page.wait_for_function(
-            "[...document.images].filter(i => getComputedStyle(i).display !== 'none' && i.closest('[hidden]') === null)"
-            ".every(i => i.complete)", timeout=timeout_ms)
+        page.wait_for_function(f"{SHOWN_IMAGES}.every(i => i.complete)", timeout=timeout_ms)
     except PlaywrightTimeout:
         return [f"images still loading after {timeout_ms / 1000:g} s"]
     return []
 
 
-BROKEN_IMAGES = """() => [...document.images]
-  .filter(i => getComputedStyle(i).display !== 'none' && i.closest('[hidden]') === null)
+BROKEN_IMAGES = f"""() => {SHOWN_IMAGES}
   .filter(i => !i.complete || i.naturalWidth === 0)
   .map(i => i.getAttribute('src'))"""
 
@@ -240,6 +246,29 @@ def test_gate_catches_a_missing_file_and_another_host(browser, subpath_site, tmp
         }}""")
         assert any("no-such-file.js" in f for f in rec.failed), rec.failed
         assert any("example.invalid" in u for u in rec.external), rec.external
+    finally:
+        context.close()
+
+
+def test_the_image_checks_see_the_images_a_reader_sees(browser, subpath_site):
+    """BROKEN_IMAGES reports a shown image that fails, not one inside [hidden] or display:none (the other
+    scheme's figure); _images_loaded waits for a lazy image below the fold instead of passing it unloaded."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(subpath_site.url, wait_until="load")
+        page.evaluate(f"""() => {{
+            const add = (src, attrs) => {{ const i = Object.assign(document.createElement('img'), {{src, ...attrs}}); document.body.append(i); return i; }};
+            add('{PREFIX}shown-missing.svg', {{}});
+            add('{PREFIX}hidden-missing.svg', {{}}).style.display = 'none';
+            const box = document.createElement('div'); box.hidden = true; document.body.append(box);
+            box.append(Object.assign(document.createElement('img'), {{src: '{PREFIX}folded-missing.svg'}}));
+            const far = document.createElement('div'); far.style.height = '5000px'; document.body.append(far);
+            add('{PREFIX}assets/images/favicon.png', {{loading: 'lazy', id: 'lazy'}});
+        }}""")
+        assert _images_loaded(page) == []
+        assert page.evaluate("document.getElementById('lazy').naturalWidth") > 0
+        assert page.evaluate(BROKEN_IMAGES) == [f"{PREFIX}shown-missing.svg"]
     finally:
         context.close()
 
