@@ -38,8 +38,8 @@ build: setup
 
 # Two pytest-xdist workers, whole files to one worker (module fixtures stay shared); the site is built
 # once for both, in the background while the other tests run; tests/conftest.py orders the files and
-# pyproject's addopts keeps that order (--no-loadscope-reorder). About 9 minutes on 2 cores in a fresh
-# clone, after about 1 minute of setup (README).
+# pyproject's addopts keeps that order (--no-loadscope-reorder). About 6.5 minutes on 2 cores in a fresh
+# clone, after about 40 s of setup (README).
 test: setup
 	$(PY) -m pytest -n 2 --dist loadfile
 
