@@ -17,6 +17,12 @@ def load(text: str):
     return yaml.load(text, Loader=_LOADER)
 
 
-def compose(text: str) -> yaml.Node | None:
-    """The document's node tree, as ``yaml.compose`` gives it with the safe loader."""
-    return yaml.compose(text, Loader=_LOADER)
+def load_with_nodes(text: str) -> tuple[object, yaml.Node | None]:
+    """The document's value and its node tree (for line numbers) from one parse, as ``yaml.safe_load`` and
+    ``yaml.compose`` would give them from two (PyYAML's ``get_single_data`` is these two steps)."""
+    loader = _LOADER(text)
+    try:
+        node = loader.get_single_node()
+        return (None if node is None else loader.construct_document(node)), node
+    finally:
+        loader.dispose()

@@ -54,16 +54,20 @@ def key_lines(path: Path) -> dict[str, int]:
     ``yaml.safe_load`` keeps the last of two equal keys without a word, so a second
     definition would silently replace the first.
     """
-    text = path.read_text(encoding="utf-8")
-    root = _yaml.compose(text)
+    return _read(path)[1]
+
+
+def _read(path: Path) -> tuple[dict, dict[str, int]]:
+    """The file's mapping and the line of each top-level key, from one parse; a key written twice is an error."""
+    value, root = _yaml.load_with_nodes(path.read_text(encoding="utf-8"))
     if root is None:
-        return {}
+        return {}, {}
     todo = [root]
     while todo:
         node = todo.pop()
         if isinstance(node, yaml.MappingNode):
             seen: dict = {}
-            for key, value in node.value:
+            for key, child in node.value:
                 if isinstance(key, yaml.ScalarNode):
                     if key.value in seen:
                         raise ValueError(
@@ -71,12 +75,12 @@ def key_lines(path: Path) -> dict[str, int]:
                             f"key {key.value!r} is defined twice; keep one"
                         )
                     seen[key.value] = key.start_mark.line + 1
-                todo.append(value)
+                todo.append(child)
         elif isinstance(node, yaml.SequenceNode):
             todo.extend(node.value)
     if not isinstance(root, yaml.MappingNode):
         raise ValueError(f"{path.name}: expected a mapping of name → entry at the top level")
-    return {key.value: key.start_mark.line + 1 for key, _ in root.value}
+    return value, {key.value: key.start_mark.line + 1 for key, _ in root.value}
 
 
 def _where(path: Path, line: int) -> str:
@@ -89,15 +93,19 @@ def _where(path: Path, line: int) -> str:
 
 def load_entries(path: Path) -> dict[str, dict]:
     """Read a YAML mapping of name → entry, checking each entry has a source and a valid tag."""
-    key_lines(path)  # a key written twice is an error, not a silent replacement
-    entries = _yaml.load(path.read_text(encoding="utf-8")) or {}
+    return _checked_entries(path)[0]
+
+
+def _checked_entries(path: Path) -> tuple[dict[str, dict], dict[str, int]]:
+    """The file's entries, checked (no key twice, every required field, a valid tag), and each one's line."""
+    entries, lines = _read(path)
     for name, entry in entries.items():
         missing = [k for k in _REQUIRED if k not in entry]
         if missing:
             raise ValueError(f"{path.name}: fact {name!r} lacks {', '.join(missing)}; every fact needs {', '.join(_REQUIRED)}")
         if entry["tag"] not in TAGS:
             raise ValueError(f"{path.name}: fact {name!r} has tag {entry['tag']!r}; use one of {', '.join(TAGS)}")
-    return entries
+    return entries, lines
 
 
 @lru_cache(maxsize=None)
@@ -105,8 +113,8 @@ def _all() -> dict[str, Fact]:
     facts: dict[str, Fact] = {}
     defined_at: dict[str, str] = {}
     for path in sorted(DATA.glob("facts*.yaml")):
-        lines = key_lines(path)
-        for name, e in load_entries(path).items():
+        entries, lines = _checked_entries(path)
+        for name, e in entries.items():
             here = _where(path, lines[name])
             if name in facts:
                 raise ValueError(f"fact {name!r} is defined twice: at {defined_at[name]} and at {here}; rename or remove one")

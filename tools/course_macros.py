@@ -96,8 +96,8 @@ _TERM_FIELDS = ("id", "term", "english", "first", "define")
 @lru_cache(maxsize=None)
 def load_glossary(path: Path = GLOSSARY) -> tuple[Term, ...]:
     """The glossary's entries in order, checked: every field present, ids and terms unique, pages real."""
-    root = _yaml.compose(path.read_text(encoding="utf-8"))
-    data = _yaml.load(path.read_text(encoding="utf-8")) or {}
+    data, root = _yaml.load_with_nodes(path.read_text(encoding="utf-8"))
+    data = data or {}
     if not isinstance(data.get("terms"), list):
         raise ValueError(f"{path.name}: expected a list under 'terms'")
     lines = [node.start_mark.line + 1 for key, value in root.value if key.value == "terms" for node in value.value]
