@@ -27,31 +27,29 @@ import torch  # noqa: F401
 
 def _run_child(snippet: Path, out_dir: Path) -> int:
     """In the forked child: run ``snippet`` with stdout and stderr in its files; return its exit status."""
-    stdout = open(out_dir / f"{snippet.stem}.out", "w", encoding="utf-8")
-    stderr = open(out_dir / f"{snippet.stem}.err", "w", encoding="utf-8")
-    sys.stdout, sys.stderr = stdout, stderr
+    sys.stdout = open(out_dir / f"{snippet.stem}.out", "w", encoding="utf-8")
+    sys.stderr = open(out_dir / f"{snippet.stem}.err", "w", encoding="utf-8")
     sys.argv = [str(snippet)]
     sys.path[0] = str(snippet.parent)
     status = 0
     try:
         runpy.run_path(str(snippet), run_name="__main__")
-    except SystemExit as stop:
-        status = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
-        if not isinstance(stop.code, int) and stop.code is not None:
-            print(stop.code, file=stderr)
-    except BaseException:  # noqa: BLE001 - reported as Python reports it, and the exit status says it failed
-        traceback.print_exc(file=stderr)
+    except SystemExit as stop:  # as the interpreter treats sys.exit(code): None is 0, other non-ints are printed
+        status = stop.code if isinstance(stop.code, int) else 0 if stop.code is None else 1
+        if status == 1 and not isinstance(stop.code, int):
+            print(stop.code, file=sys.stderr)
+    except BaseException:  # noqa: BLE001 - reported as the interpreter reports it
+        traceback.print_exc()
         status = 1
-    stdout.flush()
-    stderr.flush()
+    sys.stdout.flush()
+    sys.stderr.flush()
     return status
 
 
-def run(snippets: list[Path], out_dir: Path, jobs: int | None = None) -> dict[Path, int]:
-    """Fork a child per snippet (at most ``jobs`` at once, default one per core); return each one's exit status."""
-    jobs = jobs or os.cpu_count() or 1
+def run(snippets: list[Path], out_dir: Path) -> None:
+    """Fork a child per snippet, one per core at a time; write each one's exit status to OUT_DIR/<stem>.exit."""
+    jobs = os.cpu_count() or 1
     running: dict[int, Path] = {}
-    status: dict[Path, int] = {}
     todo = list(snippets)
     while todo or running:
         while todo and len(running) < jobs:
@@ -66,9 +64,7 @@ def run(snippets: list[Path], out_dir: Path, jobs: int | None = None) -> dict[Pa
             running[pid] = snippet
         pid, wait_status = os.wait()
         snippet = running.pop(pid)
-        status[snippet] = os.waitstatus_to_exitcode(wait_status)
-        (out_dir / f"{snippet.stem}.exit").write_text(str(status[snippet]), encoding="utf-8")
-    return status
+        (out_dir / f"{snippet.stem}.exit").write_text(str(os.waitstatus_to_exitcode(wait_status)), encoding="utf-8")
 
 
 def main(argv: list[str]) -> int:
