@@ -21,7 +21,8 @@ def _parser() -> argparse.ArgumentParser:
 
     r = sub.add_parser("run", help="train and evaluate, write results/<preset>.json")
     r.add_argument("--preset", choices=sorted(PRESETS), default="full", help="full: the lessons' setting (hours on a CPU); quick: a smaller, shorter run that tells the same story (≈4 min on 2 cores)")
-    r.add_argument("--seeds", type=int, default=1, help="train seeds 0 … N−1 (pages use 3 when affordable)")
+    r.add_argument("--seeds", type=int, default=1, help="how many seeds: K … K+N−1 for --first-seed K (the pages use 16)")
+    r.add_argument("--first-seed", type=int, default=0, metavar="K", help="the first seed (default 0); another K gives seeds the claims were not written from")
     r.add_argument("--seed", type=int, action="append", dest="compute_seeds", metavar="K",
                    help="compute only seed K (repeatable), e.g. to split seeds across processes; "
                    "the results file is written once all --seeds are cached")
@@ -29,7 +30,7 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--extensions", default=",".join(EXTENSIONS),
                    help=f"comma-separated subset of {','.join(EXTENSIONS)} ('' for none); they continue the RoPE model")
     r.add_argument("--jobs", type=int, default=1, help="worker processes, each with --threads threads (on 2 cores: --jobs 2 --threads 1)")
-    r.add_argument("--device", default="cpu", help="cpu, cuda or auto (default cpu: the committed results are CPU runs)")
+    r.add_argument("--device", default="cpu", help="cpu, cuda or auto (default cpu); a GPU gives the same story, its last bits differ from a CPU run")
     r.add_argument("--threads", type=int, default=2, help="torch threads (default 2)")
     r.add_argument("--precision", choices=PRECISIONS, help="override the preset's precision (the result then no longer verifies as the preset)")
     r.add_argument("--out", type=Path, help="results file (default posenc/experiment/results/<preset>.json)")
@@ -62,7 +63,9 @@ def main(argv=None) -> int:
         variants = check_extensions(v.strip() for v in args.extensions.split(",") if v.strip())
         if args.seeds < 1:
             raise SystemExit(f"--seeds must be at least 1, got {args.seeds}")
-        run(cfg, seeds=range(args.seeds), methods=methods, variants=variants, device=args.device, threads=args.threads,
+        if args.first_seed < 0:
+            raise SystemExit(f"--first-seed must be 0 or more, got {args.first_seed}")
+        run(cfg, seeds=range(args.first_seed, args.first_seed + args.seeds), methods=methods, variants=variants, device=args.device, threads=args.threads,
             jobs=args.jobs, out=args.out, compute_seeds=args.compute_seeds, progress=not args.no_progress)
         return 0
     if args.command == "verify":

@@ -81,8 +81,12 @@ def batch_starts(n_tokens: int, length: int, batch_size: int, generator: torch.G
 
 
 def windows(tokens: torch.Tensor, starts: torch.Tensor, length: int) -> tuple[torch.Tensor, torch.Tensor]:
-    """Inputs tokens[s : s+length] and next-token targets tokens[s+1 : s+length+1]."""
-    offsets = torch.arange(length + 1)
+    """Inputs tokens[s : s+length] and next-token targets tokens[s+1 : s+length+1].
+
+    The offsets are made on the starts' device: on a GPU, indexing device tokens with
+    CPU offsets fails ("Expected all tensors to be on the same device").
+    """
+    offsets = torch.arange(length + 1, device=starts.device)
     chunk = tokens[starts[:, None] + offsets]  # (B, length+1)
     return chunk[:, :-1], chunk[:, 1:]
 

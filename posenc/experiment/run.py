@@ -14,6 +14,9 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 import json
+import os
+import signal
+import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
@@ -121,7 +124,7 @@ def compute_unit(cfg: Config, kind: str, name: str, seed: int, cache_dir: Path, 
     if kind == "train":
         unit, state = run_unit(cfg, ds, name, seed, device, on_step)
         if name == "rope":
-            torch.save(state, weights_path(cache_dir, cfg, key, seed))
+            _write_atomically(weights_path(cache_dir, cfg, key, seed), lambda f: torch.save(state, f))
         msg = f"{name} seed {seed}: val loss (0–127) {unit['val_loss_128']:.3f}, train {unit['train_seconds']:.0f}s + eval {unit['eval_seconds']:.0f}s"
     else:
         wpath = weights_path(cache_dir, cfg, key, seed)
@@ -129,25 +132,46 @@ def compute_unit(cfg: Config, kind: str, name: str, seed: int, cache_dir: Path, 
             state = torch.load(wpath, map_location="cpu", weights_only=True)
         else:  # the weights are deterministic: re-train them rather than fail
             _, state = run_unit(cfg, ds, "rope", seed, device)
-            torch.save(state, wpath)
+            _write_atomically(wpath, lambda f: torch.save(state, f))
         unit = extend_unit(cfg, ds, state, name, seed, device, on_step)
         msg = f"extend {name} seed {seed}: in-distribution {unit['in_distribution_curve'][0]:.3f} → {unit['in_distribution_curve'][-1]:.3f}, {unit['seconds']:.0f}s"
     # Wall-clock start and end, and this process's CPU time: on a busy machine the
     # unit's seconds grow, its CPU time does not (each worker runs one thread).
     unit["started"], unit["finished"] = round(started, 1), round(time.time(), 1)
     unit["cpu_seconds"] = round(time.process_time() - cpu0, 1)
-    path = unit_path(cache_dir, cfg, key, kind, name, seed)
-    path.write_text(json.dumps(unit))
+    _write_atomically(unit_path(cache_dir, cfg, key, kind, name, seed), lambda f: f.write(json.dumps(unit).encode()))
     return msg
 
 
-def _worker_init(threads: int, device: str):
+def _write_atomically(path: Path, write) -> None:
+    """Write through a temporary file and rename it into place: a unit stopped mid-write leaves no half file in the cache."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with open(tmp, "wb") as f:
+        write(f)
+    os.replace(tmp, path)
+
+
+_STEPS = None  # a worker's end of the progress queue, handed over at process start
+
+
+def _exit_with_parent(parent: int):
+    """End this worker when the sweep's process is gone (killed), instead of training on as an orphan."""
+    while True:
+        time.sleep(2.0)
+        if os.getppid() != parent:
+            os._exit(1)
+
+
+def _worker_init(threads: int, device: str, steps, parent: int):
+    global _STEPS
+    _STEPS = steps
+    threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True).start()
     setup(threads, device)
 
 
-def _worker(cfg, kind, name, seed, cache_dir, key, device, queue):
+def _worker(cfg, kind, name, seed, cache_dir, key, device):
     def on_step(step, loss):
-        queue.put((1, loss))
+        _STEPS.put((1, loss))
 
     return compute_unit(cfg, kind, name, seed, cache_dir, key, device, on_step)
 
@@ -281,24 +305,48 @@ def run(
 
 
 def _run_parallel(cfg, todo, jobs, threads, device, cache_dir, key, bar, say):
-    """Units in ``jobs`` spawned worker processes; their steps feed the one progress bar here."""
+    """Units in ``jobs`` spawned worker processes; their steps feed the one progress bar here.
+
+    Stopping the sweep (Ctrl-C, SIGTERM) ends the workers too: their finished units stay
+    cached, the units in progress are dropped, and the next run resumes from the cache.
+    A worker whose sweep was killed outright (SIGKILL) notices and exits (_exit_with_parent).
+    """
     import multiprocessing as mp
     import queue as queue_mod
 
     ctx = mp.get_context("spawn")
-    with ctx.Manager() as manager:
-        steps = manager.Queue()
-        with ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_worker_init, initargs=(threads, device)) as pool:
-            pending = {pool.submit(_worker, cfg, kind, name, seed, cache_dir, key, device, steps) for kind, name, seed in todo}
-            while pending:
-                done, pending = wait(pending, timeout=1.0, return_when=FIRST_COMPLETED)
-                while True:
-                    try:
-                        n, loss = steps.get_nowait()
-                    except queue_mod.Empty:
-                        break
-                    if bar is not None:
-                        bar.update(n)
-                        bar.set_postfix(loss=f"{loss:.3f}", refresh=False)
-                for f in done:
-                    say(f.result())  # re-raises a worker's error here
+    steps = ctx.Queue()
+    # SIGTERM becomes KeyboardInterrupt so the workers are ended below (signals are the main thread's only).
+    in_main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _interrupt) if in_main else None
+    pool = ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_worker_init, initargs=(threads, device, steps, os.getpid()))
+    try:
+        pending = {pool.submit(_worker, cfg, kind, name, seed, cache_dir, key, device) for kind, name, seed in todo}
+        while pending:
+            done, pending = wait(pending, timeout=1.0, return_when=FIRST_COMPLETED)
+            while True:
+                try:
+                    n, loss = steps.get_nowait()
+                except queue_mod.Empty:
+                    break
+                if bar is not None:
+                    bar.update(n)
+                    bar.set_postfix(loss=f"{loss:.3f}", refresh=False)
+            for f in done:
+                say(f.result())  # re-raises a worker's error here
+    except BaseException:
+        # The executor has no public way to stop running work before Python 3.14
+        # (terminate_workers); without this its shutdown would wait for every unit in flight.
+        for process in list(getattr(pool, "_processes", {}).values()):
+            process.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    else:
+        pool.shutdown(wait=True)
+    finally:
+        if in_main:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt(f"stopped by signal {signum}; finished units stay cached, run again to resume")
