@@ -285,13 +285,16 @@ def apply_rotary_torch(x, positions, inv_freq, convention: str = "half"):
         raise ValueError(f"positions must be a torch integer tensor (T,), got {type(positions).__name__}; pass torch.arange(T)")
     if positions.ndim != 1 or positions.dtype.is_floating_point or positions.dtype == torch.bool or positions.dtype.is_complex:
         raise ValueError(f"positions must be a 1-D integer tensor, got dtype {positions.dtype} and shape {tuple(positions.shape)}; pass torch.arange(T)")
-    if positions.numel() and bool((positions < 0).any()):
+    # A meta tensor (shape and device, no values) has nothing to check: the experiment's tests run the
+    # model on the meta device to show that every tensor follows its inputs' device.
+    has_values = positions.device.type != "meta"
+    if has_values and positions.numel() and bool((positions < 0).any()):
         raise ValueError(f"positions must be non-negative (positions count from 0), got {int(positions.min())}")
     if isinstance(inv_freq, torch.Tensor):
         # Checked on the tensor itself, so a GPU-resident inv_freq is not copied to the host each call.
         if inv_freq.ndim != 1 or inv_freq.numel() == 0:
             raise ValueError(f"inv_freq must be a non-empty 1-D tensor of angular frequencies (one per pair), got shape {tuple(inv_freq.shape)}; build it with inverse_frequencies()")
-        if not bool((torch.isfinite(inv_freq) & (inv_freq > 0)).all()):
+        if inv_freq.device.type != "meta" and not bool((torch.isfinite(inv_freq) & (inv_freq > 0)).all()):
             raise ValueError("inv_freq must hold positive finite frequencies; build it with inverse_frequencies()")
         inv_t = inv_freq.detach().to(device=x.device, dtype=torch.float32)
     else:

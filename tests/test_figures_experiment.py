@@ -23,21 +23,25 @@ from posenc.experiment.config import EXTENSIONS, METHODS
 from posenc.experiment.labels import EXTENSION_LABELS, METHOD_LABELS, ROPE_SCALING_LABELS
 from tests.figure_support import all_lines, drawn, legend_labels, lines
 
-FIGURES = ("exp_training_curves", "exp_learning_curves", "exp_position_loss", "exp_alibi_position_loss",
-           "exp_rope_scaling", "exp_extension_recovery", "exp_extension_positions", "exp_nope_vs_rope", "exp_partial_rope")
+FIGURES = ("exp_training_curves", "exp_learning_curves", "exp_position_loss", "exp_alibi_position_loss", "exp_rope_position_loss",
+           "exp_rope_scaling", "exp_extension_recovery", "exp_extension_positions", "exp_nope_vs_rope", "exp_partial_rope",
+           "exp_all_position_loss", "exp_paired_differences")
 
 # The claims each figure's alt text quotes (the brief of each figure: what it shows).
 QUOTED = {
-    "exp_training_curves": ("sin_worse_in_distribution", "sin_stalls_on_some_seed", "sqrt_d_learns_every_seed"),
+    "exp_training_curves": ("sin_worse_in_distribution", "sin_stalls_on_most_seeds", "sqrt_d_learns_every_seed"),
     "exp_learning_curves": ("sin_flat_half_way", "others_below_unigram_half_way"),
-    "exp_position_loss": ("rope_best_in_distribution", "rope_and_sin_scaled_rise", "learned_rises_a_little", "nope_flat_past_train_len"),
-    "exp_alibi_position_loss": ("alibi_flat_past_train_len", "alibi_beats_rope_beyond", "rope_edges_alibi_in_distribution"),
-    "exp_rope_scaling": ("pi_needs_finetuning", "ntk_keeps_in_distribution", "ntk_yarn_help_rope_beyond", "yarn_flat_past_train_len"),
+    "exp_position_loss": ("sin_scaled_rises", "learned_rises_less", "nope_flat_past_train_len"),
+    "exp_alibi_position_loss": ("alibi_flat_past_train_len", "alibi_beats_additive_beyond", "alibi_beats_nope_in_distribution"),
+    "exp_rope_position_loss": ("rope_and_alibi_no_clear_difference", "rope_rises", "alibi_beats_rope_beyond"),
+    "exp_rope_scaling": ("pi_needs_finetuning", "ntk_costs_a_little_in_distribution", "ntk_yarn_help_rope_beyond", "yarn_flat_past_train_len"),
     "exp_extension_recovery": ("ext_big_base_change_hurts_first", "ext_ntk_yarn_recover", "ext_abf_slowest", "ext_pi_not_recovered"),
     "exp_extension_positions": ("ext_pi_worst_in_new_range", "ext_control_as_good", "ext_yarn_pi_rise_past_new_length",
-                                "ext_rope_ntk_abf_flat_past_new_length"),
+                                "ext_others_rise_less_than_yarn"),
     "exp_nope_vs_rope": ("rope_beats_nope_in_distribution", "nope_beats_rope_beyond", "yarn_rope_beats_nope_beyond"),
-    "exp_partial_rope": ("partial_slightly_behind_rope", "partial_beats_nope", "partial_rises_beyond"),
+    "exp_partial_rope": ("partial_no_clear_difference_from_rope", "partial_beats_nope", "partial_rises_beyond"),
+    "exp_all_position_loss": ("top_three_no_clear_difference", "top_three_beat_the_rest", "all_but_sin_beat_unigram"),
+    "exp_paired_differences": ("top_three_no_clear_difference", "top_three_beat_the_rest"),
 }
 CHINESE_COUNT = {3: "三", 4: "四", 5: "五", 6: "六", 7: "七"}
 
@@ -112,13 +116,25 @@ def test_alt_text_quotes_the_checked_sentences(name):
     assert "〔" not in alt
 
 
-@pytest.mark.parametrize("name", ["exp_training_curves", "exp_learning_curves", "exp_position_loss"])
-def test_figures_of_all_methods_count_them_right(name):
+@pytest.mark.parametrize("name, methods", [("exp_training_curves", expfig.LESSON3_METHODS), ("exp_all_position_loss", METHODS)])
+def test_figures_count_their_methods_right(name, methods):
     spec = load_all()[name]
     text = spec.alt_text() + spec.caption_text()
-    assert f"{CHINESE_COUNT[len(METHODS)]}种" in text, f"{name}: alt or caption does not say how many methods"
-    wrong = [f"{c}种" for n, c in CHINESE_COUNT.items() if n != len(METHODS) and f"{c}种" in text]
+    for claim in QUOTED[name]:  # the checked sentences count in their own words ("其余六组")
+        text = text.replace(claims.CLAIMS[claim].sentence, "")
+    assert f"{CHINESE_COUNT[len(methods)]}组" in text, f"{name}: alt or caption does not say how many methods"
+    wrong = [f"{c}组" for n, c in CHINESE_COUNT.items() if n != len(methods) and f"{c}组" in text]
     assert not wrong, f"{name}: a wrong count of methods in alt or caption: {wrong}"
+
+
+@pytest.mark.parametrize("name, lesson", [("exp_training_curves", 3), ("exp_learning_curves", 3), ("exp_position_loss", 3),
+                                          ("exp_alibi_position_loss", "3b"), ("exp_rope_position_loss", 4)])
+def test_a_lessons_figures_show_only_methods_taught_by_then(name, lesson):
+    # A learner meets ALiBi in 3b, RoPE in 4 and partial RoPE in 6: an earlier figure may not draw them.
+    later = {3: ("alibi", "rope", "rope_partial"), "3b": ("rope", "rope_partial"), 4: ("rope_partial",)}[lesson]
+    with drawn(name) as fig:
+        labels = set(legend_labels(fig)) | {t.get_text() for ax in fig.axes if ax.get_legend() for t in ax.get_legend().get_texts()}
+    assert not labels & {METHOD_LABELS[m] for m in later}, f"{name} draws a method taught after lesson {lesson}"
 
 
 @pytest.mark.parametrize("name", ["exp_extension_recovery", "exp_extension_positions"])
@@ -162,8 +178,9 @@ def test_a_method_or_variant_has_the_same_colour_in_every_figure(theme):
 
 
 def test_training_curves():
-    curves = F.training_curves(smooth=expfig.TRAIN_SMOOTH)
-    assert [c.key for c in curves] == list(METHODS)
+    methods = expfig.LESSON3_METHODS
+    curves = F.training_curves(methods=methods, smooth=expfig.TRAIN_SMOOTH)
+    assert [c.key for c in curves] == list(methods)
     with drawn("exp_training_curves") as fig:
         (ax,) = fig.axes
         _curve_lines(ax, curves)
@@ -171,31 +188,42 @@ def test_training_curves():
         # the end-of-training validation points: one per method, its mean over seeds of the 0–127 loss
         points = [(ln.get_xdata(), ln.get_ydata()) for ln in ax.get_lines()
                   if ln.get_marker() == "o" and len(ln.get_xdata()) == 1]
-        assert len(points) == len(METHODS)
-        for (x, y), m in zip(points, METHODS):
+        assert len(points) == len(methods)
+        for (x, y), m in zip(points, methods):
             assert x[0] > int(claims.config()["steps"]) - 1
             assert y[0] == pytest.approx(_seed_mean(claims.position_losses(m))[: claims.TRAIN_LEN].mean())
-        assert legend_labels(fig) == [METHOD_LABELS[m] for m in METHODS] + [expfig.VALIDATION_LABEL, expfig.UNIGRAM_LABEL]
+        assert legend_labels(fig) == [METHOD_LABELS[m] for m in methods] + [expfig.VALIDATION_LABEL, expfig.UNIGRAM_LABEL]
 
 
 def test_learning_curves():
     with drawn("exp_learning_curves") as fig:
         (ax,) = fig.axes
         drawn_lines = lines(ax)
-        assert [k for k in drawn_lines if k in METHOD_LABELS.values()] == [METHOD_LABELS[m] for m in METHODS]
+        methods = expfig.LESSON3_METHODS
+        assert [k for k in drawn_lines if k in METHOD_LABELS.values()] == [METHOD_LABELS[m] for m in methods]
         steps = claims.curve_steps()
-        for m in METHODS:
+        for m in methods:
             x, y = drawn_lines[METHOD_LABELS[m]]
             _same(x, steps, m)
             _same(y, _seed_mean(claims.val_curves(m)), m)
         assert _hline_y(ax, expfig.UNIGRAM_LABEL) == pytest.approx(claims.unigram_loss())
         assert _vlines_x(ax) == [claims.half_way()]
-        assert legend_labels(fig) == [METHOD_LABELS[m] for m in METHODS] + [expfig.UNIGRAM_LABEL]
+        assert legend_labels(fig) == [METHOD_LABELS[m] for m in methods] + [expfig.UNIGRAM_LABEL]
 
 
-def test_position_loss_two_panels_cover_every_method():
-    assert {m for _, ms in expfig.POSITION_PANELS for m in ms} == set(METHODS)
+def test_lesson3_position_loss():
+    methods = expfig.LESSON3_METHODS
     with drawn("exp_position_loss") as fig:
+        (ax,) = fig.axes
+        _curve_lines(ax, F.position_curves(methods=methods, smooth=expfig.POSITION_SMOOTH))
+        assert _vlines_x(ax) == [claims.TRAIN_LEN]
+        assert _hline_y(ax, expfig.UNIGRAM_LABEL) == pytest.approx(claims.unigram_loss())
+        assert legend_labels(fig) == [METHOD_LABELS[m] for m in methods] + [expfig.UNIGRAM_LABEL]
+
+
+def test_all_position_loss_two_panels_cover_every_method():
+    assert {m for _, ms in expfig.POSITION_PANELS for m in ms} == set(METHODS)
+    with drawn("exp_all_position_loss") as fig:
         assert len(fig.axes) == len(expfig.POSITION_PANELS)
         top, bottom = fig.axes
         assert top.get_position().y0 > bottom.get_position().y1  # stacked, top first
@@ -215,10 +243,37 @@ def test_position_curves_are_the_seed_means_of_the_results():
         _same(c.mean, _seed_mean(claims.position_losses(c.key)), c.key)
 
 
-# --- lesson 3b, 6 ------------------------------------------------------------------------------------------------
+# --- the results page: every seed of every paired difference ------------------------------------------------------
 
 
-@pytest.mark.parametrize("name, methods", [("exp_alibi_position_loss", ("nope", "alibi", "rope")),
+def test_paired_differences_draw_every_seed_and_its_interval():
+    with drawn("exp_paired_differences") as fig:
+        assert len(fig.axes) == len(expfig.PAIRED_PANELS)
+        for ax, (title, reference, methods, span) in zip(fig.axes, expfig.PAIRED_PANELS):
+            assert ax.get_title(loc="left") == title
+            rows = F.paired_differences(reference, methods, span)
+            dots = [ln for ln in ax.get_lines() if ln.get_marker() == "o" and len(ln.get_xdata())]  # not the legend's sample
+            assert len(dots) == len(rows)
+            for ln, row in zip(dots, rows):
+                per_seed = SPANS_FOR_TEST[span](row.key) - SPANS_FOR_TEST[span](reference)
+                _same(np.asarray(ln.get_xdata()), per_seed, f"{row.key} − {reference} per seed")
+                assert row.estimate.mean == pytest.approx(per_seed.mean())
+            assert [t.get_text() for t in ax.get_yticklabels()] == [METHOD_LABELS[m] for m in reversed(methods)]
+            # the band of "about the same" and the lines of "clearly", at the margins stats.py defines
+            (band,) = [p for p in ax.patches if isinstance(p, matplotlib.patches.Rectangle) and p.get_width() < 1]
+            assert (band.get_x(), band.get_x() + band.get_width()) == pytest.approx((-F.margins()["same"], F.margins()["same"]))
+            assert sorted(_vlines_x(ax)) == pytest.approx([-F.margins()["clearly"], 0.0, F.margins()["clearly"]])
+
+
+SPANS_FOR_TEST = {"in": lambda m: np.array([np.mean(u["position_loss"][:128]) for u in claims.results()["runs"][m]]),
+                  "beyond": lambda m: np.array([np.mean(u["position_loss"][128:]) for u in claims.results()["runs"][m]])}
+
+
+# --- lesson 3b, 4, 6 ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name, methods", [("exp_alibi_position_loss", ("nope", "learned", "sinusoidal_scaled", "alibi")),
+                                           ("exp_rope_position_loss", ("nope", "sinusoidal_scaled", "alibi", "rope")),
                                            ("exp_partial_rope", ("nope", "rope", "rope_partial"))])
 def test_method_position_figures(name, methods):
     with drawn(name) as fig:

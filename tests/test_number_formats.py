@@ -113,3 +113,32 @@ def test_negative_numbers_use_the_minus_sign_and_zero_has_no_sign():
             assert numbers.value(name) < 0, name
         if re.fullmatch(r"[+−]?0(\.0*)?%?", text):
             assert text[0] not in "+−", f"{name} prints {text!r}: a number shown as zero has no sign"
+
+
+# --- a mean over seeds with its interval ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("values, fmt, text", [
+    ([5.0, 5.1, 5.2], ".2f", "5.10 ± 0.25"),  # t(0.975, 2) = 4.303 (a printed table) · 0.1 / √3 = 0.248
+    ([5.911, 5.913, 5.909, 5.912], ".2f", "5.911 ± 0.003"),  # the half-width keeps one significant digit
+    ([-0.010, -0.012, -0.011], "+.2f", "−0.011 ± 0.002"),  # minus sign, and no sign on the half-width
+])
+def test_an_estimate_prints_its_mean_and_half_width(values, fmt, text):
+    from posenc.experiment.stats import Estimate
+    from posenc.formatting import format_value
+
+    assert format_value(Estimate.of(values), fmt) == text
+
+
+def test_an_estimate_needs_a_fixed_point_format():
+    from posenc.experiment.stats import Estimate
+    from posenc.formatting import format_value
+
+    with pytest.raises(ValueError, match="fixed-point"):
+        format_value(Estimate.of([1.0, 2.0]), ",")
+
+
+def test_every_quoted_loss_of_the_experiment_carries_its_spread():
+    # Issue: every loss the prose quotes carries its ± over seeds.
+    losses = [n for n in numbers.names() if re.match(r"exp_(in_dist|beyond|rise|diff|ext_(start|end|new|rise|gap))_", n)]
+    assert losses and all(" ± " in numbers.text(n) for n in losses), [n for n in losses if " ± " not in numbers.text(n)]

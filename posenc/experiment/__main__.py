@@ -43,7 +43,7 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("--no-rerun", action="store_true", help="only check hashes and seal, skip re-running the first steps")
     v.add_argument("--deep", action="store_true", help="also re-train the first seed's RoPE model and re-run the first extension steps (minutes)")
 
-    s = sub.add_parser("summary", help="per-method losses and which lesson claims hold, from a results file")
+    s = sub.add_parser("summary", help="per-method losses (mean ± 95%% interval over seeds) and which lesson claims hold; exits 1 if one fails")
     s.add_argument("--results", type=Path, help="results file (default posenc/experiment/results/full.json)")
 
     c = sub.add_parser("corpus", help="rebuild the corpus from the installed fortunes-zh and check its sha256")
@@ -86,7 +86,8 @@ def main(argv=None) -> int:
         except (claims.ResultsMissing, claims.ClaimFailed) as err:
             print(f"FAILED: {err}", file=sys.stderr)
             return 1
-        return 0
+        # a claim the results contradict fails the command; one a single seed cannot judge does not
+        return 1 if any(verdict == "FAILS" for verdict, _ in claims.verdicts(args.results).values()) else 0
     if args.command == "corpus":
         from . import corpus
 

@@ -3,7 +3,8 @@
 Two kinds of access:
 
 - numbers for prose: ``in_distribution("rope")``, ``beyond("learned")``,
-  ``sqrt_d_gap()`` … (means over seeds; ``per_seed=True`` gives each seed);
+  ``sqrt_d_gap()`` … (means over seeds; ``per_seed=True`` gives each seed, from
+  which posenc/quantities/experiment.py prints a mean with its ± over seeds);
 - qualitative sentences: ``check("sin_worse_in_distribution")`` evaluates one
   statement against the results and raises ``ClaimFailed`` quoting the
   sentence when the numbers no longer support it, so a re-run that changes the
@@ -12,9 +13,16 @@ Two kinds of access:
   retyping it; tests check that every claim a page uses holds and that every
   registered claim is used.
 
-Thresholds are fixed by what a word means, not fitted to the results: "clearly"
-is CLEARLY nats apart with every seed on the right side, "rises" is RISE nats,
-"stalled" is within STALL of the character-frequency (unigram) baseline.
+How sure a sentence is (stats.py): methods trained from the same seed share their
+initialisation and their batches, so a comparison is made per seed, and the
+sentence holds only when the 95% t interval of the mean per-seed difference clears
+the margin its words mean: "明显" (clearly) 0.1 nats, a plain "better"/"lower"/
+"rises" 0.02 nats, "差不多"/"基本不变" (about the same, flat) inside ±0.05,
+"分不出明显高下" (no clear difference) inside ±0.1. A claim therefore needs at
+least two seeds; the quick preset (one seed) can judge none of them, and `summary`
+says so. Whether unscaled sinusoidal gets stuck at the character-frequency level
+is counted per seed instead ("on most seeds"), because its seeds split into two
+groups rather than scatter around a mean.
 
 Positions: *in distribution* is positions 0–127 of the length-512 validation
 windows, *beyond* is 128–511 of the same windows. Position 0 has no context and
@@ -39,21 +47,15 @@ import numpy as np
 
 from .config import EXTENSIONS, METHODS, ROPE_SCALINGS as SCALINGS
 from .provenance import seal
+from .stats import CLEARLY, DIFFERENT, NO_CLEAR, SAME, Estimate, TooFewSeeds
 
 RESULTS_FILE = Path(__file__).parent / "results" / "full.json"
 TRAIN_LEN = 128  # = config's train_len; checked against the file on load
 LATE_IN_DISTRIBUTION = (64, 128)  # reference stretch for "rises past the training length"
 EARLY = 8  # "the first few positions", which have almost no context
 
-# Margins, in nats, chosen by what a sentence means rather than fitted to the results.
-# A gap of 0.1 nats is a 10% higher perplexity (e^0.1 ≈ 1.105): worth saying "clearly".
-# With several seeds a comparison also needs every seed of one side beyond every seed
-# of the other, so seed noise cannot carry a sentence.
-CLEARLY = 0.1  # "clearly worse"
-RISE = 0.1  # "the loss rises past the training length"
-UNIGRAM_MARGIN = CLEARLY  # "learned more than character frequencies": clearly below the unigram model
-STALL = 0.05  # "stayed at the character-frequency level": within 5% perplexity of the unigram model
-RECOVERED = 0.02  # "back to what pre-training reached": within 2% perplexity of it
+STALL = 0.05  # "stayed at the character-frequency level": within 5% perplexity of the unigram model (per seed)
+RECOVERED = 0.02  # "back to what pre-training reached", for counting steps: within 2% perplexity of it
 
 
 class ClaimFailed(AssertionError):
@@ -203,6 +205,22 @@ def steps_to_recover(variant: str, tolerance: float = None, path=None) -> list[i
     return out
 
 
+def recovery_steps(variant: str, path=None) -> list[int]:
+    """``steps_to_recover`` with a seed that never recovered counted one measurement interval past
+    the last step (ext_steps + ext_curve_every): the earliest it could have, so a comparison that
+    says "recovers later" is never helped by a seed that did not recover."""
+    cfg = config(path)
+    never = int(cfg["ext_steps"]) + int(cfg["ext_curve_every"])
+    return [never if s is None else s for s in steps_to_recover(variant, path=path)]
+
+
+def extension_gap(variant: str, per_seed: bool = False, path=None):
+    """In-distribution loss (positions 0–127) at the end of the continued training minus what
+    pre-training reached, per seed: how far from recovered a variant ends."""
+    out = extension_curves(variant, path)[:, -1] - pretrained_in_distribution(True, path)
+    return out if per_seed else float(out.mean())
+
+
 def extension_new_range(variant: str, when: str, per_seed: bool = False, path=None):
     """Mean loss over positions train_len … ext_len−1: beyond pre-training, inside the new length."""
     return extension_span(variant, when, TRAIN_LEN, int(config(path)["ext_len"]), per_seed, path)
@@ -253,6 +271,15 @@ def late_in_distribution(method: str, per_seed: bool = False, path=None):
     return _span(position_losses(method, path), lo, hi, per_seed)
 
 
+def early_excess(method: str, per_seed: bool = False, path=None):
+    """Mean loss over the first EARLY positions minus the late in-distribution stretch (64–127):
+    how much worse the positions with almost no context are."""
+    curves = position_losses(method, path)
+    lo, hi = LATE_IN_DISTRIBUTION
+    out = curves[:, :EARLY].mean(1) - curves[:, lo:hi].mean(1)
+    return out if per_seed else float(out.mean())
+
+
 def rise(method: str, per_seed: bool = False, path=None):
     """beyond − late in-distribution (64–127): how much worse the unseen positions are."""
     out = beyond(method, True, path) - late_in_distribution(method, True, path)
@@ -295,6 +322,12 @@ def unigram_loss(path=None) -> float:
     return float(results(path)["data"]["unigram_loss"])
 
 
+def stalled_seeds(method: str, path=None) -> list[int]:
+    """Seeds whose loss inside the training length stayed within STALL of the unigram baseline."""
+    s = in_distribution(method, True, path)
+    return [seed for seed, v in zip(seeds(path), s) if abs(v - unigram_loss(path)) < STALL]
+
+
 def final_train_loss(method: str, last: int = 20, path=None) -> float:
     """Mean training loss over the last ``last`` steps, averaged over seeds."""
     return float(train_losses(method, path)[:, -last:].mean())
@@ -313,174 +346,94 @@ def seeds(path=None) -> list[int]:
     return list(results(path)["seeds"])
 
 
-def wall_minutes(path=None) -> float:
-    return results(path)["wall_seconds"] / 60.0
-
-
 # --- qualitative claims --------------------------------------------------------------------------
 #
-# Each sentence below is what a page says; the page prints it with {{ claim("name") }}, so
-# the words on the page and the test that backs them are one entry here. Sentences carry
-# no numbers (the prose around them quotes numbers with {{ num(...) }}) and no final
-# punctuation, so they sit inside a paragraph.
+# Each sentence below is what a page says; the page prints it with {{ claim("name") }}, so the
+# words on the page and the test that backs them are one entry here. A sentence carries no
+# numbers (the prose around it quotes them with {{ num(...) }}, each with its ± over seeds) and
+# no final punctuation, so it sits inside a paragraph. Its test compares the methods per seed
+# and asks the interval of the mean difference to clear the margin its words mean (stats.py).
 
 
-def _separated(a, b, margin: float, where: str, path, label_a: str | None = None, label_b: str | None = None):
-    """a above b: every seed of a above every seed of b, and the means at least ``margin`` apart."""
-    span = {"in": in_distribution, "beyond": beyond, "scaling_in": scaling_in_distribution, "scaling_beyond": scaling_beyond}[where]
-    sa, sb = span(a, True, path), span(b, True, path)
-    ok = sa.min() > sb.max() and sa.mean() - sb.mean() >= margin
-    return bool(ok), (f"{label_a or a} {sa.mean():.3f} (seeds {sa.min():.3f}–{sa.max():.3f}) vs "
-                      f"{label_b or b} {sb.mean():.3f} ({sb.min():.3f}–{sb.max():.3f}) [{where}]")
+def _per_seed(source: str, key: str, path) -> np.ndarray:
+    """One per-seed array by name: ("in", "rope") → in_distribution("rope", per_seed=True) …"""
+    fn = {
+        "in": in_distribution, "beyond": beyond, "rise": rise,
+        "scaled_in": scaling_in_distribution, "scaled_beyond": scaling_beyond, "scaled_rise": scaling_rise,
+        "ext_new": lambda v, _, p: extension_new_range(v, "after", True, p),
+        "ext_in_before": lambda v, _, p: extension_span(v, "before", 0, TRAIN_LEN, True, p),
+        "ext_rise": extension_rise,
+        "ext_gap": extension_gap,
+        "early": early_excess,
+        "half_way": lambda m, _, p: curve_at(m, half_way(p), True, p),
+    }[source]
+    return np.asarray(fn(key, True, path), dtype=np.float64)
 
 
-def _worse(a: str, b: str, margin: float, path) -> tuple[bool, str]:
-    return _separated(a, b, margin, "in", path)
+def _label(source: str, key: str) -> str:
+    return f"{source}({key})"
 
 
-def _all(checks):
+def _diff(a: tuple[str, str], b: tuple[str, str] | None, path) -> tuple[str, np.ndarray]:
+    """Per-seed a − b (b None: a alone; b ("unigram",): the baseline minus a, so lower loss is positive)."""
+    if b is None:
+        return _label(*a), _per_seed(*a, path)
+    if b == ("unigram",):
+        return f"unigram − {_label(*a)}", unigram_loss(path) - _per_seed(*a, path)
+    return f"{_label(*a)} − {_label(*b)}", _per_seed(*a, path) - _per_seed(*b, path)
+
+
+def _judge(word: str, a, b=None, path=None) -> tuple[bool, str]:
+    """Does the interval of the per-seed a − b satisfy ``word`` (see stats.py for the margins)?"""
+    label, d = _diff(a, b, path)
+    est = Estimate.of(d)
+    ok, rule = {
+        "clearly": (est.above(CLEARLY), f"> {CLEARLY}"),
+        "more": (est.above(DIFFERENT), f"> {DIFFERENT}"),
+        "a_little": (est.above(DIFFERENT) and est.below(CLEARLY), f"in ({DIFFERENT}, {CLEARLY})"),
+        "no_clear": (est.inside(NO_CLEAR), f"inside ±{NO_CLEAR}"),
+        "same": (est.inside(SAME), f"inside ±{SAME}"),
+    }[word]
+    return bool(ok), f"{label} = {est}, needs {rule}"
+
+
+def _every_seed_clearly_below_unigram(method: str, path) -> tuple[bool, str]:
+    """Each seed (a count, n of n) at least CLEARLY below the character-frequency baseline."""
+    gap = unigram_loss(path) - in_distribution(method, True, path)
+    return bool(np.all(gap > CLEARLY)), f"unigram − in({method}) per seed, smallest {gap.min():+.3f}, needs > {CLEARLY} on all {gap.size} seeds"
+
+
+def _stalls_on_most_seeds(method: str, path) -> tuple[bool, str]:
+    stalled, n = len(stalled_seeds(method, path)), len(seeds(path))
+    return stalled > n / 2, f"{method} stalled (within {STALL} of unigram) on {stalled} of {n} seeds, needs more than half"
+
+
+def _recovers_later(variant: str, than: str, path) -> tuple[bool, str]:
+    """``variant`` reaches pre-training's level later than ``than`` (plain "later": the interval of the
+    per-seed difference in steps above 0; see stats.py)."""
+    est = Estimate.of(np.array(recovery_steps(variant, path)) - np.array(recovery_steps(than, path)))
+    return est.above(0.0), f"recovery steps {variant} − {than} = {est}, needs > 0"
+
+
+def _all(checks) -> tuple[bool, str]:
     oks, details = zip(*checks)
     return all(oks), "; ".join(details)
 
 
-def _rise_detail(method: str, r) -> str:
-    return f"{method}: 128–511 minus 64–127 = {r.mean():+.3f} (seeds {r.min():+.3f}…{r.max():+.3f})"
+def _in(m):
+    return ("in", m)
 
 
-def _rises(method: str, path):
-    r = rise(method, True, path)
-    return bool(r.min() >= RISE), _rise_detail(method, r)
+def _beyond(m):
+    return ("beyond", m)
 
 
-def _flat(method: str, path):
-    r = rise(method, True, path)
-    return bool(np.all(np.abs(r) < RISE)), _rise_detail(method, r)
+def _rise(m):
+    return ("rise", m)
 
 
-def _rises_a_little(method: str, than: str, path):
-    """Above zero on every seed, but less than half of ``than``'s mean rise."""
-    r, ref = rise(method, True, path), rise(than, path=path)
-    return bool(r.min() > 0 and r.mean() < ref / 2), _rise_detail(method, r) + f"; half of {than}'s = {ref / 2:+.3f}"
-
-
-def _beats_unigram(method: str, path):
-    u = unigram_loss(path)
-    s = in_distribution(method, True, path)
-    return bool(s.max() <= u - UNIGRAM_MARGIN), f"{method} {s.max():.3f} (worst seed) vs unigram {u:.3f}"
-
-
-def stalled_seeds(method: str, path=None) -> list[int]:
-    """Seeds whose loss inside the training length stayed within STALL of the unigram baseline."""
-    s = in_distribution(method, True, path)
-    return [seed for seed, v in zip(seeds(path), s) if abs(v - unigram_loss(path)) < STALL]
-
-
-def _stalls_on_some_seed(method: str, path):
-    s = in_distribution(method, True, path)
-    return bool(stalled_seeds(method, path)), f"{method} per seed {np.round(s, 3).tolist()} vs unigram {unigram_loss(path):.3f} (stalled: within {STALL})"
-
-
-def _learns_on_some_seed(method: str, path):
-    s = in_distribution(method, True, path)
-    return bool(s.min() <= unigram_loss(path) - UNIGRAM_MARGIN), f"{method} best seed {s.min():.3f} vs unigram {unigram_loss(path):.3f}"
-
-
-def _lowest(method: str, where: str, path):
-    return _all([_separated(m, method, 0.0, where, path) for m in METHODS if m != method])
-
-
-def _early_higher(method: str, path):
-    curves = position_losses(method, path)
-    lo, hi = LATE_IN_DISTRIBUTION
-    d = curves[:, :EARLY].mean(1) - curves[:, lo:hi].mean(1)
-    return bool(d.min() >= CLEARLY), f"{method}: positions 0–{EARLY - 1} minus 64–127 = {d.mean():+.3f} (seeds {d.min():+.3f}…{d.max():+.3f})"
-
-
-def _scaling_vs_plain(name: str, where: str, margin: float, path, worse: bool):
-    a, b = (name, "rope") if worse else ("rope", name)
-    return _separated(a, b, margin, f"scaling_{where}", path,
-                      label_a=f"rope+{a}" if a != "rope" else "plain rope", label_b=f"rope+{b}" if b != "rope" else "plain rope")
-
-
-def _scaling_close(name: str, where: str, path):
-    plain = {"in": scaling_in_distribution, "beyond": scaling_beyond}[where]("rope", True, path)
-    scaled = {"in": scaling_in_distribution, "beyond": scaling_beyond}[where](name, True, path)
-    d = scaled - plain
-    return bool(np.all(np.abs(d) < CLEARLY)), f"rope+{name} minus plain rope over {where}: {d.mean():+.3f} (seeds {d.min():+.3f}…{d.max():+.3f})"
-
-
-def _scaling_flat(name: str, path):
-    r = scaling_rise(name, True, path)
-    return bool(np.all(np.abs(r) < RISE)), f"rope+{name}: 128–511 minus 64–127 = {r.mean():+.3f} (seeds {r.min():+.3f}…{r.max():+.3f})"
-
-
-def _scaled_beats(name: str, method: str, path):
-    """RoPE with evaluation-time scaling ``name`` below ``method`` over 128–511, every seed."""
-    a, b = beyond(method, True, path), scaling_beyond(name, True, path)
-    return bool(b.max() < a.min()), f"rope+{name} {b.mean():.3f} (max {b.max():.3f}) vs {method} {a.mean():.3f} (min {a.min():.3f}) over 128–511"
-
-
-def _paired_slightly_worse(a: str, b: str, path):
-    """a above b on every seed (the seeds share initialisation and data order), by less than CLEARLY on average."""
-    d = in_distribution(a, True, path) - in_distribution(b, True, path)
-    return bool(d.min() > 0 and d.mean() < CLEARLY), f"{a} minus {b} over 0–127: {d.mean():+.3f} (seeds {d.min():+.3f}…{d.max():+.3f})"
-
-
-def _stalled_half_way(method: str, path):
-    v = curve_at(method, half_way(path), True, path)
-    u = unigram_loss(path)
-    return bool(np.all(np.abs(v - u) < STALL)), f"{method} at step {half_way(path)}: {np.round(v, 3).tolist()} vs unigram {u:.3f}"
-
-
-def _below_unigram_half_way(methods, path):
-    u = unigram_loss(path)
-    worst = {m: float(curve_at(m, half_way(path), True, path).max()) for m in methods}
-    return all(w <= u - UNIGRAM_MARGIN for w in worst.values()), f"worst seed at step {half_way(path)}: {worst} vs unigram {u:.3f}"
-
-
-def _recovers(variants, path):
-    got = {v: steps_to_recover(v, path=path) for v in variants}
-    return all(None not in s for s in got.values()), f"steps to recover within {RECOVERED}: {got}"
-
-
-def _slower_on_every_seed(variant: str, than, path):
-    """``variant`` recovers later than every one of ``than`` on each seed (not recovering counts as latest)."""
-    late = lambda steps: [float("inf") if x is None else x for x in steps]  # noqa: E731
-    mine = late(steps_to_recover(variant, path=path))
-    others = [late(steps_to_recover(v, path=path)) for v in than]
-    ok = all(m > max(o[i] for o in others) for i, m in enumerate(mine))
-    return ok, f"steps to recover within {RECOVERED}: {variant} {steps_to_recover(variant, path=path)} vs " + \
-        ", ".join(f"{v} {steps_to_recover(v, path=path)}" for v in than)
-
-
-def _never_recovers(variant: str, path):
-    got = steps_to_recover(variant, path=path)
-    return all(s is None for s in got), f"{variant}: steps to recover within {RECOVERED}: {got}"
-
-
-def _ext_separated(a: str, b: str, when: str, margin: float, path, where: str = "new"):
-    """Extension variant a above b (every seed, means ≥ margin apart) over 128–511 ("new") or 0–127 ("in")."""
-    if where == "new":
-        sa, sb = extension_new_range(a, when, True, path), extension_new_range(b, when, True, path)
-    else:
-        sa, sb = (extension_span(v, when, 0, TRAIN_LEN, True, path) for v in (a, b))
-    ok = sa.min() > sb.max() and sa.mean() - sb.mean() >= margin
-    return bool(ok), f"{a} {sa.mean():.3f} ({sa.min():.3f}–{sa.max():.3f}) vs {b} {sb.mean():.3f} ({sb.min():.3f}–{sb.max():.3f}) [{where}, {when}]"
-
-
-def _ext_close(a: str, b: str, path):
-    d = extension_new_range(a, "after", True, path) - extension_new_range(b, "after", True, path)
-    return bool(np.all(np.abs(d) < CLEARLY)), f"{a} minus {b} over 128–511 after: {d.mean():+.3f} (seeds {d.min():+.3f}…{d.max():+.3f})"
-
-
-def _ext_rises(variant: str, path):
-    r = extension_rise(variant, True, path)
-    return bool(r.min() >= RISE), f"{variant} after: past the new length minus its late half = {r.mean():+.3f} (seeds {r.min():+.3f}…{r.max():+.3f})"
-
-
-def _ext_flat(variant: str, path):
-    r = extension_rise(variant, True, path)
-    return bool(np.all(np.abs(r) < RISE)), f"{variant} after: past the new length minus its late half = {r.mean():+.3f} (seeds {r.min():+.3f}…{r.max():+.3f})"
+_UNIGRAM = ("unigram",)
+LESSON3_METHODS = ("learned", "sinusoidal_scaled", "nope")  # what lesson 3 compares with unscaled sinusoidal
 
 
 @dataclass(frozen=True)
@@ -490,179 +443,202 @@ class Claim:
 
 
 CLAIMS: dict[str, Claim] = {
-    # lesson 3
+    # lesson 1
+    "nope_beats_unigram": Claim(
+        "不加任何位置编码的因果小模型，loss 也明显低于只按字频猜的基线：它确实用上了前文",
+        lambda p: _judge("clearly", _in("nope"), _UNIGRAM, p),
+    ),
+    # lesson 3: learned table, sinusoidal with and without √d_model, and no position encoding at all
     "sin_worse_in_distribution": Claim(
-        "不乘 √d_model 的 sinusoidal 在训练长度之内就明显比可学习位置表和 RoPE 差",
-        lambda p: _all([_worse("sinusoidal", "learned", CLEARLY, p), _worse("sinusoidal", "rope", CLEARLY, p)]),
+        "不乘 √d_model 的 sinusoidal 在训练长度之内明显比可学习位置表差，甚至明显不如不加任何位置编码的模型",
+        lambda p: _all([_judge("clearly", _in("sinusoidal"), _in(m), p) for m in ("learned", "nope")]),
     ),
-    "sin_stalls_on_some_seed": Claim(
-        "不乘 √d_model 时，结果要看种子：有的种子训练结束时仍停在只按字频猜的水平，等于没学会用上下文",
-        lambda p: _stalls_on_some_seed("sinusoidal", p),
-    ),
-    "sin_learns_on_some_seed": Claim(
-        "也有种子学到了字频之外的东西",
-        lambda p: _learns_on_some_seed("sinusoidal", p),
+    "sin_stalls_on_most_seeds": Claim(
+        "不乘 √d_model 时，多数种子训练结束时仍停在只按字频猜的水平，等于没学会用上下文",
+        lambda p: _stalls_on_most_seeds("sinusoidal", p),
     ),
     "sqrt_d_learns_every_seed": Claim(
         "乘上 √d_model 之后，每个种子都明显低于字频基线",
-        lambda p: _beats_unigram("sinusoidal_scaled", p),
+        lambda p: _every_seed_clearly_below_unigram("sinusoidal_scaled", p),
     ),
-    "sqrt_d_closes_most_of_gap": Claim(
-        "只改这一处，差距的大头就消失了",
-        lambda p: (sqrt_d_share(p) > 0.5 and bool(np.all(sqrt_d_gap(True, p) > 0)),
-                   f"√d closes {sqrt_d_share(p):.0%} of the gap (gap {sqrt_d_gap(path=p):.3f})"),
+    "sqrt_d_gap_is_clear": Claim(
+        "只改这一处，训练长度之内的 loss 就明显降了下来",
+        lambda p: _judge("clearly", _in("sinusoidal"), _in("sinusoidal_scaled"), p),
     ),
-    "sin_scaled_behind_rope": Claim(
-        "补上 √d_model 之后，sinusoidal 在训练长度之内仍然不如 RoPE",
-        lambda p: _worse("sinusoidal_scaled", "rope", 0.0, p),
+    "sin_scaled_ahead_of_learned_and_nope": Claim(
+        "而且好于可学习位置表和不加任何位置编码的模型",
+        lambda p: _all([_judge("more", _in(m), _in("sinusoidal_scaled"), p) for m in ("learned", "nope")]),
     ),
-    "sin_scaled_ahead_of_nope_and_learned": Claim(
-        "但好于 NoPE 和可学习位置表",
-        lambda p: _all([_worse(m, "sinusoidal_scaled", 0.0, p) for m in ("nope", "learned")]),
+    "learned_no_clear_gain_over_nope": Claim(
+        "可学习位置表在训练长度之内和不加任何位置编码的模型分不出明显高下",
+        lambda p: _judge("no_clear", _in("learned"), _in("nope"), p),
     ),
-    "rope_best_in_distribution": Claim(
-        "训练长度之内，RoPE 的 loss 在七组位置方案里最低",
-        lambda p: _lowest("rope", "in", p),
+    "sin_scaled_rises": Claim(
+        "越过训练长度，乘了 √d_model 的 sinusoidal 的 loss 明显抬高",
+        lambda p: _judge("clearly", _rise("sinusoidal_scaled"), None, p),
     ),
-    "rope_and_sin_scaled_rise": Claim(
-        "越过训练长度，RoPE 和乘了 √d_model 的 sinusoidal 的 loss 都明显抬高",
-        lambda p: _all([_rises(m, p) for m in ("rope", "sinusoidal_scaled")]),
-    ),
-    "learned_rises_a_little": Claim(
-        "可学习位置表也抬高，但幅度不到 RoPE 的一半",
-        lambda p: _rises_a_little("learned", "rope", p),
+    "learned_rises_less": Claim(
+        "可学习位置表也抬高，但明显不如它抬得多",
+        lambda p: _all([_judge("more", _rise("learned"), None, p), _judge("clearly", _rise("sinusoidal_scaled"), _rise("learned"), p)]),
     ),
     "nope_flat_past_train_len": Claim(
-        "不加任何位置编码的 NoPE，越过训练长度之后 loss 基本不变",
-        lambda p: _flat("nope", p),
+        "不加任何位置编码的模型，越过训练长度之后 loss 基本不变",
+        lambda p: _judge("same", _rise("nope"), None, p),
     ),
     "early_positions_higher": Claim(
-        "RoPE 和乘了 √d_model 的 sinusoidal 在最开头几个位置的 loss 明显高于训练长度的后半段",
-        lambda p: _all([_early_higher(m, p) for m in ("rope", "sinusoidal_scaled")]),
+        "最开头几个位置几乎没有上下文，乘了 √d_model 的 sinusoidal 和不加位置编码的模型在那里的 loss 都高于训练长度的后半段",
+        lambda p: _all([_judge("more", ("early", m), None, p) for m in ("sinusoidal_scaled", "nope")]),
     ),
-    "all_but_sin_beat_unigram": Claim(
-        "除了不乘 √d_model 的 sinusoidal，其余六组模型的每个种子在训练长度之内都明显好于只按字频猜的基线",
-        lambda p: _all([_beats_unigram(m, p) for m in METHODS if m != "sinusoidal"]),
+    "lesson3_methods_beat_unigram": Claim(
+        "可学习位置表、乘了 √d_model 的 sinusoidal 和不加位置编码的模型，每个种子在训练长度之内都明显好于只按字频猜的基线",
+        lambda p: _all([_every_seed_clearly_below_unigram(m, p) for m in LESSON3_METHODS]),
     ),
-    # lessons 1 and 6
-    "nope_beats_unigram": Claim(
-        "不加任何位置编码的因果小模型，loss 也明显低于只按字频猜的基线：它确实用上了前文",
-        lambda p: _beats_unigram("nope", p),
-    ),
-    "rope_beats_nope_in_distribution": Claim(
-        "训练长度之内，RoPE 明显比 NoPE 好",
-        lambda p: _worse("nope", "rope", CLEARLY, p),
-    ),
-    "nope_beats_rope_beyond": Claim(
-        "直接外推的 RoPE 在训练长度之外反而不如 NoPE",
-        lambda p: _separated("rope", "nope", 0.0, "beyond", p),
-    ),
-    "yarn_rope_beats_nope_beyond": Claim(
-        "推理时给 RoPE 用上 YaRN 的缩放，它在训练长度之外的 loss 又低于 NoPE",
-        lambda p: _scaled_beats("yarn", "nope", p),
-    ),
-    # lesson 5
-    "ntk_yarn_help_rope_beyond": Claim(
-        "不做任何微调，推理时用上 NTK-aware 或 YaRN 的缩放，RoPE 在训练长度之外的 loss 就比直接外推低",
-        lambda p: _all([_scaling_vs_plain(n, "beyond", 0.0, p, worse=False) for n in ("ntk", "yarn")]),
-    ),
-    "pi_needs_finetuning": Claim(
-        "不微调就直接用 PI，连训练长度之内的 loss 都明显变差",
-        lambda p: _scaling_vs_plain("pi", "in", CLEARLY, p, worse=True),
-    ),
-    "pi_worse_beyond_too": Claim(
-        "在训练长度之外，PI 也比什么都不做的直接外推更差",
-        lambda p: _scaling_vs_plain("pi", "beyond", 0.0, p, worse=True),
-    ),
-    "ntk_keeps_in_distribution": Claim(
-        "NTK-aware 在训练长度之内和不缩放几乎一样",
-        lambda p: _scaling_close("ntk", "in", p),
-    ),
-    "yarn_flat_past_train_len": Claim(
-        "用 YaRN 缩放后，越过训练长度 loss 基本不再上升",
-        lambda p: _scaling_flat("yarn", p),
-    ),
-    "yarn_costs_in_distribution": Claim(
-        "代价是训练长度之内明显比不缩放高",
-        lambda p: _scaling_vs_plain("yarn", "in", CLEARLY, p, worse=True),
-    ),
-    # lesson 3: learning curves
     "sin_flat_half_way": Claim(
-        "不乘 √d_model 的 sinusoidal 训练到一半时，每个种子都还停在字频基线附近",
-        lambda p: _stalled_half_way("sinusoidal", p),
+        "不乘 √d_model 的 sinusoidal 训练到一半时，还停在字频基线附近",
+        lambda p: _judge("same", ("half_way", "sinusoidal"), _UNIGRAM, p),
     ),
     "others_below_unigram_half_way": Claim(
-        "其余六组这时都已经明显低于基线",
-        lambda p: _below_unigram_half_way([m for m in METHODS if m != "sinusoidal"], p),
+        "另外三组这时都已经明显低于基线",
+        lambda p: _all([_judge("clearly", ("half_way", m), _UNIGRAM, p) for m in LESSON3_METHODS]),
     ),
     # lesson 3b: ALiBi
     "alibi_flat_past_train_len": Claim(
         "ALiBi 越过训练长度之后 loss 基本不变",
-        lambda p: _flat("alibi", p),
+        lambda p: _judge("same", _rise("alibi"), None, p),
+    ),
+    "alibi_beats_additive_beyond": Claim(
+        "训练长度之外，ALiBi 的 loss 明显低于前面几种把位置加在输入上的做法，也明显低于不加位置编码的模型",
+        lambda p: _all([_judge("clearly", _beyond(m), _beyond("alibi"), p) for m in ("learned", "sinusoidal", "sinusoidal_scaled", "nope")]),
+    ),
+    "alibi_beats_nope_in_distribution": Claim(
+        "训练长度之内，ALiBi 明显好于不加任何位置编码的模型",
+        lambda p: _judge("clearly", _in("nope"), _in("alibi"), p),
+    ),
+    "alibi_ahead_of_sin_scaled_in_distribution": Claim(
+        "也好于乘了 √d_model 的 sinusoidal",
+        lambda p: _judge("more", _in("sinusoidal_scaled"), _in("alibi"), p),
+    ),
+    # lesson 4: RoPE
+    "rope_and_alibi_no_clear_difference": Claim(
+        "训练长度之内，RoPE 和 ALiBi 分不出明显高下",
+        lambda p: _judge("no_clear", _in("alibi"), _in("rope"), p),
+    ),
+    "rope_and_alibi_beat_additive_in_distribution": Claim(
+        "两者都明显好于可学习位置表和不加位置编码的模型，也好于乘了 √d_model 的 sinusoidal",
+        lambda p: _all([_judge(word, _in(m), _in(best), p) for best in ("rope", "alibi")
+                        for m, word in (("learned", "clearly"), ("nope", "clearly"), ("sinusoidal_scaled", "more"))]),
+    ),
+    "rope_rises": Claim(
+        "越过训练长度，直接外推的 RoPE 的 loss 明显抬高",
+        lambda p: _judge("clearly", _rise("rope"), None, p),
+    ),
+    "nope_beats_rope_beyond": Claim(
+        "直接外推的 RoPE 在训练长度之外反而不如不加任何位置编码的模型",
+        lambda p: _judge("more", _beyond("rope"), _beyond("nope"), p),
     ),
     "alibi_beats_rope_beyond": Claim(
         "训练长度之外，ALiBi 的 loss 明显低于直接外推的 RoPE",
-        lambda p: _separated("rope", "alibi", CLEARLY, "beyond", p),
+        lambda p: _judge("clearly", _beyond("rope"), _beyond("alibi"), p),
     ),
-    "alibi_beats_nope_in_distribution": Claim(
-        "训练长度之内，ALiBi 明显好于什么位置信息都不加的 NoPE",
-        lambda p: _worse("nope", "alibi", CLEARLY, p),
+    # lesson 5: RoPE scaled at evaluation time, no training
+    "ntk_yarn_help_rope_beyond": Claim(
+        "不做任何微调，推理时用上 NTK-aware 或 YaRN 的缩放，RoPE 在训练长度之外的 loss 就比直接外推低",
+        lambda p: _all([_judge("more", _beyond("rope"), ("scaled_beyond", n), p) for n in ("ntk", "yarn")]),
     ),
-    "rope_edges_alibi_in_distribution": Claim(
-        "不过在训练长度之内，每个种子上 RoPE 都比 ALiBi 略好一点",
-        lambda p: _paired_slightly_worse("alibi", "rope", p),
+    "pi_needs_finetuning": Claim(
+        "不微调就直接用 PI，连训练长度之内的 loss 都明显变差",
+        lambda p: _judge("clearly", ("scaled_in", "pi"), _in("rope"), p),
     ),
-    # lesson 6: partial RoPE
-    "partial_slightly_behind_rope": Claim(
-        "只转每个头四分之一维度的部分 RoPE，训练长度之内每个种子都只比全转的 RoPE 差一点",
-        lambda p: _paired_slightly_worse("rope_partial", "rope", p),
+    "pi_worse_beyond_too": Claim(
+        "在训练长度之外，PI 也比什么都不做的直接外推更差",
+        lambda p: _judge("more", ("scaled_beyond", "pi"), _beyond("rope"), p),
     ),
-    "partial_beats_nope": Claim(
-        "却明显好于完全不加位置编码的 NoPE",
-        lambda p: _worse("nope", "rope_partial", CLEARLY, p),
+    "ntk_costs_a_little_in_distribution": Claim(
+        "NTK-aware 在训练长度之内只比不缩放高一点",
+        lambda p: _judge("a_little", ("scaled_in", "ntk"), _in("rope"), p),
     ),
-    "partial_rises_beyond": Claim(
-        "越过训练长度，部分 RoPE 的 loss 同样明显抬高，外推并没有因为少转了维度而变好",
-        lambda p: _all([_rises("rope_partial", p), _separated("rope_partial", "nope", 0.0, "beyond", p)]),
+    "yarn_flat_past_train_len": Claim(
+        "用 YaRN 缩放后，越过训练长度 loss 基本不再上升",
+        lambda p: _judge("same", ("scaled_rise", "yarn"), None, p),
+    ),
+    "yarn_costs_in_distribution": Claim(
+        "代价是训练长度之内明显比不缩放高",
+        lambda p: _judge("clearly", ("scaled_in", "yarn"), _in("rope"), p),
+    ),
+    "yarn_rope_beats_nope_beyond": Claim(
+        "推理时给 RoPE 用上 YaRN 的缩放，它在训练长度之外的 loss 又低于不加任何位置编码的模型",
+        lambda p: _judge("more", _beyond("nope"), ("scaled_beyond", "yarn"), p),
     ),
     # lesson 5: extending the context by continued training
     "ext_big_base_change_hurts_first": Claim(
-        "继续训练之前，换了频率的模型在训练长度之内已经变差：改动最轻的 NTK-aware 伤得最少，ABF 明显更重，连最快的频率对也一起放慢的位置插值又明显重于 ABF",
-        lambda p: _all([_ext_separated("abf", "ntk", "before", CLEARLY, p, "in"), _ext_separated("pi", "abf", "before", CLEARLY, p, "in")]),
+        "继续训练之前，换了频率的模型在训练长度之内已经变差：改动最轻的 NTK-aware 伤得最少，ABF 更重，连最快的频率对也一起放慢的位置插值又明显重于 ABF",
+        lambda p: _all([_judge("more", ("ext_in_before", v), ("ext_in_before", "ntk"), p) for v in ("yarn", "abf", "pi")]
+                       + [_judge("clearly", ("ext_in_before", "pi"), ("ext_in_before", "abf"), p)]),
     ),
     "ext_ntk_yarn_recover": Claim(
-        "NTK-aware 和 YaRN 在这点步数之内都回到了预训练的水平，并且一直保持住",
-        lambda p: _recovers(("ntk", "yarn"), p),
+        "NTK-aware 和 YaRN 在这点步数之内都回到了预训练的水平",
+        lambda p: _all([_judge("same", ("ext_gap", v), None, p) for v in ("ntk", "yarn")]),
     ),
     "ext_abf_slowest": Claim(
-        "ABF 在每个种子上都回得比这两种慢",
-        lambda p: _slower_on_every_seed("abf", ("ntk", "yarn"), p),
+        "ABF 回得比这两种慢",
+        lambda p: _all([_recovers_later("abf", v, p) for v in ("ntk", "yarn")]),
     ),
     "ext_pi_not_recovered": Claim(
         "位置插值到最后也没回到预训练的水平",
-        lambda p: _never_recovers("pi", p),
+        lambda p: _judge("more", ("ext_gap", "pi"), None, p),
     ),
     "ext_pi_worst_in_new_range": Claim(
         "继续训练之后，在新长度之内位置插值仍是五种里最差的",
-        lambda p: _all([_ext_separated("pi", v, "after", 0.0, p) for v in EXTENSIONS if v != "pi"]),
+        lambda p: _all([_judge("more", ("ext_new", "pi"), ("ext_new", v), p) for v in EXTENSIONS if v != "pi"]),
     ),
     "ext_control_as_good": Claim(
-        "而频率一点不改、直接在长序列上接着训练的对照组，和 NTK-aware、YaRN 一样好",
-        lambda p: _all([_ext_close("rope", v, p) for v in ("ntk", "yarn")]),
+        "而频率一点不改、直接在长序列上接着训练的对照组，和 NTK-aware、YaRN 差不多",
+        lambda p: _all([_judge("same", ("ext_new", "rope"), ("ext_new", v), p) for v in ("ntk", "yarn")]),
     ),
     "ext_yarn_pi_rise_past_new_length": Claim(
-        "越过新的长度，YaRN 和位置插值的 loss 又明显抬高",
-        lambda p: _all([_ext_rises(v, p) for v in ("yarn", "pi")]),
+        "越过新的长度，YaRN 和位置插值的 loss 又抬高了",
+        lambda p: _all([_judge("more", ("ext_rise", v), None, p) for v in ("yarn", "pi")]),
     ),
-    "ext_rope_ntk_abf_flat_past_new_length": Claim(
-        "对照组、NTK-aware 和 ABF 却基本不变",
-        lambda p: _all([_ext_flat(v, p) for v in ("rope", "ntk", "abf")]),
+    "ext_others_rise_less_than_yarn": Claim(
+        "对照组、NTK-aware 和 ABF 抬得明显比 YaRN 少",
+        lambda p: _all([_judge("clearly", ("ext_rise", "yarn"), ("ext_rise", v), p) for v in ("rope", "ntk", "abf")]),
+    ),
+    # lesson 6: NoPE and partial RoPE
+    "rope_beats_nope_in_distribution": Claim(
+        "训练长度之内，RoPE 明显比 NoPE 好",
+        lambda p: _judge("clearly", _in("nope"), _in("rope"), p),
+    ),
+    "partial_no_clear_difference_from_rope": Claim(
+        "只转每个头四分之一维度的部分 RoPE，训练长度之内和全转的 RoPE 分不出明显高下",
+        lambda p: _judge("no_clear", _in("rope_partial"), _in("rope"), p),
+    ),
+    "partial_beats_nope": Claim(
+        "却明显好于完全不加位置编码的 NoPE",
+        lambda p: _judge("clearly", _in("nope"), _in("rope_partial"), p),
+    ),
+    "partial_rises_beyond": Claim(
+        "越过训练长度，部分 RoPE 的 loss 同样明显抬高，明显不如 NoPE：外推并没有因为少转了维度而变好",
+        lambda p: _all([_judge("clearly", _rise("rope_partial"), None, p), _judge("clearly", _beyond("rope_partial"), _beyond("nope"), p)]),
+    ),
+    # the results page: all seven methods side by side
+    "top_three_no_clear_difference": Claim(
+        "训练长度之内，RoPE、ALiBi 和部分 RoPE 三者之间分不出明显高下",
+        lambda p: _all([_judge("no_clear", _in(a), _in(b), p) for a, b in (("alibi", "rope"), ("rope_partial", "rope"), ("rope_partial", "alibi"))]),
+    ),
+    "top_three_beat_the_rest": Claim(
+        "它们都明显好于 NoPE 和可学习位置表，也好于乘了 √d_model 的 sinusoidal",
+        lambda p: _all([_judge(word, _in(m), _in(best), p) for best in ("rope", "alibi", "rope_partial")
+                        for m, word in (("learned", "clearly"), ("nope", "clearly"), ("sinusoidal_scaled", "more"))]),
+    ),
+    "all_but_sin_beat_unigram": Claim(
+        "除了不乘 √d_model 的 sinusoidal，其余六组模型的每个种子在训练长度之内都明显好于只按字频猜的基线",
+        lambda p: _all([_every_seed_clearly_below_unigram(m, p) for m in METHODS if m != "sinusoidal"]),
     ),
 }
 
 
 def evaluate(name: str, path=None) -> tuple[bool, str]:
-    """(holds, detail) for claim ``name``, without raising."""
+    """(holds, detail) for claim ``name``, without raising ClaimFailed; TooFewSeeds if the file has one seed."""
     if name not in CLAIMS:
         raise KeyError(f"unknown claim {name!r}; known: {', '.join(CLAIMS)}")
     ok, detail = CLAIMS[name].test(path)
@@ -671,7 +647,10 @@ def evaluate(name: str, path=None) -> tuple[bool, str]:
 
 def check(name: str, path=None) -> str:
     """Return the claim's sentence if the results support it; raise ClaimFailed quoting it otherwise."""
-    ok, detail = evaluate(name, path)
+    try:
+        ok, detail = evaluate(name, path)
+    except TooFewSeeds as err:
+        raise ClaimFailed(f"claim {name!r} 「{CLAIMS[name].sentence}」 cannot be judged from {path or RESULTS_FILE}: {err}") from err
     if not ok:
         raise ClaimFailed(f"claim {name!r} 「{CLAIMS[name].sentence}」 is contradicted by {path or RESULTS_FILE}: {detail}")
     return CLAIMS[name].sentence
@@ -682,21 +661,39 @@ def check_all(names=None, path=None) -> dict[str, str]:
     return {n: check(n, path) for n in (CLAIMS if names is None else names)}
 
 
-def summary(path=None) -> str:
-    """A plain-text table of the per-method numbers and the claims, for reports and the CLI."""
-    r = results(path)
-    lines = [f"preset {r['preset']}, seeds {r['seeds']}, {r['config']['steps']} steps × batch {r['config']['batch_size']}, "
-             f"unigram baseline {unigram_loss(path):.3f}",
-             f"{'method':<18} {'0–127':>7} {'64–127':>7} {'128–511':>8} {'rise':>7}"]
-    for m in METHODS:
-        lines.append(f"{m:<18} {in_distribution(m, path=path):7.3f} {late_in_distribution(m, path=path):7.3f} "
-                     f"{beyond(m, path=path):8.3f} {rise(m, path=path):+7.3f}")
-    for n in SCALINGS:
-        lo, hi = LATE_IN_DISTRIBUTION
-        late = float(scaling_position_losses(n, path)[:, lo:hi].mean())
-        lines.append(f"{'rope + ' + n:<18} {scaling_in_distribution(n, path=path):7.3f} {late:7.3f} "
-                     f"{scaling_beyond(n, path=path):8.3f} {scaling_rise(n, path=path):+7.3f}")
+def verdicts(path=None) -> dict[str, tuple[str, str]]:
+    """{name: (verdict, detail)} for every claim; verdict is "holds", "FAILS" or "cannot judge" (one seed)."""
+    out = {}
     for name in CLAIMS:
-        ok, detail = evaluate(name, path)
-        lines.append(f"[{'holds' if ok else 'FAILS'}] {name}: {detail}")
+        try:
+            ok, detail = evaluate(name, path)
+            out[name] = ("holds" if ok else "FAILS", detail)
+        except TooFewSeeds as err:
+            out[name] = ("cannot judge", str(err).split(";")[0])
+    return out
+
+
+def summary(path=None) -> str:
+    """A plain-text table of the per-method numbers (mean ± 95% interval over seeds) and the claims."""
+    r = results(path)
+    n = len(r["seeds"])
+    spread = "mean ± half-width of the 95% t interval over seeds" if n > 1 else "one seed: no interval"
+    lines = [f"preset {r['preset']}, seeds {r['seeds']}, {r['config']['steps']} steps × batch {r['config']['batch_size']}, "
+             f"unigram baseline {unigram_loss(path):.3f}; {spread}",
+             f"{'method':<18} {'0–127':>15} {'128–511':>15} {'rise':>15}"]
+
+    def cell(per_seed) -> str:
+        values = np.asarray(per_seed)
+        return f"{values.mean():.3f} ± {Estimate.of(values).half_width:.3f}" if n > 1 else f"{values.mean():.3f}"
+
+    for m in METHODS:
+        lines.append(f"{m:<18} {cell(in_distribution(m, True, path)):>15} {cell(beyond(m, True, path)):>15} {cell(rise(m, True, path)):>15}")
+    for s in SCALINGS:
+        lines.append(f"{'rope + ' + s:<18} {cell(scaling_in_distribution(s, True, path)):>15} "
+                     f"{cell(scaling_beyond(s, True, path)):>15} {cell(scaling_rise(s, True, path)):>15}")
+    judged = verdicts(path)
+    for name, (verdict, detail) in judged.items():
+        lines.append(f"[{verdict}] {name}: {detail}")
+    counts = {v: sum(1 for verdict, _ in judged.values() if verdict == v) for v in ("holds", "FAILS", "cannot judge")}
+    lines.append(f"{counts['holds']} of {len(judged)} claims hold, {counts['FAILS']} fail, {counts['cannot judge']} cannot be judged from {n} seed(s)")
     return "\n".join(lines)

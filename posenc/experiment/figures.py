@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import claims
+from . import claims, stats
 from .labels import EXTENSION_LABELS, METHOD_LABELS, ROPE_SCALING_LABELS
 
 
@@ -154,3 +154,34 @@ def recovered_band(path=None) -> tuple[float, float, float]:
     """
     level = claims.pretrained_in_distribution(path=path)
     return level - claims.RECOVERED, level, level + claims.RECOVERED
+
+
+@dataclass(frozen=True)
+class Paired:
+    """One comparison for a figure: method − reference on every seed, and the 95% interval of their mean."""
+
+    key: str  # the method compared with the reference
+    label: str
+    values: np.ndarray  # per seed, in nats
+    estimate: stats.Estimate
+
+
+SPANS = {"in": claims.in_distribution, "beyond": claims.beyond}
+
+
+def paired_differences(reference: str, methods, span: str, path=None) -> list[Paired]:
+    """Per-seed loss of each of ``methods`` minus ``reference`` over ``span`` ("in": positions 0–127,
+    "beyond": 128–511), each with its interval: what the claims judge, drawn seed by seed."""
+    if span not in SPANS:
+        raise ValueError(f"span must be one of {sorted(SPANS)}, got {span!r}")
+    ref = SPANS[span](reference, True, path)
+    out = []
+    for m in methods:
+        d = SPANS[span](m, True, path) - ref
+        out.append(Paired(m, METHOD_LABELS[m], d, stats.Estimate.of(d)))
+    return out
+
+
+def margins() -> dict[str, float]:
+    """The margins a sentence's words mean (stats.py), for the reference lines of a figure."""
+    return {"clearly": stats.CLEARLY, "same": stats.SAME, "different": stats.DIFFERENT}

@@ -1,14 +1,17 @@
 """Display names for pages and figures (kept out of config.py so renaming a label
-does not change the code hash of the results)."""
+does not change the code hash of the results).
+
+The model without position encoding is called by what it is ("不加位置编码") rather than
+NoPE, a name lesson 6 teaches: its line appears in figures from lesson 3 on."""
 
 METHOD_LABELS = {
-    "nope": "NoPE（不加位置）",
-    "learned": "可学习绝对位置",
-    "sinusoidal": "sinusoidal（直接相加）",
-    "sinusoidal_scaled": "sinusoidal（embedding × √d）",
+    "nope": "不加位置编码",
+    "learned": "可学习位置表",
+    "sinusoidal": "sinusoidal",
+    "sinusoidal_scaled": "sinusoidal × √d",
     "alibi": "ALiBi",
     "rope": "RoPE",
-    "rope_partial": "部分 RoPE（每头 25% 维度）",
+    "rope_partial": "部分 RoPE",
 }
 ROPE_SCALING_LABELS = {
     "rope": "RoPE（不缩放）",

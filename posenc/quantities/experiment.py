@@ -1,9 +1,14 @@
 """Numbers from the training experiment (posenc/experiment/results/full.json) that lessons quote.
 
-Every value is read from the committed results through ``posenc.experiment.claims``
-(means over seeds), or computed from the model itself; none is typed in. The model's
-width and training length are lesson 3's project_d_model and project_train_len
-(posenc.examples reads them from the experiment's preset, which verify ties to the results).
+Every value is read from the committed results through ``posenc.experiment.claims``, or
+computed from the model itself; none is typed in. A loss or a difference of losses is
+quoted as its mean over seeds with the half-width of its 95% t interval, "4.85 ± 0.01"
+(posenc.experiment.stats.Estimate; posenc.formatting prints it): the reader sees the
+spread, not only the mean. Differences are paired per seed, as the claims compare them.
+The model's width and training length are lesson 3's project_d_model and project_train_len.
+
+Families of numbers (one per method, scaling or extension variant) are literal tables
+below, so every name a page quotes can be found by searching for it.
 """
 
 from __future__ import annotations
@@ -15,6 +20,12 @@ def _claims():
     from ..experiment import claims  # no torch: the site build stays light
 
     return claims
+
+
+def _estimate(per_seed):
+    from ..experiment.stats import Estimate
+
+    return Estimate.of(per_seed)
 
 
 # --- setting --------------------------------------------------------------------------------------
@@ -81,58 +92,14 @@ def _():
     return _claims().unigram_loss()
 
 
-# --- results per method -------------------------------------------------------------------------
-
-_METHODS = ("nope", "learned", "sinusoidal", "sinusoidal_scaled", "alibi", "rope", "rope_partial")
-
-
-def _register_method(method: str) -> None:
-    @number(f"exp_in_dist_{method}", ".2f", f"{method}:训练长度之内(位置 0–127)的平均 loss")
-    def _in():
-        return _claims().in_distribution(method)
-
-    @number(f"exp_beyond_{method}", ".2f", f"{method}:训练长度之外(位置 128–511)的平均 loss")
-    def _out():
-        return _claims().beyond(method)
-
-    @number(f"exp_rise_{method}", "+.2f", f"{method}:128–511 比 64–127 高出多少 loss")
-    def _rise():
-        return _claims().rise(method)
-
-
-for _m in _METHODS:
-    _register_method(_m)
-
-
-@number("exp_sqrt_d_share", ".0%", "√d_model 补回了 sinusoidal 与 learned/RoPE 差距的几成")
+@number("exp_train_last", "", "训练长度之内的最后一个位置(训练长度 − 1)")
 def _():
-    return _claims().sqrt_d_share()
+    return _claims().config()["train_len"] - 1
 
 
-
-
-def _register_scaling(name: str) -> None:
-    @number(f"exp_beyond_rope_{name}", ".2f", f"RoPE 推理时用 {name} 缩放后,位置 128–511 的平均 loss")
-    def _out():
-        return _claims().scaling_beyond(name)
-
-    @number(f"exp_in_dist_rope_{name}", ".2f", f"RoPE 推理时用 {name} 缩放后,位置 0–127 的平均 loss")
-    def _in():
-        return _claims().scaling_in_distribution(name)
-
-    @number(f"exp_rise_rope_{name}", "+.2f", f"RoPE 推理时用 {name} 缩放后,128–511 比 64–127 高出多少 loss")
-    def _rise():
-        return _claims().scaling_rise(name)
-
-
-for _s in ("pi", "ntk", "yarn"):
-    _register_scaling(_s)
-
-
-@number("exp_scaling_factor", "g", "推理时的缩放倍数 s = 评测长度 ÷ 训练长度")
+@number("exp_eval_last", "", "评测序列的最后一个位置(评测长度 − 1)")
 def _():
-    c = _claims().config()
-    return c["eval_len"] / c["train_len"]
+    return _claims().config()["eval_len"] - 1
 
 
 @number("exp_late_from", "", "「越过训练长度抬高多少」的参照段从哪个位置开始(训练长度的后半段)")
@@ -145,14 +112,166 @@ def _():
     return _claims().EARLY
 
 
-@number("exp_train_last", "", "训练长度之内的最后一个位置(训练长度 − 1)")
+@number("exp_partial_fraction", ".0%", "部分 RoPE 旋转每个头的多大比例的维度(transformers 的 partial_rotary_factor)")
 def _():
-    return _claims().config()["train_len"] - 1
+    return _claims().config()["partial_rotary_fraction"]
 
 
-@number("exp_eval_last", "", "评测序列的最后一个位置(评测长度 − 1)")
+# --- how sure a sentence is (posenc/experiment/stats.py) ---------------------------------------------
+
+
+@number("exp_clearly", ".1f", "「明显」的门槛:每个种子两组之差的 95% 区间整个高于多少 nats(≈ 困惑度高 10%)")
 def _():
-    return _claims().config()["eval_len"] - 1
+    from ..experiment import stats
+
+    return stats.CLEARLY
+
+
+@number("exp_different", ".2f", "不带「明显」的「好于/低于/抬高」的门槛:区间整个高于多少 nats(≈ 困惑度高 2%)")
+def _():
+    from ..experiment import stats
+
+    return stats.DIFFERENT
+
+
+@number("exp_same", ".2f", "「差不多/基本不变」:区间整个落在正负多少 nats 之内(≈ 困惑度差 5%)")
+def _():
+    from ..experiment import stats
+
+    return stats.SAME
+
+
+@number("exp_level", ".0%", "区间的置信水平(95%)")
+def _():
+    from ..experiment import stats
+
+    return stats.LEVEL
+
+
+@number("exp_quantile_level", ".1%", "双侧 95% 区间用的 t 分布分位数的水平(97.5%)")
+def _():
+    from ..experiment import stats
+
+    return stats.QUANTILE
+
+
+@number("exp_normal_quantile", ".2f", "正态分布的 97.5% 分位数(种子数很多时 t 分位数趋近它)")
+def _():
+    from scipy import stats as scipy_stats
+
+    from ..experiment import stats
+
+    return float(scipy_stats.norm.ppf(stats.QUANTILE))
+
+
+@number("exp_clearly_ppl", ".0%", "「明显」的门槛换成困惑度:e^0.1 − 1")
+def _():
+    import math
+
+    from ..experiment import stats
+
+    return math.expm1(stats.CLEARLY)
+
+
+@number("exp_different_ppl", ".0%", "不带「明显」的门槛换成困惑度:e^0.02 − 1")
+def _():
+    import math
+
+    from ..experiment import stats
+
+    return math.expm1(stats.DIFFERENT)
+
+
+@number("exp_t_quantile", ".2f", "种子数为 n 时 95% t 区间用的系数 t(0.975, n − 1)")
+def _():
+    from scipy import stats as scipy_stats
+
+    from ..experiment import stats
+
+    return float(scipy_stats.t.ppf(stats.QUANTILE, len(_claims().seeds()) - 1))
+
+
+# --- results per method: mean ± 95% interval over seeds ---------------------------------------------
+
+# name: (method, span); span "in" = positions 0–127, "beyond" = 128–511, "rise" = beyond minus 64–127
+METHOD_LOSSES = {
+    "exp_in_dist_nope": ("nope", "in"),
+    "exp_in_dist_learned": ("learned", "in"),
+    "exp_in_dist_sinusoidal": ("sinusoidal", "in"),
+    "exp_in_dist_sinusoidal_scaled": ("sinusoidal_scaled", "in"),
+    "exp_in_dist_alibi": ("alibi", "in"),
+    "exp_in_dist_rope": ("rope", "in"),
+    "exp_in_dist_rope_partial": ("rope_partial", "in"),
+    "exp_beyond_nope": ("nope", "beyond"),
+    "exp_beyond_learned": ("learned", "beyond"),
+    "exp_beyond_sinusoidal": ("sinusoidal", "beyond"),
+    "exp_beyond_sinusoidal_scaled": ("sinusoidal_scaled", "beyond"),
+    "exp_beyond_alibi": ("alibi", "beyond"),
+    "exp_beyond_rope": ("rope", "beyond"),
+    "exp_beyond_rope_partial": ("rope_partial", "beyond"),
+    "exp_rise_nope": ("nope", "rise"),
+    "exp_rise_learned": ("learned", "rise"),
+    "exp_rise_sinusoidal": ("sinusoidal", "rise"),
+    "exp_rise_sinusoidal_scaled": ("sinusoidal_scaled", "rise"),
+    "exp_rise_alibi": ("alibi", "rise"),
+    "exp_rise_rope": ("rope", "rise"),
+    "exp_rise_rope_partial": ("rope_partial", "rise"),
+}
+_SPAN_DOC = {"in": "训练长度之内(位置 0–127)的平均 loss", "beyond": "训练长度之外(位置 128–511)的平均 loss",
+             "rise": "128–511 比 64–127 高出多少 loss"}
+
+
+def _per_seed(source: str, key: str):
+    c = _claims()
+    return {
+        "in": c.in_distribution, "beyond": c.beyond, "rise": c.rise,
+        "scaled_in": c.scaling_in_distribution, "scaled_beyond": c.scaling_beyond, "scaled_rise": c.scaling_rise,
+        "ext_start": lambda v, _: c.extension_curves(v)[:, 0], "ext_end": lambda v, _: c.extension_curves(v)[:, -1],
+        "ext_new": lambda v, _: c.extension_new_range(v, "after", True), "ext_rise": c.extension_rise,
+        "ext_gap": c.extension_gap, "early": c.early_excess,
+    }[source](key, True)
+
+
+for _name, (_method, _span) in METHOD_LOSSES.items():
+    number(_name, "+.2f" if _span == "rise" else ".2f", f"{_method}:{_SPAN_DOC[_span]}(均值 ± 95% 区间半宽)")(
+        lambda m=_method, s=_span: _estimate(_per_seed(s, m)))
+
+
+# name: ((source, a), (source, b)): the per-seed difference a − b, mean ± 95% interval (what a claim judges)
+DIFFERENCES = {
+    "exp_diff_sin_learned_in": (("in", "sinusoidal"), ("in", "learned")),
+    "exp_diff_learned_nope_in": (("in", "learned"), ("in", "nope")),
+    "exp_diff_nope_sin_scaled_in": (("in", "nope"), ("in", "sinusoidal_scaled")),
+    "exp_diff_sqrt_d_in": (("in", "sinusoidal"), ("in", "sinusoidal_scaled")),
+    "exp_diff_sin_scaled_alibi_in": (("in", "sinusoidal_scaled"), ("in", "alibi")),
+    "exp_diff_alibi_rope_in": (("in", "alibi"), ("in", "rope")),
+    "exp_diff_sin_scaled_rope_in": (("in", "sinusoidal_scaled"), ("in", "rope")),
+    "exp_diff_partial_rope_in": (("in", "rope_partial"), ("in", "rope")),
+    "exp_diff_partial_alibi_in": (("in", "rope_partial"), ("in", "alibi")),
+    "exp_diff_nope_rope_in": (("in", "nope"), ("in", "rope")),
+    "exp_diff_rope_nope_beyond": (("beyond", "rope"), ("beyond", "nope")),
+    "exp_diff_rope_alibi_beyond": (("beyond", "rope"), ("beyond", "alibi")),
+    "exp_diff_nope_alibi_beyond": (("beyond", "nope"), ("beyond", "alibi")),
+    "exp_diff_ntk_rope_in": (("scaled_in", "ntk"), ("in", "rope")),
+    "exp_diff_rope_ntk_beyond": (("beyond", "rope"), ("scaled_beyond", "ntk")),
+    "exp_diff_rope_yarn_beyond": (("beyond", "rope"), ("scaled_beyond", "yarn")),
+    "exp_diff_nope_yarn_beyond": (("beyond", "nope"), ("scaled_beyond", "yarn")),
+    "exp_diff_ext_rope_yarn_new": (("ext_new", "rope"), ("ext_new", "yarn")),
+}
+
+for _name, ((_sa, _ka), (_sb, _kb)) in DIFFERENCES.items():
+    number(_name, "+.3f", f"每个种子上 {_sa}({_ka}) − {_sb}({_kb}) 的均值 ± 95% 区间半宽(nats)")(
+        lambda sa=_sa, ka=_ka, sb=_sb, kb=_kb: _estimate(_per_seed(sa, ka) - _per_seed(sb, kb)))
+
+
+# name: (source, key) of one per-seed quantity, mean ± 95% interval
+SINGLE_ESTIMATES = {
+    "exp_early_sin_scaled": ("early", "sinusoidal_scaled"),
+    "exp_early_nope": ("early", "nope"),
+}
+
+for _name, (_source, _key) in SINGLE_ESTIMATES.items():
+    number(_name, "+.2f", f"{_source}({_key}) 的均值 ± 95% 区间半宽(nats)")(lambda s=_source, k=_key: _estimate(_per_seed(s, k)))
 
 
 @number("exp_sin_stalled", "", "不乘 √d_model 的 sinusoidal 有几个种子停在字频基线附近")
@@ -160,19 +279,45 @@ def _():
     return len(_claims().stalled_seeds("sinusoidal"))
 
 
+@number("exp_sin_escaped", "", "不乘 √d_model 的 sinusoidal 有几个种子学到了字频之外的东西(种子数 − 停住的)")
+def _():
+    c = _claims()
+    return len(c.seeds()) - len(c.stalled_seeds("sinusoidal"))
+
+
 @number("exp_stall_margin", ".2f", "「停在字频基线附近」的判定:训练长度内 loss 与基线相差不到多少 nats")
 def _():
     return _claims().STALL
 
 
-@number("exp_sin_seed_losses", "", "不乘 √d_model 的 sinusoidal 每个种子在训练长度之内的 loss(按种子顺序)")
+@number("exp_sin_best_seed", ".2f", "不乘 √d_model 的 sinusoidal 最好的那个种子在训练长度之内的 loss")
 def _():
-    return " / ".join(f"{v:.2f}" for v in _claims().in_distribution("sinusoidal", per_seed=True))
+    return float(_claims().in_distribution("sinusoidal", per_seed=True).min())
 
 
-@number("exp_clearly", ".1f", "「明显」的门槛:两组平均 loss 至少差多少 nats(≈ 困惑度高 10%)")
+# --- RoPE scaled at evaluation time (lesson 5): mean ± 95% interval over seeds ---------------------
+
+SCALING_LOSSES = {
+    "exp_in_dist_rope_pi": ("pi", "scaled_in"),
+    "exp_in_dist_rope_ntk": ("ntk", "scaled_in"),
+    "exp_in_dist_rope_yarn": ("yarn", "scaled_in"),
+    "exp_beyond_rope_pi": ("pi", "scaled_beyond"),
+    "exp_beyond_rope_ntk": ("ntk", "scaled_beyond"),
+    "exp_beyond_rope_yarn": ("yarn", "scaled_beyond"),
+    "exp_rise_rope_pi": ("pi", "scaled_rise"),
+    "exp_rise_rope_ntk": ("ntk", "scaled_rise"),
+    "exp_rise_rope_yarn": ("yarn", "scaled_rise"),
+}
+
+for _name, (_scaling, _source) in SCALING_LOSSES.items():
+    number(_name, "+.2f" if _source == "scaled_rise" else ".2f", f"RoPE 推理时用 {_scaling} 缩放后:{_source}(均值 ± 95% 区间半宽)")(
+        lambda k=_scaling, s=_source: _estimate(_per_seed(s, k)))
+
+
+@number("exp_scaling_factor", "g", "推理时的缩放倍数 s = 评测长度 ÷ 训练长度")
 def _():
-    return _claims().CLEARLY
+    c = _claims().config()
+    return c["eval_len"] / c["train_len"]
 
 
 # --- YaRN at the experiment's scale (lesson 5): what the evaluation-time scaling changed ---------
@@ -227,11 +372,6 @@ def _():
     return _exp_yarn().attention_factor ** 2
 
 
-@number("exp_partial_fraction", ".0%", "部分 RoPE 旋转每个头的多大比例的维度(transformers 的 partial_rotary_factor)")
-def _():
-    return _claims().config()["partial_rotary_fraction"]
-
-
 # --- the learning curves (lesson 3) ----------------------------------------------------------------
 
 
@@ -245,10 +385,10 @@ def _():
     return _claims().half_way()
 
 
-@number("exp_half_way_sinusoidal", ".2f", "不乘 √d_model 的 sinusoidal 训练到一半时的验证 loss(位置 0–127,种子平均)")
+@number("exp_half_way_sinusoidal", ".2f", "不乘 √d_model 的 sinusoidal 训练到一半时的验证 loss(位置 0–127;均值 ± 95% 区间半宽)")
 def _():
     c = _claims()
-    return c.curve_at("sinusoidal", c.half_way())
+    return _estimate(c.curve_at("sinusoidal", c.half_way(), per_seed=True))
 
 
 # --- extending the context by continued training (lesson 5) -----------------------------------------
@@ -321,14 +461,45 @@ def _():
     return int(_claims().config()["rope_base"])
 
 
-@number("exp_recovered", ".2f", "「回到预训练水平」的判定:训练长度之内的 loss 与预训练结束时相差不到多少 nats")
+@number("exp_recovered", ".2f", "数「第几步回到预训练水平」时的判定:训练长度之内的 loss 与预训练结束时相差不到多少 nats")
 def _():
     return _claims().RECOVERED
 
 
-@number("exp_pretrained_in", ".2f", "预训练结束时 RoPE 模型训练长度之内(位置 0–127)的 loss(种子平均),继续训练要回到的水平")
+@number("exp_pretrained_in", ".2f", "预训练结束时 RoPE 模型训练长度之内(位置 0–127)的 loss(均值 ± 95% 区间半宽),继续训练要回到的水平")
 def _():
-    return _claims().pretrained_in_distribution()
+    return _estimate(_claims().pretrained_in_distribution(per_seed=True))
+
+
+# name: (variant, source); ext_start / ext_end: positions 0–127 before and after the continued training,
+# ext_new: 128 to the new length after it, ext_rise: past the new length minus its late half, after it
+EXTENSION_LOSSES = {
+    "exp_ext_start_rope": ("rope", "ext_start"),
+    "exp_ext_start_pi": ("pi", "ext_start"),
+    "exp_ext_start_ntk": ("ntk", "ext_start"),
+    "exp_ext_start_yarn": ("yarn", "ext_start"),
+    "exp_ext_start_abf": ("abf", "ext_start"),
+    "exp_ext_end_rope": ("rope", "ext_end"),
+    "exp_ext_end_pi": ("pi", "ext_end"),
+    "exp_ext_end_ntk": ("ntk", "ext_end"),
+    "exp_ext_end_yarn": ("yarn", "ext_end"),
+    "exp_ext_end_abf": ("abf", "ext_end"),
+    "exp_ext_new_rope": ("rope", "ext_new"),
+    "exp_ext_new_pi": ("pi", "ext_new"),
+    "exp_ext_new_ntk": ("ntk", "ext_new"),
+    "exp_ext_new_yarn": ("yarn", "ext_new"),
+    "exp_ext_new_abf": ("abf", "ext_new"),
+    "exp_ext_rise_rope": ("rope", "ext_rise"),
+    "exp_ext_rise_pi": ("pi", "ext_rise"),
+    "exp_ext_rise_ntk": ("ntk", "ext_rise"),
+    "exp_ext_rise_yarn": ("yarn", "ext_rise"),
+    "exp_ext_rise_abf": ("abf", "ext_rise"),
+    "exp_ext_gap_pi": ("pi", "ext_gap"),
+}
+
+for _name, (_variant, _source) in EXTENSION_LOSSES.items():
+    number(_name, "+.2f" if _source in ("ext_rise", "ext_gap") else ".2f", f"{_variant}:{_source}(均值 ± 95% 区间半宽)")(
+        lambda v=_variant, s=_source: _estimate(_per_seed(s, v)))
 
 
 def _steps_text(steps: list) -> str:
@@ -340,31 +511,17 @@ def _steps_text(steps: list) -> str:
     return f"{lo}" if lo == hi else f"{lo}–{hi}"
 
 
-def _register_extension(variant: str) -> None:
-    @number(f"exp_ext_start_{variant}", ".2f", f"{variant}:换上新频率、继续训练之前,训练长度之内的 loss")
-    def _start():
-        return float(_claims().extension_curves(variant)[:, 0].mean())
+# name: variant; the steps from which the in-distribution loss stays within RECOVERED of pre-training (range over seeds)
+RECOVERY_STEPS = {
+    "exp_ext_recover_rope": "rope",
+    "exp_ext_recover_ntk": "ntk",
+    "exp_ext_recover_yarn": "yarn",
+    "exp_ext_recover_abf": "abf",
+}
 
-    @number(f"exp_ext_end_{variant}", ".2f", f"{variant}:继续训练结束时,训练长度之内的 loss")
-    def _end():
-        return float(_claims().extension_curves(variant)[:, -1].mean())
-
-    @number(f"exp_ext_new_{variant}", ".2f", f"{variant}:继续训练之后,位置 128 到新长度之内的平均 loss")
-    def _new():
-        return _claims().extension_new_range(variant, "after")
-
-    @number(f"exp_ext_rise_{variant}", "+.2f", f"{variant}:继续训练之后,越过新长度比新长度后半段高出多少 loss")
-    def _rise():
-        return _claims().extension_rise(variant)
-
-
-for _v in ("rope", "pi", "ntk", "yarn", "abf"):
-    _register_extension(_v)
-
-
-for _v in ("rope", "ntk", "yarn", "abf"):
-    number(f"exp_ext_recover_{_v}", "", f"{_v}:训练长度之内的 loss 从第几步起回到并保持在预训练水平附近(回到了的种子的范围)")(
-        lambda v=_v: _steps_text(_claims().steps_to_recover(v)))
+for _name, _variant in RECOVERY_STEPS.items():
+    number(_name, "", f"{_variant}:训练长度之内的 loss 从第几步起回到并保持在预训练水平附近(回到了的种子的范围)")(
+        lambda v=_variant: _steps_text(_claims().steps_to_recover(v)))
 
 
 @number("exp_ext_recovered_seeds_abf", "", "ABF:继续训练结束时回到预训练水平附近的种子数")
@@ -372,7 +529,9 @@ def _():
     return sum(x is not None for x in _claims().steps_to_recover("abf"))
 
 
-@number("exp_ext_end_abf_worst", ".3f", "ABF:继续训练结束时训练长度之内 loss 最高的那个种子,比它自己预训练结束时高多少")
+@number("exp_ext_recover_diff_abf_yarn", "+.0f", "每个种子上 ABF 比 YaRN 晚几步回到预训练水平(没回到的种子按最后一步再加一个测量间隔算;均值 ± 95% 区间半宽)")
 def _():
+    import numpy as np
+
     c = _claims()
-    return float((c.extension_curves("abf")[:, -1] - c.pretrained_in_distribution(per_seed=True)).max())
+    return _estimate(np.array(c.recovery_steps("abf")) - np.array(c.recovery_steps("yarn")))
