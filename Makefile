@@ -63,7 +63,7 @@ experiment-quick: setup
 	$(PY) -m posenc.experiment run --preset quick --jobs 2 --threads 1
 
 experiment-full: setup
-	$(PY) -m posenc.experiment run --preset full --seeds 3 --jobs 2 --threads 1
+	$(PY) -m posenc.experiment run --preset full --seeds 16 --jobs 2 --threads 1
 
 bench: setup
 	$(PY) -m tools.bench_build

@@ -12,7 +12,8 @@ with PI, NTK-aware and YaRN applied at evaluation time, and then extended to
 length 512 by 100 steps of continued training with plain RoPE, PI, NTK-aware,
 YaRN or a raised base (ABF), evaluated to position 1,023 before and after.
 
-    python -m posenc.experiment run --preset full --seeds 3 --jobs 2 --threads 1   # results/full.json
+    python -m posenc.experiment run --preset full --seeds 16 --jobs 2 --threads 1  # results/full.json (hours)
+    python -m posenc.experiment run --preset full --seeds 16 --device cuda --jobs 14 --threads 1  # minutes on a GPU
     python -m posenc.experiment verify [--deep]               # in the test suite (without --deep)
     python -m posenc.experiment summary                       # the numbers and claims
 
@@ -29,6 +30,7 @@ Modules, one job each:
     runtime    threads, determinism, device
     provenance code/encodings/corpus hashes, environment, the seal
     verify     is the committed file what the current code produces?
+    stats      a mean over seeds with its 95% t interval; the margins words mean
     claims     numbers and checked sentences for the lessons
     figures    arrays for figures_src/
 
@@ -38,12 +40,12 @@ one thread per process (each unit records its CPU seconds; the file sums them):
     --preset full, one (method, seed) unit     ≈7.2 CPU-min (6.6–8.7)
     --preset full, one extension unit          ≈3.7 CPU-min (3.5–3.8)
     --preset full --seeds 3 (36 units)         3.5 CPU-hours: 1 h 52 min 34 s wall with --jobs 2 (2026-12-03)
+    --preset full --seeds 16, one H200 GPU     535 s for 173 units with --jobs 14, 107 s for the other 19 (2026-12-04)
     --preset quick (12 units, --jobs 2)        4 min 6 s wall on an idle machine (README)
     verify                                     ≈20 s (hashes, self-consistency, the first 2 steps of each method)
     verify --deep                              + one RoPE model re-trained and the first extension steps
 
-The committed results are that measured run's (wall_seconds 6,744 s, from the
-first unit's start to the last unit's end); an earlier run on a busy machine gave
-the same numbers in ≈4 h. bf16 autocast is ≈2× faster than fp32 only on CPUs with native bf16
+The committed results are the 16-seed GPU run's; re-run on a CPU, its first
+training steps agree within 7e-7 nats (verify.py). bf16 autocast is ≈2× faster than fp32 only on CPUs with native bf16
 (AVX512-BF16/AMX); on AVX2 it is emulated and far slower, so the presets use fp32.
 """

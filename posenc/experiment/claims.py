@@ -94,13 +94,13 @@ def _load(path: str) -> dict:
 def _load_file(path: str) -> dict:
     p = Path(path)
     if not p.is_file():
-        raise ResultsMissing(f"{p} does not exist; run `python -m posenc.experiment run --preset full --seeds 3` (see posenc/experiment/__init__.py)")
+        raise ResultsMissing(f"{p} does not exist; run `python -m posenc.experiment run --preset full --seeds 16` (see posenc/experiment/__init__.py)")
     results = json.loads(p.read_text())
     if results.get("seal_sha256") != seal(results):
         raise ClaimFailed(f"{p} was edited after the run wrote it (seal mismatch); re-run `python -m posenc.experiment run --preset full`")
     missing = [m for m in METHODS if m not in results.get("runs", {})] + [v for v in EXTENSIONS if v not in results.get("extension", {})]
     if missing:
-        raise ClaimFailed(f"{p} lacks {missing}; re-run `python -m posenc.experiment run --preset full --seeds 3` with all methods and extensions")
+        raise ClaimFailed(f"{p} lacks {missing}; re-run `python -m posenc.experiment run --preset full --seeds 16` with all methods and extensions")
     if results["config"]["train_len"] != TRAIN_LEN:
         raise ClaimFailed(f"{p} was trained at length {results['config']['train_len']}, claims.py assumes {TRAIN_LEN}; update TRAIN_LEN")
     return results

@@ -3,7 +3,9 @@
 Five checks, cheapest first; the first failure raises ``StaleResults`` naming
 the command that fixes it:
 
-1. the seal: the numbers are the ones the run wrote (no hand edits);
+1. the seal: an unkeyed sha256 over the file, so an accidental edit (a hand
+   fix, a bad merge, a truncated copy) is caught; it is not a signature, and
+   someone who edits the numbers on purpose can recompute it;
 2. the file is complete: every method, extension variant, seed, step, curve
    point and position, all finite;
 3. the file agrees with itself: each learning curve ends at the in-distribution
@@ -33,6 +35,14 @@ RoPE: with near-uniform attention at initialisation positions barely matter
 yet, and their first two losses differ by 2.9e-4 and 2.0e-4, still above the
 tolerance. (Guarding the code is the hash's job; the re-run checks that the
 recorded numbers are what this code computes on this machine.)
+
+A GPU-made file verifies on a CPU. The committed results were trained on an
+NVIDIA H200 (torch 2.11, CUDA 13); re-run on the project's CPU (torch 2.13),
+the first two losses of every method agree with them within 7e-7 nats, the
+same size as CPU-to-CPU rounding, so the tolerance above covers both. Over 400
+steps such last-bit differences grow (training is chaotic), which is why the
+default re-run stops at the first steps; ``--deep`` re-trains a whole model and
+compares it with CONSISTENCY-like tolerances only on the same kind of device.
 """
 
 from __future__ import annotations
