@@ -40,9 +40,13 @@ A GPU-made file verifies on a CPU. The committed results were trained on an
 NVIDIA H200 (torch 2.11, CUDA 13); re-run on the project's CPU (torch 2.13),
 the first two losses of every method agree with them within 7e-7 nats, the
 same size as CPU-to-CPU rounding, so the tolerance above covers both. Over 400
-steps such last-bit differences grow (training is chaotic), which is why the
-default re-run stops at the first steps; ``--deep`` re-trains a whole model and
-compares it with CONSISTENCY-like tolerances only on the same kind of device.
+steps such last-bit differences grow (training is chaotic): re-trained on a CPU,
+seed 0's RoPE model drifted from the GPU's losses by up to 0.053 nats at one step
+and ended 0.014 nats apart in distribution, less than the seed-to-seed spread.
+So ``--deep`` holds a whole re-training to RERUN_TOLERANCE only on the device the
+file was made on; on another device it asks the same as a claim of "about the
+same" (stats.SAME): the re-trained model's final in-distribution loss, and the
+first extension steps from it, within 0.05 nats of the file.
 """
 
 from __future__ import annotations
@@ -218,13 +222,23 @@ def check_rerun_extension(results: dict, path, threads: int, steps: int = RERUN_
     ds = data_mod.load(cfg)
     seed = results["seeds"][0]
     base, losses = train(cfg, "rope", seed, ds.train)
-    recorded = results["runs"]["rope"][0]["train_loss"]
-    worst = max(abs(a - b) for a, b in zip(losses, recorded))
+    made_on = results.get("environment", {}).get("device", "cpu")
+    if made_on == "cpu":
+        recorded = results["runs"]["rope"][0]["train_loss"]
+        worst = max(abs(a - b) for a, b in zip(losses, recorded))
+        what = f"losses over {len(losses)} steps"
+    else:  # another device's rounding grows over a whole training run: hold the outcome to "about the same"
+        from .evaluate import in_distribution_loss
+        from .stats import SAME
+
+        tolerance = SAME
+        worst = abs(in_distribution_loss(base, ds.val, cfg) - results["runs"]["rope"][0]["val_curve"][-1])
+        what = f"final in-distribution loss (the file was made on {made_on}, this run on cpu)"
     if worst > tolerance:
         raise StaleResults(f"{path}: re-training rope (seed {seed}, {recorded_threads} thread(s)) drifts from the recorded "
-                           f"losses by {worst:.2e} over {len(losses)} steps; {_fix(results['preset'], len(results['seeds']))}")
+                           f"{what} by {worst:.2e} > {tolerance:g}; {_fix(results['preset'], len(results['seeds']))}")
     state = base.state_dict()
-    lines = [f"  rope re-trained ({len(losses)} steps, {recorded_threads} thread(s)): losses within {worst:.1e}"]
+    lines = [f"  rope re-trained ({len(losses)} steps, {recorded_threads} thread(s)): {what} within {worst:.1e} (tolerance {tolerance:g})"]
     for variant in EXTENSIONS:
         recorded = results["extension"][variant][0]["train_loss"][:steps]
         model = build(cfg, "rope", seed)
