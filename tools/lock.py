@@ -92,6 +92,9 @@ def main(argv=None) -> int:
               *(f"{n}=={closed[n]}" for n in missing), sep="\n  ")
         return 1
     LOCK.write_text(header(text) + "".join(body[n] for n in sorted(body)), encoding="utf-8")
+    from tools import notebooks  # the notebooks' share of the lock (docs/notebooks/requirements.txt)
+
+    notebooks.REQUIREMENTS.write_text(notebooks.requirements(), encoding="utf-8")
     print(f"requirements.lock: {len(body)} packages, {sum(e.count('--hash') for e in body.values())} hashes")
     return 0
 
