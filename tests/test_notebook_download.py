@@ -178,3 +178,25 @@ def test_the_download_is_pinned_and_keeps_its_outputs():
     nb["cells"][1]["source"] = "COMMIT = 'x'\n"
     with pytest.raises(SystemExit, match="COMMIT = None"):
         notebook_download.downloadable(nb, SHA)
+
+
+def _load_hook():
+    """tools/notebook_download.py loaded afresh, as mkdocs serve loads a hook again for every rebuild."""
+    spec = importlib.util.spec_from_file_location("notebook_download_reloaded", ROOT / "tools" / "notebook_download.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_executed_notebook_is_captured_under_its_source_path_across_reloads(tmp_path):
+    import nbformat
+    from nbconvert import NotebookExporter
+
+    first, again = _load_hook(), _load_hook()
+    assert first._executed() is again._executed()
+    source = tmp_path / "tiny.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("print(6 * 7)")]), source)
+    NotebookExporter(preprocessors=["nbconvert.preprocessors.ExecutePreprocessor"], config={
+        "ExecutePreprocessor": {"enabled": True, "kernel_name": "python3", "timeout": 120}}).from_filename(str(source))
+    nb = again._executed().pop(str(source.resolve()))
+    assert nb["cells"][0]["outputs"][0]["text"] == "42\n"

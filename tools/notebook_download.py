@@ -1,9 +1,9 @@
 """The notebooks a reader takes away (a MkDocs hook): the downloaded .ipynb carries the outputs the
 build's run printed, and runs outside the repository at the commit the site was built from.
 
-- The build commit: $GITHUB_SHA in CI, else `git rev-parse HEAD`; None outside a git checkout (a
-  copy of the project), where the notebooks are still built but cannot fetch the course by
-  themselves. It goes into config.extra.build_commit (the Colab link in
+- The build commit: $POSENC_BUILD_COMMIT if set (a build of a copy of the project names the commit
+  it is a copy of), else $GITHUB_SHA in CI, else `git rev-parse HEAD`; None outside a git checkout,
+  where the notebooks are still built but cannot fetch the course by themselves. It goes into config.extra.build_commit (the Colab link in
   overrides/partials/notebook-links.html opens the notebook at that commit) and into
   notebooks/build.json, which the setup cell reads in Colab (the file Colab opens from the
   repository cannot hold its own commit).
@@ -37,11 +37,10 @@ ROOT = Path(__file__).resolve().parent.parent
 log = logging.getLogger("mkdocs.hooks.posenc.notebooks")
 
 COMMIT_LINE = re.compile(r"^COMMIT = None(?=\s|$)", re.M)
-_executed: dict[str, dict] = {}  # the notebook's source path -> the notebook as executed in this process
 
 
 def build_commit() -> str | None:
-    sha = os.environ.get("GITHUB_SHA")
+    sha = os.environ.get("POSENC_BUILD_COMMIT") or os.environ.get("GITHUB_SHA")
     if not sha:
         try:
             sha = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
@@ -50,29 +49,34 @@ def build_commit() -> str | None:
     return sha if re.fullmatch(r"[0-9a-f]{40}", sha) else None
 
 
-def _capture_executed_notebooks() -> None:
-    """Keep a copy of each notebook ExecutePreprocessor runs, under its source path."""
+def _executed() -> dict[str, dict]:
+    """Each notebook ExecutePreprocessor ran in this process, under its source path, as it left it.
+
+    The dict hangs on the wrapped method, not on this module: mkdocs serve loads this hook again for
+    every rebuild, and the wrapper installed by the first load is the one that keeps capturing.
+    """
     from nbconvert.preprocessors import ExecutePreprocessor
 
     original = ExecutePreprocessor.preprocess
-    if getattr(original, "captures_notebooks", False):
-        return  # mkdocs serve loads this hook again for every rebuild
+    if not hasattr(original, "executed_notebooks"):
+        executed: dict[str, dict] = {}
 
-    @functools.wraps(original)
-    def preprocess(self, nb, resources=None, km=None):
-        nb, resources = original(self, nb, resources, km)
-        meta = (resources or {}).get("metadata") or {}
-        if meta.get("path") and meta.get("name"):
-            _executed[str(Path(meta["path"], meta["name"] + ".ipynb").resolve())] = json.loads(json.dumps(nb))
-        return nb, resources
+        @functools.wraps(original)
+        def preprocess(self, nb, resources=None, km=None):
+            nb, resources = original(self, nb, resources, km)
+            meta = (resources or {}).get("metadata") or {}
+            if meta.get("path") and meta.get("name"):
+                executed[str(Path(meta["path"], meta["name"] + ".ipynb").resolve())] = json.loads(json.dumps(nb))
+            return nb, resources
 
-    preprocess.captures_notebooks = True
-    ExecutePreprocessor.preprocess = preprocess
+        preprocess.executed_notebooks = executed
+        ExecutePreprocessor.preprocess = preprocess
+    return ExecutePreprocessor.preprocess.executed_notebooks
 
 
 def on_config(config):
     config.extra["build_commit"] = build_commit()
-    _capture_executed_notebooks()
+    _executed()  # start capturing before mkdocs-jupyter runs a notebook
     return config
 
 
@@ -89,7 +93,7 @@ def _execute(source: Path) -> dict:
 
     nb = nbformat.read(source, as_version=4)
     ExecutePreprocessor(timeout=600, kernel_name="python3").preprocess(nb, {"metadata": {"path": str(source.parent), "name": source.stem}})
-    return _executed[str(source.resolve())]
+    return _executed()[str(source.resolve())]
 
 
 def downloadable(nb: dict, commit: str | None) -> str:
@@ -118,8 +122,9 @@ def on_post_page(output, page, config):
     executes = bool(plugin and plugin.config["execute"])
     if executes:
         cached = Path(plugin.config["cache_dir"]) / f"executed-{hashlib.sha256(source.read_bytes()).hexdigest()[:24]}.ipynb"
-        if str(source.resolve()) in _executed:
-            nb = _executed.pop(str(source.resolve()))
+        executed = _executed()
+        if str(source.resolve()) in executed:
+            nb = executed.pop(str(source.resolve()))
             cached.parent.mkdir(parents=True, exist_ok=True)
             cached.write_text(json.dumps(nb), encoding="utf-8")
         elif cached.is_file():
@@ -127,7 +132,7 @@ def on_post_page(output, page, config):
         else:
             log.info(f"{page.file.src_uri}: executing it for the download (its page came from mkdocs-jupyter's cache)")
             nb = _execute(source)
-            _executed.pop(str(source.resolve()), None)
+            executed.pop(str(source.resolve()), None)
             cached.parent.mkdir(parents=True, exist_ok=True)
             cached.write_text(json.dumps(nb), encoding="utf-8")
     else:
