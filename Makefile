@@ -15,17 +15,18 @@ setup: system $(VENV)/.installed node_modules/.installed
 system:
 	@bash tools/setup_system.sh
 
-# The virtualenv is rebuilt whenever the lock file changes: uv, installed by pip, installs the lock, from
-# where this machine's pip is configured to look; torch's pinned CPU build (torch==…+cpu), which PyPI does
-# not carry, comes from PyTorch's CPU index where pip's configuration lacks it (tools/install_venv.sh).
+# The virtualenv is rebuilt whenever the lock file changes: uv, installed by pip, installs the lock, every
+# file checked against the lock's hashes, from PyPI (or the mirror and wheel folders this machine's pip is
+# configured with); torch's pinned CPU build (torch==…+cpu), which PyPI does not carry, is read from the
+# torch page of PyTorch's CPU index where those places lack it, and nothing else is (tools/install_venv.sh).
 TORCH_CPU_INDEX := https://download.pytorch.org/whl/cpu
 $(VENV)/.installed: requirements.lock pyproject.toml tools/install_venv.sh
 	@bash tools/install_venv.sh "$(PYTHON)" $(VENV) requirements.lock $(TORCH_CPU_INDEX)
 	@touch $@
 
 node_modules/.installed: package.json package-lock.json
-	@echo "setup: npm ci (KaTeX, from package-lock.json)"
-	@npm ci --no-audit --no-fund
+	@echo "setup: npm ci (KaTeX, from package-lock.json, each package checked against its integrity hash)"
+	@npm ci --ignore-scripts --no-audit --no-fund  # no package's install script runs: KaTeX needs none
 	@touch $@
 
 # Rebuilds on every save under docs/, posenc/, figures_src/ and tools/, importing changed code again

@@ -44,7 +44,10 @@ def test_clean_build_is_byte_identical(request, tmp_path):
     everything from scratch, so this also checks that a cache hit gives the same bytes as a redraw.
     """
     copy = copy_project(tmp_path / "project")
-    proc = build_site(tmp_path / "site", cwd=copy)
+    # the copy has no .git: it names the commit the session's build found (its notebooks and Colab links carry it)
+    from tools.notebook_download import build_commit
+
+    proc = build_site(tmp_path / "site", env_extra={"POSENC_BUILD_COMMIT": build_commit() or ""}, cwd=copy)
     assert proc.returncode == 0, proc.stderr[-4000:]
     site_dir = request.getfixturevalue("site_dir")  # only now: see the module docstring
     a, b = _digests(site_dir), _digests(tmp_path / "site")

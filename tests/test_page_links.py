@@ -2,6 +2,7 @@
 (download, open in Colab), each page a 报告错误 link that opens a GitHub issue naming the page."""
 
 import html
+import json
 import re
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
@@ -47,9 +48,15 @@ def test_every_notebook_page_offers_its_ipynb(site_dir):
         found = links(page)
         (download,) = [a for a in found if a.get("download") is not None]
         assert download["href"] == nb.name and download["download"] == nb.name
-        # the file the link points to is the notebook itself, byte for byte
-        assert (page.parent / download["href"]).read_bytes() == nb.read_bytes()
-        colab = f"https://colab.research.google.com/github/{owner_repo}/blob/main/docs/notebooks/{nb.name}"
+        # the file the link points to is the notebook as the build ran it, pinned to the build's commit
+        # (tools/notebook_download.py): the same cells, every code cell with its outputs
+        commit = json.loads((site_dir / "notebooks" / "build.json").read_text(encoding="utf-8"))["commit"]
+        assert re.fullmatch(r"[0-9a-f]{40}", commit or ""), "the test build knows its commit (git rev-parse HEAD)"
+        got, source = (json.loads(p.read_text(encoding="utf-8"))["cells"] for p in (page.parent / download["href"], nb))
+        assert ["".join(c["source"]) for c in got] == [
+            "".join(c["source"]).replace("COMMIT = None", f'COMMIT = "{commit}"', 1 if i == 1 else 0) for i, c in enumerate(source)]
+        assert all(c["outputs"] for c in got if c["cell_type"] == "code"), f"{nb.name}: a code cell without outputs"
+        colab = f"https://colab.research.google.com/github/{owner_repo}/blob/{commit}/docs/notebooks/{nb.name}"
         assert [a for a in found if a.get("href") == colab], f"{page}: no Colab link {colab}"
 
 

@@ -1,84 +1,11 @@
-"""Site wiring that needs no build: the notebooks' setup cell in Colab, the BibTeX macro, the
-verification tags' tooltips, the phone constants' arithmetic."""
+"""Site wiring that needs no build: the BibTeX macro, the verification tags' tooltips, the phone
+constants' arithmetic (the notebooks' setup cell: tests/test_notebook_download.py)."""
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import subprocess
-import sys
-import types
-
-import pytest
-import yaml
 
 from macro_env import MacroEnv
-from site_support import ROOT
-
-SETUP = ROOT / "docs" / "notebooks" / "_setup.py"
-
-
-def _mkdocs_config() -> dict:
-    class Loader(yaml.SafeLoader):
-        pass
-
-    Loader.add_multi_constructor("", lambda loader, suffix, node: None)  # !ENV and the like
-    return yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
-
-
-def _run_setup(monkeypatch, tmp_path, colab: bool, importable: bool):
-    """Run the setup cell in an empty folder, with a stand-in for git; return the commands it ran."""
-    clone_to = tmp_path / "content" / "posenc"
-    source = SETUP.read_text(encoding="utf-8").replace('"/content/posenc"', repr(str(clone_to)))
-    work = tmp_path / "work"
-    work.mkdir()
-    monkeypatch.chdir(work)
-    monkeypatch.setattr(sys, "path", list(sys.path))
-    if colab:
-        monkeypatch.setitem(sys.modules, "google.colab", types.ModuleType("google.colab"))
-    else:
-        monkeypatch.delitem(sys.modules, "google.colab", raising=False)
-    real_find_spec = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec",
-                        lambda name, *a: (real_find_spec(name, *a) if importable else None) if name == "posenc" else real_find_spec(name, *a))
-    ran = []
-
-    def fake_run(args, check=False, **kwargs):  # what `git clone` leaves behind
-        ran.append(list(args))
-        (clone_to / "posenc").mkdir(parents=True)
-        (clone_to / "posenc" / "__init__.py").write_text("")
-        return subprocess.CompletedProcess(args, 0)
-
-    monkeypatch.setattr(subprocess, "run", fake_run)
-    namespace = {"__name__": "__setup__"}
-    exec(compile(source, str(SETUP), "exec"), namespace)
-    return ran, namespace, clone_to
-
-
-def test_in_colab_the_setup_cell_clones_the_repository(monkeypatch, tmp_path):
-    ran, namespace, clone_to = _run_setup(monkeypatch, tmp_path, colab=True, importable=False)
-    repo_url = _mkdocs_config()["repo_url"]
-    assert ran == [["git", "clone", "--depth", "1", repo_url, str(clone_to)]]
-    assert namespace["root"] == clone_to
-    assert str(clone_to) in sys.path and str(clone_to / "docs" / "snippets") in sys.path
-
-
-def test_the_setup_cell_names_mkdocs_repo_url():
-    assert re.search(r'^REPO_URL = "([^"]+)"', SETUP.read_text(encoding="utf-8"), re.M).group(1) == _mkdocs_config()["repo_url"]
-
-
-def test_outside_colab_the_setup_cell_clones_nothing(monkeypatch, tmp_path):
-    with pytest.raises(ModuleNotFoundError, match="找不到 posenc"):
-        _run_setup(monkeypatch, tmp_path, colab=False, importable=False)
-
-
-def test_every_notebook_starts_with_the_setup_cell():
-    import json
-
-    setup = SETUP.read_text(encoding="utf-8").rstrip("\n")
-    for nb in sorted((ROOT / "docs" / "notebooks").glob("*.ipynb")):
-        cells = [c for c in json.loads(nb.read_text(encoding="utf-8"))["cells"] if c["cell_type"] == "code"]
-        assert "".join(cells[0]["source"]).rstrip("\n") == setup, f"{nb.name}: run python -m tools.notebooks"
 
 
 def test_citation_bibtex_macro_is_a_bibtex_block_from_citation_cff():

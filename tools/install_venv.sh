@@ -1,19 +1,26 @@
 #!/usr/bin/env bash
-# The virtualenv, from the lock file (`make setup` runs this when requirements.lock or pyproject.toml changes):
+# The virtualenv, from the lock file, every package checked against the lock's hashes
+# (`make setup` runs this when requirements.lock, pyproject.toml or this script changes):
 #
 #   bash tools/install_venv.sh PYTHON VENV LOCK TORCH_CPU_INDEX
-#   bash tools/install_venv.sh --uv-args PYTHON     (only print what step 2 passes on to uv)
+#   bash tools/install_venv.sh --uv-args PYTHON     (only print what step 3 passes on to uv)
 #
 # 1. PYTHON -m venv VENV (with pip).
-# 2. pip installs uv, at the version LOCK pins, and uv installs LOCK. uv downloads and unpacks in
-#    parallel and keeps a cache (~/.cache/uv): about 15 s on two cores where pip takes about 60 s.
-#    uv does not read pip's configuration, so where this machine's pip is configured to look for
-#    packages (pip.conf or PIP_* variables: index-url, extra-index-url, find-links, constraint) is
-#    passed on to it, and like pip it takes each pinned version from whichever of those has it.
-# 3. LOCK pins torch's CPU build (torch==…+cpu), which PyPI does not carry. Where the configured
-#    places lack it (CI sets PIP_EXTRA_INDEX_URL; a machine may keep a local wheel store),
-#    TORCH_CPU_INDEX, PyTorch's CPU index, is added.
-# 4. Bytecode, compiled on every core. It skips what no test or build imports: the packages' own test
+# 2. pip installs uv, at the version LOCK pins, with hashes required.
+# 3. uv installs LOCK with hashes required (a file whose sha256 LOCK does not list is refused, from
+#    wherever it came) and its default index strategy: each package comes from the first index that
+#    has it, never from another index that happens to carry a higher or a planted version. uv does
+#    not read pip's configuration, so this machine's pip settings that name where packages may come
+#    from are passed on: index-url (a mirror of PyPI in place of PyPI) and find-links (local wheel
+#    folders, read alongside the index). pip's extra-index-url is not: under the default strategy an
+#    extra index is asked first for every package it carries, so a partial store would hide PyPI's
+#    version of those packages. Nor is constraint: every version is pinned already, and uv refuses a
+#    constraint that is not an exact pin when hashes are required.
+# 4. LOCK pins torch's CPU build (torch==…+cpu), which PyPI does not carry. Where the places of
+#    step 3 lack it (a local wheel folder may hold it), uv reads the torch page of PyTorch's CPU
+#    index, TORCH_CPU_INDEX/torch/, as a list of files (--find-links): torch, and only torch, can
+#    come from there; every other package still comes from PyPI.
+# 5. Bytecode, compiled on every core. It skips what no test or build imports: the packages' own test
 #    folders, torch's test helpers, the transformers model zoo (the few models the reference tests
 #    load compile when imported), and packages installed only as dependencies of tools the project
 #    does not run here (mutmut's, IPython's interactive ones, setuptools, pip): a full `make test`
@@ -21,41 +28,52 @@
 #    bytecode is written here or never, and every process would compile its imports again.
 set -euo pipefail
 
-# uv's options for the places pip is configured to look, one per line; `--uv-args PYTHON` prints them.
+# uv's options for the places pip is configured to look, one `--option=value` a line (one argument
+# each, so a value that starts with `--` stays a value); `--uv-args PYTHON` prints them.
 uv_args() {
-  local line key value v
-  while IFS= read -r line; do  # e.g. global.extra-index-url='file:///a file:///b' or :env:.find-links='/opt/wheels'
+  local line key value v values
+  while IFS= read -r line; do  # e.g. global.find-links='/a /b' or :env:.index-url='https://mirror/simple'
     key=${line%%=*} value=${line#*=}
     key=${key##*.} value=${value#\'} value=${value%\'}
+    read -r -a values <<< "$value"  # pip separates several values by whitespace; no glob expansion here
     case $key in
-      index-url) printf '%s\n' --index-url "$value" ;;
-      extra-index-url) for v in $value; do printf '%s\n' --extra-index-url "$v"; done ;;
-      find-links) for v in $value; do printf '%s\n' --find-links "$v"; done ;;
-      constraint) for v in $value; do printf '%s\n' --constraint "$v"; done ;;
+      index-url) printf -- '--index-url=%s\n' "${values[@]}" ;;
+      find-links) for v in "${values[@]}"; do printf -- '--find-links=%s\n' "$v"; done ;;
     esac
   done < <("$1" -m pip config list)
 }
 if [ "${1:-}" = --uv-args ]; then uv_args "$2"; exit; fi
 
+# One package's entry of a hash-locked requirements file: its `name==version \` line and the
+# `--hash` lines under it.
+entry() {
+  awk -v name="$1" 'tolower($0) ~ "^" name "==" { on = 1 } on { print } on && !/\\$/ { exit }' "$2"
+}
+
 python=$1 venv=$2 lock=$3 torch_cpu_index=$4
 NOT_IMPORTED='/(tests?|transformers/models|torch/testing/_internal|networkx|textual|libcst|pydantic|rich|prompt_toolkit|jedi|fsspec|wcwidth|coverage|hypothesis|anyio|setuptools|pip)/'
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
 
-echo "setup: creating $venv from $lock (first time: a minute or two)"
+echo "setup: creating $venv from $lock, every package checked against its hash (first time: a minute or two)"
 "$python" -m venv "$venv"
 py="$venv/bin/python"
-uv=$(grep -m1 '^uv==' "$lock") || { echo "setup: $lock pins no uv (uv==…); add it" >&2; exit 1; }
-"$py" -m pip install -q --no-compile "$uv"
+entry uv "$lock" > "$work/uv.txt"
+grep -q -- '--hash=sha256:' "$work/uv.txt" || { echo "setup: $lock pins no uv with its hashes (uv==… --hash=sha256:…); add it" >&2; exit 1; }
+"$py" -m pip install -q --no-compile --no-deps --require-hashes -r "$work/uv.txt"
+uv="$venv/bin/uv"
 
-args=(--python "$py" --index-strategy unsafe-best-match)
+# The build of a package published only as source (jieba) takes its build tools from LOCK too, hash-checked.
+args=(--python "$py" --require-hashes "--build-constraints=$lock")
 mapfile -t -O ${#args[@]} args < <(uv_args "$py")
 if [ -n "${PIP_CERT:-}" ]; then export SSL_CERT_FILE=$PIP_CERT; fi
 
-torch=$(grep -m1 '^torch==' "$lock")
-if ! "$py" -m pip install --dry-run --no-deps -q "$torch" >/dev/null 2>&1; then
-  echo "setup: $torch is not where pip is configured to look; adding PyTorch's CPU index $torch_cpu_index"
-  args+=(--extra-index-url "$torch_cpu_index")
+entry torch "$lock" > "$work/torch.txt"
+if ! "$uv" pip install --dry-run --no-deps -q "${args[@]}" -r "$work/torch.txt" >/dev/null 2>&1; then
+  echo "setup: $(head -1 "$work/torch.txt" | cut -d' ' -f1) is not where pip is configured to look; reading torch alone from PyTorch's CPU index"
+  args+=("--find-links=${torch_cpu_index%/}/torch/")
 fi
-"$venv/bin/uv" pip install "${args[@]}" -r "$lock"
+"$uv" pip install "${args[@]}" -r "$lock"
 
 echo "setup: compiling the installed modules to bytecode, on every core"
 site=$("$py" -c 'import sysconfig; print(sysconfig.get_path("purelib"))')

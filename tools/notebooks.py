@@ -19,7 +19,14 @@ becomes the source of docs/snippets/lesson3_table.py, so a computation a lesson 
 snippet and the notebook runs is written once. ``# posenc: include _setup.py`` takes
 docs/notebooks/_setup.py, the setup cell every notebook starts with (it finds the
 repository and puts posenc and docs/snippets/ on the path, so an included snippet's own
-imports work).
+imports work). Its cell is tagged remove-input: the notebook page shows what it printed, not
+its code, which a reader of the page does not run.
+
+A notebook opened outside the repository (downloaded from the site, or in Colab) fetches the
+course at the commit the site was built from (_setup.py; tools/notebook_download.py writes the
+commit into the downloaded copy) and installs what it lacks from docs/notebooks/requirements.txt:
+the entries of requirements.lock, with their hashes, for what the notebooks import and what that
+needs (NOTEBOOK_PACKAGES). This command writes that file too; --check compares it.
 
 Every heading needs an ASCII part of its own (the lesson number, or the posenc function the
 section uses): mkdocs-jupyter's anchors keep only ASCII (see heading_anchors).
@@ -45,6 +52,13 @@ METADATA = {
     "kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"},
     "language_info": {"name": "python"},
 }
+REQUIREMENTS = NOTEBOOKS / "requirements.txt"
+LOCK = ROOT / "requirements.lock"
+# What the notebooks import (numpy, PyYAML for posenc's data, torch for the torch snippets) and every
+# package those need; tests/test_notebook_download.py checks the list against the installed packages.
+NOTEBOOK_PACKAGES = ("filelock", "fsspec", "jinja2", "markupsafe", "mpmath", "networkx", "numpy", "pyyaml",
+                     "setuptools", "sympy", "torch", "typing-extensions")
+SETUP_INCLUDE = "# posenc: include _setup.py"
 INCLUDE = re.compile(r"\A# posenc: include (?P<file>[\w.-]+\.py)\s*\Z")
 HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$", re.M)
 
@@ -102,7 +116,10 @@ def build(name: str, cells: list[tuple[str, str]]) -> nbformat.NotebookNode:
         if kind == "markdown":
             nb.cells.append(new_markdown_cell(source, id=cell_id))
         elif kind == "code":
-            nb.cells.append(new_code_cell(_included(name, source), id=cell_id))
+            cell = new_code_cell(_included(name, source), id=cell_id)
+            if source.strip() == SETUP_INCLUDE:  # the page shows what it printed, not its code (mkdocs.yml remove_tag_config)
+                cell.metadata["tags"] = ["remove-input"]
+            nb.cells.append(cell)
         else:
             raise ValueError(f"{name} cell {index}: a cell is markdown or code, got {kind!r}")
     nbformat.validate(nb)
@@ -120,6 +137,23 @@ def render(path: Path) -> str:
     return nbformat.writes(build(path.stem, cells_of(path)), version=4) + "\n"
 
 
+def requirements() -> str:
+    """docs/notebooks/requirements.txt: requirements.lock's entries (pin and hashes) for NOTEBOOK_PACKAGES."""
+    entries, name = {}, None
+    for line in LOCK.read_text(encoding="utf-8").splitlines(keepends=True):
+        if line.startswith("#"):
+            continue
+        if not line[:1].isspace():
+            name = re.split(r"[=<>!~;\s]", line, maxsplit=1)[0].lower().replace("_", "-")
+        entries[name] = entries.get(name, "") + line
+    missing = [n for n in NOTEBOOK_PACKAGES if n not in entries]
+    if missing:
+        raise ValueError(f"requirements.lock lacks {missing}, which the notebooks need (tools/notebooks.py NOTEBOOK_PACKAGES)")
+    head = ("# What a notebook opened outside the repository installs when it lacks numpy, PyYAML or torch\n"
+            "# (_setup.py): requirements.lock's entries for them and what they need. Written by python -m tools.notebooks.\n")
+    return head + "".join(entries[n] for n in NOTEBOOK_PACKAGES)
+
+
 def expected() -> dict[Path, str]:
     return {path.with_suffix(".ipynb"): render(path) for path in sources()}
 
@@ -129,7 +163,7 @@ def main(argv=None) -> int:
     parser.add_argument("--check", action="store_true", help="only compare; exit 1 when an .ipynb differs from its .py")
     args = parser.parse_args(argv)
     stale = []
-    for path, text in expected().items():
+    for path, text in {**expected(), REQUIREMENTS: requirements()}.items():
         current = path.read_text(encoding="utf-8") if path.exists() else None
         if current == text:
             continue

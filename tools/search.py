@@ -18,7 +18,8 @@ What this module adds:
 - ``search_boost``: lessons teach, the other pages point at them (the home page and the
   references summarise every lesson; a notebook repeats its lesson's code), so those rank below
   the lesson that teaches a term (Material's per-page ``search.boost``).
-- ``clean_index``: result teasers without raw LaTeX: ``\\(\\omega_i\\)`` in the index text reads ωᵢ.
+- ``clean_index``: result teasers without raw LaTeX: ``\\(\\omega_i\\)`` in the index text reads ωᵢ; and
+  notebook headings without the ¶ of nbconvert's anchor link at the end of their titles.
 - a reported value's verification tag (已核实 …) stays out of the index (``data-search-exclude``
   in ``tools/macros.py`` ``tag_badge``).
 
@@ -181,11 +182,17 @@ def plain_text(text: str) -> str:
     return _MATH.sub(reading, text)
 
 
+# nbconvert ends each notebook heading with its anchor link, ¶, which Material's search takes into the title.
+_ANCHOR_MARK = re.compile(r"[\s\u200b]*¶$")
+
+
 def clean_index(path: Path) -> None:
-    """Rewrite Material's search_index.json so that no title or teaser shows raw LaTeX."""
+    """Rewrite Material's search_index.json so that no title or teaser shows raw LaTeX, and no title ends in ¶."""
     data = json.loads(path.read_text(encoding="utf-8"))
     for doc in data["docs"]:
         for key in ("title", "text"):
             if key in doc:
                 doc[key] = plain_text(doc[key])
+        if "title" in doc:
+            doc["title"] = _ANCHOR_MARK.sub("", doc["title"])
     path.write_text(json.dumps(data, separators=(",", ":"), ensure_ascii=True), encoding="utf-8")

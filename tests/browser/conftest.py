@@ -24,6 +24,10 @@ port, so on a test server nothing would match and every click would reload.
 ``visit`` therefore serves sitemap.xml with site_url replaced by the test
 server's address, which makes navigation behave as on the published site.
 
+Every page carries the site's page policy (tools/csp.py), which forbids eval: give
+``wait_for_function`` a function (``"() => …"``), since Playwright evaluates an expression string
+with eval each time it polls, and the policy then blocks it.
+
 Every page opened by ``visit`` is closed at the end of the test. Mark browser
 tests with ``pytest.mark.browser`` (they need the built site: also ``build``).
 """

@@ -5,7 +5,7 @@ half in test_browser_gates_2.py.
 
 For each page, with every folded block opened: the network goes idle and every in-page experiment
 mounts, no response of the site fails (status ≥ 400 or a failed request), no console error or
-uncaught exception, no request to any other host, every image decodes, and axe-core (offline, from
+uncaught exception, no request to any other host, no page policy (CSP) violation, every image decodes, and axe-core (offline, from
 axe-playwright-python) finds no serious or critical violation with the widgets live. On the phone,
 figures stay legible and wide formulas scroll with a cue and from the keyboard; on the desktop no
 display formula is wider than its column (tests/browser/page_checks.py).
@@ -125,7 +125,7 @@ def _settle(page, timeout_ms: int = 10_000) -> list[str]:
     except PlaywrightTimeout:
         problems.append(f"the network never went idle within {timeout_ms / 1000:g} s (a request that polls or hangs)")
     try:
-        page.wait_for_function("[...document.querySelectorAll('.pe-widget')].every(w => w.classList.contains('pe-widget--live'))", timeout=timeout_ms)
+        page.wait_for_function("() => [...document.querySelectorAll('.pe-widget')].every(w => w.classList.contains('pe-widget--live'))", timeout=timeout_ms)
     except PlaywrightTimeout:
         dead = page.evaluate("[...document.querySelectorAll('.pe-widget:not(.pe-widget--live)')].map(w => w.dataset.peWidget)")
         problems.append(f"widgets that did not mount within {timeout_ms / 1000:g} s: {dead}")
@@ -142,7 +142,7 @@ def _images_loaded(page, timeout_ms: int = 10_000) -> list[str]:
 
     _load_lazy_images(page)
     try:
-        page.wait_for_function(f"{SHOWN_IMAGES}.every(i => i.complete)", timeout=timeout_ms)
+        page.wait_for_function(f"() => {SHOWN_IMAGES}.every(i => i.complete)", timeout=timeout_ms)
     except PlaywrightTimeout:
         return [f"images still loading after {timeout_ms / 1000:g} s"]
     return []
@@ -167,6 +167,16 @@ def _has_lesson_formulas(page_path: str) -> bool:
     return page_path.startswith("lessons/") or page_path == ""
 
 
+# The page policy (tools/csp.py): every violation the browser reports, recorded from before the page's first script.
+CSP_RECORDER = """window.__peCspViolations = [];
+document.addEventListener('securitypolicyviolation', e => window.__peCspViolations.push(
+  `${e.effectiveDirective} blocked ${e.blockedURI || 'inline'} (${e.sourceFile || document.URL}:${e.lineNumber}) ${(e.sample || '').slice(0, 60)}`));"""
+
+
+def csp_violations(page) -> list[str]:
+    return page.evaluate("window.__peCspViolations || ['the policy recorder did not run']")
+
+
 PALETTE_TOGGLE = "form[data-md-component=palette] label:not([hidden])"  # the header's light/dark switch
 SCHEME = "document.body.getAttribute('data-md-color-scheme')"
 
@@ -176,6 +186,7 @@ def check_page(browser, subpath_site, axe, page_path: str) -> None:
     scheme with the header's toggle (as a reader does) and widened to a desktop. Each time it settles,
     nothing fails or leaves the site, images decode, that width's reading checks pass and axe is clean."""
     context = browser.new_context(color_scheme="light", reduced_motion="reduce", viewport=VIEWPORT["light"])
+    context.add_init_script(CSP_RECORDER)
     try:
         page = context.new_page()
         rec = Recorder(context, page, subpath_site.origin)
@@ -192,6 +203,8 @@ def check_page(browser, subpath_site, axe, page_path: str) -> None:
             got = page.evaluate(SCHEME)
             assert got == SCHEMES[scheme], f"{page_path}: Material shows scheme {got!r}, expected {SCHEMES[scheme]!r} ({scheme})"
             problems = unsettled + rec.problems()
+            if csp_violations(page):
+                problems.append("page policy (Content-Security-Policy) violations:\n    " + "\n    ".join(csp_violations(page)))
             broken = page.evaluate(BROKEN_IMAGES)
             if broken:
                 problems.append("images that did not load or decode:\n    " + "\n    ".join(broken))
@@ -235,7 +248,7 @@ def test_404_page_works_at_any_depth(browser, subpath_site):
 
 def test_gate_catches_a_missing_file_and_another_host(browser, subpath_site, tmp_path):
     """The recorder itself: a 404 under the prefix and a request to another host are both reported."""
-    context = browser.new_context()
+    context = browser.new_context(bypass_csp=True)  # the page policy would stop the request before the recorder sees it
     try:
         page = context.new_page()
         rec = Recorder(context, page, subpath_site.origin)
@@ -246,6 +259,22 @@ def test_gate_catches_a_missing_file_and_another_host(browser, subpath_site, tmp
         }}""")
         assert any("no-such-file.js" in f for f in rec.failed), rec.failed
         assert any("example.invalid" in u for u in rec.external), rec.external
+    finally:
+        context.close()
+
+
+def test_gate_catches_a_page_policy_violation(browser, subpath_site):
+    """The policy recorder itself: a script the policy does not list is blocked and reported."""
+    context = browser.new_context()
+    context.add_init_script(CSP_RECORDER)
+    try:
+        page = context.new_page()
+        page.goto(subpath_site.url, wait_until="load")
+        assert csp_violations(page) == []
+        page.evaluate("() => { const s = document.createElement('script'); s.textContent = 'window.__pePlanted = 1'; document.body.append(s); }")
+        page.wait_for_function("() => window.__peCspViolations.length > 0", timeout=5_000)
+        assert page.evaluate("window.__pePlanted") is None, "the policy let an unlisted inline script run"
+        assert any("script-src" in v for v in csp_violations(page)), csp_violations(page)
     finally:
         context.close()
 

@@ -1162,7 +1162,7 @@ def test_instant_navigation_remounts_and_stops_animation(visit, site_dir):
     # Material's instant navigation: follow an in-site link without a reload
     page.evaluate("window.__sameDocument = true")
     page.locator('a.md-footer__link--next, a.md-footer__link--prev').first.click()
-    page.wait_for_function("!document.querySelector('[data-pe-widget=sin-clock]') || !window.__oldClock.isConnected")
+    page.wait_for_function("() => !document.querySelector('[data-pe-widget=sin-clock]') || !window.__oldClock.isConnected")
     assert page.evaluate("window.__sameDocument") is True, "the click reloaded the page: instant navigation is off"
     a = page.evaluate("window.__oldClock.dataset.value")
     page.wait_for_timeout(500)
