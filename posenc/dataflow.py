@@ -147,7 +147,7 @@ class Model:
 
 
 def _project_config(method: str) -> ModelConfig:
-    """The experiment's model (posenc.examples.PROJECT, i.e. PRESETS["full"]) as a ModelConfig.
+    """The experiment's model (posenc.examples.PROJECT, which restates PRESETS["full"]) as a ModelConfig.
 
     The block structure is posenc/experiment/model.py's: nn.LayerNorm (gain and bias), linear layers
     without bias, a GELU feed-forward layer of mlp_ratio × d_model, the output layer tied to the token

@@ -11,8 +11,10 @@ What does NOT live here:
 - the math: posenc's functions take these values as explicit arguments, never as
   defaults (a paper's constant such as ``sinusoidal.DEFAULT_BASE`` stays with its formula);
 - reported facts and real model configs: ``posenc/data/*.yaml``, with source and tag;
-- the project's own model (width, init scale, training length): the training
-  experiment's ``posenc.experiment.config.PRESETS["full"]``, read here, never copied.
+- the training experiment's settings: ``posenc/experiment/config.py``. The lessons describe its
+  model, so ``PROJECT`` below restates the fields of its ``PRESETS["full"]`` that pages use, without
+  importing the experiment (every lesson's examples would otherwise depend on it);
+  tests/test_examples.py fails, naming the field, if one differs from the preset.
 
 Prose quotes a text example with ``{{ example("SENTENCE") }}`` and a number through a
 registered quantity (``{{ num("sin_demo_d") }}``). ``WIDGET_DEFAULTS`` at the end is what
@@ -21,7 +23,8 @@ each widget starts from; the ``widget()`` macro writes it into the page as data-
 
 from __future__ import annotations
 
-from .experiment.config import PRESETS
+from dataclasses import dataclass
+
 from .sinusoidal import DEFAULT_BASE
 
 # === the whole course ================================================================================
@@ -31,9 +34,34 @@ from .sinusoidal import DEFAULT_BASE
 # lesson 6 counts its tokens without positions.
 SENTENCE = "小明打了小王"
 
-# The project's own small model (lessons 2, 3 and the training experiment): read from the
-# experiment's preset, so a lesson can never quote a width the experiment did not use.
-PROJECT = PRESETS["full"]
+
+@dataclass(frozen=True)
+class ProjectModel:
+    """The project's own small model as the lessons describe it: fields of the training experiment's
+    ``Config`` (posenc/experiment/config.py), with the same names and values as its full preset."""
+
+    d_model: int
+    n_layers: int
+    n_heads: int
+    mlp_ratio: int
+    vocab_size: int
+    embed_std: float
+    sin_base: float
+    rope_base: float
+    partial_rotary_fraction: float
+    train_len: int
+    eval_len: int
+
+    @property
+    def head_dim(self) -> int:
+        return self.d_model // self.n_heads
+
+
+# The project's own small model (lessons 2, 3, 3b, 6 and the data-flow panel): the experiment's
+# PRESETS["full"], so a lesson can never quote a width the experiment did not use (tests/test_examples.py).
+PROJECT = ProjectModel(d_model=256, n_layers=4, n_heads=4, mlp_ratio=4, vocab_size=2048, embed_std=0.02,
+                       sin_base=DEFAULT_BASE, rope_base=DEFAULT_BASE, partial_rotary_fraction=0.25,
+                       train_len=128, eval_len=512)
 PROJECT_D_MODEL = PROJECT.d_model  # lesson 3: √d_model scaling
 PROJECT_EMBED_STD = PROJECT.embed_std  # lessons 2, 3: how small token content is at initialisation
 PROJECT_TRAIN_LEN = PROJECT.train_len  # lessons 2, 3: the training length

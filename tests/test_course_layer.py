@@ -137,13 +137,19 @@ def test_core_functions_take_no_example_defaults():
             assert sig.parameters[p].default is inspect.Parameter.empty, f"{fn.__qualname__}({p}=…) has a default"
 
 
-def test_project_model_parameters_come_from_the_experiment_preset():
+def test_the_project_model_is_the_experiments_full_preset_field_by_field():
+    """posenc.examples restates the preset's fields without importing the experiment; a change there must follow here."""
+    import dataclasses
+
     from posenc.experiment.config import PRESETS
 
     full = PRESETS["full"]
+    for field in dataclasses.fields(ex.PROJECT):
+        assert getattr(ex.PROJECT, field.name) == getattr(full, field.name), (
+            f"posenc/examples.py PROJECT.{field.name} is {getattr(ex.PROJECT, field.name)!r} but the experiment's "
+            f"PRESETS['full'].{field.name} is {getattr(full, field.name)!r}: set it to the preset's value")
+    assert ex.PROJECT.head_dim == full.head_dim
     assert (ex.PROJECT_D_MODEL, ex.PROJECT_EMBED_STD, ex.PROJECT_TRAIN_LEN) == (full.d_model, full.embed_std, full.train_len)
-    source = (ROOT / "posenc" / "examples.py").read_text(encoding="utf-8")
-    assert not re.search(r"PROJECT_\w+\s*=\s*[\d.]", source), "the project's parameters are read, never typed"
 
 
 # --- snippets: the cache follows the snippets a snippet imports --------------------------------------------------

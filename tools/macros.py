@@ -16,6 +16,8 @@
     {{ example("SENTENCE") }}           a text example from posenc/examples.py (小明打了小王): prose
                                         never types an example sentence
     {{ citation_bibtex() }}             the course's BibTeX entry, generated from CITATION.cff
+    {{ tag_legend() }}                  what the verification tags after a reported value mean (the home page)
+    {{ glossary() }}, {{ timeline(…) }} the glossary and the timeline (tools/course_macros.py)
 
 An unknown name fails the build with a message that says where to add it.
 """
@@ -188,9 +190,28 @@ def define_env(env):
         output = run_snippet(path)
         return f'```python title="{snippet}"\n{source.rstrip()}\n```\n\n```text title="运行输出（构建时实际运行得到）"\n{output.rstrip()}\n```'
 
+    @env.macro
+    def tag_legend() -> str:
+        """The three verification tags, each as the page shows it, with what it means (posenc.facts.TAGS)."""
+        return tag_legend_markdown()
+
     from tools import course_macros  # {{ glossary() }} and {{ timeline(…) }}
 
     course_macros.register(env)
+
+
+def tag_legend_markdown() -> str:
+    """One line per tag: the badge as tag_badge draws it (without a source) and its meaning."""
+    import re
+
+    from posenc.facts import TAGS
+
+    lines = []
+    for tag, meaning in TAGS.items():
+        badge = re.sub(r' title="[^"]*"', "", tag_badge(tag, ""))
+        rest = meaning.partition("：")[2]
+        lines.append(f"- {badge}：{rest}（数据文件里记作 {tag}）。")
+    return "\n".join(lines)
 
 
 def attribute_text(value) -> str:
