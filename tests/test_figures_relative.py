@@ -11,7 +11,7 @@ import pytest
 import torch
 from transformers.models.bloom.modeling_bloom import _get_alibi_slopes
 
-from figures_src import relative as relfig
+from figures_src import lesson3b as relfig
 from figures_src.build import load_all
 from posenc import attention, configs, relative, rope
 from posenc import examples as ex
@@ -22,7 +22,7 @@ FIGURES = ["alibi_slopes_weights", "t5_bucket_staircase", "alibi_sentence_weight
 
 
 def test_the_module_registers_exactly_these_figures():
-    assert sorted(n for n, s in load_all().items() if s.module == "figures_src.relative") == sorted(FIGURES)
+    assert sorted(n for n, s in load_all().items() if s.module == "figures_src.lesson3b") == sorted(FIGURES)
 
 
 def test_widget_aliases_are_the_examples():

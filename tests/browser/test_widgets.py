@@ -26,7 +26,7 @@ import numpy as np
 import pytest
 from playwright.sync_api import expect
 
-from figures_src import relative as relfig
+from figures_src import lesson3b as relfig
 from posenc import attention as at
 from posenc import configs, learned, naive, relative, rope, scaling, sinusoidal
 from posenc import examples as ex
@@ -747,7 +747,7 @@ def _page_options(el, names):
 @pytest.mark.build
 @pytest.mark.browser
 def test_relative_bias_page_passes_the_figures_example_values(visit, site_dir):
-    """The widgets start where their static figures are drawn (figures_src/relative.py)."""
+    """The widgets start where their static figures are drawn (figures_src/lesson3b.py)."""
     sp, el = open_widget(visit, site_dir, "alibi-bias")
     assert _page_options(el, ["heads", "head", "distance", "span", "factor"]) == {
         "heads": str(relfig.ALIBI_HEADS), "head": str(relfig.ALIBI_HEAD), "distance": str(relfig.ALIBI_DISTANCE),
