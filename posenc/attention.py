@@ -1,4 +1,4 @@
-"""A small, seeded single-head self-attention: lesson 1's experiment on word order.
+"""A small, seeded single-head self-attention, and what it does with word order (lesson 1 uses it).
 
 Scaled dot-product attention (Vaswani et al. 2017, §3.2.1, Eq. 1), rows = tokens:
 

@@ -1,4 +1,4 @@
-"""Properties of the sinusoidal "clock" that lesson 3 quotes (Vaswani et al. 2017, §3.5).
+"""Properties of the sinusoidal "clock": dot products, distances, turns (Vaswani et al. 2017, §3.5).
 
 Everything here follows from PE(p, 2i) = sin(p·ω_i), PE(p, 2i+1) = cos(p·ω_i)
 and the identity sin a·sin b + cos a·cos b = cos(a − b):

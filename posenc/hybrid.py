@@ -1,4 +1,4 @@
-"""Lesson 6: models that use less position — partial RoPE, layers without it, and NoPE.
+"""Models that use less position: partial RoPE, layers without it, and NoPE (taught in lesson 6).
 
 Three computations, each from a model's config in ``posenc/data/models.yaml``:
 

@@ -1,4 +1,6 @@
-"""Lesson 4's experiments: shift a whole sentence and see which attention scores move.
+"""Shifting a whole sentence: which attention scores move, for each way of giving a head positions.
+
+Lessons 3 and 4 quote these experiments; the functions are named for what they compute.
 
 One attention head, three ways of giving it positions, all with the same seeded
 token vectors e_t and projections W_q, W_k (``posenc.attention``: rows are tokens,
