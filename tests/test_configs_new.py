@@ -128,7 +128,7 @@ def test_bad_entries_fail_naming_model_and_field(position, fields, names):
         assert name in str(err.value)
 
 
-# --- adds_fields entries -----------------------------------------------------------------------------
+# --- one entry per model, in the file of its position kind ---------------------------------------------------------
 
 
 def write(tmp_path, name, data):
@@ -137,32 +137,45 @@ def write(tmp_path, name, data):
 
 @pytest.fixture
 def data_dir(tmp_path, monkeypatch):
-    """Point posenc.configs at a scratch data folder with one base model."""
+    """Point posenc.configs at a scratch data folder: one RoPE model in models.yaml, the other files empty."""
     write(tmp_path, "models.yaml", {"toy": entry("rope", **ROPE)})
+    for name in configs.MODEL_FILES:
+        if name != "models.yaml":
+            write(tmp_path, name, {})
     monkeypatch.setattr(configs, "MODELS_FILE", tmp_path / "models.yaml")
     configs._all.cache_clear()
     yield tmp_path
     configs._all.cache_clear()
 
 
-def test_adds_fields_merges_into_the_model(data_dir):
-    write(data_dir, "models_more.yaml", {"toy": {"adds_fields": True, "fields": {
-        "heads": {"value": 32, "source": "s", "tag": "V"}}}})
-    cfg = configs.load("toy")
-    assert cfg["heads"] == 32 and cfg.field("heads").tag == "V" and cfg["head_dim"] == 128
+def test_the_files_hold_one_kind_of_position_signal_each():
+    assert configs.MODEL_FILES == {"models.yaml": ("learned", "rope"), "models_relative.yaml": ("alibi", "t5"),
+                                   "models_vl.yaml": ("mrope",)}
+    data = configs.MODELS_FILE.parent
+    for name, kinds in configs.MODEL_FILES.items():
+        raw = yaml.safe_load((data / name).read_text(encoding="utf-8"))
+        assert raw and {e["position"] for e in raw.values()} <= set(kinds), name
+    assert sorted(p.name for p in data.glob("models*.yaml")) == sorted(configs.MODEL_FILES)
 
 
-@pytest.mark.parametrize("addition, names", [
-    ({"toy": {"adds_fields": True, "fields": {"head_dim": {"value": 64, "source": "s", "tag": "V"}}}}, ["toy", "head_dim", "already"]),
-    ({"other": {"adds_fields": True, "fields": {"heads": {"value": 8, "source": "s", "tag": "V"}}}}, ["other", "no models"]),
-    ({"toy": {"adds_fields": True, "name": "x", "fields": {}}}, ["toy", "name"]),
-    ({"toy": {"adds_fields": True, "fields": {"heads": {"value": 32, "source": "s", "tag": "X"}}}}, ["toy", "heads", "tag"]),
-    ({"toy": {"adds_fields": True, "fields": {"heads": {"value": 32, "source": "s", "tag": "V"},
-                                               "kv_heads": {"value": 5, "source": "s", "tag": "V"}}}}, ["toy", "kv_heads"]),
+@pytest.mark.parametrize("files, message", [
+    ({"models_vl.yaml": {"toy": entry("rope", **ROPE)}},
+     "model 'toy' is defined twice, in models.yaml and models_vl.yaml; keep one entry with all its fields"),
+    ({"models_vl.yaml": {"other": entry("rope", **ROPE)}},
+     "models_vl.yaml: model 'other' (rope) belongs in models.yaml, the file of rope models"),
+    ({"models_more.yaml": {"other": entry("rope", **ROPE)}},
+     "models_more.yaml: not a models file posenc reads; put each model in the file of its position kind "
+     "(models.yaml: learned/rope, models_relative.yaml: alibi/t5, models_vl.yaml: mrope), or add the file to "
+     "posenc.configs.MODEL_FILES"),
 ])
-def test_bad_additions_fail(data_dir, addition, names):
-    write(data_dir, "models_more.yaml", addition)
+def test_a_model_outside_its_file_or_defined_twice_fails_naming_the_files(data_dir, files, message):
+    for name, data in files.items():
+        write(data_dir, name, data)
     with pytest.raises(ValueError) as err:
         configs.keys()
-    for name in names:
-        assert name in str(err.value)
+    assert str(err.value) == message
+
+
+def test_the_scratch_folder_loads_its_one_model(data_dir):
+    cfg = configs.load("toy")
+    assert configs.keys() == ["toy"] and cfg["head_dim"] == 128

@@ -262,7 +262,7 @@ def test_bad_input_is_named():
         df.load("project_rope_half")
     with pytest.raises(ValueError, match="t5 positions"):
         df.load("t5_base")
-    with pytest.raises(ValueError, match="no 'vocab_size'.*models_added_fields"):
+    with pytest.raises(ValueError, match="no 'vocab_size'.*entry in posenc/data/models"):
         df.load("bloom_176b")
     with pytest.raises(ValueError, match="state must be a lesson"):
         df.taught("7")

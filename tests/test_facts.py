@@ -52,10 +52,12 @@ def test_unknown_fact_suggests_the_closest_name():
     with pytest.raises(facts.UnknownFact) as err:
         facts.get("vaswani_base_dev_blue")
     assert str(err.value).startswith("unknown fact 'vaswani_base_dev_blue'. Did you mean 'vaswani_base_dev_bleu'")
-    assert str(err.value).endswith("? Add it with its source and tag to posenc/data/facts.yaml.")
+    assert str(err.value).endswith("? Add it with its source and tag to posenc/data/facts_<lesson>.yaml of the first "
+                                   "lesson that quotes it.")
     with pytest.raises(facts.UnknownFact) as err:
         facts.get("zzzzzzzz")
-    assert str(err.value) == "unknown fact 'zzzzzzzz'. Add it with its source and tag to posenc/data/facts.yaml."
+    assert str(err.value) == ("unknown fact 'zzzzzzzz'. Add it with its source and tag to posenc/data/facts_<lesson>.yaml "
+                              "of the first lesson that quotes it.")
     assert not issubclass(facts.UnknownFact, KeyError)  # Jinja would swallow a KeyError
 
 
@@ -88,3 +90,51 @@ def test_unknown_fact_suggests_at_most_three_names():
         facts.get("yarn_t2_7b_ppl")  # close to five facts
     suggested = str(err.value).split("Did you mean ")[1].split("?")[0].split(", ")
     assert len(suggested) == 3 and all(s.startswith("'yarn_t2_7b_ppl_") for s in suggested)
+
+
+# --- which file: the first lesson that quotes a fact --------------------------------------------------------------
+
+ROOT = DATA.parent.parent
+LESSONS = [p.stem for p in sorted((ROOT / "docs" / "notebooks").glob("lesson*.py"), key=lambda p: (len(p.stem), p.stem))]
+
+
+def _course_order(keys: list[str]) -> list[str]:
+    """lesson1 … lesson3, lesson3b, lesson4 …: a lesson's 'b' page comes right after it."""
+    return sorted(keys, key=lambda k: (int(k[len("lesson"):].rstrip("b")), k.endswith("b")))
+
+
+def _first_lesson_quoting(name: str) -> str | None:
+    """The first lesson whose page, numbers (posenc/quantities/<lesson>.py) or figures (figures_src/<lesson>.py) name the fact."""
+    import re
+
+    pages = {p.name.split("-")[0].lstrip("0"): p for p in (ROOT / "docs" / "lessons").glob("*.md")}
+    for key in _course_order(LESSONS):
+        texts = [pages[key[len("lesson"):]].read_text(encoding="utf-8")]
+        texts += [p.read_text(encoding="utf-8") for p in (ROOT / "posenc" / "quantities" / f"{key}.py", ROOT / "figures_src" / f"{key}.py")
+                  if p.is_file()]
+        if any(re.search(rf"""["']{re.escape(name)}["']""", t) for t in texts):
+            return key
+    return None
+
+
+def test_each_fact_lives_in_the_file_of_the_first_lesson_that_quotes_it():
+    assert _course_order(["lesson6b", "lesson3b", "lesson4", "lesson1", "lesson3"]) == ["lesson1", "lesson3", "lesson3b", "lesson4", "lesson6b"]
+    files = sorted(DATA.glob("facts*.yaml"))
+    assert files and all(p.stem[len("facts_"):] in LESSONS for p in files), [p.name for p in files]
+    misplaced = []
+    for path in files:
+        for name in yaml.safe_load(path.read_text(encoding="utf-8")):
+            first = _first_lesson_quoting(name)
+            if first is not None and path.name != f"facts_{first}.yaml":
+                misplaced.append(f"{path.name}: {name} is first quoted by {first}; move it to facts_{first}.yaml")
+    assert not misplaced, "\n".join(misplaced)
+
+
+def test_no_source_points_outside_the_repository():
+    """A source names a paper, a repository @commit and file, or a page: never a file of ours outside this repository."""
+    outside = []
+    for path in sorted(DATA.glob("*.yaml")):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if "../" in line or "facts.md" in line:
+                outside.append(f"{path.name}:{number}: {line.strip()[:100]}")
+    assert not outside, "\n".join(outside)

@@ -222,7 +222,6 @@ def test_turning_share_and_slowest_turns():
 
 def test_model_counts():
     # the data files read directly, not through configs: each model is a top-level key with a position
-    # (an entry with adds_fields only adds fields to a model defined elsewhere)
     import yaml
     from pathlib import Path
 

@@ -17,7 +17,7 @@ from posenc import long_context, scaling
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "posenc" / "data"
-FACTS = yaml.safe_load((DATA / "facts_long_context.yaml").read_text(encoding="utf-8"))
+FACTS = yaml.safe_load((DATA / "facts_lesson5.yaml").read_text(encoding="utf-8"))
 MODELS = {}
 for _p in sorted(DATA.glob("models*.yaml")):
     for _k, _e in (yaml.safe_load(_p.read_text(encoding="utf-8")) or {}).items():

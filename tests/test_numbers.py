@@ -207,7 +207,7 @@ def test_facts_carry_source_and_tag():
     for name in facts.names():
         f = facts.get(name)
         assert f.source and f.tag in facts.TAGS, name
-    with pytest.raises(facts.UnknownFact, match="facts.yaml"):
+    with pytest.raises(facts.UnknownFact, match="facts_<lesson>.yaml"):
         facts.get("vaswani_bleu")
 
 

@@ -1,7 +1,7 @@
 """mkdocs-macros entry point: the only way lesson prose gets numbers, facts and figures.
 
     {{ num("sin_slowest_period") }}     a number computed by posenc (posenc/quantities/)
-    {{ fact("vaswani_base_dev_bleu") }} a reported fact with its verification tag (posenc/data/facts.yaml)
+    {{ fact("vaswani_base_dev_bleu") }} a reported fact with its verification tag (posenc/data/facts_<lesson>.yaml)
     {{ cfg("qwen3_8b", "rope_theta") }} a model config field with its tag (posenc/data/models.yaml);
                                         "scaling.factor" reads one key of a dict field
     {{ figure("sin_clock") }}           a built figure, light and dark, with its alt text (figures_src/)

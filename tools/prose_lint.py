@@ -185,7 +185,7 @@ def lint(paths) -> list[Finding]:
 
 FIX = (
     "Prose must not type derived numbers or example text. Write {{ num(\"name\") }} (register the number in "
-    "posenc/quantities/<lesson>.py), {{ fact(\"name\") }} (posenc/data/facts.yaml) or {{ example(\"NAME\") }} "
+    "posenc/quantities/<lesson>.py), {{ fact(\"name\") }} (posenc/data/facts_<lesson>.yaml) or {{ example(\"NAME\") }} "
     "(posenc/examples.py); put a formula in $…$. Allowed literals are listed in tools/prose_lint.py."
 )
 
