@@ -7,6 +7,7 @@ Nothing is silently clamped or rounded.
 
 from __future__ import annotations
 
+import difflib
 import numbers
 
 import numpy as np
@@ -98,3 +99,11 @@ def tokens(name: str, length, example=32768) -> int:
 def dims(name: str, d, example) -> int:
     """A width in dimensions (a head, a model): a positive integer; ``even_dim`` when it must split into pairs."""
     return integer(name, d, 1, "a positive integer number of dimensions", example)
+
+
+def did_you_mean(name: str, known) -> str:
+    """' Did you mean 'a', 'b'?' for the (up to three) known names closest to a misspelt ``name``, else ''.
+
+    The one suggestion every unknown-name error gives (numbers, facts, models, text examples)."""
+    close = difflib.get_close_matches(name, list(known), n=3)
+    return f" Did you mean {', '.join(map(repr, close))}?" if close else ""

@@ -20,13 +20,12 @@ defined twice, is an error naming the file.
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from . import _yaml
+from . import _check, _yaml
 
 from .facts import TAGS
 
@@ -378,8 +377,7 @@ def _all() -> dict[str, ModelConfig]:
 def load(key: str) -> ModelConfig:
     models = _all()
     if key not in models:
-        close = difflib.get_close_matches(key, models, n=3)
-        hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
+        hint = _check.did_you_mean(key, models)
         raise UnknownModel(f"unknown model {key!r}.{hint} Known: {', '.join(models)}; add it to {MODELS_FILE.name}.")
     return models[key]
 

@@ -14,7 +14,6 @@ once across all the files (a second definition is an error naming both places).
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -22,7 +21,7 @@ from typing import Any
 
 import yaml
 
-from . import _yaml
+from . import _check, _yaml
 from .formatting import format_value
 
 DATA = Path(__file__).parent / "data"
@@ -133,8 +132,7 @@ def _all() -> dict[str, Fact]:
 def get(name: str) -> Fact:
     facts = _all()
     if name not in facts:
-        close = difflib.get_close_matches(name, facts, n=3)
-        hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
+        hint = _check.did_you_mean(name, facts)
         raise UnknownFact(f"unknown fact {name!r}.{hint} Add it with its source and tag to posenc/data/facts_<lesson>.yaml "
                           f"of the first lesson that quotes it.")
     return facts[name]

@@ -271,19 +271,11 @@ def yarn(
     ``yarn_correction_range``: pairs that turn many times in the original context
     keep their frequency, pairs that never complete a turn are interpolated as
     in PI. attention_factor defaults to ``yarn_attention_factor`` (Eq. 22).
-    Matches transformers' ``_compute_yarn_parameters``.
+    Matches transformers' ``_compute_yarn_parameters``. The pair-by-pair table behind it is ``yarn_pairs``.
     """
-    s = _factor("factor", factor)
-    dim = rotary_dim(head_dim, rotary_fraction)
-    omega = inverse_frequencies(head_dim, base, rotary_fraction)
-    low, high = yarn_correction_range(dim, base, original_context, beta_fast, beta_slow, truncate)
-    ramp = yarn_ramp(low, high, dim // 2)
-    inv_freq = omega * (1.0 - ramp) + (omega / s) * ramp
-    if attention_factor is None:
-        attention_factor = yarn_attention_factor(s, mscale, mscale_all_dim)
-    else:
-        attention_factor = _check.positive("attention_factor", attention_factor)
-    return inv_freq, float(attention_factor)
+    table = yarn_pairs(head_dim, base, factor, original_context, beta_fast, beta_slow, truncate,
+                       mscale, mscale_all_dim, attention_factor, rotary_fraction)
+    return table.inv_freq, table.attention_factor
 
 
 @dataclass(frozen=True)
@@ -341,22 +333,28 @@ def yarn_pairs(
     attention_factor: float | None = None,
     rotary_fraction: float = 1.0,
 ) -> YarnPairs:
-    """The per-pair YaRN table: pair, wavelength, r = L/λ, ramp and the final frequency (see ``yarn``)."""
-    inv_freq, att = yarn(head_dim, base, factor, original_context, beta_fast, beta_slow, truncate,
-                         mscale, mscale_all_dim, attention_factor, rotary_fraction)
+    """The per-pair YaRN table: pair, wavelength, r = L/λ, ramp and the final frequency (``yarn`` returns its
+    frequencies and attention factor): computed once, here."""
+    s = _factor("factor", factor)
     dim = rotary_dim(head_dim, rotary_fraction)
     omega = inverse_frequencies(head_dim, base, rotary_fraction)
     low, high = yarn_correction_range(dim, base, original_context, beta_fast, beta_slow, truncate)
+    ramp = yarn_ramp(low, high, dim // 2)
+    inv_freq = omega * (1.0 - ramp) + (omega / s) * ramp
+    if attention_factor is None:
+        attention_factor = yarn_attention_factor(s, mscale, mscale_all_dim)
+    else:
+        attention_factor = _check.positive("attention_factor", attention_factor)
     lam = wavelengths(omega)
     return YarnPairs(
         pair=np.arange(dim // 2),
         wavelength=lam,
         rotations=original_context / lam,
-        ramp=yarn_ramp(low, high, dim // 2),
+        ramp=ramp,
         inv_freq=inv_freq,
         low=low,
         high=high,
-        attention_factor=att,
+        attention_factor=float(attention_factor),
         factor=float(factor),
         beta_fast=float(beta_fast),
         beta_slow=float(beta_slow),

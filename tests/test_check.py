@@ -186,3 +186,14 @@ def test_integer_says_what_kind_and_suggests_a_value():
     with raises_exactly("head_dim must be a positive integer number of dimensions, got -2; pass e.g. head_dim=128"):
         _check.dims("head_dim", -2, 128)
     assert (_check.count("n", np.int32(3)), _check.tokens("L", 1), _check.dims("d", 5, 8)) == (3, 1, 5)
+
+
+# --- did_you_mean: the suggestion of every unknown-name error ---------------------------------------------------
+
+
+def test_did_you_mean_lists_up_to_three_close_names_or_nothing():
+    known = ["sin_slowest_period", "sin_fastest_period", "sin_paper_slowest_period", "rope_pairs_total_qwen3_8b"]
+    assert _check.did_you_mean("sin_slowest_perid", known) == (
+        " Did you mean 'sin_slowest_period', 'sin_paper_slowest_period', 'sin_fastest_period'?")
+    assert _check.did_you_mean("qwen3_8b_pairs", {"qwen3_8b": 1, "gpt2": 2}) == " Did you mean 'qwen3_8b'?"
+    assert _check.did_you_mean("zzzz", known) == ""

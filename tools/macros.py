@@ -305,16 +305,14 @@ def widget_default_mismatches() -> list[str]:
 
 def example_text(name: str) -> str:
     """posenc.examples.<name>, which must be text; an unknown name or a number is an error that says what to use."""
-    import difflib
-
     from posenc import examples
+    from posenc._check import did_you_mean
 
     texts = {k: v for k, v in vars(examples).items() if k.isupper() and isinstance(v, str)}
     if name not in texts:
         if isinstance(getattr(examples, name, None), (int, float)):
             raise ValueError(f"example({name!r}) is a number: quote it through a registered quantity, {{{{ num(...) }}}}")
-        close = difflib.get_close_matches(name, texts, n=3)
-        hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
+        hint = did_you_mean(name, texts)
         raise ValueError(f"unknown text example {name!r}.{hint} Text examples are the str constants of posenc/examples.py.")
     return texts[name]
 

@@ -40,7 +40,6 @@ not rely on function names, since every registered function is called ``_``.
 
 from __future__ import annotations
 
-import difflib
 import importlib
 import pkgutil
 import sys
@@ -48,6 +47,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+from .._check import did_you_mean
 from ..formatting import format_value
 
 
@@ -227,8 +227,7 @@ def where(name: str) -> str:
 def get(name: str) -> Number:
     _load_all()
     if name not in _FUNCTIONS:
-        close = difflib.get_close_matches(name, _FUNCTIONS, n=3)
-        hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
+        hint = did_you_mean(name, _FUNCTIONS)
         raise UnknownNumber(
             f"unknown number {name!r}.{hint} Register it with @number({name!r}, fmt, doc) "
             f"in posenc/quantities/<lesson>.py."
