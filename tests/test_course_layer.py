@@ -243,3 +243,20 @@ def test_every_repository_path_a_page_or_notebook_names_exists():
                     missing.append(f"{path.relative_to(ROOT)}:{number}: {target}")
     assert named > 50
     assert not missing, "paths that do not exist in the repository:\n  " + "\n  ".join(missing)
+
+
+# --- make bench measures edits the build accepts ----------------------------------------------------------------
+
+
+def test_the_benchmarks_edits_pass_the_prose_lint():
+    """A typed number would make the strict serve rebuild refuse the edit, and the bench would time its own mistake."""
+    from tools import bench_build, prose_lint
+
+    markers = {bench_build.edit_marker() for _ in range(3)}
+    for marker in markers:
+        assert prose_lint.check(f"# 标题\n\n{marker}\n") == [], marker
+        assert not any(c.isdigit() for c in marker)
+    source = (ROOT / "tools" / "bench_build.py").read_text(encoding="utf-8")
+    for sentence in re.findall(r'"\\n\\n([^"\\{]+)\\n"', source):  # the prose edit the bench appends
+        assert prose_lint.check(f"# 标题\n\n{sentence}\n") == [], sentence
+    assert bench_build.lesson_key("03b-relative-bias") == "lesson3b" and bench_build.lesson_key("06-partial-nope") == "lesson6"
