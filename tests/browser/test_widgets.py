@@ -20,6 +20,7 @@ import math
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -1001,7 +1002,11 @@ def _variant_examples(replacements):
         source = source.replace(old, new)
     mod = types.ModuleType("posenc._examples_variant")
     mod.__package__ = "posenc"
-    exec(compile(source, "posenc/examples.py (variant)", "exec"), mod.__dict__)
+    sys.modules[mod.__name__] = mod  # a dataclass (examples.ProjectModel) looks its module up there
+    try:
+        exec(compile(source, "posenc/examples.py (variant)", "exec"), mod.__dict__)
+    finally:
+        del sys.modules[mod.__name__]
     return mod
 
 
