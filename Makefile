@@ -39,14 +39,22 @@ build: setup
 
 # Two pytest-xdist workers, whole files to one worker (module fixtures stay shared); the site is built
 # once for both, in the background while the other tests run; tests/conftest.py orders the files and
-# pyproject's addopts keeps that order (--no-loadscope-reorder). About 6.5 minutes on 2 cores in a fresh
-# clone, after about 40 s of setup (README).
+# pyproject's addopts keeps that order (--no-loadscope-reorder). Its time in a fresh clone on 2 cores is in
+# the README.
 test: setup
 	$(PY) -m pytest -n 2 --dist loadfile
 
-# Everything but the browser tests and the site build, for a quick loop while writing code.
+# After editing a lesson (its prose, numbers, facts, figures or notebook), in about half a minute on two cores:
+# every guard the build runs, in a strict, quiet, prose-only build (typed numbers, unknown names, stale notebooks,
+# widget defaults; figures not drawn, notebooks not run), then the registry, data and notebook checks and every
+# lesson's own tests (its numbers, snippets and figures). `pytest -m "not build and not browser"` runs all the
+# tests that need no site build and no browser (a few minutes).
+FAST_TESTS := tests/test_numbers.py tests/test_number_formats.py tests/test_facts.py tests/test_examples.py \
+	tests/test_notebooks.py tests/test_glossary.py tests/test_timeline.py tests/test_lesson*.py
 test-fast: setup
-	$(PY) -m pytest -n 2 --dist loadfile -m "not build and not browser"
+	@site=$$(mktemp -d) && POSENC_SKIP_FIGURES=1 POSENC_EXECUTE_NOTEBOOKS=false $(PY) -m mkdocs build --strict -q -d "$$site"; \
+		status=$$?; rm -rf "$$site"; exit $$status
+	$(PY) -m pytest -n 2 --dist loadfile -m "not build and not browser" $(FAST_TESTS)
 
 figures: setup
 	$(PY) -m figures_src.build

@@ -60,3 +60,37 @@ def figure(name: str, *, alt: Text, caption: Text = "", size: tuple[float, float
         return draw
 
     return register
+
+
+# --- drawing helpers shared by the figure modules ------------------------------------------------------------------
+
+DARK_CELL_TEXT, LIGHT_CELL_TEXT = "#ffffff", "#111111"  # a cell's value printed on it: white on dark cells, near-black on light
+
+
+def heatmap(ax, values, theme, vmin: float, vmax: float, xlabels, ylabels, fontsize=None, cmap=None, aspect=None):
+    """A matrix as coloured cells (rows top to bottom), its columns and rows labelled; returns the image for
+    ``colorbar``. The colours are the theme's sequential map unless ``cmap`` is given; masked or NaN cells stay
+    transparent."""
+    size = {} if fontsize is None else {"fontsize": fontsize}
+    im = ax.imshow(values, cmap=cmap or theme.seq_cmap, vmin=vmin, vmax=vmax, **({} if aspect is None else {"aspect": aspect}))
+    ax.set_xticks(range(len(xlabels)), list(xlabels), **size)
+    ax.set_yticks(range(len(ylabels)), list(ylabels), **size)
+    return im
+
+
+def cell_values(ax, texts: dict, dark, fontsize) -> None:
+    """Each cell's text printed on it, ``texts`` mapping (row, column) → text, in that order; ``dark(row, column)``
+    says which cells are dark enough for white text (viridis, the sequential map, is dark at its low end)."""
+    for (row, col), text in texts.items():
+        ax.text(col, row, text, ha="center", va="center", fontsize=fontsize, color=DARK_CELL_TEXT if dark(row, col) else LIGHT_CELL_TEXT)
+
+
+def colorbar(fig, image, axes, label: str | None = None, fontsize=None, **placement):
+    """One colour scale for ``axes`` (a list), labelled, its numbers at ``fontsize``; ``placement`` goes to
+    matplotlib's ``Figure.colorbar`` (shrink, pad, orientation …)."""
+    bar = fig.colorbar(image, ax=list(axes), **placement)
+    if label is not None:
+        bar.set_label(label, **({} if fontsize is None else {"fontsize": fontsize}))
+    if fontsize is not None:
+        bar.ax.tick_params(labelsize=fontsize)
+    return bar

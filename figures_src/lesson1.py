@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from figures_src import figure
+from figures_src import colorbar, figure, heatmap
 from posenc import attention as at
 from posenc import examples as ex
 from posenc.quantities import text as num
@@ -60,12 +60,11 @@ def l1_swap_outputs(fig, theme):
         lim = float(max(np.abs(sw.before.out).max(), np.abs(sw.after.out).max()))
         for c, (sentence, res) in enumerate(((sw.text, sw.before), (sw.swapped, sw.after))):
             ax = axes[2 * r + c]
-            im = ax.imshow(res.out, cmap=theme.cmap, vmin=-lim, vmax=lim, aspect="auto")
-            ax.set_yticks(range(len(sentence)), _labels(sentence), fontsize=TICK)
-            ax.set_xticks(range(res.out.shape[1]), [str(k) for k in range(res.out.shape[1])], fontsize=TICK)
+            im = heatmap(ax, res.out, theme, -lim, lim, [str(k) for k in range(res.out.shape[1])], _labels(sentence), TICK,
+                         cmap=theme.cmap, aspect="auto")
             ax.set_title(f"{'加位置向量' if positions else '无位置信息'}：{sentence}", fontsize=10)
         axes[2 * r + 1].set_xlabel("输出向量的维度", fontsize=TICK)
-        fig.colorbar(im, ax=list(axes[2 * r:2 * r + 2]), shrink=0.9, pad=0.02).ax.tick_params(labelsize=TICK)
+        colorbar(fig, im, axes[2 * r:2 * r + 2], None, TICK, shrink=0.9, pad=0.02)
 
 
 @figure(
@@ -101,15 +100,11 @@ def l1_permutation(fig, theme):
     ax.set_ylabel("交换后的行", fontsize=TICK)
     top = float(max(sw.before.weights.max(), sw.after.weights.max()))
     for ax, sentence, res, title in ((axes[1], sw.text, sw.before, r"$A(X)$"), (axes[2], sw.swapped, sw.after, r"$A(PX) = P\,A(X)\,P^{T}$")):
-        im = ax.imshow(res.weights, cmap=theme.seq_cmap, vmin=0, vmax=top)
-        ax.set_xticks(range(n), list(sentence), fontsize=TICK)
-        ax.set_yticks(range(n), list(sentence), fontsize=TICK)
+        im = heatmap(ax, res.weights, theme, 0, top, list(sentence), list(sentence), TICK)
         ax.set_title(title, fontsize=10)
         ax.set_xlabel("被看的字（key）", fontsize=TICK)
         ax.set_ylabel("看的字（query）", fontsize=TICK)
-    bar = fig.colorbar(im, ax=list(axes[1:]), shrink=0.8, pad=0.02)
-    bar.set_label("注意力权重", fontsize=TICK)
-    bar.ax.tick_params(labelsize=TICK)
+    colorbar(fig, im, axes[1:], "注意力权重", TICK, shrink=0.8, pad=0.02)
 
 
 @figure(
@@ -134,13 +129,9 @@ def l1_causal(fig, theme):
     n = len(sw.perm)
     for ax, sentence, res in zip(axes, (sw.text, sw.swapped), (sw.before, sw.after)):
         shown = np.ma.masked_where(~mask, res.weights)  # forbidden cells stay transparent
-        im = ax.imshow(shown, cmap=theme.seq_cmap, vmin=0, vmax=top)
-        ax.set_xticks(range(n), _labels(sentence), fontsize=TICK)
-        ax.set_yticks(range(n), _labels(sentence), fontsize=TICK)
+        im = heatmap(ax, shown, theme, 0, top, _labels(sentence), _labels(sentence), TICK)
         _grid(ax, n, n)
         ax.set_title(f"因果掩码：{sentence}", fontsize=10)
         ax.set_xlabel("被看的字（key）", fontsize=TICK)
         ax.set_ylabel("看的字（query）", fontsize=TICK)
-    bar = fig.colorbar(im, ax=list(axes), shrink=0.85, pad=0.02)
-    bar.set_label("注意力权重", fontsize=TICK)
-    bar.ax.tick_params(labelsize=TICK)
+    colorbar(fig, im, axes, "注意力权重", TICK, shrink=0.85, pad=0.02)

@@ -11,7 +11,7 @@ import matplotlib.lines
 import matplotlib.patches
 import numpy as np
 
-from figures_src import figure
+from figures_src import cell_values, colorbar, figure, heatmap
 from figures_src._style import MIN_TEXT_PT, PHONE_MAX_WIDTH_IN
 from posenc import clock, sinusoidal
 from posenc import examples as ex
@@ -112,18 +112,12 @@ def sin_heatmap_shift(fig, theme):
     lo, hi = float(np.min(mats)), float(np.max(mats))  # one shared scale, so equal colours mean equal values
     axes = fig.subplots(len(starts), 1, gridspec_kw={"hspace": 0.32})
     for ax, start, mat in zip(axes, starts, mats):
-        im = ax.imshow(mat, cmap=theme.seq_cmap, vmin=lo, vmax=hi)
-        ax.set_xticks(range(n), [f"{c}\n{start + j}" for j, c in enumerate(chars)], fontsize=FS)
-        ax.set_yticks(range(n), [f"{c} {start + j}" for j, c in enumerate(chars)], fontsize=FS)
-        for a in range(n):
-            for b in range(n):
-                dark_cell = (mat[a, b] - lo) / (hi - lo) < 0.6  # viridis is dark at the low end
-                ax.text(b, a, format_value(float(mat[a, b]), ".2f"), ha="center", va="center", fontsize=FS,
-                        color="#ffffff" if dark_cell else "#111111")
+        im = heatmap(ax, mat, theme, lo, hi, [f"{c}\n{start + j}" for j, c in enumerate(chars)],
+                     [f"{c} {start + j}" for j, c in enumerate(chars)], FS)
+        cell_values(ax, {(a, b): format_value(float(mat[a, b]), ".2f") for a in range(n) for b in range(n)},
+                    lambda a, b, mat=mat: (mat[a, b] - lo) / (hi - lo) < 0.6, FS)
         ax.set_title(f"从位置 {start} 开始", fontsize=FS + 1)
-    cbar = fig.colorbar(im, ax=list(axes), shrink=0.6, pad=0.03)
-    cbar.set_label("PE(a)·PE(b)", fontsize=FS)
-    cbar.ax.tick_params(labelsize=FS)
+    colorbar(fig, im, axes, "PE(a)·PE(b)", FS, shrink=0.6, pad=0.03)
 
 
 @figure(

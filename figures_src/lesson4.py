@@ -11,7 +11,7 @@ import matplotlib.lines
 import matplotlib.patches
 import numpy as np
 
-from figures_src import figure
+from figures_src import colorbar, figure, heatmap
 from figures_src._style import MIN_TEXT_PT, PHONE_MAX_WIDTH_IN
 from posenc import configs, rope, shift
 from posenc import examples as ex
@@ -121,13 +121,9 @@ def rope_shift_scores(fig, theme):
     hi = max(float(d.max()) for d in diffs.values())
     axes = fig.subplots(len(shift.METHODS), 1, gridspec_kw={"hspace": 0.3})
     for ax, (method, d) in zip(axes, diffs.items()):
-        im = ax.imshow(d, cmap=theme.seq_cmap, vmin=0, vmax=hi)
-        ax.set_xticks(range(n), chars, fontsize=FS)
-        ax.set_yticks(range(n), chars, fontsize=FS)
+        im = heatmap(ax, d, theme, 0, hi, chars, chars, FS)
         ax.set_title(f"{METHOD_TITLES[method]}　最大 {drawable(num(METHOD_MAX[method]))}", fontsize=FS + 1)
-    cbar = fig.colorbar(im, ax=list(axes), orientation="horizontal", shrink=0.8, pad=0.05, aspect=30)
-    cbar.set_label("|ΔS|：平移前后分数之差的绝对值", fontsize=FS)
-    cbar.ax.tick_params(labelsize=FS)
+    colorbar(fig, im, axes, "|ΔS|：平移前后分数之差的绝对值", FS, orientation="horizontal", shrink=0.8, pad=0.05, aspect=30)
 
 
 def _pairs_text(convention: str) -> str:

@@ -7,6 +7,7 @@ Nothing is silently clamped or rounded.
 
 from __future__ import annotations
 
+import difflib
 import numbers
 
 import numpy as np
@@ -74,3 +75,35 @@ def positions(name: str, ps) -> np.ndarray:
     if np.any(arr < 0):
         raise ValueError(f"{name} must be non-negative (positions count from 0), got {int(arr.min())}")
     return arr.astype(np.int64)
+
+
+def integer(name: str, n, minimum: int = 1, what: str | None = None, example=None) -> int:
+    """An integer ≥ ``minimum``, given as a Python or numpy integer: a bool, or a float such as 4096.0, is refused,
+    never rounded. ``what`` says what kind of integer (default "an integer ≥ minimum"), ``example`` a value to suggest."""
+    if isinstance(n, bool) or not isinstance(n, (numbers.Integral, np.integer)) or n < minimum:
+        hint = f"; pass e.g. {name}={example}" if example is not None else ""
+        raise ValueError(f"{name} must be {what or f'an integer ≥ {minimum}'}, got {n!r}{hint}")
+    return int(n)
+
+
+def count(name: str, n) -> int:
+    """A count of heads, ranks, dims or tokens: a positive integer."""
+    return integer(name, n, 1, "a positive integer")
+
+
+def tokens(name: str, length, example=32768) -> int:
+    """A length in tokens (a context): a positive integer."""
+    return integer(name, length, 1, "a positive integer number of tokens", example)
+
+
+def dims(name: str, d, example) -> int:
+    """A width in dimensions (a head, a model): a positive integer; ``even_dim`` when it must split into pairs."""
+    return integer(name, d, 1, "a positive integer number of dimensions", example)
+
+
+def did_you_mean(name: str, known) -> str:
+    """' Did you mean 'a', 'b'?' for the (up to three) known names closest to a misspelt ``name``, else ''.
+
+    The one suggestion every unknown-name error gives (numbers, facts, models, text examples)."""
+    close = difflib.get_close_matches(name, list(known), n=3)
+    return f" Did you mean {', '.join(map(repr, close))}?" if close else ""

@@ -1,4 +1,4 @@
-"""A small, seeded single-head self-attention: lesson 1's experiment on word order.
+"""A small, seeded single-head self-attention, and what it does with word order (lesson 1 uses it).
 
 Scaled dot-product attention (Vaswani et al. 2017, §3.2.1, Eq. 1), rows = tokens:
 
@@ -58,21 +58,9 @@ class Result:
     out: np.ndarray
 
 
-def _seed(name: str, seed) -> int:
-    if isinstance(seed, bool) or not isinstance(seed, (_numbers.Integral, np.integer)) or seed < 0:
-        raise ValueError(f"{name} must be a non-negative integer seed, got {seed!r}; pass e.g. {name}=7")
-    return int(seed)
-
-
-def _dim(d) -> int:
-    if isinstance(d, bool) or not isinstance(d, (_numbers.Integral, np.integer)) or d <= 0:
-        raise ValueError(f"d must be a positive integer number of dimensions, got {d!r}; pass e.g. d=8")
-    return int(d)
-
-
 def make_head(d: int, seed: int) -> Head:
     """W_q, W_k, W_v drawn from ``default_rng(seed)`` in that order, entries N(0, 1/d)."""
-    d, seed = _dim(d), _seed("seed", seed)
+    d, seed = _check.dims("d", d, 8), _check.integer("seed", seed, 0, "a non-negative integer seed", 7)
     rng = np.random.default_rng(seed)
     std = 1.0 / np.sqrt(d)
     w_q, w_k, w_v = (rng.normal(0.0, std, size=(d, d)) for _ in range(3))
@@ -84,7 +72,7 @@ def token_vectors(ids, d: int, seed: int) -> np.ndarray:
 
     This is a lookup table in all but storage: the same ID always gives the same row.
     """
-    d, seed = _dim(d), _seed("seed", seed)
+    d, seed = _check.dims("d", d, 8), _check.integer("seed", seed, 0, "a non-negative integer seed", 7)
     arr = np.asarray(ids)
     if arr.ndim != 1 or arr.size == 0:
         raise ValueError(f"ids must be a non-empty 1-D sequence of token IDs, got shape {arr.shape}")
@@ -327,7 +315,7 @@ def make_multi_head(d: int, n_heads: int, seed: int) -> MultiHead:
 
     Order of draws: for each head W_q, W_k, W_v, then W_o; entries N(0, 1/d).
     """
-    d, seed = _dim(d), _seed("seed", seed)
+    d, seed = _check.dims("d", d, 8), _check.integer("seed", seed, 0, "a non-negative integer seed", 7)
     if isinstance(n_heads, bool) or not isinstance(n_heads, (_numbers.Integral, np.integer)) or n_heads <= 0 or d % n_heads:
         raise ValueError(f"n_heads must be a positive integer that divides d = {d}, got {n_heads!r}; e.g. n_heads=2")
     rng = np.random.default_rng(seed)

@@ -1,4 +1,4 @@
-"""Properties of the sinusoidal "clock" that lesson 3 quotes (Vaswani et al. 2017, §3.5).
+"""Properties of the sinusoidal "clock": dot products, distances, turns (Vaswani et al. 2017, §3.5).
 
 Everything here follows from PE(p, 2i) = sin(p·ω_i), PE(p, 2i+1) = cos(p·ω_i)
 and the identity sin a·sin b + cos a·cos b = cos(a − b):
@@ -26,12 +26,6 @@ from . import _check
 from .sinusoidal import DEFAULT_BASE, angular_frequencies, dot_matrix, encode, periods, shift_rotation, table
 
 
-def _length(name: str, n) -> int:
-    if isinstance(n, bool) or not isinstance(n, (numbers.Integral, np.integer)) or n < 2:
-        raise ValueError(f"{name} must be an integer of at least 2 (a nearest pair needs two positions), got {n!r}; pass e.g. {name}=1024")
-    return int(n)
-
-
 def shift_distance(k: int, d: int, base: float = DEFAULT_BASE) -> float:
     """‖PE(p+k) − PE(p)‖ for any p: √(d − 2·Σ_i cos(k·ω_i)).
 
@@ -51,7 +45,7 @@ def nearest_neighbour(n: int, d: int, base: float = DEFAULT_BASE) -> tuple[int, 
     minimum over k = 1 … n−1. A positive result means every position in the range
     has its own vector.
     """
-    n = _length("n", n)
+    n = _check.integer("n", n, 2, "an integer of at least 2 (a nearest pair needs two positions)", 1024)
     w = angular_frequencies(d, base)
     ks = np.arange(1, n, dtype=np.float64)
     sq = d - 2.0 * np.cos(np.outer(ks, w)).sum(axis=1)
@@ -65,15 +59,7 @@ def turns_within(length: int, d: int, base: float = DEFAULT_BASE) -> np.ndarray:
     A value below 1 means that pair never comes back to an angle inside the
     window: its angles beyond the window are ones the model never saw there.
     """
-    if isinstance(length, bool) or not isinstance(length, (numbers.Integral, np.integer)) or length <= 0:
-        raise ValueError(f"length must be a positive integer number of tokens, got {length!r}; pass e.g. length=128")
-    return int(length) / periods(d, base)
-
-
-def _distance(name: str, k) -> int:
-    if isinstance(k, bool) or not isinstance(k, (numbers.Integral, np.integer)) or k < 1:
-        raise ValueError(f"{name} must be a positive integer distance in tokens, got {k!r}; pass e.g. {name}=200")
-    return int(k)
+    return _check.tokens("length", length, 128) / periods(d, base)
 
 
 def pairs_not_turning(length: int, d: int, base: float = DEFAULT_BASE) -> int:
@@ -90,7 +76,7 @@ def pairs_not_turning(length: int, d: int, base: float = DEFAULT_BASE) -> int:
 
 def dot_curve(max_distance: int, d: int, base: float = DEFAULT_BASE) -> np.ndarray:
     """Σ_i cos(k·ω_i) for k = 0 … max_distance: PE(p)·PE(p+k) for every p, from the closed form."""
-    n = _distance("max_distance", max_distance)
+    n = _check.integer("max_distance", max_distance, 1, "a positive integer distance in tokens", 200)
     return np.cos(np.outer(np.arange(n + 1, dtype=np.float64), angular_frequencies(d, base))).sum(axis=1)
 
 
@@ -99,7 +85,7 @@ def dots_from(p: int, max_distance: int, d: int, base: float = DEFAULT_BASE) -> 
 
     Lesson 3 draws it for several starts p on top of ``dot_curve``: the curves coincide.
     """
-    n = _distance("max_distance", max_distance)
+    n = _check.integer("max_distance", max_distance, 1, "a positive integer distance in tokens", 200)
     rows = table(np.arange(n + 1) + _check.position("p", p), d, base)
     return rows @ encode(p, d, base)
 
@@ -138,7 +124,7 @@ def first_dot_below(value: float, d: int, base: float = DEFAULT_BASE, *, limit: 
 
 def dot_matrix_shift_change(n: int, shift: int, d: int, base: float = DEFAULT_BASE) -> float:
     """max |PE(a+s)·PE(b+s) − PE(a)·PE(b)| over the positions a, b = 0 … n−1: rounding only, by the identity."""
-    n = _length("n", n)
+    n = _check.integer("n", n, 2, "an integer of at least 2 (a nearest pair needs two positions)", 1024)
     s = _check.position("shift", shift)
     before = dot_matrix(np.arange(n), d, base)
     return float(np.abs(dot_matrix(np.arange(n) + s, d, base) - before).max())

@@ -12,25 +12,30 @@ per-head slope on the score, Press et al. 2022), ``t5`` (a learned bias per
 distance bucket and head, Raffel et al. 2020) and ``mrope`` (RoPE whose pairs
 are split between temporal, height and width position IDs, Qwen2-VL).
 
-A file other than models.yaml may also add fields to a model defined
-elsewhere: an entry with ``adds_fields: true`` and only ``fields`` (no name or
-position). It may not redefine a field, so a value is stated once, with one
-source and one tag.
+One entry per model holds all its fields, in the file of its kind of position
+signal (``MODEL_FILES``: models.yaml for learned tables and RoPE, models_relative.yaml
+for a bias on the score, models_vl.yaml for M-RoPE); a model in another file, or
+defined twice, is an error naming the file.
 """
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from . import _yaml
+from . import _check, _yaml
 
 from .facts import TAGS
 
 MODELS_FILE = Path(__file__).parent / "data" / "models.yaml"
+# Which position kinds each data file holds: one file per kind of position signal.
+MODEL_FILES = {
+    "models.yaml": ("learned", "rope"),
+    "models_relative.yaml": ("alibi", "t5"),
+    "models_vl.yaml": ("mrope",),
+}
 
 # Fields each position method needs; extend when a method needs more.
 REQUIRED_FIELDS = {
@@ -131,22 +136,6 @@ def _parse(key: str, raw: dict, file: str = MODELS_FILE.name) -> ModelConfig:
     cfg = ModelConfig(key, raw["name"], position, fields)
     _check_consistent(cfg)
     return cfg
-
-
-def _add_fields(cfg: ModelConfig, raw: dict, file: str) -> ModelConfig:
-    """``cfg`` with the fields of an ``adds_fields`` entry added (never replaced), checked again as a whole."""
-    extra = set(raw) - {"adds_fields", "fields"}
-    if extra:
-        raise ValueError(f"{file}: {cfg.key!r} adds fields to a model defined elsewhere, so it may only have "
-                         f"'adds_fields' and 'fields', not {', '.join(sorted(extra))}")
-    new = _parse_fields(cfg.key, raw.get("fields"), file)
-    twice = sorted(set(new) & set(cfg.fields))
-    if twice:
-        raise ValueError(f"{file}: {cfg.key}.{', '.join(twice)} is already defined with its own source; "
-                         f"a field is stated once, so edit it where it is defined instead")
-    merged = ModelConfig(cfg.key, cfg.name, cfg.position, {**cfg.fields, **new})
-    _check_consistent(merged)
-    return merged
 
 
 def _check_consistent(cfg: ModelConfig) -> None:
@@ -363,35 +352,32 @@ def transformers_kwargs(cfg: ModelConfig, layer: str = "global") -> dict:
 
 @lru_cache(maxsize=None)
 def _all() -> dict[str, ModelConfig]:
-    """Every model in posenc/data/models*.yaml (models.yaml first, then the others by name).
-
-    Entries with ``adds_fields: true`` are applied after every model is defined,
-    so they may add to a model from any file.
-    """
+    """Every model in the files of ``MODEL_FILES``, in that order, each checked against its file's position kinds."""
     models: dict[str, ModelConfig] = {}
-    additions: list[tuple[str, dict, str]] = []
-    for path in sorted(MODELS_FILE.parent.glob("models*.yaml"), key=lambda p: (p != MODELS_FILE, p.name)):
-        raw = _yaml.load(path.read_text(encoding="utf-8")) or {}
+    where: dict[str, str] = {}
+    data = MODELS_FILE.parent
+    unknown = sorted(p.name for p in data.glob("models*.yaml") if p.name not in MODEL_FILES)
+    if unknown:
+        homes = ", ".join(f"{f}: {'/'.join(k)}" for f, k in MODEL_FILES.items())
+        raise ValueError(f"{', '.join(unknown)}: not a models file posenc reads; put each model in the file of its position "
+                         f"kind ({homes}), or add the file to posenc.configs.MODEL_FILES")
+    for name, kinds in MODEL_FILES.items():
+        raw = _yaml.load((data / name).read_text(encoding="utf-8")) or {}
         for key, entry in raw.items():
-            if isinstance(entry, dict) and entry.get("adds_fields") is True:
-                additions.append((key, entry, path.name))
-                continue
             if key in models:
-                raise ValueError(f"model {key!r} is defined twice; rename or remove it in {path.name}")
-            models[key] = _parse(key, entry, path.name)
-    for key, entry, file in additions:
-        if key not in models:
-            raise ValueError(f"{file}: {key!r} adds fields to a model that no models*.yaml defines; "
-                             f"define it (name, position, fields) or fix the key")
-        models[key] = _add_fields(models[key], entry, file)
+                raise ValueError(f"model {key!r} is defined twice, in {where[key]} and {name}; keep one entry with all its fields")
+            cfg = _parse(key, entry, name)
+            if cfg.position not in kinds:
+                home = next(f for f, k in MODEL_FILES.items() if cfg.position in k)
+                raise ValueError(f"{name}: model {key!r} ({cfg.position}) belongs in {home}, the file of {cfg.position} models")
+            models[key], where[key] = cfg, name
     return models
 
 
 def load(key: str) -> ModelConfig:
     models = _all()
     if key not in models:
-        close = difflib.get_close_matches(key, models, n=3)
-        hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
+        hint = _check.did_you_mean(key, models)
         raise UnknownModel(f"unknown model {key!r}.{hint} Known: {', '.join(models)}; add it to {MODELS_FILE.name}.")
     return models[key]
 

@@ -20,7 +20,7 @@ places where the model's position method enters:
                           of the pairs (Qwen2-VL, Wang et al. 2024 §2.1)
 
 Parameter counts follow the block structure of each model's reference code, read from the model
-data (posenc/data/models_dataflow.yaml: norm, biases, feed-forward kind, tied output layer,
+data (each model's entry in posenc/data/models*.yaml: norm, biases, feed-forward kind, tied output layer,
 QK-Norm) and checked against transformers' own modules in tests/test_dataflow.py. The project's
 model is the training experiment's (``posenc.examples.PROJECT``), one entry per position method.
 
@@ -147,7 +147,7 @@ class Model:
 
 
 def _project_config(method: str) -> ModelConfig:
-    """The experiment's model (posenc.examples.PROJECT, i.e. PRESETS["full"]) as a ModelConfig.
+    """The experiment's model (posenc.examples.PROJECT, which restates PRESETS["full"]) as a ModelConfig.
 
     The block structure is posenc/experiment/model.py's: nn.LayerNorm (gain and bias), linear layers
     without bias, a GELU feed-forward layer of mlp_ratio × d_model, the output layer tied to the token
@@ -209,11 +209,11 @@ def load(key: str) -> Model:
     for name in SIZE_FIELDS:
         if name not in cfg.fields:
             raise ValueError(f"model {key!r} has no {name!r}; the data-flow panel needs {', '.join(SIZE_FIELDS)} "
-                             f"(add them with source and tag to posenc/data/models_added_fields.yaml)")
+                             f"(add them with source and tag to the model's entry in posenc/data/models*.yaml)")
     for name, allowed in BLOCK_FIELDS.items():
         if cfg.get(name) not in allowed:
             raise ValueError(f"model {key!r}: {name} must be one of {', '.join(map(str, allowed))}, got {cfg.get(name)!r} "
-                             f"(posenc/data/models_dataflow.yaml)")
+                             f"(its entry in posenc/data/models*.yaml)")
     if cfg["heads"] % cfg["kv_heads"]:
         raise ValueError(f"model {key!r}: heads {cfg['heads']} is not a multiple of kv_heads {cfg['kv_heads']}")
     # M-RoPE models are vision-language models; the panel draws and counts their language model only,

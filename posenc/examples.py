@@ -11,8 +11,10 @@ What does NOT live here:
 - the math: posenc's functions take these values as explicit arguments, never as
   defaults (a paper's constant such as ``sinusoidal.DEFAULT_BASE`` stays with its formula);
 - reported facts and real model configs: ``posenc/data/*.yaml``, with source and tag;
-- the project's own model (width, init scale, training length): the training
-  experiment's ``posenc.experiment.config.PRESETS["full"]``, read here, never copied.
+- the training experiment's settings: ``posenc/experiment/config.py``. The lessons describe its
+  model, so ``PROJECT`` below restates the fields of its ``PRESETS["full"]`` that pages use, without
+  importing the experiment (every lesson's examples would otherwise depend on it);
+  tests/test_examples.py fails, naming the field, if one differs from the preset.
 
 Prose quotes a text example with ``{{ example("SENTENCE") }}`` and a number through a
 registered quantity (``{{ num("sin_demo_d") }}``). ``WIDGET_DEFAULTS`` at the end is what
@@ -21,7 +23,8 @@ each widget starts from; the ``widget()`` macro writes it into the page as data-
 
 from __future__ import annotations
 
-from .experiment.config import PRESETS
+from dataclasses import dataclass
+
 from .sinusoidal import DEFAULT_BASE
 
 # === the whole course ================================================================================
@@ -31,9 +34,34 @@ from .sinusoidal import DEFAULT_BASE
 # lesson 6 counts its tokens without positions.
 SENTENCE = "小明打了小王"
 
-# The project's own small model (lessons 2, 3 and the training experiment): read from the
-# experiment's preset, so a lesson can never quote a width the experiment did not use.
-PROJECT = PRESETS["full"]
+
+@dataclass(frozen=True)
+class ProjectModel:
+    """The project's own small model as the lessons describe it: fields of the training experiment's
+    ``Config`` (posenc/experiment/config.py), with the same names and values as its full preset."""
+
+    d_model: int
+    n_layers: int
+    n_heads: int
+    mlp_ratio: int
+    vocab_size: int
+    embed_std: float
+    sin_base: float
+    rope_base: float
+    partial_rotary_fraction: float
+    train_len: int
+    eval_len: int
+
+    @property
+    def head_dim(self) -> int:
+        return self.d_model // self.n_heads
+
+
+# The project's own small model (lessons 2, 3, 3b, 6 and the data-flow panel): the experiment's
+# PRESETS["full"], so a lesson can never quote a width the experiment did not use (tests/test_examples.py).
+PROJECT = ProjectModel(d_model=256, n_layers=4, n_heads=4, mlp_ratio=4, vocab_size=2048, embed_std=0.02,
+                       sin_base=DEFAULT_BASE, rope_base=DEFAULT_BASE, partial_rotary_fraction=0.25,
+                       train_len=128, eval_len=512)
 PROJECT_D_MODEL = PROJECT.d_model  # lesson 3: √d_model scaling
 PROJECT_EMBED_STD = PROJECT.embed_std  # lessons 2, 3: how small token content is at initialisation
 PROJECT_TRAIN_LEN = PROJECT.train_len  # lessons 2, 3: the training length
@@ -55,6 +83,12 @@ MHA_HEADS = 2  # the multi-head layer splits the ATTN_D-wide rows into this many
 MIX_ROW = 0  # the token of SENTENCE whose vector is changed to see which layers mix tokens …
 MIX_CHAR = "老"  # … into this character's vector
 
+
+def swap_presets() -> str:
+    """The swap widget's preset sentences, "text:i:j,text:i:j"."""
+    return ",".join(f"{text}:{i}:{j}" for text, i, j in (SWAP_MAIN, SWAP_SHORT))
+
+
 # === lesson 2: adding the index; learned tables =======================================================
 
 NAIVE_PROBE_POSITION = 37  # the "add the raw index" design is judged at this position
@@ -73,6 +107,15 @@ RELATION_FAR = (105, 108)
 LOOKUP_FIRST, LOOKUP_SECOND = 0, 1  # the first two rows every position table has (lessons 2, 3)
 FAR_POSITION = 100_000  # far beyond any table (lessons 2, 3): looked up, encoded, shifted
 
+
+def gpt2_table() -> tuple[int, int]:
+    """(rows, width) of GPT-2's position table, from posenc/data (lesson 2's widget looks rows up in it)."""
+    from .configs import load
+
+    m = load("gpt2")
+    return m["context"], m["hidden"]
+
+
 # === lesson 3: sinusoidal position encoding ===========================================================
 
 SIN_DIM = 16  # the small clock: 8 pairs, small enough to draw every hand (lessons 3, 4)
@@ -89,6 +132,46 @@ WALKTHROUGH_FIRST_LEN = 10  # the table the walk-through prints first
 WALKTHROUGH_MAX_LEN = 5_000  # the walk-through checks boundedness this far
 WALKTHROUGH_TABLE_LEN = 16  # the table the cat/fish step takes its rows from (at least the sentence's length)
 WALKTHROUGH_SEED = 0  # torch.manual_seed of the walk-through's word embedding
+
+
+def encoding_positions() -> tuple[int, int, int]:
+    """Lesson 3's three example positions: near, GPT-2's first missing row, far."""
+    from .configs import load
+
+    return (NEAR_POSITION, load("gpt2")["context"], FAR_POSITION)
+
+
+# === lesson 3b: relative position as a bias on the attention scores ================================
+
+ALIBI_HEADS = 8  # a power of two, so the slopes are 1/2, 1/4, …, 1/256 (Press et al.'s 8-head example)
+ALIBI_HEAD = 4  # the head the figure and widget read out, 1-based as in the paper's m_h = 2^(−8h/n)
+ALIBI_DISTANCE = 16  # the distance whose bias and weight factor are read out
+ALIBI_SPAN = 256  # how far the distance axis runs
+ALIBI_FACTOR = 10  # "reach": the distance at which the bias alone cuts a weight tenfold, ln(10)/m
+T5_MODEL = "t5_base"  # its num_buckets and max_distance come from the model data file
+T5_BIDIRECTIONAL = True  # the encoder's buckets (keys on both sides of the query)
+T5_DISTANCE = -20  # j − i looked up: a key 20 tokens before the query
+ALIBI_SENTENCE_HEAD = 1  # the head of ALIBI_HEADS whose bias SENTENCE gets: the steepest, so six tokens feel it
+ALIBI_MODELS = ("mpt_7b", "bloom_176b", "baichuan_13b")  # ALiBi models whose slopes the lesson computes
+REACH_MODELS = ("mpt_7b", "bloom_176b")  # whose per-head reach is drawn (a power of two, and not)
+REACH_NEAR = 16  # a head whose reach is below this many tokens "looks near" …
+REACH_FAR = 256  # … above this many, "looks far"
+SHAW_SENTENCE_K = 2  # the clipping distance printed over SENTENCE: small enough that clipping shows in six tokens
+PARAMETER_MODEL = "gpt2"  # the model every scheme's added parameters are counted for
+ROPE_PREFERRED = (3, 12)  # two distances a RoPE head can prefer: the key contents are the query turned by these
+ROPE_DEMO_SEED = 0  # seed of that demo's query vector (SIN_DIM wide, base DEFAULT_BASE)
+ROPE_DEMO_SPAN = 40  # how many tokens back the score-by-distance comparison runs
+T5_TABLE_SEED = 0  # seed of the random T5 bias table whose scores the shift proof moves
+EX_T5_DISTANCE = 50  # exercise: a key this many tokens back, looked up in T5's decoder and encoder buckets
+
+
+def t5_buckets() -> tuple[int, int]:
+    """(num_buckets, max_distance) of T5_MODEL, from posenc/data."""
+    from .configs import load
+
+    m = load(T5_MODEL)
+    return m["relative_attention_num_buckets"], m["relative_attention_max_distance"]
+
 
 # === lesson 4: RoPE ===================================================================================
 
@@ -155,57 +238,6 @@ def mrope_segments():
     return (Text(MROPE_TEXT_BEFORE), Image(1, *MROPE_IMAGE_PATCHES), Text(MROPE_TEXT_AFTER))
 
 
-def encoding_positions() -> tuple[int, int, int]:
-    """Lesson 3's three example positions: near, GPT-2's first missing row, far."""
-    from .configs import load
-
-    return (NEAR_POSITION, load("gpt2")["context"], FAR_POSITION)
-
-
-def swap_presets() -> str:
-    """The swap widget's preset sentences, "text:i:j,text:i:j"."""
-    return ",".join(f"{text}:{i}:{j}" for text, i, j in (SWAP_MAIN, SWAP_SHORT))
-
-
-# === widgets ==========================================================================================
-
-# What each in-page widget starts from, one dict per docs/javascripts/widgets/<name>.js with the
-# keys of that widget's options. The widget() macro writes every entry into the page as a
-# data-* attribute (key swap_i → data-swap-i, which the browser's dataset reads as swapI):
-# numbers as plain decimals, lists comma-separated, strings as they are. Keyword options
-# written in the page override these. "" means "none": the widget computes or fetches it.
-# === lesson 3b: relative position as a bias on the attention scores ================================
-
-ALIBI_HEADS = 8  # a power of two, so the slopes are 1/2, 1/4, …, 1/256 (Press et al.'s 8-head example)
-ALIBI_HEAD = 4  # the head the figure and widget read out, 1-based as in the paper's m_h = 2^(−8h/n)
-ALIBI_DISTANCE = 16  # the distance whose bias and weight factor are read out
-ALIBI_SPAN = 256  # how far the distance axis runs
-ALIBI_FACTOR = 10  # "reach": the distance at which the bias alone cuts a weight tenfold, ln(10)/m
-T5_MODEL = "t5_base"  # its num_buckets and max_distance come from the model data file
-T5_BIDIRECTIONAL = True  # the encoder's buckets (keys on both sides of the query)
-T5_DISTANCE = -20  # j − i looked up: a key 20 tokens before the query
-ALIBI_SENTENCE_HEAD = 1  # the head of ALIBI_HEADS whose bias SENTENCE gets: the steepest, so six tokens feel it
-ALIBI_MODELS = ("mpt_7b", "bloom_176b", "baichuan_13b")  # ALiBi models whose slopes the lesson computes
-REACH_MODELS = ("mpt_7b", "bloom_176b")  # whose per-head reach is drawn (a power of two, and not)
-REACH_NEAR = 16  # a head whose reach is below this many tokens "looks near" …
-REACH_FAR = 256  # … above this many, "looks far"
-SHAW_SENTENCE_K = 2  # the clipping distance printed over SENTENCE: small enough that clipping shows in six tokens
-PARAMETER_MODEL = "gpt2"  # the model every scheme's added parameters are counted for
-ROPE_PREFERRED = (3, 12)  # two distances a RoPE head can prefer: the key contents are the query turned by these
-ROPE_DEMO_SEED = 0  # seed of that demo's query vector (SIN_DIM wide, base DEFAULT_BASE)
-ROPE_DEMO_SPAN = 40  # how many tokens back the score-by-distance comparison runs
-T5_TABLE_SEED = 0  # seed of the random T5 bias table whose scores the shift proof moves
-EX_T5_DISTANCE = 50  # exercise: a key this many tokens back, looked up in T5's decoder and encoder buckets
-
-
-def t5_buckets() -> tuple[int, int]:
-    """(num_buckets, max_distance) of T5_MODEL, from posenc/data."""
-    from .configs import load
-
-    m = load(T5_MODEL)
-    return m["relative_attention_num_buckets"], m["relative_attention_max_distance"]
-
-
 # === the data-flow panel ("从第 N 课出发", posenc/dataflow.py) ========================================
 
 DATAFLOW_MODELS = ("gpt2", "llama3_8b", "qwen3_8b", "qwen25_vl_7b")  # real models it offers (configs from posenc/data)
@@ -215,13 +247,13 @@ DATAFLOW_START = {"all": "qwen3_8b", "1": "gpt2", "2": "gpt2", "3": "project_sin
                   "4": "llama3_8b", "5": "qwen3_8b", "6": "project_rope_partial", "6b": "qwen25_vl_7b"}
 
 
-def gpt2_table() -> tuple[int, int]:
-    """(rows, width) of GPT-2's position table, from posenc/data (lesson 2's widget looks rows up in it)."""
-    from .configs import load
+# === widgets ==========================================================================================
 
-    m = load("gpt2")
-    return m["context"], m["hidden"]
-
+# What each in-page widget starts from, one dict per docs/javascripts/widgets/<name>.js with the
+# keys of that widget's options. The widget() macro writes every entry into the page as a
+# data-* attribute (key swap_i → data-swap-i, which the browser's dataset reads as swapI):
+# numbers as plain decimals, lists comma-separated, strings as they are. Keyword options
+# written in the page override these. "" means "none": the widget computes or fetches it.
 
 WIDGET_DEFAULTS: dict[str, dict] = {
     "sin-clock": {"d": SIN_DIM, "base": DEFAULT_BASE, "position": NEAR_POSITION, "presets": list(encoding_positions())},

@@ -1,13 +1,19 @@
 """Facts reported by others (a paper's BLEU, an official config's field), read from data files.
 
 posenc computes what it can; what it cannot (a published result) lives in
-``posenc/data/facts.yaml`` with its source and verification tag, so the site
+``posenc/data/facts_<lesson>.yaml`` with its source and verification tag, so the site
 can cite it and label unverified values.
+
+Which file: one per lesson (``facts_lesson3b.yaml`` …, the lesson keys of the notebooks), and a
+fact lives in the file of the first lesson, in course order, that quotes it, on its page or
+through its numbers and figures (``posenc/quantities/<lesson>.py``, ``figures_src/<lesson>.py``);
+a fact that only a posenc module reads (``posenc/long_context.py`` reads the RULER rows) lives
+with the lesson that teaches the module. tests/test_facts.py checks the rule. A name is defined
+once across all the files (a second definition is an error naming both places).
 """
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -15,7 +21,7 @@ from typing import Any
 
 import yaml
 
-from . import _yaml
+from . import _check, _yaml
 from .formatting import format_value
 
 DATA = Path(__file__).parent / "data"
@@ -112,7 +118,7 @@ def _checked_entries(path: Path) -> tuple[dict[str, dict], dict[str, int]]:
 def _all() -> dict[str, Fact]:
     facts: dict[str, Fact] = {}
     defined_at: dict[str, str] = {}
-    for path in sorted(DATA.glob("facts*.yaml")):
+    for path in sorted(DATA.glob("facts_*.yaml")):
         entries, lines = _checked_entries(path)
         for name, e in entries.items():
             here = _where(path, lines[name])
@@ -126,9 +132,9 @@ def _all() -> dict[str, Fact]:
 def get(name: str) -> Fact:
     facts = _all()
     if name not in facts:
-        close = difflib.get_close_matches(name, facts, n=3)
-        hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
-        raise UnknownFact(f"unknown fact {name!r}.{hint} Add it with its source and tag to posenc/data/facts.yaml.")
+        hint = _check.did_you_mean(name, facts)
+        raise UnknownFact(f"unknown fact {name!r}.{hint} Add it with its source and tag to posenc/data/facts_<lesson>.yaml "
+                          f"of the first lesson that quotes it.")
     return facts[name]
 
 

@@ -1,4 +1,4 @@
-"""Lesson 6: models that use less position — partial RoPE, layers without it, and NoPE.
+"""Models that use less position: partial RoPE, layers without it, and NoPE (taught in lesson 6).
 
 Three computations, each from a model's config in ``posenc/data/models.yaml``:
 
@@ -109,12 +109,6 @@ def _rope_model(cfg) -> None:
         raise ValueError(f"cfg must be a RoPE model from posenc.configs.load(), got {got!r}; e.g. configs.load('qwen3_next_80b_a3b')")
 
 
-def _layers(n_layers) -> int:
-    if isinstance(n_layers, bool) or not isinstance(n_layers, (numbers.Integral, np.integer)) or n_layers <= 0:
-        raise ValueError(f"n_layers must be a positive integer, got {n_layers!r}; pass e.g. n_layers=12")
-    return int(n_layers)
-
-
 def layer_kinds(cfg: ModelConfig, n_layers: int | None = None) -> list[str]:
     """The kind of each layer, from the config's layer pattern (module docstring).
 
@@ -126,7 +120,7 @@ def layer_kinds(cfg: ModelConfig, n_layers: int | None = None) -> list[str]:
         if "layers" not in cfg.fields:
             raise ValueError(f"model {cfg.key!r} has no 'layers' field; pass n_layers to draw its pattern over that many layers")
         n_layers = cfg["layers"]
-    n = _layers(n_layers)
+    n = _check.integer("n_layers", n_layers, 1, "a positive integer", 12)
     if "full_attention_interval" in cfg.fields:
         every, other = cfg["full_attention_interval"], "linear"
     elif "local_layers_per_global" in cfg.fields:

@@ -88,7 +88,7 @@ def lookup_gradient(rows: int, position_ids, upstream):
     The backward pass of a lookup ``h[t] = table[pos[t]]`` (``nn.Embedding``'s
     forward) is a scatter-add: row r receives the sum of ``upstream[t]`` over every
     t with ``pos[t] == r``, and a row no position looked up receives exactly zero.
-    tests/test_naive_learned.py checks this against torch's autograd.
+    tests/test_learned.py checks this against torch's autograd.
     """
     import numpy as np
 

@@ -10,7 +10,7 @@ Two things lesson 5 computes from reported values:
   length a model claims and the longest length at which its RULER score stays above
   the threshold (Llama-2-7B's score at 4K), as the RULER README's table prints them.
 
-Every value comes from ``posenc/data/facts*.yaml`` or ``models*.yaml`` with its source
+Every value comes from ``posenc/data/facts_lesson5.yaml`` or ``models*.yaml`` with its source
 and tag; this module only assembles them.
 """
 
@@ -132,7 +132,7 @@ class EffectiveLength:
         return self.effective_tokens / self.claimed_tokens
 
 
-# The RULER rows lesson 5 shows (facts_long_context.yaml), in the README's order.
+# The RULER rows lesson 5 shows (facts_lesson5.yaml), in the README's order.
 RULER_MODELS = (
     ("llama31_8b", "Llama 3.1 8B"),
     ("llama31_70b", "Llama 3.1 70B"),

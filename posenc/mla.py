@@ -35,12 +35,6 @@ from .configs import ModelConfig
 BYTES_PER_ELEMENT = {"fp32": 4, "bf16": 2, "fp16": 2, "fp8": 1}
 
 
-def _count(name: str, n) -> int:
-    if isinstance(n, bool) or not isinstance(n, (numbers.Integral, np.integer)) or n <= 0:
-        raise ValueError(f"{name} must be a positive integer, got {n!r}")
-    return int(n)
-
-
 # --- KV-cache sizes (DeepSeek-V2 §2.1.4, Table 1) ------------------------------------------------
 
 
@@ -50,19 +44,19 @@ def mha_cache_elements(heads: int, head_dim: int, layers: int, value_head_dim: i
     ``value_head_dim`` allows values narrower than keys (DeepSeek-V3's own heads: keys
     128 + 64, values 128): then n_h·(d_k + d_v)·l.
     """
-    h, dk, n = _count("heads", heads), _count("head_dim", head_dim), _count("layers", layers)
-    dv = dk if value_head_dim is None else _count("value_head_dim", value_head_dim)
+    h, dk, n = _check.count("heads", heads), _check.count("head_dim", head_dim), _check.count("layers", layers)
+    dv = dk if value_head_dim is None else _check.count("value_head_dim", value_head_dim)
     return h * (dk + dv) * n
 
 
 def gqa_cache_elements(kv_heads: int, head_dim: int, layers: int) -> int:
     """Per-token cache of grouped-query attention with n_g key/value heads: 2·n_g·d_h·l (Table 1)."""
-    return mha_cache_elements(_count("kv_heads", kv_heads), head_dim, layers)  # a bad count is blamed on kv_heads
+    return mha_cache_elements(_check.count("kv_heads", kv_heads), head_dim, layers)  # a bad count is blamed on kv_heads
 
 
 def mla_cache_elements(kv_lora_rank: int, rope_head_dim: int, layers: int) -> int:
     """Per-token cache of MLA: the latent c_KV and the shared RoPE key k_R per layer, (d_c + d_R)·l (§2.1.3)."""
-    return (_count("kv_lora_rank", kv_lora_rank) + _count("rope_head_dim", rope_head_dim)) * _count("layers", layers)
+    return (_check.count("kv_lora_rank", kv_lora_rank) + _check.count("rope_head_dim", rope_head_dim)) * _check.count("layers", layers)
 
 
 def cache_bytes(elements: int, dtype: str = "bf16") -> int:
@@ -76,7 +70,7 @@ def cache_bytes(elements: int, dtype: str = "bf16") -> int:
 
 def equivalent_gqa_groups(kv_lora_rank: int, rope_head_dim: int, head_dim: int) -> float:
     """The GQA group count with the same cache as MLA: (d_c + d_R) / (2·d_h) (Table 1: 2.25 for d_c = 4d_h, d_R = d_h/2)."""
-    return (_count("kv_lora_rank", kv_lora_rank) + _count("rope_head_dim", rope_head_dim)) / (2 * _count("head_dim", head_dim))
+    return (_check.count("kv_lora_rank", kv_lora_rank) + _check.count("rope_head_dim", rope_head_dim)) / (2 * _check.count("head_dim", head_dim))
 
 
 @dataclass(frozen=True)
@@ -130,7 +124,7 @@ class Instance:
 def random_instance(head_dim: int = 8, q_rank: int = 6, kv_rank: int = 5, length: int = 7, seed: int = 0) -> Instance:
     """Gaussian matrices of the shapes in Eq. 10 and 13 for one head (seeded, so the numbers are reproducible)."""
     d = _check.even_dim("head_dim", head_dim)
-    rq, rk, t = _count("q_rank", q_rank), _count("kv_rank", kv_rank), _count("length", length)
+    rq, rk, t = _check.count("q_rank", q_rank), _check.count("kv_rank", kv_rank), _check.count("length", length)
     rng = np.random.default_rng(seed)
     return Instance(rng.standard_normal((d, rq)), rng.standard_normal((d, rk)),
                     rng.standard_normal((t, rq)), rng.standard_normal((t, rk)))

@@ -28,11 +28,11 @@ are handled: videos (several temporal IDs, time-aligned in Qwen2.5-VL) are not.
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass
 
 import numpy as np
 
+from . import _check
 from .configs import ModelConfig
 
 AXES = ("temporal", "height", "width")
@@ -57,18 +57,12 @@ class Image:
     w: int
 
 
-def _positive(name: str, n) -> int:
-    if isinstance(n, bool) or not isinstance(n, (numbers.Integral, np.integer)) or n <= 0:
-        raise ValueError(f"{name} must be a positive integer, got {n!r}")
-    return int(n)
-
-
 def merged_grid(image: Image, spatial_merge_size: int = 2) -> tuple[int, int, int]:
     """The image's token grid after merging k × k patches: (t, h/k, w/k). h and w must be multiples of k."""
     if not isinstance(image, Image):
         raise ValueError(f"image must be a posenc.mrope.Image(t, h, w), got {type(image).__name__}")
-    k = _positive("spatial_merge_size", spatial_merge_size)
-    t, h, w = (_positive(n, v) for n, v in (("image.t", image.t), ("image.h", image.h), ("image.w", image.w)))
+    k = _check.count("spatial_merge_size", spatial_merge_size)
+    t, h, w = (_check.count(n, v) for n, v in (("image.t", image.t), ("image.h", image.h), ("image.w", image.w)))
     if t != 1:
         raise ValueError(f"image.t must be 1 (a still image); got {t}: videos are not handled by posenc.mrope")
     if h % k or w % k:
@@ -89,7 +83,7 @@ def position_ids(segments, spatial_merge_size: int = 2) -> np.ndarray:
     ``segments`` is a sequence of ``Text`` and ``Image`` in order. Each image's tokens are
     listed row by row (width fastest), as the vision encoder emits them.
     """
-    _positive("spatial_merge_size", spatial_merge_size)
+    _check.count("spatial_merge_size", spatial_merge_size)
     segs = list(segments) if not isinstance(segments, (Text, Image)) else [segments]
     if not segs:
         raise ValueError("segments is empty; pass e.g. [Text(3), Image(1, 4, 6), Text(2)]")
@@ -97,7 +91,7 @@ def position_ids(segments, spatial_merge_size: int = 2) -> np.ndarray:
     start = 0
     for seg in segs:
         if isinstance(seg, Text):
-            n = _positive("Text.length", seg.length)
+            n = _check.count("Text.length", seg.length)
             parts.append(np.broadcast_to(np.arange(start, start + n), (3, n)))
             start += n
         elif isinstance(seg, Image):
@@ -158,7 +152,7 @@ def _section(mrope_section) -> list[int]:
     if sec is None or len(sec) != 3:
         raise ValueError(f"mrope_section must be three pair counts (temporal, height, width), got {mrope_section!r}; "
                          f"Qwen2-VL uses [16, 24, 24]")
-    return [_positive(f"mrope_section[{i}]", s) for i, s in enumerate(sec)]
+    return [_check.count(f"mrope_section[{i}]", s) for i, s in enumerate(sec)]
 
 
 def angles(ids, inv_freq, mrope_section, interleaved: bool = False) -> np.ndarray:

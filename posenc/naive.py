@@ -1,4 +1,4 @@
-"""The naive design of lesson 2: add the raw position index to the token vector.
+"""The naive position design: add the raw position index to the token vector (lesson 2 tries it).
 
 If each component of the token vector has RMS ``content_rms`` and position p is
 added as the number p, content is content_rms / p of the position signal:

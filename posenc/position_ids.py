@@ -1,4 +1,4 @@
-"""Position IDs for padded batches and for generation with a KV cache (lesson 1).
+"""Position IDs for padded batches and for generation with a KV cache (taught in lesson 1).
 
 A batch pads short sequences to a common length and marks real tokens with an
 attention mask (1 = real token, 0 = padding). The position of a real token is

@@ -19,17 +19,10 @@ Pure numpy; the training experiment turns ``alibi_causal_bias`` into a torch buf
 from __future__ import annotations
 
 import math
-import numbers
 
 import numpy as np
 
 from . import _check
-
-
-def _count(name: str, n, minimum: int = 1) -> int:
-    if isinstance(n, bool) or not isinstance(n, (numbers.Integral, np.integer)) or n < minimum:
-        raise ValueError(f"{name} must be an integer ≥ {minimum}, got {n!r}")
-    return int(n)
 
 
 def relative_positions(query_len: int, key_len: int | None = None) -> np.ndarray:
@@ -38,8 +31,8 @@ def relative_positions(query_len: int, key_len: int | None = None) -> np.ndarray
     Negative entries are keys before the query; a causal model only uses j − i ≤ 0.
     This is transformers' ``memory_position − context_position`` in T5's ``compute_bias``.
     """
-    q = _count("query_len", query_len)
-    k = q if key_len is None else _count("key_len", key_len)
+    q = _check.integer("query_len", query_len)
+    k = q if key_len is None else _check.integer("key_len", key_len)
     return np.arange(k, dtype=np.int64)[None, :] - np.arange(q, dtype=np.int64)[:, None]
 
 
@@ -54,7 +47,7 @@ def shaw_clipped(relative, max_relative_position: int) -> np.ndarray:
     on sequences longer than any seen in training. The returned values index the
     2k + 1 learned vectors after adding k.
     """
-    k = _count("max_relative_position", max_relative_position)
+    k = _check.integer("max_relative_position", max_relative_position)
     rel = np.asarray(relative)
     if rel.dtype.kind not in "iu":
         raise ValueError(f"relative positions must be integers (j − i), got dtype {rel.dtype}; build them with relative_positions()")
@@ -68,9 +61,9 @@ def shaw_parameters(max_relative_position: int, head_dim: int, n_layers: int, va
     as many for values (w^V), shared across that layer's heads (§3.3: "sharing them
     across attention heads"); d_z is the head width.
     """
-    k = _count("max_relative_position", max_relative_position)
-    d = _count("head_dim", head_dim)
-    layers = _count("n_layers", n_layers)
+    k = _check.integer("max_relative_position", max_relative_position)
+    d = _check.integer("head_dim", head_dim)
+    layers = _check.integer("n_layers", n_layers)
     return (2 * k + 1) * d * (2 if values else 1) * layers
 
 
@@ -78,14 +71,14 @@ def shaw_parameters(max_relative_position: int, head_dim: int, n_layers: int, va
 
 
 def _t5_args(num_buckets, max_distance, bidirectional):
-    nb = _count("num_buckets", num_buckets, minimum=2)
+    nb = _check.integer("num_buckets", num_buckets, minimum=2)
     if not isinstance(bidirectional, (bool, np.bool_)):
         raise ValueError(f"bidirectional must be True (encoder) or False (decoder), got {bidirectional!r}")
     one_side = nb // 2 if bidirectional else nb
     max_exact = one_side // 2
     if max_exact < 1:
         raise ValueError(f"num_buckets={nb} leaves no exact bucket{' per direction' if bidirectional else ''}; T5 uses 32")
-    md = _count("max_distance", max_distance)
+    md = _check.integer("max_distance", max_distance)
     if md <= max_exact:
         raise ValueError(
             f"max_distance={md} must exceed the exact range max_exact={max_exact} (half of the "
@@ -152,7 +145,7 @@ def t5_parameters(num_buckets: int, n_heads: int, stacks: int = 1) -> int:
     encoder and the decoder's self-attention each have a table (stacks=2); the
     decoder's cross-attention has none.
     """
-    return _count("num_buckets", num_buckets, 2) * _count("n_heads", n_heads) * _count("stacks", stacks)
+    return _check.integer("num_buckets", num_buckets, 2) * _check.integer("n_heads", n_heads) * _check.integer("stacks", stacks)
 
 
 def t5_bias(table, query_len: int, key_len: int | None = None, bidirectional: bool = True, max_distance: int = 128) -> np.ndarray:
@@ -179,7 +172,7 @@ def alibi_slopes(n_heads: int) -> np.ndarray:
     slopes of the nearest lower power of two, followed by the odd-numbered slopes
     of 2n' heads, 2^(−4h/n') for h = 1, 3, 5, …, taking the first n − n'.
     """
-    n = _count("n_heads", n_heads)
+    n = _check.integer("n_heads", n_heads)
     closest = 2 ** int(math.floor(math.log2(n)))
     slopes = _geometric_slopes(closest)
     if closest != n:
@@ -382,7 +375,7 @@ def causal_pairs_by_distance(length: int) -> np.ndarray:
     A table with one learned number per distance gets that many gradient contributions per
     sequence, so the far entries learn from the fewest pairs.
     """
-    n = _count("length", length)
+    n = _check.integer("length", length)
     return n - np.arange(n, dtype=np.int64)
 
 
@@ -392,7 +385,7 @@ def alibi_extra_heads(n_heads: int) -> np.ndarray:
     The first 2^⌊log₂ n⌋ heads take the power-of-two sequence; the rest take every other
     slope of the sequence for twice as many heads. All False when n is a power of two.
     """
-    n = _count("n_heads", n_heads)
+    n = _check.integer("n_heads", n_heads)
     closest = 2 ** int(math.floor(math.log2(n)))
     return np.arange(n) >= closest
 
@@ -420,8 +413,8 @@ def alibi_mass_beyond(slope: float, distance: int, length: int) -> float:
     (e^{−mR} − e^{−mL}) / (1 − e^{−mL}); with L → ∞ it is e^{−mR}, ``alibi_weight_ratio(m, R)``.
     """
     m = _check.positive("slope", slope)
-    L = _count("length", length)
-    R = _count("distance", distance, minimum=0)
+    L = _check.integer("length", length)
+    R = _check.integer("distance", distance, minimum=0)
     if R > L:
         raise ValueError(f"distance={R} lies beyond the {L} keys (distances 0 … {L - 1}); pass distance ≤ length")
     # expm1 keeps the small-slope case exact: 1 − e^{−x} = −expm1(−x)
@@ -442,7 +435,7 @@ def rope_scores_by_distance(q, k, inv_freq, max_distance: int, start: int = 0) -
     kv = np.asarray(k, dtype=np.float64)
     if qv.ndim != 1 or qv.shape != kv.shape:
         raise ValueError(f"q and k must be 1-D vectors of the same width, got shapes {qv.shape} and {kv.shape}")
-    n = _count("max_distance", max_distance, minimum=0)
+    n = _check.integer("max_distance", max_distance, minimum=0)
     s = _check.position("start", start)
     r = np.arange(n + 1, dtype=np.int64)
     qs = rope.rotate(np.broadcast_to(qv, (n + 1, qv.size)), s + r, inv_freq)
@@ -475,7 +468,7 @@ def alibi_scores_by_distance(q, k, slope: float, max_distance: int) -> np.ndarra
     kv = np.asarray(k, dtype=np.float64)
     if qv.ndim != 1 or qv.shape != kv.shape:
         raise ValueError(f"q and k must be 1-D vectors of the same width, got shapes {qv.shape} and {kv.shape}")
-    n = _count("max_distance", max_distance, minimum=0)
+    n = _check.integer("max_distance", max_distance, minimum=0)
     return float(qv @ kv) - alibi_score_gap(slope, np.arange(n + 1))
 
 
@@ -501,7 +494,7 @@ def causal_bias(length: int) -> np.ndarray:
     ``biased_weights(scores, causal_bias(T))`` is attention with no position signal at all
     (lesson 1's causal head); adding an ALiBi or T5 bias on top is the only difference.
     """
-    n = _count("length", length)
+    n = _check.integer("length", length)
     return np.where(relative_positions(n) <= 0, 0.0, -np.inf)
 
 

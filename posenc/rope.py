@@ -44,12 +44,6 @@ def _fraction(name: str, f) -> float:
     return float(f)
 
 
-def _head_dim(name: str, d) -> int:
-    if isinstance(d, bool) or not isinstance(d, (numbers.Integral, np.integer)) or d <= 0:
-        raise ValueError(f"{name} must be a positive integer number of dimensions, got {d!r}; pass e.g. {name}=128")
-    return int(d)
-
-
 def _inv_freq(name: str, inv_freq) -> np.ndarray:
     if _is_torch(inv_freq):
         inv_freq = inv_freq.detach().cpu().double().numpy()
@@ -62,12 +56,6 @@ def _inv_freq(name: str, inv_freq) -> np.ndarray:
     if not np.all(np.isfinite(arr)) or np.any(arr <= 0):
         raise ValueError(f"{name} must hold positive finite frequencies, got values such as {arr[~(np.isfinite(arr) & (arr > 0))][:3]}; build it with inverse_frequencies()")
     return arr
-
-
-def _context(name: str, L) -> int:
-    if isinstance(L, bool) or not isinstance(L, (numbers.Integral, np.integer)) or L <= 0:
-        raise ValueError(f"{name} must be a positive integer number of tokens, got {L!r}; pass e.g. {name}=32768")
-    return int(L)
 
 
 def _convention(convention) -> str:
@@ -90,7 +78,7 @@ def rotary_dim(head_dim: int, rotary_fraction: float = 1.0) -> int:
     0.25) leaves the remaining dims without any position signal. The result must
     be even because dims are turned in pairs.
     """
-    head_dim = _head_dim("head_dim", head_dim)
+    head_dim = _check.dims("head_dim", head_dim, 128)
     rotary_fraction = _fraction("rotary_fraction", rotary_fraction)
     dim = int(head_dim * rotary_fraction)  # truncation, exactly like modeling_rope_utils
     if dim < 2 or dim % 2:
@@ -127,7 +115,7 @@ def pairs_not_completing_turn(inv_freq, context: int) -> int:
     a coarse absolute position; these are the pairs long-context scaling methods
     (PI, YaRN, Llama 3) treat differently.
     """
-    L = _context("context", context)
+    L = _check.tokens("context", context)
     return int(np.sum(wavelengths(inv_freq) > L))
 
 
@@ -182,7 +170,7 @@ class Spectrum:
 
 def spectrum(inv_freq, context: int) -> Spectrum:
     """The ``Spectrum`` of frequencies ``inv_freq`` against a context of ``context`` tokens."""
-    return Spectrum(wavelengths(inv_freq), _context("context", context))
+    return Spectrum(wavelengths(inv_freq), _check.tokens("context", context))
 
 
 def model_spectrum(cfg, context: int | None = None, base: float | None = None) -> Spectrum:

@@ -45,13 +45,6 @@ def _factor(name: str, s) -> float:
     return float(s)
 
 
-def _context(name: str, L) -> int:
-    """A length in tokens: a positive integer (a float such as 4096.0 is refused, not rounded)."""
-    if isinstance(L, bool) or not isinstance(L, (numbers.Integral, np.integer)) or L <= 0:
-        raise ValueError(f"{name} must be a positive integer number of tokens, got {L!r}; pass e.g. {name}=32768")
-    return int(L)
-
-
 def _optional_positive(name: str, x):
     if x is None:
         return None
@@ -140,8 +133,8 @@ def dynamic_ntk(
     """
     base = _check.base("base", base)
     s = _factor("factor", factor)
-    L = _context("max_position_embeddings", max_position_embeddings)
-    ell = L if seq_len is None else max(_context("seq_len", seq_len), L)
+    L = _check.tokens("max_position_embeddings", max_position_embeddings)
+    ell = L if seq_len is None else max(_check.tokens("seq_len", seq_len), L)
     dim = rotary_dim(head_dim, rotary_fraction)
     new_base = base * (s * ell / L - (s - 1)) ** (dim / (dim - 2))
     return inverse_frequencies(head_dim, new_base, rotary_fraction), 1.0
@@ -185,7 +178,7 @@ def yarn_correction_dim(rotations: float, dim: int, base: float, original_contex
     r = _check.positive("rotations", rotations)
     dim = _check.even_dim("dim", dim)
     base = _check.base("base", base)
-    L = _context("original_context", original_context)
+    L = _check.tokens("original_context", original_context)
     return dim * math.log(L / (r * 2 * math.pi)) / (2 * math.log(base))
 
 
@@ -228,8 +221,7 @@ def yarn_ramp(low: float, high: float, n_pairs: int) -> np.ndarray:
     reference code ramps linearly over the pair index between the correction
     dims. A zero-width range gets high += 0.001 as in transformers.
     """
-    if isinstance(n_pairs, bool) or not isinstance(n_pairs, (numbers.Integral, np.integer)) or n_pairs <= 0:
-        raise ValueError(f"n_pairs must be a positive integer, got {n_pairs!r}")
+    _check.count("n_pairs", n_pairs)
     if high == low:
         high = high + 0.001  # avoid dividing by zero when beta_fast and beta_slow meet
     j = np.arange(n_pairs, dtype=np.float64)
@@ -279,19 +271,11 @@ def yarn(
     ``yarn_correction_range``: pairs that turn many times in the original context
     keep their frequency, pairs that never complete a turn are interpolated as
     in PI. attention_factor defaults to ``yarn_attention_factor`` (Eq. 22).
-    Matches transformers' ``_compute_yarn_parameters``.
+    Matches transformers' ``_compute_yarn_parameters``. The pair-by-pair table behind it is ``yarn_pairs``.
     """
-    s = _factor("factor", factor)
-    dim = rotary_dim(head_dim, rotary_fraction)
-    omega = inverse_frequencies(head_dim, base, rotary_fraction)
-    low, high = yarn_correction_range(dim, base, original_context, beta_fast, beta_slow, truncate)
-    ramp = yarn_ramp(low, high, dim // 2)
-    inv_freq = omega * (1.0 - ramp) + (omega / s) * ramp
-    if attention_factor is None:
-        attention_factor = yarn_attention_factor(s, mscale, mscale_all_dim)
-    else:
-        attention_factor = _check.positive("attention_factor", attention_factor)
-    return inv_freq, float(attention_factor)
+    table = yarn_pairs(head_dim, base, factor, original_context, beta_fast, beta_slow, truncate,
+                       mscale, mscale_all_dim, attention_factor, rotary_fraction)
+    return table.inv_freq, table.attention_factor
 
 
 @dataclass(frozen=True)
@@ -349,22 +333,28 @@ def yarn_pairs(
     attention_factor: float | None = None,
     rotary_fraction: float = 1.0,
 ) -> YarnPairs:
-    """The per-pair YaRN table: pair, wavelength, r = L/λ, ramp and the final frequency (see ``yarn``)."""
-    inv_freq, att = yarn(head_dim, base, factor, original_context, beta_fast, beta_slow, truncate,
-                         mscale, mscale_all_dim, attention_factor, rotary_fraction)
+    """The per-pair YaRN table: pair, wavelength, r = L/λ, ramp and the final frequency (``yarn`` returns its
+    frequencies and attention factor): computed once, here."""
+    s = _factor("factor", factor)
     dim = rotary_dim(head_dim, rotary_fraction)
     omega = inverse_frequencies(head_dim, base, rotary_fraction)
     low, high = yarn_correction_range(dim, base, original_context, beta_fast, beta_slow, truncate)
+    ramp = yarn_ramp(low, high, dim // 2)
+    inv_freq = omega * (1.0 - ramp) + (omega / s) * ramp
+    if attention_factor is None:
+        attention_factor = yarn_attention_factor(s, mscale, mscale_all_dim)
+    else:
+        attention_factor = _check.positive("attention_factor", attention_factor)
     lam = wavelengths(omega)
     return YarnPairs(
         pair=np.arange(dim // 2),
         wavelength=lam,
         rotations=original_context / lam,
-        ramp=yarn_ramp(low, high, dim // 2),
+        ramp=ramp,
         inv_freq=inv_freq,
         low=low,
         high=high,
-        attention_factor=att,
+        attention_factor=float(attention_factor),
         factor=float(factor),
         beta_fast=float(beta_fast),
         beta_slow=float(beta_slow),
@@ -382,7 +372,7 @@ def _llama3_args(factor, low_freq_factor, high_freq_factor, original_context):
     hf = _check.positive("high_freq_factor", high_freq_factor)
     if hf <= lf:
         raise ValueError(f"high_freq_factor must exceed low_freq_factor, got high_freq_factor={hf}, low_freq_factor={lf}; Llama 3.1 uses 4 and 1")
-    L = _context("original_context", original_context)
+    L = _check.tokens("original_context", original_context)
     return s, lf, hf, L
 
 
@@ -586,7 +576,7 @@ def angle_overshoot(omega, scaled, original_context: int, factor: float) -> np.n
     if lam.shape != lam_scaled.shape:
         raise ValueError(f"omega and scaled must have one frequency per pair each, got {lam.shape} and {lam_scaled.shape}; "
                          f"pass the frequencies before and after scaling of the same model")
-    L = _context("original_context", original_context)
+    L = _check.tokens("original_context", original_context)
     s = _factor("factor", factor)
     ratio = s * np.asarray(scaled, dtype=np.float64) / np.asarray(omega, dtype=np.float64)
     return np.where(lam > L, ratio, np.nan)
@@ -664,8 +654,8 @@ def base_change(head_dim: int, base: float, new_base: float, length: int, new_le
     """
     base = _check.base("base", base)
     new_base = _check.base("new_base", new_base)
-    L = _context("length", length)
-    L2 = L if new_length is None else _context("new_length", new_length)
+    L = _check.tokens("length", length)
+    L2 = L if new_length is None else _check.tokens("new_length", new_length)
     before = inverse_frequencies(head_dim, base, rotary_fraction)
     after = inverse_frequencies(head_dim, new_base, rotary_fraction)
     fb, fa = turn_fraction(before, L), turn_fraction(after, L2)

@@ -1,4 +1,6 @@
-"""Lesson 4's experiments: shift a whole sentence and see which attention scores move.
+"""Shifting a whole sentence: which attention scores move, for each way of giving a head positions.
+
+Lessons 3 and 4 quote these experiments; the functions are named for what they compute.
 
 One attention head, three ways of giving it positions, all with the same seeded
 token vectors e_t and projections W_q, W_k (``posenc.attention``: rows are tokens,
@@ -31,7 +33,7 @@ import numbers
 
 import numpy as np
 
-from . import attention, rope, sinusoidal, tokenize
+from . import _check, attention, rope, sinusoidal, tokenize
 from .sinusoidal import DEFAULT_BASE
 
 METHODS = ("input", "qk", "rope")
@@ -41,12 +43,6 @@ def _method(method) -> str:
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}; 'input' adds sinusoids to the input, 'qk' adds them after the projection, 'rope' rotates q and k")
     return method
-
-
-def _start(name: str, s) -> int:
-    if isinstance(s, bool) or not isinstance(s, (numbers.Integral, np.integer)) or s < 0:
-        raise ValueError(f"{name} must be a non-negative integer position, got {s!r}; pass e.g. {name}=10")
-    return int(s)
 
 
 def _text(text) -> str:
@@ -69,7 +65,7 @@ def scores(text: str, start: int, method: str, d: int, seed: int, base: float = 
     sinusoidal vectors of "input" and "qk" use lesson 3's layout (sin at 2i, cos at 2i+1).
     """
     method = _method(method)
-    start = _start("start", start)
+    start = _check.integer("start", start, 0, "a non-negative integer position", 10)
     head, e = head_and_tokens(text, d, seed)
     pos = start + np.arange(len(e))
     if method == "input":
@@ -87,7 +83,7 @@ def scores(text: str, start: int, method: str, d: int, seed: int, base: float = 
 
 def score_changes(text: str, shift: int, method: str, d: int, seed: int, base: float = DEFAULT_BASE) -> np.ndarray:
     """|S(start = shift) − S(start = 0)| for every pair of tokens: what moving the whole sentence does to each score."""
-    shift = _start("shift", shift)
+    shift = _check.integer("shift", shift, 0, "a non-negative integer position", 10)
     return np.abs(scores(text, shift, method, d, seed, base) - scores(text, 0, method, d, seed, base))
 
 
@@ -105,7 +101,7 @@ def position_part_scores(text: str, start: int, d: int, seed: int, base: float =
     With W_q = W_k = I it would be lesson 3's dot-product matrix over √d, which depends on
     b − a only; a shift turns PE(p) into M_s PE(p) (§3.5), and W_q W_kᵀ need not commute with M_s.
     """
-    start = _start("start", start)
+    start = _check.integer("start", start, 0, "a non-negative integer position", 10)
     head, e = head_and_tokens(text, d, seed)
     pe = sinusoidal.table(start + np.arange(len(e)), d, base)
     return (pe @ head.w_q) @ (pe @ head.w_k).T / np.sqrt(d)
@@ -113,7 +109,7 @@ def position_part_scores(text: str, start: int, d: int, seed: int, base: float =
 
 def position_part_shift_change(text: str, shift: int, d: int, seed: int, base: float = DEFAULT_BASE) -> float:
     """max |S_pos(start = shift) − S_pos(start = 0)|: what a shift does to the position part alone."""
-    shift = _start("shift", shift)
+    shift = _check.integer("shift", shift, 0, "a non-negative integer position", 10)
     return float(np.abs(position_part_scores(text, shift, d, seed, base) - position_part_scores(text, 0, d, seed, base)).max())
 
 
@@ -143,7 +139,7 @@ def _omega(omega) -> float:
 def add_pair(v, m: int, omega: float) -> np.ndarray:
     """v + (sin mω, cos mω): lesson 3's pair of position m added to one pair of q or k (the naive design)."""
     v = _vec2("v", v)
-    m, omega = _start("m", m), _omega(omega)
+    m, omega = _check.integer("m", m, 0, "a non-negative integer position", 10), _omega(omega)
     return v + np.array([np.sin(m * omega), np.cos(m * omega)])
 
 
@@ -154,7 +150,7 @@ def pair_scores(q, k, m: int, n: int, omega: float) -> tuple[float, float]:
     Added: (q + (sin mω, cos mω)) · (k + (sin nω, cos nω)), lesson 3's pair added to q and k.
     """
     q, k = _vec2("q", q), _vec2("k", k)
-    m, n = _start("m", m), _start("n", n)
+    m, n = _check.integer("m", m, 0, "a non-negative integer position", 10), _check.integer("n", n, 0, "a non-negative integer position", 10)
     omega = _omega(omega)
     rope_score = float(rotate_pair(q, m * omega) @ rotate_pair(k, n * omega))
     added = float(add_pair(q, m, omega) @ add_pair(k, n, omega))
@@ -167,7 +163,7 @@ def pair_score_polar(q, k, m: int, n: int, omega: float) -> float:
     φ_q, φ_k are the angles of q and k before rotation; only n − m enters (RoFormer §3, 2-D case).
     """
     q, k = _vec2("q", q), _vec2("k", k)
-    m, n = _start("m", m), _start("n", n)
+    m, n = _check.integer("m", m, 0, "a non-negative integer position", 10), _check.integer("n", n, 0, "a non-negative integer position", 10)
     omega = _omega(omega)
     phi_q, phi_k = np.arctan2(q[1], q[0]), np.arctan2(k[1], k[0])
     return float(np.linalg.norm(q) * np.linalg.norm(k) * np.cos(phi_k - phi_q + (n - m) * omega))
@@ -196,7 +192,7 @@ def convention_scores(text: str, start: int = 0, *, d: int, seed: int, base: flo
     """
     if not isinstance(permute_weights, bool):
         raise ValueError(f"permute_weights must be True or False, got {permute_weights!r}")
-    start = _start("start", start)
+    start = _check.integer("start", start, 0, "a non-negative integer position", 10)
     head, e = head_and_tokens(text, d, seed)
     pos = start + np.arange(len(e))
     inv = rope.inverse_frequencies(d, base)

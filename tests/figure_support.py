@@ -20,6 +20,12 @@ from figures_src import _style
 from figures_src.build import load_all
 
 
+def registered(module: str) -> list[str]:
+    """The figures a figure module registers (``"figures_src.lesson3"``), sorted: each lesson's test file
+    checks that it has a content test for every one."""
+    return sorted(n for n, spec in load_all().items() if spec.module == module)
+
+
 @contextlib.contextmanager
 def drawn(name: str, theme: str = "light"):
     """The figure ``name`` drawn in ``theme`` exactly as the build draws it (same rc params and size)."""

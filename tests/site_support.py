@@ -15,10 +15,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def build_site(dest: Path, env_extra: dict | None = None, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+def build_site(dest: Path, env_extra: dict | None = None, cwd: Path = ROOT, flags: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
+    """``mkdocs build --strict`` into ``dest``; ``flags`` adds options (``("-q",)`` for a quiet build)."""
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1", **(env_extra or {}))
     return subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(dest)],
+        [sys.executable, "-m", "mkdocs", "build", "--strict", *flags, "-d", str(dest)],
         cwd=cwd,
         env=env,
         capture_output=True,

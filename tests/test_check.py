@@ -150,3 +150,50 @@ def test_positions_returns_an_int64_copy(ps):
 def test_positions_rejects_with_the_fix(ps, message):
     with raises_exactly(message):
         _check.positions("positions", ps)
+
+
+# --- integer, and its kinds: count, tokens, dims ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n, minimum, expected", [(1, 1, 1), (np.int64(7), 1, 7), (0, 0, 0), (2, 2, 2), (np.uint8(255), 1, 255)])
+def test_integer_accepts_an_integer_at_its_minimum_and_returns_a_python_int(n, minimum, expected):
+    got = _check.integer("n", n, minimum)
+    assert got == expected and type(got) is int
+
+
+@pytest.mark.parametrize("n, minimum, message", [
+    (0, 1, "n must be an integer ≥ 1, got 0"),
+    (1, 2, "n must be an integer ≥ 2, got 1"),
+    (-1, 0, "n must be an integer ≥ 0, got -1"),
+    (True, 1, "n must be an integer ≥ 1, got True"),
+    (4096.0, 1, "n must be an integer ≥ 1, got 4096.0"),
+    ("8", 1, "n must be an integer ≥ 1, got '8'"),
+])
+def test_integer_refuses_with_the_minimum_in_the_message(n, minimum, message):
+    with raises_exactly(message):
+        _check.integer("n", n, minimum)
+
+
+def test_integer_says_what_kind_and_suggests_a_value():
+    with raises_exactly("seed must be a non-negative integer seed, got -1; pass e.g. seed=7"):
+        _check.integer("seed", -1, 0, "a non-negative integer seed", 7)
+    with raises_exactly("kv_heads must be a positive integer, got 0"):
+        _check.count("kv_heads", 0)
+    with raises_exactly("context must be a positive integer number of tokens, got 4096.0; pass e.g. context=32768"):
+        _check.tokens("context", 4096.0)
+    with raises_exactly("length must be a positive integer number of tokens, got 0; pass e.g. length=128"):
+        _check.tokens("length", 0, 128)
+    with raises_exactly("head_dim must be a positive integer number of dimensions, got -2; pass e.g. head_dim=128"):
+        _check.dims("head_dim", -2, 128)
+    assert (_check.count("n", np.int32(3)), _check.tokens("L", 1), _check.dims("d", 5, 8)) == (3, 1, 5)
+
+
+# --- did_you_mean: the suggestion of every unknown-name error ---------------------------------------------------
+
+
+def test_did_you_mean_lists_up_to_three_close_names_or_nothing():
+    known = ["sin_slowest_period", "sin_fastest_period", "sin_paper_slowest_period", "rope_pairs_total_qwen3_8b"]
+    assert _check.did_you_mean("sin_slowest_perid", known) == (
+        " Did you mean 'sin_slowest_period', 'sin_paper_slowest_period', 'sin_fastest_period'?")
+    assert _check.did_you_mean("qwen3_8b_pairs", {"qwen3_8b": 1, "gpt2": 2}) == " Did you mean 'qwen3_8b'?"
+    assert _check.did_you_mean("zzzz", known) == ""

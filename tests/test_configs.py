@@ -1,7 +1,17 @@
-"""models.yaml against facts.md, and posenc.configs' checks on bad entries.
+"""posenc.configs: the model data against the sources they cite, and every check on a bad entry, with its exact
+message.
 
-The expected (value, tag) pairs below are copied from ../shared/facts/facts.md
-§1, not from models.yaml, so a mistyped value or an over-claimed tag fails here.
+What the tests compare against, part by part:
+
+- models.yaml against facts.md, and posenc.configs' checks on bad entries. The expected (value, tag) pairs below are
+  copied from ../shared/facts/facts.md §1, not from models.yaml, so a mistyped value or an over-claimed tag fails
+  here.
+- models*.yaml checks at their boundaries: the smallest valid value of each checked field is accepted and the first
+  invalid one is refused with the exact message (model, field, what it got, the fix). Entries are parsed directly
+  (``configs._parse``), as a new model in the data file would be.
+- The models added in models_*.yaml and posenc.configs' new checks (position kinds, added fields). Expected (value,
+  tag) pairs are typed from the sources named in the data files (the official repository or file each cites), not
+  read back from the YAML, so a mistyped value or an over-claimed tag fails here.
 """
 
 from __future__ import annotations
@@ -9,9 +19,11 @@ from __future__ import annotations
 import copy
 
 import pytest
+import yaml
 
-from posenc import configs
 from expect import raises_exactly
+from posenc import configs
+
 
 # (model key, field, value, tag) as facts.md §1 states them.
 FACTS = [
@@ -105,9 +117,6 @@ def test_scaled_context_is_factor_times_native_where_given():
             assert cfg["scaled_context"] == sc["factor"] * sc["original_max_position_embeddings"] == sc["factor"] * cfg["context"], key
 
 
-# --- helpers for transformers ------------------------------------------------------------------------
-
-
 def test_rope_parameters_carry_partial_rotary_and_theta():
     assert configs.rope_parameters(configs.load("qwen3_next_80b_a3b")) == {
         "rope_type": "default", "rope_theta": 10_000_000, "partial_rotary_factor": 0.25}
@@ -136,10 +145,7 @@ def test_helpers_reject_bad_requests(call, match):
         call()
 
 
-# --- consistency checks on bad entries -------------------------------------------------------------
-
-
-def entry(**fields):
+def rope_entry(**fields):
     """A valid RoPE entry (Qwen3-8B-like), with fields replaced or removed (value None)."""
     base = {
         "context": 32_768,
@@ -158,7 +164,7 @@ def entry(**fields):
 
 
 def test_valid_entry_parses():
-    cfg = configs._parse("toy", entry())
+    cfg = configs._parse("toy", rope_entry())
     assert cfg["scaled_context"] == 131_072
 
 
@@ -194,14 +200,14 @@ def test_valid_entry_parses():
 )
 def test_inconsistent_entry_fails_naming_model_and_field(fields, names):
     with pytest.raises(ValueError) as err:
-        configs._parse("toy", entry(**fields))
+        configs._parse("toy", rope_entry(**fields))
     for name in names:
         assert name in str(err.value)
 
 
 def test_llama3_factor_is_not_checked_as_a_context_ratio():
     # Llama 3.1: factor 8 over 8,192 serves 131,072 tokens; a llama3 scaled_context is not factor × original.
-    cfg = configs._parse("toy", entry(
+    cfg = configs._parse("toy", rope_entry(
         context=8192,
         scaling={"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
                  "original_max_position_embeddings": 8192},
@@ -210,11 +216,10 @@ def test_llama3_factor_is_not_checked_as_a_context_ratio():
     assert cfg["scaled_context"] == 131_072
 
 
-# --- exact messages ------------------------------------------------------------------------------------------
-
-
 W = "models.yaml: toy"
-YARN = {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32_768}
+
+
+YARN_32K = {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32_768}
 
 
 @pytest.mark.parametrize(
@@ -256,29 +261,29 @@ YARN = {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 
         ({"scaling": {"rope_type": "llama3", "factor": 8.0}, "scaled_context": None},
          f"{W}.scaling (llama3) lacks high_freq_factor, low_freq_factor, original_max_position_embeddings; "
          f"add them (transformers' rope_parameters names)"),
-        ({"scaling": {**YARN, "beta_fats": 32, "alpha": 1}},
+        ({"scaling": {**YARN_32K, "beta_fats": 32, "alpha": 1}},
          f"{W}.scaling (yarn) has unknown keys alpha, beta_fats; allowed: attention_factor, beta_fast, beta_slow, factor, mscale, "
          f"mscale_all_dim, original_max_position_embeddings, truncate"),
         ({"scaling": {"rope_type": "linear", "factor": 4.0, "low_freq_factor": 1.0}, "scaled_context": None},
          f"{W}.scaling (linear) has unknown keys low_freq_factor; allowed: factor"),
-        ({"scaling": {**YARN, "factor": 0.5}, "scaled_context": None}, f"{W}.scaling.factor must be a number ≥ 1 (new context ÷ original), got 0.5"),
-        ({"scaling": {**YARN, "factor": "4"}, "scaled_context": None}, f"{W}.scaling.factor must be a number ≥ 1 (new context ÷ original), got '4'"),
-        ({"scaling": {**YARN, "original_max_position_embeddings": 32_768.0}},
+        ({"scaling": {**YARN_32K, "factor": 0.5}, "scaled_context": None}, f"{W}.scaling.factor must be a number ≥ 1 (new context ÷ original), got 0.5"),
+        ({"scaling": {**YARN_32K, "factor": "4"}, "scaled_context": None}, f"{W}.scaling.factor must be a number ≥ 1 (new context ÷ original), got '4'"),
+        ({"scaling": {**YARN_32K, "original_max_position_embeddings": 32_768.0}},
          f"{W}.scaling.original_max_position_embeddings must be a positive integer, got 32768.0"),
-        ({"scaling": {**YARN, "original_max_position_embeddings": 0}},
+        ({"scaling": {**YARN_32K, "original_max_position_embeddings": 0}},
          f"{W}.scaling.original_max_position_embeddings must be a positive integer, got 0"),
-        ({"scaling": {**YARN, "original_max_position_embeddings": 4096}},
+        ({"scaling": {**YARN_32K, "original_max_position_embeddings": 4096}},
          f"{W}: scaling.original_max_position_embeddings 4096 ≠ context 32768; context is the native (pre-training) length, so set one to the other"),
-        ({"scaling": {**YARN, "beta_fast": 0}}, f"{W}.scaling.beta_fast must be a positive number, got 0"),
-        ({"scaling": {**YARN, "mscale": "1"}}, f"{W}.scaling.mscale must be a positive number, got '1'"),
-        ({"scaling": {**YARN, "attention_factor": -1.0}}, f"{W}.scaling.attention_factor must be a positive number, got -1.0"),
-        ({"scaling": {**YARN, "truncate": "no"}}, f"{W}.scaling.truncate must be true or false, got 'no'"),
-        ({"scaling": {**YARN, "truncate": 0}}, f"{W}.scaling.truncate must be true or false, got 0"),
-        ({"scaling": {**YARN, "beta_fast": 1, "beta_slow": 32}},
+        ({"scaling": {**YARN_32K, "beta_fast": 0}}, f"{W}.scaling.beta_fast must be a positive number, got 0"),
+        ({"scaling": {**YARN_32K, "mscale": "1"}}, f"{W}.scaling.mscale must be a positive number, got '1'"),
+        ({"scaling": {**YARN_32K, "attention_factor": -1.0}}, f"{W}.scaling.attention_factor must be a positive number, got -1.0"),
+        ({"scaling": {**YARN_32K, "truncate": "no"}}, f"{W}.scaling.truncate must be true or false, got 'no'"),
+        ({"scaling": {**YARN_32K, "truncate": 0}}, f"{W}.scaling.truncate must be true or false, got 0"),
+        ({"scaling": {**YARN_32K, "beta_fast": 1, "beta_slow": 32}},
          f"{W}.scaling: beta_fast 1 < beta_slow 32; beta_fast counts the rotations of the fast pairs and must be the larger (YaRN: 32 and 1)"),
-        ({"scaling": {**YARN, "beta_slow": 40}},
+        ({"scaling": {**YARN_32K, "beta_slow": 40}},
          f"{W}.scaling: beta_fast 32 < beta_slow 40; beta_fast counts the rotations of the fast pairs and must be the larger (YaRN: 32 and 1)"),
-        ({"scaling": {**YARN, "beta_fast": 0.5}},
+        ({"scaling": {**YARN_32K, "beta_fast": 0.5}},
          f"{W}.scaling: beta_fast 0.5 < beta_slow 1; beta_fast counts the rotations of the fast pairs and must be the larger (YaRN: 32 and 1)"),
         ({"scaling": {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 4.0, "high_freq_factor": 4.0,
                       "original_max_position_embeddings": 32_768}, "scaled_context": None},
@@ -292,7 +297,7 @@ YARN = {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 
 )
 def test_inconsistent_entry_message(fields, message):
     with raises_exactly(message):
-        configs._parse("toy", entry(**fields))
+        configs._parse("toy", rope_entry(**fields))
 
 
 @pytest.mark.parametrize(
@@ -318,7 +323,7 @@ def test_malformed_entry_message(raw, message):
 
 
 def test_accepted_edges_and_accessors():
-    cfg = configs._parse("toy", entry(rotary_fraction=1.0, head_dim=2, scaled_context=None,
+    cfg = configs._parse("toy", rope_entry(rotary_fraction=1.0, head_dim=2, scaled_context=None,
                                       scaling={"rope_type": "llama3", "factor": 1.0, "low_freq_factor": 1.0,
                                                "high_freq_factor": 1.5, "original_max_position_embeddings": 32_768}))
     assert cfg["head_dim"] == 2 and cfg.get("rotary_fraction") == 1.0  # 2 rotary dims, factor exactly 1
@@ -329,7 +334,7 @@ def test_accepted_edges_and_accessors():
     learned = configs._parse("t", {"name": "T", "position": "learned", "fields": {
         "context": {"value": 1, "source": "s", "tag": "V"}, "hidden": {"value": 1, "source": "s", "tag": "V3"}}})
     assert (learned.key, learned.name, learned.position, learned["hidden"]) == ("t", "T", "learned", 1)
-    opt_in = configs._parse("toy", entry(scaling_opt_in=False, rope_theta=1.5))
+    opt_in = configs._parse("toy", rope_entry(scaling_opt_in=False, rope_theta=1.5))
     assert opt_in["scaling_opt_in"] is False and opt_in["rope_theta"] == 1.5
 
 
@@ -388,3 +393,241 @@ def test_unknown_model_suggests_at_most_three_names():
     with pytest.raises(configs.UnknownModel) as err:
         configs.load("llama3_7b")
     assert str(err.value).startswith("unknown model 'llama3_7b'. Did you mean 'llama3_8b', 'llama2_7b', 'llama31_8b'? Known: ")
+
+
+# --- boundaries ----------------------------------------------------------------------------------------------------
+
+
+YARN = {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 4096}
+
+
+LLAMA3 = {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+          "original_max_position_embeddings": 4096}
+
+
+ROPE = {"context": 4096, "head_dim": 128, "rope_theta": 10_000}
+
+
+T5 = {"heads": 12, "layers": 12, "relative_attention_num_buckets": 32, "relative_attention_max_distance": 128}
+
+
+MROPE = {"context": 32_768, "head_dim": 128, "rope_theta": 1_000_000, "mrope_section": [16, 24, 24], "spatial_merge_size": 2}
+
+
+def entry(position: str, **fields):
+    return {"name": "Toy", "position": position,
+            "fields": {k: {"value": copy.deepcopy(v), "source": "test", "tag": "U"} for k, v in fields.items()}}
+
+
+def parse(position: str, **fields) -> configs.ModelConfig:
+    return configs._parse("toy", entry(position, **fields))
+
+
+@pytest.mark.parametrize("position, fields", [
+    # a count of 1 is a positive integer: one head, one KV head (multi-query attention), every layer full attention
+    ("rope", {**ROPE, "heads": 1, "kv_heads": 1}),
+    ("rope", {**ROPE, "layers": 36, "full_attention_interval": 1}),
+    ("rope", {**ROPE, "layers": 48, "full_attention_interval": 4}),
+    # grouped-query attention: 32 query heads share 8 KV heads; Gated DeltaNet: 16 key heads, 32 value heads
+    ("rope", {**ROPE, "heads": 32, "kv_heads": 8, "linear_num_key_heads": 16, "linear_num_value_heads": 32}),
+    # a one-token native context scaled by YaRN: the original length 1 is valid
+    ("rope", {**ROPE, "context": 1, "scaling": {**YARN, "original_max_position_embeddings": 1}, "scaled_context": 4}),
+    # YaRN without scaled_context, with DeepSeek-V3's mscale 1 and the paper's beta_slow 1
+    ("rope", {**ROPE, "scaling": {**YARN, "mscale": 1.0, "mscale_all_dim": 1.0, "beta_slow": 1}}),
+    # beta_fast equal to beta_slow (the default 32), and a beta_fast of 1.5 above the default beta_slow 1
+    ("rope", {**ROPE, "scaling": {**YARN, "beta_slow": 32}}),
+    ("rope", {**ROPE, "scaling": {**YARN, "beta_fast": 1.5}}),
+    # T5: 4 buckets leave 1 exact bucket per direction, so a max distance of 2 is valid; one bias table
+    ("t5", {**T5, "relative_attention_num_buckets": 4, "relative_attention_max_distance": 2, "bias_tables": 1}),
+    # M-RoPE: a base just above 1, a section of one pair, interleaved sections (Qwen3-VL)
+    ("mrope", {**MROPE, "rope_theta": 2}),
+    ("mrope", {**MROPE, "mrope_section": [1, 31, 32], "mrope_interleaved": True}),
+])
+def test_smallest_valid_values_are_accepted(position, fields):
+    cfg = parse(position, **fields)
+    assert {name: cfg[name] for name in fields} == fields
+
+
+@pytest.mark.parametrize("position, fields, message", [
+    ("rope", {**ROPE, "heads": 0}, f"{W}.heads must be a positive integer, got 0; write it without a decimal point"),
+    ("rope", {**ROPE, "sliding_window": 0}, f"{W}.sliding_window must be a positive integer, got 0; write it without a decimal point"),
+    ("rope", {**ROPE, "scaling": {**YARN, "beta_slow": 0}}, f"{W}.scaling.beta_slow must be a positive number, got 0"),
+    ("rope", {**ROPE, "scaling": {**YARN, "mscale_all_dim": 0}}, f"{W}.scaling.mscale_all_dim must be a positive number, got 0"),
+    ("rope", {**ROPE, "scaling": {**LLAMA3, "low_freq_factor": 0}}, f"{W}.scaling.low_freq_factor must be a positive number, got 0"),
+    ("rope", {**ROPE, "scaling": {**LLAMA3, "high_freq_factor": -1}}, f"{W}.scaling.high_freq_factor must be a positive number, got -1"),
+    # beta_fast defaults to 32 (YaRN), so a beta_slow of 33 alone is already too large
+    ("rope", {**ROPE, "scaling": {**YARN, "beta_slow": 33}},
+     f"{W}.scaling: beta_fast 32 < beta_slow 33; beta_fast counts the rotations of the fast pairs and must be the larger (YaRN: 32 and 1)"),
+    # 6 buckets: 3 per direction, 1 of them exact (6 // 2 // 2)
+    ("t5", {**T5, "relative_attention_num_buckets": 6, "relative_attention_max_distance": 1},
+     f"{W}: relative_attention_max_distance 1 must exceed the exact range 1 of 6 buckets (T5: 32 buckets, 128)"),
+    ("mrope", {**MROPE, "head_dim": 127}, f"{W}.head_dim must be a positive even integer, got 127"),
+    ("mrope", {**MROPE, "mrope_section": [0, 32, 32]},
+     f"{W}.mrope_section must be three positive integers (temporal, height, width pairs), got [0, 32, 32]; Qwen2-VL uses [16, 24, 24]"),
+    ("mrope", {**MROPE, "mrope_section": [16, 24, 16]},
+     f"{W}: mrope_section [16, 24, 16] sums to 56 pairs but head_dim 128 has 64; every rotary pair belongs to one section"),
+])
+def test_first_invalid_values_are_refused_by_exact_message(position, fields, message):
+    with raises_exactly(message):
+        parse(position, **fields)
+
+
+def test_fields_that_are_not_a_mapping_are_refused():
+    with raises_exactly("models.yaml: model 'toy' has fields that are not a mapping of name → {value, source, tag}"):
+        configs._parse("toy", {"name": "Toy", "position": "learned", "fields": [1024, 768]})
+
+
+# --- the newer models and position kinds ---------------------------------------------------------------------------
+
+
+FACTS_LATER = [
+    # relative family
+    ("t5_base", "heads", 12, "V"), ("t5_base", "layers", 12, "V"), ("t5_base", "hidden", 768, "V"),
+    ("t5_base", "relative_attention_num_buckets", 32, "V"), ("t5_base", "relative_attention_max_distance", 128, "V"),
+    ("t5_base", "bias_tables", 2, "V"), ("t5_base", "bias_layer_index", 0, "V"),
+    ("mpt_7b", "heads", 32, "V"), ("mpt_7b", "layers", 32, "V"), ("mpt_7b", "context", 2048, "V"),
+    ("mpt_7b", "alibi_bias_max", 8, "U"),
+    ("bloom_176b", "heads", 112, "V"), ("bloom_176b", "layers", 70, "V"), ("bloom_176b", "hidden", 14336, "V"),
+    ("bloom_176b", "context", 2048, "V"),
+    ("baichuan_13b", "heads", 40, "V"), ("baichuan_13b", "layers", 40, "V"), ("baichuan_13b", "context", 4096, "V"),
+    # NoPE layers in production
+    ("llama4_scout", "nope_layer_interval", 4, "V3"), ("llama4_scout", "attention_chunk_size", 8192, "V3"),
+    ("llama4_scout", "floor_scale", 8192, "V3"), ("llama4_scout", "attn_scale", 0.1, "V3"),
+    ("llama4_scout", "layers", 48, "V3"), ("llama4_scout", "heads", 40, "V3"), ("llama4_scout", "rope_theta", 500_000, "V3"),
+    ("smollm3_3b", "nope_layer_interval", 4, "V"), ("smollm3_3b", "layers", 36, "V"), ("smollm3_3b", "context", 65_536, "V"),
+    ("smollm3_3b", "rope_theta", 5_000_000, "V"), ("smollm3_3b", "kv_heads", 4, "V"),
+    ("command_r7b", "local_layers_per_global", 3, "V"), ("command_r7b", "nope_on_full_attention", True, "V"),
+    ("command_r7b", "sliding_window", 4096, "V"), ("command_r7b", "layers", 32, "U"),
+    ("command_a", "layers", 64, "U"), ("command_a", "local_layers_per_global", 3, "U"),
+    # added fields
+    ("qwen3_next_80b_a3b", "linear_num_key_heads", 16, "V3"), ("qwen3_next_80b_a3b", "linear_num_value_heads", 32, "V3"),
+    ("qwen3_next_80b_a3b", "linear_key_head_dim", 128, "V3"), ("qwen3_next_80b_a3b", "linear_value_head_dim", 128, "V3"),
+    ("qwen3_next_80b_a3b", "heads", 16, "V"), ("qwen3_next_80b_a3b", "kv_heads", 2, "V"),
+    ("deepseek_v3", "kv_lora_rank", 512, "V"), ("deepseek_v3", "q_lora_rank", 1536, "V"), ("deepseek_v3", "v_head_dim", 128, "V"),
+    ("deepseek_v3", "heads", 128, "V"), ("deepseek_v3", "layers", 61, "V"),
+    ("gpt2", "vocab_size", 50257, "V"), ("gpt2", "layers", 12, "V"), ("gpt2", "heads", 12, "V"), ("gpt2", "intermediate_size", 3072, "V"),
+    ("llama3_8b", "vocab_size", 128256, "V"), ("llama3_8b", "kv_heads", 8, "V"), ("llama3_8b", "intermediate_size", 14336, "V"),
+    ("qwen3_8b", "vocab_size", 151936, "V3"), ("qwen3_8b", "layers", 36, "V"), ("qwen3_8b", "intermediate_size", 12288, "V3"),
+    # M-RoPE
+    ("qwen25_vl_7b", "mrope_section", [16, 24, 24], "V"), ("qwen25_vl_7b", "context", 32_768, "V"),
+    ("qwen2_vl_7b", "spatial_merge_size", 2, "V"), ("qwen2_vl_7b", "image_token_id", 151655, "V"),
+    ("qwen2_vl_7b", "vision_start_token_id", 151652, "V"), ("qwen2_vl_7b", "mrope_section", [16, 24, 24], "U"),
+    ("qwen3_vl_235b_a22b", "mrope_section", [24, 20, 20], "V"), ("qwen3_vl_235b_a22b", "mrope_interleaved", True, "V"),
+]
+
+
+@pytest.mark.parametrize("key, field, value, tag", FACTS_LATER)
+def test_new_field_value_and_tag(key, field, value, tag):
+    f = configs.load(key).field(field)
+    assert f.value == value
+    assert f.tag == tag
+    assert f.source.strip()
+
+
+def test_llama3_intermediate_size_follows_the_official_rule():
+    # llama-models FeedForward: hidden = int(2 · 4·dim / 3), × ffn_dim_multiplier, rounded up to multiple_of
+    dim, mult, multiple_of = 4096, 1.3, 1024
+    hidden = int(mult * int(2 * 4 * dim / 3))
+    assert configs.load("llama3_8b")["intermediate_size"] == multiple_of * ((hidden + multiple_of - 1) // multiple_of)
+
+
+def test_every_data_flow_model_has_the_panel_fields():
+    for key in ("gpt2", "llama3_8b", "qwen3_8b"):
+        cfg = configs.load(key)
+        for name in ("vocab_size", "hidden", "layers", "heads", "kv_heads", "head_dim", "intermediate_size", "context"):
+            assert name in cfg.fields, (key, name)
+        assert cfg["heads"] * cfg["head_dim"] == cfg["hidden"]
+
+
+def test_position_kinds_of_the_new_models():
+    kinds = {k: configs.load(k).position for k in configs.keys()}
+    assert {k for k, v in kinds.items() if v == "alibi"} == {"mpt_7b", "bloom_176b", "baichuan_13b"}
+    assert {k for k, v in kinds.items() if v == "t5"} == {"t5_base"}
+    assert {k for k, v in kinds.items() if v == "mrope"} == {"qwen2_vl_7b", "qwen25_vl_7b", "qwen3_vl_235b_a22b"}
+
+
+ALIBI = dict(context=2048, heads=32, layers=32)
+
+
+def test_valid_new_kinds_parse():
+    assert configs._parse("toy", entry("alibi", **ALIBI))["heads"] == 32
+    assert configs._parse("toy", entry("t5", **T5))["relative_attention_num_buckets"] == 32
+    assert configs._parse("toy", entry("mrope", **MROPE))["mrope_section"] == [16, 24, 24]
+    assert configs._parse("toy", entry("rope", **ROPE, layers=36, nope_layer_interval=4))["nope_layer_interval"] == 4
+
+
+@pytest.mark.parametrize("position, fields, names", [
+    ("alibi", {**ALIBI, "heads": None}, ["toy", "heads"]),
+    ("alibi", {**ALIBI, "heads": 32.0}, ["toy", "heads", "integer"]),
+    ("t5", {**T5, "relative_attention_max_distance": 8}, ["toy", "relative_attention_max_distance"]),
+    ("t5", {**T5, "relative_attention_num_buckets": 2}, ["toy", "relative_attention_max_distance"]),
+    ("t5", {**T5, "bias_tables": 0}, ["toy", "bias_tables"]),
+    ("mrope", {**MROPE, "mrope_section": [16, 24, 16]}, ["toy", "mrope_section", "sums"]),
+    ("mrope", {**MROPE, "mrope_section": [16, 48]}, ["toy", "mrope_section"]),
+    ("mrope", {**MROPE, "head_dim": 127}, ["toy", "head_dim"]),
+    ("mrope", {**MROPE, "mrope_interleaved": "yes"}, ["toy", "mrope_interleaved"]),
+    ("mrope", {**MROPE, "rope_theta": 1}, ["toy", "rope_theta"]),
+    ("rope", {**ROPE, "heads": 32, "kv_heads": 5}, ["toy", "kv_heads"]),
+    ("rope", {**ROPE, "linear_num_key_heads": 16, "linear_num_value_heads": 24}, ["toy", "linear_num_value_heads"]),
+    ("rope", {**ROPE, "nope_on_full_attention": True}, ["toy", "local_layers_per_global"]),
+    ("rope", {**ROPE, "nope_on_full_attention": "yes", "local_layers_per_global": 3}, ["toy", "nope_on_full_attention"]),
+    ("rope", {**ROPE, "attention_chunk_size": 8192}, ["toy", "nope_layer_interval"]),
+    ("rope", {**ROPE, "nope_layer_interval": 4, "full_attention_interval": 4}, ["toy", "nope_layer_interval"]),
+    ("rope", {**ROPE, "kv_lora_rank": -512}, ["toy", "kv_lora_rank"]),
+])
+def test_bad_entries_fail_naming_model_and_field(position, fields, names):
+    fields = {k: v for k, v in fields.items() if v is not None}
+    with pytest.raises(ValueError) as err:
+        configs._parse("toy", entry(position, **fields))
+    for name in names:
+        assert name in str(err.value)
+
+
+def write(tmp_path, name, data):
+    (tmp_path / name).write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+
+
+@pytest.fixture
+def data_dir(tmp_path, monkeypatch):
+    """Point posenc.configs at a scratch data folder: one RoPE model in models.yaml, the other files empty."""
+    write(tmp_path, "models.yaml", {"toy": entry("rope", **ROPE)})
+    for name in configs.MODEL_FILES:
+        if name != "models.yaml":
+            write(tmp_path, name, {})
+    monkeypatch.setattr(configs, "MODELS_FILE", tmp_path / "models.yaml")
+    configs._all.cache_clear()
+    yield tmp_path
+    configs._all.cache_clear()
+
+
+def test_the_files_hold_one_kind_of_position_signal_each():
+    assert configs.MODEL_FILES == {"models.yaml": ("learned", "rope"), "models_relative.yaml": ("alibi", "t5"),
+                                   "models_vl.yaml": ("mrope",)}
+    data = configs.MODELS_FILE.parent
+    for name, kinds in configs.MODEL_FILES.items():
+        raw = yaml.safe_load((data / name).read_text(encoding="utf-8"))
+        assert raw and {e["position"] for e in raw.values()} <= set(kinds), name
+    assert sorted(p.name for p in data.glob("models*.yaml")) == sorted(configs.MODEL_FILES)
+
+
+@pytest.mark.parametrize("files, message", [
+    ({"models_vl.yaml": {"toy": entry("rope", **ROPE)}},
+     "model 'toy' is defined twice, in models.yaml and models_vl.yaml; keep one entry with all its fields"),
+    ({"models_vl.yaml": {"other": entry("rope", **ROPE)}},
+     "models_vl.yaml: model 'other' (rope) belongs in models.yaml, the file of rope models"),
+    ({"models_more.yaml": {"other": entry("rope", **ROPE)}},
+     "models_more.yaml: not a models file posenc reads; put each model in the file of its position kind "
+     "(models.yaml: learned/rope, models_relative.yaml: alibi/t5, models_vl.yaml: mrope), or add the file to "
+     "posenc.configs.MODEL_FILES"),
+])
+def test_a_model_outside_its_file_or_defined_twice_fails_naming_the_files(data_dir, files, message):
+    for name, data in files.items():
+        write(data_dir, name, data)
+    with pytest.raises(ValueError) as err:
+        configs.keys()
+    assert str(err.value) == message
+
+
+def test_the_scratch_folder_loads_its_one_model(data_dir):
+    cfg = configs.load("toy")
+    assert configs.keys() == ["toy"] and cfg["head_dim"] == 128

@@ -1,12 +1,10 @@
-"""The course layer around posenc: example parameters, the widget contract, the macros' example text,
+"""The course layer around posenc: the widget contract, the macros' example text,
 snippet caching, fresh code under `mkdocs serve`. Fast: no site build (tests/test_guardrails.py builds)."""
 
 from __future__ import annotations
 
-import json
 import re
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -121,31 +119,6 @@ def test_example_macro_prints_text_and_refuses_numbers():
         macros.example_text("SENTENCES")
 
 
-def test_core_functions_take_no_example_defaults():
-    """posenc's math takes the lessons' example values as arguments (posenc/examples.py), never as defaults."""
-    import inspect
-
-    from posenc import attention, clock, shift
-
-    for fn, params in ((attention.make_head, ("d", "seed")), (attention.token_vectors, ("d", "seed")),
-                       (attention.sentence_input, ("d", "seed")), (attention.attend_padded, ("seed",)),
-                       (clock.random_projections, ("seed",)), (shift.scores, ("d", "seed")),
-                       (shift.pair_omega, ("index", "d")), (shift.same_vector_scores, ("d",)),
-                       (shift.convention_scores, ("d", "seed"))):
-        sig = inspect.signature(fn)
-        for p in params:
-            assert sig.parameters[p].default is inspect.Parameter.empty, f"{fn.__qualname__}({p}=…) has a default"
-
-
-def test_project_model_parameters_come_from_the_experiment_preset():
-    from posenc.experiment.config import PRESETS
-
-    full = PRESETS["full"]
-    assert (ex.PROJECT_D_MODEL, ex.PROJECT_EMBED_STD, ex.PROJECT_TRAIN_LEN) == (full.d_model, full.embed_std, full.train_len)
-    source = (ROOT / "posenc" / "examples.py").read_text(encoding="utf-8")
-    assert not re.search(r"PROJECT_\w+\s*=\s*[\d.]", source), "the project's parameters are read, never typed"
-
-
 # --- snippets: the cache follows the snippets a snippet imports --------------------------------------------------
 
 
@@ -249,3 +222,41 @@ def test_a_cells_printed_output_is_one_block_whatever_the_timing():
     nb.cells.append(nbformat.v4.new_code_cell("import time\nprint('a', flush=True)\ntime.sleep(0.5)\nprint('b', flush=True)"))
     ExecutePreprocessor(kernel_name="python3", timeout=120).preprocess(nb, {"metadata": {"path": str(ROOT)}})
     assert [o["text"] for o in nb.cells[0].outputs] == ["a\nb\n"]
+
+
+# --- the repository paths a page names exist ----------------------------------------------------------------------
+
+
+# our top folders; under docs/ only the folders this repository has (a page also cites other repositories' docs/)
+REPO_PATH = re.compile(r"`((?:posenc|tests|figures_src|tools|docs/(?:lessons|snippets|notebooks|javascripts|stylesheets))/[\w./*\-]+)`")
+
+
+def test_every_repository_path_a_page_or_notebook_names_exists():
+    """A lesson's closing note says where its numbers, figures and tests live: a renamed file must be renamed there too."""
+    sources = sorted((ROOT / "docs").rglob("*.md")) + sorted((ROOT / "docs" / "notebooks").glob("lesson*.py"))
+    named, missing = 0, []
+    for path in sources:
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            for target in REPO_PATH.findall(line):
+                named += 1
+                if not any(ROOT.glob(target.rstrip("/"))):
+                    missing.append(f"{path.relative_to(ROOT)}:{number}: {target}")
+    assert named > 50
+    assert not missing, "paths that do not exist in the repository:\n  " + "\n  ".join(missing)
+
+
+# --- make bench measures edits the build accepts ----------------------------------------------------------------
+
+
+def test_the_benchmarks_edits_pass_the_prose_lint():
+    """A typed number would make the strict serve rebuild refuse the edit, and the bench would time its own mistake."""
+    from tools import bench_build, prose_lint
+
+    markers = {bench_build.edit_marker() for _ in range(3)}
+    for marker in markers:
+        assert prose_lint.check(f"# 标题\n\n{marker}\n") == [], marker
+        assert not any(c.isdigit() for c in marker)
+    source = (ROOT / "tools" / "bench_build.py").read_text(encoding="utf-8")
+    for sentence in re.findall(r'"\\n\\n([^"\\{]+)\\n"', source):  # the prose edit the bench appends
+        assert prose_lint.check(f"# 标题\n\n{sentence}\n") == [], sentence
+    assert bench_build.lesson_key("03b-relative-bias") == "lesson3b" and bench_build.lesson_key("06-partial-nope") == "lesson6"

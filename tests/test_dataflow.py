@@ -157,9 +157,11 @@ def _project_stage(name: str) -> str:
 
 @pytest.mark.parametrize("method", ex.DATAFLOW_PROJECT_METHODS)
 def test_project_model_equals_the_experiments_model(method):
+    from posenc.experiment.config import PRESETS
     from posenc.experiment.model import PositionModel, rope_inverse_frequencies
 
-    model = PositionModel(ex.PROJECT, method)
+    full = PRESETS["full"]  # what posenc.examples.PROJECT restates (tests/test_examples.py)
+    model = PositionModel(full, method)
     got = Counter()
     for name, p in model.named_parameters():
         got[_project_stage(name)] += p.numel()
@@ -168,7 +170,7 @@ def test_project_model_equals_the_experiments_model(method):
     assert df.total_parameters(key) == sum(p.numel() for p in model.parameters())
     rope_stage = df.stage(key, "rope")
     if method in ("rope", "rope_partial"):
-        pairs = len(rope_inverse_frequencies(ex.PROJECT, method))  # the pairs the trained model turns
+        pairs = len(rope_inverse_frequencies(full, method))  # the pairs the trained model turns
         assert re.search(rf"(前|的) {pairs} 对", rope_stage.entries[0].text), rope_stage.entries[0].text
         assert rope_stage.entries[0].topic == ("partial_rope" if method == "rope_partial" else "rope")
     else:
@@ -260,7 +262,7 @@ def test_bad_input_is_named():
         df.load("project_rope_half")
     with pytest.raises(ValueError, match="t5 positions"):
         df.load("t5_base")
-    with pytest.raises(ValueError, match="no 'vocab_size'.*models_added_fields"):
+    with pytest.raises(ValueError, match="no 'vocab_size'.*entry in posenc/data/models"):
         df.load("bloom_176b")
     with pytest.raises(ValueError, match="state must be a lesson"):
         df.taught("7")

@@ -21,7 +21,7 @@ from posenc.experiment import claims
 from posenc.experiment import figures as F
 from posenc.experiment.config import EXTENSIONS, METHODS
 from posenc.experiment.labels import EXTENSION_LABELS, METHOD_LABELS, ROPE_SCALING_LABELS
-from tests.figure_support import all_lines, drawn, legend_labels, lines
+from figure_support import all_lines, drawn, legend_labels, lines
 
 FIGURES = ("exp_training_curves", "exp_learning_curves", "exp_position_loss", "exp_alibi_position_loss", "exp_rope_position_loss",
            "exp_rope_scaling", "exp_extension_recovery", "exp_extension_positions", "exp_nope_vs_rope", "exp_partial_rope",

@@ -1,7 +1,8 @@
 """Author guardrails, each shown failing the way README describes, on copies of the project (slow: builds).
 
-- the prose lint runs inside `mkdocs build --strict`: a typed number or example sentence fails the build
-  with the page's file and line;
+- the guards run inside `mkdocs build --strict` and fail it with or without -q, naming the place: a typed
+  number (the prose lint, with the page's file and line), an unknown name in a macro, a stale notebook, a
+  glyph the figures' font lacks;
 - changing an example parameter updates every page and widget, or fails the build naming each place
   that cannot follow (a typed copy in prose, a JavaScript copy of a widget default);
 - `mkdocs serve` shows an edited figure and an edited posenc module with the bytes a fresh build draws
@@ -38,16 +39,57 @@ def _edit(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
-def test_the_lint_runs_inside_a_strict_build_and_names_file_and_line(tmp_path):
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "index.md").write_text("# 标题\n\n最慢的一根要 19,869 个 token。\n\n公式 $2i/d$ 没问题。\n",
-                                                 encoding="utf-8")
-    (tmp_path / "mkdocs.yml").write_text(f"site_name: lint\nhooks:\n  - {ROOT / 'tools' / 'prose_lint.py'}\n", encoding="utf-8")
-    proc = build_site(tmp_path / "site", cwd=tmp_path)
-    assert proc.returncode != 0, "a typed number must fail mkdocs build --strict"
-    assert "docs/index.md:3: typed number '19,869' in prose" in proc.stderr
-    (tmp_path / "docs" / "index.md").write_text("# 标题\n\n公式 $2i/d$ 没问题。\n", encoding="utf-8")
-    assert build_site(tmp_path / "site", cwd=tmp_path).returncode == 0
+GLYPH_PROBE = """from figures_src import figure
+
+
+@figure("glyph_probe", alt="一张标题里有字体缺的字的图")
+def glyph_probe(fig, theme):
+    fig.add_subplot().set_title("位置 \\U0001fab8")  # a glyph no CJK font carries
+"""
+
+
+@pytest.fixture(scope="module")
+def faulty_copy(tmp_path_factory) -> dict:
+    """A copy of the project with one fault of each kind a guard reports, and where each must be named."""
+    copy = _copy(tmp_path_factory.mktemp("faulty"), caches=True)
+    lesson = copy / "docs" / "lessons" / "04-rope.md"
+    typed_line = lesson.read_text(encoding="utf-8").count("\n") + 2
+    with open(lesson, "a", encoding="utf-8") as f:
+        f.write("\n这一段里有一个手打的数字 4096。\n")
+    with open(copy / "docs" / "lessons" / "02-learned-table.md", "a", encoding="utf-8") as f:
+        f.write('\n最慢的一根指针要 {{ num("sin_slowest_perid") }} 个 token。\n')
+    with open(copy / "docs" / "notebooks" / "lesson1.py", "a", encoding="utf-8") as f:
+        f.write("\n# %%\nprint(1)\n")
+    (copy / "figures_src" / "glyph_probe.py").write_text(GLYPH_PROBE, encoding="utf-8")
+    return {
+        "copy": copy,
+        "pages": [f"docs/lessons/04-rope.md:{typed_line}: typed number '4096' in prose",
+                  "docs/lessons/02-learned-table.md: a macro failed: UnknownNumber: unknown number 'sin_slowest_perid'. "
+                  "Did you mean 'sin_slowest_period'",
+                  "docs/notebooks/lesson1.ipynb differs from its source docs/notebooks/lesson1.py"],
+        "figures": ["MissingGlyph: figure 'glyph_probe' (light)"],
+    }
+
+
+QUIET_OR_NOT = pytest.mark.parametrize("flags", [(), ("-q",)], ids=["default", "quiet"])
+
+
+@QUIET_OR_NOT
+def test_guards_fail_a_strict_build_at_any_verbosity_and_name_the_place(faulty_copy, tmp_path, flags):
+    """A typed number, an unknown name in a macro and a stale notebook each fail the build, named, even with -q
+    (which drops warnings before --strict counts them: the guards report errors)."""
+    proc = build_site(tmp_path / "site", env_extra=PROSE_ONLY, cwd=faulty_copy["copy"], flags=flags)
+    assert proc.returncode != 0, "the faults must fail mkdocs build --strict " + " ".join(flags)
+    for message in faulty_copy["pages"]:
+        assert message in proc.stderr, (message, proc.stderr[-4000:])
+
+
+@QUIET_OR_NOT
+def test_a_missing_glyph_fails_a_strict_build_at_any_verbosity(faulty_copy, tmp_path, flags):
+    proc = build_site(tmp_path / "site", env_extra={"POSENC_EXECUTE_NOTEBOOKS": "false"}, cwd=faulty_copy["copy"], flags=flags)
+    assert proc.returncode != 0
+    for message in faulty_copy["figures"]:
+        assert message in proc.stderr, (message, proc.stderr[-4000:])
 
 
 def test_changing_an_example_updates_every_page_or_fails_naming_each_place(tmp_path):

@@ -1,16 +1,23 @@
-"""posenc.hybrid's layer patterns and RoPE shares against transformers' configuration and modeling code."""
+"""posenc.hybrid: partial RoPE, layer patterns and the NoPE counter against transformers' configuration and modeling
+code; guards and defaults.
+
+What the tests compare against, part by part:
+
+- posenc.hybrid's layer patterns and RoPE shares against transformers' configuration and modeling code.
+- posenc.hybrid's guards and defaults: errors that name the model or argument and what is wrong, and Llama 4's
+  query-scale defaults.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import math
+import re
 
-import numpy as np
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from posenc import configs, hybrid
-
+import numpy as np
+import pytest
 import torch  # a hard dependency: a missing torch fails, never skips
 from transformers import AttentionInterface  # noqa: E402
 from transformers.models.cohere2.configuration_cohere2 import Cohere2Config  # noqa: E402
@@ -21,10 +28,12 @@ from transformers.models.qwen3_next.modeling_qwen3_next import (  # noqa: E402
     Qwen3NextAttention, Qwen3NextGatedDeltaNet, Qwen3NextRotaryEmbedding)
 from transformers.models.smollm3.configuration_smollm3 import SmolLM3Config  # noqa: E402
 
+from expect import raises_exactly
+from posenc import configs, hybrid
+from posenc import quantities as q
+
+
 FAST = settings(max_examples=30, deadline=None)
-
-
-# --- layer patterns from the configs vs transformers' own rules ---------------------------------------------
 
 
 def test_llama4_scout_pattern_matches_transformers():
@@ -80,9 +89,6 @@ def test_nope_interval_rule(interval, layers):
     assert hybrid.rope_layers(cfg, layers) == [bool(x) for x in ref.no_rope_layers]
 
 
-# --- the real share of q/k dims with RoPE --------------------------------------------------------------------
-
-
 def test_qwen3_next_rope_shares_from_the_modules():
     """Count q and k widths from transformers' own Qwen3-Next layers, built on the meta device (no memory)."""
     cfg = configs.load("qwen3_next_80b_a3b")
@@ -124,9 +130,6 @@ def test_mla_share_is_the_decoupled_part():
     s = hybrid.rope_dim_shares(configs.load("deepseek_v3"))
     # DeepSeek-V3 config_671B.json: qk_rope_head_dim 64 of 64 + qk_nope_head_dim 128 per head, every layer
     assert s.query_share == s.key_share == pytest.approx(64 / (64 + 128))
-
-
-# --- Llama 4's query temperature on NoPE layers ---------------------------------------------------------------
 
 
 def test_llama4_attn_scale_closed_form():
@@ -172,3 +175,242 @@ def test_llama4_attn_scale_matches_transformers():
 def test_bad_input_raises_clear_error(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+# --- guards and defaults -------------------------------------------------------------------------------------------
+
+
+def _with(cfg, **values):
+    """The config with extra or changed fields: a hypothetical model, for the guards no shipped config reaches."""
+    extra = {name: configs.Field(v, "test: hypothetical", "U") for name, v in values.items()}
+    return dataclasses.replace(cfg, fields=dict(cfg.fields, **extra))
+
+
+def test_head_dims_reports_frequencies_and_mask_that_disagree():
+    # An MLA model's mask marks its whole decoupled RoPE part (deepseek_v3: head_dim = d_R = 64 dims) as
+    # rotary, while a rotary_fraction of 0.5 would give frequencies for only 32 of them (16 pairs). No
+    # shipped config does this (configs.load checks them); the guard is for one that drifts.
+    dsv3 = configs.load("deepseek_v3")
+    assert dsv3["head_dim"] == 64
+    with pytest.raises(ValueError, match=re.escape(
+            "model 'deepseek_v3': 32 rotary dims from its frequencies but 64 in its mask")):
+        hybrid.head_dims(_with(dsv3, rotary_fraction=0.5))
+
+
+def test_layer_pattern_names_the_kinds_it_cannot_describe():
+    # Gemma 3's 5 local + 1 global layers, with RoPE left out of every 5th layer: layer 4 (the 5th) is a
+    # sliding-window layer without RoPE, "nope_local", which PATTERN_KINDS has no source for.
+    odd = _with(configs.load("gemma3_27b"), nope_layer_interval=5)
+    with pytest.raises(ValueError, match=re.escape(
+            "model 'gemma3_27b' gives layer kinds ['nope_local'] that posenc does not describe; extend PATTERN_KINDS")):
+        hybrid.layer_pattern(odd, 6)
+
+
+def test_llama4_attn_scale_defaults_are_llama4s():
+    # transformers' Llama4TextConfig defaults (the installed version): floor_scale 8192, attn_scale 0.1.
+    # The scale leaves p = 8190 alone and first grows at p = 8191: 1 + 0.1 · ln 2.
+    np.testing.assert_allclose(hybrid.llama4_attn_scale([0, 8190, 8191, 2 * 8192 - 1]),
+                               [1.0, 1.0, 1 + 0.1 * math.log(2), 1 + 0.1 * math.log(3)], rtol=1e-15)
+
+
+def _without(cfg, name):
+    return dataclasses.replace(cfg, fields={k: v for k, v in cfg.fields.items() if k != name})
+
+
+NOT_ROPE = r"^cfg must be a RoPE model from posenc\.configs\.load\(\), got {}; e\.g\. configs\.load\('qwen3_next_80b_a3b'\)$"
+
+
+QWEN3_NEXT = configs.load("qwen3_next_80b_a3b")
+
+
+@pytest.mark.parametrize("call, match", [
+    # which models: RoPE models from posenc.configs, named in the error when they are not
+    (lambda: hybrid.model_rotary_mask(configs.load("gpt2")), NOT_ROPE.format("'gpt2'")),
+    (lambda: hybrid.model_rotary_mask(configs.load("qwen25_vl_7b")), NOT_ROPE.format("'qwen25_vl_7b'")),
+    (lambda: hybrid.layer_kinds("qwen3_8b", 4), NOT_ROPE.format("'str'")),
+    # layer counts
+    (lambda: hybrid.layer_kinds(configs.load("gemma3_27b")),
+     r"^model 'gemma3_27b' has no 'layers' field; pass n_layers to draw its pattern over that many layers$"),
+    (lambda: hybrid.layer_kinds(configs.load("qwen3_8b"), 0),
+     r"^n_layers must be a positive integer, got 0; pass e\.g\. n_layers=12$"),
+    (lambda: hybrid.layer_kinds(configs.load("qwen3_8b"), True), r"^n_layers must be a positive integer, got True"),
+    (lambda: hybrid.layer_kinds(configs.load("qwen3_8b"), 4.0), r"^n_layers must be a positive integer, got 4\.0"),
+    # the fields rope_dim_shares needs, each named with what it is for
+    (lambda: hybrid.rope_dim_shares(configs.load("gemma3_27b")),
+     r"^model 'gemma3_27b' has no 'heads' field, which rope_dim_shares needs \(query heads per attention layer\); "
+     r"add it with source and tag to posenc/data/models\*\.yaml$"),
+    (lambda: hybrid.rope_dim_shares(_without(configs.load("qwen3_8b"), "layers")),
+     r"^model 'qwen3_8b' has no 'layers' field, which rope_dim_shares needs \(the sum runs over layers\)"),
+    (lambda: hybrid.rope_dim_shares(_without(QWEN3_NEXT, "linear_num_key_heads")),
+     r"has no 'linear_num_key_heads' field, which rope_dim_shares needs \(Gated DeltaNet q/k heads\)"),
+    (lambda: hybrid.rope_dim_shares(_without(QWEN3_NEXT, "linear_key_head_dim")),
+     r"has no 'linear_key_head_dim' field, which rope_dim_shares needs \(Gated DeltaNet q/k head width\)"),
+    # the NoPE counter
+    (lambda: hybrid.causal_counter(1), r"^n must be an integer of at least 2 tokens, got 1; pass e\.g\. n=8$"),
+    (lambda: hybrid.causal_counter(True), r"^n must be an integer of at least 2 tokens, got True"),
+    (lambda: hybrid.causal_counter(4.0), r"^n must be an integer of at least 2 tokens, got 4\.0"),
+    (lambda: hybrid.causal_counter(4, causal="yes"), r"^causal must be True or False, got 'yes'$"),
+    (lambda: hybrid.counter_position(0.0), r"^value must be a marker in \(0, 1\] \(an output of causal_counter\), got 0\.0$"),
+    (lambda: hybrid.counter_position(1.5), r"^value must be a marker in \(0, 1\]"),
+    (lambda: hybrid.counter_position(True), r"^value must be a marker in \(0, 1\]"),
+    (lambda: hybrid.counter_position("0.5"), r"^value must be a marker in \(0, 1\]"),
+    (lambda: hybrid.counter_gap(-1), r"^t must be a non-negative integer position, got -1$"),
+    (lambda: hybrid.counter_gap(True), r"^t must be a non-negative integer position, got True$"),
+    (lambda: hybrid.counter_gap(1.0), r"^t must be a non-negative integer position, got 1\.0$"),
+    # Llama 4's query scale
+    (lambda: hybrid.llama4_attn_scale([-1, 2]), r"^positions must be non-negative"),
+    (lambda: hybrid.llama4_attn_scale([1, 2], floor_scale=0), r"^floor_scale must be a positive finite number, got 0$"),
+    (lambda: hybrid.llama4_attn_scale([1, 2], attn_scale=-0.1), r"^attn_scale must be a positive finite number"),
+])
+def test_bad_input_names_the_argument(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+def test_the_smallest_inputs_are_allowed():
+    # one layer; two tokens (1 and 1/2 causally, 1/2 each without the mask); the first marker 1 is position 0;
+    # the gap between positions 0 and 1 is 1 − 1/2
+    assert hybrid.layer_kinds(configs.load("qwen3_8b"), 1) == ["global"]
+    np.testing.assert_allclose(hybrid.causal_counter(2), [1.0, 0.5], rtol=1e-12)
+    np.testing.assert_allclose(hybrid.causal_counter(2, causal=False), [0.5, 0.5], rtol=1e-12)
+    assert hybrid.counter_position(1.0) == 0.0
+    assert hybrid.counter_position(0.25) == 3.0
+    assert hybrid.counter_gap(0) == 0.5
+    assert hybrid.counter_gap(np.int64(2)) == pytest.approx(1 / 3 - 1 / 4, rel=1e-15)
+
+
+def test_rotary_mask_selects_the_first_dims_by_default_all():
+    # a boolean mask: indexing a head's dims with it picks the rotary ones (transformers' q[..., :dim])
+    mask = hybrid.rotary_mask(8, 0.5)
+    assert mask.dtype == bool
+    np.testing.assert_array_equal(np.arange(8)[mask], [0, 1, 2, 3])
+    np.testing.assert_array_equal(np.arange(8)[~mask], [4, 5, 6, 7])
+    # without a fraction RoPE turns the whole head
+    np.testing.assert_array_equal(hybrid.rotary_mask(8), np.ones(8, dtype=bool))
+
+
+# --- rotary masks, layer kinds, the causal counter -----------------------------------------------------------------
+
+
+@given(head=st.sampled_from([8, 64, 128, 256]), frac=st.sampled_from([0.25, 0.5, 1.0]))
+@FAST
+def test_rotary_mask_is_the_first_int_head_dim_times_fraction_dims(head, frac):
+    mask = hybrid.rotary_mask(head, frac)
+    dim = int(head * frac)  # transformers: dim = int(head_dim * partial_rotary_factor)
+    assert mask.shape == (head,) and mask.sum() == dim
+    assert mask[:dim].all() and not mask[dim:].any()
+
+
+@pytest.fixture(scope="module")
+def hf_layer_types():
+    from transformers import Gemma3TextConfig, GptOssConfig, Qwen3NextConfig
+
+    return {
+        "qwen3_next_80b_a3b": Qwen3NextConfig(num_hidden_layers=48).layer_types,
+        "gemma3_27b": Gemma3TextConfig(num_hidden_layers=24).layer_types,
+        "gpt_oss": GptOssConfig(num_hidden_layers=24).layer_types,
+    }
+
+
+def test_layer_kinds_match_transformers(hf_layer_types):
+    name = {"full_attention": "global", "sliding_attention": "local", "linear_attention": "linear"}
+    for key, types in hf_layer_types.items():
+        ours = hybrid.layer_kinds(configs.load(key), len(types))
+        assert ours == [name[t] for t in types], key
+
+
+@given(n=st.integers(2, 300))
+@FAST
+def test_causal_counter_is_one_over_t_plus_one(n):
+    out = hybrid.causal_counter(n)
+    np.testing.assert_allclose(out, 1.0 / (np.arange(n) + 1), rtol=1e-12)
+    np.testing.assert_allclose([hybrid.counter_position(float(v)) for v in out], np.arange(n), atol=1e-9)
+    np.testing.assert_allclose(hybrid.causal_counter(n, causal=False), np.full(n, 1.0 / n), rtol=1e-12)
+
+
+@pytest.mark.parametrize(
+    "call, word",
+    [
+        (lambda: hybrid.rotary_mask(128, 0.0), "rotary_fraction"),
+        (lambda: hybrid.rotary_mask(-4), "head_dim"),
+        (lambda: hybrid.model_rotary_mask(configs.load("gpt2")), "cfg"),
+        (lambda: hybrid.layer_kinds(configs.load("gemma3_27b")), "n_layers"),
+        (lambda: hybrid.layer_kinds(configs.load("gpt_oss"), 0), "n_layers"),
+        (lambda: hybrid.causal_counter(1), "n"),
+        (lambda: hybrid.causal_counter(4, causal="yes"), "causal"),
+        (lambda: hybrid.counter_position(0.0), "value"),
+        (lambda: hybrid.counter_gap(-1), "t"),
+    ],
+)
+def test_layer_and_counter_helpers_name_the_argument(call, word):
+    with pytest.raises(ValueError, match=word):
+        call()
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: hybrid.model_rotary_mask(configs.load("gpt2")),
+         "cfg must be a RoPE model from posenc.configs.load(), got 'gpt2'; e.g. configs.load('qwen3_next_80b_a3b')"),
+        (lambda: hybrid.layer_kinds({"position": "rope"}),
+         "cfg must be a RoPE model from posenc.configs.load(), got 'dict'; e.g. configs.load('qwen3_next_80b_a3b')"),
+        (lambda: hybrid.layer_kinds(configs.load("gemma3_27b")),
+         "model 'gemma3_27b' has no 'layers' field; pass n_layers to draw its pattern over that many layers"),
+        (lambda: hybrid.layer_kinds(configs.load("gpt_oss"), 0), "n_layers must be a positive integer, got 0; pass e.g. n_layers=12"),
+        (lambda: hybrid.layer_kinds(configs.load("gpt_oss"), 2.0), "n_layers must be a positive integer, got 2.0; pass e.g. n_layers=12"),
+        (lambda: hybrid.layer_kinds(configs.load("gpt_oss"), True), "n_layers must be a positive integer, got True; pass e.g. n_layers=12"),
+        (lambda: hybrid.causal_counter(1), "n must be an integer of at least 2 tokens, got 1; pass e.g. n=8"),
+        (lambda: hybrid.causal_counter(3.0), "n must be an integer of at least 2 tokens, got 3.0; pass e.g. n=8"),
+        (lambda: hybrid.causal_counter(True), "n must be an integer of at least 2 tokens, got True; pass e.g. n=8"),
+        (lambda: hybrid.causal_counter(4, causal=1), "causal must be True or False, got 1"),
+        (lambda: hybrid.counter_position(0.0), "value must be a marker in (0, 1] (an output of causal_counter), got 0.0"),
+        (lambda: hybrid.counter_position(1.5), "value must be a marker in (0, 1] (an output of causal_counter), got 1.5"),
+        (lambda: hybrid.counter_position(True), "value must be a marker in (0, 1] (an output of causal_counter), got True"),
+        (lambda: hybrid.counter_position("0.5"), "value must be a marker in (0, 1] (an output of causal_counter), got '0.5'"),
+        (lambda: hybrid.counter_gap(-1), "t must be a non-negative integer position, got -1"),
+        (lambda: hybrid.counter_gap(1.0), "t must be a non-negative integer position, got 1.0"),
+        (lambda: hybrid.counter_gap(True), "t must be a non-negative integer position, got True"),
+    ],
+)
+def test_bad_input_messages_name_the_argument_and_the_fix(call, message):
+    with raises_exactly(message):
+        call()
+
+
+def test_hybrid_edges():
+    assert hybrid.rotary_mask(4).tolist() == [True] * 4  # a full rotary head by default
+    assert hybrid.rotary_mask(8, 0.25).tolist() == [True, True] + [False] * 6
+    deepseek = hybrid.model_rotary_mask(configs.load("deepseek_v3"))
+    assert deepseek.dtype == bool and deepseek.tolist() == [True] * 64 + [False] * 128
+    assert hybrid.model_rotary_mask(configs.load("qwen3_8b")).dtype == bool
+    # Qwen3-Next: layer i is full attention when (i + 1) % 4 == 0 (transformers' layer_types)
+    assert hybrid.layer_kinds(configs.load("qwen3_next_80b_a3b"), 8) == ["linear", "linear", "linear", "global"] * 2
+    assert hybrid.layer_kinds(configs.load("gemma3_27b"), np.int64(6)) == ["local"] * 5 + ["global"]
+    assert hybrid.layer_kinds(configs.load("gpt_oss"), 1) == ["local"]  # one layer is a valid stack
+    assert hybrid.counter_position(1) == 0.0 and hybrid.counter_position(0.25) == 3.0
+    assert hybrid.counter_gap(0) == 0.5 and hybrid.counter_gap(np.int64(1)) == pytest.approx(1 / 6, rel=1e-15)
+    assert hybrid.causal_counter(np.int64(2)).tolist() == [1.0, 0.5]
+    np.testing.assert_allclose(hybrid.causal_counter(3, causal=False), [1 / 3] * 3, rtol=1e-15)
+
+
+# --- head dims and pattern periods ---------------------------------------------------------------------------------
+
+
+def test_head_dims_against_facts_md():
+    # facts.md §1–2: Qwen3-8B 128 dims, 24 of 64 pairs not turning in 32,768; Qwen3-Next 256 × 0.25 → 64,
+    # 10 of 32 pairs not turning in 262,144; DeepSeek-V3 rope 64 + nope 128, 9 of 32 not turning in 4,096
+    assert hybrid.head_dims(configs.load("qwen3_8b")) == hybrid.HeadDims(128, 128, 2 * (64 - 24))
+    assert hybrid.head_dims(configs.load("qwen3_next_80b_a3b")) == hybrid.HeadDims(256, 64, 2 * (32 - 10))
+    d = hybrid.head_dims(configs.load("deepseek_v3"))
+    assert (d.width, d.rotary, d.turning, d.plain, d.not_turning) == (192, 64, 2 * (32 - 9), 128, 18)
+
+
+def test_pattern_period_is_the_smallest_repeat():
+    expected = {"llama4_scout": 4, "smollm3_3b": 4, "command_r7b": 4, "command_a": 4, "qwen3_next_80b_a3b": 4,
+                "gemma3_27b": 6, "gpt_oss": 2, "glm45": 1, "qwen3_8b": 1}
+    for key, period in expected.items():
+        cfg = configs.load(key)
+        assert hybrid.pattern_period(cfg) == period, key
+        pattern = hybrid.layer_pattern(cfg, 4 * period)
+        assert pattern == pattern[:period] * 4, key
+        assert all(pattern != pattern[:p] * (4 * period // p) for p in range(1, period) if (4 * period) % p == 0), key

@@ -8,6 +8,15 @@
     tools/           glue between MkDocs and posenc: no math library of its own (numpy, torch, math, …);
                      tools/snippet_runner.py imports numpy and torch only to load them once for the
                      snippets it forks, and calls nothing in them
+
+and, over every module of posenc/, figures_src/ and tools/ (imports inside functions included), the layers
+in one order, each importing only its own layer and those below it, with no import loop:
+
+    0 posenc core       (the math, the data readers, posenc/examples.py)
+    1 posenc.experiment (the training experiment: built on the core; the core, examples included, never imports it)
+    2 posenc.quantities (the registry: the core's numbers and the experiment's results, named for the prose)
+    3 figures_src       (figure code and its build)
+    4 tools             (MkDocs hooks and macros, the lint, the scripts)
 """
 
 from __future__ import annotations
@@ -103,3 +112,99 @@ def test_tests_import_their_dependencies_instead_of_skipping_without_them():
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "importorskip":
                 skipping.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert not skipping, "import the package instead (requirements.lock pins it): " + ", ".join(skipping)
+
+
+# --- layers and loops over the whole project ---------------------------------------------------------------
+
+PACKAGES = ("posenc", "figures_src", "tools")
+LAYERS = (("tools", 4), ("figures_src", 3), ("posenc.quantities", 2), ("posenc.experiment", 1), ("posenc", 0))
+
+
+def project_modules() -> dict[str, Path]:
+    """Dotted name → file of every module in posenc/, figures_src/ and tools/ (a package under its own name)."""
+    out = {}
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            out[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return out
+
+
+def import_graph() -> dict[str, dict[str, int]]:
+    """module → {project module it imports: the line of the first such import}."""
+    modules = project_modules()
+
+    def resolve(name: str) -> str | None:  # "posenc.rope.spectrum" → "posenc.rope"
+        while name and name not in modules:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    graph = {}
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        edges: dict[str, int] = {}
+        for line, mod in imports(path, package):
+            target = resolve(mod or "")
+            if target and target != name:
+                edges.setdefault(target, line)
+        graph[name] = edges
+    return graph
+
+
+def layer(module: str) -> int:
+    return next(level for prefix, level in LAYERS if _is(module, prefix))
+
+
+def import_loops(graph: dict[str, dict[str, int]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    loops = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in graph.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                loops.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return loops
+
+
+def test_no_import_loop_in_posenc_figures_src_or_tools():
+    graph = import_graph()
+    assert any(m.startswith("tools.") for m in graph) and any(m.startswith("figures_src.") for m in graph)
+    loops = import_loops(graph)
+    described = ["  " + " ↔ ".join(f"{m} ({project_modules()[m].relative_to(ROOT)})" for m in loop) for loop in loops]
+    assert not loops, "modules that import each other (move what both need into one of them):\n" + "\n".join(described)
+
+
+def test_each_layer_imports_only_its_own_and_lower_layers():
+    graph = import_graph()
+    modules = project_modules()
+    found = [f"{modules[src].relative_to(ROOT)}:{line}: imports {dst} (layer {layer(dst)}) from layer {layer(src)}"
+             for src, edges in sorted(graph.items()) for dst, line in sorted(edges.items()) if layer(dst) > layer(src)]
+    assert not found, "an import against the layers in this file's docstring:\n  " + "\n  ".join(found)
+
+
+def test_the_loop_and_layer_checks_see_a_loop_and_an_upward_import():
+    graph = {"tools.a": {"tools.b": 1}, "tools.b": {"tools.a": 3}, "posenc.examples": {"posenc.experiment.config": 5}}
+    assert import_loops(graph) == [["tools.a", "tools.b"]]
+    assert layer("posenc.examples") < layer("posenc.experiment.config") < layer("posenc.quantities.lesson1")
+    assert layer("posenc.quantities") < layer("figures_src.build") < layer("tools.macros")

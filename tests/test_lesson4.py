@@ -1,140 +1,32 @@
-"""Lesson 4: the shift experiment (posenc.shift) and the numbers the page quotes.
+"""Lesson 4 (RoPE): the numbers the page quotes and every figure drawn and compared with what posenc computes.
 
-References are written here from the papers, independently of posenc: the
-sinusoid from Vaswani et al. 2017 §3.5 written out with pos / 10000^(2i/d), RoPE as
-RoFormer §3's block-diagonal R^d_{Θ,m} built with loops, the single-pair score from
-polar coordinates, and transformers' Llama weight converter's ``permute`` formula.
-Expected counts come from facts.md §2 (checked there with plain Python).
+What the tests compare against, part by part:
+
+- Lesson 4: the shift experiment (posenc.shift) and the numbers the page quotes. References are written here from
+  the papers, independently of posenc: the sinusoid from Vaswani et al. 2017 §3.5 written out with pos /
+  10000^(2i/d), RoPE as RoFormer §3's block-diagonal R^d_{Θ,m} built with loops, the single-pair score from polar
+  coordinates, and transformers' Llama weight converter's ``permute`` formula. Expected counts come from facts.md §2
+  (checked there with plain Python).
+- Lessons 3 and 4: every figure is drawn and what it plots is compared with what posenc computes for it. Each test
+  reads the drawn Figure (tests/figure_support.py): plotted data in order, tick and legend labels, titles and the
+  numbers printed on the figure. A reversed, truncated or shifted series, a mislabelled panel or a number that
+  disagrees with the registered quantity fails here. The phone rule (figures_src/_style.py) is checked for every
+  figure in tests/test_figure_phone.py and tests/test_figures.py.
 """
 
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
-import torch
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
-from posenc import attention, configs, rope, shift, tokenize
+from figure_support import all_lines, drawn, legend_labels, registered, tick_labels
+from posenc import configs, rope, shift
 from posenc import examples as ex
+from posenc import quantities
 from posenc import quantities as numbers
-from posenc.sinusoidal import DEFAULT_BASE
-from expect import raises_exactly
-
-FAST = settings(max_examples=25, deadline=None)
-
-
-# --- independent references -----------------------------------------------------------------------------------
-
-
-def vaswani_pe(pos: int, d: int, base: float = DEFAULT_BASE) -> np.ndarray:
-    """§3.5: PE(pos, 2i) = sin(pos / base^(2i/d)), PE(pos, 2i+1) = cos(pos / base^(2i/d))."""
-    out = np.zeros(d)
-    for i in range(d // 2):
-        out[2 * i] = math.sin(pos / base ** (2 * i / d))
-        out[2 * i + 1] = math.cos(pos / base ** (2 * i / d))
-    return out
-
-
-def roformer_R(m: int, d: int, base: float = DEFAULT_BASE) -> np.ndarray:
-    """RoFormer §3: block-diagonal R^d_{Θ,m}, θ_i = base^(−2(i−1)/d), i = 1 … d/2, blocks [[cos, −sin], [sin, cos]]."""
-    R = np.zeros((d, d))
-    for i in range(1, d // 2 + 1):
-        a = m * base ** (-2 * (i - 1) / d)
-        j = 2 * (i - 1)
-        R[j, j], R[j, j + 1], R[j + 1, j], R[j + 1, j + 1] = math.cos(a), -math.sin(a), math.sin(a), math.cos(a)
-    return R
-
-
-def reference_scores(text: str, start: int, method: str, d: int = ex.L4_DIM, seed: int = ex.L4_SEED,
-                     base: float = DEFAULT_BASE) -> np.ndarray:
-    """S[a, b] = q_a·k_b/√d, one token at a time, with the references above (rows = tokens, q = x W_q)."""
-    head = attention.make_head(d, seed)
-    e = attention.token_vectors(tokenize.token_ids(text), d, seed)
-    qs, ks = [], []
-    for t, row in enumerate(e):
-        p = start + t
-        if method == "input":
-            x = row + vaswani_pe(p, d, base)
-            qs.append(x @ head.w_q)
-            ks.append(x @ head.w_k)
-        elif method == "qk":
-            qs.append(row @ head.w_q + vaswani_pe(p, d, base))
-            ks.append(row @ head.w_k + vaswani_pe(p, d, base))
-        else:
-            qs.append(roformer_R(p, d, base) @ (row @ head.w_q))
-            ks.append(roformer_R(p, d, base) @ (row @ head.w_k))
-    return np.array([[q @ k / math.sqrt(d) for k in ks] for q in qs])
-
-
-def hf_llama_permute(w: torch.Tensor, n_heads: int, dim1: int, dim2: int) -> torch.Tensor:
-    """transformers' convert_llama_weights_to_hf.py "permute for sliced rotary" (applied to q_proj/k_proj)."""
-    return w.view(n_heads, dim1 // n_heads // 2, 2, dim2).transpose(1, 2).reshape(dim1, dim2)
-
-
-# --- the shift experiment --------------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("method", shift.METHODS)
-@pytest.mark.parametrize("start", [0, ex.SHIFT, 12_345])
-def test_scores_match_the_papers_formulas(method, start):
-    np.testing.assert_allclose(shift.scores(ex.SENTENCE, start, method, ex.L4_DIM, ex.L4_SEED), reference_scores(ex.SENTENCE, start, method), atol=1e-10)
-
-
-@pytest.mark.parametrize("method", shift.METHODS)
-def test_scores_use_the_given_width_seed_and_base(method):
-    got = shift.scores("猫吃鱼了", 7, method, d=6, seed=3, base=50.0)
-    np.testing.assert_allclose(got, reference_scores("猫吃鱼了", 7, method, d=6, seed=3, base=50.0), atol=1e-12)
-    change = shift.shift_change("猫吃鱼了", 4, method, d=6, seed=3, base=50.0)
-    want = np.abs(reference_scores("猫吃鱼了", 4, method, 6, 3, 50.0) - reference_scores("猫吃鱼了", 0, method, 6, 3, 50.0)).max()
-    assert change == pytest.approx(want, abs=1e-12)
-
-
-def test_shifting_the_sentence_moves_added_scores_but_not_rope_scores():
-    # the page's claim, against the references: added positions change the scores, RoPE's do not
-    before = {m: reference_scores(ex.SENTENCE, 0, m) for m in shift.METHODS}
-    after = {m: reference_scores(ex.SENTENCE, ex.SHIFT, m) for m in shift.METHODS}
-    for m in ("input", "qk"):
-        change = np.abs(after[m] - before[m]).max()
-        assert change > 0.1 * np.abs(before[m]).max(), m
-        assert shift.shift_change(ex.SENTENCE, ex.SHIFT, m, ex.L4_DIM, ex.L4_SEED) == pytest.approx(change, abs=1e-10)
-    assert np.abs(after["rope"] - before["rope"]).max() < 1e-12
-    assert shift.shift_change(ex.SENTENCE, ex.SHIFT, "rope", ex.L4_DIM, ex.L4_SEED) < 1e-12
-
-
-@given(
-    text=st.sampled_from(["小明打了小王", "猫吃鱼", "鱼吃猫了吗"]),
-    s=st.integers(0, 50_000),
-    seed=st.integers(0, 2**16),
-    d=st.sampled_from([2, 8, 16, 32]),
-)
-@FAST
-def test_rope_scores_depend_only_on_the_offset(text, s, seed, d):
-    shifted = shift.scores(text, s, "rope", d=d, seed=seed)
-    np.testing.assert_allclose(shifted, shift.scores(text, 0, "rope", d=d, seed=seed), atol=1e-9)
-    # RoFormer §3: q_mᵀ k_n = aᵀ R_{n−m} b with a, b the projected (unrotated) query and key
-    head, e = shift.head_and_tokens(text, d, seed)
-    a, b = 0, len(e) - 1
-    want = (e[a] @ head.w_q) @ roformer_R(b - a, d) @ (e[b] @ head.w_k) / math.sqrt(d)
-    assert shifted[a, b] == pytest.approx(want, abs=1e-9)
-
-
-# --- one pair ---------------------------------------------------------------------------------------------------
-
-
-@given(m=st.integers(0, 10_000), n=st.integers(0, 10_000), s=st.integers(0, 10_000), pair=st.integers(0, ex.SIN_DIM // 2 - 1))
-@FAST
-def test_pair_score_is_the_polar_formula(m, n, s, pair):
-    q, k = np.array(ex.PAIR_Q), np.array(ex.PAIR_K)
-    w = DEFAULT_BASE ** (-2 * pair / ex.SIN_DIM)
-    polar = math.hypot(*q) * math.hypot(*k) * math.cos(math.atan2(k[1], k[0]) - math.atan2(q[1], q[0]) + (n - m) * w)
-    rope_score, added = shift.pair_scores(q, k, m, n, shift.pair_omega(pair, ex.L4_DIM))
-    assert rope_score == pytest.approx(polar, abs=1e-9)
-    pe = lambda p: np.array([math.sin(p * w), math.cos(p * w)])  # noqa: E731  (lesson 3's pair i)
-    assert added == pytest.approx((q + pe(m)) @ (k + pe(n)), abs=1e-9)
-    assert shift.pair_scores(q, k, m + s, n + s, shift.pair_omega(pair, ex.L4_DIM))[0] == pytest.approx(rope_score, abs=1e-8)
 
 
 def test_the_pages_pair_example():
@@ -148,49 +40,6 @@ def test_the_pages_pair_example():
     assert numbers.value("l4_pair_added") == pytest.approx(added, abs=1e-12)
     assert numbers.value("l4_pair_added_shifted") == pytest.approx(added_shifted, abs=1e-12)
     assert abs(added - added_shifted) > 0.1
-
-
-# --- the two layouts --------------------------------------------------------------------------------------------
-
-
-def test_convention_scores_agree_only_with_the_permuted_weights():
-    a, b = shift.convention_scores(ex.SENTENCE, start=7, d=ex.L4_DIM, seed=ex.L4_SEED)
-    np.testing.assert_allclose(a, b, atol=1e-12)
-    a, b = shift.convention_scores(ex.SENTENCE, start=7, d=ex.L4_DIM, seed=ex.L4_SEED, permute_weights=False)
-    assert np.abs(a - b).max() > 0.1
-
-
-@pytest.mark.parametrize("n_heads, head_dim", [(1, 8), (2, 8), (4, 16)])
-def test_transformers_llama_permute_is_the_convention_permutation(n_heads, head_dim):
-    dim = n_heads * head_dim
-    w = torch.randn(dim, dim, generator=torch.Generator().manual_seed(0), dtype=torch.float64)  # (out, in) as nn.Linear
-    converted = hf_llama_permute(w, n_heads, dim, dim).numpy()
-    perm = rope.convention_permutation(head_dim)
-    want = np.concatenate([w.numpy()[h * head_dim:(h + 1) * head_dim][perm] for h in range(n_heads)])
-    np.testing.assert_array_equal(converted, want)
-    # and the converted weights in rotate_half code give interleaved code's scores, head by head
-    x = np.random.default_rng(1).standard_normal((5, dim))
-    pos = np.arange(5) + 100
-    inv = rope.inverse_frequencies(head_dim, DEFAULT_BASE)
-    for h in range(n_heads):
-        rows = slice(h * head_dim, (h + 1) * head_dim)
-        q_int = rope.rotate(x @ w.numpy()[rows].T, pos, inv, "interleaved")
-        q_half = rope.rotate(x @ converted[rows].T, pos, inv, "half")
-        np.testing.assert_allclose(q_half @ q_half.T, q_int @ q_int.T, atol=1e-10)
-
-
-# --- RoPE of equal vectors is lesson 3's curve --------------------------------------------------------------------
-
-
-def test_same_vector_scores_are_the_sum_of_cosines():
-    curve = shift.same_vector_scores(ex.MAX_DISTANCE, ex.L4_DIM)
-    for k in (0, 1, 3, 4, 91, ex.MAX_DISTANCE):
-        want = sum(math.cos(k * DEFAULT_BASE ** (-2 * i / ex.SIN_DIM)) for i in range(ex.SIN_DIM // 2))
-        assert curve[k] == pytest.approx(want, abs=1e-12)
-    assert np.any(np.diff(curve) > 0), "the curve must rise somewhere (it is not a monotone decay)"
-
-
-# --- numbers the page quotes ------------------------------------------------------------------------------------
 
 
 def _count(head_dim, theta, L, fraction=1.0):
@@ -222,7 +71,6 @@ def test_turning_share_and_slowest_turns():
 
 def test_model_counts():
     # the data files read directly, not through configs: each model is a top-level key with a position
-    # (an entry with adds_fields only adds fields to a model defined elsewhere)
     import yaml
     from pathlib import Path
 
@@ -247,31 +95,6 @@ def test_spectrum_alt_text_quotes_the_counts():
     assert f"64 对里 {_count(128, 1e6, 32_768)} 对" in alt
     assert f"32 对里 {_count(256, 1e7, 262_144, 0.25)} 对" in alt
     assert "未核实" in alt
-
-
-# --- bad input ----------------------------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    "call, word",
-    [
-        (lambda: shift.scores(ex.SENTENCE, 0, "sinusoid", ex.L4_DIM, ex.L4_SEED), "method"),
-        (lambda: shift.scores(ex.SENTENCE, -1, "rope", ex.L4_DIM, ex.L4_SEED), "start"),
-        (lambda: shift.scores("猫", 0, "rope", ex.L4_DIM, ex.L4_SEED), "text"),
-        (lambda: shift.shift_change(ex.SENTENCE, 2.5, "rope", ex.L4_DIM, ex.L4_SEED), "shift"),
-        (lambda: shift.pair_scores((1, 2, 3), (1, 0), 0, 1, 1.0), "q"),
-        (lambda: shift.pair_scores((1, 0), (1, 0), 0, 1, -1.0), "omega"),
-        (lambda: shift.pair_omega(99, ex.L4_DIM), "index"),
-        (lambda: shift.convention_scores(ex.SENTENCE, d=ex.L4_DIM, seed=ex.L4_SEED, permute_weights="yes"), "permute_weights"),
-        (lambda: shift.same_vector_scores(0, ex.L4_DIM), "max_distance"),
-    ],
-)
-def test_bad_input_names_the_argument(call, word):
-    with pytest.raises(ValueError, match=word):
-        call()
-
-
-# --- the built pages (lessons 4, 6 and the home page timeline) ---------------------------------------------------
 
 
 def _page_text(site_dir, page: str) -> str:
@@ -309,112 +132,94 @@ def test_built_pages_show_the_computed_counts(site_dir):
         assert f"lessons/{lesson}/" in home_raw, lesson
 
 
-# --- exact messages and edges ----------------------------------------------------------------------------
+# --- figures -------------------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    "call, message",
-    [
-        (lambda: shift.scores(ex.SENTENCE, 0, "sinusoid", ex.L4_DIM, ex.L4_SEED),
-         "method must be one of ('input', 'qk', 'rope'), got 'sinusoid'; 'input' adds sinusoids to the input, "
-         "'qk' adds them after the projection, 'rope' rotates q and k"),
-        (lambda: shift.scores(ex.SENTENCE, -1, "rope", ex.L4_DIM, ex.L4_SEED), "start must be a non-negative integer position, got -1; pass e.g. start=10"),
-        (lambda: shift.scores(ex.SENTENCE, 1.0, "rope", ex.L4_DIM, ex.L4_SEED), "start must be a non-negative integer position, got 1.0; pass e.g. start=10"),
-        (lambda: shift.scores(ex.SENTENCE, True, "rope", ex.L4_DIM, ex.L4_SEED), "start must be a non-negative integer position, got True; pass e.g. start=10"),
-        (lambda: shift.scores("猫", 0, "rope", ex.L4_DIM, ex.L4_SEED), "text must be a string of at least two tokens, got '猫'; pass e.g. text='小明打了小王'"),
-        (lambda: shift.scores(["猫", "鱼"], 0, "rope", ex.L4_DIM, ex.L4_SEED),
-         "text must be a string of at least two tokens, got ['猫', '鱼']; pass e.g. text='小明打了小王'"),
-        (lambda: shift.shift_change(ex.SENTENCE, 2.5, "rope", ex.L4_DIM, ex.L4_SEED), "shift must be a non-negative integer position, got 2.5; pass e.g. shift=10"),
-        (lambda: shift.rotate_pair((1, 2, 3), 0.5), "v must be two finite numbers (one pair of dims), got (1, 2, 3); pass e.g. v=(1.0, 0.4)"),
-        (lambda: shift.pair_scores((1, 2, 3), (1, 0), 0, 1, 1.0), "q must be two finite numbers (one pair of dims), got (1, 2, 3); pass e.g. q=(1.0, 0.4)"),
-        (lambda: shift.pair_scores((1, 0), (np.nan, 0), 0, 1, 1.0), "k must be two finite numbers (one pair of dims), got (nan, 0); pass e.g. k=(1.0, 0.4)"),
-        (lambda: shift.pair_scores((1, 0), (1, 0), -1, 1, 1.0), "m must be a non-negative integer position, got -1; pass e.g. m=10"),
-        (lambda: shift.pair_scores((1, 0), (1, 0), 0, -1, 1.0), "n must be a non-negative integer position, got -1; pass e.g. n=10"),
-        (lambda: shift.pair_scores((1, 0), (1, 0), 0, 1, -1.0),
-         "omega must be a positive angular frequency (radians per token), got -1.0; take one from rope.inverse_frequencies()"),
-        (lambda: shift.pair_scores((1, 0), (1, 0), 0, 1, 0.0),
-         "omega must be a positive angular frequency (radians per token), got 0.0; take one from rope.inverse_frequencies()"),
-        (lambda: shift.pair_scores((1, 0), (1, 0), 0, 1, True),
-         "omega must be a positive angular frequency (radians per token), got True; take one from rope.inverse_frequencies()"),
-        (lambda: shift.pair_scores((1, 0), (1, 0), 0, 1, float("inf")),
-         "omega must be a positive angular frequency (radians per token), got inf; take one from rope.inverse_frequencies()"),
-        (lambda: shift.pair_omega(8, 16), "index must be a pair index from 0 to 7, got 8"),
-        (lambda: shift.pair_omega(-1, 16), "index must be a pair index from 0 to 7, got -1"),
-        (lambda: shift.pair_omega(1.0, 16), "index must be a pair index from 0 to 7, got 1.0"),
-        (lambda: shift.pair_omega(True, 16), "index must be a pair index from 0 to 7, got True"),
-        (lambda: shift.convention_scores(ex.SENTENCE, d=ex.L4_DIM, seed=ex.L4_SEED, permute_weights=1), "permute_weights must be True or False, got 1"),
-        (lambda: shift.same_vector_scores(0, 16), "max_distance must be a positive integer, got 0; pass e.g. max_distance=200"),
-        (lambda: shift.same_vector_scores(5.0, 16), "max_distance must be a positive integer, got 5.0; pass e.g. max_distance=200"),
-        (lambda: shift.same_vector_scores(True, 16), "max_distance must be a positive integer, got True; pass e.g. max_distance=200"),
-    ],
-)
-def test_bad_input_messages_name_the_argument_and_the_fix(call, message):
-    with raises_exactly(message):
-        call()
+def number_in(label: str) -> float:
+    """The first number printed in a label ("周期 19,869" → 19869.0, "转 213.0°" → 213.0, "−0.22" → −0.22)."""
+    m = re.search(r"[−-]?\d[\d,]*(?:\.\d+)?", label)
+    assert m, f"no number in {label!r}"
+    return float(m.group(0).replace(",", "").replace("−", "-"))
 
 
-def test_shift_edges():
-    # pair 0 of a 16-dim head turns at ω = 1 (θ_1 = base⁰), pair 7 at base^(−14/16)
-    assert shift.pair_omega(0, 16) == 1.0 and shift.pair_omega(7, 16) == pytest.approx(DEFAULT_BASE ** (-14 / 16), rel=1e-15)
-    assert shift.pair_omega(1, d=4, base=100.0) == pytest.approx(0.1, rel=1e-15)
-    np.testing.assert_allclose(shift.rotate_pair((1.0, 0.0), math.pi / 2), [0.0, 1.0], atol=1e-16)
-    np.testing.assert_allclose(shift.rotate_pair([0.6, 0.9], 0.0), [0.6, 0.9], rtol=0)
-    rope_score, added = shift.pair_scores((1.0, 0.0), (1.0, 0.0), 0, 0, 0.5)
-    assert rope_score == 1.0 and added == pytest.approx(1.0 + 1.0, rel=1e-15)  # (1, 1)·(1, 1) at position 0
-    # the head and the token vectors both come from the given width and seed
-    head, e = shift.head_and_tokens("猫吃鱼", 6, 3)
-    np.testing.assert_array_equal(head.w_q, attention.make_head(6, 3).w_q)
-    np.testing.assert_array_equal(e, attention.token_vectors(tokenize.token_ids("猫吃鱼"), 6, 3))
-    # start 0 and shift 0 are allowed; a zero shift changes nothing
-    assert shift.shift_change("猫吃鱼", 0, "input", ex.L4_DIM, ex.L4_SEED) == 0.0
-    np.testing.assert_allclose(shift.scores("猫吃鱼", 0, "rope", d=4, seed=0, base=50.0), reference_scores_base("猫吃鱼", 4, 50.0), atol=1e-12)
-    a, b = shift.convention_scores("猫吃鱼", d=4, seed=0, base=50.0)
-    np.testing.assert_allclose(a, b, atol=1e-12)
-    np.testing.assert_allclose(a, reference_scores_base("猫吃鱼", 4, 50.0), atol=1e-12)
-    assert shift.same_vector_scores(1, 16).shape == (2,) and shift.same_vector_scores(1, 16)[0] == pytest.approx(16 / 2, rel=1e-15)
-    np.testing.assert_allclose(shift.same_vector_scores(np.int64(3), d=2, base=7.0), [math.cos(k) for k in range(4)], rtol=1e-12)
+def printed(label: str, value: float) -> bool:
+    """Whether ``label`` prints ``value`` to the precision it shows."""
+    text = re.search(r"[−-]?\d[\d,]*(?:\.(\d+))?", label)
+    decimals = len(text.group(1) or "")
+    return abs(number_in(label) - value) <= 0.5 * 10 ** -decimals + 1e-12
 
 
-def reference_scores_base(text, d, base):
-    """RoPE scores at start 0 with a given base, from RoFormer's block matrices (seed 0)."""
-    head = attention.make_head(d, 0)
-    e = attention.token_vectors(tokenize.token_ids(text), d, 0)
-    qs = [roformer_R(t, d, base) @ (row @ head.w_q) for t, row in enumerate(e)]
-    ks = [roformer_R(t, d, base) @ (row @ head.w_k) for t, row in enumerate(e)]
-    return np.array([[q @ k / math.sqrt(d) for k in ks] for q in qs])
+def test_rope_pair_turn_draws_rotated_and_added_vectors():
+    q, k = np.asarray(ex.PAIR_Q), np.asarray(ex.PAIR_K)
+    w = shift.pair_omega(ex.PAIR_INDEX, ex.L4_DIM)
+    moves = ((ex.PAIR_M, ex.PAIR_N), (ex.PAIR_M + ex.SHIFT, ex.PAIR_N + ex.SHIFT))
+    rotated = [v for m, n in moves for v in (shift.rotate_pair(q, m * w), shift.rotate_pair(k, n * w))]
+    added = [v for m, n in moves for v in (shift.add_pair(q, m, w), shift.add_pair(k, n, w))]
+    with drawn("rope_pair_turn") as fig:
+        top, bottom = fig.axes
+        for ax, expected in ((top, rotated), (bottom, added)):
+            tips = [np.asarray(a.xy) for a in ax.texts if hasattr(a, "xy")]
+            np.testing.assert_allclose(tips, expected, atol=1e-12)
+        rope0, rope1 = [shift.pair_scores(q, k, m, n, w)[0] for m, n in moves]
+        add0, add1 = [shift.pair_scores(q, k, m, n, w)[1] for m, n in moves]
+        for title, (a, b), names in ((top.get_title(), (rope0, rope1), ("l4_pair_rope", "l4_pair_rope_shifted")),
+                                     (bottom.get_title(), (add0, add1), ("l4_pair_added", "l4_pair_added_shifted"))):
+            shown = title.split("分数")[1].split("→")
+            assert printed(shown[0], a) and printed(shown[1], b), title
+            assert [s.strip() for s in shown] == [quantities.text(n) for n in names]
 
 
-def half_layout_R(m: int, d: int, base: float = DEFAULT_BASE) -> np.ndarray:
-    """transformers' rotate_half layout: pair i is dims (i, i + d/2), each turned by m·θ_i (RoFormer's block)."""
-    R, h = np.zeros((d, d)), d // 2
-    for i in range(h):
-        a = m * base ** (-2 * i / d)
-        R[i, i], R[i, i + h], R[i + h, i], R[i + h, i + h] = math.cos(a), -math.sin(a), math.sin(a), math.cos(a)
-    return R
+def test_rope_shift_scores_are_the_score_changes_of_each_method():
+    with drawn("rope_shift_scores") as fig:
+        maps = [ax for ax in fig.axes if ax.get_images() and ax.get_title()]
+        assert len(maps) == len(shift.METHODS)
+        for ax, method, name in zip(maps, shift.METHODS, ("l4_shift_input_max_diff", "l4_shift_qk_max_diff", "l4_shift_rope_max_diff")):
+            expected = shift.score_changes(ex.SENTENCE, ex.SHIFT, method, ex.L4_DIM, ex.L4_SEED)
+            np.testing.assert_allclose(np.asarray(ax.get_images()[0].get_array()), expected, atol=1e-12)
+            assert tick_labels(ax, "x") == list(ex.SENTENCE) == tick_labels(ax, "y")
+            title = ax.get_title()
+            value = quantities.text(name)
+            assert (value in title) if "×10" not in value else (value.split("×")[0] in title and "10^{" in title), (title, value)
 
 
-def test_rope_scores_in_the_half_layout():
-    head = attention.make_head(ex.L4_DIM, 0)
-    e = attention.token_vectors(tokenize.token_ids("猫吃鱼"), ex.L4_DIM, 0)
-    qs = [half_layout_R(5 + t, ex.L4_DIM) @ (row @ head.w_q) for t, row in enumerate(e)]
-    ks = [half_layout_R(5 + t, ex.L4_DIM) @ (row @ head.w_k) for t, row in enumerate(e)]
-    want = np.array([[q @ k / math.sqrt(ex.L4_DIM) for k in ks] for q in qs])
-    np.testing.assert_allclose(shift.scores("猫吃鱼", 5, "rope", ex.L4_DIM, 0, convention="half"), want, atol=1e-12)
-    assert np.abs(want - shift.scores("猫吃鱼", 5, "rope", ex.L4_DIM, 0)).max() > 0.01  # the layout matters for the same weights
+def test_rope_conventions_cells_colours_and_links_follow_the_permutation():
+    d = ex.CONVENTION_DIM
+    perm = rope.convention_permutation(d)
+    with drawn("rope_conventions") as fig:
+        [ax] = fig.axes
+        cells = [t for t in ax.texts if t.get_text().isdigit()]
+        assert [int(t.get_text()) for t in cells] == list(range(d)) + [int(j) for j in perm]
+        colours = [p.get_facecolor() for p in ax.patches]
+        for convention, row in (("interleaved", colours[:d]), ("half", colours[d:])):
+            owner = rope.pair_of_dim(d, convention)
+            for a in range(d):
+                for b in range(d):
+                    assert (row[a] == row[b]) == (owner[a] == owner[b]), (convention, a, b)
+        links = all_lines(ax)
+        np.testing.assert_allclose([x - 0.45 for x, _ in links], [(s, j) for j, s in enumerate(perm)], atol=1e-12)
 
 
-def test_convention_scores_at_a_start_and_with_the_unpermuted_weights():
-    # start 0 by default
-    np.testing.assert_array_equal(shift.convention_scores("猫吃鱼", d=ex.L4_DIM, seed=0)[0],
-                                  shift.convention_scores("猫吃鱼", start=0, d=ex.L4_DIM, seed=0)[0])
-    with raises_exactly("start must be a non-negative integer position, got -1; pass e.g. start=10"):
-        shift.convention_scores("猫吃鱼", start=-1, d=ex.L4_DIM, seed=0)
-    a, b = shift.convention_scores("猫吃鱼", start=3, d=ex.L4_DIM, seed=2)
-    np.testing.assert_allclose(a, reference_scores("猫吃鱼", 3, "rope", ex.L4_DIM, seed=2), atol=1e-12)
-    np.testing.assert_allclose(b, a, atol=1e-12)
-    _, wrong = shift.convention_scores("猫吃鱼", start=3, d=ex.L4_DIM, seed=2, permute_weights=False)
-    head = attention.make_head(ex.L4_DIM, 2)
-    e = attention.token_vectors(tokenize.token_ids("猫吃鱼"), ex.L4_DIM, 2)
-    qs = [half_layout_R(3 + t, ex.L4_DIM) @ (row @ head.w_q) for t, row in enumerate(e)]
-    ks = [half_layout_R(3 + t, ex.L4_DIM) @ (row @ head.w_k) for t, row in enumerate(e)]
-    np.testing.assert_allclose(wrong, np.array([[q @ k / math.sqrt(ex.L4_DIM) for k in ks] for q in qs]), atol=1e-12)
+def test_rope_spectrum_panels_are_each_models_wavelengths_and_context():
+    with drawn("rope_spectrum") as fig:
+        panels = [ax for ax in fig.axes if ax.collections]
+        assert len(panels) == len(ex.SPECTRUM_MODELS)
+        for ax, key in zip(panels, ex.SPECTRUM_MODELS):
+            cfg = configs.load(key)
+            sp = rope.model_spectrum(cfg)
+            idx = np.arange(sp.pairs)
+            turning, not_turning = (np.asarray(c.get_offsets()) for c in ax.collections)
+            np.testing.assert_allclose(turning, np.c_[idx[~sp.not_turning], sp.wavelengths[~sp.not_turning]])
+            np.testing.assert_allclose(not_turning, np.c_[idx[sp.not_turning], sp.wavelengths[sp.not_turning]])
+            [context_line] = [ln for ln in ax.get_lines() if ln.get_linestyle() == "--"]
+            assert np.asarray(context_line.get_ydata(), float)[0] == sp.context == cfg["context"]
+            title = ax.get_title(loc="left")
+            assert title.startswith(cfg.name.split(" (")[0]) and f"{sp.count_not_turning}/{sp.pairs}" in title
+            assert ("未核实" in title) == (cfg.field("rope_theta").tag == "U")
+        assert legend_labels(fig) == ["转得满一圈", "转不满一圈"]
+
+
+FIGURES = ('rope_pair_turn', 'rope_shift_scores', 'rope_conventions', 'rope_spectrum')  # each has its content test above
+
+
+def test_every_figure_of_the_lesson_has_a_content_test_here():
+    assert registered("figures_src.lesson4") == sorted(FIGURES)

@@ -1,31 +1,56 @@
-"""Lesson 5 (PI → NTK-aware → YaRN, Llama 3.1): the helpers, tables and numbers the page quotes.
+"""Lesson 5 (long context): the numbers and tables the page quotes, its snippet, its reading time, and every figure.
 
-References are written independently of the code under test: the formulas
-term by term with ``math`` (Chen et al. 2023; YaRN Eq. 16, Eq. 22 and its
-NTK-by-parts γ(r); llama-models ``apply_scaling``), explicit position-by-position
-angles instead of the ratio formula, and the raw YAML files instead of the
-loaders. Model constants come from posenc/data/models.yaml, read here directly.
+What the tests compare against, part by part:
+
+- Lesson 5 (PI → NTK-aware → YaRN, Llama 3.1): the helpers, tables and numbers the page quotes. References are
+  written independently of the code under test: the formulas term by term with ``math`` (Chen et al. 2023; YaRN Eq.
+  16, Eq. 22 and its NTK-by-parts γ(r); llama-models ``apply_scaling``), explicit position-by-position angles
+  instead of the ratio formula, and the raw YAML files instead of the loaders. Model constants come from
+  posenc/data/models.yaml, read here directly.
+- Lesson 5's figures show what posenc computes, in order, with their labels; and they fit a phone. Each figure is
+  drawn as the build draws it (tests/figure_support.py) and its plotted data are compared with posenc's values for
+  the same model: a reversed, truncated or mislabelled series fails. The phone rule (issue 18): trimmed width ≤
+  PHONE_MAX_WIDTH_IN, every text ≥ MIN_TEXT_PT, in both themes.
+- Lesson 5 states its reading time honestly (issue 13): the length it claims is the length it has. The page's header
+  says how many characters its main path has (everything not folded: prose, tables, captions, admonitions; not code,
+  formulas, verification badges or the folded 「再深一层」, FAQ and answer blocks) and how many minutes that takes at
+  300–500 characters a minute. This test counts the built page the same way: one CJK character, or one run of Latin
+  letters/digits (a word, a number), is one character. When the page grows or shrinks, the test names the numbers
+  the header should say.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import math
+from pathlib import Path
 import re
 import sys
-from pathlib import Path
 
+import matplotlib
 import numpy as np
 import pytest
 import yaml
 
+from figures_src import lesson5 as F
 from posenc import configs, facts, scaling
+from posenc import configs, long_context, rope, scaling
+from posenc import examples as ex
 from posenc import quantities as numbers
 from posenc.quantities import lesson5 as L5
+from posenc.quantities import value
+from figure_support import all_lines, drawn, legend_labels, lines, registered, tick_labels
+
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
 LESSON = ROOT / "docs" / "lessons" / "05-long-context.md"
+
+
 MODELS = yaml.safe_load((ROOT / "posenc" / "data" / "models.yaml").read_text(encoding="utf-8"))
+
+
 FACTS = yaml.safe_load((ROOT / "posenc" / "data" / "facts_lesson5.yaml").read_text(encoding="utf-8"))
 
 
@@ -40,8 +65,6 @@ def v(name):
 def t(name):
     return numbers.text(name)
 
-
-# --- hand-written references ----------------------------------------------------------------------
 
 QWEN = {"d": field("qwen3_8b", "head_dim"), "theta": float(field("qwen3_8b", "rope_theta")),
         "s": field("qwen3_8b", "scaling")["factor"], "L": field("qwen3_8b", "scaling")["original_max_position_embeddings"]}
@@ -94,33 +117,6 @@ def beyond_by_positions(omega, scaled, L, s):
     return int(np.sum(~turning & (after > before * (1 + 1e-3))))
 
 
-# --- paper_interpolation_weight --------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("r", [0.01, 0.5, 1.0, 1.5, 8.03, 16.5, 31.9, 32.0, 40.0, 5215.0])
-def test_paper_weight_is_one_minus_gamma(r):
-    assert scaling.yarn_paper_ramp([r])[0] == pytest.approx(1 - gamma_by_hand(r), abs=1e-15)
-
-
-def test_paper_weight_is_linear_in_r_and_the_code_ramp_linear_in_j():
-    tbl = scaling.yarn_pairs(QWEN["d"], QWEN["theta"], QWEN["s"], QWEN["L"])
-    w = scaling.yarn_paper_ramp(tbl.rotations)
-    inside = (tbl.rotations > 1) & (tbl.rotations < 32)
-    r = tbl.rotations[inside]
-    # equal steps in r give equal steps in the paper's weight …
-    np.testing.assert_allclose(np.diff(w[inside]) / np.diff(r), -1 / 31, rtol=1e-9)
-    # … while the code's ramp takes equal steps per pair index, and r shrinks geometrically per pair
-    ramp = tbl.ramp[(tbl.ramp > 0) & (tbl.ramp < 1)]
-    np.testing.assert_allclose(np.diff(ramp), 1 / (tbl.high - tbl.low), rtol=1e-9)
-    np.testing.assert_allclose(r[1:] / r[:-1], QWEN["theta"] ** (-2 / QWEN["d"]), rtol=1e-9)
-
-
-def test_paper_and_code_agree_on_which_pairs_are_kept_and_which_interpolated():
-    tbl = scaling.yarn_pairs(QWEN["d"], QWEN["theta"], QWEN["s"], QWEN["L"])
-    w = scaling.yarn_paper_ramp(tbl.rotations)
-    assert np.array_equal(w == 0, tbl.ramp == 0) and np.array_equal(w == 1, tbl.ramp == 1)
-
-
 @pytest.mark.parametrize(
     "call, match",
     [
@@ -138,22 +134,6 @@ def test_paper_and_code_agree_on_which_pairs_are_kept_and_which_interpolated():
 def test_bad_input_raises_value_error_naming_the_argument(call, match):
     with pytest.raises(ValueError, match=match):
         call()
-
-
-# --- methods_for and angle overshoot --------------------------------------------------------------
-
-
-def test_methods_for_qwen3_follow_each_formula():
-    d, theta, s, L = QWEN["d"], QWEN["theta"], QWEN["s"], QWEN["L"]
-    m = scaling.methods_for(configs.load("qwen3_8b"))
-    new_base = theta * s ** (d / (d - 2))
-    yarn, _, _, _ = yarn_by_hand(d, theta, s, L)
-    for j in range(d // 2):
-        w = omega_by_hand(j, d, theta)
-        assert m["none"][j] == pytest.approx(w, rel=1e-12)
-        assert m["linear"][j] == pytest.approx(w / s, rel=1e-12)
-        assert m["ntk"][j] == pytest.approx(new_base ** (-2 * j / d), rel=1e-12)
-        assert m["yarn"][j] == pytest.approx(yarn[j], rel=1e-12)
 
 
 def test_overshoot_counts_match_explicit_positions():
@@ -177,9 +157,6 @@ def test_ntk_overshoot_is_largest_at_the_first_never_turning_pair():
     by_positions = max_angles(m["ntk"], int(s * L))[first] / max_angles(m["none"], L)[first]
     assert t("ntk_qwen3_max_overshoot") == f"{by_positions:.2f}"
     assert v("qwen3_extrapolate_overshoot") == s
-
-
-# --- the YaRN pair table -----------------------------------------------------------------------------
 
 
 def parse_cell(cell: str) -> float:
@@ -248,9 +225,6 @@ def test_ramp_gap_numbers():
     assert t("qwen3_ramp_gap") == f"{gaps[j]:.2f}"
     assert t("qwen3_ramp_gap_code") == f"{ramps[j]:.2f}"
     assert v("qwen3_ramp_gap") > 0.3  # the two curves really differ, not by rounding
-
-
-# --- numbers the page quotes ---------------------------------------------------------------------------
 
 
 def test_qwen3_headline_numbers():
@@ -327,17 +301,21 @@ def test_yarn_table2_cells_are_the_facts():
             assert float(cell) == FACTS[f"yarn_t2_{size}_ppl_{length}"]["value"]
 
 
-def test_every_lesson5_fact_is_a_tagged_paper_or_doc_value_and_is_quoted():
+def test_every_paper_fact_of_lesson5_is_a_tagged_paper_or_doc_value_and_is_quoted():
+    """PI, YaRN and Qwen3's documentation (some also quoted earlier, by lesson 3b, and kept in its facts file)."""
     md = LESSON.read_text(encoding="utf-8")
     quoted = set(re.findall(r'fact\("([a-z0-9_]+)"', md))
     table2 = {f"yarn_t2_{size}_ppl_{n}" for _, size in L5.YARN_TABLE2_ROWS for n in L5.YARN_TABLE2_LENGTHS}
-    for name, entry in FACTS.items():
+    every = {}
+    for path in sorted((ROOT / "posenc" / "data").glob("facts_*.yaml")):
+        every.update(yaml.safe_load(path.read_text(encoding="utf-8")))
+    papers = {n: e for n, e in every.items()
+              if n.startswith(("pi_", "yarn_")) or n in ("qwen3_yarn_validated", "qwen3_transformers_caveat_version")}
+    assert len(papers) == 36
+    for name, entry in papers.items():
         assert entry["tag"] == "V" and entry["url"].startswith("https://"), name
         assert facts.get(name).value == entry["value"]
         assert name in quoted or name in table2, f"{name} is never quoted"
-
-
-# --- the walk-through snippet ---------------------------------------------------------------------------
 
 
 def test_torch_snippet_matches_the_hand_reference():
@@ -351,9 +329,6 @@ def test_torch_snippet_matches_the_hand_reference():
     assert (low, high) == (ref_low, ref_high)
     np.testing.assert_allclose(inv.numpy(), ref, rtol=1e-12)
     assert att == pytest.approx(0.1 * math.log(QWEN["s"]) + 1, rel=1e-15)
-
-
-# --- the built page --------------------------------------------------------------------------------------
 
 
 @pytest.mark.build
@@ -370,3 +345,208 @@ def test_page_shows_the_computed_headline_numbers_it_does_not_type(site_dir):
     assert re.search(r"取整得\s*\\\(\\text\{low\}\\\)\s*=\s*23", text) and re.search(r"\\\(\\text\{high\}\\\)\s*=\s*40", text)
     assert 'data-pe-widget="scaling-explorer"' in page
     assert "项目实测：不微调，直接缩放" in text
+
+
+# --- figures -------------------------------------------------------------------------------------------------------
+
+
+FIGURES = ("scaling_wavelengths_qwen3", "scaling_slowdown_per_pair", "yarn_ramp_paper_vs_code",
+           "scaling_angle_overshoot", "abf_wavelengths_codellama", "ruler_window_vs_effective")
+
+
+QWEN_CFG = configs.load(ex.SCALING_MODEL)
+
+
+S = QWEN_CFG["scaling"]["factor"]
+
+
+L = QWEN_CFG["scaling"]["original_max_position_embeddings"]
+
+
+LABELS = ["不缩放", "PI（位置插值）", "NTK-aware", "YaRN"]
+
+
+def methods():
+    return scaling.methods_for(QWEN_CFG)
+
+
+def hlines(ax) -> list[float]:
+    """y of every horizontal rule (axhline: two points with equal y spanning the axes)."""
+    return [float(y[0]) for x, y in all_lines(ax) if len(y) == 2 and y[0] == y[1] and tuple(x) == (0.0, 1.0)]
+
+
+def vlines(ax) -> list[float]:
+    return [float(x[0]) for x, y in all_lines(ax) if len(x) == 2 and x[0] == x[1] and tuple(y) == (0.0, 1.0)]
+
+
+def test_scaling_wavelengths_qwen3():
+    m = methods()
+    with drawn("scaling_wavelengths_qwen3") as fig:
+        ax = fig.axes[0]
+        got = lines(ax)
+        assert list(got) == LABELS
+        for label, method in zip(LABELS, scaling.COMPARED_METHODS):
+            x, y = got[label]
+            np.testing.assert_array_equal(x, np.arange(len(m[method])))
+            np.testing.assert_allclose(y, rope.wavelengths(m[method]), rtol=1e-12)
+        assert sorted(hlines(ax)) == [L, S * L]
+        t = scaling.yarn_pairs_for_model(QWEN_CFG)
+        span = [p for p in ax.patches if p.get_label() == "YaRN 过渡区间"][0]
+        x0, x1 = span.get_x(), span.get_x() + span.get_width()
+        assert (x0, x1) == (t.low, t.high) == (value("qwen3_yarn_low"), value("qwen3_yarn_high"))
+        assert ax.get_yscale() == "log" and "token" in ax.get_ylabel()
+        assert "YaRN 过渡区间" in legend_labels(fig)
+        label_texts = [x.get_text() for x in ax.texts]
+        assert label_texts == [f"原生 {L:,}", f"扩展后 {int(S * L):,}"]
+
+
+def test_scaling_slowdown_per_pair():
+    m = methods()
+    with drawn("scaling_slowdown_per_pair") as fig:
+        top, bottom = fig.axes
+        assert top.get_position().y0 > bottom.get_position().y1  # Qwen3 on top, stacked
+        got = lines(top)
+        assert list(got) == LABELS[1:]
+        for label, method in zip(LABELS[1:], scaling.COMPARED_METHODS[1:]):
+            np.testing.assert_allclose(got[label][1], m["none"] / m[method], rtol=1e-12)
+        llama = configs.load("llama31_8b")
+        omega = rope.inverse_frequencies(llama["head_dim"], llama["rope_theta"])
+        (x, y), = all_lines(bottom)
+        np.testing.assert_array_equal(x, np.arange(len(omega)))
+        np.testing.assert_allclose(y, omega / scaling.for_model(llama)[0], rtol=1e-12)
+        assert [t.get_text() for t in bottom.texts] == ["不变", "平滑", f"除以 {llama['scaling']['factor']:g}"]
+        xs = [t.get_position()[0] for t in bottom.texts]
+        assert xs == sorted(xs)
+        first, last = value("llama31_smooth_first"), value("llama31_smooth_last")
+        span = bottom.patches[0]
+        assert (span.get_x(), span.get_x() + span.get_width()) == (first - 0.5, last + 0.5)
+        assert [top.get_title(), bottom.get_title()] == ["Qwen3-8B", "Llama 3.1 8B"]
+
+
+def test_yarn_ramp_paper_vs_code():
+    t = scaling.yarn_pairs_for_model(QWEN_CFG)
+    with drawn("yarn_ramp_paper_vs_code") as fig:
+        ax, top = fig.axes
+        (code_label, (xc, yc)), (paper_label, (xp, yp)) = lines(ax).items()
+        assert "代码" in code_label and "论文" in paper_label
+        np.testing.assert_array_equal(xc, np.arange(len(t.pair)))
+        np.testing.assert_allclose(yc, t.ramp, atol=0)
+        gamma = [0.0 if r < 1 else 1.0 if r > 32 else (r - 1) / 31 for r in t.rotations]
+        np.testing.assert_allclose(yp, 1 - np.array(gamma), atol=1e-15)
+        assert vlines(ax) == pytest.approx([value("qwen3_yarn_low_exact"), value("qwen3_yarn_high_exact")])
+        # the top axis: turns r = 32, 16, …, 1 at the pair index where a pair turns r times in L
+        assert tick_labels(top, "x") == ["32", "16", "8", "4", "2", "1"]
+        d, theta = QWEN_CFG["head_dim"], QWEN_CFG["rope_theta"]
+        expected = [d * math.log(L / (2 * math.pi * r)) / (2 * math.log(theta)) for r in (32, 16, 8, 4, 2, 1)]
+        np.testing.assert_allclose(top.get_xticks(), expected, rtol=1e-12)
+        arrow = [c for c in ax.texts if isinstance(c, matplotlib.text.Annotation)][0]
+        gap = value("qwen3_ramp_gap_pair")
+        assert arrow.xy == (gap, t.ramp[gap]) and arrow.xyann == (gap, t.paper_ramp[gap])
+
+
+def test_scaling_angle_overshoot():
+    m = methods()
+    never = [j for j in range(len(m["none"])) if 2 * math.pi / m["none"][j] > L]
+    with drawn("scaling_angle_overshoot") as fig:
+        ax = fig.axes[0]
+        got = lines(ax)
+        assert list(got) == LABELS
+        for label, method in zip(LABELS, scaling.COMPARED_METHODS):
+            x, y = got[label]
+            np.testing.assert_array_equal(x, never)
+            np.testing.assert_allclose(y, S * m[method][never] / m["none"][never], rtol=1e-12)
+        assert hlines(ax) == [1.0]
+        assert got["NTK-aware"][1][0] == pytest.approx(value("ntk_qwen3_max_overshoot"), rel=1e-12)
+
+
+def test_abf_wavelengths_codellama():
+    case = long_context.base_raise("codellama")
+    with drawn("abf_wavelengths_codellama") as fig:
+        ax = fig.axes[0]
+        got = lines(ax)
+        assert list(got) == [f"θ = {case.base:,.0f}", f"θ = {case.new_base:,.0f}"] == ["θ = 10,000", "θ = 1,000,000"]
+        i = np.arange(case.head_dim // 2)
+        for (x, y), theta in zip(got.values(), (case.base, case.new_base)):
+            np.testing.assert_array_equal(x, i)
+            np.testing.assert_allclose(y, 2 * np.pi * theta ** (2 * i / case.head_dim), rtol=1e-12)
+        assert hlines(ax) == [case.length, case.new_length, case.far] == [4096, 16_384, 100_000]
+        assert [t.get_text() for t in ax.texts] == ["原训练长度 4,096", "新训练长度 16,384", "自报可用到 100,000"]
+        assert ax.get_yscale() == "log"
+
+
+def test_ruler_window_vs_effective():
+    rows = long_context.ruler_rows()
+    with drawn("ruler_window_vs_effective") as fig:
+        ax = fig.axes[0]
+        got = lines(ax)
+        assert list(got) == ["声称的窗口", "有效长度"]
+        (xc, yc), (xe, ye) = got.values()
+        assert list(yc) == sorted(yc, reverse=True) and list(ye) == list(yc)  # first row on top
+        np.testing.assert_array_equal(xc, [long_context.window_tokens(r.claimed) for r in rows])
+        np.testing.assert_array_equal(xe, [long_context.window_tokens(r.effective) for r in rows])
+        words = [t.get_text() for t in ax.texts]
+        assert words[0::2] == [r.model for r in rows]
+        assert words[1::2] == ["25%", "50%", "50%", "50%", "16%", "1.6%", "50%"]
+        assert tick_labels(ax, "x") == ["4K", "16K", "64K", "256K", "1M"]
+        assert ax.get_xscale() == "log"
+
+
+def test_every_figure_of_the_lesson_has_a_content_test_here():
+    assert registered(F.__name__) == sorted(FIGURES)
+
+
+# --- reading time --------------------------------------------------------------------------------------------------
+
+
+CJK = re.compile(r"[\u3400-\u9fff]")
+
+
+LATIN = re.compile(r"[A-Za-z0-9][A-Za-z0-9.,'’\-_]*")
+
+
+DIGITS = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+
+
+UNITS = {"十": 10, "百": 100, "千": 1000}
+
+
+def chinese_number(text: str) -> int:
+    """七千六百 → 7600, 二十六 → 26, 十六 → 16 (numbers below ten thousand)."""
+    total, digit = 0, None
+    for ch in text:
+        if ch in DIGITS:
+            digit = DIGITS[ch]
+        elif ch in UNITS:
+            total += (1 if digit is None else digit) * UNITS[ch]
+            digit = None
+        else:
+            raise ValueError(f"not a Chinese number: {text!r}")
+    return total + (digit or 0)
+
+
+def main_path_characters(html: str) -> int:
+    from bs4 import BeautifulSoup
+
+    article = BeautifulSoup(html, "html.parser").select_one("article.md-content__inner")
+    for node in article.select("details, pre, code, .highlight, .arithmatex, .pe-tag, script, style, .headerlink"):
+        node.decompose()
+    text = article.get_text(" ")
+    return len(CJK.findall(text)) + len(LATIN.findall(text))
+
+
+@pytest.mark.parametrize("text, number", [("七千六百", 7600), ("二十六", 26), ("十六", 16), ("八千", 8000), ("九", 9)])
+def test_chinese_number(text, number):
+    assert chinese_number(text) == number
+
+
+@pytest.mark.build
+def test_lesson5_states_its_main_path_length_and_reading_time(site_dir):
+    html = (site_dir / "lessons" / "05-long-context" / "index.html").read_text(encoding="utf-8")
+    count = main_path_characters(html)
+    head = re.search(r"正文约([一二三四五六七八九十百千]+)字.*?每分钟三百到五百字.*?约([一二三四五六七八九十]+)到([一二三四五六七八九十]+)分钟", html)
+    assert head, "lesson 5's header must say 正文约…字 … 每分钟三百到五百字 … 约…到…分钟"
+    stated, low, high = (chinese_number(g) for g in head.groups())
+    expected = (round(count, -2), math.floor(count / 500), math.ceil(count / 300))
+    assert abs(stated - count) <= 0.05 * count and abs(low - count / 500) <= 1 and abs(high - count / 300) <= 1, (
+        f"the main path has {count} characters; the header should say about {expected[0]} 字, "
+        f"{expected[1]}到{expected[2]}分钟 (it says {stated} 字, {low}到{high}分钟)")

@@ -1,37 +1,39 @@
-"""Lesson 6: partial RoPE, layer patterns and the NoPE counter (posenc.hybrid), and the page's numbers.
+"""Lesson 6 (partial RoPE, NoPE layers, MLA): the numbers the page quotes and every figure.
 
-References: transformers' own config classes for the layer patterns (their
-``layer_types``), facts.md §1–2 for the rotary widths and counts, and the closed
-form 1/(t + 1) of a softmax over t + 1 equal scores for the causal counter.
+What the tests compare against, part by part:
+
+- Lesson 6: partial RoPE, layer patterns and the NoPE counter (posenc.hybrid), and the page's numbers. References:
+  transformers' own config classes for the layer patterns (their ``layer_types``), facts.md §1–2 for the rotary
+  widths and counts, and the closed form 1/(t + 1) of a softmax over t + 1 equal scores for the causal counter.
+- Lesson 6's new computations and the numbers its page quotes. References: hand-built 2×2 rotation blocks and lesson
+  3's Σcos closed form for the self-score; facts.md §1 and the configs' own values (typed here, not read back) for
+  head dims, layer counts, the q/k shares and DeepSeek-V3's cache; DeepSeek-V2 §2.1 for absorption; Llama 4's
+  formula 1 + a·ln(⌊(p+1)/f⌋ + 1) for its NoPE query scale.
+- What lesson 6's and the M-RoPE page's figures show (issue 21 item 2), and that they fit a phone (issue 18). Each
+  figure is drawn as the build draws it (tests/figure_support.py) and its plotted data and labels are read back and
+  compared, in order, with what posenc computes and, where a closed form or the configs' own values exist, with
+  those. A reversed or truncated series fails.
 """
 
 from __future__ import annotations
 
 import math
 
+import matplotlib
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
-from posenc import configs, hybrid, rope
+from figures_src import _style
+from figures_src import lesson6 as figures_lesson6
+from posenc import configs, hybrid
+from posenc import configs, hybrid, mla
+from posenc import configs, hybrid, mla, sinusoidal
 from posenc import examples as ex
 from posenc import quantities as numbers
-from expect import raises_exactly
-
-FAST = settings(max_examples=30, deadline=None)
-
-
-# --- which dims turn -----------------------------------------------------------------------------------------
-
-
-@given(head=st.sampled_from([8, 64, 128, 256]), frac=st.sampled_from([0.25, 0.5, 1.0]))
-@FAST
-def test_rotary_mask_is_the_first_int_head_dim_times_fraction_dims(head, frac):
-    mask = hybrid.rotary_mask(head, frac)
-    dim = int(head * frac)  # transformers: dim = int(head_dim * partial_rotary_factor)
-    assert mask.shape == (head,) and mask.sum() == dim
-    assert mask[:dim].all() and not mask[dim:].any()
+from posenc import quantities as q
+from posenc.quantities import text as num
+from figures_src.build import load_all
+from figure_support import bar_heights, drawn, legend_labels, registered, tick_labels
 
 
 def test_model_masks_match_facts_md():
@@ -45,24 +47,6 @@ def test_model_masks_match_facts_md():
     assert hybrid.model_rotary_mask(configs.load("deepseek_v3")).size == 192
 
 
-@given(shift=st.integers(0, 100_000), seed=st.integers(0, 2**16))
-@FAST
-def test_pass_through_dims_add_a_position_free_term(shift, seed):
-    """Partial RoPE: score = rotated part (depends on n − m) + pass-through part (no position at all)."""
-    head, frac = 16, 0.25
-    mask = hybrid.rotary_mask(head, frac)
-    inv = rope.inverse_frequencies(head, 10_000, frac)
-    rng = np.random.default_rng(seed)
-    q, k = rng.standard_normal((2, 5, head))
-    pos = np.arange(5) + shift
-    qr, kr = rope.rotate(q, pos, inv, "half"), rope.rotate(k, pos, inv, "half")
-    pass_part = q[:, ~mask] @ k[:, ~mask].T
-    np.testing.assert_array_equal(qr[:, ~mask], q[:, ~mask])
-    np.testing.assert_allclose(qr @ kr.T - qr[:, mask] @ kr[:, mask].T, pass_part, atol=1e-12)
-    q0, k0 = rope.rotate(q, np.arange(5), inv, "half"), rope.rotate(k, np.arange(5), inv, "half")
-    np.testing.assert_allclose(qr @ kr.T, q0 @ k0.T, atol=1e-9)
-
-
 def _turning_dims_by_loop(head_dim, theta, L, frac=1.0):
     d = int(head_dim * frac)
     return 2 * sum(1 for i in range(d // 2) if 2 * math.pi * theta ** (2 * i / d) <= L)
@@ -73,27 +57,6 @@ def test_turning_dims():
     assert numbers.value("turning_dims_qwen3_next_80b_a3b") == _turning_dims_by_loop(256, 1e7, 262_144, 0.25) == 2 * (32 - 10)
     assert numbers.value("turning_dims_share_qwen3_next_80b_a3b") == pytest.approx(44 / 256)
     assert numbers.value("turning_dims_share_glm45") == pytest.approx(_turning_dims_by_loop(128, 1e6, 131_072, 0.5) / 128)
-
-
-# --- layer patterns against transformers' config classes --------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def hf_layer_types():
-    from transformers import Gemma3TextConfig, GptOssConfig, Qwen3NextConfig
-
-    return {
-        "qwen3_next_80b_a3b": Qwen3NextConfig(num_hidden_layers=48).layer_types,
-        "gemma3_27b": Gemma3TextConfig(num_hidden_layers=24).layer_types,
-        "gpt_oss": GptOssConfig(num_hidden_layers=24).layer_types,
-    }
-
-
-def test_layer_kinds_match_transformers(hf_layer_types):
-    name = {"full_attention": "global", "sliding_attention": "local", "linear_attention": "linear"}
-    for key, types in hf_layer_types.items():
-        ours = hybrid.layer_kinds(configs.load(key), len(types))
-        assert ours == [name[t] for t in types], key
 
 
 def test_layer_counts_quoted_on_the_page():
@@ -115,18 +78,6 @@ def test_gemma3_local_and_global_spectra():
     assert numbers.value("gemma3_global_pairs_not_turning_scaled") == global_not
 
 
-# --- NoPE: the causal counter --------------------------------------------------------------------------------------
-
-
-@given(n=st.integers(2, 300))
-@FAST
-def test_causal_counter_is_one_over_t_plus_one(n):
-    out = hybrid.causal_counter(n)
-    np.testing.assert_allclose(out, 1.0 / (np.arange(n) + 1), rtol=1e-12)
-    np.testing.assert_allclose([hybrid.counter_position(float(v)) for v in out], np.arange(n), atol=1e-9)
-    np.testing.assert_allclose(hybrid.causal_counter(n, causal=False), np.full(n, 1.0 / n), rtol=1e-12)
-
-
 def test_counter_numbers():
     n = len(ex.SENTENCE)
     for t in range(n):
@@ -138,72 +89,213 @@ def test_counter_numbers():
     assert numbers.text("nope_gap_far").startswith("9.3×10")
 
 
-# --- bad input ------------------------------------------------------------------------------------------------------
+def _blocks(angles: np.ndarray, dim: int, convention: str) -> np.ndarray:
+    """The full rotation matrix, built pair by pair from 2×2 blocks (independent of posenc.rope.rotate)."""
+    r = np.eye(dim)
+    half = len(angles)
+    for i, a in enumerate(angles):
+        x, y = (2 * i, 2 * i + 1) if convention == "interleaved" else (i, i + half)
+        r[[x, x, y, y], [x, y, x, y]] = [math.cos(a), -math.sin(a), math.sin(a), math.cos(a)]
+    return r
 
 
-@pytest.mark.parametrize(
-    "call, word",
-    [
-        (lambda: hybrid.rotary_mask(128, 0.0), "rotary_fraction"),
-        (lambda: hybrid.rotary_mask(-4), "head_dim"),
-        (lambda: hybrid.model_rotary_mask(configs.load("gpt2")), "cfg"),
-        (lambda: hybrid.layer_kinds(configs.load("gemma3_27b")), "n_layers"),
-        (lambda: hybrid.layer_kinds(configs.load("gpt_oss"), 0), "n_layers"),
-        (lambda: hybrid.causal_counter(1), "n"),
-        (lambda: hybrid.causal_counter(4, causal="yes"), "causal"),
-        (lambda: hybrid.counter_position(0.0), "value"),
-        (lambda: hybrid.counter_gap(-1), "t"),
-    ],
-)
-def test_bad_input_names_the_argument(call, word):
-    with pytest.raises(ValueError, match=word):
-        call()
+def test_self_score_numbers():
+    qv = np.random.default_rng(ex.SELF_SCORE_SEED).standard_normal(ex.SIN_DIM)
+    ks = np.arange(ex.MAX_DISTANCE + 1)
+    omega = ex.DEFAULT_BASE ** (-2 * np.arange(ex.SIN_DIM // 2) / ex.SIN_DIM)
+    ref = np.array([(_blocks(0 * omega, ex.SIN_DIM, "interleaved") @ qv) @ (_blocks(k * omega, ex.SIN_DIM, "interleaved") @ qv)
+                    for k in ks])
+    assert q.value("l6_self_score_start") == pytest.approx(qv @ qv)
+    assert q.value("l6_self_score_min") == pytest.approx(ref.min())
+    assert q.value("l6_self_score_min_k") == int(np.argmin(ref))
+    assert q.value("l6_self_score_min_share") == pytest.approx(ref.min() / ref[0])
+    energies = qv[0::2] ** 2 + qv[1::2] ** 2
+    assert q.value("l6_self_heaviest_pair") == int(np.argmax(energies))
+    assert q.text("l6_self_energies") == "、".join(f"{e:.2f}" for e in energies)
+    sin_curve = [sinusoidal.dot_closed_form(int(k), ex.SIN_DIM) for k in ks]
+    assert q.value("l6_sum_cos_min_share") == pytest.approx(min(sin_curve) / sin_curve[0])
+    assert q.value("l6_self_score_min_share") > 0 > q.value("l6_sum_cos_min_share")  # the page's contrast
 
 
-# --- exact messages and edges ----------------------------------------------------------------------------
+def test_layer_counts_on_the_page():
+    # no_rope_layers of the released configs: [1,1,1,0] × 12 (Llama 4 Scout, 48 layers), SmolLM3 36 layers
+    # every 4th NoPE; Cohere2 sliding_window_pattern 4 over 32 (R7B) and 64 (A) layers
+    for key, rope_n, nope_n in (("llama4_scout", 36, 12), ("smollm3_3b", 27, 9), ("command_r7b", 24, 8), ("command_a", 48, 16)):
+        assert (q.value(f"rope_layers_{key}"), q.value(f"nope_layers_{key}")) == (rope_n, nope_n), key
+    assert q.value("rope_layers_qwen3_next_80b_a3b") == 12 and q.value("qwen3next_deltanet_layers") == 36
+    assert q.value("nope_layer_period") == 4 and q.value("gemma3_period") == 6
+    assert q.value("gptoss_full_attention_share") == pytest.approx(0.5)
+    assert q.text("ex_smollm3_nope_layer_numbers") == "、".join(str(i) for i in range(4, 37, 4))
+    assert q.text("ex_gemma_global_layers") == "6、12" and q.value("ex_gemma_globals") == 2
 
 
-@pytest.mark.parametrize(
-    "call, message",
-    [
-        (lambda: hybrid.model_rotary_mask(configs.load("gpt2")),
-         "cfg must be a RoPE model from posenc.configs.load(), got 'gpt2'; e.g. configs.load('qwen3_next_80b_a3b')"),
-        (lambda: hybrid.layer_kinds({"position": "rope"}),
-         "cfg must be a RoPE model from posenc.configs.load(), got 'dict'; e.g. configs.load('qwen3_next_80b_a3b')"),
-        (lambda: hybrid.layer_kinds(configs.load("gemma3_27b")),
-         "model 'gemma3_27b' has no 'layers' field; pass n_layers to draw its pattern over that many layers"),
-        (lambda: hybrid.layer_kinds(configs.load("gpt_oss"), 0), "n_layers must be a positive integer, got 0; pass e.g. n_layers=12"),
-        (lambda: hybrid.layer_kinds(configs.load("gpt_oss"), 2.0), "n_layers must be a positive integer, got 2.0; pass e.g. n_layers=12"),
-        (lambda: hybrid.layer_kinds(configs.load("gpt_oss"), True), "n_layers must be a positive integer, got True; pass e.g. n_layers=12"),
-        (lambda: hybrid.causal_counter(1), "n must be an integer of at least 2 tokens, got 1; pass e.g. n=8"),
-        (lambda: hybrid.causal_counter(3.0), "n must be an integer of at least 2 tokens, got 3.0; pass e.g. n=8"),
-        (lambda: hybrid.causal_counter(True), "n must be an integer of at least 2 tokens, got True; pass e.g. n=8"),
-        (lambda: hybrid.causal_counter(4, causal=1), "causal must be True or False, got 1"),
-        (lambda: hybrid.counter_position(0.0), "value must be a marker in (0, 1] (an output of causal_counter), got 0.0"),
-        (lambda: hybrid.counter_position(1.5), "value must be a marker in (0, 1] (an output of causal_counter), got 1.5"),
-        (lambda: hybrid.counter_position(True), "value must be a marker in (0, 1] (an output of causal_counter), got True"),
-        (lambda: hybrid.counter_position("0.5"), "value must be a marker in (0, 1] (an output of causal_counter), got '0.5'"),
-        (lambda: hybrid.counter_gap(-1), "t must be a non-negative integer position, got -1"),
-        (lambda: hybrid.counter_gap(1.0), "t must be a non-negative integer position, got 1.0"),
-        (lambda: hybrid.counter_gap(True), "t must be a non-negative integer position, got True"),
-    ],
-)
-def test_bad_input_messages_name_the_argument_and_the_fix(call, message):
-    with raises_exactly(message):
-        call()
+def test_qwen3_next_shares_by_hand():
+    # config: 48 layers, every 4th full attention (16 q heads, 2 kv heads, head_dim 256, 64 of them rotary);
+    # the other 36 Gated DeltaNet, q and k each 16 heads × 128
+    qd, qr = 12 * 16 * 256 + 36 * 16 * 128, 12 * 16 * 64
+    kd, kr = 12 * 2 * 256 + 36 * 16 * 128, 12 * 2 * 64
+    assert (q.value("query_dims_qwen3_next_80b_a3b"), q.value("query_rope_dims_qwen3_next_80b_a3b")) == (qd, qr)
+    assert (q.value("key_dims_qwen3_next_80b_a3b"), q.value("key_rope_dims_qwen3_next_80b_a3b")) == (kd, kr)
+    assert q.value("rope_query_share_qwen3_next_80b_a3b") == pytest.approx(0.10)
+    assert q.text("rope_key_share_qwen3_next_80b_a3b") == "1.92%"
+    assert q.value("qwen3next_rope_layer_dim_share") == pytest.approx(0.25 * 0.25)
+    assert q.value("qwen3next_linear_qk_dims") == 16 * 128
 
 
-def test_hybrid_edges():
-    assert hybrid.rotary_mask(4).tolist() == [True] * 4  # a full rotary head by default
-    assert hybrid.rotary_mask(8, 0.25).tolist() == [True, True] + [False] * 6
-    deepseek = hybrid.model_rotary_mask(configs.load("deepseek_v3"))
-    assert deepseek.dtype == bool and deepseek.tolist() == [True] * 64 + [False] * 128
-    assert hybrid.model_rotary_mask(configs.load("qwen3_8b")).dtype == bool
-    # Qwen3-Next: layer i is full attention when (i + 1) % 4 == 0 (transformers' layer_types)
-    assert hybrid.layer_kinds(configs.load("qwen3_next_80b_a3b"), 8) == ["linear", "linear", "linear", "global"] * 2
-    assert hybrid.layer_kinds(configs.load("gemma3_27b"), np.int64(6)) == ["local"] * 5 + ["global"]
-    assert hybrid.layer_kinds(configs.load("gpt_oss"), 1) == ["local"]  # one layer is a valid stack
-    assert hybrid.counter_position(1) == 0.0 and hybrid.counter_position(0.25) == 3.0
-    assert hybrid.counter_gap(0) == 0.5 and hybrid.counter_gap(np.int64(1)) == pytest.approx(1 / 6, rel=1e-15)
-    assert hybrid.causal_counter(np.int64(2)).tolist() == [1.0, 0.5]
-    np.testing.assert_allclose(hybrid.causal_counter(3, causal=False), [1 / 3] * 3, rtol=1e-15)
+def test_deepseek_cache_numbers():
+    mla_elems, mha_elems = (512 + 64) * 61, 128 * (128 + 64 + 128) * 61
+    assert q.value("mla_cache_elements_deepseek_v3") == mla_elems
+    assert q.value("mha_cache_elements_deepseek_v3") == mha_elems
+    assert q.value("mla_cache_kib_deepseek_v3") == pytest.approx(2 * mla_elems / 1024)
+    assert q.value("mha_cache_kib_deepseek_v3") == pytest.approx(2 * mha_elems / 1024)
+    assert q.value("mla_cache_ratio_deepseek_v3") == pytest.approx(mha_elems / mla_elems)
+    assert q.value("deepseek_qk_head_dim") == 192
+    assert q.value("rope_query_share_deepseek_v3") == pytest.approx(64 / 192)
+
+
+def test_absorption_numbers_on_the_page():
+    demo = mla.absorption_demo(base=ex.DEFAULT_BASE, **ex.MLA_DEMO)
+    inst = mla.random_instance(ex.MLA_DEMO["head_dim"], ex.MLA_DEMO["q_rank"], ex.MLA_DEMO["kv_rank"],
+                               ex.MLA_DEMO["length"], ex.MLA_DEMO["seed"])
+    # the explicit scores, built here from the instance's matrices with hand-made rotation blocks
+    omega = ex.DEFAULT_BASE ** (-2 * np.arange(ex.MLA_DEMO["head_dim"] // 2) / ex.MLA_DEMO["head_dim"])
+    qs, ks = inst.c_q @ inst.w_uq.T, inst.c_kv @ inst.w_uk.T
+    rot = [_blocks(t * omega, ex.MLA_DEMO["head_dim"], "interleaved") for t in range(ex.MLA_DEMO["length"])]
+    explicit = np.array([[(rot[t] @ qs[t]) @ (rot[s] @ ks[s]) for s in range(len(ks))] for t in range(len(qs))])
+    absorbed = inst.c_q @ (inst.w_uq.T @ inst.w_uk) @ inst.c_kv.T
+    assert q.value("mla_gap_rope_on_keys") == pytest.approx(np.abs(explicit - absorbed).max())
+    assert q.value("mla_max_score") == pytest.approx(np.abs(explicit).max())
+    assert demo.plain < 1e-12 and demo.decoupled < 1e-12
+    assert q.text("mla_gap_plain").endswith(("⁻¹⁴", "⁻¹⁵", "⁻¹⁶")) and q.text("mla_gap_decoupled").endswith(("⁻¹³", "⁻¹⁴", "⁻¹⁵", "⁻¹⁶"))
+
+
+def test_llama4_scale_numbers():
+    # released config: floor_scale 8192, attn_scale 0.1
+    assert q.value("llama4_scale_onset") == 8191
+    assert q.value("llama4_scale_at_onset") == pytest.approx(1 + 0.1 * math.log(2))
+    assert q.value("llama4_scale_far") == pytest.approx(1 + 0.1 * math.log(math.floor(10_000_000 / 8192) + 1))
+
+
+# --- figures -------------------------------------------------------------------------------------------------------
+
+
+def _rects(ax) -> list[matplotlib.patches.Rectangle]:
+    return [p for p in ax.patches if isinstance(p, matplotlib.patches.Rectangle)]
+
+
+def _rows(ax) -> list[list[matplotlib.patches.Rectangle]]:
+    """Rectangles grouped by their row (same y), top row first, each row left to right."""
+    by_y: dict[float, list] = {}
+    for r in _rects(ax):
+        by_y.setdefault(round(r.get_y(), 6), []).append(r)
+    return [sorted(row, key=lambda r: r.get_x()) for _y, row in sorted(by_y.items(), reverse=True)]
+
+
+def _color(c) -> tuple:
+    return tuple(np.round(matplotlib.colors.to_rgba(c)[:3], 4))
+
+
+def _ax_texts(ax) -> list[str]:
+    return [t.get_text() for t in ax.texts]
+
+
+def test_partial_rotary_dims_draws_each_models_segments():
+    # facts.md §1: Qwen3-8B turns all 128 dims; GLM-4.5 64 of 128; Qwen3-Next 64 of 256 (partial 0.25)
+    expected_rotary = {"qwen3_8b": (128, 128), "glm45": (128, 64), "qwen3_next_80b_a3b": (256, 64)}
+    with drawn("partial_rotary_dims") as fig:
+        ax = fig.axes[0]
+        rows = _rows(ax)
+        assert len(rows) == len(ex.PARTIAL_MODELS)
+        for row, key, title in zip(rows, ex.PARTIAL_MODELS, _ax_texts(ax)):
+            d = hybrid.head_dims(configs.load(key))
+            assert (d.width, d.rotary) == expected_rotary[key]
+            widths = [r.get_width() for r in row]
+            assert widths == [w for w in (d.turning, d.not_turning, d.plain) if w > 0], key
+            assert row[0].get_x() == 0 and sum(widths) == d.width
+            assert title.startswith(configs.load(key).name.split(" (")[0]) and f"{d.width} 维里 {d.rotary} 维旋转" in title
+        assert tick_labels(ax, "x") == ["0", "64", "128", "192", "256"]
+        assert legend_labels(fig) == ["旋转，上下文内转得满一圈", "旋转，转不满一圈", "不旋转（不带位置）"]
+
+
+def _kind_of(rect, theme) -> str:
+    """Back from a drawn cell to its layer kind: hatched = NoPE, else by face colour."""
+    if rect.get_hatch():
+        return "nope_global"
+    face = _color(rect.get_facecolor())
+    for kind, (_label, idx, _h) in figures_lesson6.PATTERN_STYLE.items():
+        ref = theme.muted if idx is None else theme.series[idx]
+        if kind != "nope_global" and face == _color(ref):
+            return kind
+    raise AssertionError(f"cell colour {face} is no layer kind")
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_layer_patterns_draws_each_models_layers_in_order(theme):
+    with drawn("layer_patterns", theme) as fig:
+        ax = fig.axes[0]
+        rows = _rows(ax)
+        assert len(rows) == len(ex.LAYER_MODELS)
+        for row, key in zip(rows, ex.LAYER_MODELS):
+            drawn_kinds = [_kind_of(r, _style.THEMES[theme]) for r in row]
+            assert drawn_kinds == hybrid.layer_pattern(configs.load(key), ex.LAYERS_DRAWN), key
+        titles = _ax_texts(ax)
+        assert [t.split(" · ")[0] for t in titles] == [configs.load(k).name.split(" (")[0] for k in ex.LAYER_MODELS]
+        assert tick_labels(ax, "x") == [str(i + 1) for i in range(0, ex.LAYERS_DRAWN, 4)]
+        assert len(legend_labels(fig)) == len(hybrid.PATTERN_KINDS)
+
+
+def test_layer_pattern_titles_carry_the_counts():
+    # Independent of posenc: every 4th of Llama 4 Scout's 48 layers and SmolLM3's 36 is NoPE (configs'
+    # no_rope_layers lists); Command R7B's 32 layers are 3 sliding + 1 global (sliding_window_pattern 4).
+    with drawn("layer_patterns") as fig:
+        titles = dict(zip(ex.LAYER_MODELS, _ax_texts(fig.axes[0])))
+    assert titles["llama4_scout"].endswith("48 层：36 层分块+RoPE，12 层全局 NoPE")
+    assert titles["smollm3_3b"].endswith("36 层：27 层全局+RoPE，9 层全局 NoPE")
+    assert titles["command_r7b"].endswith("32 层（未核实）：24 层局部+RoPE，8 层全局 NoPE")
+    assert titles["qwen3_next_80b_a3b"].endswith("48 层：12 层全局+RoPE，36 层DeltaNet")
+    assert titles["gemma3_27b"].endswith("每 6 层：1 层全局+RoPE，5 层局部+RoPE")
+    assert titles["glm45"].endswith("每一层：都是全局+RoPE")
+
+
+def test_mla_cache_bars_are_the_per_token_caches():
+    # config_671B.json: kv_lora_rank 512, qk_rope_head_dim 64, 61 layers; 128 heads, k 128 + 64, v 128; bf16 = 2 bytes
+    expected = [(512 + 64) * 61 * 2 / 1024, 128 * (192 + 128) * 61 * 2 / 1024]
+    with drawn("mla_cache") as fig:
+        ax = fig.axes[0]
+        rows = _rows(ax)
+        assert [r[0].get_width() for r in rows] == pytest.approx(expected)
+        cmp = mla.for_model(configs.load(ex.MLA_MODEL))
+        assert [r[0].get_width() for r in rows] == pytest.approx([cmp.bytes()["mla"] / 1024, cmp.bytes()["mha_full_keys"] / 1024])
+        labels = _ax_texts(ax)
+        assert labels[0].startswith("MLA") and labels[1] == f" {num('mla_cache_kib_deepseek_v3')} KiB"
+        assert labels[2].startswith("多头注意力") and labels[3] == f" {num('mha_cache_kib_deepseek_v3')} KiB"
+
+
+def test_nope_counter_bars_and_gap_curve():
+    n = len(ex.SENTENCE)
+    with drawn("nope_counter") as fig:
+        top, bottom = fig.axes
+        assert top.get_position().y0 > bottom.get_position().y1  # stacked, top above bottom
+        heights = bar_heights(top)
+        np.testing.assert_allclose(heights[:n], 1.0 / (np.arange(n) + 1))  # causal: 1/(t+1), in order
+        np.testing.assert_allclose(heights[n:], np.full(n, 1.0 / n))  # no mask: 1/n
+        assert tick_labels(top, "x") == [f"{c}\n{i}" for i, c in enumerate(ex.SENTENCE)]
+        assert legend_labels(fig)[:2] == ["因果掩码", "无掩码"]
+        x, y = (np.asarray(a, float) for a in bottom.get_lines()[0].get_data())
+        assert x[0] == 1 and x[-1] == ex.COUNTER_CURVE_MAX and np.all(np.diff(x) > 0)
+        np.testing.assert_allclose(y, 1 / (x + 1) - 1 / (x + 2), rtol=1e-12)
+        marked = [ln.get_xdata()[0] for ln in bottom.get_lines()[1:]]
+        assert marked == [ex.NEAR_POSITION, configs.load(ex.COUNTER_FAR_MODEL)["context"]]
+
+FIGURES = ("partial_rotary_dims", "layer_patterns", "mla_cache", "nope_counter")  # each has its content test above
+
+
+def test_every_figure_of_the_lesson_has_a_content_test_here():
+    assert registered("figures_src.lesson6") == sorted(FIGURES)
+
+
+def test_alt_texts_quote_the_drawn_numbers():
+    specs = load_all()
+    alt = specs["layer_patterns"].alt_text()
+    assert "Llama 4 Scout · 48 层" in alt
+    assert num("mla_cache_ratio_deepseek_v3") in specs["mla_cache"].alt_text()

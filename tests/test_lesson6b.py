@@ -1,64 +1,26 @@
-"""The M-RoPE page (lesson 6b): posenc.mrope.axis_frequencies, the score's dependence on ID differences only,
-and the numbers the page quotes.
+"""Lesson 6b (M-RoPE): the numbers the page quotes and every figure.
 
-References: the worked example by hand (the rule of transformers' get_rope_index, checked against it in
-tests/test_mrope.py), the configs' mrope_section and θ typed here, and hand-built rotations.
+What the tests compare against, part by part:
+
+- The M-RoPE page (lesson 6b): posenc.mrope.axis_frequencies, the score's dependence on ID differences only, and the
+  numbers the page quotes. References: the worked example by hand (the rule of transformers' get_rope_index, checked
+  against it in tests/test_mrope.py), the configs' mrope_section and θ typed here, and hand-built rotations.
 """
 
 from __future__ import annotations
 
 import math
 
+import matplotlib
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
-from posenc import configs, mrope, rope
+from figures_src import _style
+from posenc import configs, mrope
 from posenc import examples as ex
 from posenc import quantities as q
-
-FAST = settings(max_examples=30, deadline=None)
-
-
-def test_axis_frequencies_split_the_head():
-    inv = rope.inverse_frequencies(128, 1_000_000)
-    contiguous = mrope.axis_frequencies(inv, [16, 24, 24])
-    np.testing.assert_array_equal(contiguous["temporal"], inv[:16])
-    np.testing.assert_array_equal(contiguous["height"], inv[16:40])
-    np.testing.assert_array_equal(contiguous["width"], inv[40:])
-    inter = mrope.axis_frequencies(inv, [24, 20, 20], interleaved=True)
-    np.testing.assert_array_equal(inter["width"], inv[2:60:3])
-    np.testing.assert_array_equal(inter["height"], inv[1:60:3])
-    np.testing.assert_array_equal(np.sort(np.concatenate(list(inter.values()))), np.sort(inv))
-
-
-def _turn(x: np.ndarray, angles: np.ndarray) -> np.ndarray:
-    """Half-layout rotation of one vector by per-pair angles (transformers' rotate_half convention)."""
-    h = len(angles)
-    a, b = x[:h], x[h:2 * h]
-    return np.concatenate([a * np.cos(angles) - b * np.sin(angles), a * np.sin(angles) + b * np.cos(angles)])
-
-
-@FAST
-@given(shift=st.integers(1, 500), seed=st.integers(0, 2**16), interleaved=st.booleans())
-def test_scores_depend_only_on_id_differences(shift, seed, interleaved):
-    section = [24, 20, 20] if interleaved else [16, 24, 24]
-    inv = rope.inverse_frequencies(128, 1_000_000)
-    ids = mrope.position_ids(ex.mrope_segments())
-    rng = np.random.default_rng(seed)
-    qs, ks = rng.standard_normal((2, ids.shape[1], 128))
-
-    def scores(id_rows):
-        ang = mrope.angles(id_rows, inv, section, interleaved)
-        qr = np.array([_turn(v, a) for v, a in zip(qs, ang)])
-        kr = np.array([_turn(v, a) for v, a in zip(ks, ang)])
-        return qr @ kr.T
-
-    np.testing.assert_allclose(scores(ids + shift), scores(ids), atol=1e-9)
-    moved = ids.copy()
-    moved[2, 3] += 1  # one image token one column further right: its scores change
-    assert np.abs(scores(moved) - scores(ids)).max() > 1e-9
+from figures_src.build import load_all
+from figure_support import drawn, legend_labels, registered, tick_labels
 
 
 def test_example_numbers():
@@ -87,14 +49,74 @@ def test_section_numbers():
     assert q.value("mrope_fastest_deg_width_qwen3_vl_235b_a22b") == pytest.approx(deg(5e6, 2))
 
 
-def test_text_only_ids_make_plain_rope_angles():
-    ids = mrope.position_ids([mrope.Text(9)])
-    inv = rope.inverse_frequencies(128, 1_000_000)
-    np.testing.assert_allclose(mrope.angles(ids, inv, [16, 24, 24]), np.arange(9)[:, None] * inv[None, :])
+# --- figures -------------------------------------------------------------------------------------------------------
 
 
-def test_axis_frequencies_bad_input():
-    with pytest.raises(ValueError, match="inv_freq"):
-        mrope.axis_frequencies(np.ones(10), [16, 24, 24])
-    with pytest.raises(ValueError, match="mrope_section"):
-        mrope.axis_frequencies(np.ones(64), [16, 48])
+def _rects(ax) -> list[matplotlib.patches.Rectangle]:
+    return [p for p in ax.patches if isinstance(p, matplotlib.patches.Rectangle)]
+
+
+def _rows(ax) -> list[list[matplotlib.patches.Rectangle]]:
+    """Rectangles grouped by their row (same y), top row first, each row left to right."""
+    by_y: dict[float, list] = {}
+    for r in _rects(ax):
+        by_y.setdefault(round(r.get_y(), 6), []).append(r)
+    return [sorted(row, key=lambda r: r.get_x()) for _y, row in sorted(by_y.items(), reverse=True)]
+
+
+def _color(c) -> tuple:
+    return tuple(np.round(matplotlib.colors.to_rgba(c)[:3], 4))
+
+
+def _ax_texts(ax) -> list[str]:
+    return [t.get_text() for t in ax.texts]
+
+
+def test_mrope_position_ids_table_matches_the_worked_example():
+    # 3 text tokens, a 4 × 6-patch image (2 × 3 tokens after 2 × 2 merging), 2 text tokens: by hand
+    # (the same rule transformers' get_rope_index follows, tests/test_mrope.py)
+    by_hand = [[0, 1, 2, 3, 3, 3, 3, 3, 3, 6, 7],
+               [0, 1, 2, 3, 3, 3, 4, 4, 4, 6, 7],
+               [0, 1, 2, 3, 4, 5, 3, 4, 5, 6, 7]]
+    ids = mrope.model_position_ids(configs.load(ex.MROPE_MODEL), ex.mrope_segments())
+    np.testing.assert_array_equal(ids, by_hand)
+    with drawn("mrope_position_ids") as fig:
+        ax = fig.axes[0]
+        cells = _ax_texts(ax)
+        n = ids.shape[1]
+        rows = [cells[r * (n + 1):(r + 1) * (n + 1)] for r in range(4)]
+        assert [row[0] for row in rows] == ["token", "时间", "高度", "宽度"]
+        assert rows[0][1:] == ["文"] * 3 + ["图"] * 6 + ["文"] * 2
+        for r, axis_row in enumerate(by_hand, start=1):
+            assert rows[r][1:] == [str(v) for v in axis_row]
+        shaded = [r.get_x() for r in _rects(ax) if r.get_facecolor()[3] > 0 and r.get_y() < 0.5 and r.get_y() > -0.5]
+        assert sorted(shaded) == list(range(3, 9))  # the image's columns
+
+
+def test_mrope_pair_axes_rows():
+    # Qwen2.5-VL mrope_section [16, 24, 24], contiguous; Qwen3-VL [24, 20, 20], pair j → j mod 3 while H, W last
+    contiguous = [0] * 16 + [1] * 24 + [2] * 24
+    interleaved = [j % 3 for j in range(60)] + [0] * 4
+    with drawn("mrope_pair_axes", "dark") as fig:
+        ax = fig.axes[0]
+        theme = _style.THEMES["dark"]
+        color_axis = {_color(theme.series[1]): 0, _color(theme.series[0]): 1, _color(theme.series[2]): 2}
+        rows = _rows(ax)
+        got = [[color_axis[_color(r.get_facecolor())] for r in row] for row in rows]
+        assert got == [contiguous, interleaved]
+        assert got[0] == mrope.model_pair_axes(configs.load(ex.MROPE_MODEL)).tolist()
+        assert got[1] == mrope.model_pair_axes(configs.load(ex.MROPE_INTERLEAVED_MODEL)).tolist()
+        assert tick_labels(ax, "x") == ["0", "16", "32", "48", "63"]
+        assert legend_labels(fig) == ["跟时间编号", "跟高度编号", "跟宽度编号"]
+        titles = _ax_texts(ax)
+        assert "[16, 24, 24]" in titles[0] and "连续" in titles[0] and "[24, 20, 20]" in titles[1] and "交错" in titles[1]
+
+FIGURES = ("mrope_position_ids", "mrope_pair_axes")  # each has its content test above
+
+
+def test_every_figure_of_the_lesson_has_a_content_test_here():
+    assert registered("figures_src.lesson6b") == sorted(FIGURES)
+
+
+def test_alt_texts_quote_the_drawn_numbers():
+    assert "0、1、2、3、3、3、3、3、3、6、7" in load_all()["mrope_position_ids"].alt_text()

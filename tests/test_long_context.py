@@ -1,24 +1,39 @@
 """posenc.long_context: the real base changes (ABF) and RULER's window vs effective length.
 
-Every expected value is read from the raw YAML files here, or written out as a
-closed form (λ_i = 2π·θ^(2i/d); #{i : λ_i ≤ L}), never taken from the module under test.
+What the tests compare against, part by part:
+
+- posenc.long_context: the real base changes (ABF) and RULER's window vs effective length. Every expected value is
+  read from the raw YAML files here, or written out as a closed form (λ_i = 2π·θ^(2i/d); #{i : λ_i ≤ L}), never
+  taken from the module under test.
+- posenc.long_context: each RULER row names its model, and an unknown base-raise case lists the known ones.
 """
 
 from __future__ import annotations
 
 import math
 from pathlib import Path
+import re
 
 import numpy as np
 import pytest
 import yaml
 
+from posenc import long_context
 from posenc import long_context, scaling
 
+
 ROOT = Path(__file__).resolve().parent.parent
+
+
 DATA = ROOT / "posenc" / "data"
-FACTS = yaml.safe_load((DATA / "facts_long_context.yaml").read_text(encoding="utf-8"))
+
+
+FACTS = yaml.safe_load((DATA / "facts_lesson5.yaml").read_text(encoding="utf-8"))
+
+
 MODELS = {}
+
+
 for _p in sorted(DATA.glob("models*.yaml")):
     for _k, _e in (yaml.safe_load(_p.read_text(encoding="utf-8")) or {}).items():
         MODELS.setdefault(_k, {}).update({f: v["value"] for f, v in _e.get("fields", {}).items()})
@@ -30,9 +45,6 @@ def fact(name):
 
 def field(model, name):
     return MODELS[model][name]
-
-
-# --- window_tokens and RULER's rows --------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("label, tokens", [("4K", 4096), ("32K", 32_768), ("128K", 131_072), ("200K", 204_800),
@@ -60,9 +72,6 @@ def test_ruler_rows_are_the_facts_in_order_with_their_shares():
         assert r.share < 1  # no listed model holds up to its whole window
     shares = {r.key: r.share for r in rows}
     assert shares["llama31_8b"] == 0.25 and shares["gradient_llama3_8b"] == 16 / 1024
-
-
-# --- the base changes -----------------------------------------------------------------------------------
 
 
 def test_base_raises_are_read_from_the_sources():
@@ -110,3 +119,46 @@ def test_code_llama_turns_fewer_pairs_at_four_times_the_length():
     assert (ch.turned_before, ch.turned_after) == (46, 37)  # facts.md §2: Llama 2 leaves 18 of 64 unturned at 4,096
     far = np.array([100_000 / (2 * math.pi * 1e6 ** (2 * i / 128)) for i in range(64)])
     assert int(np.sum(far >= 1)) == 45 and far[-1] == pytest.approx(0.01975, abs=5e-5)
+
+
+# --- RULER rows ----------------------------------------------------------------------------------------------------
+
+
+# NVIDIA/RULER @c3f5e3b README.md main table, one row per model (facts_long_context.yaml cites each row);
+# the page names them by their released checkpoints.
+RULER_NAMES = {
+    "llama31_8b": "Llama 3.1 8B",
+    "llama31_70b": "Llama 3.1 70B",
+    "gpt4": "GPT-4-1106-preview",
+    "mistral7b": "Mistral-7B-Instruct-v0.2",
+    "yi34b": "Yi-34B-200K",
+    "gradient_llama3_8b": "Llama-3-8B-Gradient-1048k",
+    "qwen3_8b": "Qwen3-8B",
+}
+
+
+def test_each_ruler_row_names_its_model():
+    rows = long_context.ruler_rows()
+    assert {r.key: r.model for r in rows} == RULER_NAMES
+
+
+def test_unknown_base_raise_lists_the_cases():
+    with pytest.raises(ValueError, match=re.escape(
+            "unknown base-raise case 'code_llama'; choose from codellama, qwen3, smollm3_32k, smollm3_64k, llama3")):
+        long_context.base_raise("code_llama")
+
+
+def test_base_raise_labels_are_the_pages():
+    # lesson 5's ABF table (quantity abf_cases_table) prints these labels in its first column
+    labels = {c.key: c.label for c in long_context.base_raises()}
+    assert labels == {"codellama": "Code Llama", "qwen3": "Qwen3 长上下文阶段", "smollm3_32k": "SmolLM3 第一段",
+                      "smollm3_64k": "SmolLM3 第二段", "llama3": "Llama 2 → Llama 3"}
+
+
+def test_only_the_cases_with_a_reported_longer_reach_have_one():
+    # Code Llama reports stable behaviour beyond its training length, Qwen3 a YaRN reach; the SmolLM3 stages
+    # and the Llama 2 → 3 comparison report none
+    far = {c.key: c.far for c in long_context.base_raises()}
+    assert far["smollm3_32k"] is None and far["smollm3_64k"] is None and far["llama3"] is None
+    assert far["codellama"] > long_context.base_raise("codellama").new_length
+    assert far["qwen3"] > long_context.base_raise("qwen3").new_length

@@ -85,6 +85,51 @@ def test_every_registered_quantity_knows_where_it_was_registered():
         assert (ROOT / path).is_file() and line.isdigit(), (name, quantities.where(name))
 
 
+def _string_literals(path: Path) -> set[str]:
+    import ast
+
+    return {n.value for n in ast.walk(ast.parse(path.read_text(encoding="utf-8"))) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+
+
+def test_every_name_is_written_out_where_it_is_registered():
+    """A search for a name a page quotes finds its definition: a family is a literal table, not an f-string in a loop."""
+    literals: dict[str, set[str]] = {}
+    hidden = []
+    for name in quantities.names():
+        path = quantities.where(name).rpartition(":")[0]
+        if path not in literals:
+            literals[path] = _string_literals(ROOT / path)
+        if name not in literals[path]:
+            hidden.append(f"{quantities.where(name)}: {name}")
+    assert not hidden, (f"{len(hidden)} name(s) built at run time, not written anywhere in the file that registers them; "
+                        "write each family as a literal table (posenc.quantities.family):\n  " + "\n  ".join(hidden))
+
+
+def test_every_name_has_a_documented_scope_and_every_scope_is_used():
+    names = quantities.names()
+    outside = [f"{quantities.where(n)}: {n}" for n in names if not any(n.startswith(f"{scope}_") for scope in quantities.SCOPES)]
+    assert not outside, "names whose scope is not in posenc/quantities/__init__.py SCOPES:\n  " + "\n  ".join(outside)
+    unused = [scope for scope in quantities.SCOPES if not any(n.startswith(f"{scope}_") for n in names)]
+    assert not unused, f"SCOPES lists scopes no name uses: {unused}"
+    doc = quantities.__doc__
+    for scope in ("l1", "sin", "exp", "ex", "project", "rope", "gpt2"):  # the docstring's examples are real scopes
+        assert f"``{scope}_``" in doc and scope in quantities.SCOPES, scope
+
+
+def test_a_family_row_must_follow_its_pattern_and_cover_its_members():
+    rows = {"a": ("t_x_a", "t_y_a"), "b": ("t_x_b", "t_y_b")}
+    assert quantities.family(("t_x_{}", "t_y_{}"), rows, members=("a", "b")) == rows
+    assert quantities.family(("t_{}_{}",), {("x", 1): "t_x_1"}) == {("x", 1): ("t_x_1",)}
+    with pytest.raises(ValueError, match=r"row for 'b' names t_x_b, t_y_c; by the patterns t_x_\{\}, t_y_\{\} it must name t_x_b, t_y_b"):
+        quantities.family(("t_x_{}", "t_y_{}"), {"a": ("t_x_a", "t_y_a"), "b": ("t_x_b", "t_y_c")})
+    with pytest.raises(ValueError, match=r"add rows for \['c'\]"):
+        quantities.family(("t_x_{}", "t_y_{}"), rows, members=("a", "b", "c"))
+    with pytest.raises(ValueError, match=r"remove the rows for \['b'\]"):
+        quantities.family(("t_x_{}", "t_y_{}"), rows, members=("a",))
+    with pytest.raises(ValueError, match="members' order"):
+        quantities.family(("t_x_{}", "t_y_{}"), rows, members=("b", "a"))
+
+
 def _quoted_names() -> set[str]:
     """Names a page quotes: {{ num("…") }} in any Markdown page or in a data file whose texts pages render
     (posenc/data/timeline.yaml through {{ timeline() }}), and names the figure modules quote (alt text,
@@ -162,7 +207,7 @@ def test_facts_carry_source_and_tag():
     for name in facts.names():
         f = facts.get(name)
         assert f.source and f.tag in facts.TAGS, name
-    with pytest.raises(facts.UnknownFact, match="facts.yaml"):
+    with pytest.raises(facts.UnknownFact, match="facts_<lesson>.yaml"):
         facts.get("vaswani_bleu")
 
 

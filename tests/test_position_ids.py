@@ -1,17 +1,25 @@
-"""Position IDs from attention masks, the character tokenizer, and the left-padding bug."""
+"""posenc.position_ids: position IDs from attention masks and the left-padding bug; edges.
+
+What the tests compare against, part by part:
+
+- Position IDs at their edges: a one-token mask, an empty batch, and integer outputs for a boolean mask
+  (transformers builds position IDs as LongTensor from ``attention_mask.long().cumsum(-1) - 1``).
+"""
 
 from __future__ import annotations
 
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
 import numpy as np
 import pytest
 import torch
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
+from expect import raises_exactly
 from posenc import attention as at
 from posenc import position_ids as pid
 from posenc import tokenize
-from expect import raises_exactly
 
 
 def loop_positions(mask, fill=1):
@@ -91,14 +99,6 @@ def test_left_padding_is_harmless_only_with_mask_positions(batch, seed):
             assert np.abs(wrong - alone).max() > 1e-6
 
 
-def test_tokenizer_uses_code_points():
-    # Code points from the Unicode standard: 小 U+5C0F, 明 U+660E, 猫 U+732B
-    np.testing.assert_array_equal(tokenize.token_ids("小明猫"), [0x5C0F, 0x660E, 0x732B])
-    assert tokenize.decode(tokenize.token_ids("小明打了小王")) == "小明打了小王"
-    assert tokenize.tokens("a b") == ["a", " ", "b"]
-    assert tokenize.PAD_ID == 0 and tokenize.decode([0, 0x732B]) == "猫"
-
-
 def test_format_row():
     assert pid.format_row([0, 1, 2]) == "0 1 2"
     assert pid.format_row([0, 1, 2], [1, 1, 0]) == "0 1 ·"
@@ -130,9 +130,6 @@ def test_format_row():
 def test_bad_input_raises_clear_errors(call, match):
     with pytest.raises(ValueError, match=match):
         call()
-
-
-# --- exact messages and edges (each check names the argument and the fix) ----------------------------------
 
 
 @pytest.mark.parametrize(
@@ -208,8 +205,28 @@ def test_format_row_marks_padding():
     assert pid.format_row([3, 1], [0, 1], pad_mark="_") == "_ 1"
 
 
-def test_decode_edges():
-    assert tokenize.decode([]) == ""
-    assert tokenize.decode([0x10FFFF, 0]) == chr(0x10FFFF)
-    assert tokenize.decode(np.array([0x732B], dtype=np.uint32)) == "猫"
-    assert tokenize.token_ids("猫").dtype == np.int64
+# --- edges ---------------------------------------------------------------------------------------------------------
+
+
+def test_a_boolean_mask_gives_integer_position_ids():
+    assert pid.check_mask(np.array([True, False, True])).dtype == np.int64
+    ids = pid.from_mask(np.array([[False, True, True], [True, True, True]]))
+    assert ids.dtype == np.int64 and ids.tolist() == [[1, 0, 1], [0, 1, 2]]
+
+
+def test_a_single_token_is_a_mask():
+    assert pid.check_mask([1]).tolist() == [1]
+    assert pid.from_mask([[1], [0]]).tolist() == [[0], [1]]  # the padded row's slot gets the fill, 1
+    assert pid.next_position_ids([1]).tolist() == [1]
+
+
+@pytest.mark.parametrize("mask", [np.zeros((0, 3)), np.zeros((0,))])
+def test_a_batch_without_rows_is_empty(mask):
+    # a batch of no rows has no token slots, as does a row of no slots
+    with pytest.raises(ValueError, match=f"^{re.escape('mask is empty; it needs one entry per token slot')}$"):
+        pid.check_mask(mask)
+
+
+def test_the_default_name_in_mask_errors_is_mask():
+    with pytest.raises(ValueError, match=r"^mask must hold 0 and 1, got dtype <U1$"):
+        pid.from_mask(["1"])

@@ -1,42 +1,63 @@
-"""posenc.relative (Shaw et al.'s clipping, T5's buckets, ALiBi) against the authors' and transformers' code.
+"""posenc.relative (Shaw et al.'s clipping, T5's buckets, ALiBi, the added parameters) against the authors' and
+transformers' code, brute-force loops and closed forms; its inputs' edges and messages.
 
-References, none of them computed by posenc:
+What the tests compare against, part by part:
 
-* ALiBi slopes: ``get_slopes`` from the paper's repository (ofirpress/attention_with_linear_biases,
-  commit 4b92f28, fairseq/models/transformer.py lines 742–752), written out below; and
-  transformers' BLOOM ``_get_alibi_slopes``, run from the installed source text.
-* T5 buckets: transformers' ``T5Attention._relative_position_bucket``, run from the installed
-  source text (it follows Mesh TensorFlow's ``_relative_position_bucket``).
-* Closed forms for the rest: clip(j − i, k) from Shaw et al. §3.3 Eq. 6, −m·(i − j) from
-  Press et al. §3, and parameter counts from the shapes of the learned tables.
-
-The transformers functions are exec'd from their source text (as tests/test_rope.py does):
-importing ``transformers.models.t5.modeling_t5`` costs seconds and the functions use only
-torch and math.
+- posenc.relative (Shaw et al.'s clipping, T5's buckets, ALiBi) against the authors' and transformers' code.
+  References, none of them computed by posenc: * ALiBi slopes: ``get_slopes`` from the paper's repository
+  (ofirpress/attention_with_linear_biases, commit 4b92f28, fairseq/models/transformer.py lines 742–752), written out
+  below; and transformers' BLOOM ``_get_alibi_slopes``, run from the installed source text. * T5 buckets:
+  transformers' ``T5Attention._relative_position_bucket``, run from the installed source text (it follows Mesh
+  TensorFlow's ``_relative_position_bucket``). * Closed forms for the rest: clip(j − i, k) from Shaw et al. §3.3 Eq.
+  6, −m·(i − j) from Press et al. §3, and parameter counts from the shapes of the learned tables. The transformers
+  functions are exec'd from their source text (as tests/test_rope.py does): importing
+  ``transformers.models.t5.modeling_t5`` costs seconds and the functions use only torch and math.
+- posenc.relative at the edges of its input: the error each bad argument gets, the smallest accepted values, the
+  defaults, and float32 input (computed in float64 like the rest of posenc). Expected values are derived by hand or
+  from the models' published sizes, not from posenc: the exact error texts are the module's contract with a course
+  author ("name the argument and the fix").
+- posenc.relative's lesson-3b additions, each against an independent reference: transformers' BLOOM ALiBi tensor and
+  T5 compute_bias, brute-force loops, closed forms.
+- posenc.relative.added_parameters: what each position scheme adds, checked against transformers' modules.
 """
 
 from __future__ import annotations
 
 import ast
+import dataclasses
+from functools import lru_cache
 import importlib.util
 import math
-from functools import lru_cache
+import os
 from pathlib import Path
+import re
 
+from hypothesis import example, given, settings
+from hypothesis import given, settings
+from hypothesis import strategies as st
 import numpy as np
 import pytest
 import torch
-from hypothesis import example, given, settings
-from hypothesis import strategies as st
+import torch  # a hard dependency: a missing torch fails, never skips
+from transformers import BloomConfig, GPT2Config, T5Config  # noqa: E402
+from transformers import T5Config
+from transformers.models.bloom.modeling_bloom import BloomModel  # noqa: E402
+from transformers.models.bloom.modeling_bloom import build_alibi_tensor
+from transformers.models.gpt2.modeling_gpt2 import GPT2Model  # noqa: E402
+from transformers.models.t5.modeling_t5 import T5Attention
+from transformers.models.t5.modeling_t5 import T5Model  # noqa: E402
 
-from posenc import relative as R
 from expect import raises_exactly
+from posenc import attention, relative, rope
+from posenc import configs, relative
+from posenc import configs, rope
+from posenc import relative as R
+
 
 FAST = settings(max_examples=40, deadline=None)
+
+
 U32 = 2.0**-24  # unit roundoff of float32 (half its machine epsilon)
-
-
-# --- references ---------------------------------------------------------------------------------------
 
 
 def press_get_slopes(n):
@@ -92,9 +113,6 @@ def max_exact_of(num_buckets, bidirectional):
     return (num_buckets // 2 if bidirectional else num_buckets) // 2
 
 
-# --- relative positions and Shaw et al. ----------------------------------------------------------------
-
-
 def test_relative_positions_are_key_minus_query():
     rel = R.relative_positions(3, 5)
     assert rel.shape == (3, 5)
@@ -121,9 +139,6 @@ def test_shaw_parameter_count_is_the_two_tables():
     assert R.shaw_parameters(16, 64, 6) == 2 * (2 * 16 + 1) * 64 * 6
     assert R.shaw_parameters(16, 64, 6, values=False) == (2 * 16 + 1) * 64 * 6
     assert R.shaw_parameters(1, 1, 1) == 6
-
-
-# --- T5 buckets against transformers ----------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("num_buckets, bidirectional, max_distance", t5_configs())
@@ -225,9 +240,6 @@ def test_t5_parameters_are_one_scalar_per_bucket_and_head_per_stack():
     assert R.t5_parameters(32, 12, stacks=2) == 768
 
 
-# --- ALiBi slopes against the authors' code and BLOOM's ---------------------------------------------------
-
-
 def test_alibi_slopes_of_the_papers_examples():
     # Press et al. §3: 8 heads 1/2, 1/4, …, 1/256; 16 heads start at 1/√2 with ratio 1/√2
     assert R.alibi_slopes(8).tolist() == [2.0**-k for k in range(1, 9)]
@@ -275,9 +287,6 @@ def test_alibi_slopes_for_non_powers_of_two_interleave_the_next_power():
     np.testing.assert_allclose(got[8:], [2 ** (-k / 2) for k in (1, 3, 5, 7)], rtol=9 * 2.0**-53)
 
 
-# --- ALiBi biases -----------------------------------------------------------------------------------------
-
-
 @pytest.mark.parametrize("n_heads, q, k", [(1, 1, 1), (3, 4, 4), (8, 5, 9), (12, 6, 6)])
 def test_alibi_bias_is_minus_slope_times_distance(n_heads, q, k):
     m = press_get_slopes(n_heads)
@@ -319,9 +328,6 @@ def test_alibi_weight_ratio_and_reach_are_inverse(slope, r, factor):
 def test_alibi_weight_ratio_at_known_points():
     np.testing.assert_allclose(R.alibi_weight_ratio(0.5, [0, 2, 4]), [1.0, math.exp(-1), math.exp(-2)], rtol=1e-15)
     assert R.alibi_reach(2.0**-8, 10) == pytest.approx(256 * math.log(10), rel=1e-15)
-
-
-# --- bad input ----------------------------------------------------------------------------------------------
 
 
 REL_DTYPE = "relative positions must be integers (j − i), got dtype {}; build them with relative_positions()"
@@ -410,3 +416,452 @@ def test_t5_bucket_edges_default_to_t5s_settings():
     ref = t5_reference(-r, True, 32, 128)
     assert R.t5_bucket_edges() == [(int(k), int(r[ref == k].min()), int(r[ref == k].max())) for k in np.unique(ref)]
     assert R.t5_bucket_edges()[-1] == (15, 91, 128) and R.t5_bucket_edges()[:2] == [(0, 0, 0), (1, 1, 1)]
+
+
+# --- input edges and messages --------------------------------------------------------------------------------------
+
+
+INV8 = rope.inverse_frequencies(8, 10_000)
+
+
+Q8 = np.array([3.0, -1.0, 2.0, 5.0, 1.0, 4.0, -2.0, 7.0])
+
+
+K8 = np.array([1.0, 2.0, -3.0, 1.0, 6.0, -1.0, 2.0, 3.0])
+
+
+FIELD_ADVICE = "add it with source and tag to posenc/data/models*.yaml"
+
+
+def without(key: str, field: str) -> configs.ModelConfig:
+    """Model ``key`` with ``field`` removed (a model whose data file lacks it)."""
+    cfg = configs.load(key)
+    return dataclasses.replace(cfg, fields={n: f for n, f in cfg.fields.items() if n != field})
+
+
+def with_value(key: str, field: str, value) -> configs.ModelConfig:
+    """Model ``key`` with ``field`` set to ``value`` (same source and tag)."""
+    cfg = configs.load(key)
+    return dataclasses.replace(cfg, fields={**cfg.fields, field: dataclasses.replace(cfg.fields[field], value=value)})
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: R.alibi_extra_heads(0), "n_heads must be an integer ≥ 1, got 0"),
+        (lambda: R.causal_bias(0), "length must be an integer ≥ 1, got 0"),
+        (lambda: R.alibi_mass_beyond(0.0, 1, 10), "slope must be a positive finite number, got 0.0"),
+        (lambda: R.alibi_mass_beyond(0.5, 1, 0), "length must be an integer ≥ 1, got 0"),
+        (lambda: R.alibi_mass_beyond(0.5, -1, 10), "distance must be an integer ≥ 0, got -1"),
+        # 5 keys are 0 … 4 tokens back
+        (lambda: R.alibi_mass_beyond(0.5, 6, 5), "distance=6 lies beyond the 5 keys (distances 0 … 4); pass distance ≤ length"),
+        (lambda: R.rope_scores_by_distance(Q8, K8, INV8, -1), "max_distance must be an integer ≥ 0, got -1"),
+        (lambda: R.rope_scores_by_distance(Q8, K8, INV8, 3, start=-1),
+         "start must be a non-negative integer position, got -1; positions count from 0"),
+        (lambda: R.rope_key_preferring(np.ones((2, 8)), 1, INV8), "q must be one query vector (1-D), got shape (2, 8)"),
+        (lambda: R.rope_key_preferring(Q8, -2, INV8), "distance must be a non-negative integer position, got -2; positions count from 0"),
+        (lambda: R.alibi_scores_by_distance(Q8, K8, 0.25, -1), "max_distance must be an integer ≥ 0, got -1"),
+        (lambda: R.score_change([1.0, -np.inf], [1.0, 0.0]),
+         "before and after mask different keys (−∞ in different places); compare scores with the same mask"),
+        # a NaN (or +∞) on either side is an error, not only when both sides have one
+        (lambda: R.score_change([np.nan, 0.0], [1.0, 0.0]), "scores must be finite where unmasked (only −∞ may mark a masked key)"),
+        (lambda: R.score_change([1.0, 0.0], [1.0, np.inf]), "scores must be finite where unmasked (only −∞ may mark a masked key)"),
+        # a bias of another shape is an error even where numpy would broadcast it
+        (lambda: R.biased_weights(np.zeros((3, 3)), np.zeros((1, 3))),
+         "bias must have shape (3, 3) or (heads, 3, 3) to match scores, got (1, 3)"),
+        (lambda: R.biased_weights(np.full((2, 2), np.inf), np.zeros((2, 2))),
+         "scores must be finite; put −∞ for masked keys in the bias, not in the scores"),
+        (lambda: R.alibi_score_gap(0.0, 3), "slope must be a positive finite number, got 0.0"),
+        (lambda: R.alibi_score_gap(0.5, [1, -2]), "distance must be ≥ 0 (tokens back from the query), got -2.0"),
+        (lambda: R.causal_pairs_by_distance(0), "length must be an integer ≥ 1, got 0"),
+        (lambda: R.relative_positions_at([0, -1]), "query_positions must be non-negative (positions count from 0), got -1"),
+        (lambda: R.relative_positions_at([0, 1], [2, -1]), "key_positions must be non-negative (positions count from 0), got -1"),
+        (lambda: R.t5_bias_at(np.zeros(4), [0, 1]), "table must have shape (num_buckets, heads), got (4,)"),
+        # which scheme, which model, which field: each error says what to pass or add
+        (lambda: R.added_parameters("xpos", configs.load("gpt2")),
+         "scheme must be one of learned, sinusoidal, rope, alibi, t5, shaw, nope, got 'xpos'"),
+        (lambda: R.added_parameters("shaw", configs.load("gpt2")),
+         "shaw needs max_relative_position (the clipping distance k); pass e.g. max_relative_position=16"),
+        (lambda: R.added_parameters("rope", "gpt2"),
+         "cfg must be a model from posenc.configs.load(), got str; e.g. configs.load('gpt2')"),
+        (lambda: R.model_position_parameters(None),
+         "cfg must be a model from posenc.configs.load(), got NoneType; e.g. configs.load('gpt2')"),
+        (lambda: R.added_parameters("learned", configs.load("t5_base")),
+         f"model 't5_base' has no 'context' field (the table has one row per position); {FIELD_ADVICE}"),
+        (lambda: R.added_parameters("learned", configs.load("llama2_7b")),
+         f"model 'llama2_7b' has no 'hidden' field (each row is hidden wide); {FIELD_ADVICE}"),
+        (lambda: R.added_parameters("t5", configs.load("llama2_7b")),
+         f"model 'llama2_7b' has no 'heads' field (T5 learns one scalar per bucket and head); {FIELD_ADVICE}"),
+        (lambda: R.added_parameters("shaw", configs.load("llama2_7b"), max_relative_position=8),
+         f"model 'llama2_7b' has no 'layers' field (Shaw's vectors are per layer); {FIELD_ADVICE}"),
+        # Shaw's head width for a model with no head_dim field: hidden ÷ heads, and each must be there
+        (lambda: R.added_parameters("shaw", configs.load("bert_base"), max_relative_position=4),
+         f"model 'bert_base' has no 'heads' field (head width = hidden ÷ heads); {FIELD_ADVICE}"),
+        (lambda: R.added_parameters("shaw", without("mpt_7b", "hidden"), max_relative_position=4),
+         f"model 'mpt_7b' has no 'hidden' field (head width = hidden ÷ heads); {FIELD_ADVICE}"),
+        (lambda: R.added_parameters("shaw", without("mpt_7b", "heads"), max_relative_position=4),
+         f"model 'mpt_7b' has no 'heads' field (head width = hidden ÷ heads); {FIELD_ADVICE}"),
+        (lambda: R.added_parameters("shaw", with_value("mpt_7b", "hidden", 4100), max_relative_position=4),
+         "model 'mpt_7b': hidden 4100 is not a multiple of heads 32; add head_dim"),
+    ],
+)
+def test_bad_input_gets_an_error_naming_the_argument_and_the_fix(call, message):
+    with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
+        call()
+
+
+def test_max_distance_zero_is_the_key_at_the_query():
+    # r = 0 only: the key at the query's own position, nothing turned relative to it, no bias
+    np.testing.assert_allclose(R.rope_scores_by_distance(Q8, K8, INV8, 0), [Q8 @ K8], rtol=1e-15)
+    assert R.alibi_scores_by_distance(Q8, K8, 0.25, 0).tolist() == [Q8 @ K8]
+
+
+def test_rope_scores_default_to_the_key_at_position_zero():
+    # The scores do not depend on start except in the last bits; the default is start = 0 (the docstring's).
+    rng = np.random.default_rng(0)
+    q, k = rng.standard_normal(8), rng.standard_normal(8)
+    assert np.array_equal(R.rope_scores_by_distance(q, k, INV8, 5), R.rope_scores_by_distance(q, k, INV8, 5, start=0))
+
+
+def test_alibi_scores_of_float32_content_are_computed_in_float64():
+    # (1 + 2⁻¹²)² = 1 + 2⁻¹¹ + 2⁻²⁴: float64 keeps the last term, a float32 product would round it away
+    q = np.array([1 + 2.0**-12], dtype=np.float32)
+    assert R.alibi_scores_by_distance(q, q, 0.5, 2).tolist() == [1 + 2.0**-11 + 2.0**-24, 0.5 + 2.0**-11 + 2.0**-24,
+                                                                 2.0**-11 + 2.0**-24]
+
+
+def test_score_change_of_float32_scores_is_computed_in_float64():
+    # 1 − (−2⁻³⁰) = 1 + 2⁻³⁰, which float32 rounds to 1
+    before, after = np.float32([1.0, -np.inf]), np.float32([-(2.0**-30), -np.inf])
+    assert R.score_change(before, after) == 1 + 2.0**-30
+
+
+def test_score_change_with_every_key_masked_is_zero():
+    # nothing both sides can see moved: no change, not an error
+    assert R.score_change([-np.inf, -np.inf], [-np.inf, -np.inf]) == 0.0
+
+
+def test_t5_bucket_edges_default_to_32_buckets_when_causal():
+    # Causal T5 with 32 buckets (Raffel et al. §2.1; transformers' default): 16 exact buckets for distances
+    # 0 … 15, then 16 logarithmic buckets up to max_distance 128: bucket b ≥ 16 starts at the smallest r with
+    # ⌊ln(r/16)/ln(128/16) · 16⌋ = b − 16, i.e. r ≥ 16 · 8^((b−16)/16). The edges follow from that closed form.
+    edges = R.t5_bucket_edges(bidirectional=False)
+    assert edges[:16] == [(b, b, b) for b in range(16)]
+    starts = [next(r for r in range(16, 129) if 16 + int(np.log(r / 16) / np.log(8) * 16) >= b) for b in range(16, 32)]
+    assert [first for _, first, _ in edges[16:]] == starts
+    assert edges[-1] == (31, starts[-1], 128) and len(edges) == 32
+
+
+@pytest.mark.parametrize("key, width", [("mpt_7b", 4096 // 32), ("bloom_176b", 14336 // 112), ("baichuan_13b", 5120 // 40)])
+def test_shaw_head_width_is_hidden_over_heads_without_head_dim(key, width):
+    # MPT-7B d_model 4096 / 32 heads, BLOOM 14336 / 112, Baichuan-13B 5120 / 40: 128-wide heads
+    cfg = configs.load(key)
+    k = 16
+    assert R.added_parameters("shaw", cfg, max_relative_position=k) == (2 * k + 1) * width * 2 * cfg["layers"]
+
+
+def test_shaw_head_width_of_an_mla_model_is_not_its_rotary_part():
+    # DeepSeek-V3's head_dim field is qk_rope_head_dim (64), only the rotary slice of each 192-wide key head
+    # (128 unrotated + 64 rotated; models.yaml): Shaw's per-head vectors cannot be that narrow.
+    cfg = configs.load("deepseek_v3")
+    assert cfg["head_dim"] == 64 and cfg["nope_head_dim"] == 128
+    assert R.added_parameters("shaw", cfg, max_relative_position=16) != (2 * 16 + 1) * 64 * 2 * cfg["layers"]
+
+
+def test_t5_parameters_read_the_models_bucket_count_and_tables():
+    # T5-Base: 32 buckets × 12 heads, one table in the encoder and one in the decoder (bias_tables 2)
+    t5 = configs.load("t5_base")
+    assert R.added_parameters("t5", t5) == 32 * 12 * 2
+    assert R.added_parameters("t5", with_value("t5_base", "relative_attention_num_buckets", 64)) == 64 * 12 * 2
+    assert R.added_parameters("t5", with_value("t5_base", "bias_tables", 1)) == 32 * 12 * 1
+    # explicit arguments win over the model's fields
+    assert R.added_parameters("t5", t5, num_buckets=8, stacks=3) == 8 * 12 * 3
+    # a model with neither field: T5's 32 buckets, one table
+    assert R.added_parameters("t5", configs.load("llama3_8b")) == 32 * 32 * 1
+
+
+def test_t5_bias_at_defaults_to_t5s_bidirectional_buckets_up_to_128():
+    # Keys 91 tokens before and after the query. T5 (32 buckets, bidirectional, max_distance 128): 16 buckets per
+    # direction, 8 exact; r = 91 lands in 8 + ⌊ln(91/8) / ln(128/8) · 8⌋ = 8 + ⌊7.02⌋ = 15 (with max_distance 129:
+    # ⌊6.996⌋ = 6, bucket 14), and keys after the query take the upper 16 buckets: 16 + 15 = 31.
+    table = np.arange(32)[:, None] * np.array([[1, 10]])  # integer table: bucket b, head h → b·(1, 10)
+    bias = R.t5_bias_at(table, [0, 91])
+    assert bias.dtype == np.float64
+    np.testing.assert_array_equal(bias[0], [[0.0, 31.0], [15.0, 0.0]])
+    np.testing.assert_array_equal(bias[1], [[0.0, 310.0], [150.0, 0.0]])
+
+
+# --- positions, biases and weights at any start --------------------------------------------------------------------
+
+
+SETTINGS = settings(max_examples=60, deadline=None, derandomize=os.environ.get("CI") == "true")
+
+
+def loop_relative(qpos, kpos):
+    return np.array([[kj - qi for kj in kpos] for qi in qpos])
+
+
+@SETTINGS
+@given(st.lists(st.integers(0, 10_000), min_size=1, max_size=12), st.lists(st.integers(0, 10_000), min_size=1, max_size=12))
+def test_relative_positions_at_is_key_minus_query(qpos, kpos):
+    np.testing.assert_array_equal(relative.relative_positions_at(qpos, kpos), loop_relative(qpos, kpos))
+    np.testing.assert_array_equal(relative.relative_positions_at(qpos), loop_relative(qpos, qpos))
+
+
+@pytest.mark.parametrize("n", [1, 5, 16])
+@pytest.mark.parametrize("start", [0, 3, 100_000])
+def test_a_shifted_sentence_has_the_same_relative_positions(n, start):
+    np.testing.assert_array_equal(relative.relative_positions_at(start + np.arange(n)), relative.relative_positions(n))
+
+
+@pytest.mark.parametrize("bad, match", [([[0, 1]], "1-D"), ([-1, 0], "non-negative"), ([0.0, 1.0], "integer"), ([], "empty")])
+def test_relative_positions_at_rejects_bad_positions(bad, match):
+    with pytest.raises(ValueError, match=match):
+        relative.relative_positions_at(bad)
+
+
+@pytest.mark.parametrize("heads", [1, 8, 12, 112])
+def test_alibi_bias_at_positions_zero_on_is_the_plain_causal_bias(heads):
+    at = relative.alibi_causal_bias_at(heads, np.arange(9))
+    plain = relative.alibi_causal_bias(heads, 9)
+    np.testing.assert_array_equal(at, plain)
+    assert not np.any(np.signbit(at) & (at == 0))  # +0.0 on the diagonal, as alibi_causal_bias
+
+
+@pytest.mark.parametrize("heads", [8, 12, 112])
+@pytest.mark.parametrize("start", [1, 10, 65_536])
+def test_alibi_bias_does_not_move_with_the_sentence(heads, start):
+    n = 7
+    np.testing.assert_array_equal(relative.alibi_causal_bias_at(heads, np.arange(n) + start), relative.alibi_causal_bias_at(heads, np.arange(n)))
+
+
+@pytest.mark.parametrize("heads", [8, 12, 40, 112])
+def test_alibi_weights_equal_bloom_reference(heads):
+    """BLOOM adds m_h·j to every query's row (softmax is shift-invariant within a row); with the causal
+    mask that gives the same weights as Press et al.'s −m_h·(i − j)."""
+    n = 11
+    rng = np.random.default_rng(heads)
+    scores = rng.standard_normal((n, n))
+    ours = relative.biased_weights(scores, relative.alibi_causal_bias_at(heads, np.arange(n)))
+    bloom = build_alibi_tensor(torch.ones(1, n), heads, torch.float64)[:, 0, :].numpy()  # (heads, keys): m_h·j
+    causal = np.tril(np.ones((n, n), dtype=bool))
+    logits = torch.tensor(np.where(causal, scores[None] + bloom[:, None, :], -np.inf))
+    # BLOOM computes its slopes in float32 (_get_alibi_slopes), so the weights agree to float32 precision
+    np.testing.assert_allclose(ours, torch.softmax(logits, dim=-1).numpy(), rtol=0, atol=1e-6)
+
+
+@pytest.mark.parametrize("bidirectional", [True, False])
+@pytest.mark.parametrize("n, buckets, max_distance", [(40, 32, 128), (300, 32, 128), (50, 8, 20)])
+def test_t5_bias_at_matches_transformers_compute_bias(bidirectional, n, buckets, max_distance):
+    heads = 3
+    cfg = T5Config(d_model=16, d_kv=4, num_heads=heads, relative_attention_num_buckets=buckets,
+                   relative_attention_max_distance=max_distance, is_decoder=not bidirectional)
+    layer = T5Attention(cfg, has_relative_attention_bias=True)
+    table = np.random.default_rng(n).standard_normal((buckets, heads)).astype(np.float32).astype(np.float64)  # the layer stores float32
+    with torch.no_grad():
+        layer.relative_attention_bias.weight.copy_(torch.tensor(table))
+        ref = layer.compute_bias(n, n, device="cpu")[0].double().numpy()
+    for start in (0, 17):
+        got = relative.t5_bias_at(table, np.arange(n) + start, bidirectional, max_distance)
+        np.testing.assert_array_equal(got, ref)
+
+
+def test_biased_weights_is_softmax_of_the_sum():
+    rng = np.random.default_rng(0)
+    s = rng.standard_normal((5, 5))
+    b = relative.alibi_causal_bias(4, 5)
+    w = relative.biased_weights(s, b)
+    ref = torch.softmax(torch.tensor(s[None] + b), dim=-1).numpy()
+    np.testing.assert_allclose(w, ref, rtol=0, atol=1e-15)
+    np.testing.assert_allclose(w.sum(-1), 1.0)
+    assert np.all(w[:, np.triu_indices(5, 1)[0], np.triu_indices(5, 1)[1]] == 0)  # masked keys get no weight
+
+
+@pytest.mark.parametrize("scores, bias, match", [
+    (np.zeros((3, 4)), np.zeros((3, 4)), "square"),
+    (np.zeros((3, 3)), np.zeros((2, 3, 4)), "shape"),
+    (np.full((2, 2), np.inf), np.zeros((2, 2)), "finite"),
+])
+def test_biased_weights_rejects_mismatched_input(scores, bias, match):
+    with pytest.raises(ValueError, match=match):
+        relative.biased_weights(scores, bias)
+
+
+@SETTINGS
+@given(st.integers(1, 60))
+def test_causal_pairs_by_distance_counts_every_pair(length):
+    rel = relative.relative_positions(length)
+    counts = [int(np.sum(rel == -r)) for r in range(length)]  # key r tokens before the query
+    np.testing.assert_array_equal(relative.causal_pairs_by_distance(length), counts)
+    assert relative.causal_pairs_by_distance(length).sum() == length * (length + 1) // 2
+
+
+def test_extra_heads_are_the_ones_the_non_power_of_two_rule_adds():
+    for n in (1, 2, 8, 32, 64):
+        assert not relative.alibi_extra_heads(n).any()
+    for n in (12, 40, 112):
+        extra = relative.alibi_extra_heads(n)
+        p = 2 ** int(math.log2(n))
+        assert extra.sum() == n - p and not extra[:p].any()
+        slopes = relative.alibi_slopes(n)
+        np.testing.assert_array_equal(slopes[~extra], relative.alibi_slopes(p))
+        np.testing.assert_array_equal(slopes[extra], relative.alibi_slopes(2 * p)[0::2][: n - p])
+
+
+@pytest.mark.parametrize("heads", [8, 32, 112])
+def test_reaches_cut_each_heads_weight_by_the_factor(heads):
+    reach = relative.alibi_reaches(heads, 10)
+    slopes = relative.alibi_slopes(heads)
+    assert reach.shape == (heads,)
+    np.testing.assert_allclose(np.exp(-slopes * reach), 0.1, rtol=1e-12)
+
+
+@SETTINGS
+@given(st.floats(1e-4, 2.0), st.integers(0, 5000))
+def test_score_gap_undoes_the_weight_ratio(slope, r):
+    np.testing.assert_allclose(np.exp(-relative.alibi_score_gap(slope, r)), relative.alibi_weight_ratio(slope, r), rtol=1e-12)
+
+
+@pytest.mark.parametrize("slope, distance, length", [(0.5, 3, 10), (2 ** -8, 100, 2048), (2 ** -8, 2048, 2048), (1.0, 0, 7)])
+def test_mass_beyond_is_the_softmax_of_the_bias_alone(slope, distance, length):
+    r = np.arange(length)
+    w = attention.softmax(-slope * r)  # one query, equal content scores: only the bias differs
+    assert relative.alibi_mass_beyond(slope, distance, length) == pytest.approx(w[r >= distance].sum(), rel=1e-12, abs=1e-300)
+
+
+def test_mass_beyond_tends_to_the_weight_ratio_for_a_long_context():
+    assert relative.alibi_mass_beyond(2 ** -8, 2048, 10 ** 9) == pytest.approx(math.exp(-8), rel=1e-12)
+
+
+def test_mass_beyond_rejects_a_distance_past_the_keys():
+    with pytest.raises(ValueError, match="distance"):
+        relative.alibi_mass_beyond(0.5, 11, 10)
+    with pytest.raises(ValueError, match="slope"):
+        relative.alibi_mass_beyond(0.0, 1, 10)
+
+
+def test_rope_scores_by_distance_closed_form_and_start():
+    d, delta = 16, 6
+    inv = rope.inverse_frequencies(d, 10_000)
+    q = np.random.default_rng(3).standard_normal(d)
+    k = rope.rotate(q[None], [delta], inv)[0]  # the key content is the query turned by delta
+    got = relative.rope_scores_by_distance(q, k, inv, 200)
+    pair_norm2 = q[0::2] ** 2 + q[1::2] ** 2
+    r = np.arange(201)
+    closed = (pair_norm2[None, :] * np.cos((delta - r)[:, None] * inv[None, :])).sum(1)  # Σ|q_i|² cos((δ − r)ω_i)
+    np.testing.assert_allclose(got, closed, atol=1e-12)
+    assert int(np.argmax(got)) == delta
+    np.testing.assert_allclose(relative.rope_scores_by_distance(q, k, inv, 200, start=5000), got, atol=1e-9)
+
+
+def test_rope_scores_by_distance_rejects_mismatched_vectors():
+    inv = rope.inverse_frequencies(8, 10_000)
+    with pytest.raises(ValueError, match="same width"):
+        relative.rope_scores_by_distance(np.ones(8), np.ones(6), inv, 5)
+
+
+@pytest.mark.parametrize("delta", [0, 3, 12, 150])
+def test_the_preferring_key_peaks_at_its_distance(delta):
+    inv = rope.inverse_frequencies(16, 10_000)
+    q = np.random.default_rng(delta).standard_normal(16)
+    k = relative.rope_key_preferring(q, delta, inv)
+    scores = relative.rope_scores_by_distance(q, k, inv, 300)
+    assert int(np.argmax(scores)) == delta
+    assert scores[delta] == pytest.approx(q @ q, rel=1e-12)  # every pair lined up: Σ|q_i|²
+
+
+def test_alibi_scores_by_distance_are_content_minus_a_line():
+    rng = np.random.default_rng(1)
+    q, k = rng.standard_normal(8), rng.standard_normal(8)
+    s = relative.alibi_scores_by_distance(q, k, 0.25, 40)
+    np.testing.assert_allclose(s, q @ k - 0.25 * np.arange(41), rtol=0, atol=1e-12)
+    assert int(np.argmax(s)) == 0
+    with pytest.raises(ValueError, match="same width"):
+        relative.alibi_scores_by_distance(q, k[:4], 0.25, 4)
+
+
+def test_score_change_ignores_masked_keys_and_rejects_a_moved_mask():
+    a = np.array([[1.0, -np.inf], [0.5, 2.0]])
+    b = np.array([[1.25, -np.inf], [0.5, 1.0]])
+    assert relative.score_change(a, b) == 1.0
+    with pytest.raises(ValueError, match="mask different keys"):
+        relative.score_change(a, np.array([[1.0, 0.0], [0.5, 2.0]]))
+    with pytest.raises(ValueError, match="same shape"):
+        relative.score_change(a, a[:1])
+
+
+def test_causal_bias_is_the_causal_mask():
+    np.testing.assert_array_equal(np.isfinite(relative.causal_bias(6)), attention.causal_mask(6))
+    assert np.all(relative.causal_bias(6)[attention.causal_mask(6)] == 0)
+
+
+def test_content_scores_are_lesson_one_heads_unmasked_scores():
+    text, d, seed = "小明打了小王", 8, 7
+    x = attention.sentence_input(text, d, seed)
+    head = attention.make_head(d, seed)
+    q, k = x @ head.w_q, x @ head.w_k
+    np.testing.assert_allclose(relative.content_scores(text, d, seed), q @ k.T / np.sqrt(d), rtol=0, atol=1e-12)
+    # causal attention with the zero bias is lesson 1's masked attention
+    np.testing.assert_allclose(relative.biased_weights(relative.content_scores(text, d, seed), relative.causal_bias(6)),
+                               attention.attend(x, head, attention.causal_mask(6)).weights, rtol=0, atol=1e-15)
+
+
+# --- the parameters each scheme adds -------------------------------------------------------------------------------
+
+
+def params_named(model, word: str) -> int:
+    return sum(p.numel() for name, p in model.named_parameters() if word in name)
+
+
+def test_gpt2_table_matches_transformers_wpe():
+    cfg = configs.load("gpt2")
+    with torch.device("meta"):
+        model = GPT2Model(GPT2Config(n_positions=cfg["context"], n_embd=cfg["hidden"], n_layer=1, n_head=cfg["heads"]))
+    assert relative.model_position_parameters(cfg) == model.wpe.weight.numel() == 786_432  # facts.md §2 (d)
+
+
+def test_t5_tables_match_transformers():
+    cfg = configs.load("t5_base")
+    ref = T5Config(d_model=cfg["hidden"], d_kv=cfg["head_dim"], d_ff=cfg["intermediate_size"], num_layers=cfg["layers"],
+                   num_heads=cfg["heads"], relative_attention_num_buckets=cfg["relative_attention_num_buckets"],
+                   relative_attention_max_distance=cfg["relative_attention_max_distance"])
+    with torch.device("meta"):
+        model = T5Model(ref)
+    # one table in layer 0 of the encoder and one in layer 0 of the decoder (cross-attention has none)
+    assert relative.model_position_parameters(cfg) == params_named(model, "relative_attention_bias") == 32 * 12 * 2
+    assert relative.added_parameters("t5", cfg, stacks=1) == 32 * 12
+
+
+def test_alibi_adds_nothing_in_transformers_either():
+    cfg = configs.load("bloom_176b")
+    with torch.device("meta"):
+        model = BloomModel(BloomConfig(hidden_size=64, n_head=cfg["heads"] // 14, n_layer=1))
+    assert params_named(model, "position") == params_named(model, "alibi") == 0  # ALiBi is a buffer-free bias
+    assert relative.model_position_parameters(cfg) == 0
+
+
+@pytest.mark.parametrize("key", ["qwen3_8b", "llama4_scout", "mpt_7b", "baichuan_13b", "qwen25_vl_7b"])
+def test_fixed_schemes_add_nothing(key):
+    assert relative.model_position_parameters(configs.load(key)) == 0
+
+
+def test_each_scheme_on_one_model():
+    gpt2 = configs.load("gpt2")  # context 1024, hidden 768, 12 layers of 12 heads of 64 dims
+    assert relative.added_parameters("learned", gpt2) == 1024 * 768
+    for scheme in ("sinusoidal", "rope", "alibi", "nope"):
+        assert relative.added_parameters(scheme, gpt2) == 0
+    assert relative.added_parameters("t5", gpt2) == 32 * 12
+    assert relative.added_parameters("shaw", gpt2, max_relative_position=16) == (2 * 16 + 1) * 64 * 2 * 12
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda: relative.added_parameters("xpos", configs.load("gpt2")), "scheme"),
+    (lambda: relative.added_parameters("shaw", configs.load("gpt2")), "max_relative_position"),
+    (lambda: relative.added_parameters("learned", configs.load("t5_base")), "context"),
+    (lambda: relative.added_parameters("t5", configs.load("qwen3_next_80b_a3b"), num_buckets=1), "num_buckets"),
+    (lambda: relative.added_parameters("shaw", configs.load("llama2_7b"), max_relative_position=8), "layers"),
+    (lambda: relative.model_position_parameters("gpt2"), "posenc.configs"),
+])
+def test_bad_input_raises_clear_error(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()

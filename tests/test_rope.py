@@ -1,31 +1,47 @@
-"""posenc.rope against RoFormer's definition, transformers' code and the counts in facts.md §2.
+"""posenc.rope against RoFormer's definition, transformers' code and hand counts; its arguments and torch inputs.
 
-References are built here independently: the block-diagonal R^d_{Θ,m} from
-plain loops, the counts from a loop over pairs, and transformers' own
-rotate_half / apply_rotary_pos_emb functions.
+What the tests compare against, part by part:
+
+- posenc.rope against RoFormer's definition, transformers' code and the counts in facts.md §2. References are built
+  here independently: the block-diagonal R^d_{Θ,m} from plain loops, the counts from a loop over pairs, and
+  transformers' own rotate_half / apply_rotary_pos_emb functions.
+- rope honours its arguments: pair indices that index, integer vectors read as numbers, the edges of each count
+  check, and errors that name the argument the caller wrote.
+- rope.apply_rotary_torch with the inputs real code passes: float64 or numpy frequencies, another device, one pair.
+  The reference for the angles is transformers' LlamaRotaryEmbedding, which forms position·ω in float32
+  (``inv_freq.float()``, ``position_ids.float()``) whatever dtype the frequencies were built in; its
+  apply_rotary_pos_emb is run from the installed source (test_rope's loader).
 """
 
 from __future__ import annotations
 
 import ast
+from functools import lru_cache
 import importlib.util
 import math
-from functools import lru_cache
 from pathlib import Path
 
+from hypothesis import example, given, settings
+from hypothesis import given, settings
+from hypothesis import strategies as st
 import numpy as np
 import pytest
 import torch
-from hypothesis import given, settings
-from hypothesis import strategies as st
+import torch  # a hard dependency: a missing torch fails, never skips
 
-from posenc import configs, rope
 from expect import raises_exactly
+from posenc import configs, hybrid, mla, rope, sinusoidal
+from posenc import configs, hybrid, rope
+from posenc import configs, rope
+from posenc import configs, rope, shift, sinusoidal
+from posenc import examples as ex
+from posenc import quantities as numbers
+from posenc import quantities as q
+from posenc import rope
+from posenc import rope  # noqa: E402
+
 
 FAST = settings(max_examples=40, deadline=None)
-
-
-# --- independent references ------------------------------------------------------------------
 
 
 def roformer_theta(d: int, base: float) -> list[float]:
@@ -49,9 +65,9 @@ def count_not_turning(head_dim: int, theta: float, L: int, fraction: float = 1.0
     return sum(1 for i in range(d // 2) if 2 * math.pi * theta ** (2 * i / d) > L)
 
 
-# --- strategies ---------------------------------------------------------------------------------
-
 rotary_dims = st.integers(1, 16).map(lambda n: 2 * n)
+
+
 bases = st.floats(2.0, 1e7)
 
 
@@ -66,9 +82,6 @@ def rotation_case(draw, max_extra=6):
     x = rng.standard_normal((2, T, d_rot + extra))
     inv = rope.inverse_frequencies(d_rot, draw(bases))
     return x, positions, inv, d_rot
-
-
-# --- frequencies ---------------------------------------------------------------------------------
 
 
 @given(d=rotary_dims, base=bases)
@@ -89,9 +102,6 @@ def test_wavelengths_of_the_lesson3_example():
     lam = rope.wavelengths(rope.inverse_frequencies(16, 10_000))
     assert lam[-1] == pytest.approx(19_869.18, abs=0.01)
     assert lam[0] == pytest.approx(2 * math.pi)
-
-
-# --- the rotation ---------------------------------------------------------------------------------
 
 
 @given(rotation_case())
@@ -153,9 +163,6 @@ def test_score_depends_only_on_offset(d, base, m, n, shift, seed, convention):
         else:
             expected = (roformer_matrix(d, d, m - n, inv) @ q[0]) @ k[0]
         assert score(m, n) == pytest.approx(float(expected), abs=1e-8)
-
-
-# --- agreement with transformers ------------------------------------------------------------------
 
 
 @lru_cache(maxsize=None)
@@ -273,9 +280,6 @@ def test_torch_rotation_keeps_gradients_and_dtype():
     np.testing.assert_allclose(x.grad.numpy(), back, atol=5 * 2.4e-6)
 
 
-# --- counts of pairs that never finish a turn (facts.md §2) ---------------------------------------
-
-
 @pytest.mark.parametrize(
     "head_dim, theta, L, fraction, facts_count",
     [
@@ -309,9 +313,6 @@ def test_counts_for_every_rope_model_match_a_loop():
         assert rope.pairs_not_completing_turn(inv, cfg["context"]) == count_not_turning(
             cfg["head_dim"], cfg["rope_theta"], cfg["context"], frac
         ), key
-
-
-# --- bad input --------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -357,9 +358,6 @@ def test_torch_bad_input(make, match):
         rope.apply_rotary_torch(torch.zeros(3, 8), torch.arange(3), torch.tensor([1.0, 0.0]))
 
 
-# --- numbers the lessons quote (lesson 3's timeline and lesson 4) ----------------------------------------
-
-
 @pytest.mark.parametrize(
     "name, text",
     [
@@ -391,9 +389,6 @@ def test_gemma3_local_window_count_matches_a_loop():
     from posenc import quantities as numbers
 
     assert numbers.value("gemma3_local_pairs_not_turning_in_window") == count_not_turning(128, 10_000, 1024)
-
-
-# --- exact messages and edges ----------------------------------------------------------------------------
 
 
 INV8 = rope.inverse_frequencies(8, 1e4)
@@ -544,3 +539,257 @@ def test_torch_inputs_are_accepted_where_numpy_is_expected():
     np.testing.assert_array_equal(rope.wavelengths(inv), 2 * np.pi / INV8)
     assert rope.pairs_not_completing_turn(inv, 100) == int(np.sum(2 * np.pi / INV8 > 100))
     np.testing.assert_array_equal(rope.rotate(np.eye(8), np.arange(8), inv), rope.rotate(np.eye(8), np.arange(8), INV8))
+
+
+# --- arguments -----------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("d", [2, 8, 64])
+def test_pair_of_dim_indexes_each_dims_frequency(d):
+    # each dim turns at its pair's frequency: transformers' rotate_half layout repeats the frequencies as two
+    # halves (emb = torch.cat((freqs, freqs), dim=-1)); RoFormer's interleaved layout repeats each one twice
+    inv = rope.inverse_frequencies(d, 10_000.0)
+    np.testing.assert_array_equal(inv[rope.pair_of_dim(d, "half")], np.concatenate([inv, inv]))
+    np.testing.assert_array_equal(inv[rope.pair_of_dim(d, "interleaved")], np.repeat(inv, 2))
+
+
+def test_pair_energies_of_an_integer_vector_do_not_wrap_around():
+    # |q_i|² = (2³²)² = 2⁶⁴ is exact in float64 but wraps to 0 in int64: integer input is read as numbers
+    assert rope.pair_energies(np.array([2**32, 0, 3, 4]), 2).tolist() == [2.0**64, 25.0]
+    # the pass-through dims (partial RoPE) add their |q_pass|² at every distance, also without wrapping
+    got = rope.self_scores_closed_form(np.array([0, 0, 2**32]), [0, 5], [1.0])
+    np.testing.assert_array_equal(got, [2.0**64, 2.0**64])
+
+
+def test_rotate_turns_an_integer_vector_as_numbers():
+    # (1, 0) turned by m·ω = m radians is (cos m, sin m); an integer input must not truncate the result to integers
+    out = rope.rotate(np.array([[1, 0], [1, 0], [0, 2]]), [0, 1, 2], [1.0])
+    np.testing.assert_allclose(out, [[1.0, 0.0], [np.cos(1.0), np.sin(1.0)], [-2 * np.sin(2.0), 2 * np.cos(2.0)]], atol=1e-15)
+
+
+def test_edges_of_the_count_checks():
+    # a context of one token is a context: pair 0 (λ = 2π) does not finish a turn within it
+    assert rope.pairs_not_completing_turn([1.0], 1) == 1
+    # head_dim = 1 is a positive integer; what is wrong is the odd number of rotary dims it gives
+    with pytest.raises(ValueError, match=r"^head_dim=1 × rotary_fraction=1.0 gives 1 rotary dims"):
+        rope.rotary_dim(1)
+
+
+INV4 = rope.inverse_frequencies(4, 10_000.0)
+
+
+BAD = [
+    (lambda: rope.pair_of_dim(7, "half"), "dim"),
+    (lambda: rope.pair_of_dim(0, "interleaved"), "dim"),
+    (lambda: rope.spectrum(INV4, 0), "context"),
+    (lambda: rope.rotary_dim(128, "half"), "rotary_fraction"),
+    (lambda: rope.wavelengths([1.0, 0.0]), "inv_freq"),  # a pair that never turns has no wavelength
+    (lambda: rope.rotate(np.zeros((1, 4)), [0], [1.0, -0.5]), "inv_freq"),
+    (lambda: rope.pair_energies(np.ones((2, 4)), 1), "q"),
+    (lambda: rope.pair_energies(np.ones(4), True), "n_pairs"),  # a bool is not a count of pairs
+    (lambda: rope.pair_energies(np.ones(4), 1.0), "n_pairs"),
+    (lambda: rope.pair_energies(np.ones(4), 0), "n_pairs"),  # zero pairs: nothing to measure
+    (lambda: rope.pair_energies(np.ones(1), 1), "n_pairs"),  # a one-dim q is a vector; it is too short for a pair
+    (lambda: rope.self_scores([1.0, np.nan, 0.0, 0.0], [1], INV4), "q"),
+    (lambda: rope.self_scores(np.ones(4), [-1], INV4), "distances"),
+    (lambda: rope.self_scores_closed_form(np.ones((2, 4)), [1], INV4), "q"),
+    (lambda: rope.self_scores_closed_form(np.ones(4), [-1], INV4), "distances"),
+    (lambda: rope.self_scores_closed_form(np.ones(4), [1], [1.0, -1.0]), "inv_freq"),
+]
+
+
+@pytest.mark.parametrize("call, name", BAD, ids=[f"{i}-{name}" for i, (_, name) in enumerate(BAD)])
+def test_bad_input_names_the_argument(call, name):
+    with pytest.raises(ValueError, match=rf"^{name} must"):
+        call()
+
+
+# --- apply_rotary_torch's inputs -----------------------------------------------------------------------------------
+
+
+# torch loads its meta-device kernels (some 800 modules, ~3 s) at the first meta op. Doing it at import means a
+# run that collects once and forks per test (make mutation's forkserver) pays it once, not in every fork.
+torch.empty(1, device="meta").cos()
+
+
+POS = torch.tensor([0, 1, 4095, 70_000, 262_143])  # far positions: float32 and float64 angles part by ~1e-2 rad
+
+
+@pytest.mark.parametrize("make", [
+    lambda inv: inv,  # the numpy float64 array inverse_frequencies returns
+    lambda inv: torch.tensor(inv, dtype=torch.float64),
+    lambda inv: list(inv),
+], ids=["numpy", "torch-float64", "list"])
+def test_angles_are_formed_in_float32_like_transformers(make):
+    _, apply_rotary_pos_emb = llama_functions()
+    inv = rope.inverse_frequencies(64, 1e6)
+    q = torch.randn(1, 2, len(POS), 64, generator=torch.Generator().manual_seed(0))
+    cos, sin = hf_cos_sin(POS, torch.tensor(inv, dtype=torch.float32))
+    q_hf, _ = apply_rotary_pos_emb(q, q, cos, sin)
+    got = rope.apply_rotary_torch(q, POS, make(inv))
+    np.testing.assert_allclose(got.numpy(), q_hf.numpy(), atol=1e-5, rtol=1e-5)
+
+
+@pytest.mark.parametrize("convention", rope.CONVENTIONS)
+@pytest.mark.parametrize("inv", [
+    rope.inverse_frequencies(8, 1e4),
+    torch.tensor(rope.inverse_frequencies(8, 1e4), dtype=torch.float32),
+], ids=["numpy", "cpu-tensor"])
+def test_frequencies_and_positions_follow_x_to_its_device(inv, convention):
+    # the meta device stands for an accelerator: x lives there, positions and ω come from the host
+    x = torch.empty(2, 3, 8, device="meta")
+    out = rope.apply_rotary_torch(x, torch.arange(3), inv, convention)
+    assert (out.device.type, tuple(out.shape), out.dtype) == ("meta", (2, 3, 8), torch.float32)
+
+
+def test_a_single_pair_tensor_turns_like_the_2x2_block():
+    x = torch.tensor([[1.0, 0.0], [1.0, 0.0], [0.0, 2.0]], dtype=torch.float64)
+    out = rope.apply_rotary_torch(x, torch.tensor([0, 1, 2]), torch.tensor([1.0]))
+    # (1, 0) turned by m radians is (cos m, sin m); (0, 2) is (−2 sin m, 2 cos m); cos/sin come from float32 angles
+    expected = [[1.0, 0.0], [np.cos(1.0), np.sin(1.0)], [-2 * np.sin(2.0), 2 * np.cos(2.0)]]
+    np.testing.assert_allclose(out.numpy(), expected, atol=2e-7)
+
+
+def test_wavelengths_of_a_trainable_frequency_tensor():
+    inv = torch.nn.Parameter(torch.tensor([1.0, 0.25], dtype=torch.float64))  # requires grad, like a learnt ω
+    np.testing.assert_allclose(rope.wavelengths(inv), [2 * np.pi, 8 * np.pi], rtol=1e-15)
+
+
+# --- spectra and conventions ---------------------------------------------------------------------------------------
+
+
+def wavelengths_loop(d: int, base: float) -> list[float]:
+    return [2 * math.pi * base ** (2 * i / d) for i in range(d // 2)]
+
+
+def test_qwen3_spectrum_matches_facts_section_2():
+    """facts.md §2(b): 24 of 64 pairs; λ_39 = 28,473 < 32,768 < λ_40 = 35,333."""
+    sp = rope.model_spectrum(configs.load("qwen3_8b"))
+    lam = wavelengths_loop(128, 1e6)
+    assert (sp.pairs, sp.count_not_turning, sp.first_not_turning) == (64, 24, 40)
+    assert sp.last_turning_wavelength == pytest.approx(lam[39]) and round(lam[39]) == 28_473
+    assert sp.first_not_turning_wavelength == pytest.approx(lam[40]) and round(lam[40]) == 35_333
+    assert sp.slowest_turns == pytest.approx(32_768 / lam[-1])
+    np.testing.assert_array_equal(sp.not_turning, np.array(lam) > 32_768)
+
+
+def test_model_spectrum_overrides_and_partial_rope():
+    """facts.md §2(c): Qwen3-Next rotates 64 of 256 dims; 10 of 32 pairs (i = 22 … 31), 9 if θ were 5,000,000."""
+    cfg = configs.load("qwen3_next_80b_a3b")
+    sp = rope.model_spectrum(cfg)
+    assert (sp.pairs, sp.count_not_turning, sp.first_not_turning) == (32, 10, 22)
+    assert rope.model_spectrum(cfg, base=5_000_000).count_not_turning == 9
+    assert rope.model_spectrum(configs.load("qwen3_8b"), context=131_072).count_not_turning == 17
+
+
+@pytest.mark.parametrize("key", ex.ROPE_TABLE_MODELS)
+def test_spectrum_count_is_pairs_not_completing_turn(key):
+    cfg = configs.load(key)
+    inv = rope.inverse_frequencies(cfg["head_dim"], cfg["rope_theta"], cfg.get("rotary_fraction", 1.0))
+    assert rope.model_spectrum(cfg).count_not_turning == rope.pairs_not_completing_turn(inv, cfg["context"])
+
+
+def test_spectrum_without_a_turning_or_not_turning_pair_says_so():
+    with pytest.raises(ValueError, match="every pair completes"):
+        rope.spectrum([1.0, 0.5], 1000).first_not_turning
+    with pytest.raises(ValueError, match="no pair completes"):
+        rope.spectrum([1e-6], 1000).last_turning_wavelength
+
+
+@pytest.mark.parametrize("convention", rope.CONVENTIONS)
+@pytest.mark.parametrize("d", [2, 8, 16])
+def test_convention_pairs_are_the_dims_the_rotation_mixes(convention, d):
+    """Rotate each unit vector e_j: the dims that come out non-zero are j and its partner."""
+    inv = rope.inverse_frequencies(d, 10_000.0)
+    mixed = []
+    for j in range(d):
+        x = np.zeros((1, d))
+        x[0, j] = 1.0
+        out = rope.rotate(x, [1], inv, convention)[0]
+        mixed.append(tuple(int(i) for i in np.nonzero(np.abs(out) > 1e-12)[0]))
+    pairs = rope.convention_pairs(d, convention)
+    assert sorted(set(mixed)) == sorted(pairs)
+    assert pairs == sorted(pairs), "pair 0 first"
+    owner = rope.pair_of_dim(d, convention)
+    for i, (a, b) in enumerate(pairs):
+        assert owner[a] == owner[b] == i
+
+
+# --- pass-through dims ---------------------------------------------------------------------------------------------
+
+
+@given(shift=st.integers(0, 100_000), seed=st.integers(0, 2**16))
+@FAST
+def test_pass_through_dims_add_a_position_free_term(shift, seed):
+    """Partial RoPE: score = rotated part (depends on n − m) + pass-through part (no position at all)."""
+    head, frac = 16, 0.25
+    mask = hybrid.rotary_mask(head, frac)
+    inv = rope.inverse_frequencies(head, 10_000, frac)
+    rng = np.random.default_rng(seed)
+    q, k = rng.standard_normal((2, 5, head))
+    pos = np.arange(5) + shift
+    qr, kr = rope.rotate(q, pos, inv, "half"), rope.rotate(k, pos, inv, "half")
+    pass_part = q[:, ~mask] @ k[:, ~mask].T
+    np.testing.assert_array_equal(qr[:, ~mask], q[:, ~mask])
+    np.testing.assert_allclose(qr @ kr.T - qr[:, mask] @ kr[:, mask].T, pass_part, atol=1e-12)
+    q0, k0 = rope.rotate(q, np.arange(5), inv, "half"), rope.rotate(k, np.arange(5), inv, "half")
+    np.testing.assert_allclose(qr @ kr.T, q0 @ k0.T, atol=1e-9)
+
+
+# --- a query scored against itself ---------------------------------------------------------------------------------
+
+
+def _blocks(angles: np.ndarray, dim: int, convention: str) -> np.ndarray:
+    """The full rotation matrix, built pair by pair from 2×2 blocks (independent of posenc.rope.rotate)."""
+    r = np.eye(dim)
+    half = len(angles)
+    for i, a in enumerate(angles):
+        x, y = (2 * i, 2 * i + 1) if convention == "interleaved" else (i, i + half)
+        r[[x, x, y, y], [x, y, x, y]] = [math.cos(a), -math.sin(a), math.sin(a), math.cos(a)]
+    return r
+
+
+@FAST
+@given(pairs=st.integers(1, 8), extra=st.integers(0, 3), seed=st.integers(0, 2**16),
+       convention=st.sampled_from(["interleaved", "half"]), k=st.integers(0, 5000))
+@example(pairs=4, extra=0, seed=0, convention="half", k=0)
+def test_self_scores_equal_rotation_matrices_and_the_closed_form(pairs, extra, seed, convention, k):
+    dim = 2 * pairs + 2 * extra  # extra dims: partial RoPE's pass-through part
+    qv = np.random.default_rng(seed).standard_normal(dim)
+    inv = rope.inverse_frequencies(2 * pairs, 10_000)
+    m = 7
+    ref = (_blocks(m * inv, dim, convention) @ qv) @ (_blocks((m + k) * inv, dim, convention) @ qv)
+    got = rope.self_scores(qv, [k], inv, convention)[0]
+    closed = rope.self_scores_closed_form(qv, [k], inv, convention)[0]
+    assert got == pytest.approx(ref, rel=1e-9, abs=1e-9)
+    assert closed == pytest.approx(ref, rel=1e-9, abs=1e-9)
+
+
+def test_unit_pairs_give_lesson_threes_curve():
+    d, ks = ex.SIN_DIM, np.arange(ex.MAX_DISTANCE + 1)
+    unit = np.zeros(d)
+    unit[1::2] = 1.0  # every pair (0, 1): length 1, not (1, 0), and the curve is the same
+    curve = rope.self_scores(unit, ks, rope.inverse_frequencies(d, ex.DEFAULT_BASE))
+    np.testing.assert_allclose(curve, [sinusoidal.dot_closed_form(int(k), d) for k in ks], atol=1e-9)
+
+
+def test_pair_energies_follow_the_layout():
+    v = np.arange(1.0, 9.0)  # 1 … 8
+    np.testing.assert_array_equal(rope.pair_energies(v, 4, "interleaved"), [1 + 4, 9 + 16, 25 + 36, 49 + 64])
+    np.testing.assert_array_equal(rope.pair_energies(v, 4, "half"), [1 + 25, 4 + 36, 9 + 49, 16 + 64])
+    np.testing.assert_array_equal(rope.pair_energies(v, 2, "half"), [1 + 9, 4 + 16])  # partial: rotary dims only
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda: rope.pair_energies(np.ones(4), 3), "n_pairs"),
+    (lambda: rope.pair_energies(np.ones(4), 1, "sideways"), "convention"),
+    (lambda: rope.self_scores(np.ones((2, 4)), [0], rope.inverse_frequencies(4, 10_000)), "q must be one"),
+    (lambda: rope.self_scores(np.ones(4), [-1], rope.inverse_frequencies(4, 10_000)), "distances"),
+    (lambda: rope.self_scores_closed_form(np.ones(2), [1], rope.inverse_frequencies(4, 10_000)), "inv_freq"),
+    (lambda: hybrid.pattern_period(configs.load("gpt2")), "RoPE model"),
+    (lambda: hybrid.head_dims(configs.load("gpt2")), "RoPE model"),
+    (lambda: mla.absorption_demo(8, 6, 5, 7, 3, 10_000, 0), "rope_head_dim"),
+])
+def test_bad_input_raises_clear_error(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()

@@ -1,21 +1,50 @@
-"""posenc.scaling against transformers' ROPE_INIT_FUNCTIONS and the derived values in facts.md §3.
+"""posenc.scaling against transformers' ROPE_INIT_FUNCTIONS, the papers' formulas by hand, and its registry; base
+raising (ABF); messages.
 
-transformers v5 reads everything from ``config.rope_parameters``; the configs
-here are plain ``PreTrainedConfig`` objects built from models.yaml
-(``configs.transformers_kwargs``) or from hypothesis-drawn parameters.
+What the tests compare against, part by part:
+
+- posenc.scaling against transformers' ROPE_INIT_FUNCTIONS and the derived values in facts.md §3. transformers v5
+  reads everything from ``config.rope_parameters``; the configs here are plain ``PreTrainedConfig`` objects built
+  from models.yaml (``configs.transformers_kwargs``) or from hypothesis-drawn parameters.
+- posenc.scaling on small cases worked out by hand: every field, default and edge a caller relies on. Each expected
+  value is written from the formula (ω_i = θ^(−2i/d), λ_i = 2π/ω_i, the papers' equations) with ``math``, never from
+  posenc itself. Cases are chosen so that a swapped, dropped or defaulted argument changes the answer: three or more
+  pairs (first, last and second-to-last differ), a rotary fraction below 1, lengths that differ before and after.
+- posenc.scaling's bad-input contract, argument by argument: each message starts with the argument's name. The
+  project's standard: bad input gets a ValueError that names the argument as the caller wrote it (and the fix).
+  ``pytest.raises(match="base")`` alone also passes when the message says "new_base" or "XXbaseXX", so every row
+  here anchors the name at the start of the message. The rows cover the checks test_scaling.py's exact-message table
+  does not (base_change, ntk_factor_for_base, yarn_paper_ramp, llama3_bands, angle_overshoot, the model helpers);
+  messages that name a model are compared whole.
+- posenc.scaling's base-raising (ABF) analysis against closed forms and facts.md §2's counts.
+- posenc.scaling's registry and the lesson-5 helpers that moved into it (issue 17). One registry (``SCALINGS``) and
+  one reader of a model's ``scaling`` dict (``scaling_arguments``) feed ``for_model``, ``yarn_pairs_for_model`` and
+  ``llama3_bands_for_model``. References are independent of the code under test: the raw YAML files, transformers'
+  ``ROPE_INIT_FUNCTIONS``, and the formulas written out term by term (YaRN paper γ(r), llama-models
+  ``apply_scaling``).
 """
 
 from __future__ import annotations
 
+import inspect
 import math
+from pathlib import Path
+import re
 
+from hypothesis import assume, example, given, settings
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 import numpy as np
 import pytest
-from hypothesis import assume, example, given, settings
-from hypothesis import strategies as st
+import yaml
 
-from posenc import configs, rope, scaling
 from expect import raises_exactly
+from posenc import configs, rope, scaling
+from posenc import configs, scaling
+from posenc import quantities as numbers
+from posenc import rope, scaling
+from posenc import scaling
+
 
 SOME = settings(max_examples=30, deadline=None)
 
@@ -47,6 +76,8 @@ def hf_kwargs(head_dim, max_pos, **rope_parameters):
 
 
 RTOL = 2e-6  # transformers computes in float32, posenc in float64
+
+
 EPS32 = float(np.finfo(np.float32).eps)
 
 
@@ -80,9 +111,9 @@ def yarn_ramp_slope(low: float, high: float, n_pairs: int) -> np.ndarray:
     return np.maximum(1.0, (abs(low) + np.abs(j - low)) / (2 * abs(width)) + np.abs(w))
 
 
-# --- real models -------------------------------------------------------------------------------------
-
 ROPE_MODELS = [k for k in configs.keys() if configs.load(k).position == "rope"]
+
+
 SCALED_MODELS = [k for k in ROPE_MODELS if configs.load(k).get("scaling") is not None]
 
 
@@ -125,12 +156,18 @@ def test_gemma3_local_layers_use_the_local_base_unscaled():
     assert att == 1.0
 
 
-# --- random configs ------------------------------------------------------------------------------------
-
 head_dims = st.integers(2, 128).map(lambda n: 2 * n)
+
+
 fractions = st.sampled_from([1.0, 0.5, 0.25])
+
+
 thetas = st.floats(100.0, 1e7)
+
+
 factors = st.floats(1.0, 64.0)
+
+
 contexts = st.integers(256, 65_536)
 
 
@@ -227,9 +264,6 @@ def test_llama3_matches_transformers(hf, head_dim, fraction, theta, factor, L, l
     assert our_att == att == 1.0
 
 
-# --- properties that hold by construction of each method --------------------------------------------
-
-
 @given(head_dim=head_dims, theta=thetas, factor=factors)
 @SOME
 def test_ntk_aware_slows_the_slowest_pair_by_s_and_keeps_the_fastest(head_dim, theta, factor):
@@ -264,9 +298,6 @@ def test_linear_scaling_is_position_interpolation(head_dim, theta, factor, m):
 def test_ntk_aware_example_from_facts():
     # facts §3: θ=1e4, s=4, d=128 → 40,890
     assert round(scaling.ntk_aware_base(10_000, 4, 128)) == 40_890
-
-
-# --- derived values in facts.md §3 -----------------------------------------------------------------
 
 
 def correction_dim_by_hand(r, d, theta, L):
@@ -343,15 +374,6 @@ def test_yarn_pairs_table_for_qwen3():
         assert t.inv_freq[j] == pytest.approx((1 - ramp) * omega + ramp * omega / 4, rel=1e-12)
     # pairs 0–23 kept, 40–63 fully interpolated: the 24 pairs that never turn within 32,768 tokens
     assert (t.kept, t.blended, t.interpolated) == (24, 16, 24)
-
-
-# --- exact boundaries of the piecewise rules ----------------------------------------------------------------
-#
-# Each rule is checked where its comparison flips: a wavelength exactly at L/high_freq_factor or
-# L/low_freq_factor (Llama 3), a YaRN correction dim exactly on an integer and one float step either
-# side (floor/ceil), and the clamps of the correction range. The exact values are found by stepping
-# through neighbouring floats, so they land exactly in float64, the precision posenc and the
-# references compute these comparisons in.
 
 
 def llama3_by_reference(freqs, factor, low_freq_factor, high_freq_factor, old_context_len):
@@ -566,9 +588,6 @@ def test_yarn_empty_ramp_is_a_step_at_the_correction_dim():
     assert ramp[5] == pytest.approx(0.5, abs=1e-9) and ramp[4] == 0 and ramp[6] == 1
 
 
-# --- bad input -----------------------------------------------------------------------------------------
-
-
 @pytest.mark.parametrize(
     "call, match",
     [
@@ -591,9 +610,6 @@ def test_yarn_empty_ramp_is_a_step_at_the_correction_dim():
 def test_bad_input_raises_value_error_naming_the_argument(call, match):
     with pytest.raises(ValueError, match=match):
         call()
-
-
-# --- numbers lesson 5 quotes -----------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -621,9 +637,6 @@ def test_lesson5_numbers_match_facts(name, text):
     from posenc import quantities as numbers
 
     assert numbers.text(name) == text
-
-
-# --- exact messages and edges ----------------------------------------------------------------------------
 
 
 def toy_model(scaling_dict, **fields):
@@ -807,3 +820,653 @@ def test_for_model_covers_each_scaling_branch():
                                   scaling.yarn(kimi["head_dim"], kimi["rope_theta"], sc["factor"], sc["original_max_position_embeddings"], 1.0, 1.0)[0])
     partial = toy_model({"rope_type": "linear", "factor": 4.0}, head_dim=16, rotary_fraction=0.5)
     np.testing.assert_allclose(scaling.for_model(partial)[0], rope.inverse_frequencies(16, 100.0, 0.5) / 4, rtol=1e-15)
+
+
+# --- by hand -------------------------------------------------------------------------------------------------------
+
+
+def omega(i: int, d: int, theta: float) -> float:
+    return theta ** (-2 * i / d)
+
+
+def fraction(p: int, i: int, d: int, theta: float) -> float:
+    """Share of a full turn pair i sweeps by position p: min(p·ω_i / 2π, 1)."""
+    return min(p * omega(i, d, theta) / (2 * math.pi), 1.0)
+
+
+def test_base_change_every_field_with_a_partial_head_and_a_longer_window():
+    # head 12, rotary fraction 0.5 → d = 6, three pairs; θ 100 at L = 40 → θ' 10,000 at L' = 900.
+    # λ before: 2π, 2π·100^(1/3) ≈ 29.2, 2π·100^(2/3) ≈ 135.4 → two pairs turn within 40;
+    # λ after: 2π, 2π·10⁴^(1/3) ≈ 135.4, 2π·10⁴^(2/3) ≈ 2,916 → two pairs turn within 900.
+    ch = scaling.base_change(12, 100.0, 10_000.0, 40, 900, rotary_fraction=0.5)
+    d = 6
+    before = [fraction(40, i, d, 100.0) for i in range(3)]
+    after = [fraction(900, i, d, 10_000.0) for i in range(3)]
+    assert (ch.rotary_dim, ch.pairs) == (6, 3)
+    assert (ch.base, ch.new_base, ch.length, ch.new_length) == (100.0, 10_000.0, 40, 900)
+    assert (ch.turned_before, ch.turned_after) == (2, 2)
+    assert ch.slowest_fraction_before == pytest.approx(before[2], rel=1e-14)
+    assert ch.slowest_fraction_after == pytest.approx(after[2], rel=1e-14)
+    assert 0 < before[2] < 1 and 0 < after[2] < 1 and before[1] == 1.0  # the last pair is not the middle one
+    assert ch.mean_fraction_before == pytest.approx(sum(before) / 3, rel=1e-14)
+    assert ch.mean_fraction_after == pytest.approx(sum(after) / 3, rel=1e-14)
+
+
+def test_base_change_keeps_the_window_by_default_and_uses_the_whole_head():
+    # head 6 (fraction 1 by default), θ 100 → 10,000, L = L' = 40: only pair 0 (λ = 2π) turns afterwards.
+    ch = scaling.base_change(6, 100.0, 10_000.0, 40)
+    assert (ch.rotary_dim, ch.length, ch.new_length) == (6, 40, 40)
+    assert (ch.turned_before, ch.turned_after) == (2, 1)
+    after = [fraction(40, i, 6, 10_000.0) for i in range(3)]
+    assert ch.slowest_fraction_after == pytest.approx(after[2], rel=1e-14)
+    assert ch.mean_fraction_after == pytest.approx(sum(after) / 3, rel=1e-14)
+
+
+def test_ntk_factor_for_an_unchanged_base_is_one():
+    # new_base may equal base ("at least base"): θ' = θ·s^(d/(d−2)) = θ means s = 1
+    assert scaling.ntk_factor_for_base(10_000.0, 10_000.0, 128) == 1.0
+
+
+def yarn_by_hand(d: int, theta: float, s: float, L: int, fast: float = 32.0, slow: float = 1.0) -> list[float]:
+    """YaRN's ω' pair by pair as the reference code describes it (truncated correction range)."""
+    def corr(r):  # pair index turning r times in L tokens: L / (2π θ^(2j/d)) = r
+        return d * math.log(L / (2 * math.pi * r)) / (2 * math.log(theta))
+
+    low, high = max(math.floor(corr(fast)), 0), min(math.ceil(corr(slow)), d - 1)
+    if high == low:
+        high += 0.001
+    out = []
+    for j in range(d // 2):
+        ramp = min(max((j - low) / (high - low), 0.0), 1.0)
+        out.append((1 - ramp) * omega(j, d, theta) + ramp * omega(j, d, theta) / s)
+    return out
+
+
+def methods_by_hand(d: int, theta: float, s: float, L: int, **betas) -> dict[str, list[float]]:
+    ntk_theta = theta * s ** (d / (d - 2))  # YaRN Eq. 16
+    return {
+        "none": [omega(i, d, theta) for i in range(d // 2)],
+        "linear": [omega(i, d, theta) / s for i in range(d // 2)],
+        "ntk": [omega(i, d, ntk_theta) for i in range(d // 2)],
+        "yarn": yarn_by_hand(d, theta, s, L, **betas),
+    }
+
+
+def assert_methods(got: dict, want: dict):
+    assert tuple(got) == scaling.COMPARED_METHODS
+    for name in scaling.COMPARED_METHODS:
+        np.testing.assert_allclose(got[name], want[name], rtol=1e-12, err_msg=name)
+
+
+def test_methods_for_an_unscaled_partial_rotary_model_use_its_context_and_rotary_dims():
+    # Qwen3-Next: head 256, a quarter rotary (d = 64), θ 10⁷, no scaling in models.yaml, context 262,144:
+    # with factor=2 every method runs on the 64 rotary dims, and YaRN takes L = the context.
+    cfg = configs.load("qwen3_next_80b_a3b")
+    assert cfg.get("scaling") is None and cfg["rotary_fraction"] == 0.25 and cfg["context"] == 262_144
+    assert_methods(scaling.methods_for(cfg, factor=2.0), methods_by_hand(64, 1e7, 2.0, 262_144))
+
+
+def test_methods_for_use_a_yarn_models_own_betas_only_at_its_own_factor():
+    # Kimi K2 scales with YaRN, β_fast = β_slow = 1 (not the paper's 32 and 1), s 32, L 4,096, d 64, θ 50,000.
+    cfg = configs.load("kimi_k2")
+    own = methods_by_hand(64, 50_000.0, 32.0, 4096, fast=1.0, slow=1.0)
+    assert_methods(scaling.methods_for(cfg), own)
+    assert_methods(scaling.methods_for(cfg, factor=32.0), own)
+    assert_methods(scaling.methods_for(cfg, factor=16.0), methods_by_hand(64, 50_000.0, 16.0, 4096))
+    assert not np.allclose(own["yarn"], methods_by_hand(64, 50_000.0, 32.0, 4096)["yarn"])  # the betas matter
+
+
+def test_methods_for_a_llama3_model_compare_yarn_at_its_original_context():
+    # Llama 3.1 8B scales with llama3 (s 8, L 8,192): methods_for shows paper-default YaRN at L = 8,192.
+    assert_methods(scaling.methods_for(configs.load("llama31_8b")), methods_by_hand(128, 500_000.0, 8.0, 8192))
+
+
+def test_angle_overshoot_of_float32_frequencies_is_computed_in_float64():
+    # transformers hands out float32 inv_freq; the ratio s·ω'/ω must be the quotient of those float32
+    # values taken in float64, not a float32 product rounded on the way (off by ~1e-8).
+    omega = np.array([1.0, 1e-3, 1e-5, 3e-7], dtype=np.float32)  # λ ≈ 6.3, 6,283, 628,319, 2.1e7 tokens
+    scaled = (omega / np.float32(3.0)).astype(np.float32)
+    s = 1.1
+    got = scaling.angle_overshoot(omega, scaled, 4096, s)
+    assert math.isnan(got[0])  # λ = 2π ≤ 4,096: pair 0 turns within L
+    want = [s * float(scaled[j]) / float(omega[j]) for j in (1, 2, 3)]
+    np.testing.assert_allclose(got[1:], want, rtol=1e-15, atol=0)
+
+
+def test_angle_overshoot_a_pair_turning_exactly_once_within_L_has_seen_every_angle():
+    # ω_1 = 2π/4,096: λ_1 = 4,096 = L exactly (in float64 too), so the pair completes its turn: NaN.
+    omega = np.array([1.0, 2 * math.pi / 4096, 2 * math.pi / 4097])
+    assert 2 * math.pi / omega[1] == 4096.0
+    got = scaling.angle_overshoot(omega, omega / 2, 4096, 4.0)
+    assert math.isnan(got[0]) and math.isnan(got[1])
+    assert got[2] == pytest.approx(2.0, rel=1e-15)  # λ = 4,097 > L: s·(ω/2)/ω = 2
+
+
+def test_position_interpolation_never_overshoots_and_ntk_aware_overshoots_all_but_the_last_pair():
+    # Llama 2 (d 128, θ 10,000, L 4,096), s = 4. PI: s·(ω/s)/ω = 1 for every pair, up to rounding, which the
+    # 1e-9 slack absorbs: none overshoots. NTK-aware: s·(θ/θ')^(2j/d) = s^(1 − 2j/(d−2)) > 1 for every
+    # never-turning pair except the last (j = d/2 − 1, exactly 1): 18 never turn within 4,096 (facts.md §2).
+    d, theta, L, s = 128, 10_000.0, 4096, 4.0
+    omega = np.array([theta ** (-2 * j / d) for j in range(d // 2)])
+    never = [j for j in range(d // 2) if 2 * math.pi / omega[j] > L]
+    assert len(never) == 18
+    assert scaling.pairs_beyond_trained_angles(omega, omega / s, L, s) == 0
+    ntk = np.array([(theta * s ** (d / (d - 2))) ** (-2 * j / d) for j in range(d // 2)])
+    over = [s ** (1 - 2 * j / (d - 2)) for j in never]
+    assert sum(o > 1 + 1e-9 for o in over) == 17 and min(over[:-1]) < 2  # some overshoot by less than 2×
+    assert scaling.pairs_beyond_trained_angles(omega, ntk, L, s) == 17
+
+
+def test_overshoot_exactly_at_the_slack_is_not_counted():
+    # A never-turning pair (ω = 2⁻²⁰, λ ≈ 6.6M) whose ratio is exactly 1 + 1e-9 sits on the float slack: not counted.
+    omega = np.array([2.0 ** -20])
+    scaled = omega * (1.0 + 1e-9)  # a power of two times (1 + 1e-9): exact
+    assert 1.0 * scaled[0] / omega[0] == 1.0 + 1e-9
+    assert scaling.pairs_beyond_trained_angles(omega, scaled, 4096, 1.0) == 0
+    assert scaling.pairs_beyond_trained_angles(omega, omega * (1.0 + 4e-9), 4096, 1.0) == 1
+
+
+def test_yarn_paper_ramp_refuses_empty_or_missing_turn_counts_with_a_value_error():
+    for bad in ([], [1.0, None]):
+        with pytest.raises(ValueError, match=r"^rotations\b"):
+            scaling.yarn_paper_ramp(bad)
+
+
+def test_yarn_ramp_of_a_single_pair():
+    # a 2-dim rotary part has one pair; the ramp still starts at pair 0 (ramp 0 at j = low = 0)
+    assert scaling.yarn_ramp(0, 1, 1).tolist() == [0.0]
+    assert scaling.yarn_ramp(-1, 1, 1).tolist() == [0.5]
+
+
+def test_dynamic_ntk_reads_max_position_embeddings_else_the_context():
+    # L = max_position_embeddings when the model gives one (32), else its context (64); at ℓ = 128 the base
+    # grows to θ·(s·ℓ/L − (s − 1))^(d/(d−2)) with d = 8: s = 2 → factor 7 at L = 32, 3 at L = 64.
+    for fields, L in (({"max_position_embeddings": 32}, 32), ({}, 64)):
+        kind, kwargs = scaling.scaling_arguments(toy_model({"rope_type": "dynamic", "factor": 2.0}, **fields))
+        assert kind == "dynamic" and kwargs["max_position_embeddings"] == L
+        grown = 100.0 * (2.0 * 128 / L - 1.0) ** (8 / 6)
+        inv, _ = scaling.SCALINGS[kind](**kwargs, seq_len=128)
+        np.testing.assert_allclose(inv, [omega(i, 8, grown) for i in range(4)], rtol=1e-13)
+
+
+def test_for_model_of_an_unscaled_partial_rotary_model():
+    # GLM-4.5: head 128, half rotary (d = 64), θ 10⁶, no scaling: plain ω over 32 pairs, attention factor 1.
+    cfg = configs.load("glm45")
+    assert cfg.get("scaling") is None and cfg["rotary_fraction"] == 0.5
+    inv, att = scaling.for_model(cfg)
+    np.testing.assert_allclose(inv, [omega(i, 64, 1e6) for i in range(32)], rtol=1e-13)
+    assert att == 1.0 and type(att) is float
+
+
+def test_for_model_local_layers_of_a_partial_rotary_model():
+    # a toy with a local base (θ_local 10) and a half-rotary head of 16: 4 pairs at θ_local, factor 1.
+    cfg = toy_model(None, head_dim=16, rotary_fraction=0.5, local_rope_theta=10.0)
+    inv, att = scaling.for_model(cfg, layer="local")
+    np.testing.assert_allclose(inv, [omega(i, 8, 10.0) for i in range(4)], rtol=1e-13)
+    assert att == 1.0
+
+
+def test_yarn_pairs_number_the_pairs_with_integers():
+    # the pair column indexes the other columns (a figure picks rows with it): integers 0 … d/2 − 1
+    t = scaling.yarn_pairs(16, 500.0, 3.0, 300)
+    assert t.pair.dtype.kind == "i" and t.pair.tolist() == list(range(8))
+    np.testing.assert_array_equal(t.wavelength[t.pair[::-1]], t.wavelength[::-1])
+
+
+# --- messages ------------------------------------------------------------------------------------------------------
+
+
+OMEGA = rope.inverse_frequencies(16, 10_000.0)
+
+
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        # NTK-aware base and its inverse
+        (lambda: scaling.ntk_aware_base(1.0, 4, 128), "base"),
+        (lambda: scaling.ntk_factor_for_base(1.0, 1e6, 128), "base"),
+        (lambda: scaling.ntk_factor_for_base(1e4, 1.0, 128), "new_base"),
+        (lambda: scaling.ntk_factor_for_base(1e4, 1e6, 5), "dim"),
+        (lambda: scaling.ntk_factor_for_base(1e4, 1e6, 2), "dim must be at least 4"),
+        (lambda: scaling.ntk_factor_for_base(1e6, 1e4, 128), "new_base must be at least base"),
+        # ABF pair by pair
+        (lambda: scaling.base_change(64, 1.0, 1e6, 4096), "base"),
+        (lambda: scaling.base_change(64, 1e4, 1.0, 4096), "new_base"),
+        (lambda: scaling.base_change(64, 1e4, 1e6, 0), "length"),
+        (lambda: scaling.base_change(64, 1e4, 1e6, 4096.0), "length"),
+        (lambda: scaling.base_change(64, 1e4, 1e6, 4096, 0), "new_length"),
+        (lambda: scaling.turn_fraction(OMEGA, -1), "position"),
+        # dynamic NTK's lengths
+        (lambda: scaling.dynamic_ntk(64, 1e4, 2.0, 4096.0), "max_position_embeddings"),
+        (lambda: scaling.dynamic_ntk(64, 1e4, 2.0, 4096, 8192.0), "seq_len"),
+        # YaRN
+        (lambda: scaling.yarn_paper_ramp([0.0]), "rotations"),
+        (lambda: scaling.yarn_paper_ramp([1.0], alpha=0.0), "alpha"),
+        (lambda: scaling.yarn_paper_ramp([1.0], beta=0.0), "beta"),
+        (lambda: scaling.yarn_paper_ramp([1.0], alpha=2.0, beta=2.0), "beta must exceed alpha"),
+        (lambda: scaling.yarn_pairs(64, 1e4, 0.5, 4096), "factor"),
+        (lambda: scaling.yarn_pairs(64, 1e4, 4.0, 0), "original_context"),
+        (lambda: scaling.yarn_pairs(64, 1e4, 4.0, 4096, beta_slow=0), "beta_slow"),
+        # Llama 3's bands (the factor is not needed, every other argument is checked)
+        (lambda: scaling.llama3_bands(128, 5e5, 0, 4, 8192), "low_freq_factor"),
+        (lambda: scaling.llama3_bands(128, 5e5, 1, 0, 8192), "high_freq_factor"),
+        (lambda: scaling.llama3_bands(128, 5e5, 1, 1, 8192), "high_freq_factor must exceed low_freq_factor"),
+        (lambda: scaling.llama3_bands(128, 5e5, 1, 4, 8192.0), "original_context"),
+        (lambda: scaling.llama3_split(128, 5e5, 4, 1, 8192), "high_freq_factor must exceed low_freq_factor"),
+        # comparing methods
+        (lambda: scaling.angle_overshoot(OMEGA, OMEGA[:-1], 4096, 4.0), "omega and scaled"),
+        (lambda: scaling.angle_overshoot(OMEGA, OMEGA, 0, 4.0), "original_context"),
+        (lambda: scaling.angle_overshoot(OMEGA, OMEGA, 4096, 0.5), "factor"),
+        (lambda: scaling.pairs_beyond_trained_angles(OMEGA, OMEGA, 4096, 0.5), "factor"),
+    ],
+)
+def test_message_starts_with_the_argument_name(call, name):
+    with pytest.raises(ValueError, match=rf"^{re.escape(name)}\b"):
+        call()
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: scaling.scaling_arguments(configs.load("gpt2")),
+         "expected a RoPE model from models.yaml, got 'gpt2'; e.g. configs.load('qwen3_8b')"),
+        (lambda: scaling.methods_for("qwen3_8b"),  # a key instead of the loaded config: named as given
+         "expected a RoPE model from models.yaml, got 'qwen3_8b'; e.g. configs.load('qwen3_8b')"),
+        (lambda: scaling.scaling_arguments(configs.load("llama2_7b")),
+         "model 'llama2_7b' has no scaling in models.yaml; pick one that does, e.g. 'qwen3_8b' or 'llama31_8b'"),
+        (lambda: scaling.methods_for(configs.load("llama2_7b")),
+         "model 'llama2_7b' has no scaling factor in models.yaml; pass factor=, e.g. factor=4.0"),
+        (lambda: scaling.yarn_pairs_for_model(configs.load("llama31_8b")),
+         "model 'llama31_8b' scales with 'llama3', not 'yarn'; pick a model whose scaling is 'yarn'"),
+        (lambda: scaling.llama3_bands_for_model(configs.load("qwen3_8b")),
+         "model 'qwen3_8b' scales with 'yarn', not 'llama3'; pick a model whose scaling is 'llama3'"),
+    ],
+)
+def test_model_helpers_name_the_model_and_the_fix(call, message):
+    with raises_exactly(message):
+        call()
+
+
+def test_methods_for_an_unscaled_model_works_once_given_a_factor():
+    # the message above says "pass factor=": doing so must work (PI at s = 2 halves every frequency)
+    m = scaling.methods_for(configs.load("llama2_7b"), factor=2.0)
+    np.testing.assert_allclose(m["linear"], m["none"] / 2, rtol=1e-15)
+
+
+# --- base raising (ABF) --------------------------------------------------------------------------------------------
+
+
+FAST = settings(max_examples=60, deadline=None)
+
+
+dims = st.integers(2, 128).map(lambda k: 2 * k)
+
+
+bases = st.floats(2.0, 1e8, allow_nan=False)
+
+
+lengths = st.integers(1, 2_000_000)
+
+
+def closed_form_turned(d: int, base: float, length: int) -> tuple[int, float]:
+    """#{i : 2π·θ^(2i/d) ≤ L} = ⌊(d/2)·ln(L/2π)/ln θ⌋ + 1, capped at d/2 (0 when L < 2π); and the exponent."""
+    if length < 2 * math.pi:
+        return 0, -1.0
+    x = (d / 2) * math.log(length / (2 * math.pi)) / math.log(base)
+    return min(d // 2, math.floor(x) + 1), x
+
+
+@FAST
+@given(dims, bases, lengths)
+def test_pairs_completing_turn_closed_form(d, base, length):
+    expected, x = closed_form_turned(d, base, length)
+    assume(abs(x - round(x)) > 1e-9)  # a pair exactly on the boundary is decided by rounding, not by the formula
+    inv = rope.inverse_frequencies(d, base)
+    assert scaling.pairs_completing_turn(inv, length) == expected
+    assert scaling.pairs_completing_turn(inv, length) + rope.pairs_not_completing_turn(inv, length) == d // 2
+
+
+@pytest.mark.parametrize("d, base, length, not_turning", [
+    (128, 10_000, 4096, 18),       # Llama 2 (facts.md §2)
+    (128, 500_000, 8192, 29),      # Llama 3
+    (128, 1_000_000, 32_768, 24),  # Qwen3
+    (64, 10_000, 4096, 9),         # DeepSeek-V3's RoPE part
+])
+def test_counts_match_facts_md(d, base, length, not_turning):
+    assert scaling.pairs_completing_turn(rope.inverse_frequencies(d, base), length) == d // 2 - not_turning
+
+
+@FAST
+@given(dims, bases, st.integers(0, 5_000_000))
+def test_turn_fraction_closed_form(d, base, position):
+    inv = rope.inverse_frequencies(d, base)
+    got = scaling.turn_fraction(inv, position)
+    i = np.arange(d // 2)
+    expected = np.minimum(position / (2 * np.pi * base ** (2 * i / d)), 1.0)
+    np.testing.assert_allclose(got, expected, rtol=1e-12, atol=0)
+    assert got[0] == min(position / (2 * np.pi), 1.0)  # ω_0 = 1 whatever the base
+
+
+def test_code_llama_base_change():
+    # Rozière et al. 2023 §2.4: θ 10,000 at 4,096 → 1,000,000 at 16,384; head_dim 128 (Llama 2)
+    ch = scaling.base_change(128, 10_000, 1_000_000, 4096, 16_384)
+    assert ch.pairs == 64
+    assert ch.turned_before == closed_form_turned(128, 10_000, 4096)[0]
+    assert ch.turned_after == closed_form_turned(128, 1_000_000, 16_384)[0]
+    assert ch.slowest_fraction_before == pytest.approx(4096 / (2 * math.pi * 10_000 ** (126 / 128)))
+    assert ch.slowest_fraction_after == pytest.approx(16_384 / (2 * math.pi * 1_000_000 ** (126 / 128)))
+    assert ch.slowest_fraction_after < ch.slowest_fraction_before
+
+
+@FAST
+@given(dims, st.floats(10.0, 1e6), st.floats(1.01, 1000.0), lengths)
+def test_raising_the_base_never_adds_turned_pairs(d, base, ratio, length):
+    ch = scaling.base_change(d, base, base * ratio, length)
+    assert ch.turned_after <= ch.turned_before
+    assert ch.mean_fraction_after <= ch.mean_fraction_before + 1e-15
+
+
+@FAST
+@given(st.integers(2, 128).map(lambda k: 2 * k), st.floats(10.0, 1e6), st.floats(1.001, 1000.0))
+def test_abf_base_is_ntk_aware_at_the_matching_factor(d, base, factor):
+    # NTK-aware θ' = θ·s^(d/(d−2)) (YaRN Eq. 16) and ntk_factor_for_base invert each other ...
+    new_base = scaling.ntk_aware_base(base, factor, d)
+    assert scaling.ntk_factor_for_base(base, new_base, d) == pytest.approx(factor, rel=1e-9)
+    # ... so ABF to that base and NTK-aware with that factor give the same frequencies,
+    abf, _ = scaling.abf(d, base, new_base)
+    ntk, _ = scaling.ntk_aware(d, base, factor)
+    np.testing.assert_allclose(abf, ntk, rtol=1e-9)
+    # and the slowest pair is slowed by exactly the factor, as Position Interpolation would slow it.
+    assert rope.inverse_frequencies(d, base)[-1] / ntk[-1] == pytest.approx(factor, rel=1e-9)
+
+
+def test_code_llama_as_ntk_factor():
+    s = scaling.ntk_factor_for_base(10_000, 1_000_000, 128)
+    assert s == pytest.approx(100 ** (126 / 128))
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda: scaling.pairs_completing_turn(rope.inverse_frequencies(64, 1e4), 0), "length|context"),
+    (lambda: scaling.turn_fraction(rope.inverse_frequencies(64, 1e4), -1), "position"),
+    (lambda: scaling.turn_fraction(rope.inverse_frequencies(64, 1e4), 2.5), "position"),
+    (lambda: scaling.base_change(64, 1e4, 1.0, 4096), "new_base"),
+    (lambda: scaling.base_change(64, 1e4, 1e6, 4096, new_length=0), "new_length"),
+    (lambda: scaling.base_change(63, 1e4, 1e6, 4096), "head_dim|rotary"),
+    (lambda: scaling.ntk_factor_for_base(1e6, 1e4, 128), "new_base"),
+    (lambda: scaling.ntk_factor_for_base(1e4, 1e6, 2), "dim"),
+])
+def test_bad_input_raises_clear_error(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+# --- the registry and the model readers ----------------------------------------------------------------------------
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def raw_fields(key: str) -> dict:
+    """A model's fields straight from the YAML files (models.yaml and the files that add fields)."""
+    out = {}
+    for path in sorted((ROOT / "posenc" / "data").glob("models*.yaml")):
+        entry = (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get(key)
+        if entry:
+            out.update({k: v["value"] for k, v in entry["fields"].items()})
+    return out
+
+
+SCALED = [k for k in ROPE_MODELS if configs.load(k).get("scaling") is not None]
+
+
+@pytest.fixture(scope="module")
+def hf_init():
+    from transformers import modeling_rope_utils
+
+    return modeling_rope_utils.ROPE_INIT_FUNCTIONS
+
+
+def test_registry_covers_every_rope_type_models_yaml_accepts(hf_init):
+    assert set(scaling.SCALINGS) == set(configs.SCALING_KEYS)
+    assert set(scaling.SCALINGS) <= set(hf_init)  # the same names transformers dispatches on
+
+
+@pytest.mark.parametrize("key", SCALED)
+def test_scaling_arguments_read_the_yaml_values_and_fit_the_function(key):
+    kind, kwargs = scaling.scaling_arguments(configs.load(key))
+    raw = raw_fields(key)
+    sc = raw["scaling"]
+    assert kind == sc["rope_type"]
+    inspect.signature(scaling.SCALINGS[kind]).bind(**kwargs)  # every argument is one the function takes
+    assert kwargs["head_dim"] == raw["head_dim"] and kwargs["base"] == raw["rope_theta"]
+    assert kwargs["rotary_fraction"] == raw.get("rotary_fraction", 1.0)
+    assert kwargs["factor"] == sc["factor"]
+    if kind in ("yarn", "llama3"):
+        assert kwargs["original_context"] == sc["original_max_position_embeddings"]
+    if kind == "yarn":
+        assert kwargs["beta_fast"] == sc.get("beta_fast", 32) and kwargs["beta_slow"] == sc.get("beta_slow", 1)
+        assert kwargs["truncate"] == sc.get("truncate", True)
+        for k in ("mscale", "mscale_all_dim", "attention_factor"):
+            assert kwargs[k] == sc.get(k)
+    if kind == "llama3":
+        assert (kwargs["low_freq_factor"], kwargs["high_freq_factor"]) == (sc["low_freq_factor"], sc["high_freq_factor"])
+
+
+@pytest.mark.parametrize("key", SCALED)
+def test_for_model_dispatches_to_the_registered_function(key, hf_init):
+    cfg = configs.load(key)
+    kind = cfg["scaling"]["rope_type"]
+    theirs, att = hf_init[kind](__import__("transformers").configuration_utils.PreTrainedConfig(
+        **configs.transformers_kwargs(cfg)), seq_len=None)
+    ours, our_att = scaling.for_model(cfg)
+    np.testing.assert_allclose(ours, theirs.double().numpy(), rtol=2e-6)
+    assert our_att == pytest.approx(float(att), rel=1e-12)
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda: scaling.scaling_arguments(configs.load("llama2_7b")), "no scaling"),
+    (lambda: scaling.scaling_arguments(configs.load("gpt2")), "RoPE"),
+    (lambda: scaling.yarn_pairs_for_model(configs.load("llama31_8b")), "llama3"),
+    (lambda: scaling.llama3_bands_for_model(configs.load("qwen3_8b")), "yarn"),
+    (lambda: scaling.methods_for(configs.load("gpt2")), "RoPE"),
+    (lambda: scaling.yarn_paper_ramp([[1.0, 2.0]]), "rotations"),
+    (lambda: scaling.angle_overshoot([1.0, -0.1], [1.0, 0.1], 4096, 4), "inv_freq"),
+])
+def test_bad_input_raises_value_error_naming_the_problem(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+@pytest.mark.parametrize("key", [k for k in SCALED if configs.load(k)["scaling"]["rope_type"] == "yarn"])
+def test_yarn_pairs_for_model_is_what_for_model_computes(key):
+    cfg = configs.load(key)
+    t = scaling.yarn_pairs_for_model(cfg)
+    inv, att = scaling.for_model(cfg)
+    np.testing.assert_array_equal(t.inv_freq, inv)
+    assert t.attention_factor == att
+    sc, raw = raw_fields(key)["scaling"], raw_fields(key)
+    d = int(raw["head_dim"] * raw.get("rotary_fraction", 1.0))
+    lo = correction_dim_by_hand(sc.get("beta_fast", 32), d, raw["rope_theta"], sc["original_max_position_embeddings"])
+    hi = correction_dim_by_hand(sc.get("beta_slow", 1), d, raw["rope_theta"], sc["original_max_position_embeddings"])
+    assert t.low_exact == pytest.approx(lo, rel=1e-12) and t.high_exact == pytest.approx(hi, rel=1e-12)
+    if sc.get("truncate", True):
+        assert (t.low, t.high) == (max(math.floor(lo), 0), min(math.ceil(hi), d - 1))
+    else:  # gpt-oss: the reference code does not round (the old figure code did)
+        assert (t.low, t.high) == pytest.approx((lo, hi), rel=1e-12)
+    assert t.factor == sc["factor"]
+
+
+def test_yarn_pairs_keep_their_own_betas_for_the_paper_ramp():
+    t = scaling.yarn_pairs(64, 10_000, 4, 4096, beta_fast=16, beta_slow=2)
+    assert (t.beta_fast, t.beta_slow) == (16, 2)
+    expected = [1 - gamma_by_hand(4096 / (2 * math.pi * 10_000 ** (2 * j / 64)), 2, 16) for j in range(32)]
+    np.testing.assert_allclose(t.paper_ramp, expected, atol=1e-15)
+    gaps = np.abs(np.array(expected) - t.ramp)
+    assert t.largest_ramp_gap() == int(np.argmax(gaps))
+
+
+@pytest.mark.parametrize("r", [0.3, 1.0, 1.5, 16.0, 31.9, 32.0, 33.0])
+def test_yarn_paper_ramp_is_one_minus_gamma(r):
+    assert scaling.yarn_paper_ramp([r])[0] == pytest.approx(1 - gamma_by_hand(r, 1, 32), abs=1e-15)
+
+
+def bands_by_hand(d, theta, lf, hf, L):
+    """llama-models apply_scaling: wavelen < L/hf keep; wavelen > L/lf divide; else smooth."""
+    out = []
+    for j in range(d // 2):
+        lam = 2 * math.pi / theta ** (-2 * j / d)
+        out.append("kept" if lam < L / hf else "scaled" if lam > L / lf else "smoothed")
+    return out
+
+
+def test_llama31_bands_match_apply_scaling():
+    bands = scaling.llama3_bands_for_model(configs.load("llama31_8b"))
+    assert list(bands) == bands_by_hand(128, 500_000, 1, 4, 8192)
+    assert scaling.llama3_split(128, 500_000, 1, 4, 8192) == {
+        "unchanged": list(bands).count("kept"), "scaled": list(bands).count("scaled"), "smoothed": list(bands).count("smoothed")}
+
+
+def test_a_wavelength_exactly_at_either_edge_is_smoothed():
+    # Pick high_freq_factor / low_freq_factor so that L/hf and L/lf hit two wavelengths exactly (in floats).
+    d, theta, L = 16, 10_000.0, 8192
+    lam = rope.wavelengths(rope.inverse_frequencies(d, theta))
+    edges = [j for j in range(d // 2) if L / (L / lam[j]) == lam[j]]
+    assert len(edges) >= 2
+    j_hi, j_lo = edges[0], edges[-1]
+    hf, lf = L / lam[j_hi], L / lam[j_lo]
+    bands = scaling.llama3_bands(d, theta, lf, hf, L)
+    assert bands[j_hi] == "smoothed" and bands[j_lo] == "smoothed"
+    assert list(bands) == bands_by_hand(d, theta, lf, hf, L)
+    split = scaling.llama3_split(d, theta, lf, hf, L)
+    assert split["unchanged"] == j_hi and split["scaled"] == d // 2 - 1 - j_lo
+    # at the edges the smooth weight is 1 (keep ω) and 0 (ω/s), so the frequencies do not jump
+    inv, _ = scaling.llama3(d, theta, 8.0, lf, hf, L)
+    omega = rope.inverse_frequencies(d, theta)
+    assert inv[j_hi] == pytest.approx(omega[j_hi], rel=1e-12)
+    assert inv[j_lo] == pytest.approx(omega[j_lo] / 8, rel=1e-12)
+
+
+def test_methods_for_follows_the_compared_methods_and_each_formula():
+    m = scaling.methods_for(configs.load("qwen3_8b"))
+    assert tuple(m) == scaling.COMPARED_METHODS
+    d, theta, s = 128, 1e6, 4.0
+    j = np.arange(d // 2)
+    omega = theta ** (-2 * j / d)
+    np.testing.assert_allclose(m["none"], omega, rtol=1e-12)
+    np.testing.assert_allclose(m["linear"], omega / s, rtol=1e-12)
+    np.testing.assert_allclose(m["ntk"], (theta * s ** (d / (d - 2))) ** (-2 * j / d), rtol=1e-12)
+
+
+def test_methods_for_another_factor_uses_the_paper_defaults(hf_init):
+    from transformers.configuration_utils import PreTrainedConfig
+
+    m = scaling.methods_for(configs.load("qwen3_8b"), factor=8.0)
+    kw = {"head_dim": 128, "hidden_size": 128, "num_attention_heads": 1, "max_position_embeddings": 8 * 32_768,
+          "rope_parameters": {"rope_type": "yarn", "rope_theta": 1e6, "factor": 8.0,
+                              "original_max_position_embeddings": 32_768}}
+    theirs, _ = hf_init["yarn"](PreTrainedConfig(**kw), seq_len=None)
+    np.testing.assert_allclose(m["yarn"], theirs.double().numpy(), rtol=2e-6)
+    np.testing.assert_allclose(m["linear"], m["none"] / 8, rtol=1e-12)
+
+
+def test_angle_overshoot_is_nan_for_pairs_that_turn_and_s_times_the_ratio_otherwise():
+    omega = rope.inverse_frequencies(16, 10_000)
+    scaled = omega / np.linspace(1, 3, 8)
+    over = scaling.angle_overshoot(omega, scaled, 1000, 4)
+    for j in range(8):
+        lam = 2 * math.pi / omega[j]
+        if lam <= 1000:
+            assert math.isnan(over[j])
+        else:
+            assert over[j] == pytest.approx(4 * scaled[j] / omega[j], rel=1e-12)
+    assert scaling.pairs_beyond_trained_angles(omega, scaled, 1000, 4) == int(np.sum(np.nan_to_num(over) > 1 + 1e-9))
+
+
+# --- the paper's ramp and the compared methods ---------------------------------------------------------------------
+
+
+MODELS = yaml.safe_load((ROOT / "posenc" / "data" / "models.yaml").read_text(encoding="utf-8"))
+
+
+def field(model, name):
+    return MODELS[model]["fields"][name]["value"]
+
+
+QWEN = {"d": field("qwen3_8b", "head_dim"), "theta": float(field("qwen3_8b", "rope_theta")),
+        "s": field("qwen3_8b", "scaling")["factor"], "L": field("qwen3_8b", "scaling")["original_max_position_embeddings"]}
+
+
+def omega_by_hand(j, d, theta):
+    return theta ** (-2 * j / d)
+
+
+def yarn_ramp_by_hand(d, theta, s, L, fast=32.0, slow=1.0, truncate=True):
+    """(ω', ramp, low, high) pair by pair, from the YaRN reference code's description."""
+    low, high = correction_dim_by_hand(fast, d, theta, L), correction_dim_by_hand(slow, d, theta, L)
+    if truncate:
+        low, high = math.floor(low), math.ceil(high)
+    low, high = max(low, 0), min(high, d - 1)
+    out, ramps = [], []
+    for j in range(d // 2):
+        ramp = min(max((j - low) / (high - low), 0.0), 1.0)
+        w = omega_by_hand(j, d, theta)
+        out.append((1 - ramp) * w + ramp * w / s)
+        ramps.append(ramp)
+    return out, ramps, low, high
+
+
+def gamma_by_hand(r, alpha=1.0, beta=32.0):
+    """YaRN's NTK-by-parts γ(r): 0 below α, 1 above β, linear in r between."""
+    if r < alpha:
+        return 0.0
+    if r > beta:
+        return 1.0
+    return (r - alpha) / (beta - alpha)
+
+
+@pytest.mark.parametrize("r", [0.01, 0.5, 1.0, 1.5, 8.03, 16.5, 31.9, 32.0, 40.0, 5215.0])
+def test_paper_weight_is_one_minus_gamma(r):
+    assert scaling.yarn_paper_ramp([r])[0] == pytest.approx(1 - gamma_by_hand(r), abs=1e-15)
+
+
+def test_paper_weight_is_linear_in_r_and_the_code_ramp_linear_in_j():
+    tbl = scaling.yarn_pairs(QWEN["d"], QWEN["theta"], QWEN["s"], QWEN["L"])
+    w = scaling.yarn_paper_ramp(tbl.rotations)
+    inside = (tbl.rotations > 1) & (tbl.rotations < 32)
+    r = tbl.rotations[inside]
+    # equal steps in r give equal steps in the paper's weight …
+    np.testing.assert_allclose(np.diff(w[inside]) / np.diff(r), -1 / 31, rtol=1e-9)
+    # … while the code's ramp takes equal steps per pair index, and r shrinks geometrically per pair
+    ramp = tbl.ramp[(tbl.ramp > 0) & (tbl.ramp < 1)]
+    np.testing.assert_allclose(np.diff(ramp), 1 / (tbl.high - tbl.low), rtol=1e-9)
+    np.testing.assert_allclose(r[1:] / r[:-1], QWEN["theta"] ** (-2 / QWEN["d"]), rtol=1e-9)
+
+
+def test_paper_and_code_agree_on_which_pairs_are_kept_and_which_interpolated():
+    tbl = scaling.yarn_pairs(QWEN["d"], QWEN["theta"], QWEN["s"], QWEN["L"])
+    w = scaling.yarn_paper_ramp(tbl.rotations)
+    assert np.array_equal(w == 0, tbl.ramp == 0) and np.array_equal(w == 1, tbl.ramp == 1)
+
+
+def test_methods_for_qwen3_follow_each_formula():
+    d, theta, s, L = QWEN["d"], QWEN["theta"], QWEN["s"], QWEN["L"]
+    m = scaling.methods_for(configs.load("qwen3_8b"))
+    new_base = theta * s ** (d / (d - 2))
+    yarn, _, _, _ = yarn_ramp_by_hand(d, theta, s, L)
+    for j in range(d // 2):
+        w = omega_by_hand(j, d, theta)
+        assert m["none"][j] == pytest.approx(w, rel=1e-12)
+        assert m["linear"][j] == pytest.approx(w / s, rel=1e-12)
+        assert m["ntk"][j] == pytest.approx(new_base ** (-2 * j / d), rel=1e-12)
+        assert m["yarn"][j] == pytest.approx(yarn[j], rel=1e-12)
+
+
+# --- input dtypes --------------------------------------------------------------------------------------------------
+
+
+def test_yarn_paper_ramp_names_rotations_for_a_string():
+    with raises_exactly("rotations must be a non-empty 1-D array of positive finite turn counts r = L/λ, got ['two']; "
+                        "e.g. scaling.yarn_pairs(...).rotations"):
+        scaling.yarn_paper_ramp(["two"])
+    # integer turn counts give the float answer: γ(r) = (r − 1)/31 between α = 1 and β = 32, so 1 − γ(2) = 30/31
+    np.testing.assert_allclose(scaling.yarn_paper_ramp([1, 2, 32]), [1.0, 30 / 31, 0.0], rtol=0, atol=1e-15)

@@ -1,5 +1,5 @@
 """Guardrail: `mkdocs serve` shows an edited figure and an edited posenc module with the bytes a fresh
-build draws (README: make serve). On a copy of the project, started from the session build's figure cache
+build draws, and a guard's errors without stopping (README: make serve). On a copy of the project, started from the session build's figure cache
 as an author's checkout is; so this file runs after that build (tests/conftest.py), while the guardrails
 that need no cache (tests/test_guardrails.py) run beside it.
 """
@@ -81,6 +81,18 @@ def test_serve_shows_edited_figure_code_and_posenc_with_the_bytes_of_a_fresh_bui
         _wait("the page's new numbers", lambda: (b := fetch(page)) and expected in b.decode("utf-8"), proc, log)
         fig = fetch(base + "figures/l2_naive_ratio.light.svg")
         assert fig == _fresh_svg(copy, tmp_path / "fresh2", "l2_naive_ratio")
+
+        # 3. a typed number and an unknown name: serve prints both with file and line and keeps serving; fixed,
+        # the page follows again (mkdocs-macros' on_error_fail would have ended the process: mkdocs.yml turns it off)
+        lesson = copy / "docs" / "lessons" / "02-learned-table.md"
+        original = lesson.read_text(encoding="utf-8")
+        lesson.write_text(original + '\n手打的数字 4096，和 {{ num("sin_slowest_perid") }}。\n', encoding="utf-8")
+        line = original.count("\n") + 2
+        for message in (f"docs/lessons/02-learned-table.md:{line}: typed number '4096' in prose",
+                        "docs/lessons/02-learned-table.md: a macro failed: UnknownNumber: unknown number 'sin_slowest_perid'"):
+            _wait(message, lambda: message in log.read_text(encoding="utf-8"), proc, log)
+        lesson.write_text(original.replace("## ", "## 改过 ", 1), encoding="utf-8")
+        _wait("the page after the fix", lambda: (b := fetch(page)) and "改过 " in b.decode("utf-8"), proc, log)
     finally:
         proc.terminate()
         try:

@@ -1,19 +1,34 @@
-"""posenc.sinusoidal against the paper's definition (Vaswani et al. 2017 §3.5) and its identities."""
+"""posenc.sinusoidal against Vaswani et al. 2017 §3.5 and its identities; arguments.
+
+What the tests compare against, part by part:
+
+- posenc.sinusoidal against the paper's definition (Vaswani et al. 2017 §3.5) and its identities.
+"""
+
+from __future__ import annotations
 
 import math
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 import numpy as np
 import pytest
 import torch
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
-from posenc import sinusoidal as S
 from expect import raises_exactly
+from posenc import sinusoidal
+from posenc import sinusoidal as S
+
 
 dims = st.integers(1, 64).map(lambda n: 2 * n)
+
+
 bases = st.floats(1.5, 1e6)
+
+
 positions = st.integers(0, 10**9)
+
+
 small_offsets = st.integers(-10_000, 10_000)
 
 
@@ -161,9 +176,6 @@ def test_bad_input_raises_a_message_naming_the_argument(call, words):
         assert w in str(err.value)
 
 
-# --- exact messages and edges ----------------------------------------------------------------------------
-
-
 @pytest.mark.parametrize(
     "call, message",
     [
@@ -235,3 +247,53 @@ def test_init_scale_helpers():
     assert S.content_to_position_ratio(0.5, 0.25) == 2.0
     assert S.embedding_scale(4) == 2.0 and type(S.embedding_scale(4)) is float
     assert (S.DEFAULT_BASE, S.PAPER_DIM) == (10_000.0, 512)
+
+
+# --- arguments -----------------------------------------------------------------------------------------------------
+
+
+def test_a_table_of_one_position():
+    # table(1) is position 0 alone: sin 0 = 0 and cos 0 = 1 in every pair
+    np.testing.assert_array_equal(sinusoidal.table(1, 4, 9.0), [[0.0, 1.0, 0.0, 1.0]])
+
+
+BAD = [
+    (lambda: sinusoidal.angular_frequencies(15), "d"),
+    (lambda: sinusoidal.angular_frequencies(16, 1.0), "base"),
+    (lambda: sinusoidal.period_ratio(7), "d"),  # dimensions come in sin/cos pairs
+    (lambda: sinusoidal.period_ratio(16, 1.0), "base"),
+    (lambda: sinusoidal.period_limit(1.0), "base"),  # base 1 gives every pair the same frequency
+    (lambda: sinusoidal.period_limit(math.inf), "base"),
+]
+
+
+@pytest.mark.parametrize("call, name", BAD, ids=[f"{i}-{name}" for i, (_, name) in enumerate(BAD)])
+def test_bad_input_names_the_argument(call, name):
+    with pytest.raises(ValueError, match=rf"^{name} must"):
+        call()
+
+
+# --- periods -------------------------------------------------------------------------------------------------------
+
+
+FAST = settings(max_examples=30, deadline=None)
+
+
+def wavelengths_loop(d: int, base: float) -> list[float]:
+    return [2 * math.pi * base ** (2 * i / d) for i in range(d // 2)]
+
+
+@FAST
+@given(d=st.integers(2, 64).map(lambda n: 2 * n), base=st.floats(2.0, 1e6))
+def test_period_ratio_is_the_step_between_neighbouring_periods(d, base):
+    lam = wavelengths_loop(d, base)
+    assert sinusoidal.period_ratio(d, base) == pytest.approx(lam[1] / lam[0], rel=1e-12)
+    assert sinusoidal.period_ratio(d, base) == pytest.approx(lam[-1] / lam[-2], rel=1e-9)
+
+
+def test_the_paper_limit_is_one_step_beyond_the_slowest_pair():
+    """§3.5's 10000·2π is the period of pair d/2, which does not exist: one ratio above the last real pair."""
+    assert sinusoidal.period_limit(10_000.0) == pytest.approx(2 * math.pi * 10_000)
+    lam = wavelengths_loop(512, 10_000.0)
+    assert lam[-1] < sinusoidal.period_limit(10_000.0)
+    assert lam[-1] * sinusoidal.period_ratio(512, 10_000.0) == pytest.approx(sinusoidal.period_limit(10_000.0))

@@ -9,9 +9,8 @@
                                  full, marked 你在这里, every other stage in one line
     {{ timeline("lesson6", full=True) }}
                                  every stage in full, the lesson's own marked 你在这里 (a closing recap)
-    {{ tag_legend() }}           what the verification tags after a reported value mean (the home page)
-
-``register(env)`` adds the macros; ``tools/macros.py`` calls it at the end of ``define_env``. The data
+``register(env)`` adds the macros; ``tools/macros.py`` calls it at the end of ``define_env``. This module
+imports nothing from tools/macros.py (the macros module imports it). The data
 files' texts are lesson prose: they quote numbers with the same macros as a page (``num``, ``cfg``,
 ``fact``), rendered here by the page's Jinja environment, and tests lint them like a page
 (tests/test_glossary.py, tests/test_timeline.py), including the rejected synonyms, which
@@ -324,21 +323,3 @@ def register(env) -> None:
         if not isinstance(full, bool):
             raise ValueError(f"timeline(full=…) takes True or False, got {full!r}")
         return timeline_markdown(here, env.page.file.src_uri, render, full)
-
-    @env.macro
-    def tag_legend() -> str:
-        """The three verification tags, each as the page shows it, with what it means (posenc.facts.TAGS)."""
-        return tag_legend_markdown()
-
-
-def tag_legend_markdown() -> str:
-    """One line per tag: the badge as tools.macros.tag_badge draws it (without a source) and its meaning."""
-    from posenc.facts import TAGS
-    from tools.macros import tag_badge
-
-    lines = []
-    for tag, meaning in TAGS.items():
-        badge = re.sub(r' title="[^"]*"', "", tag_badge(tag, ""))
-        rest = meaning.partition("：")[2]
-        lines.append(f"- {badge}：{rest}（数据文件里记作 {tag}）。")
-    return "\n".join(lines)

@@ -1,7 +1,7 @@
 """mkdocs-macros entry point: the only way lesson prose gets numbers, facts and figures.
 
     {{ num("sin_slowest_period") }}     a number computed by posenc (posenc/quantities/)
-    {{ fact("vaswani_base_dev_bleu") }} a reported fact with its verification tag (posenc/data/facts.yaml)
+    {{ fact("vaswani_base_dev_bleu") }} a reported fact with its verification tag (posenc/data/facts_<lesson>.yaml)
     {{ cfg("qwen3_8b", "rope_theta") }} a model config field with its tag (posenc/data/models.yaml);
                                         "scaling.factor" reads one key of a dict field
     {{ figure("sin_clock") }}           a built figure, light and dark, with its alt text (figures_src/)
@@ -16,6 +16,8 @@
     {{ example("SENTENCE") }}           a text example from posenc/examples.py (小明打了小王): prose
                                         never types an example sentence
     {{ citation_bibtex() }}             the course's BibTeX entry, generated from CITATION.cff
+    {{ tag_legend() }}                  what the verification tags after a reported value mean (the home page)
+    {{ glossary() }}, {{ timeline(…) }} the glossary and the timeline (tools/course_macros.py)
 
 An unknown name fails the build with a message that says where to add it.
 """
@@ -188,9 +190,28 @@ def define_env(env):
         output = run_snippet(path)
         return f'```python title="{snippet}"\n{source.rstrip()}\n```\n\n```text title="运行输出（构建时实际运行得到）"\n{output.rstrip()}\n```'
 
+    @env.macro
+    def tag_legend() -> str:
+        """The three verification tags, each as the page shows it, with what it means (posenc.facts.TAGS)."""
+        return tag_legend_markdown()
+
     from tools import course_macros  # {{ glossary() }} and {{ timeline(…) }}
 
     course_macros.register(env)
+
+
+def tag_legend_markdown() -> str:
+    """One line per tag: the badge as tag_badge draws it (without a source) and its meaning."""
+    import re
+
+    from posenc.facts import TAGS
+
+    lines = []
+    for tag, meaning in TAGS.items():
+        badge = re.sub(r' title="[^"]*"', "", tag_badge(tag, ""))
+        rest = meaning.partition("：")[2]
+        lines.append(f"- {badge}：{rest}（数据文件里记作 {tag}）。")
+    return "\n".join(lines)
 
 
 def attribute_text(value) -> str:
@@ -284,16 +305,14 @@ def widget_default_mismatches() -> list[str]:
 
 def example_text(name: str) -> str:
     """posenc.examples.<name>, which must be text; an unknown name or a number is an error that says what to use."""
-    import difflib
-
     from posenc import examples
+    from posenc._check import did_you_mean
 
     texts = {k: v for k, v in vars(examples).items() if k.isupper() and isinstance(v, str)}
     if name not in texts:
         if isinstance(getattr(examples, name, None), (int, float)):
             raise ValueError(f"example({name!r}) is a number: quote it through a registered quantity, {{{{ num(...) }}}}")
-        close = difflib.get_close_matches(name, texts, n=3)
-        hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
+        hint = did_you_mean(name, texts)
         raise ValueError(f"unknown text example {name!r}.{hint} Text examples are the str constants of posenc/examples.py.")
     return texts[name]
 

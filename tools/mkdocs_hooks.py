@@ -7,8 +7,16 @@ the cache) by figures_src.build, in a fresh process when any must be drawn, and 
 as /figures/<name>.<light|dark>.svg. KaTeX comes from node_modules (installed by
 `make setup` from package-lock.json), so math renders with no network. The
 in-page experiments read the real model configs from /assets/models.json,
-written here from posenc.configs. A notebook whose .ipynb no longer matches its
-.py source is a warning (strict: an error) naming both files.
+written here from posenc.configs.
+
+Guards report errors, never warnings: `mkdocs build -q` drops warnings before --strict counts
+them, so a guard that warned would pass a quiet build. A notebook whose .ipynb no longer matches
+its .py source, a widget whose defaults disagree with posenc/examples.py, and a macro that fails
+(an unknown number, fact, figure or claim, a contradicted claim, a Jinja error) are each an error
+naming the file; mkdocs.yml is strict, so the build fails at any verbosity, and `mkdocs serve` prints
+them and keeps serving the last good build. (mkdocs-macros' own on_error_fail would stop `mkdocs serve`
+altogether, by exit(), and print its message only as a warning, so mkdocs.yml turns it off and
+``on_page_markdown`` below reports the failure instead.)
 """
 
 from __future__ import annotations
@@ -170,12 +178,29 @@ def on_pre_build(config):
     _notebook_css.clear()
 
     for problem in macros.widget_default_mismatches():
-        log.warning(f"{problem}: the widgets start from posenc/examples.py WIDGET_DEFAULTS")
+        log.error(f"{problem}: the widgets start from posenc/examples.py WIDGET_DEFAULTS")
 
     for path, text in notebooks.expected().items():
         if not path.exists() or path.read_text(encoding="utf-8") != text:
             rel = path.relative_to(ROOT).as_posix()
-            log.warning(f"{rel} differs from its source {rel[:-len('.ipynb')]}.py: run python -m tools.notebooks")
+            log.error(f"{rel} differs from its source {rel[:-len('.ipynb')]}.py: run python -m tools.notebooks")
+
+
+# What mkdocs-macros (on_error_fail: false) puts in place of a page whose macros failed: a heading,
+# the file, the error, and a fenced traceback (mkdocs_macros/errors.py format_error).
+_MACRO_ERROR = re.compile(r"\A# _Macro (?:Rendering|Syntax) Error_\n")
+_TRACEBACK = re.compile(r"^```\n(?:Traceback|  File ).*?^```$", re.S | re.M)
+
+
+@event_priority(-100)  # after mkdocs-macros has rendered the page
+def on_page_markdown(markdown, page, config, files):
+    """A page whose macros failed is a build error with the page and the error (see the module docstring)."""
+    if _MACRO_ERROR.match(markdown):
+        lines = _TRACEBACK.sub("", markdown[markdown.index("\n"):]).splitlines()
+        what = " ".join(re.sub(r"^_([^_]+)_", r"\1", line.strip()) for line in lines
+                        if line.strip() and not line.startswith(("_File_", "```")))
+        log.error(f"docs/{page.file.src_uri}: a macro failed: {what}")
+    return markdown
 
 
 def on_page_content(html, page, config, files):

@@ -1,7 +1,8 @@
 """The numbers lint: lesson prose must not type a number, or an example, that code should compute.
 
-It runs inside every build (it is one of mkdocs.yml's hooks): each finding is a MkDocs warning
-with the page's file and line, so `mkdocs build --strict` fails on it and `mkdocs serve` prints it.
+It runs inside every build (it is one of mkdocs.yml's hooks): each finding is a MkDocs error
+with the page's file and line, so `mkdocs build --strict` fails on it, with or without -q, and
+`mkdocs serve` prints it (an error, not a warning: -q drops warnings before --strict counts them).
 It also runs on its own: `python -m tools.prose_lint [FILES…]` (default: every page under docs/).
 
 Prose is what remains of a Markdown page after removing fenced code, inline code, macro calls
@@ -184,7 +185,7 @@ def lint(paths) -> list[Finding]:
 
 FIX = (
     "Prose must not type derived numbers or example text. Write {{ num(\"name\") }} (register the number in "
-    "posenc/quantities/<lesson>.py), {{ fact(\"name\") }} (posenc/data/facts.yaml) or {{ example(\"NAME\") }} "
+    "posenc/quantities/<lesson>.py), {{ fact(\"name\") }} (posenc/data/facts_<lesson>.yaml) or {{ example(\"NAME\") }} "
     "(posenc/examples.py); put a formula in $…$. Allowed literals are listed in tools/prose_lint.py."
 )
 
@@ -193,9 +194,10 @@ FIX = (
 
 
 def on_page_markdown(markdown, page, config, files):
-    """Lint the page's own Markdown (before macros run) and warn once per finding, with file and line.
+    """Lint the page's own Markdown (before macros run) and log an error per finding, with file and line.
 
-    A warning fails `mkdocs build --strict` (mkdocs.yml sets strict: true) and shows in `mkdocs serve`.
+    An error fails `mkdocs build --strict` (mkdocs.yml sets strict: true) at any verbosity and shows in
+    `mkdocs serve`; a warning would not: `-q` drops warnings before --strict counts them.
     """
     import logging
 
@@ -207,7 +209,7 @@ def on_page_markdown(markdown, page, config, files):
         return markdown
     for finding in check(markdown, path):
         hint = example_texts().get(finding.literal) if finding.kind == "example" else None
-        log.warning(f"{finding}" + (f" — write {hint}" if hint else " — see tools/prose_lint.py"))
+        log.error(f"{finding}" + (f" — write {hint}" if hint else " — see tools/prose_lint.py"))
     return markdown
 
 

@@ -18,15 +18,18 @@ Naming scheme (snake_case, one name per meaning):
 
     <scope>_<what>[_<qualifier>]
 
-- scope is where the quantity is introduced: ``l1_`` ``l2_`` (lessons 1 and 2), ``sin_``
-  (lesson 3), ``l4_`` (lesson 4's own experiments), ``exp_`` (the training experiment's
-  results), ``ex_`` (exercise answers), or the topic a later lesson reuses (``rope_``,
-  ``yarn_``, ``ntk_``, ``pi_``, ``nope_``, ``project_`` for the project's own model,
-  ``gpt2_`` … for one model's single facts);
+- scope is one of ``SCOPES`` below (tests/test_numbers.py fails on a name with another scope):
+  where the quantity is introduced (``l1_`` … ``l6_``, ``sin_`` for lesson 3's demo), the training
+  experiment (``exp_``), the exercises (``ex_``), the project's model (``project_``), a topic a later lesson
+  reuses (``rope_``, ``yarn_``, ``alibi_`` …) or one model's single facts (``gpt2_``, ``qwen3_`` …). A new
+  scope is added to ``SCOPES`` with what it holds;
 - a quantity computed by one rule for several models ends in the model's key from
-  ``posenc/data/models*.yaml``: ``rope_pairs_total_qwen3_8b``,
-  ``rope_pairs_not_turning_llama2_7b``, ``rope_rotary_dim_glm45``. Do not register a
-  second name (``qwen3_pairs``) for a member of such a family: quote the family name;
+  ``posenc/data/models*.yaml``: ``rope_pairs_total_qwen3_8b``, ``rope_pairs_not_turning_llama2_7b``,
+  ``rope_rotary_dim_glm45``. Do not register a second name (``qwen3_pairs``) for a member of such a
+  family: quote the family name;
+- every name is written out in full where it is registered, so a search for a name a page quotes finds
+  its definition: a family is a literal table (``family``), never an f-string in a loop
+  (tests/test_numbers.py checks both rules);
 - one meaning, one name: before adding a name, search this package for the same value
   and doc (``tests/test_numbers.py`` fails on a quantity no page quotes, so an unused
   duplicate cannot linger).
@@ -37,7 +40,6 @@ not rely on function names, since every registered function is called ``_``.
 
 from __future__ import annotations
 
-import difflib
 import importlib
 import pkgutil
 import sys
@@ -45,7 +47,51 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+from .._check import did_you_mean
 from ..formatting import format_value
+
+
+# The scopes a name may start with (``<scope>_``), and what each holds.
+SCOPES = {
+    # where a quantity is introduced
+    "l1": "lesson 1's demos: the seeded head, the swapped sentences, token and position IDs, padding",
+    "l2": "lesson 2's demos: the raw index, the [0, 1] scale, GPT-2's table",
+    "sin": "lesson 3's sinusoidal demo at examples.SIN_DIM, and the paper's own d_model",
+    "l3b": "lesson 3b's own demos: the per-distance table, the example sentence, the parameter table, RoPE vs a bias",
+    "l4": "lesson 4's shift experiments and worked examples",
+    "l6": "lesson 6's own demos: a query scored against itself",
+    "ex": "exercise answers",
+    "exp": "the training experiment's results (posenc/quantities/experiment.py)",
+    "project": "the project's own model, examples.PROJECT (the experiment's full preset)",
+    # topics a later lesson reuses
+    "rope": "RoPE's frequencies, pairs and layers, per model",
+    "pi": "position interpolation",
+    "ntk": "NTK-aware scaling",
+    "yarn": "YaRN",
+    "abf": "raising the base (ABF) in real training recipes",
+    "ruler": "RULER: claimed window vs effective length",
+    "alibi": "ALiBi's slopes, reach and cost, per model",
+    "t5": "T5's relative buckets",
+    "shaw": "Shaw et al.'s clipped relative vectors",
+    "nope": "NoPE: layers without positions, the causal counter",
+    "mrope": "M-RoPE's axes and pairs, per model",
+    "mla": "multi-head latent attention: cache sizes, the demo head",
+    "mha": "multi-head attention's cache, beside MLA's",
+    "naive": "lesson 2's naive design (the raw index), quoted again in lesson 3",
+    "lookup": "looking rows up in a position table (lessons 2 and 3)",
+    "rel": "the example sentence's two names and their distance (lesson 3)",
+    "walkthrough": "lesson 3's torch walk-through",
+    "embed": "the project's token embedding at initialisation",
+    "paper": "Vaswani et al.'s base model (d_model = 512)",
+    "position": "parameters a model's position scheme adds, per model (the timeline)",
+    "turning": "dims of a head that turn a full circle within the native context, per model",
+    "wavelength": "ratio of neighbouring pairs' wavelengths, per model",
+    "query": "query dims over all layers, per model",
+    "key": "key dims over all layers, per model",
+    # one model's single facts
+    "gpt2": "GPT-2", "bert": "BERT", "llama31": "Llama 3.1", "llama4": "Llama 4", "qwen3": "Qwen3-8B",
+    "qwen3next": "Qwen3-Next", "deepseek": "DeepSeek-V3", "gptoss": "gpt-oss", "gemma3": "Gemma 3", "glm45": "GLM-4.5",
+}
 
 
 class UnknownNumber(Exception):
@@ -130,6 +176,34 @@ def number(name: str, fmt: str, doc: str):
     return register
 
 
+def family(patterns: tuple[str, ...], rows: dict, members=None) -> dict:
+    """A family of quantities computed by one rule for several members (models, positions, sides …), as a table.
+
+    ``rows`` maps each member to its names, written out in full, so that a search for a name finds the line
+    that defines it (a name built by an f-string in a loop is found by no search). Each name must be its
+    pattern with the member put in for ``{}`` (a tuple member fills several): the naming scheme, checked.
+    With ``members`` (an examples tuple, say), the rows must be exactly those members in that order, so a
+    change to the examples fails at import, naming the rows to add or remove. Returns ``rows``, each row a
+    tuple of names in the order of ``patterns``.
+    """
+    where = call_site(__file__)
+    out = {}
+    for member, names in rows.items():
+        names = (names,) if isinstance(names, str) else tuple(names)
+        expected = tuple(p.format(*member) if isinstance(member, tuple) else p.format(member) for p in patterns)
+        if names != expected:
+            raise ValueError(f"{where}: the row for {member!r} names {', '.join(names)}; by the patterns "
+                             f"{', '.join(patterns)} it must name {', '.join(expected)}")
+        out[member] = names
+    if members is not None and list(rows) != list(members):
+        missing = [m for m in members if m not in rows]
+        extra = [m for m in rows if m not in members]
+        raise ValueError(f"{where}: the family {patterns[0]} has rows for {list(rows)} but its members are {list(members)}"
+                         + (f"; add rows for {missing}" if missing else "") + (f"; remove the rows for {extra}" if extra else "")
+                         + ("" if missing or extra else "; put the rows in the members' order"))
+    return out
+
+
 def _load_all() -> None:
     global _LOADED
     if _LOADED:
@@ -153,8 +227,7 @@ def where(name: str) -> str:
 def get(name: str) -> Number:
     _load_all()
     if name not in _FUNCTIONS:
-        close = difflib.get_close_matches(name, _FUNCTIONS, n=3)
-        hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
+        hint = did_you_mean(name, _FUNCTIONS)
         raise UnknownNumber(
             f"unknown number {name!r}.{hint} Register it with @number({name!r}, fmt, doc) "
             f"in posenc/quantities/<lesson>.py."

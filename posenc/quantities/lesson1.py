@@ -10,7 +10,7 @@ from posenc import attention as at
 from posenc import tokenize
 from posenc import examples as ex
 from posenc import position_ids as pid
-from posenc.quantities import number
+from posenc.quantities import family, number
 
 _SUP = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
@@ -58,20 +58,28 @@ def _swap(which: str, positions: bool) -> at.Swap:
     return at.swap_experiment(text, i, j, at.make_head(ex.ATTN_D, ex.ATTN_SEED), ex.ATTN_SEED, positions)
 
 
+SWAPS = family(("l1_{}_a", "l1_{}_b", "l1_{}_diff_nopos", "l1_{}_diff_pos"), {
+    "main": ("l1_main_a", "l1_main_b", "l1_main_diff_nopos", "l1_main_diff_pos"),
+    "short": ("l1_short_a", "l1_short_b", "l1_short_diff_nopos", "l1_short_diff_pos"),
+})
+
+
 def _register_swap(which: str, label: str):
-    @number(f"l1_{which}_a", "", f"{label}：原句")
+    text, swapped, diff_nopos, diff_pos = SWAPS[which]
+
+    @number(text, "", f"{label}：原句")
     def _():
         return _swap(which, False).text
 
-    @number(f"l1_{which}_b", "", f"{label}：交换两个字之后")
+    @number(swapped, "", f"{label}：交换两个字之后")
     def _():
         return _swap(which, False).swapped
 
-    @number(f"l1_{which}_diff_nopos", "", f"{label}：无位置信息时，同一个字在两种顺序下输出的最大差值")
+    @number(diff_nopos, "", f"{label}：无位置信息时，同一个字在两种顺序下输出的最大差值")
     def _():
         return tiny(_swap(which, False).moved)
 
-    @number(f"l1_{which}_diff_pos", ".2f", f"{label}：加上位置向量后，同一个字在两种顺序下输出的最大差值")
+    @number(diff_pos, ".2f", f"{label}：加上位置向量后，同一个字在两种顺序下输出的最大差值")
     def _():
         return _swap(which, True).moved
 
@@ -175,16 +183,20 @@ def _():
 # --- token IDs and position IDs of the main sentence (one number per table cell) -----------
 
 
-def _register_id_cells():
-    text = ex.SWAP_MAIN[0]
-    ids = tokenize.token_ids(text)
-    for k, ch in enumerate(text):
-        number(f"l1_char_{k}", "", f"主例句第 {k} 个 token")(lambda ch=ch: ch)
-        number(f"l1_tid_{k}", "d", f"主例句第 {k} 个 token 的 token ID（Unicode 码位）")(lambda v=int(ids[k]): v)
-        number(f"l1_pid_{k}", "d", f"主例句第 {k} 个 token 的 position ID")(lambda k=k: k)
+# one row per token of the main sentence (examples.SWAP_MAIN's text)
+ID_CELLS = family(("l1_char_{}", "l1_tid_{}", "l1_pid_{}"), {
+    0: ("l1_char_0", "l1_tid_0", "l1_pid_0"),
+    1: ("l1_char_1", "l1_tid_1", "l1_pid_1"),
+    2: ("l1_char_2", "l1_tid_2", "l1_pid_2"),
+    3: ("l1_char_3", "l1_tid_3", "l1_pid_3"),
+    4: ("l1_char_4", "l1_tid_4", "l1_pid_4"),
+    5: ("l1_char_5", "l1_tid_5", "l1_pid_5"),
+}, members=range(len(ex.SWAP_MAIN[0])))
 
-
-_register_id_cells()
+for _k, (_char, _tid, _pid) in ID_CELLS.items():
+    number(_char, "", f"主例句第 {_k} 个 token")(lambda k=_k: ex.SWAP_MAIN[0][k])
+    number(_tid, "d", f"主例句第 {_k} 个 token 的 token ID（Unicode 码位）")(lambda k=_k: int(tokenize.token_ids(ex.SWAP_MAIN[0])[k]))
+    number(_pid, "d", f"主例句第 {_k} 个 token 的 position ID")(lambda k=_k: k)
 
 
 # --- the causal mask ------------------------------------------------------------------------
@@ -342,12 +354,17 @@ def _():
     return tokenize.PAD_ID
 
 
-for _side, _zh in (("right", "右"), ("left", "左")):
-    number(f"l1_{_side}_ids", "", f"{_zh}侧 padding：短句的 token ID 行")(lambda s=_side: pid.format_row(_short_row(s)[0]))
-    number(f"l1_{_side}_mask", "", f"{_zh}侧 padding：短句的 attention_mask 行")(lambda s=_side: pid.format_row(_short_row(s)[1]))
-    number(f"l1_{_side}_pos", "", f"{_zh}侧 padding：由 mask 算出的 position_ids")(lambda s=_side: pid.format_row(pid.from_mask(_short_row(s)[1])))
-    number(f"l1_{_side}_naive", "", f"{_zh}侧 padding：直接用 arange 得到的 position_ids")(lambda s=_side: pid.format_row(pid.naive_position_ids(_short_row(s)[1])))
-    number(f"l1_{_side}_shift", "d", f"{_zh}侧 padding：arange 把真实 token 推后的最大格数")(lambda s=_side: int(pid.shift(_short_row(s)[1]).max()))
+PADDING_ROWS = family(("l1_{}_ids", "l1_{}_mask", "l1_{}_pos", "l1_{}_naive", "l1_{}_shift"), {
+    "right": ("l1_right_ids", "l1_right_mask", "l1_right_pos", "l1_right_naive", "l1_right_shift"),
+    "left": ("l1_left_ids", "l1_left_mask", "l1_left_pos", "l1_left_naive", "l1_left_shift"),
+})
+
+for (_side, (_ids, _mask, _pos, _naive, _shift)), _zh in zip(PADDING_ROWS.items(), ("右", "左")):
+    number(_ids, "", f"{_zh}侧 padding：短句的 token ID 行")(lambda s=_side: pid.format_row(_short_row(s)[0]))
+    number(_mask, "", f"{_zh}侧 padding：短句的 attention_mask 行")(lambda s=_side: pid.format_row(_short_row(s)[1]))
+    number(_pos, "", f"{_zh}侧 padding：由 mask 算出的 position_ids")(lambda s=_side: pid.format_row(pid.from_mask(_short_row(s)[1])))
+    number(_naive, "", f"{_zh}侧 padding：直接用 arange 得到的 position_ids")(lambda s=_side: pid.format_row(pid.naive_position_ids(_short_row(s)[1])))
+    number(_shift, "d", f"{_zh}侧 padding：arange 把真实 token 推后的最大格数")(lambda s=_side: int(pid.shift(_short_row(s)[1]).max()))
 
 
 @number("l1_long_pos", "", "长句（没有 padding）的 position_ids")

@@ -14,7 +14,7 @@ import numpy as np
 
 from posenc import configs, learned, naive
 from posenc import examples as ex
-from posenc.quantities import number
+from posenc.quantities import family, number
 
 GPT2 = "gpt2"
 BERT = "bert_base"
@@ -47,11 +47,18 @@ def _():
     return naive.raw_index_content_ratio(1, ex.UNIT_CONTENT_RMS)
 
 
-for _name, _pair, _doc in (("step_near", ex.STEP_NEAR, "开头附近相邻的两个位置"), ("step_far", ex.STEP_FAR, "远处相邻的两个位置"),
-                           ("rel_near", ex.RELATION_NEAR, "相隔同样距离的两组位置：前一组"),
-                           ("rel_far", ex.RELATION_FAR, "相隔同样距离的两组位置：后一组")):
-    number(f"l2_{_name}_a", "d", f"{_doc}（第一个）")(lambda p=_pair: p[0])
-    number(f"l2_{_name}_b", "d", f"{_doc}（第二个）")(lambda p=_pair: p[1])
+PAIRS = family(("l2_{}_a", "l2_{}_b"), {
+    "step_near": ("l2_step_near_a", "l2_step_near_b"),
+    "step_far": ("l2_step_far_a", "l2_step_far_b"),
+    "rel_near": ("l2_rel_near_a", "l2_rel_near_b"),
+    "rel_far": ("l2_rel_far_a", "l2_rel_far_b"),
+})
+
+for (_first, _second), _pair, _doc in zip(PAIRS.values(), (ex.STEP_NEAR, ex.STEP_FAR, ex.RELATION_NEAR, ex.RELATION_FAR),
+                                          ("开头附近相邻的两个位置", "远处相邻的两个位置", "相隔同样距离的两组位置：前一组",
+                                           "相隔同样距离的两组位置：后一组")):
+    number(_first, "d", f"{_doc}（第一个）")(lambda p=_pair: p[0])
+    number(_second, "d", f"{_doc}（第二个）")(lambda p=_pair: p[1])
 
 
 # --- naive design ②: squeeze positions into [0, 1] --------------------------------------------
@@ -145,8 +152,16 @@ def _mark(ok: bool) -> str:
     return "✓ 有" if ok else "✗ 查无此行"
 
 
-for _key in ("p0", "p1", "last", "ctx", "far"):
-    number(f"l2_row_{_key}", "", f"GPT-2 位置表在该位置有没有行（{_key}）")(
+ROWS = family(("l2_row_{}",), {
+    "p0": "l2_row_p0",
+    "p1": "l2_row_p1",
+    "last": "l2_row_last",
+    "ctx": "l2_row_ctx",
+    "far": "l2_row_far",
+})
+
+for _key, (_row,) in ROWS.items():
+    number(_row, "", f"GPT-2 位置表在该位置有没有行（{_key}）")(
         lambda k=_key: _mark(learned.has_row(configs.load(GPT2), _probe_positions()[k]))
     )
 

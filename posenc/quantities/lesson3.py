@@ -2,7 +2,7 @@
 
 Two models appear side by side, and each name says which: the ``sin_`` demo at
 d = examples.SIN_DIM (small enough to draw every pair), and ``project_`` numbers of the
-model the training experiment trains (examples.PROJECT, read from PRESETS["full"]).
+model the training experiment trains (examples.PROJECT, the experiment's PRESETS["full"]).
 """
 
 from __future__ import annotations

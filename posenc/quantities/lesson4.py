@@ -9,7 +9,7 @@ from __future__ import annotations
 
 
 from .. import clock, configs, examples as ex, rope, shift
-from . import number
+from . import family, number
 from .lesson1 import tiny
 
 
@@ -60,25 +60,39 @@ def _():
 # every model in models.yaml: a quantity no page quotes fails tests/test_numbers.py.
 
 
+ROPE_COUNTS = family(("rope_pairs_not_turning_{}", "rope_pairs_total_{}", "rope_rotary_dim_{}"), {
+    "llama2_7b": ("rope_pairs_not_turning_llama2_7b", "rope_pairs_total_llama2_7b", "rope_rotary_dim_llama2_7b"),
+    "llama3_8b": ("rope_pairs_not_turning_llama3_8b", "rope_pairs_total_llama3_8b", "rope_rotary_dim_llama3_8b"),
+    "mistral_7b_v01": ("rope_pairs_not_turning_mistral_7b_v01", "rope_pairs_total_mistral_7b_v01", "rope_rotary_dim_mistral_7b_v01"),
+    "qwen3_8b": ("rope_pairs_not_turning_qwen3_8b", "rope_pairs_total_qwen3_8b", "rope_rotary_dim_qwen3_8b"),
+    "deepseek_v3": ("rope_pairs_not_turning_deepseek_v3", "rope_pairs_total_deepseek_v3", "rope_rotary_dim_deepseek_v3"),
+    "gpt_oss": ("rope_pairs_not_turning_gpt_oss", "rope_pairs_total_gpt_oss", "rope_rotary_dim_gpt_oss"),
+    "qwen3_next_80b_a3b": ("rope_pairs_not_turning_qwen3_next_80b_a3b", "rope_pairs_total_qwen3_next_80b_a3b",
+                           "rope_rotary_dim_qwen3_next_80b_a3b"),
+    "glm45": ("rope_pairs_not_turning_glm45", "rope_pairs_total_glm45", "rope_rotary_dim_glm45"),
+}, members=ex.ROPE_TABLE_MODELS + ("glm45",))
+
+
 def register_rope_family(key: str) -> None:
     """The three per-model RoPE counts of model ``key`` (see the naming scheme in __init__.py)."""
     name = configs.load(key).name
+    not_turning, total, rotary = ROPE_COUNTS[key]
 
-    @number(f"rope_pairs_not_turning_{key}", ",", f"{name} 在原生上下文长度内转不满一圈的 RoPE 频率对数")
+    @number(not_turning, ",", f"{name} 在原生上下文长度内转不满一圈的 RoPE 频率对数")
     def _():
         return _spectrum(key).count_not_turning
 
-    @number(f"rope_pairs_total_{key}", ",", f"{name} 每个头的 RoPE 频率对总数")
+    @number(total, ",", f"{name} 每个头的 RoPE 频率对总数")
     def _():
         return _spectrum(key).pairs
 
-    @number(f"rope_rotary_dim_{key}", ",", f"{name} 每个头参与旋转的维数")
+    @number(rotary, ",", f"{name} 每个头参与旋转的维数")
     def _():
         cfg = configs.load(key)
         return rope.rotary_dim(cfg["head_dim"], cfg.get("rotary_fraction", 1.0))
 
 
-for _key in ex.ROPE_TABLE_MODELS + ("glm45",):
+for _key in ROPE_COUNTS:
     register_rope_family(_key)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import configs, examples as ex, hybrid, mla, rope, scaling
-from . import number
+from . import family, number
 from .lesson1 import tiny
 
 QWEN3_NEXT = "qwen3_next_80b_a3b"
@@ -62,14 +62,20 @@ def _():
     return _dims("glm45").width - 1
 
 
-for _key, _label in (("qwen3_8b", "Qwen3-8B"), (QWEN3_NEXT, "Qwen3-Next"), ("glm45", "GLM-4.5")):
+TURNING_DIMS = family(("turning_dims_{}", "turning_dims_share_{}"), {
+    "qwen3_8b": ("turning_dims_qwen3_8b", "turning_dims_share_qwen3_8b"),
+    QWEN3_NEXT: ("turning_dims_qwen3_next_80b_a3b", "turning_dims_share_qwen3_next_80b_a3b"),
+    "glm45": ("turning_dims_glm45", "turning_dims_share_glm45"),
+})
 
-    def _reg(key=_key, label=_label):
-        @number(f"turning_dims_{key}", "d", f"{label} 每个头里，在原生上下文内至少转满一圈的维数")
+for (_key, (_dims_name, _share_name)), _label in zip(TURNING_DIMS.items(), ("Qwen3-8B", "Qwen3-Next", "GLM-4.5")):
+
+    def _reg(key=_key, label=_label, dims_name=_dims_name, share_name=_share_name):
+        @number(dims_name, "d", f"{label} 每个头里，在原生上下文内至少转满一圈的维数")
         def _():
             return _dims(key).turning
 
-        @number(f"turning_dims_share_{key}", ".1%", f"{label} 每个头里，在原生上下文内至少转满一圈的维数占全部维数的比例")
+        @number(share_name, ".1%", f"{label} 每个头里，在原生上下文内至少转满一圈的维数占全部维数的比例")
         def _():
             d = _dims(key)
             return d.turning / d.width
@@ -253,20 +259,34 @@ def _():
     return hybrid.layer_pattern(configs.load(QWEN3_NEXT)).index("rope_global") + 1
 
 
-for _key in (QWEN3_NEXT, *ex.NOPE_LAYER_MODELS):
+ROPE_LAYERS = family(("rope_layers_{}",), {
+    QWEN3_NEXT: "rope_layers_qwen3_next_80b_a3b",
+    "llama4_scout": "rope_layers_llama4_scout",
+    "smollm3_3b": "rope_layers_smollm3_3b",
+    "command_r7b": "rope_layers_command_r7b",
+    "command_a": "rope_layers_command_a",
+}, members=(QWEN3_NEXT, *ex.NOPE_LAYER_MODELS))
+NOPE_LAYERS = family(("nope_layers_{}",), {
+    "llama4_scout": "nope_layers_llama4_scout",
+    "smollm3_3b": "nope_layers_smollm3_3b",
+    "command_r7b": "nope_layers_command_r7b",
+    "command_a": "nope_layers_command_a",
+}, members=ex.NOPE_LAYER_MODELS)
 
-    def _reg_layers(key=_key):
-        @number(f"rope_layers_{key}", "d", f"{key} 里用 RoPE 的注意力层数")
+for _key, (_name,) in ROPE_LAYERS.items():
+
+    def _reg_layers(key=_key, name=_name):
+        @number(name, "d", f"{key} 里用 RoPE 的注意力层数")
         def _():
             counts = _counts(key)
             return counts["rope_global"] + counts["rope_local"] + counts["rope_chunked"]
 
     _reg_layers()
 
-for _key in ex.NOPE_LAYER_MODELS:
+for _key, (_name,) in NOPE_LAYERS.items():
 
-    def _reg_nope(key=_key):
-        @number(f"nope_layers_{key}", "d", f"{key} 里不加位置编码（NoPE）的全局注意力层数")
+    def _reg_nope(key=_key, name=_name):
+        @number(name, "d", f"{key} 里不加位置编码（NoPE）的全局注意力层数")
         def _():
             return _counts(key)["nope_global"]
 
@@ -421,14 +441,24 @@ def _counter():
     return hybrid.causal_counter(len(ex.SENTENCE))
 
 
-for _t in range(len(ex.SENTENCE)):
+# one row per token of the example sentence
+MARKERS = family(("nope_marker_{}", "nope_recovered_{}"), {
+    0: ("nope_marker_0", "nope_recovered_0"),
+    1: ("nope_marker_1", "nope_recovered_1"),
+    2: ("nope_marker_2", "nope_recovered_2"),
+    3: ("nope_marker_3", "nope_recovered_3"),
+    4: ("nope_marker_4", "nope_recovered_4"),
+    5: ("nope_marker_5", "nope_recovered_5"),
+}, members=range(len(ex.SENTENCE)))
 
-    def _reg_marker(t=_t):
-        @number(f"nope_marker_{t}", ".3f", f"因果、无位置编码、分数全相等时，位置 {t} 的 token 从句首标记拿到的份额 1/(t+1)")
+for _t, (_marker, _recovered) in MARKERS.items():
+
+    def _reg_marker(t=_t, marker=_marker, recovered=_recovered):
+        @number(marker, ".3f", f"因果、无位置编码、分数全相等时，位置 {t} 的 token 从句首标记拿到的份额 1/(t+1)")
         def _():
             return float(_counter()[t])
 
-        @number(f"nope_recovered_{t}", ".0f", f"由份额反推出的位置 1/份额 − 1（位置 {t}）")
+        @number(recovered, ".0f", f"由份额反推出的位置 1/份额 − 1（位置 {t}）")
         def _():
             return hybrid.counter_position(float(_counter()[t]))
 

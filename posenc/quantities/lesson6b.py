@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 
 from .. import configs, examples as ex, mrope, rope
-from . import number
+from . import family, number
 
 
 def _ids():
@@ -141,9 +141,25 @@ def _():
 # --- which pairs follow which ID ----------------------------------------------------------------------------
 
 
-for _key in (ex.MROPE_MODEL, ex.MROPE_INTERLEAVED_MODEL):
+# per model: how many pairs follow each ID, the fastest pair of the height and width IDs (the temporal ID
+# always has pair 0, ω = 1 rad, 57.3°), and the first pair that follows the width ID
+AXIS_PAIRS = family(("mrope_pairs_temporal_{}", "mrope_pairs_height_{}", "mrope_pairs_width_{}",
+                     "mrope_fastest_deg_height_{}", "mrope_fastest_deg_width_{}", "mrope_first_width_pair_{}"), {
+    "qwen25_vl_7b": ("mrope_pairs_temporal_qwen25_vl_7b", "mrope_pairs_height_qwen25_vl_7b", "mrope_pairs_width_qwen25_vl_7b",
+                     "mrope_fastest_deg_height_qwen25_vl_7b", "mrope_fastest_deg_width_qwen25_vl_7b",
+                     "mrope_first_width_pair_qwen25_vl_7b"),
+    "qwen3_vl_235b_a22b": ("mrope_pairs_temporal_qwen3_vl_235b_a22b", "mrope_pairs_height_qwen3_vl_235b_a22b",
+                           "mrope_pairs_width_qwen3_vl_235b_a22b", "mrope_fastest_deg_height_qwen3_vl_235b_a22b",
+                           "mrope_fastest_deg_width_qwen3_vl_235b_a22b", "mrope_first_width_pair_qwen3_vl_235b_a22b"),
+}, members=(ex.MROPE_MODEL, ex.MROPE_INTERLEAVED_MODEL))
+AXIS_ZH = {"temporal": "时间", "height": "高度", "width": "宽度"}
 
-    def _reg(key=_key):
+for _key, _names in AXIS_PAIRS.items():
+
+    def _reg(key=_key, names=_names):
+        pairs = dict(zip(("temporal", "height", "width"), names[:3]))
+        fastest = dict(zip(("height", "width"), names[3:5]))
+
         def counts():
             return mrope.axis_pair_counts(configs.load(key)["mrope_section"], configs.load(key).get("mrope_interleaved", False))
 
@@ -152,21 +168,21 @@ for _key in (ex.MROPE_MODEL, ex.MROPE_INTERLEAVED_MODEL):
             inv = rope.inverse_frequencies(cfg["head_dim"], cfg["rope_theta"])
             return math.degrees(mrope.axis_frequencies(inv, cfg["mrope_section"], cfg.get("mrope_interleaved", False))[axis][0])
 
-        for axis, zh in (("temporal", "时间"), ("height", "高度"), ("width", "宽度")):
+        for axis, zh in AXIS_ZH.items():
 
             def _reg_axis(axis=axis, zh=zh):
-                @number(f"mrope_pairs_{axis}_{key}", "d", f"{key} 里跟{zh}编号转的频率对数")
+                @number(pairs[axis], "d", f"{key} 里跟{zh}编号转的频率对数")
                 def _():
                     return counts()[axis]
 
-                if axis != "temporal":  # the temporal axis always has pair 0 (ω = 1 rad, 57.3°)
-                    @number(f"mrope_fastest_deg_{axis}_{key}", ".3g", f"{key} 里{zh}编号每差 1，跟它转的频率对中最快的一对转过的角度（度）")
+                if axis in fastest:
+                    @number(fastest[axis], ".3g", f"{key} 里{zh}编号每差 1，跟它转的频率对中最快的一对转过的角度（度）")
                     def _():
                         return fastest_deg(axis)
 
             _reg_axis()
 
-        @number(f"mrope_first_width_pair_{key}", "d", f"{key} 里第一个跟宽度编号转的频率对（从 0 数）")
+        @number(names[5], "d", f"{key} 里第一个跟宽度编号转的频率对（从 0 数）")
         def _():
             return int(list(mrope.model_pair_axes(configs.load(key))).index(mrope.AXES.index("width")))
 

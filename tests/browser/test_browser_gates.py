@@ -1,7 +1,7 @@
 """Browser gates: every page of the site served under the GitHub Pages sub-path (/posenc/), loaded
 once in Chromium and checked in the light scheme on a phone (390 px), then switched to the dark scheme
 with the header's toggle and widened to a desktop (1280 px). Half the pages are checked here, the other
-half in test_browser_gates_2.py.
+half (the odd-numbered ones) in test_browser_gates_odd_pages.py.
 
 For each page, with every folded block opened: the network goes idle and every in-page experiment
 mounts, no response of the site fails (status ≥ 400 or a failed request), no console error or
@@ -224,7 +224,7 @@ def check_page(browser, subpath_site, axe, page_path: str) -> None:
 
 
 # `make test` sends each file whole to one of its two workers (--dist loadfile), and the gates are the longest
-# part of the suite: so every other page is checked here, the rest in tests/browser/test_browser_gates_2.py.
+# part of the suite: so every other page is checked here, the odd-numbered rest in tests/browser/test_browser_gates_odd_pages.py.
 @pytest.mark.parametrize("page_path", doc_pages()[0::2])
 def test_page_loads_clean_and_accessible(browser, subpath_site, axe, page_path):
     check_page(browser, subpath_site, axe, page_path)

@@ -20,13 +20,14 @@ import math
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 from playwright.sync_api import expect
 
-from figures_src import relative as relfig
+from figures_src import lesson3b as relfig
 from posenc import attention as at
 from posenc import configs, learned, naive, relative, rope, scaling, sinusoidal
 from posenc import examples as ex
@@ -148,30 +149,36 @@ def check_display(el):
         assert abs(got - v) <= tol, f"shown {shown!r} but the value is {raw}"
 
 
-def error_text(el, name: str) -> str:
-    return el.locator(f'[data-pe-error="{name}"]').inner_text()
+def bad_input(el, field: str, text: str, while_invalid=None) -> str:
+    """Type ``text`` into the box ``field`` and return the message the widget shows for it: the widget's contract for
+    bad input, checked on the way. The box's message appears and the box is marked invalid; ``while_invalid()``, if
+    given, runs then; typing the good value back clears the message and the mark."""
+    box = el.locator(f'[data-pe-input="{field}"]')
+    good = box.input_value()
+    box.fill(text)
+    err = el.locator(f'[data-pe-error="{field}"]')
+    expect(err).to_be_visible()
+    assert box.get_attribute("aria-invalid") == "true", f"{field}={text!r}: the box is not marked invalid"
+    message = err.inner_text()
+    if while_invalid is not None:
+        while_invalid()
+    box.fill(good)
+    expect(err).to_be_hidden()
+    assert box.get_attribute("aria-invalid") == "false"
+    return message
 
 
 def drive_bad_input(el, cases, shown) -> None:
-    """Type each (field, bad text, expected message) into its box and check the widget's contract.
-
-    The box's message appears and says what is wrong, the box is marked invalid, what ``shown(el)``
-    reads (the widget's last valid result) stays as it was: never a clamp or a half-computed result;
-    typing the good value back clears the message and the mark.
-    """
+    """Type each (field, bad text, expected message) into its box (``bad_input``): the message says what is wrong,
+    and what ``shown(el)`` reads (the widget's last valid result) stays as it was while the input is bad: never a
+    clamp or a half-computed result."""
     before = shown(el)
     for field, text, message in cases:
-        box = el.locator(f'[data-pe-input="{field}"]')
-        good = box.input_value()
-        box.fill(text)
-        err = el.locator(f'[data-pe-error="{field}"]')
-        expect(err).to_be_visible()
-        assert message in err.inner_text(), f"{field}={text!r}: {err.inner_text()}"
-        assert box.get_attribute("aria-invalid") == "true"
-        assert shown(el) == before, f"{field}={text!r} changed the last valid result"
-        box.fill(good)
-        expect(err).to_be_hidden()
-        assert box.get_attribute("aria-invalid") == "false"
+        def unchanged(field=field, text=text):
+            assert shown(el) == before, f"{field}={text!r} changed the last valid result"
+
+        got = bad_input(el, field, text, unchanged)
+        assert message in got, f"{field}={text!r}: {got}"
 
 
 # --- JS unit tests --------------------------------------------------------------------------------
@@ -375,9 +382,7 @@ def test_sin_heatmap_shift_leaves_values_and_colours(visit, site_dir):
     el.locator('[data-pe-input="start"]').fill("100000")
     np.testing.assert_allclose(matrix(), sinusoidal.dot_matrix(np.arange(n) + 100_000, ex.SIN_DIM), rtol=0, atol=1e-9)
     assert colours() == c0
-    el.locator('[data-pe-input="start"]').fill("-1")
-    assert "负数" in error_text(el, "start")
-    check_display(el)
+    assert "负数" in bad_input(el, "start", "-1", lambda: check_display(el))
     sp.assert_clean()
 
 
@@ -431,8 +436,7 @@ def test_sin_dot_curve_does_not_move(visit, site_dir):
     assert value(el.locator('[data-pe-out="k"]')) == 11
     assert el.locator('[data-pe-input="k"]').input_value() == "11"
     assert value(el.locator('[data-pe-out="dot"]')) == pytest.approx(sinusoidal.dot(100_000, 100_011, ex.SIN_DIM), abs=1e-10)
-    el.locator('[data-pe-input="k"]').fill("500")
-    assert "最大是" in error_text(el, "k")
+    assert "最大是" in bad_input(el, "k", "500")
     sp.assert_clean()
 
 
@@ -495,8 +499,7 @@ def test_swap_attention_matches_posenc_attention(visit, site_dir):
     el.locator('[data-preset="猫吃鱼"]').click()
     assert el.locator('[data-pe-out="sentence-b"]').inner_text() == "鱼吃猫"
     check("pos")
-    el.locator('[data-pe-input="sentence"]').fill("猫")
-    assert "至少要两个字" in error_text(el, "sentence")
+    assert "至少要两个字" in bad_input(el, "sentence", "猫")
     sp.assert_clean()
 
 
@@ -605,9 +608,7 @@ def test_rope_pair_shift_keeps_rope_score(visit, site_dir):
     assert np.ptp(ropes) < 1e-12
     assert np.ptp(addeds) > 1e-3
     assert value(el.locator('[data-pe-out="rope-change"]')) < 1e-12
-    el.locator('[data-pe-input="m"]').fill("-2")
-    assert "负数" in error_text(el, "m")
-    check_display(el)
+    assert "负数" in bad_input(el, "m", "-2", lambda: check_display(el))
     sp.assert_clean()
 
 
@@ -642,8 +643,7 @@ def test_scaling_explorer_matches_posenc_scaling(visit, site_dir):
     assert (value(el.locator('[data-pe-out="yarn-low"]')), value(el.locator('[data-pe-out="yarn-high"]'))) == (low, high)
     check("linear", 8, *scaling.linear(hd, theta, 8.0))
     check("ntk", 16, *scaling.ntk_aware(hd, theta, 16.0))
-    el.locator('[data-pe-input="factor"]').fill("0.5")
-    assert "不小于 1" in error_text(el, "factor")
+    assert "不小于 1" in bad_input(el, "factor", "0.5")
     # every model in the list is one of models.yaml's RoPE models, with its own numbers
     keys = el.locator('[data-pe-input="model"] option').evaluate_all("els => els.map(e => e.value)")
     assert keys == [k for k in configs.keys() if configs.load(k).position == "rope"]
@@ -691,9 +691,8 @@ def test_each_slider_and_its_text_box_take_the_same_range(visit, site_dir):
                 expect(err).to_be_hidden()
                 assert float(sl.input_value()) == v
             for v in (lo - step, hi + step):  # and one step past either end is refused by it, with a message
-                box.fill(f"{v:g}")
-                expect(err).to_be_visible()
-                assert re.search("最小是|最大是|不能是负数|不小于", err.inner_text()), (name, v, err.inner_text())
+                message = bad_input(el, SLIDER_PAIRS[name], f"{v:g}")
+                assert re.search("最小是|最大是|不能是负数|不小于", message), (name, v, message)
             box.fill(f"{lo:g}")
             sl.focus()
             sp.page.keyboard.press("End")  # the keyboard reaches the top of the range, and the box follows
@@ -722,12 +721,7 @@ def test_messages_and_readouts_set_chinese_and_latin_apart(visit, site_dir):
     for name, sp, el in each_widget(visit, site_dir):
         texts = [el.locator(".pe-live").inner_text()]
         for field, text in bad_inputs.get(name, []):
-            box = el.locator(f'[data-pe-input="{field}"]')
-            good = box.input_value()
-            box.fill(text)
-            expect(el.locator(f'[data-pe-error="{field}"]')).to_be_visible()
-            texts.append(el.locator(f'[data-pe-error="{field}"]').inner_text())
-            box.fill(good)
+            texts.append(bad_input(el, field, text))
         for t in texts:
             t = re.sub(r"「[^」]*」", "「」", t)  # the reader's own text is quoted as typed
             if name == "swap-attention":  # the sentence and its characters are the reader's too
@@ -747,7 +741,7 @@ def _page_options(el, names):
 @pytest.mark.build
 @pytest.mark.browser
 def test_relative_bias_page_passes_the_figures_example_values(visit, site_dir):
-    """The widgets start where their static figures are drawn (figures_src/relative.py)."""
+    """The widgets start where their static figures are drawn (figures_src/lesson3b.py)."""
     sp, el = open_widget(visit, site_dir, "alibi-bias")
     assert _page_options(el, ["heads", "head", "distance", "span", "factor"]) == {
         "heads": str(relfig.ALIBI_HEADS), "head": str(relfig.ALIBI_HEAD), "distance": str(relfig.ALIBI_DISTANCE),
@@ -1008,7 +1002,11 @@ def _variant_examples(replacements):
         source = source.replace(old, new)
     mod = types.ModuleType("posenc._examples_variant")
     mod.__package__ = "posenc"
-    exec(compile(source, "posenc/examples.py (variant)", "exec"), mod.__dict__)
+    sys.modules[mod.__name__] = mod  # a dataclass (examples.ProjectModel) looks its module up there
+    try:
+        exec(compile(source, "posenc/examples.py (variant)", "exec"), mod.__dict__)
+    finally:
+        del sys.modules[mod.__name__]
     return mod
 
 

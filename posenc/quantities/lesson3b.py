@@ -13,7 +13,7 @@ import numpy as np
 from posenc import configs, facts, rope
 from posenc import examples as ex
 from posenc import relative as rel
-from posenc.quantities import number
+from posenc.quantities import family, number
 from posenc.sinusoidal import DEFAULT_BASE
 
 # --- the naive design: one learned number per distance ---------------------------------------------
@@ -241,35 +241,56 @@ def _():
     return rel.alibi_reaches(ex.ALIBI_HEADS, ex.ALIBI_FACTOR)[ex.ALIBI_HEAD - 1]
 
 
+ALIBI_SLOPES = family(("alibi_slope_first_{}", "alibi_slope_max_{}", "alibi_slope_min_{}", "alibi_power_heads_{}",
+                       "alibi_extra_heads_{}"), {
+    "mpt_7b": ("alibi_slope_first_mpt_7b", "alibi_slope_max_mpt_7b", "alibi_slope_min_mpt_7b", "alibi_power_heads_mpt_7b",
+               "alibi_extra_heads_mpt_7b"),
+    "bloom_176b": ("alibi_slope_first_bloom_176b", "alibi_slope_max_bloom_176b", "alibi_slope_min_bloom_176b",
+                   "alibi_power_heads_bloom_176b", "alibi_extra_heads_bloom_176b"),
+    "baichuan_13b": ("alibi_slope_first_baichuan_13b", "alibi_slope_max_baichuan_13b", "alibi_slope_min_baichuan_13b",
+                     "alibi_power_heads_baichuan_13b", "alibi_extra_heads_baichuan_13b"),
+}, members=ex.ALIBI_MODELS)
+
+
 def register_alibi_family(key: str) -> None:
     """The slopes of ALiBi model ``key`` (models_relative.yaml): head 1, the largest, the smallest, and how many
     heads take the power-of-two sequence and how many the non-power-of-two rule adds."""
     cfg = configs.load(key)
     name, n = cfg.name, cfg["heads"]
+    first, largest, smallest, power, extra = ALIBI_SLOPES[key]
 
-    @number(f"alibi_slope_first_{key}", ".4f", f"{name} 第 1 个头的斜率")
+    @number(first, ".4f", f"{name} 第 1 个头的斜率")
     def _():
         return rel.alibi_slopes(n)[0]
 
-    @number(f"alibi_slope_max_{key}", ".4f", f"{name} 最大的斜率")
+    @number(largest, ".4f", f"{name} 最大的斜率")
     def _():
         return rel.alibi_slopes(n).max()
 
-    @number(f"alibi_slope_min_{key}", ".6f", f"{name} 最小的斜率")
+    @number(smallest, ".6f", f"{name} 最小的斜率")
     def _():
         return rel.alibi_slopes(n).min()
 
-    @number(f"alibi_power_heads_{key}", "d", f"{name} 按 2 的幂规则取斜率的头数 2^⌊log₂ n⌋")
+    @number(power, "d", f"{name} 按 2 的幂规则取斜率的头数 2^⌊log₂ n⌋")
     def _():
         return int((~rel.alibi_extra_heads(n)).sum())
 
-    @number(f"alibi_extra_heads_{key}", "d", f"{name} 按非 2 的幂规则补上的头数")
+    @number(extra, "d", f"{name} 按非 2 的幂规则补上的头数")
     def _():
         return int(rel.alibi_extra_heads(n).sum())
 
 
-for _key in ex.ALIBI_MODELS:
+for _key in ALIBI_SLOPES:
     register_alibi_family(_key)
+
+
+REACH_COUNTS = family(("alibi_reach_min_{}", "alibi_reach_max_{}", "alibi_heads_reaching_context_{}", "alibi_heads_near_{}",
+                       "alibi_heads_far_{}"), {
+    "mpt_7b": ("alibi_reach_min_mpt_7b", "alibi_reach_max_mpt_7b", "alibi_heads_reaching_context_mpt_7b",
+               "alibi_heads_near_mpt_7b", "alibi_heads_far_mpt_7b"),
+    "bloom_176b": ("alibi_reach_min_bloom_176b", "alibi_reach_max_bloom_176b", "alibi_heads_reaching_context_bloom_176b",
+                   "alibi_heads_near_bloom_176b", "alibi_heads_far_bloom_176b"),
+}, members=ex.REACH_MODELS)
 
 
 def register_reach_counts(key: str) -> None:
@@ -277,34 +298,38 @@ def register_reach_counts(key: str) -> None:
     near (reach < REACH_NEAR) and far (reach > REACH_FAR), and how many reach the training length."""
     cfg = configs.load(key)
     name, n = cfg.name, cfg["heads"]
+    shortest, longest, reaching, near, far = REACH_COUNTS[key]
 
-    @number(f"alibi_reach_min_{key}", ".1f", f"{name} 斜率最大的头的作用范围（token）")
+    @number(shortest, ".1f", f"{name} 斜率最大的头的作用范围（token）")
     def _():
         return rel.alibi_reaches(n, ex.ALIBI_FACTOR).min()
 
-    @number(f"alibi_reach_max_{key}", ",.0f", f"{name} 斜率最小的头的作用范围（token）")
+    @number(longest, ",.0f", f"{name} 斜率最小的头的作用范围（token）")
     def _():
         return rel.alibi_reaches(n, ex.ALIBI_FACTOR).max()
 
-    @number(f"alibi_heads_reaching_context_{key}", "d", f"{name} 作用范围达到训练长度的头数")
+    @number(reaching, "d", f"{name} 作用范围达到训练长度的头数")
     def _():
         return int((rel.alibi_reaches(n, ex.ALIBI_FACTOR) >= cfg["context"]).sum())
 
-    @number(f"alibi_heads_near_{key}", "d", f"{name} 作用范围不到 REACH_NEAR 个 token 的头数")
+    @number(near, "d", f"{name} 作用范围不到 REACH_NEAR 个 token 的头数")
     def _():
         return int((rel.alibi_reaches(n, ex.ALIBI_FACTOR) < ex.REACH_NEAR).sum())
 
-    @number(f"alibi_heads_far_{key}", "d", f"{name} 作用范围超过 REACH_FAR 个 token 的头数")
+    @number(far, "d", f"{name} 作用范围超过 REACH_FAR 个 token 的头数")
     def _():
         return int((rel.alibi_reaches(n, ex.ALIBI_FACTOR) > ex.REACH_FAR).sum())
 
 
-for _key in ex.REACH_MODELS:
+for _key in REACH_COUNTS:
     register_reach_counts(_key)
 
 
 # What ALiBi costs far away, for MPT-7B's gentlest head (BLOOM's is the same slope, 1/256, and context).
 COST_MODEL = "mpt_7b"
+GAP_AT_CONTEXT, RATIO_AT_CONTEXT, FAR_HALF_SHARE = family(
+    ("alibi_gap_at_context_{}", "alibi_ratio_at_context_{}", "alibi_far_half_share_{}"),
+    {COST_MODEL: ("alibi_gap_at_context_mpt_7b", "alibi_ratio_at_context_mpt_7b", "alibi_far_half_share_mpt_7b")})[COST_MODEL]
 
 
 def _gentlest():
@@ -312,19 +337,19 @@ def _gentlest():
     return rel.alibi_slopes(cfg["heads"]).min(), cfg["context"]
 
 
-@number(f"alibi_gap_at_context_{COST_MODEL}", ".1f", "MPT-7B 最平缓的头：远在训练长度处的键要高出多少内容分才和眼前的键同权")
+@number(GAP_AT_CONTEXT, ".1f", "MPT-7B 最平缓的头：远在训练长度处的键要高出多少内容分才和眼前的键同权")
 def _():
     m, L = _gentlest()
     return float(rel.alibi_score_gap(m, L))
 
 
-@number(f"alibi_ratio_at_context_{COST_MODEL}", ".2%", "MPT-7B 最平缓的头：偏置在训练长度处把权重压成原来的多少")
+@number(RATIO_AT_CONTEXT, ".2%", "MPT-7B 最平缓的头：偏置在训练长度处把权重压成原来的多少")
 def _():
     m, L = _gentlest()
     return float(rel.alibi_weight_ratio(m, L))
 
 
-@number(f"alibi_far_half_share_{COST_MODEL}", ".1%", "MPT-7B 最平缓的头：内容分都一样时，后一半训练长度上的键总共分到多少注意力")
+@number(FAR_HALF_SHARE, ".1%", "MPT-7B 最平缓的头：内容分都一样时，后一半训练长度上的键总共分到多少注意力")
 def _():
     m, L = _gentlest()
     return rel.alibi_mass_beyond(m, L // 2, L)
@@ -428,33 +453,49 @@ def _():
 # --- parameters each scheme adds ----------------------------------------------------------------
 
 
-def register_parameter_row(scheme: str) -> None:
+SCHEME_PARAMETERS = family(("l3b_params_{}_{}",), {
+    ("sinusoidal", "gpt2"): "l3b_params_sinusoidal_gpt2",
+    ("shaw", "gpt2"): "l3b_params_shaw_gpt2",
+    ("t5", "gpt2"): "l3b_params_t5_gpt2",
+    ("alibi", "gpt2"): "l3b_params_alibi_gpt2",
+    ("rope", "gpt2"): "l3b_params_rope_gpt2",
+}, members=[(scheme, ex.PARAMETER_MODEL) for scheme in ("sinusoidal", "shaw", "t5", "alibi", "rope")])
+(SHAW_PER_HEAD,) = family(("l3b_params_shaw_per_head_{}",), {ex.PARAMETER_MODEL: "l3b_params_shaw_per_head_gpt2"})[ex.PARAMETER_MODEL]
+MODEL_PARAMETERS = family(("l3b_model_params_{}",), {
+    "t5_base": "l3b_model_params_t5_base",
+    "mpt_7b": "l3b_model_params_mpt_7b",
+    "bloom_176b": "l3b_model_params_bloom_176b",
+    "baichuan_13b": "l3b_model_params_baichuan_13b",
+}, members=("t5_base",) + ex.ALIBI_MODELS)
+
+
+def register_parameter_row(scheme: str, name: str) -> None:
     cfg = configs.load(ex.PARAMETER_MODEL)
     k = facts.get("shaw_k_base").value if scheme == "shaw" else None
 
-    @number(f"l3b_params_{scheme}_{ex.PARAMETER_MODEL}", ",", f"{scheme} 加到 {cfg.name} 这样大小的模型上要学的参数")
+    @number(name, ",", f"{scheme} 加到 {cfg.name} 这样大小的模型上要学的参数")
     def _():
         return rel.added_parameters(scheme, cfg, max_relative_position=k)
 
 
-for _scheme in ("sinusoidal", "shaw", "t5", "alibi", "rope"):
-    register_parameter_row(_scheme)
+for (_scheme, _model), (_name,) in SCHEME_PARAMETERS.items():
+    register_parameter_row(_scheme, _name)
 
 
-@number(f"l3b_params_shaw_per_head_{ex.PARAMETER_MODEL}", ",", "Shaw 的向量若像论文 base 模型那样每个头各一套（乘以头数）")
+@number(SHAW_PER_HEAD, ",", "Shaw 的向量若像论文 base 模型那样每个头各一套（乘以头数）")
 def _():
     cfg = configs.load(ex.PARAMETER_MODEL)
     return rel.added_parameters("shaw", cfg, max_relative_position=facts.get("shaw_k_base").value) * cfg["heads"]
 
 
-def register_model_parameters(key: str) -> None:
-    @number(f"l3b_model_params_{key}", ",", f"{configs.load(key).name} 自己的位置方案要学的参数")
+def register_model_parameters(key: str, name: str) -> None:
+    @number(name, ",", f"{configs.load(key).name} 自己的位置方案要学的参数")
     def _():
         return rel.model_position_parameters(configs.load(key))
 
 
-for _key in ("t5_base",) + ex.ALIBI_MODELS:
-    register_model_parameters(_key)
+for _key, (_name,) in MODEL_PARAMETERS.items():
+    register_model_parameters(_key, _name)
 
 
 # --- what a scalar bias cannot express: RoPE's distance preference ---------------------------------

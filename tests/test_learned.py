@@ -1,4 +1,6 @@
-"""Lesson 2: the naive index designs and learned position tables, against closed forms and torch."""
+"""posenc.learned: learned absolute position tables (GPT-2's wpe, BERT's table) against the config files and torch;
+arguments, edges and messages.
+"""
 
 from __future__ import annotations
 
@@ -8,71 +10,12 @@ import numpy as np
 import pytest
 import torch
 import yaml
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
-from posenc import configs, learned, naive
-from posenc import quantities as numbers
 from expect import raises_exactly
+from posenc import configs, learned, naive
+
 
 MODELS = Path(__file__).resolve().parent.parent / "posenc" / "data" / "models.yaml"
-
-
-# --- ① add the raw index ---------------------------------------------------------------------
-
-
-def test_raw_index_ratio_at_the_lesson_probe():
-    # content RMS over the added index p: at p = 37, 1/37 and 0.02/37
-    assert naive.raw_index_content_ratio(37, 1.0) == pytest.approx(1 / 37, rel=1e-15)
-    assert naive.raw_index_content_ratio(37, 0.02) == pytest.approx(0.02 / 37, rel=1e-15)
-    assert naive.raw_index_content_ratio(1, 0.5) == 0.5  # at p = 1 the index is as large as one unit of content
-
-
-def percent(text: str) -> tuple[float, int]:
-    """"2.7%" → (0.027, 1): the value a reader sees and how many decimals it shows."""
-    assert text.endswith("%") and text.count("%") == 1, text
-    digits = text[:-1]
-    return float(digits) / 100, len(digits.partition(".")[2])
-
-
-def test_page_ratios_are_the_ratios_at_the_probe_position_rounded_as_printed():
-    p = numbers.value("naive_probe_position")
-    for name, rms in (("naive_ratio_unit", 1.0), ("naive_ratio_init", 0.02)):  # 0.02: the project's init std
-        assert numbers.value(name) == pytest.approx(rms / p, rel=1e-15), name
-        shown, decimals = percent(numbers.text(name))
-        assert abs(shown - rms / p) <= 0.5 * 10.0 ** -(decimals + 2), (name, numbers.text(name))
-        assert decimals >= 1 and shown > 0  # never printed as 0% or 3%
-
-
-@settings(max_examples=50, deadline=None)
-@given(ps=st.lists(st.integers(1, 10**6), min_size=1, max_size=20), rms=st.floats(1e-4, 10))
-def test_vectorised_ratio_matches_the_scalar_one(ps, rms):
-    got = naive.raw_index_content_ratios(np.array(ps), rms)
-    np.testing.assert_allclose(got, [naive.raw_index_content_ratio(p, rms) for p in ps], rtol=1e-15)
-    assert np.all(np.diff(got[np.argsort(ps)]) <= 0)  # never recovers as p grows
-
-
-# --- ② squeeze into [0, 1] --------------------------------------------------------------------
-
-
-@settings(max_examples=50, deadline=None)
-@given(length=st.integers(2, 5000))
-def test_normalised_index_closed_forms(length):
-    v = naive.normalised_index(length)
-    assert v[0] == 0 and v[-1] == pytest.approx(1) and v.size == length
-    assert naive.normalised_step(length) == pytest.approx(1 / (length - 1))
-    assert naive.normalised_gap_in_tokens(naive.normalised_step(length), length) == pytest.approx(1)
-
-
-def test_same_step_means_different_distances():
-    assert naive.normalised_step(6) == pytest.approx(0.2)
-    assert naive.normalised_gap_in_tokens(0.2, 101) == pytest.approx(20)
-    # generating one more token moves every earlier token: 3/5 → 3/6
-    assert naive.normalised_value(3, 6) == pytest.approx(0.6)
-    assert naive.normalised_value(3, 7) == pytest.approx(0.5)
-
-
-# --- learned tables -------------------------------------------------------------------------------
 
 
 def test_table_parameters_from_the_config_file():
@@ -152,9 +95,6 @@ def test_bad_input_raises_clear_errors(call, match):
         call()
 
 
-# --- exact messages and edges ----------------------------------------------------------------------------
-
-
 @pytest.mark.parametrize(
     "call, message",
     [
@@ -212,17 +152,6 @@ def test_bad_input_raises_clear_errors(call, match):
 def test_bad_input_messages_name_the_argument_and_the_fix(call, message):
     with raises_exactly(message):
         call()
-
-
-def test_naive_edges():
-    assert naive.raw_index_content_ratio(1, 2.0) == 2.0
-    assert naive.raw_index_content_ratios([1, 4], 2.0).tolist() == [2.0, 0.5]
-    assert naive.raw_index_content_ratios(np.array([3], dtype=np.int32), 1.5).dtype == np.float64
-    assert naive.normalised_index(2).tolist() == [0.0, 1.0]
-    assert naive.normalised_value(0, 2) == 0.0 and naive.normalised_value(1, 2) == 1.0
-    assert naive.normalised_step(11) == pytest.approx(0.1, rel=1e-15)
-    assert naive.normalised_gap_in_tokens(0, 11) == 0.0 and naive.normalised_gap_in_tokens(1, 11) == pytest.approx(10, rel=1e-15)
-    assert naive.normalised_gap_in_tokens(np.float64(0.5), 11) == pytest.approx(5, rel=1e-15)
 
 
 def test_learned_table_edges():

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from figures_src import figure
+from figures_src import cell_values, colorbar, figure, heatmap
 from posenc import configs, relative, rope
 from posenc import examples as ex
 from posenc.quantities import text as num
@@ -155,19 +155,14 @@ def alibi_sentence_weights(fig, theme):
     titles = ("只有因果掩码（没有位置信息）", f"加上 ALiBi 偏置（m = {num('l3b_sentence_slope')}）")
     for ax, weights, title in zip(axes, _sentence_weights(), titles):
         shown = np.where(causal, weights, np.nan)
-        im = ax.imshow(shown, cmap=theme.seq_cmap, vmin=0, vmax=1)
-        ax.set_xticks(range(n), [f"{c}\n{j}" for j, c in enumerate(chars)])
-        ax.set_yticks(range(n), [f"{c} {j}" for j, c in enumerate(chars)])
+        im = heatmap(ax, shown, theme, 0, 1, [f"{c}\n{j}" for j, c in enumerate(chars)], [f"{c} {j}" for j, c in enumerate(chars)])
         ax.tick_params(length=0)
-        for i in range(n):
-            for j in range(i + 1):
-                ax.text(j, i, f"{weights[i, j]:.2f}", ha="center", va="center", fontsize=9,
-                        color="#ffffff" if weights[i, j] < 0.6 else "#111111")  # viridis is dark at the low end
+        cell_values(ax, {(i, j): f"{weights[i, j]:.2f}" for i in range(n) for j in range(i + 1)},
+                    lambda i, j, weights=weights: weights[i, j] < 0.6, 9)
         ax.set_title(title, fontsize=10)
         ax.set_ylabel("查询（位置）")
     axes[-1].set_xlabel("键（位置）")
-    cbar = fig.colorbar(im, ax=list(axes), shrink=0.6, pad=0.03)
-    cbar.set_label("注意力权重")
+    colorbar(fig, im, axes, "注意力权重", shrink=0.6, pad=0.03)
 
 
 # --- every head's reach in two real ALiBi models ----------------------------------------------------

@@ -1,6 +1,12 @@
-"""Lesson 3b's figures show what posenc computes: each is drawn as the build draws it and its plotted
-data, ticks and legends are compared, in order, with an independent computation (closed forms,
-transformers' BLOOM slopes, lesson 1's masked attention). The phone rule: tests/test_figure_phone.py."""
+"""Lesson 3b (relative position as a bias on the attention score): every figure drawn and compared with an independent
+computation.
+
+What the tests compare against, part by part:
+
+- Lesson 3b's figures show what posenc computes: each is drawn as the build draws it and its plotted data, ticks and
+  legends are compared, in order, with an independent computation (closed forms, transformers' BLOOM slopes, lesson
+  1's masked attention). The phone rule: tests/test_figure_phone.py.
+"""
 
 from __future__ import annotations
 
@@ -11,18 +17,21 @@ import pytest
 import torch
 from transformers.models.bloom.modeling_bloom import _get_alibi_slopes
 
-from figures_src import relative as relfig
-from figures_src.build import load_all
+from figures_src import lesson3b as relfig
 from posenc import attention, configs, relative, rope
 from posenc import examples as ex
 from posenc.sinusoidal import DEFAULT_BASE
-from tests.figure_support import all_lines, drawn, legend_labels, lines, tick_labels
+from figure_support import all_lines, drawn, legend_labels, lines, registered, tick_labels
+
+
+# --- figures -------------------------------------------------------------------------------------------------------
+
 
 FIGURES = ["alibi_slopes_weights", "t5_bucket_staircase", "alibi_sentence_weights", "alibi_reach_heads", "rope_alibi_by_distance"]
 
 
-def test_the_module_registers_exactly_these_figures():
-    assert sorted(n for n, s in load_all().items() if s.module == "figures_src.relative") == sorted(FIGURES)
+def test_every_figure_of_the_lesson_has_a_content_test_here():
+    assert registered("figures_src.lesson3b") == sorted(FIGURES)
 
 
 def test_widget_aliases_are_the_examples():

@@ -1,5 +1,6 @@
-"""Browser gates, the other half of the pages: test_browser_gates.py's page check, in a file of its own so that
-`make test`'s two workers can share the gates (pytest-xdist --dist loadfile sends a whole file to one worker)."""
+"""Browser gates, the odd-numbered pages (doc_pages()[1::2]): test_browser_gates.py's page check, in a file
+of its own so that `make test`'s two workers share the gates (pytest-xdist --dist loadfile sends a whole file
+to one worker); test_browser_gates.py checks the even-numbered ones."""
 
 from __future__ import annotations
 

@@ -1,0 +1,99 @@
+"""Lesson 1 (attention cannot see word order): the numbers the page quotes and every figure, drawn and compared with
+what posenc computes (the phone rule: tests/test_figure_phone.py).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from figure_support import drawn, registered, tick_labels
+from posenc import attention as at
+from posenc import examples as ex
+from posenc import quantities
+from posenc import tokenize
+
+
+def test_tiny_values_are_printed_as_powers_of_ten():
+    from posenc.quantities.lesson1 import tiny
+
+    assert tiny(0.0) == "0"
+    assert tiny(2.220446049250313e-16) == "2.2×10⁻¹⁶"
+    assert tiny(1.5e3) == "1.5×10³"
+    with pytest.raises(ValueError, match="not finite"):
+        tiny(float("nan"))
+
+
+FIGURES = ("l1_swap_outputs", "l1_permutation", "l1_causal")  # each has its content test below
+
+
+def test_attention_mixes_tokens_and_layer_norm_does_not():
+    x = np.random.default_rng(3).normal(size=(5, 8))
+    change = np.random.default_rng(4).normal(size=8)
+    mh = at.make_multi_head(8, 2, 5)
+    assert at.others_moved(at.layer_norm, x, 2, change) == 0.0
+    assert at.others_moved(lambda h: at.multi_head_attend(h, mh), x, 2, change) > 0.01
+    assert at.others_moved(lambda h: h * 2.0, x, 0, np.zeros(8)) == 0.0
+    # the lesson's numbers are these functions on the lesson's example
+    sent = at.sentence_input(ex.SWAP_MAIN[0], ex.ATTN_D, ex.ATTN_SEED)
+    vec = at.token_vectors(tokenize.token_ids(ex.MIX_CHAR + ex.SWAP_MAIN[0][ex.MIX_ROW]), ex.ATTN_D, ex.ATTN_SEED)
+    moved = at.others_moved(lambda h: at.multi_head_attend(h, at.make_multi_head(ex.ATTN_D, ex.MHA_HEADS, ex.ATTN_SEED)),
+                            sent, ex.MIX_ROW, vec[0] - vec[1])
+    assert quantities.text("l1_mix_mha") == format(moved, ".2f") and moved > 0.01
+    assert quantities.text("l1_mix_layernorm") == "0"
+
+
+def _image_axes(fig):
+    return [ax for ax in fig.axes if ax.get_images()]
+
+
+def _labels(text):
+    return [f"{ch} {k}" for k, ch in enumerate(text)]
+
+
+def test_l1_swap_outputs_draws_the_four_outputs_in_order():
+    head = at.make_head(ex.ATTN_D, ex.ATTN_SEED)
+    expected = []
+    for positions in (False, True):
+        sw = at.swap_experiment(*ex.SWAP_MAIN, head, ex.ATTN_SEED, positions)
+        expected += [(sw.text, sw.before.out), (sw.swapped, sw.after.out)]
+    with drawn("l1_swap_outputs") as fig:
+        axes = _image_axes(fig)
+        assert len(axes) == 4
+        for ax, (sentence, out) in zip(axes, expected):
+            np.testing.assert_array_equal(np.asarray(ax.get_images()[0].get_array()), out)
+            assert tick_labels(ax, "y") == _labels(sentence)
+            assert tick_labels(ax, "x") == [str(k) for k in range(ex.ATTN_D)]
+            assert sentence in ax.get_title()
+        assert [("加位置向量" in ax.get_title()) for ax in axes] == [False, False, True, True]
+
+
+def test_l1_permutation_draws_p_and_both_weight_matrices():
+    sw = at.swap_experiment(*ex.SWAP_MAIN, at.make_head(ex.ATTN_D, ex.ATTN_SEED), ex.ATTN_SEED)
+    rows, cols = np.nonzero(at.permutation_matrix(sw.perm))
+    with drawn("l1_permutation") as fig:
+        p_ax = fig.axes[0]
+        np.testing.assert_array_equal(p_ax.collections[0].get_offsets(), np.column_stack([cols, rows]))
+        assert tick_labels(p_ax, "x") == _labels(sw.text) and tick_labels(p_ax, "y") == _labels(sw.swapped)
+        images = _image_axes(fig)
+        for ax, sentence, res in zip(images, (sw.text, sw.swapped), (sw.before, sw.after)):
+            np.testing.assert_array_equal(np.asarray(ax.get_images()[0].get_array()), res.weights)
+            assert tick_labels(ax, "x") == list(sentence) == tick_labels(ax, "y")
+        assert len(images) == 2
+
+
+def test_l1_causal_draws_the_masked_weights_of_both_orders():
+    sw = at.swap_experiment(*ex.CAUSAL, at.make_head(ex.ATTN_D, ex.ATTN_SEED), ex.ATTN_SEED, causal=True)
+    mask = at.causal_mask(len(sw.perm))
+    with drawn("l1_causal") as fig:
+        images = _image_axes(fig)
+        assert len(images) == 2
+        for ax, sentence, res in zip(images, (sw.text, sw.swapped), (sw.before, sw.after)):
+            shown = ax.get_images()[0].get_array()
+            np.testing.assert_array_equal(np.ma.getmaskarray(shown), ~mask)
+            np.testing.assert_array_equal(shown.data[mask], res.weights[mask])
+            assert tick_labels(ax, "y") == _labels(sentence) and sentence in ax.get_title()
+
+
+def test_every_figure_of_the_lesson_has_a_content_test_here():
+    assert registered("figures_src.lesson1") == sorted(FIGURES)
