@@ -44,9 +44,11 @@ FORMULAS = """() => [...document.querySelectorAll('div.arithmatex')]
 
 
 def wait_for_formula_widths(page) -> None:
-    """katex-init.js marks wide formulas once KaTeX's fonts are in; give it that moment."""
-    page.evaluate("document.fonts.ready")
-    page.wait_for_timeout(300)
+    """scrollers.js marks wide formulas after the load event, once the fonts are in, a few at a time while the
+    browser is idle; it says when it has checked them all."""
+    page.wait_for_function("document.documentElement.dataset.peScrollers === 'checked'", timeout=15_000)
+    # after a change of width (rotating the phone, the desktop pass), its ResizeObserver marks them again
+    page.evaluate("new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
 
 
 def phone_problems(page) -> list[str]:

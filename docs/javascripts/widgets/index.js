@@ -2,6 +2,11 @@
 // navigation swaps pages without a reload, so mount on each page it shows.
 // Each widget is docs/javascripts/widgets/<name>.js exporting mount(element)
 // (sync or async); _ui.js holds their shared parts and is not a widget.
+//
+// Widgets mount once the page has loaded (the window's load event; at once for a page that
+// instant navigation shows): on a slow phone the text, the formulas and the figures come first,
+// and a widget's scripts and data do not hold back the load. Until it mounts, a widget's static
+// figure stands in for it.
 const loaded = new Map();
 
 // Each widget mounts on its own: one that waits for data (dataflow, scaling-explorer fetch JSON)
@@ -23,4 +28,9 @@ function mountAll(root) {
   return Promise.all([...root.querySelectorAll("[data-pe-widget]:not([data-pe-mounted])")].map(mountOne));
 }
 
-document$.subscribe(({ body }) => mountAll(body));
+const pageLoaded = new Promise((resolve) => {
+  if (document.readyState === "complete") resolve();
+  else window.addEventListener("load", resolve, { once: true });
+});
+
+document$.subscribe(({ body }) => pageLoaded.then(() => mountAll(body)));

@@ -1,24 +1,10 @@
-// Render $…$ and $$…$$ with the KaTeX the site serves itself (no CDN).
-// Material's instant navigation swaps pages without a reload, so render on
-// every page it shows (document$), not once on load.
-document$.subscribe(({ body }) => {
-  renderMathInElement(body, {
-    delimiters: [
-      { left: "$$", right: "$$", display: true },
-      { left: "$", right: "$", display: false },
-      { left: "\\(", right: "\\)", display: false },
-      { left: "\\[", right: "\\]", display: true },
-    ],
-    throwOnError: false,
-  });
-});
-
 // A display formula, a table or a row of tab labels wider than the page scrolls sideways (a
 // lesson's step tabs do on a 390 px phone). Where it does, it is marked .pe-scroll (extra.css
 // draws a shadow at the edge of a formula with more to see) and made focusable, so arrow keys
 // scroll it (axe-core scrollable-region-focusable); a display formula is also named and gets a
-// visible hint under it. Checked once KaTeX's fonts have loaded, since they change the formulas'
-// widths, and again whenever a width changes (rotating a phone).
+// visible hint under it. Checked once the page has loaded and its fonts (KaTeX's among them: the build
+// sets every formula, tools/katex_render.py) are in, since they change the formulas' widths, and again
+// whenever a width changes (rotating a phone).
 const SCROLLERS = "div.arithmatex, .md-typeset__scrollwrap, .md-typeset .tabbed-labels";
 const HINT = "公式较宽，可左右滑动查看";
 
@@ -50,12 +36,30 @@ function markScroller(el) {
 
 const resized = new ResizeObserver((entries) => entries.forEach((entry) => markScroller(entry.target)));
 
+// After the load event, a few at a time while the browser is idle: measuring an element lays out its
+// block, which a long lesson otherwise skips until it comes near the screen (extra.css,
+// content-visibility); measuring them all at once held the page still for a second on a slow phone.
+const pageLoaded = new Promise((resolve) => {
+  if (document.readyState === "complete") resolve();
+  else window.addEventListener("load", resolve, { once: true });
+});
+const idle = window.requestIdleCallback || ((run) => setTimeout(() => run({ timeRemaining: () => 8 }), 1));
+
 document$.subscribe(({ body }) => {
   resized.disconnect(); // the last page's elements are gone
-  document.fonts.ready.then(() => {
-    for (const el of body.querySelectorAll(SCROLLERS)) {
-      markScroller(el);
-      resized.observe(el);
-    }
+  Promise.all([pageLoaded, document.fonts.ready]).then(() => {
+    const todo = [...body.querySelectorAll(SCROLLERS)];
+    const work = (deadline) => {
+      while (todo.length && deadline.timeRemaining() > 2) {
+        const el = todo.shift();
+        if (!el.isConnected) continue; // instant navigation has shown another page
+        markScroller(el);
+        resized.observe(el);
+      }
+      if (todo.length) idle(work, { timeout: 1000 });
+      else document.documentElement.dataset.peScrollers = "checked"; // the browser tests wait for this
+    };
+    delete document.documentElement.dataset.peScrollers;
+    idle(work, { timeout: 1000 });
   });
 });
