@@ -1,7 +1,8 @@
 """What a page must do on a phone and on a desktop, read from a loaded page (a plain module, shared by
 test_browser_gates.py, which runs these on every page, and test_phone.py).
 
-On a phone (390 × 844 CSS px), with every folded block opened: each figure renders at no less than
+On a phone (390 × 844 CSS px), with every folded block opened: a lesson's question and the first paragraph
+after its data-flow panel are on the first screen; each figure renders at no less than
 MIN_RATIO of its natural width (so its ≥ 9 pt text stays ≥ 9 CSS px without zooming), and a display
 formula that has to scroll shows a visible cue and can be scrolled from the keyboard. On a desktop
 (1280 px) no display formula is wider than its column.
@@ -43,6 +44,20 @@ FORMULAS = """() => [...document.querySelectorAll('div.arithmatex')]
   })"""
 
 
+# A lesson on a phone: its question (本课一问) and the first paragraph after the data-flow panel (folded to one
+# line until tapped) are on the first screen. In page coordinates, so the scroll position does not matter.
+FIRST_SCREEN = """() => {
+  const question = document.querySelector('article .admonition.question');
+  const panel = document.querySelector('article [data-pe-widget="dataflow"]');
+  if (!question || !panel) return null;
+  let first = panel.nextElementSibling;
+  while (first && first.tagName !== 'P') first = first.nextElementSibling;
+  const top = (el) => el.getBoundingClientRect().top + scrollY;
+  return {question: top(question) + question.getBoundingClientRect().height, line: top(first) + parseFloat(getComputedStyle(first).lineHeight),
+          screen: innerHeight, text: first.textContent.trim().slice(0, 20)};
+}"""
+
+
 def wait_for_formula_widths(page) -> None:
     """scrollers.js marks wide formulas after the load event, once the fonts are in, a few at a time while the
     browser is idle; it says when it has checked them all."""
@@ -54,6 +69,12 @@ def wait_for_formula_widths(page) -> None:
 def phone_problems(page) -> list[str]:
     """On a phone-sized page: figures too small to read, formulas that scroll without a cue or the keyboard."""
     problems = []
+    first = page.evaluate(FIRST_SCREEN)
+    if first and first["question"] > first["screen"]:
+        problems.append(f"the lesson's question ends at {first['question']:.0f} px, below the first screen ({first['screen']} px)")
+    if first and first["line"] > first["screen"]:
+        problems.append(f"the first paragraph after the data-flow panel ({first['text']}…) starts its first line at "
+                        f"{first['line']:.0f} px, below the first screen ({first['screen']} px)")
     for f in page.evaluate(FIGURES):
         if not f["natural"]:
             problems.append(f"figure {f['figure']}: did not load ({f['src']})")

@@ -20,6 +20,7 @@ async function mountOne(el) {
     await mod.mount(el); // a widget may be async (scaling-explorer loads model configs)
   } catch (err) {
     // Keep the static figure: the page stays readable even if a widget fails.
+    el.classList.add("pe-widget--failed");
     console.error(`widget ${name} failed to mount`, err);
   }
 }
