@@ -1,11 +1,12 @@
-// A display formula, a table or a row of tab labels wider than the page scrolls sideways (a
-// lesson's step tabs do on a 390 px phone). Where it does, it is marked .pe-scroll (extra.css
+// A display formula, a table, a notebook's code or a row of tab labels wider than the page scrolls
+// sideways (a table of 64 frequency pairs does on a phone; code wraps there instead, extra.css; Material
+// handles its own code blocks). Where it does, it is marked .pe-scroll (extra.css
 // draws a shadow at the edge of a formula with more to see) and made focusable, so arrow keys
 // scroll it (axe-core scrollable-region-focusable); a display formula is also named and gets a
 // visible hint under it. Checked once the page has loaded and its fonts (KaTeX's among them: the build
 // sets every formula, tools/katex_render.py) are in, since they change the formulas' widths, and again
 // whenever a width changes (rotating a phone).
-const SCROLLERS = "div.arithmatex, .md-typeset__scrollwrap, .md-typeset .tabbed-labels";
+const SCROLLERS = "div.arithmatex, .md-typeset__scrollwrap, .md-typeset .tabbed-labels, .jupyter-wrapper pre";
 const HINT = "公式较宽，可左右滑动查看";
 
 function markScroller(el) {

@@ -1,8 +1,9 @@
 """What a page must do on a phone and on a desktop, read from a loaded page (a plain module, shared by
 test_browser_gates.py, which runs these on every page, and test_phone.py).
 
-On a phone (390 × 844 CSS px), with every folded block opened: a lesson's question and the first paragraph
-after its data-flow panel are on the first screen; each figure renders at no less than
+On a phone (390 × 844 CSS px, a touch screen), with every folded block opened: a lesson's question and the first
+paragraph after its data-flow panel are on the first screen; nothing scrolls sideways that could reflow (issue 33:
+formulas break into lines, wide tables become cards, code wraps); each figure renders at no less than
 MIN_RATIO of its natural width (so its ≥ 9 pt text stays ≥ 9 CSS px without zooming), and a display
 formula that has to scroll shows a visible cue and can be scrolled from the keyboard. On a desktop
 (1280 px) no display formula is wider than its column.
@@ -58,6 +59,22 @@ FIRST_SCREEN = """() => {
 }"""
 
 
+# A long page's blocks are rendered only near the screen (extra.css, content-visibility: auto). Checks that read
+# sizes and colours (these, axe-core) render every block first, as a reader sees each block when it gets there.
+RENDER_ALL = """() => { if (document.getElementById('pe-render-all')) return;
+  const style = Object.assign(document.createElement('style'), {id: 'pe-render-all', textContent: '.md-typeset > * { content-visibility: visible !important; }'});
+  document.head.append(style); }"""
+
+# Nothing scrolls sideways on a phone but what cannot reflow: a table of more than CARD_MAX_ROWS rows (a grid read
+# down its columns, tools/table_cards.py) and a widget's named, focusable data table (_ui.js scroller).
+SIDEWAYS = """maxRows => {
+  const grid = (e) => e.matches('.md-typeset__scrollwrap') && [...e.querySelectorAll('table')].some(t => t.tBodies[0] && t.tBodies[0].rows.length > maxRows);
+  return [...document.querySelectorAll('article :is(div, pre, code, table, p, ul, ol, figure)')]
+    .filter(e => e.getClientRects().length && /(auto|scroll)/.test(getComputedStyle(e).overflowX) && e.scrollWidth > e.clientWidth + 1)
+    .filter(e => !grid(e) && !e.closest('.pe-widget .pe-scroll'))
+    .map(e => `${e.tagName.toLowerCase()}.${[...e.classList].join('.')} (${e.scrollWidth} px in ${e.clientWidth} px): ${e.textContent.trim().replace(/\\s+/g, ' ').slice(0, 40)}`);
+}"""
+
 def wait_for_formula_widths(page) -> None:
     """scrollers.js marks wide formulas after the load event, once the fonts are in, a few at a time while the
     browser is idle; it says when it has checked them all."""
@@ -67,8 +84,16 @@ def wait_for_formula_widths(page) -> None:
 
 
 def phone_problems(page) -> list[str]:
-    """On a phone-sized page: figures too small to read, formulas that scroll without a cue or the keyboard."""
+    """On a phone-sized page: the first screen, anything that scrolls sideways and could reflow, figures too small
+    to read, formulas that scroll without a cue or the keyboard."""
+    from tools.table_cards import CARD_MAX_ROWS
+
     problems = []
+    page.evaluate(RENDER_ALL)
+    page.evaluate("new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    if page.evaluate("document.documentElement.scrollWidth > document.documentElement.clientWidth"):
+        problems.append("the page itself scrolls sideways")
+    problems += [f"scrolls sideways (break a formula into lines, let it wrap or fit): {s}" for s in page.evaluate(SIDEWAYS, CARD_MAX_ROWS)]
     first = page.evaluate(FIRST_SCREEN)
     if first and first["question"] > first["screen"]:
         problems.append(f"the lesson's question ends at {first['question']:.0f} px, below the first screen ({first['screen']} px)")

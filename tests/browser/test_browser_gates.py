@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from page_checks import DESKTOP, OPEN_ALL, PHONE, desktop_formula_problems, phone_problems, wait_for_formula_widths
+from page_checks import DESKTOP, OPEN_ALL, PHONE, RENDER_ALL, desktop_formula_problems, phone_problems, wait_for_formula_widths
 from test_gates import PREFIX, SubpathServer, doc_pages
 
 pytestmark = [pytest.mark.browser, pytest.mark.build, pytest.mark.long]
@@ -41,12 +41,6 @@ VIEWPORT = {"light": PHONE, "dark": DESKTOP}
 AXE_ALL = {"resultTypes": ["violations"]}
 STRIP_KATEX_HTML = """() => { document.querySelectorAll('.katex-html').forEach(e => e.remove());
   document.querySelectorAll('div.arithmatex').forEach(e => { e.style.overflow = 'visible'; }); }"""
-# A long page's blocks are rendered only near the screen (extra.css, content-visibility: auto); axe-core
-# reads colours and overflow from the rendering, so it checks the page with every block rendered, as a
-# reader sees each block when it scrolls there.
-RENDER_ALL = """() => { if (document.getElementById('pe-render-all')) return;
-  const style = Object.assign(document.createElement('style'), {id: 'pe-render-all', textContent: '.md-typeset > * { content-visibility: visible !important; }'});
-  document.head.append(style); }"""
 
 
 @pytest.fixture(scope="module")
@@ -185,7 +179,8 @@ def check_page(browser, subpath_site, axe, page_path: str) -> None:
     """One page, loaded once and checked twice: in the light scheme on a phone, then switched to the dark
     scheme with the header's toggle (as a reader does) and widened to a desktop. Each time it settles,
     nothing fails or leaves the site, images decode, that width's reading checks pass and axe is clean."""
-    context = browser.new_context(color_scheme="light", reduced_motion="reduce", viewport=VIEWPORT["light"])
+    # a touch screen, as a phone has: no hover (Material makes a wide code block focusable only where there is)
+    context = browser.new_context(color_scheme="light", reduced_motion="reduce", viewport=VIEWPORT["light"], has_touch=True)
     try:
         page = context.new_page()
         rec = Recorder(context, page, subpath_site.origin)
