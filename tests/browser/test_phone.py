@@ -1,4 +1,5 @@
-"""On a phone: tapping a figure opens it full size, in either scheme (issue 18); a wide table is cards (issue 33).
+"""On a phone: tapping a figure opens it full size, in either scheme (issue 18); a wide table is cards, and the
+search box's reset leaves no tooltip behind after a tap (issue 33).
 
 Every page's phone reading checks (figures legible at 390 px, wide formulas scroll with a cue and from
 the keyboard) and the desktop formula-width check run in the browser gates, on the same page load as
@@ -101,3 +102,21 @@ def test_a_wide_table_is_cards_on_a_phone_and_still_a_table_for_screen_readers(b
     finally:
         context.close()
 
+
+def test_the_search_reset_leaves_no_tooltip_after_a_tap(browser, site_url):
+    """Issue 33: on a touch screen Material's 清空当前内容 tooltip stayed on screen after the reset was tapped."""
+    context, page = _touch_page(browser, site_url, "lessons/03-sinusoidal/")
+    try:
+        page.locator("label[for='__search']").first.tap()
+        box = page.locator("input.md-search__input")
+        box.fill("RoPE")
+        box.press("End")
+        page.locator(".md-search__options button[type=reset]").tap()
+        page.wait_for_timeout(300)  # Material's tooltip shows after a short delay
+        assert box.input_value() == ""
+        shown = page.evaluate("""[...document.querySelectorAll('.md-tooltip, .md-tooltip2')]
+          .filter(t => t.getClientRects().length && getComputedStyle(t).visibility !== 'hidden' && getComputedStyle(t).opacity !== '0')
+          .map(t => t.textContent.trim())""")
+        assert "清空当前内容" not in shown, shown
+    finally:
+        context.close()
