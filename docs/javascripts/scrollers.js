@@ -1,11 +1,11 @@
 // A display formula, a table, a notebook's code or a row of tab labels wider than the page scrolls
-// sideways (a table of 64 frequency pairs does on a phone; code wraps there instead, extra.css; Material
-// handles its own code blocks). Where it does, it is marked .pe-scroll (extra.css
-// draws a shadow at the edge of a formula with more to see) and made focusable, so arrow keys
-// scroll it (axe-core scrollable-region-focusable); a display formula is also named and gets a
-// visible hint under it. Checked once the page has loaded and its fonts (KaTeX's among them: the build
-// sets every formula, tools/katex_render.py) are in, since they change the formulas' widths, and again
-// whenever a width changes (rotating a phone).
+// sideways (a table of 64 frequency pairs does on a phone; code wraps there instead, extra.css;
+// Material handles its own code blocks). Where it does, it is marked .pe-scroll (extra.css draws a
+// shadow at the edge of a formula with more to see) and made focusable, so arrow keys scroll it
+// (axe-core scrollable-region-focusable); a display formula is also named and gets a visible hint
+// under it. Checked once the page has loaded and its fonts (KaTeX's among them: the build sets every
+// formula, tools/katex_render.py) are in, since they change the formulas' widths; again whenever a
+// width changes (rotating a phone) and when a skipped block comes near the screen.
 const SCROLLERS = "div.arithmatex, .md-typeset__scrollwrap, .md-typeset .tabbed-labels, .jupyter-wrapper pre";
 const HINT = "公式较宽，可左右滑动查看";
 
@@ -36,6 +36,12 @@ function markScroller(el) {
 }
 
 const resized = new ResizeObserver((entries) => entries.forEach((entry) => markScroller(entry.target)));
+
+// A block the browser skips until it comes near the screen (extra.css, content-visibility) reports no
+// overflow while skipped: measure it again when it is rendered.
+document.addEventListener("contentvisibilityautostatechange", (ev) => {
+  if (!ev.skipped && ev.target.matches(SCROLLERS)) markScroller(ev.target);
+}, true);
 
 // After the load event, a few at a time while the browser is idle: measuring an element lays out its
 // block, which a long lesson otherwise skips until it comes near the screen (extra.css,

@@ -157,6 +157,8 @@ def test_instant_navigation_remounts_the_panel_for_the_next_lesson(visit, site_d
     assert page.evaluate("window.__sameDocument") is True, "the click reloaded the page: instant navigation is off"
     assert panel.count() == 1 and panel.first.get_attribute("data-lesson") == "3"
     assert panel.first.locator(".pe-live").count() == 1
+    # the widgets' stylesheet, loaded with the first page's widgets (widgets/index.js), still applies
+    assert panel.first.locator(".pe-live").evaluate("e => getComputedStyle(e).borderTopStyle") == "solid"
     assert panel.first.locator('[data-pe-input="model"]').input_value() == ex.DATAFLOW_START["3"]
     m = df.load(ex.DATAFLOW_START["3"])
     got = panel.first.locator("[data-pe-stage]").evaluate_all("els => els.map(e => e.dataset.state)")
