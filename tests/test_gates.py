@@ -466,9 +466,14 @@ def test_notebook_pages_reference_no_cdn(site_dir):
 # the search index, and the site-wide stylesheets and scripts every page links (found as the files
 # that every page references). A figure counts once, in the larger of its two schemes: the browser
 # never loads the hidden scheme's image (lazy and display: none).
-PAGE_BUDGET = 700_000
+# Since issue 33 a page's HTML carries its formulas already set by KaTeX (tools/katex_render.py), in
+# place of the 267 KB KaTeX script every page ran: about 200 KB more uncompressed HTML for lessons 3
+# and 5 (≈13 KB gzipped, as GitHub Pages serves it), hence 950 KB instead of 700 KB and 165 KB instead
+# of 150 KB. What a phone transfers on a first load is held to its own budget over the wire
+# (tools/phone_load.py, tests/browser/test_phone_load.py).
+PAGE_BUDGET = 950_000
 FIGURE_BUDGET = 120_000  # one SVG file, either scheme
-NOTEBOOK_HTML_BUDGET = 150_000  # a notebook page's HTML; its shared stylesheet is cached once
+NOTEBOOK_HTML_BUDGET = 165_000  # a notebook page's HTML; its shared stylesheet is cached once
 
 
 def _site_wide(site_dir: Path, pages: list[str]) -> set[str]:

@@ -2,7 +2,8 @@
 
 For every model and every stage the panel's displayed shapes, parameter parts and counts are read
 back and compared with posenc.dataflow computed here; the learned / this lesson / later state of each
-stage on each page with posenc.dataflow.taught; keyboard use, bad data, a 390 px phone and dark mode.
+stage on each page with posenc.dataflow.taught; keyboard use (the stages are one Tab stop), bad data,
+a 390 px phone (folded to one line until tapped) and dark mode.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ def open_panel(visit, site_dir, state: str, **options):
     assert 'data-pe-widget="dataflow"' in page_file.read_text(encoding="utf-8"), f"{PAGES[state] or 'home'} has no data-flow panel"
     sp = visit(PAGES[state], wait="domcontentloaded", **options)
     el = sp.page.locator('[data-pe-widget="dataflow"]').first
-    # the panel mounts after KaTeX has set the page's formulas: on a busy machine that takes a while
+    # widgets mount after the page's load event (docs/javascripts/widgets/index.js): on a busy machine that takes a while
     expect(el).to_have_class(re.compile(r"\bpe-widget--live\b"), timeout=30_000)
     return sp, el
 
@@ -110,11 +111,28 @@ def test_keyboard_and_screen_reader(visit, site_dir):
     page.keyboard.press("Enter")
     expect(button).to_have_attribute("aria-pressed", "true")
     assert el.locator('[data-pe-out="stage-name"]').inner_text() == df.stage(ex.DATAFLOW_START["4"], "rope").name
-    page.keyboard.press("Tab")  # the next stage
+    page.keyboard.press("ArrowRight")  # the next stage
     assert page.evaluate("document.activeElement.dataset.peStage") == "scores"
     page.keyboard.press("Space")
     expect(el.locator('[data-pe-stage="scores"]')).to_have_attribute("aria-pressed", "true")
     expect(button).to_have_attribute("aria-pressed", "false")
+    # the stages are one Tab stop: only the focused one is in the Tab order, Home/End and the arrows move
+    stages = el.locator("[data-pe-stage]")
+    keys = stages.evaluate_all("els => els.map(e => e.dataset.peStage)")
+    assert stages.evaluate_all("els => els.filter(e => e.tabIndex === 0).map(e => e.dataset.peStage)") == ["scores"]
+    page.keyboard.press("End")
+    assert page.evaluate("document.activeElement.dataset.peStage") == keys[-1]
+    page.keyboard.press("ArrowDown")  # stays on the last
+    assert page.evaluate("document.activeElement.dataset.peStage") == keys[-1]
+    page.keyboard.press("Home")
+    assert page.evaluate("document.activeElement.dataset.peStage") == keys[0]
+    page.keyboard.press("ArrowLeft")
+    assert page.evaluate("document.activeElement.dataset.peStage") == keys[0]
+    page.keyboard.press("Tab")  # leaves the group: the next stop is after the stages
+    assert page.evaluate("document.activeElement.dataset.peStage") is None
+    page.keyboard.press("Shift+Tab")  # back into the group, on the stage that had focus
+    assert page.evaluate("document.activeElement.dataset.peStage") == keys[0]
+    expect(el.locator('[data-pe-stage="scores"]')).to_have_attribute("aria-pressed", "true")  # moving chose nothing
     assert el.locator(".pe-live").get_attribute("role") == "group" and el.locator(".pe-live").get_attribute("aria-labelledby")
     assert el.locator('[data-pe-out="detail"]').get_attribute("aria-live") == "polite"
     assert el.locator("ol.pe-flow").get_attribute("aria-label")
@@ -139,6 +157,8 @@ def test_instant_navigation_remounts_the_panel_for_the_next_lesson(visit, site_d
     assert page.evaluate("window.__sameDocument") is True, "the click reloaded the page: instant navigation is off"
     assert panel.count() == 1 and panel.first.get_attribute("data-lesson") == "3"
     assert panel.first.locator(".pe-live").count() == 1
+    # the widgets' stylesheet, loaded with the first page's widgets (widgets/index.js), still applies
+    assert panel.first.locator(".pe-live").evaluate("e => getComputedStyle(e).borderTopStyle") == "solid"
     assert panel.first.locator('[data-pe-input="model"]').input_value() == ex.DATAFLOW_START["3"]
     m = df.load(ex.DATAFLOW_START["3"])
     got = panel.first.locator("[data-pe-stage]").evaluate_all("els => els.map(e => e.dataset.state)")
@@ -179,11 +199,38 @@ def test_bad_data_gets_a_clear_message(visit, site_dir):
     sp.assert_clean()
 
 
+def test_phone_folded_then_unfolded(visit, site_dir):
+    """At 390 px the panel starts as one line naming the lesson's stage (the stage it opens on); a tap unfolds
+    it, a second folds it; at 1280 px it starts unfolded."""
+    sp, el = open_panel(visit, site_dir, "4", viewport={"width": 390, "height": 844})
+    toggle = el.locator("[data-pe-toggle]")
+    expect(toggle).to_have_attribute("aria-expanded", "false")
+    assert el.locator(".pe-flow__body").is_hidden() and el.locator("[data-pe-stage]").first.is_hidden()
+    height = toggle.evaluate("e => e.getBoundingClientRect().height")
+    line = toggle.evaluate("e => parseFloat(getComputedStyle(e).lineHeight)")
+    assert 24 <= height < 2 * line, f"the folded panel should be one line (and a thumb-sized target): {height} px, line {line} px"
+    assert df.stage(ex.DATAFLOW_START["4"], "rope").name in toggle.inner_text()
+    assert toggle.get_attribute("aria-controls") == el.locator(".pe-flow__body").get_attribute("id")
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-expanded", "true")
+    expect(el.locator('[data-pe-stage="rope"]')).to_be_visible()
+    expect(el.locator('[data-pe-stage="rope"]')).to_have_attribute("aria-pressed", "true")
+    toggle.focus()
+    sp.page.keyboard.press("Enter")
+    expect(toggle).to_have_attribute("aria-expanded", "false")
+    sp.assert_clean()
+    sp, el = open_panel(visit, site_dir, "4", viewport={"width": 1280, "height": 900})
+    expect(el.locator("[data-pe-toggle]")).to_have_attribute("aria-expanded", "true")
+    expect(el.locator('[data-pe-stage="rope"]')).to_be_visible()
+    sp.assert_clean()
+
+
 def test_phone_column_and_dark_mode(visit, site_dir):
     for state in ("all", "5"):
         sp, el = open_panel(visit, site_dir, state, viewport={"width": 390, "height": 800}, color_scheme="dark")
         page = sp.page
         page.wait_for_load_state("load")
+        el.locator("[data-pe-toggle]").click()  # folded on a phone
         lefts = el.locator("li.pe-flow__item").evaluate_all("els => els.map(e => Math.round(e.getBoundingClientRect().left))")
         assert len(set(lefts)) == 1, f"the stages should stack in one column on a phone: {lefts}"
         widths = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")

@@ -180,6 +180,15 @@ export function selectField(label, options, initial, onValue, name = "") {
   return { wrap: h("div", { class: "pe-field" }, h("label", { for: id }, label), select), select };
 }
 
+/**
+ * A chart's viewBox width: `wide` units, or 5/6 of it on a phone. A chart shrinks to its column (about
+ * 300–330 px at 390 px), so a 480-unit chart set its 15-unit labels under 10 px there; at 400 units
+ * they stay at 11 px or more (tests/browser/page_checks.py). Decided when the widget's module loads.
+ */
+export function chartWidth(wide) {
+  return window.matchMedia("(max-width: 30em)").matches ? Math.round((wide * 5) / 6) : wide;
+}
+
 /** The interactive part's frame: a titled group; returns { root, title }. */
 export function frame(el, title) {
   const titleId = uid("title");

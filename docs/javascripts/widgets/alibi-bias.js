@@ -11,11 +11,11 @@
 //   data-factor    the reach's factor f > 1 (the lesson uses 10: ln 10 / m)
 import { formatInt, formatNumber, formatSci } from "../posenc-math/format.js";
 import { alibiBias, alibiReach, alibiSlopes, alibiWeightRatio } from "../posenc-math/relative.js";
-import { activate, fill, frame, h, num, numberField, pageOptions, s, scroller, selectField, setNum, showFailure, slider } from "./_ui.js";
+import { activate, chartWidth, fill, frame, h, num, numberField, pageOptions, s, scroller, selectField, setNum, showFailure, slider } from "./_ui.js";
 
 const MAX_HEADS = 1024; // a table and a plot of every head still load at once
 const MAX_CURVES = 64; // faint weight curves drawn for the other heads (evenly spaced beyond that)
-const W = 480;
+const W = chartWidth(480); // 400 on a phone: its text stays legible (_ui.js)
 const H = 220;
 const PAD = { l: 52, r: 14, t: 14, b: 40 };
 

@@ -11,9 +11,9 @@
 import { formatInt, formatNumber, formatSci } from "../posenc-math/format.js";
 import { hasRow, tableParameters } from "../posenc-math/learned.js";
 import { rawIndexContentRatio } from "../posenc-math/naive.js";
-import { activate, button, fill, frame, h, num, numberField, pageOptionsOrFail, refuse, s, selectField, setNum } from "./_ui.js";
+import { activate, button, chartWidth, fill, frame, h, num, numberField, pageOptionsOrFail, refuse, s, selectField, setNum } from "./_ui.js";
 
-const W = 480;
+const W = chartWidth(480); // 400 on a phone: its text stays legible (_ui.js)
 const H = 230;
 const PAD = { l: 56, r: 12, t: 12, b: 38 };
 const SAMPLES = 160;

@@ -9,8 +9,15 @@
 //   data-lesson  the lesson whose state is shown ("1" … "6", "3b", "6b"), or "all" on the home page
 //   data-model   the model shown first, or "" for the page's own (dataflow.json "start")
 //   data-data    the panel's data as JSON, or "" to fetch assets/dataflow.json
+//
+// On a phone (NARROW) the panel starts folded to one line, a button that names the stage this lesson
+// is about (the stage it opens on); a tap unfolds it. Wider, it starts unfolded. The stage buttons
+// are one Tab stop: Tab reaches the chosen stage, the arrow keys (Home, End) move between stages, and
+// Enter or Space chooses one.
 import { formatInt } from "../posenc-math/format.js";
-import { activate, fill, frame, h, num, pageOptionsOrFail, refuse, selectField } from "./_ui.js";
+import { activate, fill, h, num, pageOptionsOrFail, refuse, selectField, uid } from "./_ui.js";
+
+const NARROW = "(max-width: 44.984375em)"; // Material's phone and small-tablet layout
 
 const TAGS = { V: "已核实", V3: "副本核实", U: "未核实" };
 const shape = (dims) => dims.map((d) => (d === "T" ? "T" : formatInt(d))).join(" × ");
@@ -57,17 +64,23 @@ export async function mount(el) {
   const stateText = { learned: "已学", new: "本课", later: "还没学" };
   const ui = { model: models.find((m) => m.key === first), stage: null };
   const title = opt.lesson === "all" ? "数据流：一个 token 序列怎样走到 logits，位置从哪里进入" : `数据流：学到第 ${opt.lesson} 课为止（点一个环节看形状和参数）`;
-  const root = frame(el, title);
+  const bodyId = uid("flow");
+  const titleId = uid("title");
+  const toggle = h("button", { type: "button", class: "pe-flow__toggle", "aria-controls": bodyId, "data-pe-toggle": "" });
+  const body = h("div", { class: "pe-flow__body", id: bodyId });
+  const root = h("div", { class: "pe-live pe-flowpanel", role: "group", "aria-labelledby": titleId },
+    h("p", { class: "pe-live__title pe-flow__head", id: titleId }, toggle), body);
 
   const picker = selectField("模型", models.map((m) => [m.key, m.name]), first, (key) => {
     ui.model = models.find((m) => m.key === key);
     render();
   }, "model");
   const summary = h("div", { class: "pe-readout", "aria-live": "polite", "data-pe-out": "summary" });
-  const row = h("ol", { class: "pe-flow", "aria-label": "数据流的环节（按顺序）" });
+  const row = h("ol", { class: "pe-flow", "aria-label": "数据流的环节（按顺序；方向键在环节之间移动）", onkeydown: moveFocus });
   const detail = h("div", { class: "pe-readout pe-flow__detail", "aria-live": "polite", "data-pe-out": "detail" });
   const fields = h("ul", {});
-  root.append(
+  body.append(
+    h("p", { class: "pe-flow__title" }, title),
     h("div", { class: "pe-controls" }, picker.wrap),
     summary,
     row,
@@ -95,7 +108,8 @@ export async function mount(el) {
       const st = state(topic);
       const later = s.entries.length > 0 && s.entries.every(([t]) => state(t) === "later");
       return h("li", { class: `pe-flow__item pe-flow__item--${st}${perLayer ? " pe-flow__item--layer" : ""}` },
-        h("button", { type: "button", class: "pe-flow__stage", "aria-pressed": String(key === ui.stage), "data-pe-stage": key, "data-state": st, onclick: () => select(key) },
+        h("button", { type: "button", class: "pe-flow__stage", "aria-pressed": String(key === ui.stage), tabindex: key === ui.stage ? "0" : "-1",
+          "data-pe-stage": key, "data-state": st, onclick: () => select(key) },
           h("span", { class: "pe-flow__name" }, name),
           h("span", { class: "pe-flow__meta" }, `${lessonText(topic)} · ${stateText[st]}${perLayer ? ` · 每层 ×${m.layers}` : ""}`),
           s.entries.length ? h("span", { class: "pe-flow__pos", "data-pe-pos": later ? "later" : "" }, `◆ 位置从这里进入${later ? `（${lessonText(s.entries[0][0])}讲）` : ""}`) : null,
@@ -110,6 +124,37 @@ export async function mount(el) {
     row.querySelectorAll("[data-pe-stage]").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.peStage === key)));
     showStage();
   }
+
+  // One Tab stop for the stages (a roving tabindex): the arrow keys move focus, Enter or Space chooses.
+  function moveFocus(ev) {
+    const buttons = [...row.querySelectorAll("[data-pe-stage]")];
+    const at = buttons.indexOf(document.activeElement);
+    if (at < 0) return;
+    const to = { ArrowRight: at + 1, ArrowDown: at + 1, ArrowLeft: at - 1, ArrowUp: at - 1, Home: 0, End: buttons.length - 1 }[ev.key];
+    if (to === undefined) return;
+    ev.preventDefault();
+    const next = buttons[Math.max(0, Math.min(buttons.length - 1, to))];
+    for (const b of buttons) b.tabIndex = b === next ? 0 : -1;
+    next.focus();
+  }
+
+  // Folded on a phone: one line that names this page's stage; the reader unfolds it. The page's width
+  // decides until the reader has used the button (rotating a phone folds or unfolds it then).
+  const narrow = window.matchMedia(NARROW);
+  let chosen = false;
+  function setOpen(open) {
+    toggle.setAttribute("aria-expanded", String(open));
+    body.hidden = !open;
+    root.classList.toggle("pe-flowpanel--folded", !open);
+  }
+  toggle.addEventListener("click", () => {
+    chosen = true;
+    setOpen(body.hidden);
+  });
+  narrow.addEventListener("change", function follow() {
+    if (!el.isConnected) return narrow.removeEventListener("change", follow); // instant navigation left the page
+    if (!chosen) setOpen(!narrow.matches);
+  });
 
   function showStage() {
     const [key, name, topic] = stages.find(([k]) => k === ui.stage);
@@ -133,6 +178,13 @@ export async function mount(el) {
   const m0 = ui.model;
   ui.stage = (stages.find(([, , topic]) => state(topic) === "new") ||
     stages.find(([key]) => m0.stages[key].entries.some(([t]) => state(t) !== "later")) || stages[0])[0];
+  const stageName = stages.find(([k]) => k === ui.stage)[1];
+  toggle.append(
+    h("span", { class: "pe-flow__toggle-name" }, "数据流"),
+    h("span", { class: "pe-flow__toggle-here" }, opt.lesson === "all" ? "一个 token 序列怎样走到 logits" : `本课：${stageName}`),
+    h("span", { class: "pe-flow__toggle-icon", "aria-hidden": "true" }),
+  );
+  setOpen(!narrow.matches);
   render();
   activate(el, root);
 }

@@ -13,7 +13,7 @@
 import { formatInt, formatNumber, formatSci } from "../posenc-math/format.js";
 import { inverseFrequencies, wavelengths } from "../posenc-math/rope.js";
 import { scaleModel } from "../posenc-math/scaling.js";
-import { activate, fill, frame, h, num, numberField, pageOptionsOrFail, refuse, s, scroller, selectField, slider } from "./_ui.js";
+import { activate, chartWidth, fill, frame, h, num, numberField, pageOptionsOrFail, refuse, s, scroller, selectField, slider } from "./_ui.js";
 
 const METHODS = [
   ["yarn", "YaRN"],
@@ -21,7 +21,7 @@ const METHODS = [
   ["ntk", "NTK-aware"],
 ];
 const FACTOR_RANGE = { min: 1, max: 64 }; // the box and the slider take the same range (real models use ≤ 40)
-const W = 480;
+const W = chartWidth(480); // 400 on a phone: its text stays legible (_ui.js)
 const H = 280;
 const PAD = { l: 52, r: 12, t: 14, b: 36 };
 

@@ -14,6 +14,8 @@ import { formatInt, formatNumber, MAX_INPUT } from "../posenc-math/format.js";
 import { angularFrequencies, encode, handAngles, periods } from "../posenc-math/sinusoidal.js";
 import { activate, fill, animation, button, frame, h, num, numberField, pageOptionsOrFail, s, selectField, setNum } from "./_ui.js";
 
+const NARROW = window.matchMedia("(max-width: 30em)").matches;
+
 const MAX_DIM = 64; // 32 clock faces still fit on a phone
 const SPEEDS = [
   ["1", "每秒 1 个 token"],
@@ -109,7 +111,7 @@ export function mount(el) {
   let hands = [];
   function drawFaces() {
     const n = state.d / 2;
-    const cols = n <= 8 ? 4 : 8;
+    const cols = n <= 8 || NARROW ? 4 : 8; // on a phone four to a row, so each face (and its text) stays readable
     const rows = Math.ceil(n / cols);
     const cell = 100;
     faces.setAttribute("viewBox", `0 0 ${cols * cell} ${rows * (cell + 22)}`);

@@ -9,10 +9,10 @@
 //   data-k              the distance read out first, 0 … max
 import { formatInt, formatNumber, formatSci } from "../posenc-math/format.js";
 import { dot, dotClosedForm } from "../posenc-math/sinusoidal.js";
-import { activate, button, frame, h, num, numberField, pageOptionsOrFail, s, refuse, setNum } from "./_ui.js";
+import { activate, button, chartWidth, frame, h, num, numberField, pageOptionsOrFail, refuse, s, setNum } from "./_ui.js";
 
 const MAX_K = 10000; // the curve is recomputed for every k on each change of p
-const W = 480;
+const W = chartWidth(480); // 400 on a phone: its text stays legible (_ui.js)
 const H = 240;
 const PAD = { l: 40, r: 10, t: 12, b: 34 };
 

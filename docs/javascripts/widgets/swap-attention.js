@@ -27,6 +27,7 @@ import { attention, mulberry32, randomMatrix } from "../posenc-math/attention.js
 import { activate, fill, button, frame, h, num, pageOptionsOrFail, refuse, scroller, selectField, uid } from "./_ui.js";
 
 const MAX_CHARS = 12;
+const HEADERS = ["字 原→新位置", "差值（不加位置）", "差值（加位置）", "原句里的输出", "交换后的输出"];
 
 /** Why (sentence, i, j) cannot start the widget, or "" when it can. */
 function swapError(text, i, j) {
@@ -122,7 +123,8 @@ export function mount(el) {
     ),
   );
   const sentences = h("p", { class: "pe-sentences" });
-  const table = h("table", { class: "pe-table pe-swap" });
+  // on a phone, one card per character (extra.css, table[data-pe-cards]): each value after its column's name
+  const table = h("table", { class: "pe-table pe-swap", "data-pe-cards": "" });
   const summary = h("p", {});
   const source = h("p", { class: "pe-note", "data-pe-out": "source" });
   const readout = h("div", { class: "pe-readout" }, h("div", { "aria-live": "polite" }, sentences, summary), scroller("每个字的输出表（可左右滚动）", table), source);
@@ -186,7 +188,7 @@ export function mount(el) {
       h(
         "thead",
         {},
-        h("tr", {}, ["字 原→新位置", "差值（不加位置）", "差值（加位置）", "原句里的输出", "交换后的输出"].map((t) => h("th", { scope: "col" }, t))),
+        h("tr", {}, HEADERS.map((t) => h("th", { scope: "col" }, t))),
       ),
       h(
         "tbody",
@@ -196,10 +198,10 @@ export function mount(el) {
             "tr",
             { "data-pe-row": k },
             h("th", { scope: "row" }, `${c} ${k}→${where[k]}`),
-            h("td", {}, num(diffs.nopos[k], formatSci(diffs.nopos[k], 1), { "data-pe-diff": `nopos-${k}` })),
-            h("td", {}, num(diffs.pos[k], formatNumber(diffs.pos[k], 3), { "data-pe-diff": `pos-${k}` })),
-            h("td", { class: "pe-vec" }, ...vecNums(a[k], `a-${k}`)),
-            h("td", { class: "pe-vec" }, ...vecNums(b[where[k]], `b-${k}`)),
+            h("td", { "data-label": HEADERS[1] }, num(diffs.nopos[k], formatSci(diffs.nopos[k], 1), { "data-pe-diff": `nopos-${k}` })),
+            h("td", { "data-label": HEADERS[2] }, num(diffs.pos[k], formatNumber(diffs.pos[k], 3), { "data-pe-diff": `pos-${k}` })),
+            h("td", { class: "pe-vec", "data-label": HEADERS[3] }, ...vecNums(a[k], `a-${k}`)),
+            h("td", { class: "pe-vec", "data-label": HEADERS[4] }, ...vecNums(b[where[k]], `b-${k}`)),
           ),
         ),
       ),

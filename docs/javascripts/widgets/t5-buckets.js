@@ -12,11 +12,11 @@
 // message at the field and keeps the last valid result; nothing is clamped.
 import { formatInt, MAX_INPUT } from "../posenc-math/format.js";
 import { t5Args, t5Bucket, t5BucketEdges } from "../posenc-math/relative.js";
-import { activate, fill, frame, h, num, numberField, pageOptions, s, scroller, setNum, showFailure, uid } from "./_ui.js";
+import { activate, chartWidth, fill, frame, h, num, numberField, pageOptions, s, scroller, setNum, showFailure, uid } from "./_ui.js";
 
 const MAX_BUCKETS = 4096; // the table lists every bucket
 const MAX_DISTANCE = 1_000_000; // the edges are found by looking up every distance up to max_distance
-const W = 480;
+const W = chartWidth(480); // 400 on a phone: its text stays legible (_ui.js)
 const H = 250;
 const PAD = { l: 44, r: 14, t: 14, b: 42 };
 
@@ -185,7 +185,7 @@ export function mount(el) {
         s("line", { class: "pe-plot__ref", x1: x(d), x2: x(d), y1: PAD.t, y2: H - PAD.b }),
         s("text", { class: "pe-plot__tick", x: x(d), y: H - PAD.b + 18, "text-anchor": "middle" }, formatInt(d)),
       ]),
-      s("text", { class: "pe-plot__tick", x: (W + PAD.l) / 2, y: H - 4, "text-anchor": "middle" }, "距离 |j − i|（对数刻度；虚线：0、max_exact、max_distance）"),
+      s("text", { class: "pe-plot__tick", x: (W + PAD.l) / 2, y: H - 4, "text-anchor": "middle" }, "距离 |j − i|（虚线：0、max_exact、max_distance）"),
       s("polyline", { class: "pe-plot__line pe-plot__line--step", points: points.join(" ") }),
       s("circle", { class: "pe-plot__dot", cx: x(shown), cy: y(own), r: 5.5 }),
     );
