@@ -13,16 +13,64 @@ Lessons place a figure with ``{{ figure("sin_clock") }}``.
 
 Every module in this package (except those starting with "_") is loaded by
 ``figures_src.build``, so a new lesson's figure module needs no registration.
+
+Figures in two languages. A figure module takes every word it draws, and its alt text and caption,
+from its section of the label tables, ``figures_src/labels/zh.yaml`` and ``figures_src/labels/en.yaml``
+(one table per language, the same keys in both)::
+
+    T = texts(__name__)                                   # this module's section of the tables
+    @figure("sin_clock", alt=lambda: T("sin_clock.alt", n=num("sin_dims")), caption=lambda: T("sin_clock.caption"))
+    def sin_clock(fig, theme):
+        ax.set_xlabel(T("position"))                      # "位置" or "position", as the figure is drawn
+
+``T(key, **values)`` is the text in the language being drawn, with ``{name}`` fields filled in;
+``num(name)`` is a registered quantity as that language prints it. A module with a section in
+``labels/en.yaml`` is drawn in both languages; the others are drawn once and the English site shows
+the Chinese drawing, until they are converted (README: "How to change a lesson in both languages").
 """
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Callable, Union
 
 from posenc.quantities import call_site
 
 Text = Union[str, Callable[[], str]]
+
+_LANGUAGE = ["zh"]  # the language being drawn or described (a stack: in_language nests)
+
+
+def language() -> str:
+    """The language the figure being drawn (or its alt text) is in."""
+    return _LANGUAGE[-1]
+
+
+@contextmanager
+def in_language(lang: str):
+    from posenc.formatting import check_language
+
+    _LANGUAGE.append(check_language(lang))
+    try:
+        yield
+    finally:
+        _LANGUAGE.pop()
+
+
+def texts(module: str):
+    """``T(key, **values)``: the text of ``key`` in module ``module``'s section of the label table of the
+    language being drawn (figures_src/_labels.py)."""
+    from figures_src import _labels
+
+    return _labels.Texts(module.rpartition(".")[2])
+
+
+def num(name: str) -> str:
+    """A registered quantity, printed as the language being drawn prints it (posenc/formatting.py)."""
+    from posenc import quantities
+
+    return quantities.text(name, language())
 
 
 @dataclass(frozen=True)
@@ -35,11 +83,13 @@ class FigureSpec:
     module: str
     where: str = "?"  # file:line of the @figure(...) line
 
-    def alt_text(self) -> str:
-        return self.alt() if callable(self.alt) else self.alt
+    def alt_text(self, lang: str = "zh") -> str:
+        with in_language(lang):
+            return self.alt() if callable(self.alt) else self.alt
 
-    def caption_text(self) -> str:
-        return self.caption() if callable(self.caption) else self.caption
+    def caption_text(self, lang: str = "zh") -> str:
+        with in_language(lang):
+            return self.caption() if callable(self.caption) else self.caption
 
 
 REGISTRY: dict[str, FigureSpec] = {}
@@ -55,7 +105,7 @@ def figure(name: str, *, alt: Text, caption: Text = "", size: tuple[float, float
         if name in REGISTRY:
             raise ValueError(f"figure {name!r} is defined twice: at {REGISTRY[name].where} and at {where}; rename one")
         if not alt:
-            raise ValueError(f"figure {name!r} ({where}) needs Chinese alt text for screen readers")
+            raise ValueError(f"figure {name!r} ({where}) needs alt text for screen readers")
         REGISTRY[name] = FigureSpec(name, draw, alt, caption, size, draw.__module__, where)
         return draw
 

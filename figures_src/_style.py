@@ -41,6 +41,10 @@ class MissingGlyph(RuntimeError):
     pass
 
 
+class ChineseInEnglishFigure(RuntimeError):
+    """A figure drawn for the English site still draws a CJK character (figures_src/labels/en.yaml lacks it)."""
+
+
 @lru_cache(maxsize=None)
 def cjk_font() -> tuple[str, str]:
     """(family, file) of the CJK font figures use, registered with matplotlib.
@@ -113,24 +117,38 @@ def rc_params(theme: Theme) -> dict:
     }
 
 
-def render_svg(spec, theme: Theme) -> bytes:
-    """Draw ``spec`` in ``theme`` and return deterministic SVG bytes.
+def drawn_texts(fig) -> list[str]:
+    """Every text a figure draws (titles, labels, tick labels, legends, annotations)."""
+    from matplotlib.text import Text
 
-    A glyph missing from the CJK font is an error, not a box on the page.
+    return [t.get_text() for t in fig.findobj(Text) if t.get_text()]
+
+
+def render_svg(spec, theme: Theme, lang: str = "zh") -> bytes:
+    """Draw ``spec`` in ``theme`` for pages in ``lang`` and return deterministic SVG bytes.
+
+    A glyph missing from the CJK font is an error, not a box on the page; so is a CJK character in a
+    figure drawn in English (its text belongs in figures_src/labels/en.yaml).
     """
     import io
 
     import matplotlib.pyplot as plt
 
-    with matplotlib.rc_context(rc_params(theme)), warnings.catch_warnings(record=True) as caught:
+    from figures_src import _labels, in_language
+
+    with matplotlib.rc_context(rc_params(theme)), warnings.catch_warnings(record=True) as caught, in_language(lang):
         warnings.simplefilter("always")
         fig = plt.figure(figsize=spec.size)
         try:
             spec.draw(fig, theme)
             buf = io.BytesIO()
             fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": None})
+            chinese = [t for t in drawn_texts(fig) if _labels.CJK.search(t)] if lang != "zh" else []
         finally:
             plt.close(fig)
+    if chinese:
+        raise ChineseInEnglishFigure(f"figure {spec.name!r} ({lang}, {theme.name}) draws {chinese[:3]!r}: take its words from "
+                                     f"figures_src/labels/{lang}.yaml (T(...)), not from Chinese text in the code or data")
     for w in caught:
         text = str(w.message)
         if "missing from" in text and "Glyph" in text:

@@ -23,7 +23,11 @@ The cache never holds a drawing made by other code than its key says:
   if a file changed in between, it deletes what it drew and fails (the next build,
   which ``mkdocs serve`` starts on the change, draws again).
 
-    python -m figures_src.build --out /tmp/figs [--no-cache] [--only NAME]   # render, report what was drawn
+Each figure is drawn per theme and per language: a module with a section in figures_src/labels/en.yaml
+(figures_src/_labels.py) gets an English drawing too, keyed on its section of that table; a module not
+converted yet has one drawing, which the English site shows as well.
+
+    python -m figures_src.build --out /tmp/figs [--no-cache] [--only NAME] [--lang en]   # render, report what was drawn
 """
 
 from __future__ import annotations
@@ -42,6 +46,8 @@ import types
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from pathlib import Path
+
+from posenc.formatting import LANGUAGES
 
 ROOT = Path(__file__).resolve().parent.parent
 # POSENC_FIGURE_CACHE points a build at another cache (an empty one for a truly clean build).
@@ -117,14 +123,22 @@ def _shared_digest() -> str:
 
     h = hashlib.sha256()
     h.update(tree_digest(ROOT / "posenc" / "data", patterns=("*.yaml", "*.json")).encode())
-    for name in ("__init__.py", "_style.py"):
+    for name in ("__init__.py", "_style.py", "_labels.py"):
         h.update((ROOT / "figures_src" / name).read_bytes())
     family, path = _style.cjk_font()
     h.update(f"{matplotlib.__version__}|{family}|{path}|{Path(path).stat().st_size}".encode())
     return h.hexdigest()
 
 
-def cache_key(spec, theme: str) -> str:
+def drawn_in(spec, lang: str) -> str:
+    """The language ``spec`` is drawn in for a page in ``lang``: its own, once its module is converted."""
+    from figures_src import _labels
+
+    return lang if _labels.converted(spec.module.rpartition(".")[2]) else "zh"
+
+
+def cache_key(spec, theme: str, lang: str = "zh") -> str:
+    from figures_src import _labels
     from posenc import quantities
 
     module = sys.modules[spec.module]
@@ -136,7 +150,8 @@ def cache_key(spec, theme: str) -> str:
         h.update(dep.read_bytes())
     if module.__file__ and Path(module.__file__).is_file():
         for name in quoted_quantities(module):
-            h.update(f"{name}={quantities.text(name)}".encode())
+            h.update(f"{name}={quantities.text(name, lang)}".encode())
+    h.update(f"{lang}|{_labels.section_digest(spec.module.rpartition('.')[2], lang)}".encode())
     for extra in getattr(module, "INPUTS", ()):
         path = ROOT / extra
         h.update(tree_digest(path).encode() if path.is_dir() else path.read_bytes())
@@ -171,19 +186,22 @@ def _needs_pending_results(spec) -> bool:
     return pending() and RESULTS_FILE.resolve() in inputs
 
 
-def _planned(cache_dir: Path, only: set[str] | None) -> dict[str, dict[str, Path]]:
+def _planned(cache_dir: Path, only: set[str] | None, lang: str = "zh") -> dict[str, dict[str, Path]]:
     from figures_src import _style
 
     plan = {}
     for name, spec in sorted(load_all().items()):
         if (only is None or name in only) and not _needs_pending_results(spec):
-            plan[name] = {theme: cache_dir / f"{name}.{theme}.{cache_key(spec, theme)}.svg" for theme in _style.THEMES}
+            drawn = drawn_in(spec, lang)
+            infix = "" if drawn == "zh" else f"{drawn}."
+            plan[name] = {theme: cache_dir / f"{name}.{theme}.{infix}{cache_key(spec, theme, drawn)}.svg" for theme in _style.THEMES}
     return plan
 
 
 def render_all(cache_dir: Path = DEFAULT_CACHE, use_cache: bool = True, fresh_process: bool = False,
-               only: set[str] | None = None) -> RenderReport:
-    """Make sure every figure (or those in ``only``) has an up-to-date SVG per theme in ``cache_dir``.
+               only: set[str] | None = None, lang: str = "zh") -> RenderReport:
+    """Make sure every figure (or those in ``only``) has an up-to-date SVG per theme in ``cache_dir``,
+    as pages in ``lang`` show it.
 
     ``fresh_process``: draw what is missing in a new Python process (the build does this; see
     the module docstring). Otherwise draw here, with the figure modules this process imported.
@@ -191,23 +209,23 @@ def render_all(cache_dir: Path = DEFAULT_CACHE, use_cache: bool = True, fresh_pr
     start = time.perf_counter()
     cache_dir.mkdir(parents=True, exist_ok=True)
     if fresh_process:
-        plan = _planned(cache_dir, only)
+        plan = _planned(cache_dir, only, lang)
         if use_cache and all(p.exists() for themes in plan.values() for p in themes.values()):
             report = RenderReport(paths=plan, cached=[f"{n}.{t}" for n, themes in plan.items() for t in themes])
         else:
-            report = _render_in_subprocess(cache_dir, use_cache, only)
+            report = _render_in_subprocess(cache_dir, use_cache, only, lang)
     else:
-        report = _render_here(cache_dir, use_cache, only)
-    _prune(cache_dir, keep={p for themes in report.paths.values() for p in themes.values()})
+        report = _render_here(cache_dir, use_cache, only, lang)
+    _prune(cache_dir, keep={p for themes in report.paths.values() for p in themes.values()}, lang=lang)
     report.seconds = time.perf_counter() - start
     return report
 
 
-def _render_here(cache_dir: Path, use_cache: bool, only: set[str] | None) -> RenderReport:
+def _render_here(cache_dir: Path, use_cache: bool, only: set[str] | None, lang: str = "zh") -> RenderReport:
     from figures_src import _style
 
     before = sources_digest()
-    report = RenderReport(paths=_planned(cache_dir, only))
+    report = RenderReport(paths=_planned(cache_dir, only, lang))
     registry = load_all()
     for name, themes in report.paths.items():
         for theme_name, path in themes.items():
@@ -216,7 +234,7 @@ def _render_here(cache_dir: Path, use_cache: bool, only: set[str] | None) -> Ren
                 report.cached.append(label)
                 continue
             tmp = path.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_bytes(_style.render_svg(registry[name], _style.THEMES[theme_name]))
+            tmp.write_bytes(_style.render_svg(registry[name], _style.THEMES[theme_name], drawn_in(registry[name], lang)))
             tmp.replace(path)  # atomic: an interrupted build never leaves half a figure
             report.drawn.append(label)
     if sources_digest() != before:
@@ -227,8 +245,8 @@ def _render_here(cache_dir: Path, use_cache: bool, only: set[str] | None) -> Ren
     return report
 
 
-def _render_in_subprocess(cache_dir: Path, use_cache: bool, only: set[str] | None) -> RenderReport:
-    args = [sys.executable, "-m", "figures_src.build", "--out", str(cache_dir), "--json"]
+def _render_in_subprocess(cache_dir: Path, use_cache: bool, only: set[str] | None, lang: str = "zh") -> RenderReport:
+    args = [sys.executable, "-m", "figures_src.build", "--out", str(cache_dir), "--json", "--lang", lang]
     args += [] if use_cache else ["--no-cache"]
     for name in sorted(only or ()):
         args += ["--only", name]
@@ -239,11 +257,18 @@ def _render_in_subprocess(cache_dir: Path, use_cache: bool, only: set[str] | Non
     return RenderReport.from_json(proc.stdout.strip().splitlines()[-1])
 
 
-def _prune(cache_dir: Path, keep: set[Path]) -> None:
-    """Delete superseded SVGs, but only old ones: another build running now may still be copying them."""
+def _language_of(path: Path) -> str:
+    """The language of a cached drawing from its name: name.theme[.lang].key.svg (no lang: Chinese)."""
+    parts = path.name.split(".")
+    return parts[2] if len(parts) == 5 else "zh"
+
+
+def _prune(cache_dir: Path, keep: set[Path], lang: str = "zh") -> None:
+    """Delete superseded SVGs of ``lang``, but only old ones: another build running now may still be copying
+    them (and the other language's build keeps its own)."""
     now = time.time()
     for path in cache_dir.glob("*.svg"):
-        if path not in keep and now - path.stat().st_mtime > STALE_AFTER_S:
+        if path not in keep and _language_of(path) == lang and now - path.stat().st_mtime > STALE_AFTER_S:
             path.unlink(missing_ok=True)
 
 
@@ -253,8 +278,9 @@ def main(argv=None) -> int:
     parser.add_argument("--no-cache", action="store_true", help="redraw every figure")
     parser.add_argument("--only", action="append", metavar="NAME", help="render only this figure (repeatable)")
     parser.add_argument("--json", action="store_true", help="print the report as one JSON line (for the build)")
+    parser.add_argument("--lang", default="zh", choices=LANGUAGES, help="the language of the pages the figures are for (default zh)")
     args = parser.parse_args(argv)
-    report = render_all(args.out, use_cache=not args.no_cache, only=set(args.only) if args.only else None)
+    report = render_all(args.out, use_cache=not args.no_cache, only=set(args.only) if args.only else None, lang=args.lang)
     if args.json:
         print(report.to_json())
         return 0

@@ -10,10 +10,14 @@ from __future__ import annotations
 
 from matplotlib.patches import FancyBboxPatch
 
-from figures_src import figure
+from figures_src import figure, language, texts
 from posenc import dataflow as df
 from posenc import examples as ex
 from posenc.formatting import format_value
+
+# This module's words: figures_src/labels/<lang>.yaml, section dataflow. The stage, topic, tensor and model
+# names are posenc.dataflow's own (Chinese); the English table translates them under data.<group>.<key>.
+T = texts(__name__)
 
 WIDTH = 4.6  # inches: with the 0.1 in padding savefig adds on each side, _style.PHONE_MAX_WIDTH_IN
 ROW = 0.62  # inches per stage
@@ -27,7 +31,28 @@ def figure_name(state: str) -> str:
 
 
 def _where(state: str) -> str:
-    return "首页" if state == "all" else f"第 {state} 课"
+    return T("home") if state == "all" else T("lesson", n=state)
+
+
+def _fmt(value) -> str:
+    return format_value(value, ",", language())
+
+
+def _stage_name(stage: df.Stage) -> str:
+    return T.data("stage", stage.key, stage.name)
+
+
+def _topic_name(topic: str) -> str:
+    return T.data("topic", topic, df.TOPICS[topic][1])
+
+
+def _model_name(m: df.Model) -> str:
+    return m.name if m.name.isascii() else T.data("model", m.key, m.name)
+
+
+def _tensor_name(tensor) -> str:
+    """A tensor's name: ASCII names (x, q, token ID) in both languages, the others by their Chinese name."""
+    return tensor.name if tensor.name.isascii() else T.data("tensor", tensor.name, tensor.name)
 
 
 def stage_state(stage: df.Stage, state: str) -> str:
@@ -39,39 +64,44 @@ def stage_state(stage: df.Stage, state: str) -> str:
 
 def params_text(stage: df.Stage) -> str:
     if stage.repeat > 1 and stage.parameters:
-        return f"参数 每层 {format_value(stage.per_copy, ',')} × {stage.repeat} 层"
-    return f"参数 {format_value(stage.parameters, ',')}"
+        return T("params_per_layer", per_layer=_fmt(stage.per_copy), layers=stage.repeat)
+    return T("params", n=_fmt(stage.parameters))
 
 
 def outputs_text(stage: df.Stage) -> str:
-    return "，".join(f"{t.name} [{df.shape_text(t.shape)}]" for t in stage.outputs)
+    return T("list_join").join(f"{_tensor_name(t)} [{df.shape_text(t.shape)}]" for t in stage.outputs)
 
 
 def marker_text(stage: df.Stage) -> str:
     """◆ and the topics that enter here (greyed in the figure while their lesson is still to come)."""
-    names = "、".join(dict.fromkeys(df.TOPICS[e.topic][1] for e in stage.entries))
-    return f"◆ 位置从这里进入：{names}"
+    names = T("name_join").join(dict.fromkeys(_topic_name(e.topic) for e in stage.entries))
+    return T("enters_here", names=names)
+
+
+# The Chinese alt text quotes each entry's own sentence from posenc.dataflow ({text}); the English one names
+# the stage and the topic that enters there ({topic}), since those sentences are Chinese data.
+FIELDS_MAY_DIFFER = ("enters_item", "enters_nowhere")
+
+
+def _where_position_enters(m: df.Model, stages) -> str:
+    enters = [T("enters_item", stage=_stage_name(s), topic=_topic_name(e.topic), text=e.text) for s in stages for e in s.entries]
+    note = df.method_note(m)
+    return T("enters_join").join(enters) if enters else T("enters_nowhere", text=note.text if note else "")
 
 
 def _alt(state: str) -> str:
     m = df.load(ex.DATAFLOW_START[state])
     stages = df.stages(m)
-    learned = "、".join(s.name for s in stages if stage_state(s, state) != "later")
-    later = "、".join(s.name for s in stages if stage_state(s, state) == "later")
-    enters = [f"「{s.name}」（{e.text}）" for s in stages for e in s.entries]
-    note = df.method_note(m)
-    where = "；".join(enters) if enters else note.text
-    head = f"{_where(state)}的数据流图，模型是 {m.name}：从上到下 {len(stages)} 个环节，" \
-           f"每个环节写着输出的形状和参数个数，T 是序列长度。"
-    known = f"已经学过的环节（实线框）：{learned}。" + (f"还没学的环节（虚线框）：{later}。" if later else "")
-    return f"{head}{known}位置从哪里进入：{where}。整个模型 {format_value(df.total_parameters(m), ',')} 个参数。"
+    learned = T("name_join").join(_stage_name(s) for s in stages if stage_state(s, state) != "later")
+    later = T("name_join").join(_stage_name(s) for s in stages if stage_state(s, state) == "later")
+    return T("alt", where=_where(state), model=_model_name(m), n=len(stages), learned=learned,
+             later=T("alt_later", later=later) if later else "", enters=_where_position_enters(m, stages),
+             total=_fmt(df.total_parameters(m)))
 
 
 def _caption(state: str) -> str:
     m = df.load(ex.DATAFLOW_START[state])
-    thick = "粗框是本课新学的，" if state != "all" else ""
-    return (f"数据流（{m.name}）：实线框是学过的环节，{thick}虚线框是后面的课才讲的；"
-            f"浅色底的环节在每一层各做一遍；◆ 标出位置从哪里进入。")
+    return T("caption", model=_model_name(m), thick=T("caption_thick") if state != "all" else "")
 
 
 def draw_state(fig, theme, state: str) -> None:
@@ -82,8 +112,8 @@ def draw_state(fig, theme, state: str) -> None:
     ax.set_xlim(0, WIDTH)
     ax.set_ylim(height, 0)  # top to bottom, in inches
     ax.axis("off")
-    ax.text(0, 0.18, f"{m.name}（T = 序列长度）", fontsize=TEXT_PT, fontweight="bold", va="center", color=theme.fg, gid="title")
-    ax.text(0, 0.42, "实线：学过 · 粗框：本课 · 虚线：后面的课 · 浅底：每层一遍" if state != "all" else "实线：各课讲的环节 · 浅底：每层一遍",
+    ax.text(0, 0.18, T("title", model=_model_name(m)), fontsize=TEXT_PT, fontweight="bold", va="center", color=theme.fg, gid="title")
+    ax.text(0, 0.42, T("legend_lesson") if state != "all" else T("legend_home"),
             fontsize=TEXT_PT, va="center", color=theme.muted, gid="legend")
     for i, s in enumerate(stages):
         top = HEAD + i * ROW
@@ -95,8 +125,8 @@ def draw_state(fig, theme, state: str) -> None:
                              linewidth=2.2 if st == "new" else 1.0, linestyle="--" if st == "later" else "-", gid=f"box:{s.key}:{st}")
         ax.add_patch(box)
         mid = top + 0.06 + (ROW - 0.16) / 2
-        ax.text(0.1, mid - 0.1, s.name, fontsize=TEXT_PT, fontweight="bold", va="center", color=colour, gid=f"name:{s.key}")
-        meta = f"第 {s.lesson} 课" + (f" · 每层 ×{s.repeat}" if s.repeat > 1 else "")
+        ax.text(0.1, mid - 0.1, _stage_name(s), fontsize=TEXT_PT, fontweight="bold", va="center", color=colour, gid=f"name:{s.key}")
+        meta = T("lesson", n=s.lesson) + (T("per_layer", n=s.repeat) if s.repeat > 1 else "")
         ax.text(0.1, mid + 0.11, meta, fontsize=TEXT_PT, va="center", color=theme.muted, gid=f"meta:{s.key}")
         x = BOX_W + 0.12
         ax.text(x, top + 0.16, outputs_text(s), fontsize=TEXT_PT, va="center", color=colour, gid=f"shape:{s.key}")

@@ -1,11 +1,21 @@
-"""How a value is printed in Chinese prose: one function, shared by computed numbers and reported facts.
+"""How a value is printed in the course's prose, in either language: one function, shared by computed
+numbers, reported facts and model fields.
 
     format_value(19869.18, ",.0f") → "19,869"      format_value(0.028284, ".1%") → "2.8%"
     format_value(-0.5, ".1f")      → "−0.5"        (a real minus sign, U+2212)
+    format_value((6, 12), "d")     → "6、12" (zh) · "6, 12" (en)
+    format_value(PerLanguage(zh="✓ 有", en="✓ yes"), "", "en") → "✓ yes"
 
 The format is a Python format spec. A value that rounds to zero prints without a sign
 ("+0.00" would read as a real sign), and a value that is not finite is an error, never
 "nan" on a page.
+
+The two languages print numbers the same way (LANGUAGES): digits grouped by thousands with a comma
+("19,869"), a full stop for the decimals, "%" glued to the number, the minus sign U+2212 ("−0.5",
+as in the figures, whose axes use it too, and as English typesetting writes a negative number;
+a hyphen is a dash, not a minus), and an estimate over seeds as "4.85 ± 0.02". What differs is the
+words: a list of values is joined with "、" in Chinese and ", " in English, and a text value written
+in words is given in both languages (``PerLanguage``).
 """
 
 from __future__ import annotations
@@ -14,18 +24,50 @@ import math
 import re
 from typing import Any
 
+LANGUAGES = ("zh", "en")  # the course's languages; zh is the default, at the site root
+LIST_SEPARATOR = {"zh": "、", "en": ", "}
 
-def format_value(value: Any, fmt: str) -> str:
-    """Format ``value`` with the spec ``fmt`` for Chinese prose (thousands separators, U+2212 minus).
+
+class PerLanguage(dict):
+    """A text value written in each language: ``PerLanguage(zh="✗ 查无此行", en="✗ no such row")``.
+
+    A quantity whose value is words returns one of these, so both editions quote the same name.
+    Every language of LANGUAGES is required.
+    """
+
+    def __init__(self, **texts: str):
+        missing = [lang for lang in LANGUAGES if lang not in texts]
+        unknown = [lang for lang in texts if lang not in LANGUAGES]
+        if missing or unknown:
+            raise ValueError(f"PerLanguage needs exactly the languages {', '.join(LANGUAGES)}"
+                             + (f"; missing {', '.join(missing)}" if missing else "")
+                             + (f"; unknown {', '.join(unknown)}" if unknown else ""))
+        super().__init__(texts)
+
+
+def check_language(lang: str) -> str:
+    if lang not in LANGUAGES:
+        raise ValueError(f"unknown language {lang!r}; the course's languages are {', '.join(LANGUAGES)} (posenc/formatting.py)")
+    return lang
+
+
+def format_value(value: Any, fmt: str, lang: str = "zh") -> str:
+    """Format ``value`` with the spec ``fmt`` for prose in ``lang`` (thousands separators, U+2212 minus).
 
     A value with a ``mean`` and a ``half_width`` (an estimate over seeds, posenc.experiment.stats)
     prints as "4.85 ± 0.02": the mean, then the half-width unsigned, both with ``fmt``'s decimals or
     more, as many as the half-width needs to show one significant digit ("5.911 ± 0.002", never
-    "5.91 ± 0.00", which would claim no spread at all).
+    "5.91 ± 0.00", which would claim no spread at all). A tuple or list prints each item with ``fmt``,
+    joined as ``lang`` joins a list; a ``PerLanguage`` prints its ``lang`` text.
     """
+    check_language(lang)
+    if isinstance(value, PerLanguage):
+        return format_value(value[lang], fmt, lang)
+    if isinstance(value, (tuple, list)):
+        return LIST_SEPARATOR[lang].join(format_value(v, fmt, lang) for v in value)
     if hasattr(value, "mean") and hasattr(value, "half_width"):
         fmt = _decimals_for(fmt, value.half_width)
-        return f"{format_value(value.mean, fmt)} ± {format_value(value.half_width, fmt.replace('+', ''))}"
+        return f"{format_value(value.mean, fmt, lang)} ± {format_value(value.half_width, fmt.replace('+', ''), lang)}"
     text = format(value, fmt)
     if text in ("nan", "inf", "-inf"):
         raise ValueError(f"refusing to print {text}: the number is not finite (format {fmt!r})")

@@ -128,7 +128,7 @@ def test_claim_macro_refuses_an_unknown_or_contradicted_sentence(monkeypatch):
     from posenc.experiment import claims
 
     monkeypatch.setitem(claims.CLAIMS, "nope_flat_past_train_len",
-                        claims.Claim(claims.CLAIMS["nope_flat_past_train_len"].sentence, lambda p: (False, "forced")))
+                        claims.Claim(claims.CLAIMS["nope_flat_past_train_len"].sentence, claims.CLAIMS["nope_flat_past_train_len"].en, lambda p: (False, "forced")))
     with pytest.raises(claims.ClaimFailed, match="NoPE"):
         macros["claim"]("nope_flat_past_train_len")
 

@@ -438,200 +438,254 @@ LESSON3_METHODS = ("learned", "sinusoidal_scaled", "nope")  # what lesson 3 comp
 
 @dataclass(frozen=True)
 class Claim:
-    sentence: str
+    sentence: str  # Chinese, as the Chinese pages print it
+    # The same sentence in English (the English pages): what the Chinese says and no more, with the same
+    # margin words (clearly / plain "better", "lower", "rises" / about the same / no clear difference).
+    # It starts with a capital when the Chinese starts a sentence, in lower case when it continues one.
+    en: str
     test: Callable[[object], tuple[bool, str]]
+
+    def text(self, lang: str) -> str:
+        from ..formatting import check_language
+
+        return self.sentence if check_language(lang) == "zh" else self.en
 
 
 CLAIMS: dict[str, Claim] = {
     # lesson 1
     "nope_beats_unigram": Claim(
         "不加任何位置编码的因果小模型，loss 也明显低于只按字频猜的基线：它确实用上了前文",
+        "Even with no position encoding at all, the small causal model's loss is clearly below the baseline that guesses from character frequencies alone: it does use the preceding text",
         lambda p: _judge("clearly", _in("nope"), _UNIGRAM, p),
     ),
     # lesson 3: learned table, sinusoidal with and without √d_model, and no position encoding at all
     "sin_worse_in_distribution": Claim(
         "不乘 √d_model 的 sinusoidal 在训练长度之内明显比可学习位置表差，甚至明显不如不加任何位置编码的模型",
+        "Sinusoidal encoding without the √d_model factor is clearly worse than the learned position table within the training length, and clearly worse even than the model with no position encoding at all",
         lambda p: _all([_judge("clearly", _in("sinusoidal"), _in(m), p) for m in ("learned", "nope")]),
     ),
     "sin_stalls_on_most_seeds": Claim(
         "不乘 √d_model 时，多数种子训练结束时仍停在只按字频猜的水平，等于没学会用上下文",
+        "Without the √d_model factor, most seeds end training still at the level of guessing from character frequencies: they never learned to use the context",
         lambda p: _stalls_on_most_seeds("sinusoidal", p),
     ),
     "sqrt_d_learns_every_seed": Claim(
         "乘上 √d_model 之后，每个种子都明显低于字频基线",
+        "With √d_model, every seed ends clearly below the character-frequency baseline",
         lambda p: _every_seed_clearly_below_unigram("sinusoidal_scaled", p),
     ),
     "sqrt_d_gap_is_clear": Claim(
         "只改这一处，训练长度之内的 loss 就明显降了下来",
+        "Changing only this one thing clearly lowers the loss within the training length",
         lambda p: _judge("clearly", _in("sinusoidal"), _in("sinusoidal_scaled"), p),
     ),
     "sin_scaled_ahead_of_learned_and_nope": Claim(
         "而且好于可学习位置表和不加任何位置编码的模型",
+        "and it also beats the learned position table and the model with no position encoding",
         lambda p: _all([_judge("more", _in(m), _in("sinusoidal_scaled"), p) for m in ("learned", "nope")]),
     ),
     "learned_no_clear_gain_over_nope": Claim(
         "可学习位置表在训练长度之内和不加任何位置编码的模型分不出明显高下",
+        "Within the training length, the learned position table shows no clear difference from the model with no position encoding",
         lambda p: _judge("no_clear", _in("learned"), _in("nope"), p),
     ),
     "sin_scaled_rises": Claim(
         "越过训练长度，乘了 √d_model 的 sinusoidal 的 loss 明显抬高",
+        "Past the training length, the loss of sinusoidal encoding with √d_model rises clearly",
         lambda p: _judge("clearly", _rise("sinusoidal_scaled"), None, p),
     ),
     "learned_rises_less": Claim(
         "可学习位置表也抬高，但明显不如它抬得多",
+        "the learned position table's loss rises too, but clearly less",
         lambda p: _all([_judge("more", _rise("learned"), None, p), _judge("clearly", _rise("sinusoidal_scaled"), _rise("learned"), p)]),
     ),
     "nope_flat_past_train_len": Claim(
         "不加任何位置编码的模型，越过训练长度之后 loss 基本不变",
+        "The model with no position encoding keeps about the same loss past the training length",
         lambda p: _judge("same", _rise("nope"), None, p),
     ),
     "early_positions_higher": Claim(
         "最开头几个位置几乎没有上下文，乘了 √d_model 的 sinusoidal 和不加位置编码的模型在那里的 loss 都高于训练长度的后半段",
+        "The first few positions have almost no context, and there both sinusoidal encoding with √d_model and the model with no position encoding have a higher loss than in the second half of the training length",
         lambda p: _all([_judge("more", ("early", m), None, p) for m in ("sinusoidal_scaled", "nope")]),
     ),
     "lesson3_methods_beat_unigram": Claim(
         "可学习位置表、乘了 √d_model 的 sinusoidal 和不加位置编码的模型，每个种子在训练长度之内都明显好于只按字频猜的基线",
+        "The learned position table, sinusoidal encoding with √d_model and the model with no position encoding are each, on every seed, clearly better than the character-frequency baseline within the training length",
         lambda p: _all([_every_seed_clearly_below_unigram(m, p) for m in LESSON3_METHODS]),
     ),
     "sin_flat_half_way": Claim(
         "不乘 √d_model 的 sinusoidal 训练到一半时，还停在字频基线附近",
+        "Half-way through training, sinusoidal encoding without √d_model is still at about the character-frequency baseline",
         lambda p: _judge("same", ("half_way", "sinusoidal"), _UNIGRAM, p),
     ),
     "others_below_unigram_half_way": Claim(
         "另外三组这时都已经明显低于基线",
+        "the other three are by then all clearly below it",
         lambda p: _all([_judge("clearly", ("half_way", m), _UNIGRAM, p) for m in LESSON3_METHODS]),
     ),
     # lesson 3b: ALiBi
     "alibi_flat_past_train_len": Claim(
         "ALiBi 越过训练长度之后 loss 基本不变",
+        "ALiBi keeps about the same loss past the training length",
         lambda p: _judge("same", _rise("alibi"), None, p),
     ),
     "alibi_beats_additive_beyond": Claim(
         "训练长度之外，ALiBi 的 loss 明显低于前面几种把位置加在输入上的做法，也明显低于不加位置编码的模型",
+        "Beyond the training length, ALiBi's loss is clearly lower than that of the earlier methods that add the position to the input, and clearly lower than that of the model with no position encoding",
         lambda p: _all([_judge("clearly", _beyond(m), _beyond("alibi"), p) for m in ("learned", "sinusoidal", "sinusoidal_scaled", "nope")]),
     ),
     "alibi_beats_nope_in_distribution": Claim(
         "训练长度之内，ALiBi 明显好于不加任何位置编码的模型",
+        "Within the training length, ALiBi is clearly better than the model with no position encoding",
         lambda p: _judge("clearly", _in("nope"), _in("alibi"), p),
     ),
     "alibi_ahead_of_sin_scaled_in_distribution": Claim(
         "也好于乘了 √d_model 的 sinusoidal",
+        "and better than sinusoidal encoding with √d_model as well",
         lambda p: _judge("more", _in("sinusoidal_scaled"), _in("alibi"), p),
     ),
     # lesson 4: RoPE
     "rope_and_alibi_no_clear_difference": Claim(
         "训练长度之内，RoPE 和 ALiBi 分不出明显高下",
+        "Within the training length, RoPE and ALiBi show no clear difference",
         lambda p: _judge("no_clear", _in("alibi"), _in("rope"), p),
     ),
     "rope_and_alibi_beat_additive_in_distribution": Claim(
         "两者都明显好于可学习位置表和不加位置编码的模型，也好于乘了 √d_model 的 sinusoidal",
+        "both are clearly better than the learned position table and the model with no position encoding, and better than sinusoidal encoding with √d_model",
         lambda p: _all([_judge(word, _in(m), _in(best), p) for best in ("rope", "alibi")
                         for m, word in (("learned", "clearly"), ("nope", "clearly"), ("sinusoidal_scaled", "more"))]),
     ),
     "rope_rises": Claim(
         "越过训练长度，直接外推的 RoPE 的 loss 明显抬高",
+        "Past the training length, the loss of RoPE used as it is rises clearly",
         lambda p: _judge("clearly", _rise("rope"), None, p),
     ),
     "nope_beats_rope_beyond": Claim(
         "直接外推的 RoPE 在训练长度之外反而不如不加任何位置编码的模型",
+        "Beyond the training length, RoPE used as it is does worse than the model with no position encoding at all",
         lambda p: _judge("more", _beyond("rope"), _beyond("nope"), p),
     ),
     "alibi_beats_rope_beyond": Claim(
         "训练长度之外，ALiBi 的 loss 明显低于直接外推的 RoPE",
+        "Beyond the training length, ALiBi's loss is clearly lower than that of RoPE used as it is",
         lambda p: _judge("clearly", _beyond("rope"), _beyond("alibi"), p),
     ),
     # lesson 5: RoPE scaled at evaluation time, no training
     "ntk_yarn_help_rope_beyond": Claim(
         "不做任何微调，推理时用上 NTK-aware 或 YaRN 的缩放，RoPE 在训练长度之外的 loss 就比直接外推低",
+        "With no fine-tuning at all, scaling RoPE with NTK-aware or YaRN at inference time gives a lower loss beyond the training length than using it as it is",
         lambda p: _all([_judge("more", _beyond("rope"), ("scaled_beyond", n), p) for n in ("ntk", "yarn")]),
     ),
     "pi_needs_finetuning": Claim(
         "不微调就直接用 PI，连训练长度之内的 loss 都明显变差",
+        "Applied without fine-tuning, PI clearly worsens the loss even within the training length",
         lambda p: _judge("clearly", ("scaled_in", "pi"), _in("rope"), p),
     ),
     "pi_worse_beyond_too": Claim(
         "在训练长度之外，PI 也比什么都不做的直接外推更差",
+        "Beyond the training length, PI is also worse than leaving RoPE as it is",
         lambda p: _judge("more", ("scaled_beyond", "pi"), _beyond("rope"), p),
     ),
     "ntk_costs_a_little_in_distribution": Claim(
         "NTK-aware 在训练长度之内只比不缩放高一点",
+        "Within the training length, NTK-aware is only a little worse than no scaling",
         lambda p: _judge("a_little", ("scaled_in", "ntk"), _in("rope"), p),
     ),
     "yarn_flat_past_train_len": Claim(
         "用 YaRN 缩放后，越过训练长度 loss 基本不再上升",
+        "Scaled with YaRN, the loss stays about the same past the training length",
         lambda p: _judge("same", ("scaled_rise", "yarn"), None, p),
     ),
     "yarn_costs_in_distribution": Claim(
         "代价是训练长度之内明显比不缩放高",
+        "the price is a clearly higher loss than no scaling within the training length",
         lambda p: _judge("clearly", ("scaled_in", "yarn"), _in("rope"), p),
     ),
     "yarn_rope_beats_nope_beyond": Claim(
         "推理时给 RoPE 用上 YaRN 的缩放，它在训练长度之外的 loss 又低于不加任何位置编码的模型",
+        "With YaRN scaling at inference time, RoPE's loss beyond the training length is again lower than that of the model with no position encoding",
         lambda p: _judge("more", _beyond("nope"), ("scaled_beyond", "yarn"), p),
     ),
     # lesson 5: extending the context by continued training
     "ext_big_base_change_hurts_first": Claim(
         "继续训练之前，换了频率的模型在训练长度之内已经变差：改动最轻的 NTK-aware 伤得最少，ABF 更重，连最快的频率对也一起放慢的位置插值又明显重于 ABF",
+        "Before any continued training, each model with changed frequencies is already worse within the training length: NTK-aware, the lightest change, suffers least, ABF more, and Position Interpolation, which also slows the fastest pair, clearly more than ABF",
         lambda p: _all([_judge("more", ("ext_in_before", v), ("ext_in_before", "ntk"), p) for v in ("yarn", "abf", "pi")]
                        + [_judge("clearly", ("ext_in_before", "pi"), ("ext_in_before", "abf"), p)]),
     ),
     "ext_ntk_yarn_recover": Claim(
         "NTK-aware 和 YaRN 在这点步数之内都回到了预训练的水平",
+        "NTK-aware and YaRN both return to the pre-training level within these few steps",
         lambda p: _all([_judge("same", ("ext_gap", v), None, p) for v in ("ntk", "yarn")]),
     ),
     "ext_abf_slowest": Claim(
         "ABF 回得比这两种慢",
+        "ABF gets back more slowly than either",
         lambda p: _all([_recovers_later("abf", v, p) for v in ("ntk", "yarn")]),
     ),
     "ext_pi_not_recovered": Claim(
         "位置插值到最后也没回到预训练的水平",
+        "Position Interpolation does not get back to the pre-training level by the end",
         lambda p: _judge("more", ("ext_gap", "pi"), None, p),
     ),
     "ext_pi_worst_in_new_range": Claim(
         "继续训练之后，在新长度之内位置插值仍是五种里最差的",
+        "After continued training, Position Interpolation is still the worst of the five within the new length",
         lambda p: _all([_judge("more", ("ext_new", "pi"), ("ext_new", v), p) for v in EXTENSIONS if v != "pi"]),
     ),
     "ext_control_as_good": Claim(
         "而频率一点不改、直接在长序列上接着训练的对照组，和 NTK-aware、YaRN 差不多",
+        "while the control, which keeps its frequencies and simply goes on training on long sequences, does about as well as NTK-aware and YaRN",
         lambda p: _all([_judge("same", ("ext_new", "rope"), ("ext_new", v), p) for v in ("ntk", "yarn")]),
     ),
     "ext_yarn_pi_rise_past_new_length": Claim(
         "越过新的长度，YaRN 和位置插值的 loss 又抬高了",
+        "Past the new length, the loss of YaRN and Position Interpolation rises again",
         lambda p: _all([_judge("more", ("ext_rise", v), None, p) for v in ("yarn", "pi")]),
     ),
     "ext_others_rise_less_than_yarn": Claim(
         "对照组、NTK-aware 和 ABF 抬得明显比 YaRN 少",
+        "the control, NTK-aware and ABF rise clearly less than YaRN",
         lambda p: _all([_judge("clearly", ("ext_rise", "yarn"), ("ext_rise", v), p) for v in ("rope", "ntk", "abf")]),
     ),
     # lesson 6: NoPE and partial RoPE
     "rope_beats_nope_in_distribution": Claim(
         "训练长度之内，RoPE 明显比 NoPE 好",
+        "Within the training length, RoPE is clearly better than NoPE",
         lambda p: _judge("clearly", _in("nope"), _in("rope"), p),
     ),
     "partial_no_clear_difference_from_rope": Claim(
         "只转每个头四分之一维度的部分 RoPE，训练长度之内和全转的 RoPE 分不出明显高下",
+        "Partial RoPE, which rotates only a quarter of each head's dimensions, shows no clear difference from full RoPE within the training length",
         lambda p: _judge("no_clear", _in("rope_partial"), _in("rope"), p),
     ),
     "partial_beats_nope": Claim(
         "却明显好于完全不加位置编码的 NoPE",
+        "yet it is clearly better than NoPE, with no position encoding at all",
         lambda p: _judge("clearly", _in("nope"), _in("rope_partial"), p),
     ),
     "partial_rises_beyond": Claim(
         "越过训练长度，部分 RoPE 的 loss 同样明显抬高，明显不如 NoPE：外推并没有因为少转了维度而变好",
+        "Past the training length, partial RoPE's loss also rises clearly, and it is clearly worse than NoPE: rotating fewer dimensions did not make it extrapolate better",
         lambda p: _all([_judge("clearly", _rise("rope_partial"), None, p), _judge("clearly", _beyond("rope_partial"), _beyond("nope"), p)]),
     ),
     # the results page: all seven methods side by side
     "top_three_no_clear_difference": Claim(
         "训练长度之内，RoPE、ALiBi 和部分 RoPE 三者之间分不出明显高下",
+        "Within the training length, RoPE, ALiBi and partial RoPE show no clear difference from one another",
         lambda p: _all([_judge("no_clear", _in(a), _in(b), p) for a, b in (("alibi", "rope"), ("rope_partial", "rope"), ("rope_partial", "alibi"))]),
     ),
     "top_three_beat_the_rest": Claim(
         "它们都明显好于 NoPE 和可学习位置表，也好于乘了 √d_model 的 sinusoidal",
+        "all three are clearly better than NoPE and the learned position table, and better than sinusoidal encoding with √d_model",
         lambda p: _all([_judge(word, _in(m), _in(best), p) for best in ("rope", "alibi", "rope_partial")
                         for m, word in (("learned", "clearly"), ("nope", "clearly"), ("sinusoidal_scaled", "more"))]),
     ),
     "all_but_sin_beat_unigram": Claim(
         "除了不乘 √d_model 的 sinusoidal，其余六组模型的每个种子在训练长度之内都明显好于只按字频猜的基线",
+        "Except sinusoidal encoding without √d_model, every seed of the other six models is clearly better than the character-frequency baseline within the training length",
         lambda p: _all([_every_seed_clearly_below_unigram(m, p) for m in METHODS if m != "sinusoidal"]),
     ),
 }
@@ -645,15 +699,15 @@ def evaluate(name: str, path=None) -> tuple[bool, str]:
     return bool(ok), detail
 
 
-def check(name: str, path=None) -> str:
-    """Return the claim's sentence if the results support it; raise ClaimFailed quoting it otherwise."""
+def check(name: str, path=None, lang: str = "zh") -> str:
+    """Return the claim's sentence in ``lang`` if the results support it; raise ClaimFailed quoting it otherwise."""
     try:
         ok, detail = evaluate(name, path)
     except TooFewSeeds as err:
         raise ClaimFailed(f"claim {name!r} 「{CLAIMS[name].sentence}」 cannot be judged from {path or RESULTS_FILE}: {err}") from err
     if not ok:
         raise ClaimFailed(f"claim {name!r} 「{CLAIMS[name].sentence}」 is contradicted by {path or RESULTS_FILE}: {detail}")
-    return CLAIMS[name].sentence
+    return CLAIMS[name].text(lang)
 
 
 def check_all(names=None, path=None) -> dict[str, str]:

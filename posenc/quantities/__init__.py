@@ -117,6 +117,11 @@ class Number:
     def text(self) -> str:
         return format_value(self.value, self.fmt)
 
+    def text_in(self, lang: str) -> str:
+        """The value as prose in ``lang`` prints it (posenc.formatting: the same digits, a list joined as the
+        language joins one, a PerLanguage value's words in that language)."""
+        return format_value(self.value, self.fmt, lang)
+
 
 @dataclass(frozen=True)
 class _Entry:
@@ -245,8 +250,8 @@ def value(name: str) -> Any:
     return get(name).value
 
 
-def text(name: str) -> str:
-    return get(name).text
+def text(name: str, lang: str = "zh") -> str:
+    return get(name).text_in(lang)
 
 
 def clear_cache() -> None:
