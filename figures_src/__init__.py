@@ -31,7 +31,6 @@ the Chinese drawing, until they are converted (README: "How to change a lesson i
 
 from __future__ import annotations
 
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Callable, Union
 
@@ -39,23 +38,7 @@ from posenc.quantities import call_site
 
 Text = Union[str, Callable[[], str]]
 
-_LANGUAGE = ["zh"]  # the language being drawn or described (a stack: in_language nests)
-
-
-def language() -> str:
-    """The language the figure being drawn (or its alt text) is in."""
-    return _LANGUAGE[-1]
-
-
-@contextmanager
-def in_language(lang: str):
-    from posenc.formatting import check_language
-
-    _LANGUAGE.append(check_language(lang))
-    try:
-        yield
-    finally:
-        _LANGUAGE.pop()
+from figures_src._labels import in_language, language  # noqa: E402,F401  (the language being drawn)
 
 
 def texts(module: str):

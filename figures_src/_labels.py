@@ -14,6 +14,7 @@ import hashlib
 import json
 import re
 import string
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
@@ -26,6 +27,25 @@ CJK = re.compile(r"[\u2e80-\u2fff\u3000-\u303f\u3040-\u30ff\u3100-\u312f\u31a0-\
 
 class MissingText(KeyError):
     pass
+
+
+_LANGUAGE = [LANGUAGES[0]]  # the language being drawn or described (a stack: in_language nests)
+
+
+def language() -> str:
+    """The language the figure being drawn (or its alt text) is in."""
+    return _LANGUAGE[-1]
+
+
+@contextmanager
+def in_language(lang: str):
+    from posenc.formatting import check_language
+
+    _LANGUAGE.append(check_language(lang))
+    try:
+        yield
+    finally:
+        _LANGUAGE.pop()
 
 
 @lru_cache(maxsize=None)
@@ -103,13 +123,9 @@ class Texts:
     def data(self, group: str, key: str, chinese: str) -> str:
         """A name that posenc's data gives in Chinese (a stage, a tensor): ``chinese`` itself in a Chinese
         figure, ``data.<group>.<key>`` of the table in another language."""
-        from figures_src import language
-
         return chinese if language() == LANGUAGES[0] else self(f"data.{group}.{key}")
 
     def __call__(self, key: str, **values) -> str:
-        from figures_src import language
-
         lang = language()
         section = table(lang).get(self.module)
         if section is None:

@@ -134,9 +134,9 @@ def render_svg(spec, theme: Theme, lang: str = "zh") -> bytes:
 
     import matplotlib.pyplot as plt
 
-    from figures_src import _labels, in_language
+    from figures_src import _labels
 
-    with matplotlib.rc_context(rc_params(theme)), warnings.catch_warnings(record=True) as caught, in_language(lang):
+    with matplotlib.rc_context(rc_params(theme)), warnings.catch_warnings(record=True) as caught, _labels.in_language(lang):
         warnings.simplefilter("always")
         fig = plt.figure(figsize=spec.size)
         try:

@@ -94,7 +94,7 @@ def test_cache_key_follows_the_quantities_a_figure_module_quotes(tmp_path, monke
     spec = FigureSpec("fake", lambda fig, theme: None, "假的图", "", (2, 2), "fake_fig_module")
     k1 = build.cache_key(spec, "light")
     real = quantities.text
-    monkeypatch.setattr(quantities, "text", lambda name: "0.03" if name == "embed_init_std" else real(name))
+    monkeypatch.setattr(quantities, "text", lambda name, lang="zh": "0.03" if name == "embed_init_std" else real(name, lang))
     assert build.cache_key(spec, "light") != k1
 
 

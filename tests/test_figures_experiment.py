@@ -184,7 +184,7 @@ def test_training_curves():
     with drawn("exp_training_curves") as fig:
         (ax,) = fig.axes
         _curve_lines(ax, curves)
-        assert _hline_y(ax, expfig.UNIGRAM_LABEL) == pytest.approx(claims.unigram_loss())
+        assert _hline_y(ax, expfig.T("unigram")) == pytest.approx(claims.unigram_loss())
         # the end-of-training validation points: one per method, its mean over seeds of the 0–127 loss
         points = [(ln.get_xdata(), ln.get_ydata()) for ln in ax.get_lines()
                   if ln.get_marker() == "o" and len(ln.get_xdata()) == 1]
@@ -192,7 +192,7 @@ def test_training_curves():
         for (x, y), m in zip(points, methods):
             assert x[0] > int(claims.config()["steps"]) - 1
             assert y[0] == pytest.approx(_seed_mean(claims.position_losses(m))[: claims.TRAIN_LEN].mean())
-        assert legend_labels(fig) == [METHOD_LABELS[m] for m in methods] + [expfig.VALIDATION_LABEL, expfig.UNIGRAM_LABEL]
+        assert legend_labels(fig) == [METHOD_LABELS[m] for m in methods] + [expfig.T("validation"), expfig.T("unigram")]
 
 
 def test_learning_curves():
@@ -206,9 +206,9 @@ def test_learning_curves():
             x, y = drawn_lines[METHOD_LABELS[m]]
             _same(x, steps, m)
             _same(y, _seed_mean(claims.val_curves(m)), m)
-        assert _hline_y(ax, expfig.UNIGRAM_LABEL) == pytest.approx(claims.unigram_loss())
+        assert _hline_y(ax, expfig.T("unigram")) == pytest.approx(claims.unigram_loss())
         assert _vlines_x(ax) == [claims.half_way()]
-        assert legend_labels(fig) == [METHOD_LABELS[m] for m in methods] + [expfig.UNIGRAM_LABEL]
+        assert legend_labels(fig) == [METHOD_LABELS[m] for m in methods] + [expfig.T("unigram")]
 
 
 def test_lesson3_position_loss():
@@ -217,8 +217,8 @@ def test_lesson3_position_loss():
         (ax,) = fig.axes
         _curve_lines(ax, F.position_curves(methods=methods, smooth=expfig.POSITION_SMOOTH))
         assert _vlines_x(ax) == [claims.TRAIN_LEN]
-        assert _hline_y(ax, expfig.UNIGRAM_LABEL) == pytest.approx(claims.unigram_loss())
-        assert legend_labels(fig) == [METHOD_LABELS[m] for m in methods] + [expfig.UNIGRAM_LABEL]
+        assert _hline_y(ax, expfig.T("unigram")) == pytest.approx(claims.unigram_loss())
+        assert legend_labels(fig) == [METHOD_LABELS[m] for m in methods] + [expfig.T("unigram")]
 
 
 def test_all_position_loss_two_panels_cover_every_method():
@@ -229,12 +229,12 @@ def test_all_position_loss_two_panels_cover_every_method():
         assert top.get_position().y0 > bottom.get_position().y1  # stacked, top first
         assert top.get_ylim() == bottom.get_ylim()  # one scale, so the panels compare
         for ax, (title, methods) in zip(fig.axes, expfig.POSITION_PANELS):
-            assert ax.get_title(loc="left") == title
+            assert ax.get_title(loc="left") == expfig.T(title)
             _curve_lines(ax, F.position_curves(methods=methods, smooth=expfig.POSITION_SMOOTH))
             assert _vlines_x(ax) == [claims.TRAIN_LEN]
-            assert _hline_y(ax, expfig.UNIGRAM_LABEL) == pytest.approx(claims.unigram_loss())
+            assert _hline_y(ax, expfig.T("unigram")) == pytest.approx(claims.unigram_loss())
             assert ax.get_legend() is not None
-            assert [t.get_text() for t in ax.get_legend().get_texts()] == [METHOD_LABELS[m] for m in methods] + [expfig.UNIGRAM_LABEL]
+            assert [t.get_text() for t in ax.get_legend().get_texts()] == [METHOD_LABELS[m] for m in methods] + [expfig.T("unigram")]
 
 
 def test_position_curves_are_the_seed_means_of_the_results():
@@ -250,7 +250,7 @@ def test_paired_differences_draw_every_seed_and_its_interval():
     with drawn("exp_paired_differences") as fig:
         assert len(fig.axes) == len(expfig.PAIRED_PANELS)
         for ax, (title, reference, methods, span) in zip(fig.axes, expfig.PAIRED_PANELS):
-            assert ax.get_title(loc="left") == title
+            assert ax.get_title(loc="left") == expfig.T(title)
             rows = F.paired_differences(reference, methods, span)
             dots = [ln for ln in ax.get_lines() if ln.get_marker() == "o" and len(ln.get_xdata())]  # not the legend's sample
             assert len(dots) == len(rows)
@@ -287,7 +287,7 @@ def test_method_position_figures(name, methods):
 def test_nope_vs_rope():
     curves = F.position_curves(methods=("nope", "rope"), smooth=expfig.POSITION_SMOOTH)
     curves += F.scaling_curves(names=("yarn",), smooth=expfig.POSITION_SMOOTH)
-    labels = [METHOD_LABELS["nope"], METHOD_LABELS["rope"], expfig.YARN_AT_EVALUATION_LABEL]
+    labels = [METHOD_LABELS["nope"], METHOD_LABELS["rope"], expfig.T("yarn_at_evaluation")]
     with drawn("exp_nope_vs_rope") as fig:
         (ax,) = fig.axes
         _curve_lines(ax, curves, labels)
@@ -328,12 +328,12 @@ def test_extension_recovery():
             _same(x, steps, v)
             _same(y, _seed_mean(claims.extension_curves(v)), v)
         low, level, high = F.recovered_band()
-        assert _hline_y(ax, expfig.PRETRAINED_LABEL) == pytest.approx(level)
+        assert _hline_y(ax, expfig.T("pretrained")) == pytest.approx(level)
         spans = [p for p in ax.patches if isinstance(p, matplotlib.patches.Rectangle)]
         assert len(spans) == 1
         y0, y1 = spans[0].get_y(), spans[0].get_y() + spans[0].get_height()
         assert (y0, y1) == pytest.approx((low, high))
-        assert legend_labels(fig) == [expfig.PRETRAINED_LABEL] + [EXTENSION_LABELS[v] for v in EXTENSIONS]
+        assert legend_labels(fig) == [expfig.T("pretrained")] + [EXTENSION_LABELS[v] for v in EXTENSIONS]
 
 
 def test_extension_positions_after_the_continued_training():

@@ -20,6 +20,10 @@
     {{ glossary() }}, {{ timeline(…) }} the glossary and the timeline (tools/course_macros.py)
 
 An unknown name fails the build with a message that says where to add it.
+
+Every macro prints in the page's language, the language of its source file (lesson.md: Chinese,
+lesson.en.md: English; tools/i18n.py): the same call gives "19,869" on both, a claim's Chinese or
+English sentence, a figure's alt text and caption from figures_src/labels/<lang>.yaml.
 """
 
 from __future__ import annotations
@@ -41,12 +45,14 @@ WIDGETS = ROOT / "docs" / "javascripts" / "widgets"
 SNIPPET_CACHE = ROOT / ".cache" / "snippets"
 
 
-def tag_badge(tag: str, source: str) -> str:
+def tag_badge(tag: str, source: str, lang: str = "zh") -> str:
     """A small label after a reported value: what the tag means and where the value comes from."""
-    from posenc.facts import TAGS
+    from posenc.facts import TAGS, TAGS_EN
+    from tools import i18n
 
-    label = {"V": "已核实", "V3": "副本核实", "U": "未核实"}[tag]
-    title = html.escape(f"{TAGS[tag]}。来源：{source}", quote=True)
+    label = i18n.text(lang, f"tag_{tag}")
+    meaning = (TAGS if lang == "zh" else TAGS_EN)[tag]
+    title = html.escape(i18n.text(lang, "tag_source", meaning=meaning, source=source), quote=True)
     # data-search-exclude: the label is not indexed (teasers read "PPL 4.92", not "4.92已核实");
     # Material's search plugin removes the attribute from the page once it has indexed it.
     return f'<span class="pe-tag pe-tag--{tag.lower()}" title="{title}" data-search-exclude="tag">{label}</span>'
@@ -57,18 +63,26 @@ def define_env(env):
     from posenc.formatting import format_value
 
     from posenc.experiment.claims import ResultsPending
+    from tools import i18n
+
+    def lang() -> str:
+        """The page's language: that of its source file (tools/i18n.py)."""
+        return i18n.source_language(env.page.file.src_uri)
+
+    def pending() -> str:
+        return pending_mark(lang())
 
     @env.macro
     def num(name: str) -> str:
         try:
-            return quantities.text(name)
+            return quantities.text(name, lang())
         except ResultsPending:
-            return PENDING_MARK
+            return pending()
 
     @env.macro
     def fact(name: str, badge: bool = True) -> str:
         f = facts.get(name)
-        return f.text + (tag_badge(f.tag, f.source) if badge else "")
+        return f.text_in(lang()) + (tag_badge(f.tag, f.source, lang()) if badge else "")
 
     @env.macro
     def cfg(model: str, field: str, fmt: str = ",", badge: bool = True) -> str:
@@ -80,8 +94,8 @@ def define_env(env):
             if not isinstance(value, dict) or sub not in value:
                 raise ValueError(f"model {model!r}: field {top!r} has no key {sub!r}; keys: {', '.join(value) if isinstance(value, dict) else 'none'}")
             value = value[sub]
-        text = format_value(value, fmt) if isinstance(value, (int, float)) and not isinstance(value, bool) else str(value)
-        return text + (tag_badge(fld.tag, fld.source) if badge else "")
+        text = format_value(value, fmt, lang()) if isinstance(value, (int, float)) and not isinstance(value, bool) else str(value)
+        return text + (tag_badge(fld.tag, fld.source, lang()) if badge else "")
 
     @env.macro
     def figure(name: str) -> str:
@@ -92,19 +106,20 @@ def define_env(env):
             raise ValueError(f"unknown figure {name!r}; define it with @figure({name!r}, alt=...) in figures_src/<lesson>.py")
         spec = registry[name]
         try:
-            alt = spec.alt_text().replace("\n", " ").replace('"', "”")
+            alt = spec.alt_text(lang()).replace("\n", " ").replace('"', "”")
         except ResultsPending:
-            return f"*（图 {name}：{PENDING_MARK}）*"
-        caption = spec.caption_text()
+            return f"*({i18n.text(lang(), 'figure_pending', name=name, mark=pending())})*"
+        caption = spec.caption_text(lang())
         if os.environ.get("POSENC_SKIP_FIGURES") == "1":
-            return f"*（图：{alt}）*"
+            return f"*({i18n.text(lang(), 'figure_skipped', alt=alt)})*"
         here = posixpath.dirname(env.page.file.src_uri)
         # Each scheme's image is a link to its SVG: tapping a figure opens it at full size (without
         # JavaScript the SVG itself; docs/javascripts/figures.js shows it in a dialog on the page's
         # own background, so the dark variant stays readable). Material hides the other scheme's
         # image (#only-light / #only-dark); extra.css hides its link with it.
+        zoom = i18n.text(lang(), "zoom")
         imgs = "\n".join(
-            f'[![{alt}]({src}#only-{theme}){{ loading=lazy }}]({src}){{ .pe-zoom .pe-zoom--{theme} title="点按查看大图" }}'
+            f'[![{alt}]({src}#only-{theme}){{ loading=lazy }}]({src}){{ .pe-zoom .pe-zoom--{theme} title="{zoom}" }}'
             for theme in ("light", "dark")
             for src in [posixpath.relpath(f"figures/{name}.{theme}.svg", here)]
         )
@@ -134,12 +149,13 @@ def define_env(env):
         if not (ROOT / "docs" / "notebooks" / f"lesson{lesson}.ipynb").is_file():
             raise ValueError(f"no notebook docs/notebooks/lesson{lesson}.ipynb; write docs/notebooks/lesson{lesson}.py and run python -m tools.notebooks")
         here = posixpath.dirname(env.page.file.src_uri)
-        page = posixpath.relpath(f"notebooks/lesson{lesson}.ipynb", here)
+        page = posixpath.relpath(i18n.source_for(f"notebooks/lesson{lesson}.ipynb", lang()), here)
         raw = posixpath.relpath(f"notebooks/lesson{lesson}/lesson{lesson}.ipynb", env.page.url or ".")
+        t = lambda key, **v: i18n.text(lang(), key, **v)  # noqa: E731
         return (
-            f'!!! tip "动手笔记本"\n'
-            f"    这一课的关键计算，用 `posenc` 一步一步写在笔记本里，末尾附本课练习："
-            f'[在网页上阅读]({page}) · <a href="{raw}" download>下载 lesson{lesson}.ipynb</a>（在装好本项目的环境里运行）。'
+            f'!!! tip "{t("notebook_title")}"\n'
+            f"    {t('notebook_text')}"
+            f'[{t("notebook_read")}]({page}) · <a href="{raw}" download>{t("notebook_download", n=lesson)}</a>{t("notebook_run")}'
         )
 
     @env.macro
@@ -174,10 +190,10 @@ def define_env(env):
         if name not in claims.CLAIMS:
             raise ValueError(f"unknown claim {name!r}: register the sentence and its test in CLAIMS in posenc/experiment/claims.py")
         try:
-            sentence = claims.check(name)
+            sentence = claims.check(name, lang=lang())
         except ResultsPending:
-            return PENDING_MARK
-        title = "这句话每次构建都会用实验结果重新核对，结果不再支持时构建失败（posenc/experiment/claims.py）"
+            return pending()
+        title = i18n.text(lang(), "claim_title")
         return f'<span class="pe-claim" data-claim="{name}" title="{title}">{html.escape(sentence)}</span>'
 
     @env.macro
@@ -188,29 +204,30 @@ def define_env(env):
             raise ValueError(f"unknown snippet {snippet!r}: put the file in docs/snippets/")
         source = path.read_text(encoding="utf-8")
         output = run_snippet(path)
-        return f'```python title="{snippet}"\n{source.rstrip()}\n```\n\n```text title="运行输出（构建时实际运行得到）"\n{output.rstrip()}\n```'
+        return f'```python title="{snippet}"\n{source.rstrip()}\n```\n\n```text title="{i18n.text(lang(), "snippet_output")}"\n{output.rstrip()}\n```'
 
     @env.macro
     def tag_legend() -> str:
         """The three verification tags, each as the page shows it, with what it means (posenc.facts.TAGS)."""
-        return tag_legend_markdown()
+        return tag_legend_markdown(lang())
 
     from tools import course_macros  # {{ glossary() }} and {{ timeline(…) }}
 
     course_macros.register(env)
 
 
-def tag_legend_markdown() -> str:
+def tag_legend_markdown(lang: str = "zh") -> str:
     """One line per tag: the badge as tag_badge draws it (without a source) and its meaning."""
     import re
 
-    from posenc.facts import TAGS
+    from posenc.facts import TAGS, TAGS_EN
+    from tools import i18n
 
     lines = []
-    for tag, meaning in TAGS.items():
-        badge = re.sub(r' title="[^"]*"', "", tag_badge(tag, ""))
-        rest = meaning.partition("：")[2]
-        lines.append(f"- {badge}：{rest}（数据文件里记作 {tag}）。")
+    for tag, meaning in (TAGS if lang == "zh" else TAGS_EN).items():
+        badge = re.sub(r' title="[^"]*"', "", tag_badge(tag, "", lang))
+        rest = meaning.partition("：" if lang == "zh" else ": ")[2]
+        lines.append(i18n.text(lang, "tag_legend_line", badge=badge, meaning=rest, tag=tag))
     return "\n".join(lines)
 
 
@@ -234,6 +251,12 @@ def attribute_text(value) -> str:
 
 # What a number, sentence or figure from the experiment shows while POSENC_EXPERIMENT_PENDING=1.
 PENDING_MARK = '<span class="pe-pending">〔实验结果待定〕</span>'
+
+
+def pending_mark(lang: str = "zh") -> str:
+    from tools import i18n
+
+    return f'<span class="pe-pending">{i18n.text(lang, "pending")}</span>'
 
 
 def widget_attributes(name: str, options: dict) -> str:

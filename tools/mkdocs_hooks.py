@@ -56,22 +56,38 @@ def on_startup(command, dirty):
         os.environ["PYTHONDONTWRITEBYTECODE"] = "1"
 
 
+@event_priority(-200)  # after mkdocs-static-i18n has sorted the pages by language (tools/i18n.py)
 def on_files(files, config):
     # Figure generation can be switched off to time a plain MkDocs build (tools/bench_build.py).
     if os.environ.get("POSENC_SKIP_FIGURES") != "1":
-        from figures_src.build import render_all
-
-        report = render_all(fresh_process=True)
-        log.info(f"figures: {len(report.drawn)} drawn, {len(report.cached)} cached ({report.seconds:.1f} s)")
-        for name, themes in report.paths.items():
-            for theme, path in themes.items():
-                files.append(File.generated(config, f"figures/{name}.{theme}.svg", abs_src_path=str(path)))
+        for f in _figure_files(config):
+            files.append(f)
     for f in _vendor_files(config):
         files.append(f)
     files.append(_models_json(config))
     files.append(_dataflow_json(config))
     _patch_search_worker(files, config)
     return files
+
+
+def _figure_files(config) -> list[File]:
+    """The figures as this build's language shows them: figures/<name>.<theme>.svg, under en/ for English
+    (figures_src/build.py draws a converted module's figures per language; tools/i18n.py)."""
+    from figures_src.build import render_all
+    from tools import i18n
+
+    lang = i18n.build_language(config)
+    report = render_all(fresh_process=True, lang=lang)
+    log.info(f"figures ({lang}): {len(report.drawn)} drawn, {len(report.cached)} cached ({report.seconds:.1f} s)")
+    prefix = "" if lang == i18n.DEFAULT else f"{lang}/"
+    out = []
+    for name, themes in report.paths.items():
+        for theme, path in themes.items():
+            f = File.generated(config, f"figures/{name}.{theme}.svg", abs_src_path=str(path))
+            if prefix:  # the English pages link figures/… like the Chinese ones; it is served under en/
+                f.dest_uri = prefix + f.dest_uri
+            out.append(f)
+    return out
 
 
 def _patch_search_worker(files, config) -> None:
@@ -115,16 +131,21 @@ def _dataflow_json(config) -> File:
 # cdnjs. The site renders math with its own KaTeX and has no mermaid output: drop the block.
 _NOTEBOOK_CDN = re.compile(r"<!-- Load mathjax -->.*?<!-- End of mermaid configuration -->", re.S)
 
-# Material markup that fails axe-core or calls another host, and its fix. Each must match: a theme
-# upgrade that changes the markup fails the build instead of silently losing the fix.
-_THEME_FIXES = [
-    # the search overlay is role="dialog" with no name (axe aria-dialog-name, serious)
-    ('<div class="md-search" data-md-component="search" role="dialog">',
-     '<div class="md-search" data-md-component="search" role="dialog" aria-label="搜索">'),
-    # navigation.instant.progress: a progressbar with no name (axe aria-progressbar-name, serious)
-    ('data-md-component="progress" role="progressbar">',
-     'data-md-component="progress" role="progressbar" aria-label="页面加载进度">'),
-]
+# Material markup that fails axe-core or calls another host, and its fix (in the build's language,
+# tools/i18n.py UI). Each must match: a theme upgrade that changes the markup fails the build instead
+# of silently losing the fix.
+def _theme_fix_list(lang: str) -> list[tuple[str, str]]:
+    from tools import i18n
+
+    return [
+        # the search overlay is role="dialog" with no name (axe aria-dialog-name, serious)
+        ('<div class="md-search" data-md-component="search" role="dialog">',
+         f'<div class="md-search" data-md-component="search" role="dialog" aria-label="{i18n.text(lang, "search_dialog")}">'),
+        # navigation.instant.progress: a progressbar with no name (axe aria-progressbar-name, serious)
+        ('data-md-component="progress" role="progressbar">',
+         f'data-md-component="progress" role="progressbar" aria-label="{i18n.text(lang, "progress")}">'),
+    ]
+
 
 
 @event_priority(100)  # before mkdocs-macros imports posenc for this build
@@ -183,7 +204,7 @@ def on_pre_build(config):
     for path, text in notebooks.expected().items():
         if not path.exists() or path.read_text(encoding="utf-8") != text:
             rel = path.relative_to(ROOT).as_posix()
-            log.error(f"{rel} differs from its source {rel[:-len('.ipynb')]}.py: run python -m tools.notebooks")
+            log.error(f"{rel} differs from its source {rel.split('.')[0]}.py: run python -m tools.notebooks")
 
 
 # What mkdocs-macros (on_error_fail: false) puts in place of a page whose macros failed: a heading,
@@ -250,21 +271,25 @@ def _notebook_styles_to_file(html: str, page) -> str:
     return html
 
 
-def _theme_fixes(output: str, where: str) -> str:
-    for old, new in _THEME_FIXES:
+def _theme_fixes(output: str, where: str, lang: str = "zh") -> str:
+    for old, new in _theme_fix_list(lang):
         if old not in output:
-            raise SystemExit(f"{where}: theme markup {old!r} not found; update _THEME_FIXES in tools/mkdocs_hooks.py")
+            raise SystemExit(f"{where}: theme markup {old!r} not found; update _theme_fix_list in tools/mkdocs_hooks.py")
         output = output.replace(old, new)
     return output
 
 
 def on_post_page(output, page, config):
-    return _theme_fixes(output, page.file.src_uri)
+    from tools import i18n
+
+    return _theme_fixes(output, page.file.src_uri, i18n.build_language(config))
 
 
 def on_post_template(output_content, template_name, config):
+    from tools import i18n
+
     # 404.html is a theme template, not a page: on_post_page never sees it
-    return _theme_fixes(output_content, template_name) if template_name == "404.html" else output_content
+    return _theme_fixes(output_content, template_name, i18n.build_language(config)) if template_name == "404.html" else output_content
 
 
 @event_priority(-100)  # after Material's search plugin has written search/search_index.json

@@ -80,6 +80,7 @@ def on_config(config):
     return config
 
 
+@event_priority(-200)  # after mkdocs-static-i18n has sorted the pages by language: it takes no generated file
 def on_files(files, config):
     content = json.dumps({"commit": config.extra["build_commit"]})
     files.append(File.generated(config, "notebooks/build.json", content=content))
@@ -137,7 +138,8 @@ def on_post_page(output, page, config):
             cached.write_text(json.dumps(nb), encoding="utf-8")
     else:
         nb = json.loads(source.read_text(encoding="utf-8"))
-    target = Path(page.file.abs_dest_path).parent / source.name
+    # lessonN.ipynb in every language: lessonN.en.ipynb is downloaded as lessonN.ipynb from /en/ (tools/notebooks.py)
+    target = Path(page.file.abs_dest_path).parent / f"{source.name.split('.')[0]}.ipynb"
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(downloadable(nb, config.extra["build_commit"]), encoding="utf-8")
     return output

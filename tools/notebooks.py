@@ -30,6 +30,24 @@ needs (NOTEBOOK_PACKAGES). This command writes that file too; --check compares i
 
 Every heading needs an ASCII part of its own (the lesson number, or the posenc function the
 section uses): mkdocs-jupyter's anchors keep only ASCII (see heading_anchors).
+
+Two languages, one source. A notebook's Markdown is written in Chinese; its English is a Markdown cell
+marked ``lang="en"`` right after each Chinese one::
+
+    # %% [markdown]
+    # ## 1. 一句话，一个注意力头：attend
+
+    # %% [markdown] lang="en"
+    # ## 1. One sentence, one attention head: attend
+
+    # %%
+    from posenc import attention as at        (code cells: one copy, in both notebooks)
+
+``python -m tools.notebooks`` then writes lessonN.ipynb (the Chinese cells and the code) and
+lessonN.en.ipynb (the English cells and the same code), which the English site renders under
+/en/notebooks/. A source with no English cell has no English notebook yet (the English site shows the
+Chinese one); once it has one, every Chinese Markdown cell needs its English cell, and the two must
+have the same headings' ASCII parts (the anchors), or the command fails naming the cell.
 """
 
 from __future__ import annotations
@@ -126,15 +144,65 @@ def build(name: str, cells: list[tuple[str, str]]) -> nbformat.NotebookNode:
     return nb
 
 
-def cells_of(path: Path) -> list[tuple[str, str]]:
-    """(kind, source) of every cell of a percent-format source file, as jupytext reads it."""
+LANGUAGES = ("zh", "en")  # posenc/formatting.py LANGUAGES: the default first
+
+
+def _language_cells(path: Path) -> list[tuple[str, str, str]]:
+    """(kind, source, lang) of every cell: a Markdown cell marked lang="en" is English, the others Chinese;
+    a code cell belongs to every language."""
     nb = jupytext.read(path, fmt="py:percent")
-    return [(c.cell_type, c.source) for c in nb.cells if c.cell_type in ("markdown", "code")]
+    out = []
+    for index, c in enumerate(nb.cells):
+        if c.cell_type not in ("markdown", "code"):
+            continue
+        lang = c.metadata.get("lang", LANGUAGES[0])
+        if lang not in LANGUAGES or (c.cell_type == "code" and "lang" in c.metadata):
+            raise ValueError(f"{_rel(path)} cell {index}: lang={lang!r} on a {c.cell_type} cell; only a Markdown cell "
+                             f"takes a language, one of {', '.join(LANGUAGES[1:])} (code is shared)")
+        out.append((c.cell_type, c.source, lang))
+    return out
 
 
-def render(path: Path) -> str:
-    """The .ipynb text for the source ``path`` (the same bytes on every run)."""
-    return nbformat.writes(build(path.stem, cells_of(path)), version=4) + "\n"
+def languages_of(path: Path) -> list[str]:
+    """The languages ``path`` has a notebook in: Chinese, and those it has Markdown cells for."""
+    found = {lang for kind, _, lang in _language_cells(path) if kind == "markdown"}
+    return [lang for lang in LANGUAGES if lang == LANGUAGES[0] or lang in found]
+
+
+def _check_pairs(path: Path, cells: list[tuple[str, str, str]], lang: str) -> None:
+    """Each Chinese Markdown cell is followed by its ``lang`` cell, with the same heading anchors."""
+    for index, (kind, source, cell_lang) in enumerate(cells):
+        if kind != "markdown" or cell_lang != LANGUAGES[0]:
+            continue
+        nxt = cells[index + 1] if index + 1 < len(cells) else None
+        if nxt is None or nxt[0] != "markdown" or nxt[2] != lang:
+            raise ValueError(f"{_rel(path)}: the Markdown cell starting {source[:40]!r} has no {lang} cell after it "
+                             f"(# %% [markdown] lang=\"{lang}\"); a translated notebook translates every Markdown cell")
+        if heading_anchors(source) != heading_anchors(nxt[1]):
+            raise ValueError(f"{_rel(path)}: the {lang} cell after {source[:40]!r} has the headings' anchors "
+                             f"{heading_anchors(nxt[1])}, the Chinese {heading_anchors(source)}: keep the ASCII parts the same")
+    orphans = [src[:40] for i, (kind, src, cell_lang) in enumerate(cells)
+               if cell_lang == lang and not (i and cells[i - 1][0] == "markdown" and cells[i - 1][2] == LANGUAGES[0])]
+    if orphans:
+        raise ValueError(f"{_rel(path)}: {lang} cells with no Chinese cell just before them: {orphans}")
+
+
+def cells_of(path: Path, lang: str = "zh") -> list[tuple[str, str]]:
+    """(kind, source) of every cell of ``path``'s notebook in ``lang``: its Markdown in that language, and the code."""
+    cells = _language_cells(path)
+    if lang != LANGUAGES[0]:
+        _check_pairs(path, cells, lang)
+    return [(kind, source) for kind, source, cell_lang in cells if kind == "code" or cell_lang == lang]
+
+
+def notebook_path(path: Path, lang: str) -> Path:
+    """lessonN.ipynb, or lessonN.<lang>.ipynb (what mkdocs-static-i18n builds into /<lang>/)."""
+    return path.with_suffix(".ipynb" if lang == LANGUAGES[0] else f".{lang}.ipynb")
+
+
+def render(path: Path, lang: str = "zh") -> str:
+    """The .ipynb text for the source ``path`` in ``lang`` (the same bytes on every run)."""
+    return nbformat.writes(build(path.stem, cells_of(path, lang)), version=4) + "\n"
 
 
 def requirements() -> str:
@@ -155,7 +223,7 @@ def requirements() -> str:
 
 
 def expected() -> dict[Path, str]:
-    return {path.with_suffix(".ipynb"): render(path) for path in sources()}
+    return {notebook_path(path, lang): render(path, lang) for path in sources() for lang in languages_of(path)}
 
 
 def main(argv=None) -> int:
@@ -170,9 +238,10 @@ def main(argv=None) -> int:
         stale.append(_rel(path))
         if not args.check:
             path.write_text(text, encoding="utf-8")
-    orphans = [_rel(p) for p in sorted(NOTEBOOKS.glob("*.ipynb")) if not p.with_suffix(".py").exists()]
+    written = set(expected())
+    orphans = [_rel(p) for p in sorted(NOTEBOOKS.glob("*.ipynb")) if p not in written]
     if orphans:
-        print("notebooks without a source .py (write docs/notebooks/<name>.py):", *orphans, sep="\n  ")
+        print("notebooks without a source (docs/notebooks/<name>.py, with lang=\"en\" cells for an English one):", *orphans, sep="\n  ")
         return 1
     if args.check:
         if stale:

@@ -9,8 +9,14 @@
 // keyboard shortcuts f, s and /), or a page opened from a search result (?h=…, which
 // search.highlight marks with the index). Every other request goes out as before. Until the index
 // arrives, Material shows its own "initialising" line in the result list.
+//
+// Each language has its own index (tools/i18n.py): Material asks for the root's, search/search_index.json
+// (Chinese, segmented with jieba); a page in another language (<html lang="en">) gets en/search/… instead
+// (English, stemmed), so a search lists the pages of the reader's language.
 (() => {
   const INDEX = "search/search_index.json";
+  const LANGUAGE = document.documentElement.lang;
+  const OWN_INDEX = LANGUAGE && LANGUAGE !== "zh";
   const { open, send } = XMLHttpRequest.prototype;
   const held = [];
   let released = false;
@@ -22,7 +28,12 @@
   }
 
   XMLHttpRequest.prototype.open = function (method, url, ...rest) {
-    this.peSearchIndex = new URL(url, location.href).pathname.endsWith(INDEX);
+    const target = new URL(url, location.href);
+    this.peSearchIndex = target.pathname.endsWith(INDEX);
+    if (this.peSearchIndex && OWN_INDEX && !target.pathname.endsWith(`/${LANGUAGE}/${INDEX}`)) {
+      target.pathname = target.pathname.slice(0, -INDEX.length) + `${LANGUAGE}/${INDEX}`;
+      url = target.href;
+    }
     return open.call(this, method, url, ...rest);
   };
   XMLHttpRequest.prototype.send = function (...args) {

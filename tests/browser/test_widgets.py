@@ -58,13 +58,19 @@ TOL = 1e-12
 # --- helpers -------------------------------------------------------------------------------------
 
 
-def has_mount(site_dir: Path, name: str) -> bool:
-    page = site_dir / LESSON[name] / "index.html"
+def _in_language(path: str, lang: str) -> str:
+    """A page's site path in ``lang``: the Chinese at the root, the English under en/ (tools/i18n.py)."""
+    return path if lang == "zh" else f"{lang}/{path}"
+
+
+def has_mount(site_dir: Path, name: str, lang: str = "zh") -> bool:
+    page = site_dir / _in_language(LESSON[name], lang) / "index.html"
     return page.is_file() and f'data-pe-widget="{name}"' in page.read_text(encoding="utf-8")
 
 
-def _assert_mounted(site_dir: Path, name: str) -> None:
-    assert has_mount(site_dir, name), f'{LESSON[name]} has no mount point {{{{ widget("{name}", ...) }}}}: the widget is untested there'
+def _assert_mounted(site_dir: Path, name: str, lang: str = "zh") -> None:
+    assert has_mount(site_dir, name, lang), (f'{_in_language(LESSON[name], lang)} has no mount point {{{{ widget("{name}", ...) }}}}: '
+                                             "the widget is untested there")
 
 
 def _live(sp, name: str):
@@ -74,10 +80,10 @@ def _live(sp, name: str):
     return el
 
 
-def open_widget(visit, site_dir: Path, name: str, **context_options):
-    """The lesson page with widget ``name`` mounted: (SitePage, widget locator). A missing mount point fails."""
-    _assert_mounted(site_dir, name)
-    sp = visit(LESSON[name], wait="domcontentloaded", **context_options)
+def open_widget(visit, site_dir: Path, name: str, lang: str = "zh", **context_options):
+    """The lesson page in ``lang`` with widget ``name`` mounted: (SitePage, widget locator). A missing mount point fails."""
+    _assert_mounted(site_dir, name, lang)
+    sp = visit(_in_language(LESSON[name], lang), wait="domcontentloaded", **context_options)
     return sp, _live(sp, name)
 
 
@@ -233,25 +239,46 @@ def test_sin_clock_numbers_match_posenc(visit, site_dir):
     sp.assert_clean()
 
 
-BAD_CLOCK_INPUT = [
-    ("position", "", "请填写"),
-    ("position", "abc", "不是数字"),
-    ("position", "-5", "不能是负数"),
-    ("position", "2000000000", "10⁹"),
-    ("position", "2.5", "整数"),
-    ("d", "15", "正偶数"),
-    ("d", "0", "d"),
-    ("base", "1", "大于 1"),
-    ("base", "0.5", "大于 1"),
-]
+# The same bad inputs in each language (the widget's words: docs/javascripts/widgets/strings/<lang>.js).
+BAD_CLOCK_INPUT = {
+    "zh": [
+        ("position", "", "请填写"),
+        ("position", "abc", "不是数字"),
+        ("position", "-5", "不能是负数"),
+        ("position", "2000000000", "10⁹"),
+        ("position", "2.5", "整数"),
+        ("d", "15", "正偶数"),
+        ("d", "0", "d"),
+        ("base", "1", "大于 1"),
+        ("base", "0.5", "大于 1"),
+    ],
+    "en": [
+        ("position", "", "Enter position p."),
+        ("position", "abc", "Position p must be a number"),
+        ("position", "-5", "cannot be negative"),
+        ("position", "2000000000", "10⁹"),
+        ("position", "2.5", "whole number"),
+        ("d", "15", "positive even number"),
+        ("d", "0", "Dimension d"),
+        ("base", "1", "greater than 1"),
+        ("base", "0.5", "greater than 1"),
+    ],
+}
+CJK_TEXT = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
 
 
 @pytest.mark.build
 @pytest.mark.browser
-def test_sin_clock_bad_input_shows_message(visit, site_dir):
-    sp, el = open_widget(visit, site_dir, "sin-clock")
-    drive_bad_input(el, BAD_CLOCK_INPUT, lambda el: values(el.locator("[data-pe-dim]")).tolist())
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_sin_clock_bad_input_shows_message(visit, site_dir, lang):
+    sp, el = open_widget(visit, site_dir, "sin-clock", lang)
+    drive_bad_input(el, BAD_CLOCK_INPUT[lang], lambda el: values(el.locator("[data-pe-dim]")).tolist())
     check_display(el)
+    if lang != "zh":  # a converted widget speaks only the page's language (its static figure is checked elsewhere)
+        shown = el.locator(".pe-live").inner_text() + " ".join(
+            el.locator(".pe-live [aria-label], .pe-live [title]").evaluate_all(
+                "els => els.map(e => (e.getAttribute('aria-label') || '') + ' ' + (e.getAttribute('title') || ''))"))
+        assert not CJK_TEXT.search(shown), f"Chinese in the English sin-clock: {CJK_TEXT.findall(shown)[:10]}"
     sp.assert_clean()
 
 

@@ -1,5 +1,7 @@
-// What a reader sees and types: number formatting ("19,869", "−0.990", "1.8e−15") and the parsing of
-// an input box into a number or a Chinese message that says what to type instead.
+// What a reader sees and types: number formatting ("19,869", "−0.990", "1.8e−15", the same in every
+// language) and the parsing of an input box into a number or a message that says what to type instead,
+// in the words of a string table (docs/javascripts/widgets/strings/<lang>.js; Chinese by default).
+import zh from "../widgets/strings/zh.js";
 
 export const MAX_INPUT = 1e9; // the largest number a reader may type
 
@@ -57,40 +59,41 @@ function normalise(text) {
  *   kind "position"  non-negative integer          "dim"  positive even integer
  *        "base"      real > 1                      "factor" real ≥ 1
  *        "int"       integer in [min, max]         "real"  real in [min, max]
- * Returns { ok: true, value } or { ok: false, message } with a Chinese message
- * that says what was wrong and what to type instead.
+ * Returns { ok: true, value } or { ok: false, message } with a message from `strings` (the widgets'
+ * string table of the page's language; Chinese by default) that says what was wrong and what to type instead.
  */
-export function parseInput(text, { label = "这个值", kind = "real", min = -MAX_INPUT, max = MAX_INPUT } = {}) {
+export function parseInput(text, { label, kind = "real", min = -MAX_INPUT, max = MAX_INPUT } = {}, strings = zh) {
   const raw = String(text ?? "").trim();
+  const name = label ?? strings.input_label;
   // Chinese next to a Latin letter or digit gets a space: "位置 p 不能…", "请填写 base。"
-  const lead = /^[A-Za-z0-9]/.test(label) ? " " : "";
-  label = /[A-Za-z0-9)]$/.test(label) ? `${label} ` : label;
+  const values = {
+    raw,
+    lead: /^[A-Za-z0-9]/.test(name) ? " " : "",
+    label: /[A-Za-z0-9)]$/.test(name) ? `${name} ` : name,
+    label_bare: name,
+    Label: name.charAt(0).toUpperCase() + name.slice(1),
+  };
+  const fail = (key, more = {}) => ({ ok: false, message: fillText(strings[key], { ...values, ...more }) });
   const s = normalise(raw);
-  if (s === "") return fail(`请填写${lead}${label.trim()}。`);
-  if (!NUMBER_RE.test(s)) return fail(`${label}要填数字，「${raw}」不是数字。`);
+  if (s === "") return fail("input_empty");
+  if (!NUMBER_RE.test(s)) return fail("input_nan");
   const v = Number(s);
-  if (!Number.isFinite(v)) return fail(`${label}要填数字，「${raw}」不是数字。`);
-  if (Math.abs(v) > MAX_INPUT) return fail(`${label}不能超过 1,000,000,000（10⁹），收到 ${raw}。`);
+  if (!Number.isFinite(v)) return fail("input_nan");
+  if (Math.abs(v) > MAX_INPUT) return fail("input_too_big");
   const integer = kind === "position" || kind === "dim" || kind === "int";
   if (kind === "position" || kind === "dim") min = Math.max(min, kind === "dim" ? 2 : 0);
-  if (v < 0 && min >= 0) {
-    return fail(kind === "position" ? `${label}不能是负数：位置从 0 开始数。` : `${label}不能是负数，收到 ${raw}。`);
-  }
-  if (integer && !Number.isInteger(v)) return fail(`${label}要是整数，收到 ${raw}。`);
-  if (kind === "dim" && v % 2 !== 0) {
-    return fail(`${label}要是正偶数（sin、cos 成对出现），收到 ${formatInt(v)}；试试 ${formatInt(v + 1)}。`);
-  }
-  if (kind === "base" && v <= 1) {
-    return fail(`${label}要大于 1（否则频率不会一对比一对慢），收到 ${raw}；论文用 10,000。`);
-  }
-  if (kind === "factor" && v < 1) {
-    return fail(`${label}要不小于 1（新上下文 ÷ 原上下文），收到 ${raw}；例如 4 把 32,768 拉长到 131,072。`);
-  }
-  if (v < min) return fail(`${label}最小是 ${formatNumber(min, Number.isInteger(min) ? 0 : 2)}，收到 ${raw}。`);
-  if (v > max) return fail(`${label}在这个演示里最大是 ${formatNumber(max, Number.isInteger(max) ? 0 : 2)}，收到 ${raw}。`);
+  if (v < 0 && min >= 0) return fail(kind === "position" ? "input_negative_position" : "input_negative");
+  if (integer && !Number.isInteger(v)) return fail("input_integer");
+  if (kind === "dim" && v % 2 !== 0) return fail("input_even", { value: formatInt(v), next: formatInt(v + 1) });
+  if (kind === "base" && v <= 1) return fail("input_base");
+  if (kind === "factor" && v < 1) return fail("input_factor");
+  if (v < min) return fail("input_min", { min: formatNumber(min, Number.isInteger(min) ? 0 : 2) });
+  if (v > max) return fail("input_max", { max: formatNumber(max, Number.isInteger(max) ? 0 : 2) });
   return { ok: true, value: v };
 }
 
-function fail(message) {
-  return { ok: false, message };
+/** A string table's text with its {name} fields filled in (a field with no value stays as written). */
+export function fillText(template, values = {}) {
+  if (typeof template !== "string") throw new Error(`no such text in the widgets' string table: ${template}`);
+  return template.replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m));
 }

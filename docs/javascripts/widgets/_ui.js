@@ -4,7 +4,37 @@
 // static build-time figure, then activate() adds .pe-widget--live, which hides
 // that figure on screen only (widgets.css shows it again in print). Until then,
 // and whenever a widget fails, the static figure is the content.
-import { fullPrecision, parseInput } from "../posenc-math/format.js";
+//
+// Words: every text a widget shows comes from the string table of the page's language,
+// strings/<lang>.js (<html lang>: "zh" on the Chinese pages, "en" under en/), through t(key, values).
+import { fillText, fullPrecision, parseInput as parseNumber } from "../posenc-math/format.js";
+import en from "./strings/en.js";
+import zh from "./strings/zh.js";
+
+const STRINGS = { zh, en };
+
+/** The page's language, as the build wrote it into <html lang> (tools/i18n.py); Chinese if it is not one of ours. */
+export function pageLanguage() {
+  const lang = (document.documentElement.lang || "").toLowerCase().split("-")[0];
+  return lang in STRINGS ? lang : "zh";
+}
+
+/** The page language's string table. */
+export function strings() {
+  return STRINGS[pageLanguage()];
+}
+
+/** t("sin-clock.rate", { n: 10 }): a text of the page's language with its {fields} filled in. */
+export function t(key, values = {}) {
+  const text = strings()[key];
+  if (text === undefined) throw new Error(`docs/javascripts/widgets/strings/${pageLanguage()}.js has no ${key}`);
+  return fillText(text, values);
+}
+
+/** posenc-math's parseInput with its messages in the page's language. */
+export function parseInput(text, spec) {
+  return parseNumber(text, spec, strings());
+}
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 let counter = 0;
@@ -103,7 +133,7 @@ export function numberField(spec, initial, onValue, { name = "", size = 9, hint 
   );
   function showError(message) {
     input.setAttribute("aria-invalid", message ? "true" : "false");
-    error.textContent = message ? `${message}（下面仍是上一次有效输入的结果。）` : "";
+    error.textContent = message ? t("kept_last", { message }) : "";
     wrap.classList.toggle("pe-field--invalid", Boolean(message));
   }
   function read() {
@@ -231,26 +261,26 @@ export function pageOptions(el, spec, limits = {}) {
     const attr = `data-${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
     const raw = el.getAttribute(attr);
     if (raw === null || (raw.trim() === "" && kind !== "text?")) {
-      problems.push(`缺少 ${attr}`);
+      problems.push(t("option_missing", { attr }));
       continue;
     }
     const text = raw.trim();
     if (kind === "bool") {
-      if (!/^(true|false)$/i.test(text)) problems.push(`${attr}="${raw}" 要是 true 或 false`);
+      if (!/^(true|false)$/i.test(text)) problems.push(t("option_bool", { attr, raw }));
       else out[key] = text.toLowerCase() === "true";
     } else if (kind === "int" || kind === "number" || kind === "numbers") {
       const list = (kind === "numbers" ? text.split(",") : [text]).map((x) => (x.trim() === "" ? NaN : Number(x)));
       const bad = list.some((v) => !Number.isFinite(v) || (kind === "int" && !Number.isInteger(v)));
-      if (bad) problems.push(`${attr}="${raw}" 要是${kind === "int" ? "整数" : kind === "numbers" ? "用逗号隔开的数" : "数"}`);
+      if (bad) problems.push(t(`option_${kind}`, { attr, raw }));
       else {
         const check = limits[key];
         const wrong = check && list.map((v) => parseInput(String(v), { label: attr, ...check })).find((r) => !r.ok);
-        if (wrong) problems.push(wrong.message.replace(/。$/, ""));
+        if (wrong) problems.push(wrong.message.replace(/[。.]$/, ""));
         else out[key] = kind === "numbers" ? list : list[0];
       }
     } else out[key] = text;
   }
-  if (problems.length) throw new MissingOptions(`页内实验缺少页面传入的参数，或参数不合要求：${problems.join("；")}。下面是构建时画好的静态图。`);
+  if (problems.length) throw new MissingOptions(t("options_failed", { problems: problems.join(t("list_join")) }));
   return out;
 }
 

@@ -12,17 +12,12 @@
 // grid of d numbers is built once per d (rebuilding it every frame cost ~4× the time at d = 64).
 import { formatInt, formatNumber, MAX_INPUT } from "../posenc-math/format.js";
 import { angularFrequencies, encode, handAngles, periods } from "../posenc-math/sinusoidal.js";
-import { activate, fill, animation, button, frame, h, num, numberField, pageOptionsOrFail, s, selectField, setNum } from "./_ui.js";
+import { activate, fill, animation, button, frame, h, num, numberField, pageOptionsOrFail, s, selectField, setNum, t } from "./_ui.js";
 
 const NARROW = window.matchMedia("(max-width: 30em)").matches;
 
 const MAX_DIM = 64; // 32 clock faces still fit on a phone
-const SPEEDS = [
-  ["1", "每秒 1 个 token"],
-  ["10", "每秒 10 个 token"],
-  ["100", "每秒 100 个 token"],
-  ["1000", "每秒 1,000 个 token"],
-];
+const SPEEDS = [1, 10, 100, 1000]; // tokens a second
 
 export function mount(el) {
   const opt = pageOptionsOrFail(el, { d: "int", base: "number", position: "int", presets: "numbers" }, {
@@ -32,19 +27,20 @@ export function mount(el) {
     presets: { kind: "position" },
   });
   const state = { d: opt.d, base: opt.base, p: opt.position, rate: 10, carry: 0 };
-  const root = frame(el, "试一试：每根指针的角度 = p × ωᵢ");
+  const root = frame(el, t("sin-clock.title"));
 
-  const pField = numberField({ label: "位置 p", kind: "position" }, state.p, (v) => setP(v), { name: "position" });
-  const dField = numberField({ label: "维度 d", kind: "dim", max: MAX_DIM }, state.d, (v) => update({ d: v }), { name: "d", size: 4 });
-  const bField = numberField({ label: "base", kind: "base" }, state.base, (v) => update({ base: v }), { name: "base", size: 8 });
+  const pField = numberField({ label: t("sin-clock.position"), kind: "position" }, state.p, (v) => setP(v), { name: "position" });
+  const dField = numberField({ label: t("sin-clock.dim"), kind: "dim", max: MAX_DIM }, state.d, (v) => update({ d: v }), { name: "d", size: 4 });
+  const bField = numberField({ label: t("sin-clock.base"), kind: "base" }, state.base, (v) => update({ base: v }), { name: "base", size: 8 });
   const presets = h(
     "div",
-    { class: "pe-presets", role: "group", "aria-label": "预设位置" },
-    h("span", { class: "pe-presets__label" }, "预设："),
+    { class: "pe-presets", role: "group", "aria-label": t("sin-clock.presets") },
+    h("span", { class: "pe-presets__label" }, t("sin-clock.presets_label")),
     opt.presets.map((p) => button(formatInt(p), () => setP(p, true), { "data-preset": p })),
   );
-  const play = button("▶ 播放", () => (anim.running ? anim.stop() : startPlaying()), { "aria-pressed": "false", "data-pe-play": "" });
-  const speed = selectField("速度", SPEEDS, String(state.rate), (v) => (state.rate = Number(v)), "speed");
+  const play = button(t("sin-clock.play"), () => (anim.running ? anim.stop() : startPlaying()), { "aria-pressed": "false", "data-pe-play": "" });
+  const speeds = SPEEDS.map((n) => [String(n), t("sin-clock.rate", { n: formatInt(n) })]);
+  const speed = selectField(t("sin-clock.speed"), speeds, String(state.rate), (v) => (state.rate = Number(v)), "speed");
 
   const faces = s("svg", { class: "pe-clock", role: "img" });
   const pShown = num(state.p, formatInt(state.p), { "data-pe-out": "position" });
@@ -52,7 +48,8 @@ export function mount(el) {
   const grid = h("div", { class: "pe-encoding" });
   const dims = h("span", { "data-pe-out": "dims" });
   // Only the sentence is announced; the numbers themselves are in the grid below it.
-  const live = h("p", { "aria-live": "polite" }, "位置 p = ", pShown, " 的编码：", dims, " 个数，每个都在 [−1, 1] 之内（绝对值最大的是 ", maxAbs, "）。");
+  const live = h("p", { "aria-live": "polite" },
+    t("sin-clock.readout_1"), pShown, t("sin-clock.readout_2"), dims, t("sin-clock.readout_3"), maxAbs, t("sin-clock.readout_4"));
   const status = h("p", { class: "pe-status", role: "status", "data-pe-status": "" });
   const readout = h("div", { class: "pe-readout" }, live, grid);
   root.append(
@@ -63,7 +60,7 @@ export function mount(el) {
     readout,
   );
 
-  const atEnd = `已到这个演示的最大位置 ${formatInt(MAX_INPUT)}（10⁹），播放停止；换一个小一点的位置再播放。`;
+  const atEnd = t("sin-clock.at_end", { max: formatInt(MAX_INPUT) });
   const anim = animation(el, (dt) => {
     state.carry += dt * state.rate;
     const step = Math.floor(state.carry);
@@ -76,7 +73,7 @@ export function mount(el) {
       } else setP(state.p + step);
     }
   }, () => {
-    play.textContent = "▶ 播放";
+    play.textContent = t("sin-clock.play");
     play.setAttribute("aria-pressed", "false");
     live.setAttribute("aria-live", "polite");
   });
@@ -88,7 +85,7 @@ export function mount(el) {
     }
     status.textContent = "";
     state.carry = 0;
-    play.textContent = "■ 暂停";
+    play.textContent = t("sin-clock.pause");
     play.setAttribute("aria-pressed", "true");
     live.setAttribute("aria-live", "off"); // no announcement per frame; the final value is announced on pause
     anim.start();
@@ -115,7 +112,8 @@ export function mount(el) {
     const rows = Math.ceil(n / cols);
     const cell = 100;
     faces.setAttribute("viewBox", `0 0 ${cols * cell} ${rows * (cell + 22)}`);
-    faces.setAttribute("aria-label", `${n} 个钟面，第 i 个钟面的指针指向 p × ωᵢ；周期从 ${formatNumber(periods(state.d, state.base)[0], 2)} 到 ${formatInt(periods(state.d, state.base)[n - 1])} 个 token`);
+    faces.setAttribute("aria-label", t("sin-clock.faces", {
+      n, shortest: formatNumber(periods(state.d, state.base)[0], 2), longest: formatInt(periods(state.d, state.base)[n - 1]) }));
     faces.replaceChildren();
     hands = [];
     const per = periods(state.d, state.base);
@@ -131,7 +129,7 @@ export function mount(el) {
         hand,
         hands[i].tip,
         s("circle", { class: "pe-clock__hub", cx, cy, r: 2.5 }),
-        s("text", { class: "pe-clock__label", x: cx, y: cy + 52 }, "周期 ", s("tspan", { "data-value": String(per[i]), "data-pe-period": i }, formatNumber(per[i], per[i] < 100 ? 2 : 0))),
+        s("text", { class: "pe-clock__label", x: cx, y: cy + 52 }, t("sin-clock.period"), s("tspan", { "data-value": String(per[i]), "data-pe-period": i }, formatNumber(per[i], per[i] < 100 ? 2 : 0))),
       );
     }
   }
@@ -154,7 +152,7 @@ export function mount(el) {
           value,
           h(
             "span",
-            { class: "pe-gauge", "aria-hidden": "true", title: `范围 [−1, 1]，ω = ${w[Math.floor(j / 2)].toExponential(3)}` },
+            { class: "pe-gauge", "aria-hidden": "true", title: t("sin-clock.gauge", { omega: w[Math.floor(j / 2)].toExponential(3) }) },
             h("span", { class: "pe-gauge__end" }, "−1"),
             h("span", { class: "pe-gauge__track" }, mark),
             h("span", { class: "pe-gauge__end" }, "1"),

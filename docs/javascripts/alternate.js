@@ -1,0 +1,50 @@
+// The two languages of the site (tools/i18n.py): Chinese at the root, English under en/.
+//
+// - The language selector (Material's extra.alternate) lands on the same page in the other language.
+//   The build writes each page's counterparts into it; Material's instant navigation keeps the header
+//   of the first page, so after an instant navigation the links are written again here, from the
+//   current address.
+// - A link into the other language is a full page load, never an instant navigation: <html lang>
+//   (which the widgets, the search and screen readers read) and the header would stay the old page's.
+(() => {
+  const LANGUAGES = ["zh", "en"]; // the first is the default, at the root
+  const select = () => [...document.querySelectorAll(".md-select__link[hreflang]")];
+
+  // The site's root path, from the build's own selector links: /posenc/x/ (zh) and /posenc/en/x/ (en).
+  function siteRoot() {
+    const links = Object.fromEntries(select().map((a) => [a.hreflang, new URL(a.href, location.href).pathname]));
+    const zh = links[LANGUAGES[0]], en = links.en;
+    if (!zh || !en) return null;
+    for (let i = 0; i <= zh.length; i++) {
+      if (en.slice(i, i + 3) === "en/" && en.slice(0, i) === zh.slice(0, i) && en.slice(i + 3) === zh.slice(i)) return zh.slice(0, i);
+    }
+    return null;
+  }
+  const root = siteRoot();
+  if (root === null) return;
+
+  const languageOf = (path) => LANGUAGES.slice(1).find((l) => path.startsWith(`${root}${l}/`)) || LANGUAGES[0];
+  const pagePath = (path) => {
+    const lang = languageOf(path);
+    return path.slice(root.length + (lang === LANGUAGES[0] ? 0 : lang.length + 1));
+  };
+  const counterpart = (url, lang) => root + (lang === LANGUAGES[0] ? "" : `${lang}/`) + pagePath(url.pathname) + url.hash;
+
+  function refresh() {
+    for (const a of select()) a.href = counterpart(new URL(location.href), a.hreflang);
+  }
+
+  document.addEventListener("click", (ev) => {
+    const a = ev.target instanceof Element ? ev.target.closest("a[href]") : null;
+    if (!a || ev.defaultPrevented || ev.button !== 0 || ev.metaKey || ev.ctrlKey || ev.shiftKey || ev.altKey || a.target) return;
+    if (a.matches(".md-select__link[hreflang]")) refresh();
+    const url = new URL(a.href, location.href);
+    if (url.origin !== location.origin || !url.pathname.startsWith(root)) return;
+    if (languageOf(url.pathname) === languageOf(location.pathname)) return;
+    ev.preventDefault();
+    ev.stopImmediatePropagation(); // before Material's instant navigation, which listens on the body
+    location.assign(url.href);
+  }, true);
+
+  if (window.document$) window.document$.subscribe(refresh);
+})();

@@ -1,0 +1,47 @@
+// The widgets' words in Chinese: UI text and messages, by key, with {name} fields (_ui.js t()).
+// strings/en.js has the same keys with the same fields (tests/test_widget_strings.py). A widget
+// converted to the tables takes every word it shows from here; its keys start with its name.
+export default {
+  // _ui.js
+  kept_last: "{message}（下面仍是上一次有效输入的结果。）",
+  option_missing: "缺少 {attr}",
+  option_bool: "{attr}=\"{raw}\" 要是 true 或 false",
+  option_int: "{attr}=\"{raw}\" 要是整数",
+  option_numbers: "{attr}=\"{raw}\" 要是用逗号隔开的数",
+  option_number: "{attr}=\"{raw}\" 要是数",
+  options_failed: "页内实验缺少页面传入的参数，或参数不合要求：{problems}。下面是构建时画好的静态图。",
+  list_join: "；",
+  // posenc-math/format.js parseInput: {label} is followed by a space when it ends in a Latin letter or digit,
+  // {lead} is a space when it starts with one ("位置 p 不能…", "请填写 base。")
+  input_label: "这个值",
+  input_empty: "请填写{lead}{label_bare}。",
+  input_nan: "{label}要填数字，「{raw}」不是数字。",
+  input_too_big: "{label}不能超过 1,000,000,000（10⁹），收到 {raw}。",
+  input_negative_position: "{label}不能是负数：位置从 0 开始数。",
+  input_negative: "{label}不能是负数，收到 {raw}。",
+  input_integer: "{label}要是整数，收到 {raw}。",
+  input_even: "{label}要是正偶数（sin、cos 成对出现），收到 {value}；试试 {next}。",
+  input_base: "{label}要大于 1（否则频率不会一对比一对慢），收到 {raw}；论文用 10,000。",
+  input_factor: "{label}要不小于 1（新上下文 ÷ 原上下文），收到 {raw}；例如 4 把 32,768 拉长到 131,072。",
+  input_min: "{label}最小是 {min}，收到 {raw}。",
+  input_max: "{label}在这个演示里最大是 {max}，收到 {raw}。",
+  // sin-clock.js
+  "sin-clock.title": "试一试：每根指针的角度 = p × ωᵢ",
+  "sin-clock.position": "位置 p",
+  "sin-clock.dim": "维度 d",
+  "sin-clock.base": "base",
+  "sin-clock.presets": "预设位置",
+  "sin-clock.presets_label": "预设：",
+  "sin-clock.play": "▶ 播放",
+  "sin-clock.pause": "■ 暂停",
+  "sin-clock.speed": "速度",
+  "sin-clock.rate": "每秒 {n} 个 token",
+  "sin-clock.readout_1": "位置 p = ",
+  "sin-clock.readout_2": " 的编码：",
+  "sin-clock.readout_3": " 个数，每个都在 [−1, 1] 之内（绝对值最大的是 ",
+  "sin-clock.readout_4": "）。",
+  "sin-clock.at_end": "已到这个演示的最大位置 {max}（10⁹），播放停止；换一个小一点的位置再播放。",
+  "sin-clock.faces": "{n} 个钟面，第 i 个钟面的指针指向 p × ωᵢ；周期从 {shortest} 到 {longest} 个 token",
+  "sin-clock.period": "周期 ",
+  "sin-clock.gauge": "范围 [−1, 1]，ω = {omega}",
+};
