@@ -46,8 +46,8 @@ marked ``lang="en"`` right after each Chinese one::
 ``python -m tools.notebooks`` then writes lessonN.ipynb (the Chinese cells and the code) and
 lessonN.en.ipynb (the English cells and the same code), which the English site renders under
 /en/notebooks/. A source with no English cell has no English notebook yet (the English site shows the
-Chinese one); once it has one, every Chinese Markdown cell needs its English cell, and the two must
-have the same headings' ASCII parts (the anchors), or the command fails naming the cell.
+Chinese one); once it has one, every Chinese Markdown cell needs its English cell, with the same
+headings (one for one, the same levels), or the command fails naming the cell.
 """
 
 from __future__ import annotations
@@ -170,7 +170,7 @@ def languages_of(path: Path) -> list[str]:
 
 
 def _check_pairs(path: Path, cells: list[tuple[str, str, str]], lang: str) -> None:
-    """Each Chinese Markdown cell is followed by its ``lang`` cell, with the same heading anchors."""
+    """Each Chinese Markdown cell is followed by its ``lang`` cell, with its headings one for one."""
     for index, (kind, source, cell_lang) in enumerate(cells):
         if kind != "markdown" or cell_lang != LANGUAGES[0]:
             continue
@@ -178,9 +178,10 @@ def _check_pairs(path: Path, cells: list[tuple[str, str, str]], lang: str) -> No
         if nxt is None or nxt[0] != "markdown" or nxt[2] != lang:
             raise ValueError(f"{_rel(path)}: the Markdown cell starting {source[:40]!r} has no {lang} cell after it "
                              f"(# %% [markdown] lang=\"{lang}\"); a translated notebook translates every Markdown cell")
-        if heading_anchors(source) != heading_anchors(nxt[1]):
-            raise ValueError(f"{_rel(path)}: the {lang} cell after {source[:40]!r} has the headings' anchors "
-                             f"{heading_anchors(nxt[1])}, the Chinese {heading_anchors(source)}: keep the ASCII parts the same")
+        levels = lambda text: [len(m.group(1)) for m in HEADING.finditer(text)]  # noqa: E731
+        if levels(source) != levels(nxt[1]):
+            raise ValueError(f"{_rel(path)}: the {lang} cell after {source[:40]!r} has headings of levels {levels(nxt[1])}, "
+                             f"the Chinese {levels(source)}: translate the cell's headings one for one")
     orphans = [src[:40] for i, (kind, src, cell_lang) in enumerate(cells)
                if cell_lang == lang and not (i and cells[i - 1][0] == "markdown" and cells[i - 1][2] == LANGUAGES[0])]
     if orphans:

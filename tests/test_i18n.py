@@ -1,0 +1,298 @@
+"""The English edition's machinery (issue 35; tools/i18n.py): numbers, claims, figure labels, widget words,
+notebooks and the language selector, each in both languages. Cheap: no site build, two figures drawn.
+
+What is still to translate is listed by tests/test_i18n_parity.py, which fails until the English edition
+is complete; everything here holds now.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import string
+import subprocess
+
+import pytest
+
+from site_support import ROOT
+
+CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
+
+# Figure modules drawn in both languages. Add a module here when its section is in both label tables:
+# its English figures, alt texts and captions are then held to "no CJK character" below.
+CONVERTED_FIGURE_MODULES = ("dataflow", "experiment")
+# Widgets whose every word comes from strings/<lang>.js (the others still hold Chinese; test_i18n_parity lists them).
+CONVERTED_WIDGETS = ("sin-clock",)
+
+
+# --- numbers ------------------------------------------------------------------------------------------------
+
+
+def test_numbers_print_the_same_digits_in_both_languages():
+    from posenc.formatting import format_value
+
+    for value, fmt, text in [(19869.18, ",.0f", "19,869"), (0.028284, ".1%", "2.8%"), (-0.5, ".1f", "−0.5"), (-0.0004, ".2f", "0.00")]:
+        assert format_value(value, fmt, "zh") == format_value(value, fmt, "en") == text
+
+
+def test_a_list_is_joined_as_each_language_joins_one():
+    from posenc.formatting import format_value
+
+    assert format_value((6, 12, -3), "d", "zh") == "6、12、−3"
+    assert format_value((6, 12, -3), "d", "en") == "6, 12, −3"
+
+
+def test_an_estimate_over_seeds_reads_the_same_in_both():
+    from posenc.experiment.stats import Estimate
+    from posenc.formatting import format_value
+
+    est = Estimate.of([4.84, 4.85, 4.86, 4.85])
+    assert format_value(est, ".2f", "en") == format_value(est, ".2f", "zh")
+    assert re.fullmatch(r"4\.85 ± 0\.0\d+", format_value(est, ".2f", "en"))
+
+
+def test_words_need_every_language_and_an_unknown_language_is_an_error():
+    from posenc.formatting import PerLanguage, format_value
+
+    words = PerLanguage(zh="✗ 查无此行", en="✗ no such row")
+    assert format_value(words, "", "en") == "✗ no such row"
+    with pytest.raises(ValueError, match="missing en"):
+        PerLanguage(zh="只有中文")
+    with pytest.raises(ValueError, match="unknown language 'fr'"):
+        format_value(1.5, ".1f", "fr")
+
+
+# --- claims -------------------------------------------------------------------------------------------------
+
+
+def test_every_claim_has_an_english_sentence_and_prints_it_on_english_pages():
+    from posenc.experiment import claims
+
+    for name, claim in claims.CLAIMS.items():
+        assert claim.en and not CJK.search(claim.en), f"claim {name!r}: English sentence {claim.en!r}"
+        assert not claim.en.endswith((".", ";")), f"claim {name!r}: no final punctuation (it sits inside a paragraph)"
+    assert claims.check("rope_rises", lang="en") == claims.CLAIMS["rope_rises"].en
+    assert claims.check("rope_rises") == claims.CLAIMS["rope_rises"].sentence
+
+
+# --- figures ------------------------------------------------------------------------------------------------
+
+
+def test_the_converted_figure_modules_are_the_ones_both_tables_hold():
+    from figures_src import _labels
+
+    assert tuple(_labels.converted_modules()) == CONVERTED_FIGURE_MODULES
+
+
+@pytest.mark.parametrize("module", CONVERTED_FIGURE_MODULES)
+def test_label_tables_agree_and_english_has_no_chinese(module):
+    from figures_src import _labels
+
+    assert _labels.check(module) == []
+
+
+def test_chinese_curve_names_are_the_experiments_display_names():
+    from figures_src import _labels
+    from posenc.experiment.labels import EXTENSION_LABELS, METHOD_LABELS, ROPE_SCALING_LABELS
+
+    zh = _labels.table("zh")["experiment"]
+    for group, names in (("method", METHOD_LABELS), ("scaling", ROPE_SCALING_LABELS), ("extension", EXTENSION_LABELS)):
+        assert {k: zh[f"{group}.{k}"] for k in names} == names, group
+    en = _labels.table("en")["experiment"]
+    assert {k.partition(".")[2] for k in en if k.startswith("method.")} == set(METHOD_LABELS)
+
+
+@pytest.mark.parametrize("module", CONVERTED_FIGURE_MODULES)
+def test_english_alt_texts_and_captions_have_no_chinese(module):
+    from figures_src import build
+
+    specs = [s for s in build.load_all().values() if s.module.rpartition(".")[2] == module]
+    assert specs
+    for spec in specs:
+        for text in (spec.alt_text("en"), spec.caption_text("en")):
+            assert not CJK.search(text), f"{spec.name}: {CJK.findall(text)[:5]} in {text[:120]!r}"
+        assert len(spec.alt_text("en")) >= 40, f"{spec.name}: the English alt text should say what the figure shows"
+
+
+def test_a_figure_drawn_in_english_with_chinese_text_fails(tmp_path):
+    from figures_src import FigureSpec, _style
+
+    def draw(fig, theme):
+        fig.add_subplot().set_title("位置")
+
+    spec = FigureSpec("fake", draw, "alt", "", (2, 2), "figures_src.experiment")
+    assert _style.render_svg(spec, _style.THEMES["light"], "zh")  # Chinese is fine in a Chinese figure
+    with pytest.raises(_style.ChineseInEnglishFigure, match="位置"):
+        _style.render_svg(spec, _style.THEMES["light"], "en")
+
+
+def test_a_converted_figure_draws_its_english_words(tmp_path):
+    """The drawing follows the language: the English texts from en.yaml, none of the Chinese ones."""
+    import matplotlib.pyplot as plt
+
+    from figures_src import _labels, _style, build
+
+    spec = build.load_all()["dataflow_lesson3"]
+    texts = {}
+    for lang in ("zh", "en"):
+        with _labels.in_language(lang), plt.rc_context(_style.rc_params(_style.THEMES["light"])):
+            fig = plt.figure(figsize=spec.size)
+            spec.draw(fig, _style.THEMES["light"])
+            texts[lang] = _style.drawn_texts(fig)
+            plt.close(fig)
+    assert any(CJK.search(t) for t in texts["zh"])
+    assert not any(CJK.search(t) for t in texts["en"]), [t for t in texts["en"] if CJK.search(t)]
+    assert "causal mask" in texts["en"] and "因果掩码" in texts["zh"]
+
+
+def test_each_language_has_its_own_cached_drawing_of_a_converted_figure(tmp_path):
+    from figures_src import build
+
+    spec = build.load_all()["dataflow_home"]
+    assert build.drawn_in(spec, "en") == "en"
+    assert build.cache_key(spec, "light", "en") != build.cache_key(spec, "light", "zh")
+    unconverted = next(s for s in build.load_all().values() if s.module.rpartition(".")[2] not in CONVERTED_FIGURE_MODULES)
+    assert build.drawn_in(unconverted, "en") == "zh"  # drawn once; the English site shows the Chinese drawing
+
+
+# --- widgets ------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def widget_strings() -> dict[str, dict[str, str]]:
+    node = shutil.which("node")
+    assert node, "node is a setup requirement (tools/setup_system.sh)"
+    script = ("Promise.all(['zh','en'].map(l => import(`./docs/javascripts/widgets/strings/${l}.js`)))"
+              ".then(([zh, en]) => console.log(JSON.stringify({zh: zh.default, en: en.default})))")
+    proc = subprocess.run([node, "--input-type=module", "-e", script], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+def _fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def test_widget_string_tables_have_the_same_keys_and_english_no_chinese(widget_strings):
+    zh, en = widget_strings["zh"], widget_strings["en"]
+    assert set(zh) == set(en), f"only zh: {sorted(set(zh) - set(en))}; only en: {sorted(set(en) - set(zh))}"
+    for key in zh:
+        assert not CJK.search(en[key]), f"strings/en.js {key}: {en[key]!r}"
+        # English may leave out the Chinese typography fields ({lead}, the label's trailing space) and
+        # capitalise the label ({Label}); it fills nothing the code does not give the Chinese text
+        assert _fields(en[key]) - {"Label", "label_bare"} <= _fields(zh[key]) | {"label"}, key
+
+
+@pytest.mark.parametrize("widget", CONVERTED_WIDGETS)
+def test_a_converted_widget_holds_no_chinese_and_each_key_exists(widget, widget_strings):
+    source = (ROOT / "docs" / "javascripts" / "widgets" / f"{widget}.js").read_text(encoding="utf-8")
+    assert not CJK.search(source), CJK.findall(source)[:10]
+    keys = set(re.findall(r"""\bt\(\s*["'`]([\w.-]+)["'`]""", source))
+    assert keys and keys <= set(widget_strings["zh"]), sorted(keys - set(widget_strings["zh"]))
+
+
+def test_input_messages_in_each_language(widget_strings):
+    """posenc-math's parseInput words its messages from the table it is given (Chinese by default)."""
+    script = ("import { parseInput } from './docs/javascripts/posenc-math/format.js';"
+              "import en from './docs/javascripts/widgets/strings/en.js';"
+              "console.log(JSON.stringify([parseInput('15', {label: 'dimension d', kind: 'dim'}, en).message,"
+              " parseInput('15', {label: '维度 d', kind: 'dim'}).message, parseInput('', {label: 'base'}).message]));")
+    proc = subprocess.run([shutil.which("node"), "--input-type=module", "-e", script], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    en, zh, empty = json.loads(proc.stdout)
+    assert en == "Dimension d must be a positive even number (sin and cos come in pairs); got 15. Try 16."
+    assert zh == "维度 d 要是正偶数（sin、cos 成对出现），收到 15；试试 16。"
+    assert empty == "请填写 base。"
+
+
+# --- notebooks ----------------------------------------------------------------------------------------------
+
+BILINGUAL = '''# %% [markdown]
+# # 第 9 课 动手：示例 demo
+
+# %% [markdown] lang="en"
+# # Lesson 9, hands on: an example demo
+
+# %%
+print(1 + 1)
+
+# %% [markdown]
+# ## 1. 加法：add
+
+# %% [markdown] lang="en"
+# ## 1. Addition: add
+'''
+
+
+def test_a_notebook_source_makes_one_notebook_per_language_with_the_same_code(tmp_path):
+    from tools import notebooks
+
+    src = tmp_path / "lesson9.py"
+    src.write_text(BILINGUAL, encoding="utf-8")
+    assert notebooks.languages_of(src) == ["zh", "en"]
+    zh, en = notebooks.cells_of(src, "zh"), notebooks.cells_of(src, "en")
+    assert [c for c in zh if c[0] == "code"] == [c for c in en if c[0] == "code"] == [("code", "print(1 + 1)")]
+    assert [s for k, s in zh if k == "markdown"] == ["# 第 9 课 动手：示例 demo", "## 1. 加法：add"]
+    assert [s for k, s in en if k == "markdown"] == ["# Lesson 9, hands on: an example demo", "## 1. Addition: add"]
+    assert notebooks.notebook_path(src, "en").name == "lesson9.en.ipynb"
+    assert '"lesson9-01"' in notebooks.render(src, "en")  # the same cell ids in both: code cell 1 is lesson9-01
+
+
+def test_a_half_translated_notebook_is_an_error_naming_the_cell(tmp_path):
+    from tools import notebooks
+
+    src = tmp_path / "lesson9.py"
+    src.write_text(BILINGUAL.rsplit('# %% [markdown] lang="en"', 1)[0], encoding="utf-8")
+    with pytest.raises(ValueError, match="'## 1. 加法：add' has no en cell"):
+        notebooks.cells_of(src, "en")
+    src.write_text(BILINGUAL.replace("## 1. Addition: add", "### 1. Addition: add"), encoding="utf-8")
+    with pytest.raises(ValueError, match="levels"):
+        notebooks.cells_of(src, "en")
+
+
+def test_an_untranslated_notebook_has_only_its_chinese_notebook():
+    from tools import notebooks
+
+    expected = notebooks.expected()
+    for src in notebooks.sources():
+        assert (notebooks.notebook_path(src, "en") in expected) == ("en" in notebooks.languages_of(src))
+
+
+# --- pages and the language selector ------------------------------------------------------------------------
+
+
+def test_a_page_language_and_its_counterpart():
+    from tools import i18n
+
+    assert i18n.source_language("lessons/04-rope.en.md") == "en"
+    assert i18n.source_language("lessons/04-rope.md") == "zh"
+    assert i18n.source_language("notebooks/lesson3b.en.ipynb") == "en"
+    assert i18n.source_for("index.md", "en") == "index.en.md"
+    assert i18n.source_for("notebooks/lesson1.en.ipynb", "zh") == "notebooks/lesson1.ipynb"
+    assert i18n.counterpart("lessons/04-rope/", "en") == "en/lessons/04-rope/"
+    assert i18n.counterpart("en/lessons/04-rope/", "zh") == "lessons/04-rope/"
+    assert i18n.counterpart("", "en") == "en/" and i18n.counterpart("en/", "zh") == ""
+
+
+def test_the_selector_points_at_the_same_page_and_the_head_loses_its_alternates():
+    from tools import i18n
+
+    page = ('<link rel="alternate" href="/posenc/" hreflang="zh"><link rel="alternate" href="/posenc/en/" hreflang="en">'
+            '<a href="/posenc/" hreflang="zh" class="md-select__link">中文</a>'
+            '<a href="/posenc/en/" hreflang="en" class="md-select__link">English</a>')
+    out = i18n.alternate_links(page, "en/lessons/04-rope/", "x")
+    assert 'href="../../../lessons/04-rope/" hreflang="zh"' in out
+    assert 'href="../../../en/lessons/04-rope/" hreflang="en"' in out
+    assert 'rel="alternate"' not in out
+    with pytest.raises(SystemExit, match="language selector"):
+        i18n.alternate_links("<html></html>", "", "x")
+
+
+def test_ui_words_exist_in_both_languages_and_english_has_no_chinese():
+    from tools import i18n
+
+    assert set(i18n.UI["zh"]) == set(i18n.UI["en"])
+    for key, text in i18n.UI["en"].items():
+        assert not CJK.search(text), key
+        assert _fields(text) == _fields(i18n.UI["zh"][key]), key
