@@ -296,3 +296,42 @@ def test_ui_words_exist_in_both_languages_and_english_has_no_chinese():
     for key, text in i18n.UI["en"].items():
         assert not CJK.search(text), key
         assert _fields(text) == _fields(i18n.UI["zh"][key]), key
+
+
+# --- the glossary and the timeline in English -----------------------------------------------------------------
+
+MACRO_CALL = re.compile(r"\{\{-?\s*(\w+)\(([^)]*)\)")
+
+
+def _calls(text: str) -> list[str]:
+    return sorted(f"{name}({args})" for name, args in MACRO_CALL.findall(text or ""))
+
+
+def test_english_glossary_and_timeline_cover_every_entry_with_the_same_numbers():
+    """Every term and stage has its English words, quoting the same numbers (the same macro calls) as the Chinese."""
+    from posenc import _yaml
+    from tools import course_macros as cm
+
+    glossary = cm.english_texts(cm.GLOSSARY_EN)
+    assert [t.id for t in cm.load_glossary()] == list(glossary), "glossary.en.yaml: the same ids, in the same order"
+    for t in cm.load_glossary():
+        assert _calls(glossary[t.id]) == _calls(t.define), t.id
+    timeline = cm.english_texts(cm.TIMELINE_EN)
+    assert [s.key for s in cm.load_timeline()] == list(timeline), "timeline.en.yaml: the same keys, in the same order"
+    raw = {s["key"]: s for s in _yaml.load(cm.TIMELINE.read_text(encoding="utf-8"))["stages"]}
+    for key, en in timeline.items():
+        for field in cm.TIMELINE_TEXT:
+            zh_text = " ".join(raw[key].get(field) or []) if field == "models" else raw[key].get(field)
+            en_text = " ".join(en.get(field) or []) if field == "models" else en.get(field)
+            assert _calls(en_text) == _calls(zh_text), f"timeline.en.yaml {key}.{field}"
+
+
+def test_english_glossary_and_timeline_are_english_prose_the_lint_passes():
+    from tools import course_macros as cm
+    from tools import prose_lint
+
+    for path, fields in ((cm.GLOSSARY_EN, None), (cm.TIMELINE_EN, cm.TIMELINE_TEXT)):
+        source = path.read_text(encoding="utf-8")
+        prose = prose_lint.prose(cm.yaml_prose(source, fields) if fields else source)
+        assert not CJK.search(prose), f"{path.name}: {CJK.findall(prose)[:5]}"
+        assert prose_lint.find_literals(prose, path) == [], path.name

@@ -32,6 +32,9 @@ DOCS = ROOT / "docs"
 DATA = ROOT / "posenc" / "data"
 GLOSSARY = DATA / "glossary.yaml"
 TIMELINE = DATA / "timeline.yaml"
+# The English pages' words for the same entries, by id and key (the structure stays in the files above).
+GLOSSARY_EN = DATA / "glossary.en.yaml"
+TIMELINE_EN = DATA / "timeline.en.yaml"
 
 LESSON_KEY = re.compile(r"^lesson\d+b?$")  # lesson1 … lesson6, lesson3b: the argument of timeline()
 KINDS = ("start", "naive", "generation")
@@ -47,12 +50,29 @@ def split_target(target: str) -> tuple[str, str]:
     return page, anchor
 
 
-def page_label(page: str) -> str:
-    """'lessons/03b-relative-bias.md' → '第 3 课·续'; the label a link to that lesson shows."""
+def page_label(page: str, lang: str = "zh") -> str:
+    """'lessons/03b-relative-bias.md' → '第 3 课·续' (English: 'Lesson 3b'); the label a link to that lesson shows."""
     m = re.match(r"lessons/0*(\d+)(b?)-", page)
     if not m:
         raise ValueError(f"{page!r} is not a lesson page (docs/lessons/NN-name.md); the glossary and timeline link lessons")
+    if lang != "zh":
+        return f"Lesson {m.group(1)}{m.group(2)}"
     return f"第 {m.group(1)} 课" + ("·续" if m.group(2) else "")
+
+
+@lru_cache(maxsize=None)
+def english_texts(path: Path) -> dict:
+    """glossary.en.yaml's terms or timeline.en.yaml's stages: id or key → its English words."""
+    data = _yaml.load(path.read_text(encoding="utf-8")) or {}
+    return data.get("terms") or data.get("stages") or {}
+
+
+def _english(path: Path, key: str) -> dict | str:
+    texts = english_texts(path)
+    if key not in texts:
+        raise ValueError(f"{path.relative_to(ROOT).as_posix()}: no English entry {key!r}; the English pages need one "
+                         f"for every entry of {path.name.replace('.en.', '.')}")
+    return texts[key]
 
 
 def anchor_exists(page: str, anchor: str) -> bool:
@@ -124,8 +144,10 @@ def rejected() -> dict[str, str]:
     return {r: t.term for t in load_glossary() for r in t.reject}
 
 
-def glossary_markdown(from_page: str, render) -> str:
+def glossary_markdown(from_page: str, render, lang: str = "zh") -> str:
     """The glossary as a definition list (one term per entry, anchored by its id), links relative to ``from_page``."""
+    if lang != "zh":
+        return _glossary_markdown_en(from_page, render)
     out = ['<div class="pe-glossary" markdown>', ""]
     for t in load_glossary():
         page, _ = split_target(t.first)
@@ -134,6 +156,21 @@ def glossary_markdown(from_page: str, render) -> str:
         out.append("")
         out.append(f"    首次讲解：[{page_label(page)}]({relative_link(t.first, from_page)})"
                    + ("。不用：" + "、".join(f"「{r}」" for r in t.reject) if t.reject else ""))
+        out.append("")
+    out.append("</div>")
+    return "\n".join(out)
+
+
+def _glossary_markdown_en(from_page: str, render) -> str:
+    """The English glossary: the English name first, the course's Chinese term beside it, the English
+    definition (glossary.en.yaml) and where it is first taught. The rejected synonyms are Chinese words."""
+    out = ['<div class="pe-glossary" markdown>', ""]
+    for t in load_glossary():
+        page, _ = split_target(t.first)
+        out.append(f"**{t.english}** · {t.term} {{ #{t.id} }}")
+        out.append(f":   {relink(render(_english(GLOSSARY_EN, t.id)), from_page)}")
+        out.append("")
+        out.append(f"    First taught in [{page_label(page, 'en')}]({relative_link(t.first, from_page)}).")
         out.append("")
     out.append("</div>")
     return "\n".join(out)
@@ -263,21 +300,46 @@ def lesson_keys() -> list[str]:
 
 
 HERE_MARK = '<span class="pe-here">← 你在这里</span>'
+# The timeline's own words on English pages (the Chinese ones are written in the functions below).
+TIMELINE_WORDS_EN = {"start": "Starting point", "naive": "Naive design", "generation": "Generation {n}",
+                     "here": '<span class="pe-here">← you are here</span>', "who": "Source", "fixed": "Solved",
+                     "left": "Left open", "models": "Representative models"}
 
 
-def _heading(s: Stage, from_page: str) -> str:
-    link = f"[{page_label(split_target(s.page)[0])}]({relative_link(s.page, from_page)})"
+def _heading(s: Stage, from_page: str, lang: str = "zh") -> str:
+    link = f"[{page_label(split_target(s.page)[0], lang)}]({relative_link(s.page, from_page)})"
+    if lang != "zh":
+        return f"**{s.label}: {s.title}**" + (f" ({s.year})" if s.year else "") + f" · {link}"
     return f"**{s.label}：{s.title}**" + (f"（{s.year}）" if s.year else "") + f" · {link}"
 
 
-def timeline_markdown(here: str | None, from_page: str, render, full: bool = False) -> str:
+def _stages_in(lang: str) -> tuple[Stage, ...]:
+    """The stages with their words in ``lang`` (English: timeline.en.yaml's, the generations counted in words)."""
+    stages = load_timeline()
+    if lang == "zh":
+        return stages
+    from dataclasses import replace
+
+    out, generation = [], 0
+    for s in stages:
+        en = _english(TIMELINE_EN, s.key)
+        generation += s.kind == "generation"
+        label = TIMELINE_WORDS_EN[s.kind].format(n=generation)
+        out.append(replace(s, title=en["title"], who=en.get("who") or "", short=en["short"], fixed=en["fixed"],
+                           left=en["left"], models=tuple(en.get("models") or ()), label=label))
+    return tuple(out)
+
+
+def timeline_markdown(here: str | None, from_page: str, render, full: bool = False, lang: str = "zh") -> str:
     """The timeline for the page ``from_page``: all stages in full (``here`` None), or, in a lesson, its
     own stage(s) in full with the 你在这里 mark and the others in one line each (every stage in full
     with ``full``: a closing recap).
 
     ``render`` turns a data text's macro calls into their values (the page's Jinja environment).
     """
-    stages = load_timeline()
+    stages = _stages_in(lang)
+    zh = lang == "zh"
+    words = None if zh else TIMELINE_WORDS_EN
 
     def text(t: str) -> str:
         return relink(render(t), from_page)
@@ -287,17 +349,26 @@ def timeline_markdown(here: str | None, from_page: str, render, full: bool = Fal
                          f"lesson keys there: {', '.join(lesson_keys())}")
     out = ['<div class="pe-timeline" markdown>', ""]
     for n, s in enumerate(stages, 1):
-        head = _heading(s, from_page)
+        head = _heading(s, from_page, lang)
         if not (full or here is None or here in s.here):
-            out.append(f"{n}. {head}：{text(s.short)}")
+            out.append(f"{n}. {head}：{text(s.short)}" if zh else f"{n}. {head}: {text(s.short)}")
             continue
-        out.append(f"{n}. {head}" + (f" {HERE_MARK}" if here is not None and here in s.here else ""))
+        mark = HERE_MARK if zh else words["here"]
+        out.append(f"{n}. {head}" + (f" {mark}" if here is not None and here in s.here else ""))
+        if zh:
+            if s.who:
+                out.append(f"    - 出处：{text(s.who)}")
+            out.append(f"    - 解决了：{text(s.fixed)}")
+            out.append(f"    - 卡在：{text(s.left)}")
+            if s.models:
+                out.append("    - 代表模型：" + "；".join(text(m) for m in s.models) + "。")
+            continue
         if s.who:
-            out.append(f"    - 出处：{text(s.who)}")
-        out.append(f"    - 解决了：{text(s.fixed)}")
-        out.append(f"    - 卡在：{text(s.left)}")
+            out.append(f"    - {words['who']}: {text(s.who)}")
+        out.append(f"    - {words['fixed']}: {text(s.fixed)}")
+        out.append(f"    - {words['left']}: {text(s.left)}")
         if s.models:
-            out.append("    - 代表模型：" + "；".join(text(m) for m in s.models) + "。")
+            out.append(f"    - {words['models']}: " + "; ".join(text(m) for m in s.models) + ".")
     out += ["", "</div>"]
     return "\n".join(out)
 
@@ -312,14 +383,16 @@ def register(env) -> None:
         # The data texts call the page's own macros (num, cfg, fact); render them like the page itself.
         return env.env.from_string(text).render() if "{{" in text or "{%" in text else text
 
+    from tools.i18n import source_language
+
     @env.macro
     def glossary() -> str:
-        """The glossary (posenc/data/glossary.yaml) as a definition list."""
-        return glossary_markdown(env.page.file.src_uri, render)
+        """The glossary (posenc/data/glossary.yaml) as a definition list, in the page's language."""
+        return glossary_markdown(env.page.file.src_uri, render, source_language(env.page.file.src_uri))
 
     @env.macro
     def timeline(here: str | None = None, full: bool = False) -> str:
         """The timeline (posenc/data/timeline.yaml): every stage in full, or a lesson's view with 你在这里."""
         if not isinstance(full, bool):
             raise ValueError(f"timeline(full=…) takes True or False, got {full!r}")
-        return timeline_markdown(here, env.page.file.src_uri, render, full)
+        return timeline_markdown(here, env.page.file.src_uri, render, full, source_language(env.page.file.src_uri))

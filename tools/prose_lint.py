@@ -19,7 +19,8 @@ ALLOWED, and why each is safe:
   years          1990–2029 standing alone: citation years ("Vaswani et al. 2017")
   sections       §3.5, §2.3: section numbers in citations
   references     表 3 / Table 3 / Eq. 16 / 式 (22) / 图 2 / App. A.1 / 附录 A: parts of a cited work
-  lessons        第 3 课 / 第 3 节 / 第 3 章: course structure, not measurements
+  lessons        第 3 课 / 第 3 节 / 第 3 章, and in English lesson 3, Lesson 3b, lessons 3 to 6: course
+                 structure, not measurements
   arXiv ids      arXiv:1706.03762
   identifiers    digits glued to letters: GPT-2, Qwen3-8B, d_model, fp32, h1, 7B in a model name
   model names    a short list of names written with a space: Llama 3.1, Gemma 3, Kimi K2, Mistral 7B
@@ -97,6 +98,7 @@ ALLOWED = [
     re.compile(r"§\s?\d+(?:\.\d+)*"),  # sections
     re.compile(r"(?:表|Table|Eq\.|式|图|Fig\.|Figure|App\.|附录|Section|Appendix)\s?\(?[A-Z]?\d+(?:\.\d+)*\)?"),
     re.compile(r"第\s?\d+\s?[课节章]"),  # lesson / section numbers
+    re.compile(r"\b[Ll]essons?\s\d+b?(?:(?:,\s*|\s(?:to|and|or)\s)\d+b?)*\b"),  # the same in English
     re.compile(r"arXiv:\d{4}\.\d{4,5}(?:v\d+)?"),
     re.compile(r"(?:Llama|Gemma|Kimi|Mistral|Phi|GPT)\s[A-Z]?\d+(?:\.\d+)?[A-Za-z]*(?:\s\d+B)?"),  # names with a space
     re.compile(r"[A-Za-z_][A-Za-z_]*[-_.]?\d[\w.-]*"),  # identifiers: GPT-2, Qwen3-8B, fp32, d_model2
