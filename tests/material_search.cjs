@@ -2,7 +2,10 @@
 // (assets/javascripts/workers/search.*.min.js, with the lunr language files it imports), fed the
 // built search index, asked each query a reader would type. tests/test_search.py drives it.
 //
-//   node tests/material_search.cjs SITE_DIR < queries.json   →   one result list per query, as JSON
+//   node tests/material_search.cjs SITE_DIR [INDEX] < queries.json   →   one result list per query, as JSON
+//
+// INDEX: the search index to load, relative to SITE_DIR (default search/search_index.json, the Chinese pages';
+// en/search/search_index.json is the English pages', tools/i18n.py).
 //
 // The worker is a plain script for a Web Worker: it registers a "message" listener and answers with
 // postMessage, and loads lunr's language support with importScripts. Those three globals are
@@ -41,7 +44,7 @@ async function ask(message) {
 }
 
 (async () => {
-  const index = JSON.parse(fs.readFileSync(path.join(site, "search", "search_index.json"), "utf8"));
+  const index = JSON.parse(fs.readFileSync(path.join(site, process.argv[3] || path.join("search", "search_index.json")), "utf8"));
   const ready = await ask({ type: 0, data: { config: index.config, docs: index.docs, options: { suggest: false } } });
   if (ready.type !== 1) throw new Error(`setup answered ${JSON.stringify(ready)}`);
   const queries = JSON.parse(fs.readFileSync(0, "utf8"));

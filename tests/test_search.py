@@ -36,12 +36,13 @@ QUERY_TABLE = {
 }
 
 
-def material_search(site_dir, queries: list[str]) -> dict[str, list[dict]]:
-    """query → the pages the site's search lists, in order (page, best section, score, title, text)."""
+def material_search(site_dir, queries: list[str], index: str = "search/search_index.json") -> dict[str, list[dict]]:
+    """query → the pages the site's search lists, in order (page, best section, score, title, text), searching
+    ``index`` (the Chinese pages' by default; en/search/search_index.json: the English pages')."""
     node = shutil.which("node")
     if node is None:
         pytest.fail("node not found: run `make setup` (it installs nodejs)")
-    proc = subprocess.run([node, str(ROOT / "tests" / "material_search.cjs"), str(site_dir)],
+    proc = subprocess.run([node, str(ROOT / "tests" / "material_search.cjs"), str(site_dir), index],
                           input=json.dumps(queries), capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr[-3000:]
     return json.loads(proc.stdout)
@@ -129,6 +130,37 @@ def test_the_served_search_worker_cuts_a_query_to_its_end(site_dir):
     (worker,) = (site_dir / "assets" / "javascripts" / "workers").glob("search.*.min.js")
     text = worker.read_text(encoding="utf-8")
     assert WORKER_SEGMENT_FIX in text and WORKER_SEGMENT_BUG not in text
+
+
+# ---- each language's own index (tools/i18n.py) ------------------------------------------------------
+
+# English query → the English page that should come first. Until the English lessons exist the table holds
+# the pages that are English now; the translators add each lesson's key terms (README, "How to change a lesson
+# in both languages"). "intervals" and "thresholds" are not the words the page uses ("interval", "threshold"):
+# the English index stems, the Chinese one does not.
+ENGLISH_QUERY_TABLE = {
+    "paired intervals": "en/lessons/results/",
+    "thresholds": "en/lessons/results/",
+    "verification tags": "en/",
+    "permutation equivariance": "en/glossary/",
+}
+
+
+@pytest.mark.build
+def test_each_language_has_its_own_index(site_dir):
+    zh = _index(site_dir)
+    en = json.loads((site_dir / "en" / "search" / "search_index.json").read_text(encoding="utf-8"))
+    assert zh["config"]["lang"] == ["zh"] and en["config"]["lang"] == ["en"]
+    assert zh["docs"] and not [d["location"] for d in zh["docs"] if d["location"].startswith("en/")]
+    assert en["docs"] and not [d["location"] for d in en["docs"] if not d["location"].startswith("en/")]
+
+
+@pytest.mark.build
+def test_an_english_search_finds_the_english_page(site_dir):
+    results = material_search(site_dir, list(ENGLISH_QUERY_TABLE), "en/search/search_index.json")
+    wrong = {q: [r["page"] for r in results[q]][:3] for q, want in ENGLISH_QUERY_TABLE.items()
+             if not results[q] or results[q][0]["page"] != want}
+    assert not wrong, f"English queries that list another page first (want {ENGLISH_QUERY_TABLE}): {wrong}"
 
 
 # ---- no site needed ----------------------------------------------------------------------------------

@@ -58,12 +58,30 @@ WORKER_SEGMENT_FIX = "for(let o=s+1;o<=t.length;o++)t.slice(s,o)in e&&(n[s]=o-s)
 WORKER = re.compile(r"^assets/javascripts/workers/search\.[0-9a-f]+\.min\.js$")
 
 
+# English search (tools/i18n.py: the English pages have their own index, stemmed by lunr's English stemmer).
+# Material appends a wildcard to every query term ("interval" → "interval*"), and lunr runs no pipeline on a
+# term with a wildcard, so the query is never stemmed while the index is: "verification*" is no prefix of the
+# indexed stem "verif", and a stemmed English index found nothing for "verification", "glossary" or "tags"
+# (measured on the built site). The patch searches a trailing-wildcard term of ASCII letters and digits both
+# as typed and as the index's own search pipeline makes it ("verification*" → "verif*", "verification*"):
+# either matching finds the page. The term as typed stays, because the Chinese index does not stem English
+# words ("query*" finds "query" there; "queri*" would not).
+WORKER_WILDCARD_QUERY = "c.usePipeline?f=this.pipeline.runString(c.term,{fields:c.fields}):f=[c.term];"
+WORKER_WILDCARD_STEMMED = ("c.usePipeline?f=this.pipeline.runString(c.term,{fields:c.fields}):"
+                           "f=[...new Set([...(/^[a-z0-9]+\\*$/.test(c.term)?this.pipeline.runString(c.term.slice(0,-1),"
+                           "{fields:c.fields}).filter(s=>s).map(s=>s+\"*\"):[]),c.term])];")
+
+
 def patch_worker(source: str, where: str) -> str:
     if source.count(WORKER_SEGMENT_BUG) != 1:
         raise SystemExit(
             f"{where}: Material's search worker no longer contains its query cutter as tools/search.py expects "
             f"({WORKER_SEGMENT_BUG!r}); check whether the theme fixed the last-character bug and update patch_worker")
-    return source.replace(WORKER_SEGMENT_BUG, WORKER_SEGMENT_FIX)
+    if source.count(WORKER_WILDCARD_QUERY) != 1:
+        raise SystemExit(
+            f"{where}: Material's search worker no longer runs a query clause as tools/search.py expects "
+            f"({WORKER_WILDCARD_QUERY!r}); check how it treats a wildcard term and update patch_worker")
+    return source.replace(WORKER_SEGMENT_BUG, WORKER_SEGMENT_FIX).replace(WORKER_WILDCARD_QUERY, WORKER_WILDCARD_STEMMED)
 
 
 # ---- teasers without raw LaTeX ------------------------------------------------------------------------
