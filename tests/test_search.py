@@ -190,8 +190,12 @@ def test_plain_text_replaces_each_formula_and_keeps_the_prose():
 
 
 def test_worker_patch_fails_loudly_when_the_theme_changes():
-    from tools.search import WORKER_SEGMENT_BUG, WORKER_SEGMENT_FIX, patch_worker
+    from tools.search import (WORKER_SEGMENT_BUG, WORKER_SEGMENT_FIX, WORKER_WILDCARD_QUERY, WORKER_WILDCARD_STEMMED,
+                              patch_worker)
 
-    assert patch_worker(f"a;{WORKER_SEGMENT_BUG};b", "w.js") == f"a;{WORKER_SEGMENT_FIX};b"
+    worker = f"a;{WORKER_SEGMENT_BUG};b;{WORKER_WILDCARD_QUERY}c"
+    assert patch_worker(worker, "w.js") == f"a;{WORKER_SEGMENT_FIX};b;{WORKER_WILDCARD_STEMMED}c"
     with pytest.raises(SystemExit, match="query cutter"):
         patch_worker("function fe(t,e){}", "w.js")
+    with pytest.raises(SystemExit, match="wildcard term"):
+        patch_worker(f"a;{WORKER_SEGMENT_BUG};b", "w.js")
