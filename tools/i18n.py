@@ -202,7 +202,32 @@ def on_config(config):
                              "languages' search indexes and update tools/i18n.py")
         plugin.reconfigure_search_index = lambda config: None  # one index per language (see above)
     config.extra["ui"] = UI[lang]  # the templates' words (overrides/partials)
+    _keep_notebook_pages()
     return config
+
+
+def _keep_notebook_pages() -> None:
+    """Keep mkdocs-jupyter's notebooks pages when mkdocs-static-i18n sorts the files by language.
+
+    mkdocs-jupyter makes each .ipynb a page by wrapping its File (NotebookFile, whose
+    is_documentation_page() is True); mkdocs-static-i18n then makes a new plain File of every file, and a
+    plain .ipynb File is no page: the notebooks were copied to notebooks/lessonN/index.html as raw JSON.
+    The plugin's file maker is wrapped so that a file that was a page stays one.
+    """
+    from mkdocs_static_i18n import suffix
+
+    original = suffix.create_i18n_file
+    if getattr(original, "keeps_notebook_pages", False):
+        return
+
+    def create_i18n_file(file, *args, **kwargs):
+        made = original(file, *args, **kwargs)
+        if file.is_documentation_page() and not made.is_documentation_page():
+            made.is_documentation_page = lambda: True
+        return made
+
+    create_i18n_file.keeps_notebook_pages = True
+    suffix.create_i18n_file = create_i18n_file
 
 
 def on_post_page(output, page, config):
