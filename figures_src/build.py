@@ -107,11 +107,17 @@ def posenc_dependencies(module: types.ModuleType) -> list[Path]:
 
 def quoted_quantities(module: types.ModuleType) -> list[str]:
     """Registered quantities whose names appear as string literals in ``module`` (alt text, captions, labels)."""
+    return list(_quoted_in(Path(module.__file__).read_text(encoding="utf-8")))
+
+
+@lru_cache(maxsize=64)
+def _quoted_in(source: str) -> tuple[str, ...]:
+    """quoted_quantities of a module's source (parsed once per source: every figure of a module, in each
+    theme and language, asks)."""
     from posenc import quantities
 
     names = set(quantities.names())
-    tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
-    return sorted({n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and n.value in names})
+    return tuple(sorted({n.value for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Constant) and n.value in names}))
 
 
 @lru_cache(maxsize=None)

@@ -335,3 +335,32 @@ def test_english_glossary_and_timeline_are_english_prose_the_lint_passes():
         prose = prose_lint.prose(cm.yaml_prose(source, fields) if fields else source)
         assert not CJK.search(prose), f"{path.name}: {CJK.findall(prose)[:5]}"
         assert prose_lint.find_literals(prose, path) == [], path.name
+
+
+# --- the built site -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.build
+def test_both_editions_are_built_with_their_language_and_selector(site_dir):
+    """Every page of the Chinese site has its English page under en/ (translated, or the Chinese as it is until
+    then), each with <html lang> of its build and a selector pointing at the same page in the other language."""
+    pages = sorted(p.relative_to(site_dir) for p in site_dir.rglob("index.html") if p.parts[len(site_dir.parts)] != "en")
+    assert len(pages) > 15
+    for rel in pages:
+        zh, en = site_dir / rel, site_dir / "en" / rel
+        assert en.is_file(), f"no English page for {rel}"
+        for path, lang in ((zh, "zh"), (en, "en")):
+            text = path.read_text(encoding="utf-8")
+            assert text.startswith("<!doctype html>") and f'<html lang="{lang}"' in text, f"{path.relative_to(site_dir)}"
+            links = dict((l, h) for h, l in re.findall(r'<a href="([^"]*)" hreflang="(\w+)" class="md-select__link">', text))
+            here = rel.parent.as_posix()
+            here = "" if here == "." else here + "/"
+            assert links["en"].endswith(f"en/{here}") and not links["zh"].endswith(f"en/{here}") and links["zh"].endswith(here), (path, links)
+
+
+@pytest.mark.build
+def test_notebook_pages_are_pages_in_both_languages_with_their_download(site_dir):
+    for folder in ("notebooks", "en/notebooks"):
+        for page in sorted((site_dir / folder).glob("lesson*/index.html")):
+            assert page.read_text(encoding="utf-8").startswith("<!doctype html>"), f"{page.relative_to(site_dir)} is not a page"
+            assert (page.parent / f"{page.parent.name}.ipynb").is_file(), f"{page.relative_to(site_dir)}: no download"

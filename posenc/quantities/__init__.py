@@ -133,6 +133,7 @@ class _Entry:
 
 _FUNCTIONS: dict[str, _Entry] = {}
 _CACHE: dict[str, Number] = {}
+_TEXTS: dict[tuple[str, str], str] = {}  # (name, language) → printed text: an estimate's ± costs a t quantile
 _LOADED = False
 _ROOT = Path(__file__).resolve().parents[2]
 
@@ -251,7 +252,10 @@ def value(name: str) -> Any:
 
 
 def text(name: str, lang: str = "zh") -> str:
-    return get(name).text_in(lang)
+    key = (name, lang)
+    if key not in _TEXTS:
+        _TEXTS[key] = get(name).text_in(lang)
+    return _TEXTS[key]
 
 
 def clear_cache() -> None:
