@@ -351,7 +351,7 @@ def test_both_editions_are_built_with_their_language_and_selector(site_dir):
         assert en.is_file(), f"no English page for {rel}"
         for path, lang in ((zh, "zh"), (en, "en")):
             text = path.read_text(encoding="utf-8")
-            assert text.startswith("<!doctype html>") and f'<html lang="{lang}"' in text, f"{path.relative_to(site_dir)}"
+            assert text.lstrip().startswith("<!doctype html>") and f'<html lang="{lang}"' in text, f"{path.relative_to(site_dir)}"
             links = dict((l, h) for h, l in re.findall(r'<a href="([^"]*)" hreflang="(\w+)" class="md-select__link">', text))
             here = rel.parent.as_posix()
             here = "" if here == "." else here + "/"
@@ -362,5 +362,5 @@ def test_both_editions_are_built_with_their_language_and_selector(site_dir):
 def test_notebook_pages_are_pages_in_both_languages_with_their_download(site_dir):
     for folder in ("notebooks", "en/notebooks"):
         for page in sorted((site_dir / folder).glob("lesson*/index.html")):
-            assert page.read_text(encoding="utf-8").startswith("<!doctype html>"), f"{page.relative_to(site_dir)} is not a page"
+            assert page.read_text(encoding="utf-8").lstrip().startswith("<!doctype html>"), f"{page.relative_to(site_dir)} is not a page"
             assert (page.parent / f"{page.parent.name}.ipynb").is_file(), f"{page.relative_to(site_dir)}: no download"

@@ -34,10 +34,16 @@ def content_pages(site_dir: Path) -> list[Path]:
     return [p for p in sorted(site_dir.rglob("index.html")) if 'class="md-content__inner' in p.read_text(encoding="utf-8")]
 
 
-def page_for(source: str) -> str:
-    """Where MkDocs (use_directory_urls) writes the page for docs/<source>."""
-    stem = source.removeprefix("docs/").rsplit(".", 1)[0]
-    return "index.html" if stem == "index" else f"{stem.removesuffix('/index')}/index.html"
+def page_for(source: str, lang: str = "zh") -> str:
+    """Where MkDocs (use_directory_urls) writes the page for docs/<source> in the ``lang`` edition (the English
+    one under en/, from docs/<page>.en.md or, until that exists, from the Chinese source; tools/i18n.py)."""
+    stem = source.removeprefix("docs/").rsplit(".", 1)[0].removesuffix(".en")
+    page = "index.html" if stem == "index" else f"{stem.removesuffix('/index')}/index.html"
+    return page if lang == "zh" else f"{lang}/{page}"
+
+
+# The report link's words in each edition (tools/i18n.py UI: report_title, report_body).
+REPORT = {"zh": ("报告错误", "报告错误：", "源文件："), "en": ("Report an error", "Report an error: ", "Source file: ")}
 
 
 def test_every_notebook_page_offers_its_ipynb(site_dir):
@@ -73,11 +79,13 @@ def test_every_page_has_a_report_link_naming_its_source(site_dir):
     assert len(pages) >= len(NOTEBOOKS) + len(list((ROOT / "docs" / "lessons").glob("*.md")))
     for page in pages:
         rel = page.relative_to(site_dir).as_posix()
+        lang = "en" if rel.startswith("en/") else "zh"
+        label, title_head, body_head = REPORT[lang]
         (report,) = [a for a in links(page) if a.get("href", "").startswith(repo + "/issues/new?")]
-        assert report["aria-label"] == "报告错误"
+        assert report["aria-label"] == label
         query = parse_qs(urlsplit(report["href"]).query)
         (title,), (body,) = query["title"], query["body"]
-        source = title.removeprefix("报告错误：")
+        source = title.removeprefix(title_head)
         assert source != title and (ROOT / source).is_file(), (rel, title)
-        assert page_for(source) == rel, (rel, source)
-        assert f"源文件：{source}" in body and site + rel.removesuffix("index.html") in body, (rel, body)
+        assert page_for(source, lang) == rel, (rel, source)
+        assert f"{body_head}{source}" in body and site + rel.removesuffix("index.html") in body, (rel, body)

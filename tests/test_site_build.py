@@ -30,9 +30,15 @@ def test_lesson3_shows_computed_numbers_that_its_markdown_does_not_type(site_dir
         assert value not in md, f"{value} is typed in the Markdown; it must come from a macro"
 
 
+def chinese_lessons() -> list[Path]:
+    """docs/lessons/*.md without the English pages beside them (*.en.md, built under en/)."""
+    return sorted(md for md in (ROOT / "docs" / "lessons").glob("*.md") if not md.name.endswith(".en.md"))
+
+
 def test_every_lesson_page_is_built(site_dir):
-    for md in sorted((ROOT / "docs" / "lessons").glob("*.md")):
+    for md in chinese_lessons():
         assert (site_dir / "lessons" / md.stem / "index.html").is_file(), md.name
+        assert (site_dir / "en" / "lessons" / md.stem / "index.html").is_file(), f"en: {md.name}"
 
 
 ASSET = re.compile(r"""<(?:script|img|link|source|iframe)\b[^>]*?\b(?:src|href)=["']([^"']+)["']""", re.I)
@@ -171,7 +177,7 @@ def _footer_next(site_dir: Path, page: str) -> str | None:
 
 def test_a_lessons_next_page_is_the_next_lesson(site_dir):
     """The footer's 下一页 walks the lessons in order; the notebooks form their own sequence after them."""
-    lessons = [f"lessons/{md.stem}" for md in sorted((ROOT / "docs" / "lessons").glob("*.md"))]
+    lessons = [f"lessons/{md.stem}" for md in chinese_lessons()]
     for here, there in zip(lessons, lessons[1:]):
         assert _footer_next(site_dir, here) == there, f"{here}: next is {_footer_next(site_dir, here)}, want {there}"
     assert not (_footer_next(site_dir, lessons[-1]) or "").startswith("notebooks/")

@@ -89,7 +89,12 @@ def on_startup(command, dirty):
 
 
 def on_pre_build(config):
-    _hashes.clear()
+    # One `mkdocs build` makes both languages (tools/i18n.py): the English build runs inside the Chinese
+    # one's on_post_build and fills every page's placeholder, the Chinese pages' too, so it keeps their hashes.
+    from tools.i18n import DEFAULT, build_language
+
+    if build_language(config) == DEFAULT:
+        _hashes.clear()
 
 
 @event_priority(-100)  # after every other hook and plugin has changed the page

@@ -166,8 +166,8 @@ def alternate_links(output: str, page_url: str, where: str) -> str:
 #   pages with lunr's English stemmer (en/search/); docs/javascripts/lazy-search.js asks an English
 #   page's search for en/search/search_index.json, so a search lists its own language's pages only.
 #   mkdocs-static-i18n would merge every language into the root index afterwards: that step is off.
-# - 404.html: Material writes it at the root in every build; the root keeps the Chinese one and the
-#   English one goes to en/404.html.
+# - 404.html: Material writes it at the root in every build (the page policy's hook has its say first);
+#   the root keeps the Chinese one and the English one goes to en/404.html.
 
 
 try:
@@ -234,38 +234,27 @@ def on_post_page(output, page, config):
     return alternate_links(output, page.url, page.file.src_uri)
 
 
-def on_post_template(output_content, template_name, config):
-    if template_name != "404.html":
-        return output_content
-    lang = build_language(config)
-    if lang == DEFAULT:
-        _kept(config)["404.html"] = output_content
-        return output_content
-    from pathlib import Path
-
-    target = Path(config.site_dir) / lang / "404.html"
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(output_content, encoding="utf-8")
-    return _kept(config).get("404.html", output_content)
-
-
-@event_priority(-90)  # after Material's search plugin has written this build's index at the root
+@event_priority(-90)  # after Material's search plugin and the other hooks (the page policy included) have written the root's files
 def on_post_build(config):
+    """Each language's search index and 404 page in its own folder; the root keeps the Chinese ones."""
     from pathlib import Path
 
     from tools import search
 
     lang = build_language(config)
     site = Path(config.site_dir)
-    root = site / "search" / "search_index.json"
-    if not root.is_file():
-        return
-    search.clean_index(root)
-    if lang == DEFAULT:
-        _kept(config)["search"] = root.read_text(encoding="utf-8")
-        return
-    target = site / lang / "search" / "search_index.json"
-    target.parent.mkdir(parents=True, exist_ok=True)
-    root.replace(target)
-    if "search" in _kept(config):
-        root.write_text(_kept(config)["search"], encoding="utf-8")
+    index = site / "search" / "search_index.json"
+    if index.is_file():
+        search.clean_index(index)
+    kept = _kept(config)
+    for name, path in (("search", index), ("404", site / "404.html")):
+        if not path.is_file():
+            continue
+        if lang == DEFAULT:
+            kept[name] = path.read_bytes()
+            continue
+        target = site / lang / path.relative_to(site)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        path.replace(target)
+        if name in kept:
+            path.write_bytes(kept[name])
