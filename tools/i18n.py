@@ -258,3 +258,9 @@ def on_post_build(config):
         path.replace(target)
         if name in kept:
             path.write_bytes(kept[name])
+    if lang != DEFAULT:
+        # the English 404 page's links are absolute under /en/, so Material's instant navigation asks for
+        # /en/sitemap.xml: the site's sitemap (both languages, mkdocs-static-i18n's template) is served there too
+        for name in ("sitemap.xml", "sitemap.xml.gz"):
+            if (site / name).is_file():
+                (site / lang / name).write_bytes((site / name).read_bytes())
