@@ -17,6 +17,8 @@ import pytest
 
 from site_support import ROOT
 
+pytestmark = pytest.mark.translation
+
 DOCS = ROOT / "docs"
 NOTEBOOKS = DOCS / "notebooks"
 WIDGETS = DOCS / "javascripts" / "widgets"
