@@ -238,7 +238,7 @@ def mla_cache(fig, theme):
     ),
     caption=(
         "上：没有位置编码时，因果注意力靠「前面有几个 token」分出位置；去掉因果掩码，这条线索也没了。"
-        "下：这条线索越往后越细，相邻两个位置的差按 1/t² 缩小。"
+        "下：这条线索越往后越细，相邻两个位置的差按 1/p² 缩小。"
     ),
     size=(4.8, 6.0),
 )
@@ -261,10 +261,10 @@ def nope_counter(fig, theme):
     for x in (ex.NEAR_POSITION, configs.load(ex.COUNTER_FAR_MODEL)["context"]):
         g = hybrid.counter_gap(x)
         bottom.plot([x], [g], "o", color=theme.series[1], markersize=5)
-        bottom.annotate(f"t = {x:,}\n{g:.2g}".replace("-", "−"), (x, g), textcoords="offset points", xytext=(6, 4),
+        bottom.annotate(f"p = {x:,}\n{g:.2g}".replace("-", "−"), (x, g), textcoords="offset points", xytext=(6, 4),
                         fontsize=FONT, color=theme.fg)
-    bottom.set_xlabel("位置 t", fontsize=FONT)
-    bottom.set_ylabel("位置 t 与 t+1 的份额差", fontsize=FONT)
+    bottom.set_xlabel("位置 p", fontsize=FONT)
+    bottom.set_ylabel("位置 p 与 p+1 的份额差", fontsize=FONT)
     bottom.grid(True, which="major")
     bottom.tick_params(labelsize=FONT)
     fig.subplots_adjust(hspace=0.45)
