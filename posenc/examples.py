@@ -206,10 +206,15 @@ GPTOSS_EXERCISE_PAIR = 13  # a pair inside gpt-oss's ramp, for exercise 1
 # === lesson 6: partial RoPE, or none ==================================================================
 
 PARTIAL_MODELS = ("qwen3_8b", "glm45", "qwen3_next_80b_a3b")  # whose head dims are drawn (DeepSeek-V3 has its own section)
-# whose layer patterns are drawn, one row each: all-RoPE, local/global, Gated DeltaNet, then the NoPE layers
-LAYER_MODELS = ("glm45", "gemma3_27b", "gpt_oss", "qwen3_next_80b_a3b", "llama4_scout", "smollm3_3b", "command_r7b")
+# whose layer patterns are drawn, one row each: all-RoPE, local/global, Gated DeltaNet, the NoPE layers, then
+# the hybrids with no positional encoding in any attention layer
+LAYER_MODELS = ("glm45", "gemma3_27b", "gpt_oss", "qwen3_next_80b_a3b", "llama4_scout", "smollm3_3b", "command_r7b",
+                "kimi_linear_48b", "jamba_v01")
 LAYERS_DRAWN = 24  # how many layers of each pattern are drawn (a multiple of every pattern's period)
 NOPE_LAYER_MODELS = ("llama4_scout", "smollm3_3b", "command_r7b", "command_a")  # whose NoPE-layer counts the lesson lists
+NOPE_ONLY_MODELS = ("kimi_linear_48b", "jamba_v01")  # no positional encoding in any attention layer: their layer counts
+EARLY_PARTIAL_MODELS = ("gptj_6b", "gpt_neox_20b", "pythia_6_9b")  # partial rotary in 2021–2023: rotary dims and share
+PROPE_MODEL = "qwen3_next_80b_a3b"  # whose head is laid out three ways: whole head turned, partial_rotary_factor, p-RoPE
 SELF_SCORE_SEED = 0  # the seeded Gaussian q (SIN_DIM dims, lesson 3's curve) scored against itself: Σ|q_i|² cos(kω_i), not Σcos(kω_i)
 LLAMA4_FAR_POSITION = 10_000_000 - 1  # the last position of Llama 4 Scout's advertised 10M context (its NoPE query scale there)
 MLA_MODEL = "deepseek_v3"  # whose KV cache per token is compared with multi-head attention
@@ -219,6 +224,7 @@ COUNTER_CURVE_MAX = 1 << 20  # how far the NoPE counter's gap curve runs (positi
 COUNTER_FAR_MODEL = "qwen3_8b"  # the far point of that curve: this model's native context
 EX_GEMMA_LAYERS = 12  # exercise: Gemma 3's first this-many layers
 EX_NOPE_T = 9  # exercise: the position asked about in the counter
+EX_PROPE_MODEL = "gpt_neox_20b"  # exercise: its partial RoPE against p-RoPE keeping as many pairs (every field verified)
 
 
 # === lesson 6b (选读): M-RoPE, positions of images ======================================================

@@ -83,9 +83,10 @@ def test_model_counts():
     assert numbers.value("l4_models_total") == len(kinds)
     assert numbers.value("l4_rope_models") == sum(kind == "rope" for kind in kinds.values())
     assert numbers.value("l4_mrope_models") == sum(kind == "mrope" for kind in kinds.values())
-    # the models without RoPE: GPT-2 and BERT-base (learned tables), T5 (buckets), MPT, BLOOM, Baichuan (ALiBi)
+    # the models without RoPE: GPT-2 and BERT-base (learned tables), T5 (buckets), MPT, BLOOM, Baichuan (ALiBi),
+    # Kimi Linear and Jamba (no positional encoding in any attention layer)
     assert {k for k, kind in kinds.items() if kind not in ("rope", "mrope")} == {
-        "gpt2", "bert_base", "t5_base", "mpt_7b", "bloom_176b", "baichuan_13b"}
+        "gpt2", "bert_base", "t5_base", "mpt_7b", "bloom_176b", "baichuan_13b", "kimi_linear_48b", "jamba_v01"}
 
 
 def test_spectrum_alt_text_quotes_the_counts():

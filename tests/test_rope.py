@@ -786,7 +786,7 @@ def test_pair_energies_follow_the_layout():
     (lambda: rope.self_scores(np.ones((2, 4)), [0], rope.inverse_frequencies(4, 10_000)), "q must be one"),
     (lambda: rope.self_scores(np.ones(4), [-1], rope.inverse_frequencies(4, 10_000)), "distances"),
     (lambda: rope.self_scores_closed_form(np.ones(2), [1], rope.inverse_frequencies(4, 10_000)), "inv_freq"),
-    (lambda: hybrid.pattern_period(configs.load("gpt2")), "RoPE model"),
+    (lambda: hybrid.pattern_period(configs.load("gpt2")), "RoPE or NoPE model"),
     (lambda: hybrid.head_dims(configs.load("gpt2")), "RoPE model"),
     (lambda: mla.absorption_demo(8, 6, 5, 7, 3, 10_000, 0), "rope_head_dim"),
 ])

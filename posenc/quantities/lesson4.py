@@ -272,7 +272,7 @@ def _models_using(position: str) -> list:
 
 # How lesson 4 names the position methods of the models it does not count as RoPE. A new kind in
 # models.yaml fails here until it is named, so the sentence never leaves a model out.
-_OTHER_KINDS = {"learned": "可学习位置表", "alibi": "ALiBi", "t5": "T5 的相对位置偏置"}
+_OTHER_KINDS = {"learned": "可学习位置表", "alibi": "ALiBi", "t5": "T5 的相对位置偏置", "nope": "注意力层一律不加位置编码"}
 
 
 @number("l4_rope_models", "d", "models.yaml 里用 RoPE 的模型数（不含多模态的 M-RoPE）")
