@@ -40,6 +40,11 @@ def to_bfloat16(x) -> np.ndarray:
     return rounded.astype(np.uint32).view(np.float32).reshape(arr.shape)
 
 
+def largest_exact_integer() -> int:
+    """2^8 = 256: bf16 has 8 significant bits (7 stored), so 0 … 256 are exact and 257 is not."""
+    return 2 ** (BF16_MANTISSA_BITS + 1)
+
+
 def bf16_spacing(position: int) -> int:
     """The gap between a positive integer position's neighbouring bfloat16 values: 2^(⌊log₂ p⌋ − 7), 1 below 256.
 

@@ -75,3 +75,10 @@ def test_cos_sin_cast_moves_each_entry_by_at_most_half_a_bf16_ulp():
 def test_bad_input_message(call, message):
     with raises_exactly(message):
         call()
+
+
+def test_largest_exact_integer_is_where_bf16_starts_skipping():
+    ints = torch.arange(0, 300, dtype=torch.float32)
+    exact = ints.to(torch.bfloat16).float() == ints
+    n = nu.largest_exact_integer()
+    assert bool(exact[: n + 1].all()) and not bool(exact[n + 1])
