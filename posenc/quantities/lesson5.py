@@ -671,9 +671,10 @@ def yarn_table_markdown(t: scaling.YarnPairs, rows: list[int] | None = None) -> 
         raise ValueError(f"rows must be pair indices 0 … {n - 1}, got {rows!r}; e.g. table_rows(t)")
     omega = 2 * np.pi / t.wavelength
     paper = t.paper_ramp
-    head = ("| 对 $i$ | 周期 $\\lambda_i$（token） | 圈数 $r_i = L/\\lambda_i$ | 论文 $1-\\gamma(r_i)$ | 代码 $\\text{ramp}_i$ "
-            "| 区段 | $\\omega_i'/\\omega_i$ | 最终频率 $\\omega_i'$ |")
-    lines = [head, "|---:|---:|---:|---:|---:|:--|---:|---:|"]
+    # headers in plain Unicode, not TeX: a formula in a header is set by KaTeX into a few hundred bytes of markup
+    head = "| 对 i | 周期 λᵢ（token） | 圈数 rᵢ = L/λᵢ | 论文 1−γ(rᵢ) | 代码 rampᵢ | 区段 | ω′ᵢ/ωᵢ | 最终频率 ω′ᵢ |"
+    # default alignment: each of up to 8 × 64 cells would otherwise carry a style attribute
+    lines = [head, "|---|---|---|---|---|---|---|---|"]
     for j in idx:
         ramp = float(t.ramp[j])
         band = "保持原频率" if ramp == 0 else f"除以 {t.factor:g}" if ramp == 1 else "过渡"
@@ -868,8 +869,8 @@ def men_table_fact(length: int) -> str:
 
 
 def bounds_table_markdown() -> str:
-    head = ("| 配置 | 底数 $\\theta$ | 训练长度 $L$ | Liu 的 $d_{\\text{extra}}$ | 转不满一圈的对 | $B$ 的最小值 "
-            "| $B$ 第一次小于 0 的距离 | Men 表 2 的下界 |")
+    head = ("| 配置 | 底数 θ | 训练长度 L | Liu 的 d_extra | 转不满一圈的对 | B 的最小值 "
+            "| B 第一次小于 0 的距离 | Men 表 2 的下界 |")
     lines = [head, "|:--|--:|--:|--:|--:|--:|--:|--:|"]
     for label, d, base, L in _bound_rows():
         check = rope_bounds.check_base(d, base, L)
