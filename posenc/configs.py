@@ -70,6 +70,8 @@ SCALING_KEYS = {
         {"beta_fast", "beta_slow", "mscale", "mscale_all_dim", "attention_factor", "truncate"},
     ),
     "llama3": ({"factor", "low_freq_factor", "high_freq_factor", "original_max_position_embeddings"}, set()),
+    # Phi-3's configs give no factor: transformers then uses max_position_embeddings ÷ original.
+    "longrope": ({"short_factor", "long_factor", "original_max_position_embeddings"}, {"factor", "attention_factor"}),
 }
 
 # Integer-valued RoPE fields (counts of tokens, dims or layers).
@@ -314,7 +316,11 @@ def _check_rope(cfg: ModelConfig) -> None:
     if unknown:
         raise ValueError(f"{where}.scaling ({kind}) has unknown keys {', '.join(unknown)}; "
                          f"allowed: {', '.join(sorted(required | optional))}")
-    factor = sc["factor"]
+    if kind == "longrope":
+        _check_longrope(cfg, sc, where, rdim)
+        factor = sc.get("factor") or cfg["max_position_embeddings"] / sc["original_max_position_embeddings"]
+    else:
+        factor = sc["factor"]
     if not _is_num(factor) or factor < 1:
         raise ValueError(f"{where}.scaling.factor must be a number ≥ 1 (new context ÷ original), got {factor!r}")
     original = sc.get("original_max_position_embeddings")
@@ -346,6 +352,19 @@ def _check_rope(cfg: ModelConfig) -> None:
     opt_in = cfg.get("scaling_opt_in")
     if opt_in is not None and not isinstance(opt_in, bool):
         raise ValueError(f"{where}.scaling_opt_in must be true or false, got {opt_in!r}")
+
+
+def _check_longrope(cfg: ModelConfig, sc: dict, where: str, rdim: int) -> None:
+    """LongRoPE: one positive rescale factor per rotary pair in each list, and a factor or max_position_embeddings."""
+    for key in ("short_factor", "long_factor"):
+        values = sc[key]
+        if (not isinstance(values, list) or len(values) != rdim // 2
+                or not all(_is_num(v) and v > 0 for v in values)):
+            raise ValueError(f"{where}.scaling.{key} must be a list of {rdim // 2} positive numbers, one per rotary pair "
+                             f"({rdim} rotary dims); copy the config's list whole")
+    if "factor" not in sc and "max_position_embeddings" not in cfg.fields:
+        raise ValueError(f"{where}: a longrope scaling without factor needs max_position_embeddings "
+                         f"(s = max_position_embeddings ÷ original_max_position_embeddings, as transformers takes it)")
 
 
 def rope_parameters(cfg: ModelConfig, layer: str = "global") -> dict:

@@ -202,6 +202,13 @@ SCALING_METHOD = "yarn"  # the method the scaling explorer starts with
 NTK_EXAMPLE = {"base": 10_000, "factor": 4, "dim": 128}  # the NTK-aware base worked through by hand
 YARN_TEMPERATURE_EXAMPLE_S = 8  # the s of the YaRN paper's worked example for Eq. 22
 GPTOSS_EXERCISE_PAIR = 13  # a pair inside gpt-oss's ramp, for exercise 1
+LONGROPE_MODEL = "phi35_mini"  # the LongRoPE config lesson 5 computes (short and long factor lists)
+# Liu et al.'s critical dimension and Men et al.'s B ≥ 0 test, one row per config: (model, base, length) with the
+# base and length the model was trained at (its models.yaml fields), Code Llama's and SmolLM3's long stages from
+# the base-raise recipes (posenc.long_context) by their keys
+BOUND_MODELS = ("llama2_7b", "llama3_8b", "qwen3_8b")
+BOUND_RECIPES = ("codellama", "smollm3_64k")
+MEN_NEIGHBOUR_BASE_32K = 630_000  # one step (two significant digits) below Men et al.'s Table 2 value for 32k
 
 # === lesson 6: partial RoPE, or none ==================================================================
 

@@ -102,12 +102,12 @@ def test_deepseek_scaling_matches_the_official_model_args():
     assert f.tag == "V3"
 
 
-def test_all_nineteen_rope_models_load():
+def test_all_twenty_rope_models_load():
     rope_keys = {k for k in configs.keys() if configs.load(k).position == "rope"}
     assert rope_keys == {"llama2_7b", "llama3_8b", "llama31_8b", "mistral_7b_v01", "qwen25_7b", "qwen3_8b",
                          "qwen3_next_80b_a3b", "deepseek_v3", "gemma3_27b", "glm45", "gpt_oss", "kimi_k2",
                          "llama4_scout", "smollm3_3b", "command_r7b", "command_a",
-                         "gptj_6b", "gpt_neox_20b", "pythia_6_9b"}
+                         "gptj_6b", "gpt_neox_20b", "pythia_6_9b", "phi35_mini"}
 
 
 def test_partial_rotary_models_of_2021_to_2023_match_their_configs():
@@ -234,6 +234,10 @@ W = "models.yaml: toy"
 YARN_32K = {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32_768}
 
 
+LONGROPE_32K = {"rope_type": "longrope", "factor": 4.0, "original_max_position_embeddings": 32_768,
+                "short_factor": [1.0] * 64, "long_factor": [4.0] * 64}
+
+
 @pytest.mark.parametrize(
     "fields, message",
     [
@@ -266,8 +270,8 @@ YARN_32K = {"rope_type": "yarn", "factor": 4.0, "original_max_position_embedding
         ({"scaling": None}, f"{W}.scaled_context is given but the model has no scaling dict; add scaling or remove scaled_context"),
         ({"scaling": None, "scaled_context": None, "scaling_opt_in": True},
          f"{W}.scaling_opt_in is given but the model has no scaling dict; add scaling or remove scaling_opt_in"),
-        ({"scaling": {"rope_type": "ntk", "factor": 4.0}}, f"{W}.scaling must be a dict whose rope_type is one of linear, dynamic, yarn, llama3, got 'ntk'"),
-        ({"scaling": "yarn"}, f"{W}.scaling must be a dict whose rope_type is one of linear, dynamic, yarn, llama3, got 'yarn'"),
+        ({"scaling": {"rope_type": "ntk", "factor": 4.0}}, f"{W}.scaling must be a dict whose rope_type is one of linear, dynamic, yarn, llama3, longrope, got 'ntk'"),
+        ({"scaling": "yarn"}, f"{W}.scaling must be a dict whose rope_type is one of linear, dynamic, yarn, llama3, longrope, got 'yarn'"),
         ({"scaling": {"rope_type": "yarn", "factor": 4.0}},
          f"{W}.scaling (yarn) lacks original_max_position_embeddings; add them (transformers' rope_parameters names)"),
         ({"scaling": {"rope_type": "llama3", "factor": 8.0}, "scaled_context": None},
@@ -305,6 +309,13 @@ YARN_32K = {"rope_type": "yarn", "factor": 4.0, "original_max_position_embedding
         ({"scaling": {"rope_type": "linear", "factor": 2.0}, "scaled_context": 32_768},
          f"{W}: scaled_context 32768 ≠ scaling.factor 2.0 × 32768 = 65536 (the factor is new context ÷ original context); fix the factor or scaled_context"),
         ({"scaling_opt_in": "yes"}, f"{W}.scaling_opt_in must be true or false, got 'yes'"),
+        ({"scaling": {**LONGROPE_32K, "short_factor": [1.0] * 63}, "scaled_context": None},
+         f"{W}.scaling.short_factor must be a list of 64 positive numbers, one per rotary pair (128 rotary dims); copy the config's list whole"),
+        ({"scaling": {**LONGROPE_32K, "long_factor": [1.0] * 63 + [0.0]}, "scaled_context": None},
+         f"{W}.scaling.long_factor must be a list of 64 positive numbers, one per rotary pair (128 rotary dims); copy the config's list whole"),
+        ({"scaling": {k: v for k, v in LONGROPE_32K.items() if k != "factor"}, "scaled_context": None},
+         f"{W}: a longrope scaling without factor needs max_position_embeddings (s = max_position_embeddings ÷ "
+         f"original_max_position_embeddings, as transformers takes it)"),
     ],
 )
 def test_inconsistent_entry_message(fields, message):
