@@ -194,7 +194,7 @@ def _spectrum_alt() -> str:
     size=(W, 7.0),
 )
 def rope_spectrum(fig, theme):
-    axes = fig.subplots(len(ex.SPECTRUM_MODELS), 1, sharey=True, gridspec_kw={"hspace": 0.95})
+    axes = fig.subplots(len(ex.SPECTRUM_MODELS), 1, sharey=True, gridspec_kw={"hspace": 0.8})
     for ax, key in zip(axes, ex.SPECTRUM_MODELS):
         cfg = configs.load(key)
         sp = rope.model_spectrum(cfg)
@@ -217,7 +217,7 @@ def rope_spectrum(fig, theme):
     fig.supylabel("转一圈的 token 数", fontsize=FS)
     handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="lower center", ncols=2, fontsize=FS, bbox_to_anchor=(0.5, 0.0))
-    fig.subplots_adjust(bottom=0.08, top=0.97)
+    fig.subplots_adjust(bottom=0.14, top=0.94)
 
 
 # --- why big models chose RoPE over ALiBi -----------------------------------------------------------------------
