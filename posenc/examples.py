@@ -179,21 +179,29 @@ L4_DIM = SIN_DIM  # the shift experiment uses lesson 3's 16-dim clock
 ABS_POSITIONS = (3, 300)  # one word at two absolute positions: its rotated q differs, q·k does not
 L4_SEED = 0  # seed of the head (W_q, W_k) and of the token vectors in the shift experiment
 # The one pair rotated by hand (and the rope-pair widget's start): q and k of one pair of
-# dims, q at position PAIR_M and k at PAIR_N, pair PAIR_INDEX of the L4_DIM-dim head.
+# dims, q at position PAIR_M and k at PAIR_N, pair PAIR_INDEX of the L4_DIM-dim head. The query
+# comes after the key (m − n > 0), as under a causal mask, the course's sign for a distance.
 PAIR_Q = (1.0, 0.4)
 PAIR_K = (0.6, 0.9)
-PAIR_M = 3
-PAIR_N = 7
+PAIR_M = 7
+PAIR_N = 3
 PAIR_INDEX = 0
 CONVENTION_DIM = 8  # the two code layouts (interleaved, rotate_half) are drawn and printed at this d
 CONVENTION_SEED = 0  # torch.manual_seed of the layouts snippet's random q, k
 CONVENTION_TOKENS = 5  # how many positions the layouts snippet rotates
 TORCH_SHIFTS = (SHIFT, 100 * SHIFT)  # the torch RoPE snippet shifts the sentence by these
 TORCH_SEED = 0  # torch.manual_seed of that snippet's q, k
-# Models whose per-model RoPE counts lesson 4's table lists (rows in this order), and
-# the spectra it draws.
-ROPE_TABLE_MODELS = ("llama2_7b", "llama3_8b", "mistral_7b_v01", "qwen3_8b", "deepseek_v3", "gpt_oss", "qwen3_next_80b_a3b")
-SPECTRUM_MODELS = ("llama2_7b", "llama3_8b", "qwen3_8b", "qwen3_next_80b_a3b", "deepseek_v3", "gpt_oss")
+# Models whose per-model RoPE counts lesson 4's table lists (rows in this order), and the spectra it
+# draws: RoPE on the whole head, every layer, counted at the native context, nothing a reader meets only
+# in lessons 5-6 (a rotated part of the head, a window, a scaled context).
+ROPE_TABLE_MODELS = ("llama2_7b", "llama3_8b", "qwen3_8b")
+SPECTRUM_MODELS = ROPE_TABLE_MODELS
+# Why big models chose RoPE over ALiBi (the end of lesson 4): one query (SIN_DIM wide, base DEFAULT_BASE,
+# seed WHY_ROPE_SEED) and two key contents, each the query turned back by one of WHY_ROPE_PREFERRED
+# tokens, scored at distances 0 … WHY_ROPE_SPAN; ALiBi's slope is lesson 3b's demo head (ALIBI_HEAD).
+WHY_ROPE_PREFERRED = (3, 12)
+WHY_ROPE_SEED = 0
+WHY_ROPE_SPAN = 40
 
 # === lesson 5: long context ===========================================================================
 
