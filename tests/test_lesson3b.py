@@ -156,10 +156,10 @@ def test_shaw_sentence_distances_are_m_minus_n_and_clipped_at_c():
 
 def page_bucket(x: int, buckets: int, max_distance: int) -> int:
     """The page's bucket(m − n) for a key m − n ≥ 0 tokens before the query, written from its formula."""
-    half = buckets // 2
-    if x < half:
+    exact = buckets // 2  # E
+    if x < exact:
         return x
-    return min(buckets - 1, half + math.floor(math.log(x / half) / math.log(max_distance / half) * (buckets - half)))
+    return min(buckets - 1, exact + math.floor(exact * (math.log(x / exact) / math.log(max_distance / exact))))
 
 
 @pytest.mark.parametrize("is_decoder", [True, False])
