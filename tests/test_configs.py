@@ -39,7 +39,8 @@ FACTS = [
     ("llama31_8b", "rope_theta", 500_000, "V"),
     ("llama31_8b", "scaling", {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
                                "original_max_position_embeddings": 8192}, "V"),
-    ("mistral_7b_v01", "context", 32_768, "V3"),
+    ("mistral_7b_v01", "context", 8192, "V"),  # trained with 8k (transformers' Mistral doc)
+    ("mistral_7b_v01", "max_position_embeddings", 32_768, "V3"),
     ("mistral_7b_v01", "rope_theta", 10_000, "V3"),
     ("mistral_7b_v01", "sliding_window", 4096, "V3"),
     ("qwen25_7b", "rope_theta", 1_000_000, "V3"),
