@@ -75,7 +75,8 @@ ROPE_COUNTS = family(("rope_pairs_not_turning_{}", "rope_pairs_total_{}", "rope_
     "qwen3_next_80b_a3b": ("rope_pairs_not_turning_qwen3_next_80b_a3b", "rope_pairs_total_qwen3_next_80b_a3b",
                            "rope_rotary_dim_qwen3_next_80b_a3b"),
     "glm45": ("rope_pairs_not_turning_glm45", "rope_pairs_total_glm45", "rope_rotary_dim_glm45"),
-}, members=ex.ROPE_TABLE_MODELS + ("deepseek_v3", "gpt_oss", "qwen3_next_80b_a3b", "glm45"))
+    "mistral_7b_v01": ("rope_pairs_not_turning_mistral_7b_v01", "rope_pairs_total_mistral_7b_v01", "rope_rotary_dim_mistral_7b_v01"),
+}, members=ex.ROPE_TABLE_MODELS + ("deepseek_v3", "gpt_oss", "qwen3_next_80b_a3b", "glm45", "mistral_7b_v01"))
 
 
 def register_rope_family(key: str) -> None:
