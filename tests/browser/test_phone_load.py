@@ -10,6 +10,8 @@ bytes, which do not depend on the machine, get no margin.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tools import phone_load
@@ -17,6 +19,7 @@ from tools import phone_load
 pytestmark = [pytest.mark.browser, pytest.mark.build]
 
 PAGES = ["", "lessons/05-long-context/"]
+FONT_PRELOAD = re.compile(r'<link rel="preload" href="[^"]*vendor/katex/fonts/KaTeX_([\w-]+)\.woff2"')
 RUNS = 2
 TIME_MARGIN = 1.25
 
@@ -45,6 +48,12 @@ def test_first_load_on_a_slow_phone_within_budget(browser, gzip_site, page_path)
     over = best.over(times, TIME_MARGIN) + best.over(sizes)
     if page_path.startswith("lessons/"):
         assert best.formulas_ms is not None, "the lesson's first screen should show a formula (the paragraph after the data-flow panel)"
+    # overrides/main.html asks early for KaTeX's two main fonts where it judges a formula to be on the first screen
+    preloads = FONT_PRELOAD.findall((gzip_site.site_dir / page_path / "index.html").read_text(encoding="utf-8"))
+    shown = best.formulas_ms is not None
+    assert sorted(preloads) == (["Main-Regular", "Math-Italic"] if shown else []), (
+        f"/{page_path}: {'a' if shown else 'no'} formula on the first screen, but the page preloads {preloads or 'no font'}: "
+        "change the limit on the text before the first formula in overrides/main.html")
     assert not over, (f"/{page_path} on the phone profile: " + "; ".join(over) + "\n  what moved by the load event:\n    "
                       + "\n    ".join(f"{b / 1000:6.1f} KB  {n}" for n, b, _, _ in sorted(loads[0].requests_at_load, key=lambda r: -r[1])))
 
@@ -63,7 +72,15 @@ def test_the_search_index_waits_for_the_search(browser, gzip_site):
         box = page.locator("input.md-search__input")
         box.fill("YaRN")
         box.press("End")  # Material searches on keyup
-        page.wait_for_function("document.querySelectorAll('.md-search-result__list > li').length > 0", timeout=60_000)
+        page.wait_for_function("() => document.querySelectorAll('.md-search-result__list > li').length > 0", timeout=60_000)
         assert len(asked) == 1
     finally:
         context.close()
+
+
+def test_every_script_waits_until_the_page_is_parsed(site_dir):
+    """overrides/main.html defers every script (a module script is deferred anyway): blocking the parser, they
+    were fetched one after another on the phone profile, a round trip each, and held the load event back."""
+    for path in sorted(site_dir.rglob("*.html")):
+        for tag in re.findall(r"<script\b[^>]*\bsrc=[^>]*>", path.read_text(encoding="utf-8")):
+            assert re.search(r"\sdefer[\s>]", tag), f"{path.relative_to(site_dir)}: {tag} blocks the parser"
