@@ -6,6 +6,14 @@ and the longest lesson (lesson 5: the most formulas, tables and text). Each is l
 faster time of each measure counts: a load on a busy machine (the other test worker, other builds)
 only ever comes out slower, never faster. Times may exceed the budget by TIME_MARGIN for that noise;
 bytes, which do not depend on the machine, get no margin.
+
+Why 20 %: the load event waits on CPU (Material's bundle runs for about a second on a CPU slowed 4×), and
+the formulas on the bytes before them and on the page being parsed, so both move with what else the
+machine runs. Measured on the project's two cores (2026-12-04, lesson 5, the faster of two loads): with a
+load average of 2.5–3, formulas 2.98–2.99 s and load 4.56–5.05 s; with 5–10 (other builds and test runs),
+up to 3.4 s and 6.0 s (1.13× and 1.2× the budget); with 12–15, up to 3.9 s and 6.1 s, where the test
+fails, as it did with 25 %. A CI runner (two cores, the other test worker) is nearer the middle case. The
+margin was 25 % while the formulas and the load event sat at the budget (3.45 s and 4.86 s).
 """
 
 from __future__ import annotations
@@ -21,7 +29,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.build]
 PAGES = ["", "lessons/05-long-context/"]
 FONT_PRELOAD = re.compile(r'<link rel="preload" href="[^"]*vendor/katex/fonts/KaTeX_([\w-]+)\.woff2"')
 RUNS = 2
-TIME_MARGIN = 1.25
+TIME_MARGIN = 1.2
 
 
 @pytest.fixture(scope="module")
