@@ -74,8 +74,11 @@ experiment-quick: setup
 experiment-full: setup
 	$(PY) -m posenc.experiment run --preset full --seeds 16 --jobs 2 --threads 1
 
-bench: setup
+# How long the site takes to build (tools/bench_build.py, in a temporary copy), then the built site's first
+# load on a slow phone against issue 33's budget (tools/phone_load.py, on site/, which `build` writes).
+bench: build
 	$(PY) -m tools.bench_build
+	$(PY) -m tools.phone_load --check
 
 # Mutation testing of posenc's core against the fast core tests (mutmut; long, never part of `make test`).
 # Prints the score per module and the surviving mutants; the report is tests/mutation/latest.txt.
