@@ -112,15 +112,17 @@ def test_a_lesson_with_stages_far_apart_is_refused():
 
 def test_partial_rotary_is_dated_from_gpt_j():
     """Issue 31 item 1: partial rotary is as old as RoPE's first large models, and came back in 2024–25 hybrids."""
-    from posenc import facts
+    from posenc import configs, facts
 
     stage = next(s for s in cm.load_timeline() if s.key == "partial-nope")
     assert stage.year.startswith("2021")
-    for name in ("gptj_rotary_dims", "gptj_head_dim", "neox20b_rotary_pct", "pythia_rotary_pct"):
-        assert f'fact("{name}")' in stage.fixed and facts.get(name).tag == "V"
-    # GPT-J rotates 64 of each head's 256 dimensions: the same quarter NeoX-20B and Pythia set with rotary_pct
-    assert facts.get("gptj_rotary_dims").value / facts.get("gptj_head_dim").value == facts.get("neox20b_rotary_pct").value == 0.25
-    assert facts.get("pythia_rotary_pct").value == 0.25
+    for call in ('cfg("gptj_6b", "head_dim")', 'num("rope_rotary_dim_gptj_6b")', 'cfg("gpt_neox_20b", "rotary_fraction"',
+                 'fact("pythia_rotary_pct")'):
+        assert call in stage.fixed, call
+    # GPT-J rotates 64 of each head's 256 dimensions: the same quarter GPT-NeoX-20B and Pythia set with rotary_pct
+    gptj, neox = configs.load("gptj_6b"), configs.load("gpt_neox_20b")
+    assert quantities.value("rope_rotary_dim_gptj_6b") == 64 and gptj["head_dim"] == 256
+    assert neox["rotary_fraction"] == 0.25 and "0.25" in facts.get("pythia_rotary_pct").value
     assert "2024–2025" in stage.fixed and "GPT-J-6B（2021）" in stage.fixed
 
 
