@@ -79,6 +79,7 @@ SWAP_SHORT = (SHORT_SENTENCE, 0, 2)  # 猫吃鱼 → 鱼吃猫
 CAUSAL = ("猫吃鱼了", 0, 2)  # the causal-mask example: its last token sees the same set of tokens in both orders
 BATCH = (SHORT_SENTENCE, SENTENCE)  # the padded batch: the short sentence first, so it is the one padded
 PAD_MARK = "·"  # how a padding slot is drawn
+PACKED = BATCH  # the packing deep dive: the same two sentences laid end to end in one row, in this order
 MHA_HEADS = 2  # the multi-head layer splits the ATTN_D-wide rows into this many heads (seeded with ATTN_SEED)
 MIX_ROW = 0  # the token of SENTENCE whose vector is changed to see which layers mix tokens …
 MIX_CHAR = "老"  # … into this character's vector

@@ -4,11 +4,9 @@
                                  per concept, its English name, where it is first taught, a definition,
                                  and the synonyms the course does not use
     {{ timeline() }}             the timeline (位置编码的演进) from posenc/data/timeline.yaml, every
-                                 stage in full: the home page
-    {{ timeline("lesson4") }}    the same timeline inside a lesson: the stage(s) that lesson teaches in
-                                 full, marked 你在这里, every other stage in one line
-    {{ timeline("lesson6", full=True) }}
-                                 every stage in full, the lesson's own marked 你在这里 (a closing recap)
+                                 stage in full: the home page, the one place it is told in full
+    {{ timeline("lesson4") }}    inside a lesson: one line, 你在这里 and the stage(s) that lesson teaches,
+                                 with a link to the home page's timeline (issue 32 item 6)
 ``register(env)`` adds the macros; ``tools/macros.py`` calls it at the end of ``define_env``. This module
 imports nothing from tools/macros.py (the macros module imports it). The data
 files' texts are lesson prose: they quote numbers with the same macros as a page (``num``, ``cfg``,
@@ -262,7 +260,8 @@ def lesson_keys() -> list[str]:
     return sorted({h for s in load_timeline() for h in s.here})
 
 
-HERE_MARK = '<span class="pe-here">← 你在这里</span>'
+HERE_MARK = '<span class="pe-here">你在这里</span>'
+HOME_TIMELINE = "index.md#timeline"  # where the timeline is told in full
 
 
 def _heading(s: Stage, from_page: str) -> str:
@@ -270,10 +269,17 @@ def _heading(s: Stage, from_page: str) -> str:
     return f"**{s.label}：{s.title}**" + (f"（{s.year}）" if s.year else "") + f" · {link}"
 
 
-def timeline_markdown(here: str | None, from_page: str, render, full: bool = False) -> str:
-    """The timeline for the page ``from_page``: all stages in full (``here`` None), or, in a lesson, its
-    own stage(s) in full with the 你在这里 mark and the others in one line each (every stage in full
-    with ``full``: a closing recap).
+def _stations(numbers: list[int]) -> str:
+    """[3] → '第 3 站'; [2, 3] → '第 2–3 站' (a lesson's stages are consecutive)."""
+    if numbers != list(range(numbers[0], numbers[-1] + 1)):
+        raise ValueError(f"a lesson's stages must be consecutive in posenc/data/timeline.yaml, got stations {numbers}")
+    return f"第 {numbers[0]} 站" if len(numbers) == 1 else f"第 {numbers[0]}–{numbers[-1]} 站"
+
+
+def timeline_markdown(here: str | None, from_page: str, render) -> str:
+    """The timeline for the page ``from_page``: every stage in full (``here`` None: the home page), or,
+    in a lesson, one line: 你在这里, the stage(s) that lesson teaches with their one-line summaries
+    (``short``), and a link to the full timeline.
 
     ``render`` turns a data text's macro calls into their values (the page's Jinja environment).
     """
@@ -282,16 +288,20 @@ def timeline_markdown(here: str | None, from_page: str, render, full: bool = Fal
     def text(t: str) -> str:
         return relink(render(t), from_page)
 
-    if here is not None and here not in lesson_keys():
-        raise ValueError(f"timeline({here!r}): no stage is marked here: [{here}] in posenc/data/timeline.yaml; "
-                         f"lesson keys there: {', '.join(lesson_keys())}")
+    if here is not None:
+        if here not in lesson_keys():
+            raise ValueError(f"timeline({here!r}): no stage is marked here: [{here}] in posenc/data/timeline.yaml; "
+                             f"lesson keys there: {', '.join(lesson_keys())}")
+        mine = [(n, s) for n, s in enumerate(stages, 1) if here in s.here]
+        titles = "；".join(f"**{s.label}：{s.title}**" + (f"（{s.year}）" if s.year else "") + f"——{text(s.short)}"
+                           for _, s in mine)
+        home = relative_link(HOME_TIMELINE, from_page)
+        return "\n".join(['<div class="pe-timeline pe-timeline--line" markdown>', "",
+                          f"{HERE_MARK}：{_stations([n for n, _ in mine])}（共 {len(stages)} 站），{titles}。"
+                          f"每一站解决了什么、又卡在哪里，见[首页的时间线]({home})。", "", "</div>"])
     out = ['<div class="pe-timeline" markdown>', ""]
     for n, s in enumerate(stages, 1):
-        head = _heading(s, from_page)
-        if not (full or here is None or here in s.here):
-            out.append(f"{n}. {head}：{text(s.short)}")
-            continue
-        out.append(f"{n}. {head}" + (f" {HERE_MARK}" if here is not None and here in s.here else ""))
+        out.append(f"{n}. {_heading(s, from_page)}")
         if s.who:
             out.append(f"    - 出处：{text(s.who)}")
         out.append(f"    - 解决了：{text(s.fixed)}")
@@ -318,8 +328,6 @@ def register(env) -> None:
         return glossary_markdown(env.page.file.src_uri, render)
 
     @env.macro
-    def timeline(here: str | None = None, full: bool = False) -> str:
-        """The timeline (posenc/data/timeline.yaml): every stage in full, or a lesson's view with 你在这里."""
-        if not isinstance(full, bool):
-            raise ValueError(f"timeline(full=…) takes True or False, got {full!r}")
-        return timeline_markdown(here, env.page.file.src_uri, render, full)
+    def timeline(here: str | None = None) -> str:
+        """The timeline (posenc/data/timeline.yaml): every stage in full, or a lesson's one line with 你在这里."""
+        return timeline_markdown(here, env.page.file.src_uri, render)
