@@ -20,6 +20,7 @@
     {{ glossary() }}, {{ timeline(…) }} the glossary and the timeline (tools/course_macros.py)
     {{ reading_time() }}                the page's main-path reading time, computed from its Markdown
                                         (tools/reading_time.py: the rule and its constants)
+    {{ notation() }}                    the course's notation table (posenc/data/notation.yaml, tools/notation.py)
 
 An unknown name fails the build with a message that says where to add it.
 """
@@ -198,10 +199,11 @@ def define_env(env):
         return tag_legend_markdown()
 
     from tools import course_macros  # {{ glossary() }} and {{ timeline(…) }}
-    from tools import reading_time
+    from tools import notation, reading_time
 
     course_macros.register(env)
     reading_time.register(env)
+    notation.register(env)
 
 
 def tag_legend_markdown() -> str:
