@@ -127,10 +127,11 @@ def _macro_text(name: str, args: str, page: str) -> str | None:
         from posenc import facts
 
         return facts.get(arg).text
-    if name == "example":
-        from tools.macros import example_text
+    if name == "example":  # posenc.examples' text constant (the macro itself checks the name)
+        from posenc import examples
 
-        return example_text(arg)
+        value = getattr(examples, arg, "")
+        return value if isinstance(value, str) else ""
     if name == "timeline":
         from tools import course_macros as cm
 
