@@ -50,7 +50,8 @@ test: setup
 # lesson's own tests (its numbers, snippets and figures). `pytest -m "not build and not browser"` runs all the
 # tests that need no site build and no browser (a few minutes).
 FAST_TESTS := tests/test_numbers.py tests/test_number_formats.py tests/test_facts.py tests/test_examples.py \
-	tests/test_notebooks.py tests/test_glossary.py tests/test_timeline.py tests/test_lesson*.py
+	tests/test_notebooks.py tests/test_glossary.py tests/test_timeline.py tests/test_lesson*.py \
+	tests/test_concept_order.py tests/test_notation.py tests/test_universal_claims.py tests/test_reading_time.py
 test-fast: setup
 	@site=$$(mktemp -d) && POSENC_SKIP_FIGURES=1 POSENC_EXECUTE_NOTEBOOKS=false $(PY) -m mkdocs build --strict -q -d "$$site"; \
 		status=$$?; rm -rf "$$site"; exit $$status
