@@ -82,8 +82,11 @@ RULES = (
         + r"|" + _B + r"p_\{?\s*i" + _E
         + r"|" + _B + r"(?<!_\{)(?<!\d)[ij]\s*[+-]\s*1(?!\d)"),
          "positions in attention are m (the query) and n (the key); i is the frequency pair"),
-    Rule("m,\\ n", re.compile(_B + r"n\s*-\s*m" + _E),
-         "the distance is m − n (the query's position minus the key's, ≥ 0 under a causal mask)"),
+    # The rotation that carries the query's angle to the key's is R_{n-m} = R_m^T R_n (RoFormer §3): written
+    # as a rotation's subscript or argument, n − m is that rotation, not a distance, and stays allowed.
+    Rule("m,\\ n", re.compile(r"(?<!R_\{)(?<!R_\{\\,)(?<!R_)(?<!\(\()" + _B + r"n\s*-\s*m" + _E),
+         "the distance is m − n (the query's position minus the key's, ≥ 0 under a causal mask); n − m only as a "
+         "rotation's subscript or argument (R_{n-m})"),
     Rule("a_h", re.compile(_B + r"m_\{?\s*h" + _E),
          "ALiBi's slope is a_h; m is the query's position (the paper's m is mapped once, in lesson 3b's 记号对照 block)"),
     Rule("\\omega_i", re.compile(r"\\omega\s*_\s*\{?\s*[a-hj-z](?![A-Za-z/])"),

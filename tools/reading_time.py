@@ -135,7 +135,7 @@ def _macro_text(name: str, args: str, page: str) -> str | None:
     if name == "timeline":
         from tools import course_macros as cm
 
-        return cm.timeline_markdown(arg or None, page, lambda t: t, full="full=True" in args.replace(" ", ""))
+        return cm.timeline_markdown(arg or None, page, lambda t: t)
     if name == "glossary":
         from tools import course_macros as cm
 
