@@ -50,7 +50,8 @@ test: setup
 # lesson's own tests (its numbers, snippets and figures). `pytest -m "not build and not browser"` runs all the
 # tests that need no site build and no browser (a few minutes).
 FAST_TESTS := tests/test_numbers.py tests/test_number_formats.py tests/test_facts.py tests/test_examples.py \
-	tests/test_notebooks.py tests/test_glossary.py tests/test_timeline.py tests/test_lesson*.py
+	tests/test_notebooks.py tests/test_glossary.py tests/test_timeline.py tests/test_lesson*.py \
+	tests/test_concept_order.py tests/test_notation.py tests/test_universal_claims.py tests/test_reading_time.py
 test-fast: setup
 	@site=$$(mktemp -d) && POSENC_SKIP_FIGURES=1 POSENC_EXECUTE_NOTEBOOKS=false $(PY) -m mkdocs build --strict -q -d "$$site"; \
 		status=$$?; rm -rf "$$site"; exit $$status
@@ -74,8 +75,11 @@ experiment-quick: setup
 experiment-full: setup
 	$(PY) -m posenc.experiment run --preset full --seeds 16 --jobs 2 --threads 1
 
-bench: setup
+# How long the site takes to build (tools/bench_build.py, in a temporary copy), then the built site's first
+# load on a slow phone against issue 33's budget (tools/phone_load.py, on site/, which `build` writes).
+bench: build
 	$(PY) -m tools.bench_build
+	$(PY) -m tools.phone_load --check
 
 # Mutation testing of posenc's core against the fast core tests (mutmut; long, never part of `make test`).
 # Prints the score per module and the surviving mutants; the report is tests/mutation/latest.txt.

@@ -3,7 +3,7 @@
 Two figures are the static content of the page's widgets (alibi-bias, t5-buckets) and show each
 widget's starting state; the example parameters come from posenc.examples, which the widget() macro
 also writes into the page. The others draw the example sentence's attention with and without ALiBi,
-the reach of every head of two real ALiBi models, and what a scalar bias cannot do that RoPE can.
+and the reach of every head of two real ALiBi models.
 Every number is computed by posenc.relative; the texts quote posenc.quantities.
 """
 
@@ -12,11 +12,10 @@ from __future__ import annotations
 import numpy as np
 
 from figures_src import cell_values, colorbar, figure, heatmap
-from posenc import configs, relative, rope
+from posenc import configs, relative
 from posenc import examples as ex
 from posenc.quantities import text as num
 from posenc.quantities import value
-from posenc.sinusoidal import DEFAULT_BASE
 
 # The widgets' starting values, read by tests/browser/test_widgets.py (keep these names).
 ALIBI_HEADS, ALIBI_HEAD, ALIBI_DISTANCE, ALIBI_SPAN, ALIBI_FACTOR = (
@@ -33,13 +32,13 @@ WIDTH = 4.8  # _style.PHONE_MAX_WIDTH_IN: the widest a figure may be (390 px pho
 @figure(
     "alibi_slopes_weights",
     alt=lambda: (
-        f"上下两张图。上图是 {num('alibi_demo_heads')} 个头的 ALiBi 斜率 m，纵轴按 2 的幂取对数刻度，从 {num('alibi_demo_slope_first')} "
-        f"到 {num('alibi_demo_slope_last')}。下图是每个头的权重因子 exp(−m·r) 随距离 r 从 0 到 {num('alibi_demo_span')} 的变化："
+        f"上下两张图。上图是 {num('alibi_demo_heads')} 个头的 ALiBi 斜率 a_h，纵轴按 2 的幂取对数刻度，从 {num('alibi_demo_slope_first')} "
+        f"到 {num('alibi_demo_slope_last')}。下图是每个头的权重因子 exp(−a_h·(m − n)) 随距离 m − n 从 0 到 {num('alibi_demo_span')} 的变化："
         f"斜率最大的头在距离 {num('alibi_demo_reach_min')} 就降到 1/{num('alibi_demo_factor')}，斜率最小的头到 {num('alibi_demo_span')} 还剩 {num('alibi_demo_weight_left')}。"
-        f"加粗的是第 {num('alibi_demo_head')} 个头，m = {num('alibi_demo_slope')}，偏置 −m·r 在距离 {num('alibi_demo_reach')} 处把权重压到 1/{num('alibi_demo_factor')}（水平虚线）。"
+        f"加粗的是第 {num('alibi_demo_head')} 个头，a_h = {num('alibi_demo_slope')}，偏置在距离 {num('alibi_demo_reach')} 处把权重压到 1/{num('alibi_demo_factor')}（水平虚线）。"
     ),
     caption=lambda: (
-        f"ALiBi，{num('alibi_demo_heads')} 个头。上：每个头的斜率 m；下：偏置 −m·r 让距离 r 处的键的权重乘上 exp(−m·r)，"
+        f"ALiBi，{num('alibi_demo_heads')} 个头。上：每个头的斜率 a_h；下：偏置 −a_h·(m − n) 让距离 m − n 处的键的权重乘上 exp(−a_h·(m − n))，"
         f"虚线是 1/{num('alibi_demo_factor')}。加粗的是第 {num('alibi_demo_head')} 个头。"
     ),
     size=(WIDTH, 6.0),
@@ -56,7 +55,7 @@ def alibi_slopes_weights(fig, theme):
     top.set_yscale("log", base=2)
     top.set_xticks(heads)
     top.set_xlabel("头 h")
-    top.set_ylabel("斜率 m")
+    top.set_ylabel("斜率 $a_h$")
     top.grid(True, axis="y", linewidth=0.5)
 
     r = np.linspace(0, ALIBI_SPAN, 513)
@@ -67,13 +66,13 @@ def alibi_slopes_weights(fig, theme):
     bottom.axhline(1 / ALIBI_FACTOR, color=theme.fg, linewidth=0.9, linestyle="--")
     if reach[chosen] <= ALIBI_SPAN:
         bottom.axvline(reach[chosen], color=theme.series[1], linewidth=0.9, linestyle="--")
-        bottom.annotate(f"r = {num('alibi_demo_reach')}", xy=(reach[chosen], 1 / ALIBI_FACTOR), xytext=(8, 14),
+        bottom.annotate(f"{num('alibi_demo_reach')} 个 token", xy=(reach[chosen], 1 / ALIBI_FACTOR), xytext=(8, 14),
                         textcoords="offset points", color=theme.fg, fontsize=9)
     bottom.plot([], [], color=theme.muted, linewidth=0.9, label="其他头")
     bottom.set_xlim(0, ALIBI_SPAN)
     bottom.set_ylim(0, 1.02)
-    bottom.set_xlabel("距离 r（往前数的 token 数）")
-    bottom.set_ylabel("权重因子 exp(−m·r)")
+    bottom.set_xlabel("距离 $m-n$（往前数的 token 数）")
+    bottom.set_ylabel("权重因子 $e^{-a_h(m-n)}$")
     bottom.grid(True, linewidth=0.5)
     bottom.legend(loc="upper right", fontsize=9)
 
@@ -117,7 +116,7 @@ def t5_bucket_staircase(fig, theme):
     ax.set_xticklabels([str(t) for t in ticks])
     ax.minorticks_off()
     ax.set_xlim(1, far + 1)
-    ax.set_xlabel("距离 |j − i|（对数刻度）")
+    ax.set_xlabel("距离 $m-n$（对数刻度）")
     ax.set_ylabel("桶号")
     ax.grid(True, linewidth=0.5)
     ax.legend(loc="upper left", fontsize=9)
@@ -143,7 +142,7 @@ def _sentence_weights():
     ),
     caption=lambda: (
         f"同一个注意力头（第 1 课，d = {num('l1_d')}，种子 {num('l1_seed')}）看例句。上：只有因果掩码；"
-        f"下：再加 ALiBi 偏置 −m·(i − j)，m = {num('l3b_sentence_slope')}。每格是权重，每行加起来是 1。"
+        f"下：再加 ALiBi 偏置 −a_h·(m − n)，a_h = {num('l3b_sentence_slope')}。每格是权重，每行加起来是 1。"
     ),
     size=(WIDTH, 7.4),
 )
@@ -152,7 +151,7 @@ def alibi_sentence_weights(fig, theme):
     n = len(chars)
     causal = np.tril(np.ones((n, n), dtype=bool))
     axes = fig.subplots(2, 1, gridspec_kw={"hspace": 0.45})
-    titles = ("只有因果掩码（没有位置信息）", f"加上 ALiBi 偏置（m = {num('l3b_sentence_slope')}）")
+    titles = ("只有因果掩码（没有位置信息）", f"加上 ALiBi 偏置（斜率 {num('l3b_sentence_slope')}）")
     for ax, weights, title in zip(axes, _sentence_weights(), titles):
         shown = np.where(causal, weights, np.nan)
         im = heatmap(ax, shown, theme, 0, 1, [f"{c}\n{j}" for j, c in enumerate(chars)], [f"{c} {j}" for j, c in enumerate(chars)])
@@ -171,7 +170,7 @@ def alibi_sentence_weights(fig, theme):
 @figure(
     "alibi_reach_heads",
     alt=lambda: (
-        f"上下两张散点图，横轴是头的编号，纵轴是作用范围 ln {num('alibi_demo_factor')}/m（token，对数刻度）："
+        f"上下两张散点图，横轴是头的编号，纵轴是作用范围 ln {num('alibi_demo_factor')} / a_h（token，对数刻度）："
         f"偏置单独把一个键的权重压到 1/{num('alibi_demo_factor')} 的距离。上图 MPT-7B 的 {configs.load('mpt_7b')['heads']} 个头，"
         f"从 {num('alibi_reach_min_mpt_7b')} 到 {num('alibi_reach_max_mpt_7b')} 个 token，沿头号稳步变远；"
         f"下图 BLOOM 的 {configs.load('bloom_176b')['heads']} 个头，前 {num('alibi_power_heads_bloom_176b')} 个按 2 的幂规则，"
@@ -208,49 +207,3 @@ def alibi_reach_heads(fig, theme):
         ax.set_ylabel("作用范围（token）")
         ax.grid(True, axis="y", linewidth=0.5)
         ax.legend(loc="upper left", bbox_to_anchor=(0.0, 0.86), fontsize=9)  # under the label, where no head reaches
-
-
-# --- what a scalar bias cannot express ---------------------------------------------------------------
-
-
-def _rope_demo():
-    inv = rope.inverse_frequencies(ex.SIN_DIM, DEFAULT_BASE)
-    q = np.random.default_rng(ex.ROPE_DEMO_SEED).standard_normal(ex.SIN_DIM)
-    return inv, q, [relative.rope_key_preferring(q, delta, inv) for delta in ex.ROPE_PREFERRED]
-
-
-@figure(
-    "rope_alibi_by_distance",
-    alt=lambda: (
-        f"上下两张折线图，横轴都是键在查询前面多少个 token（0 到 {num('l3b_rope_demo_span')}），纵轴是分数。"
-        f"两条线是同一个查询对两种不同内容的键。上图 ALiBi：内容分加上同一条斜线，两条线互相平行，都在距离 {num('l3b_alibi_peak')} 最高。"
-        f"下图 RoPE：两条线形状不同，一条在距离 {num('l3b_rope_peak_a')} 最高，另一条在距离 {num('l3b_rope_peak_b')} 最高。"
-    ),
-    caption=lambda: (
-        f"同一个查询、两种键内容，分数随距离怎么变（d = {num('sin_demo_d')}，不除以 √d）。上：ALiBi（m = {num('alibi_demo_slope')}），"
-        f"偏置对谁都一样，最近的键永远最高；下：RoPE，距离通过旋转进到内容里，两种键各自在距离 {num('l3b_rope_peak_a')} 和 {num('l3b_rope_peak_b')} 最高。"
-    ),
-    size=(WIDTH, 5.6),
-)
-def rope_alibi_by_distance(fig, theme):
-    inv, q, keys = _rope_demo()
-    m = relative.alibi_slopes(ex.ALIBI_HEADS)[ex.ALIBI_HEAD - 1]
-    r = np.arange(ex.ROPE_DEMO_SPAN + 1)
-    top, bottom = fig.subplots(2, 1, sharex=True, gridspec_kw={"hspace": 0.35})
-    for j, (k, label) in enumerate(zip(keys, ("键内容甲", "键内容乙"))):
-        style = dict(color=theme.series[j], linewidth=1.8, linestyle=("-", "--")[j], label=label)
-        alibi = relative.alibi_scores_by_distance(q, k, m, ex.ROPE_DEMO_SPAN)
-        rope_s = relative.rope_scores_by_distance(q, k, inv, ex.ROPE_DEMO_SPAN)
-        top.plot(r, alibi, **style)
-        bottom.plot(r, rope_s, **style)
-        for ax, s in ((top, alibi), (bottom, rope_s)):
-            peak = int(np.argmax(s))
-            ax.plot([peak], [s[peak]], "o", color=theme.series[j], markersize=7)
-    top.set_title("ALiBi：内容分 − m·r", fontsize=10)
-    bottom.set_title("RoPE：旋转后的 q·k", fontsize=10)
-    for ax in (top, bottom):
-        ax.set_ylabel("分数")
-        ax.grid(True, linewidth=0.5)
-        ax.legend(loc="lower left", fontsize=9)
-    bottom.set_xlabel("键在查询前面多少个 token")
-    bottom.set_xlim(0, ex.ROPE_DEMO_SPAN)

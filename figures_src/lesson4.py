@@ -1,4 +1,5 @@
-"""Lesson 4 figures: RoPE turns q and k; the shift experiment; the two code layouts; real models' spectra.
+"""Lesson 4 figures: RoPE turns q and k; the shift experiment; the two code layouts; real models' spectra;
+why a distance that acts through the content (RoPE) differs from a bias added to the score (ALiBi).
 
 Everything drawn comes from posenc.shift, posenc.rope and the model configs; the figures only lay it out.
 Phone rule (figures_src/_style.py): at most PHONE_MAX_WIDTH_IN wide, text at least MIN_TEXT_PT,
@@ -13,10 +14,11 @@ import numpy as np
 
 from figures_src import colorbar, figure, heatmap
 from figures_src._style import MIN_TEXT_PT, PHONE_MAX_WIDTH_IN
-from posenc import configs, rope, shift
+from posenc import configs, relative, rope, shift
 from posenc import examples as ex
 from posenc.formatting import format_value
 from posenc.quantities import text as num
+from posenc.quantities.lesson4 import why_rope_demo
 
 FS = MIN_TEXT_PT
 W = PHONE_MAX_WIDTH_IN
@@ -180,7 +182,6 @@ def _spectrum_alt() -> str:
     return (
         f"{len(ex.SPECTRUM_MODELS)} 张上下排列的小图，每张是一个真实模型每个头的 RoPE 频率对：横轴是第几对，纵轴是这一对转一圈要多少个 token（对数刻度），"
         "水平虚线是模型的原生上下文长度，高于虚线的点（换了颜色）在上下文里一圈都转不满。" + "；".join(parts) + "。"
-        "Qwen3-Next 的底数未核实。"
     )
 
 
@@ -189,12 +190,11 @@ def _spectrum_alt() -> str:
     alt=_spectrum_alt,
     caption=lambda: (
         "每个头的频率对转一圈需要的 token 数（对数刻度）与原生上下文长度（虚线）。虚线以上的对在上下文里转不满一圈。"
-        "标「未核实」的底数只来自第三方的间接说法。"
     ),
-    size=(W, 12.0),
+    size=(W, 7.0),
 )
 def rope_spectrum(fig, theme):
-    axes = fig.subplots(len(ex.SPECTRUM_MODELS), 1, sharey=True, gridspec_kw={"hspace": 0.95})
+    axes = fig.subplots(len(ex.SPECTRUM_MODELS), 1, sharey=True, gridspec_kw={"hspace": 0.8})
     for ax, key in zip(axes, ex.SPECTRUM_MODELS):
         cfg = configs.load(key)
         sp = rope.model_spectrum(cfg)
@@ -217,4 +217,44 @@ def rope_spectrum(fig, theme):
     fig.supylabel("转一圈的 token 数", fontsize=FS)
     handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="lower center", ncols=2, fontsize=FS, bbox_to_anchor=(0.5, 0.0))
-    fig.subplots_adjust(bottom=0.08, top=0.97)
+    fig.subplots_adjust(bottom=0.14, top=0.94)
+
+
+# --- why big models chose RoPE over ALiBi -----------------------------------------------------------------------
+
+
+@figure(
+    "rope_vs_alibi_by_distance",
+    alt=lambda: (
+        f"上下两张折线图，横轴都是距离 m − n，也就是键在查询前面多少个 token（0 到 {num('l4_why_rope_span')}），纵轴是分数。"
+        f"两条线是同一个查询对两种不同内容的键。上图 ALiBi：内容分加上同一条斜线，两条线互相平行，都在距离 {num('l4_why_alibi_peak')} 最高。"
+        f"下图 RoPE：两条线形状不同，一条在距离 {num('l4_why_rope_peak_a')} 最高，另一条在距离 {num('l4_why_rope_peak_b')} 最高。"
+    ),
+    caption=lambda: (
+        f"同一个查询、两种键内容，分数随距离 m − n 怎么变（d = {num('sin_demo_d')}，不除以 √d）。上：ALiBi（斜率 a = {num('alibi_demo_slope')}），"
+        f"偏置对谁都一样，最近的键永远最高；下：RoPE，距离通过旋转进到内容里，两种键各自在距离 {num('l4_why_rope_peak_a')} 和 {num('l4_why_rope_peak_b')} 最高。"
+    ),
+    size=(W, 5.6),
+)
+def rope_vs_alibi_by_distance(fig, theme):
+    inv, q, keys, slope = why_rope_demo()
+    r = np.arange(ex.WHY_ROPE_SPAN + 1)
+    top, bottom = fig.subplots(2, 1, sharex=True, gridspec_kw={"hspace": 0.35})
+    for j, (k, label) in enumerate(zip(keys, ("键内容甲", "键内容乙"))):
+        style = dict(color=theme.series[j], linewidth=1.8, linestyle=("-", "--")[j], label=label)
+        alibi = relative.alibi_scores_by_distance(q, k, slope, ex.WHY_ROPE_SPAN)
+        rope_s = relative.rope_scores_by_distance(q, k, inv, ex.WHY_ROPE_SPAN)
+        top.plot(r, alibi, **style)
+        bottom.plot(r, rope_s, **style)
+        for ax, s in ((top, alibi), (bottom, rope_s)):
+            peak = int(np.argmax(s))
+            ax.plot([peak], [s[peak]], "o", color=theme.series[j], markersize=7)
+    top.set_title("ALiBi：内容分 − a·(m − n)", fontsize=FS + 1)
+    bottom.set_title("RoPE：旋转后的 q·k", fontsize=FS + 1)
+    for ax in (top, bottom):
+        ax.set_ylabel("分数", fontsize=FS)
+        ax.grid(True, linewidth=0.5)
+        ax.tick_params(labelsize=FS)
+        ax.legend(loc="lower left", fontsize=FS)
+    bottom.set_xlabel("m − n：键在查询前面多少个 token", fontsize=FS)
+    bottom.set_xlim(0, ex.WHY_ROPE_SPAN)

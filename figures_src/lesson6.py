@@ -99,10 +99,11 @@ PATTERN_STYLE = {
     "rope_local": ("滑动窗口（局部）+ RoPE", 2, False),
     "rope_chunked": ("分块注意力 + RoPE", 4, False),
     "nope_global": ("全局注意力，不加位置编码（NoPE）", 1, True),
-    "linear": ("Gated DeltaNet（不是注意力）", None, False),
+    "linear": ("线性注意力（Gated DeltaNet、KDA），不加 RoPE", None, False),
+    "mamba": ("Mamba 层（不是注意力），不加 RoPE", 3, False),
 }
 _SHORT = {"rope_global": "全局+RoPE", "rope_local": "局部+RoPE", "rope_chunked": "分块+RoPE",
-          "nope_global": "全局 NoPE", "linear": "DeltaNet"}
+          "nope_global": "全局 NoPE", "linear": "线性注意力", "mamba": "Mamba"}
 
 
 def _pattern_title(key: str) -> str:
@@ -115,7 +116,7 @@ def _pattern_title(key: str) -> str:
     else:
         period = hybrid.pattern_period(cfg)
         counts, head = hybrid.pattern_counts(cfg, period), ("每一层" if period == 1 else f"每 {period} 层")
-    parts = [f"{n} 层{_SHORT[k]}" for k, n in counts.items() if n]
+    parts = [f"{n} 层{' ' if _SHORT[k][0].isascii() else ''}{_SHORT[k]}" for k, n in counts.items() if n]
     body = "都是" + _SHORT[next(k for k, n in counts.items() if n)] if len(parts) == 1 and head == "每一层" else "，".join(parts)
     return f"{_short(key)} · {head}：{body}"
 
@@ -129,7 +130,8 @@ def _layers_alt() -> str:
     rows = "；".join(_pattern_title(k) for k in ex.LAYER_MODELS)
     return (
         f"{len(ex.LAYER_MODELS)} 行方格上下排开，每行是一个模型的前 {ex.LAYERS_DRAWN} 层，每格一层，颜色表示这一层是带 RoPE 的全局注意力、"
-        "带 RoPE 的滑动窗口注意力、带 RoPE 的分块注意力、不加位置编码的全局注意力（斜线格），还是不用注意力的 Gated DeltaNet。"
+        "带 RoPE 的滑动窗口注意力、带 RoPE 的分块注意力、不加位置编码的全局注意力（斜线格）、没有 softmax 的线性注意力，"
+        "还是不是注意力的 Mamba 层。"
         f"每行上方写着整个模型的层数统计：{rows}。"
     )
 
@@ -142,7 +144,7 @@ def _layers_alt() -> str:
         f"斜线格是不加位置编码的全局注意力层。Command A 的模式与 Command R7B 相同，共 {num('rope_layers_command_a')} 层局部 + "
         f"{num('nope_layers_command_a')} 层全局 NoPE（层数未核实）。"
     ),
-    size=(4.8, 6.4),
+    size=(4.8, 8.2),
 )
 def layer_patterns(fig, theme):
     ax = fig.add_subplot()
@@ -236,7 +238,7 @@ def mla_cache(fig, theme):
     ),
     caption=(
         "上：没有位置编码时，因果注意力靠「前面有几个 token」分出位置；去掉因果掩码，这条线索也没了。"
-        "下：这条线索越往后越细，相邻两个位置的差按 1/t² 缩小。"
+        "下：这条线索越往后越细，相邻两个位置的差按 1/p² 缩小。"
     ),
     size=(4.8, 6.0),
 )
@@ -259,10 +261,10 @@ def nope_counter(fig, theme):
     for x in (ex.NEAR_POSITION, configs.load(ex.COUNTER_FAR_MODEL)["context"]):
         g = hybrid.counter_gap(x)
         bottom.plot([x], [g], "o", color=theme.series[1], markersize=5)
-        bottom.annotate(f"t = {x:,}\n{g:.2g}".replace("-", "−"), (x, g), textcoords="offset points", xytext=(6, 4),
+        bottom.annotate(f"p = {x:,}\n{g:.2g}".replace("-", "−"), (x, g), textcoords="offset points", xytext=(6, 4),
                         fontsize=FONT, color=theme.fg)
-    bottom.set_xlabel("位置 t", fontsize=FONT)
-    bottom.set_ylabel("位置 t 与 t+1 的份额差", fontsize=FONT)
+    bottom.set_xlabel("位置 p", fontsize=FONT)
+    bottom.set_ylabel("位置 p 与 p+1 的份额差", fontsize=FONT)
     bottom.grid(True, which="major")
     bottom.tick_params(labelsize=FONT)
     fig.subplots_adjust(hspace=0.45)

@@ -9,8 +9,10 @@ scaled context ÷ native context, ...). ``rope_parameters`` and
 
 Position kinds: ``learned`` (a trained table), ``rope``, ``alibi`` (a fixed
 per-head slope on the score, Press et al. 2022), ``t5`` (a learned bias per
-distance bucket and head, Raffel et al. 2020) and ``mrope`` (RoPE whose pairs
-are split between temporal, height and width position IDs, Qwen2-VL).
+distance bucket and head, Raffel et al. 2020), ``mrope`` (RoPE whose pairs
+are split between temporal, height and width position IDs, Qwen2-VL) and
+``nope`` (no positional encoding in any attention layer: hybrids whose other
+layers are linear attention or Mamba, Kimi Linear and Jamba).
 
 One entry per model holds all its fields, in the file of its kind of position
 signal (``MODEL_FILES``: models.yaml for learned tables and RoPE, models_relative.yaml
@@ -32,7 +34,7 @@ from .facts import TAGS
 MODELS_FILE = Path(__file__).parent / "data" / "models.yaml"
 # Which position kinds each data file holds: one file per kind of position signal.
 MODEL_FILES = {
-    "models.yaml": ("learned", "rope"),
+    "models.yaml": ("learned", "rope", "nope"),
     "models_relative.yaml": ("alibi", "t5"),
     "models_vl.yaml": ("mrope",),
 }
@@ -48,7 +50,15 @@ REQUIRED_FIELDS = {
     "t5": ("heads", "layers", "relative_attention_num_buckets", "relative_attention_max_distance"),
     # M-RoPE: RoPE's fields plus the split of the rotary pairs into temporal/height/width sections.
     "mrope": ("context", "head_dim", "rope_theta", "mrope_section", "spatial_merge_size"),
+    # NoPE everywhere: the depth, what the layers that are not softmax attention are (``other_layers``), and
+    # the source that no attention layer applies a positional encoding (``no_position_in_attention``, true);
+    # which layers are attention comes from full_attention_layers or attention_layer_period/offset.
+    "nope": ("layers", "other_layers", "no_position_in_attention"),
 }
+
+# What a ``nope`` model's non-attention layers are (posenc.hybrid's layer kinds): linear attention
+# (Kimi Linear's KDA, a Gated DeltaNet variant) or Mamba (Jamba).
+NOPE_OTHER_LAYERS = ("linear", "mamba")
 
 # Keys a RoPE model's ``scaling`` dict must / may have, per rope_type (transformers v5 names,
 # so the dict can be passed to transformers as rope_parameters unchanged).
@@ -60,6 +70,8 @@ SCALING_KEYS = {
         {"beta_fast", "beta_slow", "mscale", "mscale_all_dim", "attention_factor", "truncate"},
     ),
     "llama3": ({"factor", "low_freq_factor", "high_freq_factor", "original_max_position_embeddings"}, set()),
+    # Phi-3's configs give no factor: transformers then uses max_position_embeddings ÷ original.
+    "longrope": ({"short_factor", "long_factor", "original_max_position_embeddings"}, {"factor", "attention_factor"}),
 }
 
 # Integer-valued RoPE fields (counts of tokens, dims or layers).
@@ -72,7 +84,7 @@ _ROPE_INT_FIELDS = (
 # sizes the data-flow panel, the layer patterns and the cache arithmetic read.
 _POSITIVE_INT_FIELDS = (
     "vocab_size", "layers", "heads", "kv_heads", "head_dim", "intermediate_size", "hidden",
-    "nope_layer_interval", "attention_chunk_size", "floor_scale",
+    "nope_layer_interval", "attention_chunk_size", "floor_scale", "attention_layer_period",
     "linear_num_key_heads", "linear_num_value_heads", "linear_key_head_dim", "linear_value_head_dim",
     "kv_lora_rank", "q_lora_rank", "v_head_dim", "nope_head_dim",
     "relative_attention_num_buckets", "relative_attention_max_distance", "spatial_merge_size",
@@ -156,6 +168,8 @@ def _check_consistent(cfg: ModelConfig) -> None:
         _check_t5(cfg)
     elif cfg.position == "mrope":
         _check_mrope(cfg)
+    elif cfg.position == "nope":
+        _check_nope(cfg)
 
 
 def _check_heads(cfg: ModelConfig) -> None:
@@ -224,6 +238,32 @@ def _check_mrope(cfg: ModelConfig) -> None:
         raise ValueError(f"{where}.mrope_interleaved must be true or false, got {inter!r}")
 
 
+def _check_nope(cfg: ModelConfig) -> None:
+    """A model without positions: which of its ``layers`` are softmax attention, given one way only."""
+    where = f"{MODELS_FILE.name}: {cfg.key}"
+    if cfg["no_position_in_attention"] is not True:
+        raise ValueError(f"{where}.no_position_in_attention must be true (with the source that says so); a model whose "
+                         f"attention layers turn q and k is a rope model")
+    layers, other = cfg["layers"], cfg["other_layers"]
+    if other not in NOPE_OTHER_LAYERS:
+        raise ValueError(f"{where}.other_layers must be one of {', '.join(NOPE_OTHER_LAYERS)} (what the layers that are "
+                         f"not softmax attention are), got {other!r}")
+    listed = cfg.get("full_attention_layers")
+    period, offset = cfg.get("attention_layer_period"), cfg.get("attention_layer_offset")
+    if (listed is None) == (period is None and offset is None):
+        raise ValueError(f"{where}: give the attention layers one way, either full_attention_layers (1-based, as Kimi "
+                         f"Linear's full_attn_layers) or attention_layer_period and attention_layer_offset (as Jamba's)")
+    if listed is not None:
+        if (not isinstance(listed, list) or not listed or not all(_is_int(i) for i in listed)
+                or listed != sorted(set(listed)) or listed[0] < 1 or listed[-1] > layers):
+            raise ValueError(f"{where}.full_attention_layers must be increasing layer numbers from 1 to layers "
+                             f"{layers}, got {listed!r}; Kimi Linear 48B: [4, 8, 12, 16, 20, 24, 27]")
+        return
+    if not (_is_int(period) and _is_int(offset) and period > 0 and 0 <= offset < min(period, layers)):
+        raise ValueError(f"{where}: attention_layer_period {period!r} and attention_layer_offset {offset!r} must be "
+                         f"integers with 0 ≤ offset < period and offset < layers (Jamba: 8 and 4)")
+
+
 def _is_int(v) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
@@ -276,7 +316,11 @@ def _check_rope(cfg: ModelConfig) -> None:
     if unknown:
         raise ValueError(f"{where}.scaling ({kind}) has unknown keys {', '.join(unknown)}; "
                          f"allowed: {', '.join(sorted(required | optional))}")
-    factor = sc["factor"]
+    if kind == "longrope":
+        _check_longrope(cfg, sc, where, rdim)
+        factor = sc.get("factor") or cfg["max_position_embeddings"] / sc["original_max_position_embeddings"]
+    else:
+        factor = sc["factor"]
     if not _is_num(factor) or factor < 1:
         raise ValueError(f"{where}.scaling.factor must be a number ≥ 1 (new context ÷ original), got {factor!r}")
     original = sc.get("original_max_position_embeddings")
@@ -308,6 +352,19 @@ def _check_rope(cfg: ModelConfig) -> None:
     opt_in = cfg.get("scaling_opt_in")
     if opt_in is not None and not isinstance(opt_in, bool):
         raise ValueError(f"{where}.scaling_opt_in must be true or false, got {opt_in!r}")
+
+
+def _check_longrope(cfg: ModelConfig, sc: dict, where: str, rdim: int) -> None:
+    """LongRoPE: one positive rescale factor per rotary pair in each list, and a factor or max_position_embeddings."""
+    for key in ("short_factor", "long_factor"):
+        values = sc[key]
+        if (not isinstance(values, list) or len(values) != rdim // 2
+                or not all(_is_num(v) and v > 0 for v in values)):
+            raise ValueError(f"{where}.scaling.{key} must be a list of {rdim // 2} positive numbers, one per rotary pair "
+                             f"({rdim} rotary dims); copy the config's list whole")
+    if "factor" not in sc and "max_position_embeddings" not in cfg.fields:
+        raise ValueError(f"{where}: a longrope scaling without factor needs max_position_embeddings "
+                         f"(s = max_position_embeddings ÷ original_max_position_embeddings, as transformers takes it)")
 
 
 def rope_parameters(cfg: ModelConfig, layer: str = "global") -> dict:

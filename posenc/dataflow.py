@@ -316,7 +316,7 @@ def _position_entries(m: Model) -> dict[str, tuple[Entry, ...]]:
     elif turned < pairs:
         entries.append(Entry("partial_rope", f"每个头只转 {_num(pairs)} 对里的前 {_num(turned)} 对（部分 RoPE），其余维度不带位置；θ = {theta}"))
     else:
-        entries.append(Entry("rope", f"每个头的 {_num(pairs)} 对全部按位置旋转：第 i 对转 t·ω_i，θ = {theta}"))
+        entries.append(Entry("rope", f"每个头的 {_num(pairs)} 对全部按位置旋转：第 i 对转 p·ω_i，θ = {theta}"))
     sc = m.cfg.get("scaling")
     if sc:
         opt_in = "（默认不开，长输入时在配置里加上）" if m.cfg.get("scaling_opt_in") else ""

@@ -79,6 +79,7 @@ SWAP_SHORT = (SHORT_SENTENCE, 0, 2)  # 猫吃鱼 → 鱼吃猫
 CAUSAL = ("猫吃鱼了", 0, 2)  # the causal-mask example: its last token sees the same set of tokens in both orders
 BATCH = (SHORT_SENTENCE, SENTENCE)  # the padded batch: the short sentence first, so it is the one padded
 PAD_MARK = "·"  # how a padding slot is drawn
+PACKED = BATCH  # the packing deep dive: the same two sentences laid end to end in one row, in this order
 MHA_HEADS = 2  # the multi-head layer splits the ATTN_D-wide rows into this many heads (seeded with ATTN_SEED)
 MIX_ROW = 0  # the token of SENTENCE whose vector is changed to see which layers mix tokens …
 MIX_CHAR = "老"  # … into this character's vector
@@ -179,21 +180,29 @@ L4_DIM = SIN_DIM  # the shift experiment uses lesson 3's 16-dim clock
 ABS_POSITIONS = (3, 300)  # one word at two absolute positions: its rotated q differs, q·k does not
 L4_SEED = 0  # seed of the head (W_q, W_k) and of the token vectors in the shift experiment
 # The one pair rotated by hand (and the rope-pair widget's start): q and k of one pair of
-# dims, q at position PAIR_M and k at PAIR_N, pair PAIR_INDEX of the L4_DIM-dim head.
+# dims, q at position PAIR_M and k at PAIR_N, pair PAIR_INDEX of the L4_DIM-dim head. The query
+# comes after the key (m − n > 0), as under a causal mask, the course's sign for a distance.
 PAIR_Q = (1.0, 0.4)
 PAIR_K = (0.6, 0.9)
-PAIR_M = 3
-PAIR_N = 7
+PAIR_M = 7
+PAIR_N = 3
 PAIR_INDEX = 0
 CONVENTION_DIM = 8  # the two code layouts (interleaved, rotate_half) are drawn and printed at this d
 CONVENTION_SEED = 0  # torch.manual_seed of the layouts snippet's random q, k
 CONVENTION_TOKENS = 5  # how many positions the layouts snippet rotates
 TORCH_SHIFTS = (SHIFT, 100 * SHIFT)  # the torch RoPE snippet shifts the sentence by these
 TORCH_SEED = 0  # torch.manual_seed of that snippet's q, k
-# Models whose per-model RoPE counts lesson 4's table lists (rows in this order), and
-# the spectra it draws.
-ROPE_TABLE_MODELS = ("llama2_7b", "llama3_8b", "mistral_7b_v01", "qwen3_8b", "deepseek_v3", "gpt_oss", "qwen3_next_80b_a3b")
-SPECTRUM_MODELS = ("llama2_7b", "llama3_8b", "qwen3_8b", "qwen3_next_80b_a3b", "deepseek_v3", "gpt_oss")
+# Models whose per-model RoPE counts lesson 4's table lists (rows in this order), and the spectra it
+# draws: RoPE on the whole head, every layer, counted at the native context, nothing a reader meets only
+# in lessons 5-6 (a rotated part of the head, a window, a scaled context).
+ROPE_TABLE_MODELS = ("llama2_7b", "llama3_8b", "qwen3_8b")
+SPECTRUM_MODELS = ROPE_TABLE_MODELS
+# Why big models chose RoPE over ALiBi (the end of lesson 4): one query (SIN_DIM wide, base DEFAULT_BASE,
+# seed WHY_ROPE_SEED) and two key contents, each the query turned back by one of WHY_ROPE_PREFERRED
+# tokens, scored at distances 0 … WHY_ROPE_SPAN; ALiBi's slope is lesson 3b's demo head (ALIBI_HEAD).
+WHY_ROPE_PREFERRED = (3, 12)
+WHY_ROPE_SEED = 0
+WHY_ROPE_SPAN = 40
 
 # === lesson 5: long context ===========================================================================
 
@@ -202,14 +211,26 @@ SCALING_METHOD = "yarn"  # the method the scaling explorer starts with
 NTK_EXAMPLE = {"base": 10_000, "factor": 4, "dim": 128}  # the NTK-aware base worked through by hand
 YARN_TEMPERATURE_EXAMPLE_S = 8  # the s of the YaRN paper's worked example for Eq. 22
 GPTOSS_EXERCISE_PAIR = 13  # a pair inside gpt-oss's ramp, for exercise 1
+LONGROPE_MODEL = "phi35_mini"  # the LongRoPE config lesson 5 computes (short and long factor lists)
+# Liu et al.'s critical dimension and Men et al.'s B ≥ 0 test, one row per config: (model, base, length) with the
+# base and length the model was trained at (its models.yaml fields), Code Llama's and SmolLM3's long stages from
+# the base-raise recipes (posenc.long_context) by their keys
+BOUND_MODELS = ("llama2_7b", "llama3_8b", "qwen3_8b")
+BOUND_RECIPES = ("codellama", "smollm3_64k")
+MEN_NEIGHBOUR_BASE_32K = 630_000  # one step (two significant digits) below Men et al.'s Table 2 value for 32k
 
 # === lesson 6: partial RoPE, or none ==================================================================
 
 PARTIAL_MODELS = ("qwen3_8b", "glm45", "qwen3_next_80b_a3b")  # whose head dims are drawn (DeepSeek-V3 has its own section)
-# whose layer patterns are drawn, one row each: all-RoPE, local/global, Gated DeltaNet, then the NoPE layers
-LAYER_MODELS = ("glm45", "gemma3_27b", "gpt_oss", "qwen3_next_80b_a3b", "llama4_scout", "smollm3_3b", "command_r7b")
+# whose layer patterns are drawn, one row each: all-RoPE, local/global, Gated DeltaNet, the NoPE layers, then
+# the hybrids with no positional encoding in any attention layer
+LAYER_MODELS = ("glm45", "gemma3_27b", "gpt_oss", "qwen3_next_80b_a3b", "llama4_scout", "smollm3_3b", "command_r7b",
+                "kimi_linear_48b", "jamba_v01")
 LAYERS_DRAWN = 24  # how many layers of each pattern are drawn (a multiple of every pattern's period)
 NOPE_LAYER_MODELS = ("llama4_scout", "smollm3_3b", "command_r7b", "command_a")  # whose NoPE-layer counts the lesson lists
+NOPE_ONLY_MODELS = ("kimi_linear_48b", "jamba_v01")  # no positional encoding in any attention layer: their layer counts
+EARLY_PARTIAL_MODELS = ("gptj_6b", "gpt_neox_20b", "pythia_6_9b")  # partial rotary in 2021–2023: rotary dims and share
+PROPE_MODEL = "qwen3_next_80b_a3b"  # whose head is laid out three ways: whole head turned, partial_rotary_factor, p-RoPE
 SELF_SCORE_SEED = 0  # the seeded Gaussian q (SIN_DIM dims, lesson 3's curve) scored against itself: Σ|q_i|² cos(kω_i), not Σcos(kω_i)
 LLAMA4_FAR_POSITION = 10_000_000 - 1  # the last position of Llama 4 Scout's advertised 10M context (its NoPE query scale there)
 MLA_MODEL = "deepseek_v3"  # whose KV cache per token is compared with multi-head attention
@@ -219,6 +240,7 @@ COUNTER_CURVE_MAX = 1 << 20  # how far the NoPE counter's gap curve runs (positi
 COUNTER_FAR_MODEL = "qwen3_8b"  # the far point of that curve: this model's native context
 EX_GEMMA_LAYERS = 12  # exercise: Gemma 3's first this-many layers
 EX_NOPE_T = 9  # exercise: the position asked about in the counter
+EX_PROPE_MODEL = "gpt_neox_20b"  # exercise: its partial RoPE against p-RoPE keeping as many pairs (every field verified)
 
 
 # === lesson 6b (选读): M-RoPE, positions of images ======================================================

@@ -12,6 +12,13 @@ Three computations, each from a model's config in ``posenc/data/models.yaml``:
   ``full_attention_interval``-th layer full attention and the others Gated DeltaNet
   (transformers ``configuration_qwen3_next.py``: layer i is full attention when
   (i + 1) % interval == 0).
+* models without positions (``nope`` in models.yaml): every softmax-attention layer has
+  no positional encoding and the layers between are linear attention or Mamba. Kimi
+  Linear lists its MLA layers (``full_attn_layers``, 1-based; tech report: "we apply NoPE
+  to all full attention (MLA) layers"); Jamba puts one attention layer in every
+  ``attn_layer_period`` at ``attn_layer_offset`` (transformers ``configuration_jamba.py``:
+  layer i is attention when i % period == offset) and its ``JambaAttention`` applies no
+  rotary embedding.
 * ``rope_layers`` / ``layer_pattern``: which layers apply RoPE at all. Llama 4 and
   SmolLM3 leave it out of every ``nope_layer_interval``-th layer (llama-models
   ``models/llama4/model.py``: ``is_nope_layer = (layer_id + 1) % nope_layer_interval == 0``;
@@ -19,6 +26,11 @@ Three computations, each from a model's config in ``posenc/data/models.yaml``:
   (``attention_chunk_size``). Cohere's Command R7B / A apply RoPE only in their
   sliding-window layers, none in the full-attention ones (transformers
   ``modeling_cohere2.py``). Gated DeltaNet layers (Qwen3-Next) have no RoPE.
+* ``p_rope_frequencies``: the other way to leave dims unturned. p-RoPE (Barbero et al. 2024,
+  arXiv:2410.06205 §6) keeps the fastest pairs of the whole head's ladder θ^(−2i/d) and drops
+  the slowest; transformers' rope_type "proportional" computes it. ``partial_rotary_factor``
+  with the default rope_type instead spreads the whole fast-to-slow ladder over fewer dims
+  (its exponent divides by the rotary width): the two remove different things.
 * ``head_dims``: one head's width, rotary dims and the rotary dims whose pair completes a
   turn within the native context; ``pattern_period``: after how many layers
   ``layer_pattern`` repeats.
@@ -44,11 +56,12 @@ import numpy as np
 from . import _check, attention, rope
 from .configs import ModelConfig
 
-# full attention · sliding-window attention · Gated DeltaNet (no attention) · chunked attention (Llama 4)
-KINDS = ("global", "local", "linear", "chunked")
+# full attention · sliding-window attention · linear attention (Gated DeltaNet, Kimi's KDA: no softmax, no RoPE)
+# · chunked attention (Llama 4) · Mamba (a state-space layer, Jamba: no attention, no RoPE)
+KINDS = ("global", "local", "linear", "chunked", "mamba")
 
 # layer_pattern's labels: attention span and whether RoPE is applied, together.
-PATTERN_KINDS = ("rope_global", "rope_local", "rope_chunked", "nope_global", "linear")
+PATTERN_KINDS = ("rope_global", "rope_local", "rope_chunked", "nope_global", "linear", "mamba")
 
 
 def rotary_mask(head_dim: int, rotary_fraction: float = 1.0) -> np.ndarray:
@@ -66,6 +79,30 @@ def model_rotary_mask(cfg: ModelConfig) -> np.ndarray:
     if "nope_head_dim" in cfg.fields:
         return np.concatenate([np.ones(cfg["head_dim"], dtype=bool), np.zeros(cfg["nope_head_dim"], dtype=bool)])
     return rotary_mask(cfg["head_dim"], cfg.get("rotary_fraction", 1.0))
+
+
+def p_rope_frequencies(head_dim: int, base: float, p: float) -> np.ndarray:
+    """p-RoPE's frequencies for one head: ω_i = θ^(−2i/d) for the fastest int(p·d/2) pairs, 0 for the rest.
+
+    Barbero et al. 2024 (arXiv:2410.06205) §6.1 truncate the lowest frequencies of RoPE and keep a
+    fraction p; transformers' ``_compute_proportional_rope_parameters`` (rope_type "proportional")
+    computes rope_angles = int(p · head_dim // 2) and 1 / base^(2i / head_dim), padded with zeros.
+    The exponent divides by the head's width d, so the kept pairs are the fastest pairs of the full
+    ladder and the slowest kept one is still fast; compare ``rope.inverse_frequencies(head_dim, base, p)``
+    (partial_rotary_factor with the default rope_type), whose exponent divides by the rotary width, so
+    its slowest pair is nearly 1/θ, as slow as the whole head's. A pair with ω = 0 never turns.
+    """
+    d = _check.even_dim("head_dim", head_dim)
+    theta = _check.base("base", base)
+    if isinstance(p, bool) or not isinstance(p, numbers.Real) or not np.isfinite(p) or not 0 < p <= 1:
+        raise ValueError(f"p must be a number in (0, 1] (the share of the head's pairs p-RoPE keeps), got {p!r}; "
+                         f"p = 0.75 drops the slowest quarter")
+    kept = int(p * d // 2)
+    if kept < 1:
+        raise ValueError(f"p = {p} keeps int(p · {d} // 2) = 0 of the {d // 2} pairs; raise p or head_dim")
+    inv = np.zeros(d // 2)
+    inv[:kept] = theta ** (-2.0 * np.arange(kept) / d)
+    return inv
 
 
 @dataclass(frozen=True)
@@ -109,18 +146,37 @@ def _rope_model(cfg) -> None:
         raise ValueError(f"cfg must be a RoPE model from posenc.configs.load(), got {got!r}; e.g. configs.load('qwen3_next_80b_a3b')")
 
 
+def _layered_model(cfg) -> None:
+    """Layer patterns are read from RoPE models and from models without positions (``nope``)."""
+    if not isinstance(cfg, ModelConfig) or cfg.position not in ("rope", "nope"):
+        got = cfg.key if isinstance(cfg, ModelConfig) else type(cfg).__name__
+        raise ValueError(f"cfg must be a RoPE or NoPE model from posenc.configs.load(), got {got!r}; "
+                         f"e.g. configs.load('qwen3_next_80b_a3b') or configs.load('kimi_linear_48b')")
+
+
+def _nope_attention(cfg: ModelConfig, n: int) -> list[bool]:
+    """For a ``nope`` model, whether each of its first n layers is softmax attention (module docstring)."""
+    listed = cfg.get("full_attention_layers")
+    if listed is not None:
+        return [i + 1 in listed for i in range(n)]
+    period, offset = cfg["attention_layer_period"], cfg["attention_layer_offset"]
+    return [i % period == offset for i in range(n)]
+
+
 def layer_kinds(cfg: ModelConfig, n_layers: int | None = None) -> list[str]:
     """The kind of each layer, from the config's layer pattern (module docstring).
 
     ``n_layers`` defaults to the config's ``layers``; configs without that field need it
     (only the pattern, not the depth, is recorded for Gemma 3 and gpt-oss).
     """
-    _rope_model(cfg)
+    _layered_model(cfg)
     if n_layers is None:
         if "layers" not in cfg.fields:
             raise ValueError(f"model {cfg.key!r} has no 'layers' field; pass n_layers to draw its pattern over that many layers")
         n_layers = cfg["layers"]
     n = _check.integer("n_layers", n_layers, 1, "a positive integer", 12)
+    if cfg.position == "nope":
+        return ["global" if attn else cfg["other_layers"] for attn in _nope_attention(cfg, n)]
     if "full_attention_interval" in cfg.fields:
         every, other = cfg["full_attention_interval"], "linear"
     elif "local_layers_per_global" in cfg.fields:
@@ -137,15 +193,18 @@ def rope_layers(cfg: ModelConfig, n_layers: int | None = None) -> list[bool]:
     """For each layer, whether it turns q and k with RoPE (module docstring).
 
     False for Gated DeltaNet layers (no attention, no RoPE), for every
-    ``nope_layer_interval``-th layer (Llama 4, SmolLM3) and for the full-attention
-    layers of models with ``nope_on_full_attention`` (Command R7B / A).
+    ``nope_layer_interval``-th layer (Llama 4, SmolLM3), for the full-attention
+    layers of models with ``nope_on_full_attention`` (Command R7B / A) and for every
+    layer of a model without positions (Kimi Linear, Jamba).
     """
     kinds = layer_kinds(cfg, n_layers)
+    if cfg.position == "nope":
+        return [False] * len(kinds)
     interval = cfg.get("nope_layer_interval")
     nope_on_full = cfg.get("nope_on_full_attention", False)
     out = []
     for i, kind in enumerate(kinds):
-        if kind == "linear":
+        if kind in ("linear", "mamba"):
             out.append(False)
         elif interval is not None and (i + 1) % interval == 0:
             out.append(False)
@@ -158,11 +217,12 @@ def rope_layers(cfg: ModelConfig, n_layers: int | None = None) -> list[bool]:
 
 def layer_pattern(cfg: ModelConfig, n_layers: int | None = None) -> list[str]:
     """Each layer's kind from ``PATTERN_KINDS``: "rope_global", "rope_local" (sliding window),
-    "rope_chunked" (Llama 4), "nope_global" (full attention without RoPE) or "linear" (Gated DeltaNet)."""
+    "rope_chunked" (Llama 4), "nope_global" (full attention without RoPE), "linear" (linear attention:
+    Gated DeltaNet, KDA) or "mamba"."""
     out = []
     for kind, has_rope in zip(layer_kinds(cfg, n_layers), rope_layers(cfg, n_layers)):
-        if kind == "linear":
-            out.append("linear")
+        if kind in ("linear", "mamba"):
+            out.append(kind)
         else:
             out.append(f"{'rope' if has_rope else 'nope'}_{kind}")
     if any(label not in PATTERN_KINDS for label in out):  # e.g. a sliding-window layer without RoPE
@@ -183,8 +243,15 @@ def pattern_period(cfg: ModelConfig) -> int:
     The least common multiple of the attention-kind period (``full_attention_interval``,
     ``local_layers_per_global`` + 1, Llama 4's chunked layers) and ``nope_layer_interval``:
     SmolLM3's layers are all full attention, but RoPE leaves every 4th, so its period is 4.
+    A model without positions repeats after ``attention_layer_period`` (Jamba); one that lists its
+    attention layers (Kimi Linear) after the smallest p with layer i like layer i mod p for every layer.
     """
-    _rope_model(cfg)
+    _layered_model(cfg)
+    if cfg.position == "nope":
+        if "attention_layer_period" in cfg.fields:
+            return int(cfg["attention_layer_period"])
+        pattern = layer_kinds(cfg)
+        return next(p for p in range(1, len(pattern) + 1) if all(k == pattern[i % p] for i, k in enumerate(pattern)))
     if "full_attention_interval" in cfg.fields:
         kind_period = cfg["full_attention_interval"]
     elif "local_layers_per_global" in cfg.fields:

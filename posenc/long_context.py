@@ -3,9 +3,13 @@
 Two things lesson 5 computes from reported values:
 
 - **Base raising (ABF)** in real training recipes: each ``BaseRaise`` is one base change
-  θ → θ' together with the training length before and after (Code Llama, Qwen3's
-  long-context stage, SmolLM3's two long-context stages, Llama 2 → Llama 3). What a
-  change does pair by pair is ``posenc.scaling.base_change``.
+  θ → θ' inside one model's training, with the training length before and after (Code Llama,
+  Qwen3's long-context stage, SmolLM3's two long-context stages). Llama 3 is not one: it was
+  pre-trained with θ = 500,000 from the start (its paper's Table 3), so comparing it with Llama 2
+  compares two models, not a step of a recipe. What a change does pair by pair is
+  ``posenc.scaling.base_change``. SmolLM3's first long stage has two sources that disagree (the
+  training config: 2,000,000; the release blog: 1.5M); the recipe uses the config, which is what the
+  run used, and ``smollm3_blog_variant`` gives the same row with the blog's base.
 - **Window vs effective length** (RULER, Hsieh et al. 2024, arXiv:2404.06654): the
   length a model claims and the longest length at which its RULER score stays above
   the threshold (Llama-2-7B's score at 4K), as the RULER README's table prints them.
@@ -58,11 +62,9 @@ def base_raises() -> tuple[BaseRaise, ...]:
     behaviour up to 100,000 tokens. Qwen3's long-context stage raises θ while the
     length grows from 4,096 to 32,768 tokens (technical report, pre-training stages);
     its YaRN setting then reaches 131,072. SmolLM3's
-    released configs raise θ twice (4,096 → 32,768 → 65,536). Llama 3 is not a base
-    change of one model: it was pre-trained with θ = 500,000 from the start, compared
-    here with Llama 2's 10,000.
+    released training configs raise θ twice (4,096 → 32,768 → 65,536).
     """
-    llama2, llama3 = configs.load("llama2_7b"), configs.load("llama3_8b")
+    llama2 = configs.load("llama2_7b")
     qwen3, smol = configs.load("qwen3_8b"), configs.load("smollm3_3b")
     return (
         BaseRaise("codellama", "Code Llama", llama2["head_dim"],
@@ -79,9 +81,19 @@ def base_raises() -> tuple[BaseRaise, ...]:
         BaseRaise("smollm3_64k", "SmolLM3 第二段", smol["head_dim"],
                   _fact("smollm3_32k_theta"), _fact("smollm3_32k_length"),
                   _fact("smollm3_64k_theta"), _fact("smollm3_64k_length")),
-        BaseRaise("llama3", "Llama 2 → Llama 3", llama3["head_dim"],
-                  llama2["rope_theta"], llama2["context"], llama3["rope_theta"], llama3["context"]),
     )
+
+
+def smollm3_blog_variant() -> BaseRaise:
+    """SmolLM3's first long-context stage with the release blog's θ = 1.5M instead of the config's 2,000,000.
+
+    The two primary sources disagree (huggingface/smollm long_context_4k_to_32k.yaml: rope_theta
+    2000000.0; huggingface/blog smollm3.md: "RoPE theta increased to 1.5M"). The course's table uses the
+    config, the run's own setting; this row shows how much the derived numbers move with the blog's value.
+    """
+    case = base_raise("smollm3_32k")
+    return BaseRaise("smollm3_32k_blog", "SmolLM3 第一段（按博客）", case.head_dim, case.base, case.length,
+                     _fact("smollm3_blog_32k_theta"), case.new_length)
 
 
 def base_raise(key: str) -> BaseRaise:

@@ -16,6 +16,27 @@ only be a valid row of a position table, which is why transformers uses 1.
 ``naive_position_ids`` is the bug: numbering every slot 0 … n−1 ignores the
 mask, so with left padding each real token is pushed right by the number of
 pads before it.
+
+Sequence packing (lesson 1's optional deep dive). Pre-training lays several documents end to end in
+one row instead of padding each (``pack``). Two choices then decide what a document's tokens get:
+
+- which keys a query may see: the causal mask over the whole row lets a later document attend to
+  the earlier ones; an intra-document (document) mask (``document_mask``) lets a query see only
+  earlier tokens of its own document. Llama 3 uses one: "an attention mask that prevents
+  self-attention between different documents within the same sequence" (Grattafiori et al. 2024,
+  *The Llama 3 Herd of Models*, arXiv:2407.21783, §3.2; read in a verbatim copy of the paper), as does
+  SmolLM3 ("Intra-Document Masking", huggingface/smollm text/pretraining README, and
+  ``_use_doc_masking: true`` in every stage's config, @a041759).
+- which position IDs it gets (``packed_position_ids``): running on along the row (0 … n−1), or
+  restarting at 0 for every document. Restarting is what transformers' ``DataCollatorWithFlattening``
+  returns ("position_ids, which restart at position_ids_start for every flattened sequence"), and its
+  masking code reads the documents back from those restarts (``masking_utils.find_packed_sequence_indices``:
+  a new document wherever the next position ID is not one more). Whether Llama 3 or SmolLM3 restart
+  their positions is not stated in either source (unverified); Wang et al. 2024 (arXiv:2411.13476, §3.2)
+  report that resetting position IDs improved long-context results in their continued pre-training.
+
+With both, each document's tokens see exactly what they would see alone, at the positions they would
+have alone: a position scheme added to the input then gives every document its unpacked outputs.
 """
 
 from __future__ import annotations
@@ -126,3 +147,50 @@ def format_row(row, pad_mask=None, pad_mark: str = "·") -> str:
     if m.shape != r.shape:
         raise ValueError(f"pad_mask has shape {m.shape} but row has shape {r.shape}; they must match")
     return " ".join(str(int(v)) if keep else pad_mark for v, keep in zip(r, m))
+
+
+# --- sequence packing (module docstring) ---------------------------------------------------------------
+
+
+def pack(texts) -> tuple[np.ndarray, np.ndarray]:
+    """Several documents laid end to end in one row: (token IDs, each slot's document index 0, 1, …)."""
+    if isinstance(texts, str):
+        raise ValueError("texts must be a list of documents, got a single string; wrap it: [text]")
+    docs = [tokenize.token_ids(t) for t in texts]
+    if not docs:
+        raise ValueError("texts is empty; pass at least one document")
+    ids = np.concatenate(docs)
+    doc = np.concatenate([np.full(len(d), k, dtype=np.int64) for k, d in enumerate(docs)])
+    return ids, doc
+
+
+def check_documents(doc_ids, name: str = "doc_ids") -> np.ndarray:
+    """A non-empty 1-D array of document indices that never decrease (documents are contiguous), as int64."""
+    d = np.asarray(doc_ids)
+    if d.ndim != 1 or d.size == 0:
+        raise ValueError(f"{name} must be a non-empty 1-D array (one document index per slot of a packed row), got shape {d.shape}")
+    if d.dtype.kind not in "iu" or np.any(d < 0):
+        raise ValueError(f"{name} must hold non-negative integers, got {d[:4].tolist()} (dtype {d.dtype}); use pack(texts)[1]")
+    if np.any(np.diff(d) < 0):
+        raise ValueError(f"{name} must not decrease: a packed row holds each document in one contiguous run, got {d.tolist()}")
+    return d.astype(np.int64)
+
+
+def packed_position_ids(doc_ids, reset: bool) -> np.ndarray:
+    """Position IDs of a packed row: 0 … n−1 along the row (``reset=False``), or counting from 0 again at
+    the start of every document (``reset=True``, what transformers' DataCollatorWithFlattening returns)."""
+    d = check_documents(doc_ids)
+    if not isinstance(reset, bool):
+        raise ValueError(f"reset must be True (restart at 0 in every document) or False (run on along the row), got {reset!r}")
+    slots = np.arange(d.size)
+    if not reset:
+        return slots
+    first = np.r_[True, d[1:] != d[:-1]]  # the slots where a document starts
+    return slots - np.maximum.accumulate(np.where(first, slots, 0))  # slot − its document's first slot
+
+
+def document_mask(doc_ids) -> np.ndarray:
+    """The intra-document causal mask of a packed row: query m may see key n iff n ≤ m and both are in the
+    same document (Llama 3 §3.2; SmolLM3's intra-document masking). Shape (n, n), True = visible."""
+    d = check_documents(doc_ids)
+    return (d[:, None] == d[None, :]) & np.tri(d.size, dtype=bool)

@@ -1,4 +1,4 @@
-"""Stretching RoPE past its training length: PI, NTK-aware, dynamic NTK, YaRN, Llama 3.
+"""Stretching RoPE past its training length: PI, NTK-aware, dynamic NTK, YaRN, Llama 3, LongRoPE.
 
 Every method rewrites the inverse frequencies ω_i = θ^(−2i/d) of ``posenc.rope``
 and returns ``(inv_freq, attention_factor)`` exactly like the functions in
@@ -12,6 +12,8 @@ multiplied by attention_factor, so attention logits grow by its square.
     YaRN          keep fast pairs, divide slow pairs by s, ramp between;
                   attention_factor 0.1·ln s + 1                     Peng et al. 2023
     llama3        keep λ < L/4, divide λ > L by s, blend between    Llama 3.1
+    LongRoPE      ω_i' = ω_i / λ_i, searched λ_i (short/long lists);  Ding et al. 2024
+                  attention_factor √(1 + ln s / ln L)               (Phi-3/3.5/4-mini)
     ABF           θ' chosen by hand (Code Llama 10⁴ → 10⁶), then     Xiong et al. 2023;
                   continued training at the longer length          Rozière et al. 2023
 
@@ -441,6 +443,84 @@ def llama3_split(
             "smoothed": int(np.sum(bands == "smoothed"))}
 
 
+# --- LongRoPE (Phi-3, Phi-3.5, Phi-4-mini) --------------------------------------------------------
+
+
+def longrope_attention_factor(factor: float, original_context: int) -> float:
+    """√(1 + ln s / ln L) (1 when s ≤ 1): LongRoPE's default factor on cos and sin.
+
+    microsoft/LongRoPE ``rope/longrope.py`` calls it the "su" magnitude-scaling policy
+    (``_calc_mscale_su``, with s = max_position_embeddings / original_max_position_embeddings);
+    transformers' ``_compute_longrope_parameters`` uses the same formula when the config gives
+    no ``attention_factor``. Like YaRN's, it multiplies cos and sin, so logits grow by its square.
+    Phi-3.5-mini (s = 131,072 / 4,096 = 32, L = 4,096): √(1 + 5/12) ≈ 1.1902.
+    """
+    s = _factor("factor", factor)
+    L = _check.tokens("original_context", original_context)
+    if L < 2:
+        raise ValueError(f"original_context must be at least 2 (its logarithm divides), got {L}")
+    return 1.0 if s <= 1 else math.sqrt(1 + math.log(s) / math.log(L))
+
+
+def _rescale_factors(name: str, values, n_pairs: int) -> np.ndarray:
+    try:
+        arr = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a list of positive numbers, one per rotary pair, got {values!r}") from None
+    if arr.ndim != 1 or arr.size != n_pairs:
+        raise ValueError(f"{name} must hold one factor per rotary pair ({n_pairs}), got shape {arr.shape}; "
+                         f"Phi-3.5-mini's lists have 48 entries for its 96 rotary dims")
+    if not np.all(np.isfinite(arr)) or np.any(arr <= 0):
+        raise ValueError(f"{name} must hold positive finite factors, got {arr[~(np.isfinite(arr) & (arr > 0))][:3]}")
+    return arr
+
+
+def longrope(
+    head_dim: int,
+    base: float,
+    short_factor,
+    long_factor,
+    original_context: int,
+    max_position_embeddings: int | None = None,
+    factor: float | None = None,
+    seq_len: int | None = None,
+    attention_factor: float | None = None,
+    rotary_fraction: float = 1.0,
+) -> tuple[np.ndarray, float]:
+    """LongRoPE (Ding et al. 2024, arXiv:2402.13753): each pair's frequency divided by its own searched factor.
+
+    ω_i' = ω_i / λ_i = 1 / (λ_i · θ^(2i/d)), i = 0 … d/2 − 1: a per-pair Position Interpolation
+    whose rescale factors λ_i were found by search (the paper's first "non-uniformity": different
+    RoPE dimensions want different factors). Released configs (Phi-3/3.5/4-mini) carry two lists:
+    ``long_factor`` is used when the sequence is longer than the original context L
+    (``seq_len > original_context``), ``short_factor`` otherwise, including ``seq_len=None``
+    (what a model builds at load time), exactly as transformers' ``_compute_longrope_parameters``
+    and its ``longrope_frequency_update`` switch. The paper's second non-uniformity (keeping the
+    first tokens' positions unscaled, microsoft/LongRoPE's ``start_token_idx``) is not in these configs.
+
+    The attention factor does not depend on seq_len: when not given, it is
+    ``longrope_attention_factor(s, L)`` with s = ``factor``, else max_position_embeddings ÷ L
+    (Phi-3's configs give no factor; transformers then takes this ratio).
+    """
+    dim = rotary_dim(head_dim, rotary_fraction)
+    L = _check.tokens("original_context", original_context)
+    short = _rescale_factors("short_factor", short_factor, dim // 2)
+    long_ = _rescale_factors("long_factor", long_factor, dim // 2)
+    if factor is None:
+        if max_position_embeddings is None:
+            raise ValueError("factor or max_position_embeddings must be given (LongRoPE's s = max_position_embeddings ÷ "
+                             "original_context when the config has no factor); Phi-3.5-mini: max_position_embeddings=131072")
+        factor = _check.tokens("max_position_embeddings", max_position_embeddings) / L
+    s = _factor("factor", factor)
+    if attention_factor is None:
+        attention_factor = longrope_attention_factor(s, L)
+    else:
+        attention_factor = _check.positive("attention_factor", attention_factor)
+    use_long = seq_len is not None and _check.tokens("seq_len", seq_len) > L
+    ext = long_ if use_long else short
+    return inverse_frequencies(head_dim, base, rotary_fraction) / ext, float(attention_factor)
+
+
 # --- a model's frequencies: one registry, as transformers' ROPE_INIT_FUNCTIONS ---------------------
 
 # rope_type → the function computing (inv_freq, attention_factor); ``scaling_arguments`` turns a
@@ -450,6 +530,7 @@ SCALINGS = {
     "dynamic": dynamic_ntk,
     "yarn": yarn,
     "llama3": llama3,
+    "longrope": longrope,
 }
 
 
@@ -464,7 +545,8 @@ def scaling_arguments(cfg) -> tuple[str, dict]:
 
     The one place a model's ``scaling`` dict is read: missing YaRN betas take the
     paper's 32 and 1 (as transformers does), ``truncate`` defaults to True, dynamic
-    NTK's L is ``max_position_embeddings`` (else the context).
+    NTK's L is ``max_position_embeddings`` (else the context); LongRoPE's s, when the dict has no
+    ``factor``, is ``max_position_embeddings`` ÷ original context (Phi-3's configs).
     """
     cfg = _rope_model(cfg)
     sc = cfg.get("scaling")
@@ -486,6 +568,11 @@ def scaling_arguments(cfg) -> tuple[str, dict]:
         return kind, {**common, "factor": sc["factor"], "low_freq_factor": sc["low_freq_factor"],
                       "high_freq_factor": sc["high_freq_factor"],
                       "original_context": sc["original_max_position_embeddings"]}
+    if kind == "longrope":
+        return kind, {**common, "short_factor": sc["short_factor"], "long_factor": sc["long_factor"],
+                      "original_context": sc["original_max_position_embeddings"],
+                      "max_position_embeddings": cfg.get("max_position_embeddings"), "factor": sc.get("factor"),
+                      "attention_factor": sc.get("attention_factor")}
     raise ValueError(f"model {cfg.key!r}: scaling rope_type {kind!r} is not implemented; use one of {', '.join(SCALINGS)}")
 
 

@@ -39,7 +39,8 @@ FACTS = [
     ("llama31_8b", "rope_theta", 500_000, "V"),
     ("llama31_8b", "scaling", {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
                                "original_max_position_embeddings": 8192}, "V"),
-    ("mistral_7b_v01", "context", 32_768, "V3"),
+    ("mistral_7b_v01", "context", 8192, "V"),  # trained with 8k (transformers' Mistral doc)
+    ("mistral_7b_v01", "max_position_embeddings", 32_768, "V3"),
     ("mistral_7b_v01", "rope_theta", 10_000, "V3"),
     ("mistral_7b_v01", "sliding_window", 4096, "V3"),
     ("qwen25_7b", "rope_theta", 1_000_000, "V3"),
@@ -102,11 +103,23 @@ def test_deepseek_scaling_matches_the_official_model_args():
     assert f.tag == "V3"
 
 
-def test_all_sixteen_rope_models_load():
+def test_all_twenty_rope_models_load():
     rope_keys = {k for k in configs.keys() if configs.load(k).position == "rope"}
     assert rope_keys == {"llama2_7b", "llama3_8b", "llama31_8b", "mistral_7b_v01", "qwen25_7b", "qwen3_8b",
                          "qwen3_next_80b_a3b", "deepseek_v3", "gemma3_27b", "glm45", "gpt_oss", "kimi_k2",
-                         "llama4_scout", "smollm3_3b", "command_r7b", "command_a"}
+                         "llama4_scout", "smollm3_3b", "command_r7b", "command_a",
+                         "gptj_6b", "gpt_neox_20b", "pythia_6_9b", "phi35_mini"}
+
+
+def test_partial_rotary_models_of_2021_to_2023_match_their_configs():
+    # mesh-transformer-jax configs/6B_roto_256.json: d_model 4096, 16 heads, pe_rotary_dims 64; gpt-neox
+    # configs/20B.yml: hidden 6144, 64 heads, rotary_pct 0.25; configs/pythia/6-9B.yml: 4096, 32 heads, 0.25
+    for key, hidden, heads, rotary in (("gptj_6b", 4096, 16, 64), ("gpt_neox_20b", 6144, 64, 24), ("pythia_6_9b", 4096, 32, 32)):
+        cfg = configs.load(key)
+        assert (cfg["hidden"], cfg["heads"], cfg["head_dim"]) == (hidden, heads, hidden // heads), key
+        assert int(cfg["head_dim"] * cfg["rotary_fraction"]) == rotary, key
+        assert (cfg["rope_theta"], cfg["context"]) == (10_000, 2048), key
+        assert all(f.tag == "V" for f in cfg.fields.values()), key
 
 
 def test_scaled_context_is_factor_times_native_where_given():
@@ -222,6 +235,10 @@ W = "models.yaml: toy"
 YARN_32K = {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32_768}
 
 
+LONGROPE_32K = {"rope_type": "longrope", "factor": 4.0, "original_max_position_embeddings": 32_768,
+                "short_factor": [1.0] * 64, "long_factor": [4.0] * 64}
+
+
 @pytest.mark.parametrize(
     "fields, message",
     [
@@ -254,8 +271,8 @@ YARN_32K = {"rope_type": "yarn", "factor": 4.0, "original_max_position_embedding
         ({"scaling": None}, f"{W}.scaled_context is given but the model has no scaling dict; add scaling or remove scaled_context"),
         ({"scaling": None, "scaled_context": None, "scaling_opt_in": True},
          f"{W}.scaling_opt_in is given but the model has no scaling dict; add scaling or remove scaling_opt_in"),
-        ({"scaling": {"rope_type": "ntk", "factor": 4.0}}, f"{W}.scaling must be a dict whose rope_type is one of linear, dynamic, yarn, llama3, got 'ntk'"),
-        ({"scaling": "yarn"}, f"{W}.scaling must be a dict whose rope_type is one of linear, dynamic, yarn, llama3, got 'yarn'"),
+        ({"scaling": {"rope_type": "ntk", "factor": 4.0}}, f"{W}.scaling must be a dict whose rope_type is one of linear, dynamic, yarn, llama3, longrope, got 'ntk'"),
+        ({"scaling": "yarn"}, f"{W}.scaling must be a dict whose rope_type is one of linear, dynamic, yarn, llama3, longrope, got 'yarn'"),
         ({"scaling": {"rope_type": "yarn", "factor": 4.0}},
          f"{W}.scaling (yarn) lacks original_max_position_embeddings; add them (transformers' rope_parameters names)"),
         ({"scaling": {"rope_type": "llama3", "factor": 8.0}, "scaled_context": None},
@@ -293,6 +310,13 @@ YARN_32K = {"rope_type": "yarn", "factor": 4.0, "original_max_position_embedding
         ({"scaling": {"rope_type": "linear", "factor": 2.0}, "scaled_context": 32_768},
          f"{W}: scaled_context 32768 ≠ scaling.factor 2.0 × 32768 = 65536 (the factor is new context ÷ original context); fix the factor or scaled_context"),
         ({"scaling_opt_in": "yes"}, f"{W}.scaling_opt_in must be true or false, got 'yes'"),
+        ({"scaling": {**LONGROPE_32K, "short_factor": [1.0] * 63}, "scaled_context": None},
+         f"{W}.scaling.short_factor must be a list of 64 positive numbers, one per rotary pair (128 rotary dims); copy the config's list whole"),
+        ({"scaling": {**LONGROPE_32K, "long_factor": [1.0] * 63 + [0.0]}, "scaled_context": None},
+         f"{W}.scaling.long_factor must be a list of 64 positive numbers, one per rotary pair (128 rotary dims); copy the config's list whole"),
+        ({"scaling": {k: v for k, v in LONGROPE_32K.items() if k != "factor"}, "scaled_context": None},
+         f"{W}: a longrope scaling without factor needs max_position_embeddings (s = max_position_embeddings ÷ "
+         f"original_max_position_embeddings, as transformers takes it)"),
     ],
 )
 def test_inconsistent_entry_message(fields, message):
@@ -306,7 +330,7 @@ def test_inconsistent_entry_message(fields, message):
         ({"position": "rope", "fields": {}}, "models.yaml: model 'toy' lacks 'name'"),
         ({"name": "T", "fields": {}}, "models.yaml: model 'toy' lacks 'position'"),
         ({"name": "T", "position": "rope"}, "models.yaml: model 'toy' lacks 'fields'"),
-        ({"name": "T", "position": "xpos", "fields": {}}, "models.yaml: model 'toy' has position 'xpos'; known: learned, rope, alibi, t5, mrope"),
+        ({"name": "T", "position": "xpos", "fields": {}}, "models.yaml: model 'toy' has position 'xpos'; known: learned, rope, alibi, t5, mrope, nope"),
         ({"name": "T", "position": "alibi", "fields": {}}, "models.yaml: model 'toy' (alibi) lacks context, heads, layers; add them with source and tag"),
         ({"name": "T", "position": "learned", "fields": {"context": 1024}}, "models.yaml: toy.context needs value, source and tag"),
         ({"name": "T", "position": "learned", "fields": {"context": {"value": 1024, "source": "s"}}},
@@ -412,6 +436,9 @@ T5 = {"heads": 12, "layers": 12, "relative_attention_num_buckets": 32, "relative
 
 
 MROPE = {"context": 32_768, "head_dim": 128, "rope_theta": 1_000_000, "mrope_section": [16, 24, 24], "spatial_merge_size": 2}
+
+
+NOPE = {"layers": 8, "other_layers": "mamba", "no_position_in_attention": True}
 
 
 def entry(position: str, **fields):
@@ -544,6 +571,7 @@ def test_position_kinds_of_the_new_models():
     assert {k for k, v in kinds.items() if v == "alibi"} == {"mpt_7b", "bloom_176b", "baichuan_13b"}
     assert {k for k, v in kinds.items() if v == "t5"} == {"t5_base"}
     assert {k for k, v in kinds.items() if v == "mrope"} == {"qwen2_vl_7b", "qwen25_vl_7b", "qwen3_vl_235b_a22b"}
+    assert {k for k, v in kinds.items() if v == "nope"} == {"kimi_linear_48b", "jamba_v01"}
 
 
 ALIBI = dict(context=2048, heads=32, layers=32)
@@ -554,6 +582,8 @@ def test_valid_new_kinds_parse():
     assert configs._parse("toy", entry("t5", **T5))["relative_attention_num_buckets"] == 32
     assert configs._parse("toy", entry("mrope", **MROPE))["mrope_section"] == [16, 24, 24]
     assert configs._parse("toy", entry("rope", **ROPE, layers=36, nope_layer_interval=4))["nope_layer_interval"] == 4
+    assert configs._parse("toy", entry("nope", **NOPE, full_attention_layers=[4, 8]))["full_attention_layers"] == [4, 8]
+    assert configs._parse("toy", entry("nope", **NOPE, attention_layer_period=8, attention_layer_offset=4))["layers"] == 8
 
 
 @pytest.mark.parametrize("position, fields, names", [
@@ -574,6 +604,18 @@ def test_valid_new_kinds_parse():
     ("rope", {**ROPE, "attention_chunk_size": 8192}, ["toy", "nope_layer_interval"]),
     ("rope", {**ROPE, "nope_layer_interval": 4, "full_attention_interval": 4}, ["toy", "nope_layer_interval"]),
     ("rope", {**ROPE, "kv_lora_rank": -512}, ["toy", "kv_lora_rank"]),
+    ("nope", {**NOPE}, ["toy", "full_attention_layers", "attention_layer_period"]),
+    ("nope", {**NOPE, "full_attention_layers": [4], "attention_layer_period": 8, "attention_layer_offset": 4},
+     ["toy", "one way"]),
+    ("nope", {**NOPE, "full_attention_layers": [8, 4]}, ["toy", "full_attention_layers", "increasing"]),
+    ("nope", {**NOPE, "full_attention_layers": [4, 9]}, ["toy", "full_attention_layers", "layers 8"]),
+    ("nope", {**NOPE, "full_attention_layers": [0, 4]}, ["toy", "full_attention_layers"]),
+    ("nope", {**NOPE, "attention_layer_period": 8, "attention_layer_offset": 8}, ["toy", "attention_layer_offset"]),
+    ("nope", {**NOPE, "attention_layer_period": 8}, ["toy", "attention_layer_offset"]),
+    ("nope", {**NOPE, "other_layers": "rnn", "full_attention_layers": [4]}, ["toy", "other_layers", "mamba"]),
+    ("nope", {**NOPE, "no_position_in_attention": False, "full_attention_layers": [4]},
+     ["toy", "no_position_in_attention", "rope model"]),
+    ("nope", {**NOPE, "no_position_in_attention": None, "full_attention_layers": [4]}, ["toy", "no_position_in_attention"]),
 ])
 def test_bad_entries_fail_naming_model_and_field(position, fields, names):
     fields = {k: v for k, v in fields.items() if v is not None}
@@ -601,7 +643,7 @@ def data_dir(tmp_path, monkeypatch):
 
 
 def test_the_files_hold_one_kind_of_position_signal_each():
-    assert configs.MODEL_FILES == {"models.yaml": ("learned", "rope"), "models_relative.yaml": ("alibi", "t5"),
+    assert configs.MODEL_FILES == {"models.yaml": ("learned", "rope", "nope"), "models_relative.yaml": ("alibi", "t5"),
                                    "models_vl.yaml": ("mrope",)}
     data = configs.MODELS_FILE.parent
     for name, kinds in configs.MODEL_FILES.items():
@@ -617,7 +659,7 @@ def test_the_files_hold_one_kind_of_position_signal_each():
      "models_vl.yaml: model 'other' (rope) belongs in models.yaml, the file of rope models"),
     ({"models_more.yaml": {"other": entry("rope", **ROPE)}},
      "models_more.yaml: not a models file posenc reads; put each model in the file of its position kind "
-     "(models.yaml: learned/rope, models_relative.yaml: alibi/t5, models_vl.yaml: mrope), or add the file to "
+     "(models.yaml: learned/rope/nope, models_relative.yaml: alibi/t5, models_vl.yaml: mrope), or add the file to "
      "posenc.configs.MODEL_FILES"),
 ])
 def test_a_model_outside_its_file_or_defined_twice_fails_naming_the_files(data_dir, files, message):

@@ -405,7 +405,7 @@ def test_every_url_loads_under_the_subpath(site_dir):
 def test_every_lesson_links_its_notebook(site_dir):
     """Every lesson page NN[x]-name.md has a notebook lessonN[x] and links its download; the link resolves."""
     missing = []
-    for md in sorted((ROOT / "docs/lessons").glob("*.md")):
+    for md in sorted((ROOT / "docs/lessons").glob("[0-9]*.md")):  # the numbered lessons; results.md has no notebook
         n = re.match(r"0*(\d+[a-z]?)-", md.name).group(1)  # 03b-relative-bias.md → 3b
         nb = f"notebooks/lesson{n}/lesson{n}.ipynb"
         if not (ROOT / f"docs/notebooks/lesson{n}.ipynb").exists():
@@ -480,8 +480,10 @@ def test_notebook_pages_reference_no_cdn(site_dir):
 # place of the 267 KB KaTeX script every page ran: about 200 KB more uncompressed HTML for lessons 3
 # and 5 (≈13 KB gzipped, as GitHub Pages serves it), hence 950 KB instead of 700 KB and 165 KB instead
 # of 150 KB. What a phone transfers on a first load is held to its own budget over the wire
-# (tools/phone_load.py, tests/browser/test_phone_load.py).
-PAGE_BUDGET = 950_000
+# (tools/phone_load.py, tests/browser/test_phone_load.py). Issue 31 added four folded deep dives to lesson 5
+# (LongRoPE, the critical dimension and base bound, bf16 numerics, the effective-length map): ≈30 KB more
+# HTML, folded so the main path does not grow; hence 1,000 KB.
+PAGE_BUDGET = 1_000_000
 FIGURE_BUDGET = 120_000  # one SVG file, either scheme
 NOTEBOOK_HTML_BUDGET = 165_000  # a notebook page's HTML; its shared stylesheet is cached once
 

@@ -2,7 +2,8 @@
 
 - the guards run inside `mkdocs build --strict` and fail it with or without -q, naming the place: a typed
   number (the prose lint, with the page's file and line), an unknown name in a macro, a stale notebook, a
-  glyph the figures' font lacks;
+  glyph the figures' font lacks, a term before the lesson that teaches it, a universal claim without a fact,
+  a symbol off the notation table;
 - changing an example parameter updates every page and widget, or fails the build naming each place
   that cannot follow (a typed copy in prose, a JavaScript copy of a widget default);
 - `mkdocs serve` shows an edited figure and an edited posenc module with the bytes a fresh build draws
@@ -56,8 +57,12 @@ def faulty_copy(tmp_path_factory) -> dict:
     typed_line = lesson.read_text(encoding="utf-8").count("\n") + 2
     with open(lesson, "a", encoding="utf-8") as f:
         f.write("\n这一段里有一个手打的数字 4096。\n")
-    with open(copy / "docs" / "lessons" / "02-learned-table.md", "a", encoding="utf-8") as f:
+    lesson2 = copy / "docs" / "lessons" / "02-learned-table.md"
+    early_line = lesson2.read_text(encoding="utf-8").count("\n") + 4
+    with open(lesson2, "a", encoding="utf-8") as f:
         f.write('\n最慢的一根指针要 {{ num("sin_slowest_perid") }} 个 token。\n')
+        # lines early_line …: a term of lesson 5, a universal claim without a source, θ as an angle
+        f.write("\n这里提前用了 YaRN。\n\n这是唯一的办法。\n\n转过的角度是 $\\cos\\theta$。\n")
     with open(copy / "docs" / "notebooks" / "lesson1.py", "a", encoding="utf-8") as f:
         f.write("\n# %%\nprint(1)\n")
     (copy / "figures_src" / "glyph_probe.py").write_text(GLYPH_PROBE, encoding="utf-8")
@@ -66,7 +71,10 @@ def faulty_copy(tmp_path_factory) -> dict:
         "pages": [f"docs/lessons/04-rope.md:{typed_line}: typed number '4096' in prose",
                   "docs/lessons/02-learned-table.md: a macro failed: UnknownNumber: unknown number 'sin_slowest_perid'. "
                   "Did you mean 'sin_slowest_period'",
-                  "docs/notebooks/lesson1.ipynb differs from its source docs/notebooks/lesson1.py"],
+                  "docs/notebooks/lesson1.ipynb differs from its source docs/notebooks/lesson1.py",
+                  f"docs/lessons/02-learned-table.md:{early_line}: 'YaRN' is taught in lessons/05-long-context.md#yarn",
+                  f"docs/lessons/02-learned-table.md:{early_line + 2}: '唯一' claims an only",
+                  f"docs/lessons/02-learned-table.md:{early_line + 4}: notation: '\\\\cos\\\\theta' — θ is the base"],
         "figures": ["MissingGlyph: figure 'glyph_probe' (light)"],
     }
 
@@ -76,8 +84,9 @@ QUIET_OR_NOT = pytest.mark.parametrize("flags", [(), ("-q",)], ids=["default", "
 
 @QUIET_OR_NOT
 def test_guards_fail_a_strict_build_at_any_verbosity_and_name_the_place(faulty_copy, tmp_path, flags):
-    """A typed number, an unknown name in a macro and a stale notebook each fail the build, named, even with -q
-    (which drops warnings before --strict counts them: the guards report errors)."""
+    """A typed number, an unknown name in a macro, a stale notebook, a term before its lesson, a universal claim
+    without a source and θ as an angle each fail the build, named, even with -q (which drops warnings before
+    --strict counts them: the guards report errors)."""
     proc = build_site(tmp_path / "site", env_extra=PROSE_ONLY, cwd=faulty_copy["copy"], flags=flags)
     assert proc.returncode != 0, "the faults must fail mkdocs build --strict " + " ".join(flags)
     for message in faulty_copy["pages"]:

@@ -29,7 +29,7 @@ from transformers.models.qwen3_next.modeling_qwen3_next import (  # noqa: E402
 from transformers.models.smollm3.configuration_smollm3 import SmolLM3Config  # noqa: E402
 
 from expect import raises_exactly
-from posenc import configs, hybrid
+from posenc import configs, hybrid, rope
 from posenc import quantities as q
 
 
@@ -42,7 +42,8 @@ def test_llama4_scout_pattern_matches_transformers():
                            attention_chunk_size=cfg["attention_chunk_size"])
     assert hybrid.rope_layers(cfg) == [bool(x) for x in ref.no_rope_layers]  # 1 = RoPE in transformers
     assert hybrid.layer_kinds(cfg) == ["chunked" if t == "chunked_attention" else "global" for t in ref.layer_types]
-    assert hybrid.pattern_counts(cfg) == {"rope_global": 0, "rope_local": 0, "rope_chunked": 36, "nope_global": 12, "linear": 0}
+    assert hybrid.pattern_counts(cfg) == {"rope_global": 0, "rope_local": 0, "rope_chunked": 36, "nope_global": 12,
+                                          "linear": 0, "mamba": 0}
 
 
 def test_smollm3_pattern_matches_transformers():
@@ -166,7 +167,7 @@ def test_llama4_attn_scale_matches_transformers():
 
 @pytest.mark.parametrize("call, match", [
     (lambda: hybrid.rope_dim_shares(configs.load("gemma3_27b")), "heads"),
-    (lambda: hybrid.rope_layers(configs.load("gpt2")), "RoPE model"),
+    (lambda: hybrid.rope_layers(configs.load("gpt2")), "RoPE or NoPE model"),
     (lambda: hybrid.llama4_attn_scale([-1, 2]), "non-negative"),
     (lambda: hybrid.llama4_attn_scale([1, 2], floor_scale=0), "floor_scale"),
     (lambda: hybrid.llama4_attn_scale([1, 2], attn_scale=-0.1), "attn_scale"),
@@ -218,6 +219,8 @@ def _without(cfg, name):
 
 
 NOT_ROPE = r"^cfg must be a RoPE model from posenc\.configs\.load\(\), got {}; e\.g\. configs\.load\('qwen3_next_80b_a3b'\)$"
+NOT_LAYERED = (r"^cfg must be a RoPE or NoPE model from posenc\.configs\.load\(\), got {}; "
+               r"e\.g\. configs\.load\('qwen3_next_80b_a3b'\) or configs\.load\('kimi_linear_48b'\)$")
 
 
 QWEN3_NEXT = configs.load("qwen3_next_80b_a3b")
@@ -227,7 +230,17 @@ QWEN3_NEXT = configs.load("qwen3_next_80b_a3b")
     # which models: RoPE models from posenc.configs, named in the error when they are not
     (lambda: hybrid.model_rotary_mask(configs.load("gpt2")), NOT_ROPE.format("'gpt2'")),
     (lambda: hybrid.model_rotary_mask(configs.load("qwen25_vl_7b")), NOT_ROPE.format("'qwen25_vl_7b'")),
-    (lambda: hybrid.layer_kinds("qwen3_8b", 4), NOT_ROPE.format("'str'")),
+    (lambda: hybrid.layer_kinds("qwen3_8b", 4), NOT_LAYERED.format("'str'")),
+    (lambda: hybrid.layer_kinds(configs.load("gpt2"), 4), NOT_LAYERED.format("'gpt2'")),
+    (lambda: hybrid.head_dims(configs.load("kimi_linear_48b")), NOT_ROPE.format("'kimi_linear_48b'")),
+    (lambda: hybrid.rope_dim_shares(configs.load("jamba_v01")), NOT_ROPE.format("'jamba_v01'")),
+    # p-RoPE
+    (lambda: hybrid.p_rope_frequencies(256, 1e7, 0), r"^p must be a number in \(0, 1\] \(the share of the head's pairs"),
+    (lambda: hybrid.p_rope_frequencies(256, 1e7, 1.5), r"^p must be a number in \(0, 1\]"),
+    (lambda: hybrid.p_rope_frequencies(256, 1e7, True), r"^p must be a number in \(0, 1\]"),
+    (lambda: hybrid.p_rope_frequencies(8, 1e4, 0.2), r"^p = 0\.2 keeps int\(p · 8 // 2\) = 0 of the 4 pairs; raise p or head_dim$"),
+    (lambda: hybrid.p_rope_frequencies(255, 1e4, 0.5), r"^head_dim must be a positive even integer"),
+    (lambda: hybrid.p_rope_frequencies(256, 1, 0.5), r"^base must be greater than 1"),
     # layer counts
     (lambda: hybrid.layer_kinds(configs.load("gemma3_27b")),
      r"^model 'gemma3_27b' has no 'layers' field; pass n_layers to draw its pattern over that many layers$"),
@@ -353,7 +366,8 @@ def test_layer_and_counter_helpers_name_the_argument(call, word):
         (lambda: hybrid.model_rotary_mask(configs.load("gpt2")),
          "cfg must be a RoPE model from posenc.configs.load(), got 'gpt2'; e.g. configs.load('qwen3_next_80b_a3b')"),
         (lambda: hybrid.layer_kinds({"position": "rope"}),
-         "cfg must be a RoPE model from posenc.configs.load(), got 'dict'; e.g. configs.load('qwen3_next_80b_a3b')"),
+         "cfg must be a RoPE or NoPE model from posenc.configs.load(), got 'dict'; "
+         "e.g. configs.load('qwen3_next_80b_a3b') or configs.load('kimi_linear_48b')"),
         (lambda: hybrid.layer_kinds(configs.load("gemma3_27b")),
          "model 'gemma3_27b' has no 'layers' field; pass n_layers to draw its pattern over that many layers"),
         (lambda: hybrid.layer_kinds(configs.load("gpt_oss"), 0), "n_layers must be a positive integer, got 0; pass e.g. n_layers=12"),
@@ -407,10 +421,67 @@ def test_head_dims_against_facts_md():
 
 def test_pattern_period_is_the_smallest_repeat():
     expected = {"llama4_scout": 4, "smollm3_3b": 4, "command_r7b": 4, "command_a": 4, "qwen3_next_80b_a3b": 4,
-                "gemma3_27b": 6, "gpt_oss": 2, "glm45": 1, "qwen3_8b": 1}
+                "gemma3_27b": 6, "gpt_oss": 2, "glm45": 1, "qwen3_8b": 1, "jamba_v01": 8}
     for key, period in expected.items():
         cfg = configs.load(key)
         assert hybrid.pattern_period(cfg) == period, key
         pattern = hybrid.layer_pattern(cfg, 4 * period)
         assert pattern == pattern[:period] * 4, key
         assert all(pattern != pattern[:p] * (4 * period // p) for p in range(1, period) if (4 * period) % p == 0), key
+
+
+# --- models without positions (Kimi Linear, Jamba) and p-RoPE ------------------------------------------------------
+
+
+def test_kimi_linear_pattern_matches_transformers():
+    from transformers.models.kimi_linear.configuration_kimi_linear import KimiLinearConfig
+
+    cfg = configs.load("kimi_linear_48b")
+    listed = cfg["full_attention_layers"]
+    ref = KimiLinearConfig(num_hidden_layers=cfg["layers"], linear_attn_config={
+        "full_attn_layers": listed, "kda_layers": [i for i in range(1, cfg["layers"] + 1) if i not in listed]})
+    assert hybrid.layer_kinds(cfg) == ["global" if t == "full_attention" else "linear" for t in ref.layer_types]
+    assert hybrid.rope_layers(cfg) == [False] * 27  # every released checkpoint: mla_use_nope
+    # the tech report's 3:1 KDA-to-MLA design, six times over 24 layers, then KDA, KDA, MLA
+    assert hybrid.layer_pattern(cfg) == (["linear"] * 3 + ["nope_global"]) * 6 + ["linear"] * 2 + ["nope_global"]
+    assert hybrid.pattern_counts(cfg) == {"rope_global": 0, "rope_local": 0, "rope_chunked": 0, "nope_global": 7,
+                                          "linear": 20, "mamba": 0}
+    assert hybrid.pattern_period(cfg) == 27  # the last three layers break the 4-layer repeat
+
+
+def test_jamba_pattern_matches_transformers():
+    from transformers.models.jamba.configuration_jamba import JambaConfig
+
+    cfg = configs.load("jamba_v01")
+    ref = JambaConfig(num_hidden_layers=cfg["layers"], attn_layer_period=cfg["attention_layer_period"],
+                      attn_layer_offset=cfg["attention_layer_offset"])
+    assert hybrid.layer_kinds(cfg) == ["global" if t == "attention" else "mamba" for t in ref.layers_block_type]
+    assert not any(hybrid.rope_layers(cfg))
+    assert hybrid.pattern_counts(cfg)["nope_global"] == 4 and hybrid.pattern_counts(cfg)["mamba"] == 28  # 1 : 7
+    assert hybrid.pattern_period(cfg) == 8
+    assert hybrid.layer_pattern(cfg, 8) == ["mamba"] * 4 + ["nope_global"] + ["mamba"] * 3
+
+
+@pytest.mark.parametrize("head_dim, base, p", [(256, 1e7, 0.25), (128, 1e6, 0.5), (96, 1e4, 0.25), (64, 5e5, 0.75),
+                                               (128, 1e4, 1.0), (256, 1e6, 0.3)])
+def test_p_rope_frequencies_equal_transformers_proportional_rope(head_dim, base, p):
+    from transformers import LlamaConfig
+    from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
+
+    ref_cfg = LlamaConfig(head_dim=head_dim, hidden_size=head_dim, num_attention_heads=1,
+                          rope_parameters={"rope_type": "proportional", "partial_rotary_factor": p, "rope_theta": base})
+    ref, _ = ROPE_INIT_FUNCTIONS["proportional"](ref_cfg)
+    np.testing.assert_allclose(hybrid.p_rope_frequencies(head_dim, base, p), ref.double().numpy(), rtol=1e-6, atol=0)
+
+
+def test_p_rope_keeps_the_fast_end_where_partial_rotary_keeps_the_whole_ladder():
+    # Same number of turning pairs (a quarter of 128), two different frequency sets: p-RoPE keeps the full head's
+    # 32 fastest pairs θ^(−2i/256); partial_rotary_factor spreads θ^(−2i/64) over 32 pairs, down to θ^(−62/64).
+    theta = 1e7
+    prope = hybrid.p_rope_frequencies(256, theta, 0.25)
+    full = rope.inverse_frequencies(256, theta)
+    partial = rope.inverse_frequencies(256, theta, 0.25)
+    np.testing.assert_allclose(prope[:32], full[:32], rtol=1e-15)
+    assert not prope[32:].any()
+    assert prope[31] == pytest.approx(theta ** (-62 / 256)) and partial[-1] == pytest.approx(theta ** (-62 / 64))
+    assert partial[-1] < 1e-6 < prope[31]  # one nearly as slow as 1/θ, the other turns in a few hundred tokens

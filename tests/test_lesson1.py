@@ -4,6 +4,8 @@ what posenc computes (the phone rule: tests/test_figure_phone.py).
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -97,3 +99,49 @@ def test_l1_causal_draws_the_masked_weights_of_both_orders():
 
 def test_every_figure_of_the_lesson_has_a_content_test_here():
     assert registered("figures_src.lesson1") == sorted(FIGURES)
+
+
+def test_packing_numbers_by_hand_and_with_torch_attention():
+    """The packing deep dive: the rows counted by hand, and the four gaps recomputed with torch's attention."""
+    import torch
+
+    from posenc import sinusoidal
+
+    assert ex.PACKED == ("猫吃鱼", "小明打了小王")  # the counts below are written for this pair
+    assert quantities.text("l1_pack_chars") == "猫 吃 鱼 小 明 打 了 小 王"
+    assert quantities.text("l1_pack_docs") == "0 0 0 1 1 1 1 1 1"
+    assert quantities.text("l1_pack_pos_running") == "0 1 2 3 4 5 6 7 8"
+    assert quantities.text("l1_pack_pos_reset") == "0 1 2 0 1 2 3 4 5"
+
+    head = at.make_head(ex.ATTN_D, ex.ATTN_SEED)
+    w = [torch.tensor(m) for m in (head.w_q, head.w_k, head.w_v)]
+
+    def run(ids, positions, allowed):
+        x = torch.tensor(at.token_vectors(np.array(ids), ex.ATTN_D, ex.ATTN_SEED)
+                         + sinusoidal.table(np.array(positions), ex.ATTN_D))
+        q, k, v = (x @ m for m in w)
+        return torch.nn.functional.scaled_dot_product_attention(q[None], k[None], v[None], attn_mask=torch.tensor(allowed)[None])[0].numpy()
+
+    first, second = (tokenize.token_ids(t).tolist() for t in ex.PACKED)
+    ids, n1, n = first + second, len(first), len(first) + len(second)
+    causal = np.tril(np.ones((n, n), dtype=bool))
+    same_doc = np.zeros((n, n), dtype=bool)
+    same_doc[:n1, :n1] = same_doc[n1:, n1:] = True
+    running, reset = list(range(n)), list(range(n1)) + list(range(n - n1))
+    alone = run(second, list(range(len(second))), np.tril(np.ones((len(second),) * 2, dtype=bool)))
+    first_alone = run(first, list(range(n1)), np.tril(np.ones((n1, n1), dtype=bool)))
+    for name, positions, allowed in [("causal_running", running, causal), ("causal_reset", reset, causal),
+                                     ("doc_running", running, causal & same_doc), ("doc_reset", reset, causal & same_doc)]:
+        out = run(ids, positions, allowed)
+        gap = np.abs(out[n1:] - alone).max()
+        if name == "doc_reset":  # the document mask and reset positions: only rounding is left
+            assert gap < 1e-12 and _rounding(quantities.text(f"l1_pack_gap_{name}"))
+        else:
+            assert gap > 0.1 and quantities.value(f"l1_pack_gap_{name}") == pytest.approx(gap, abs=1e-9)
+        assert np.abs(out[:n1] - first_alone).max() < 1e-12  # the first document: the same outputs every way
+    assert _rounding(quantities.text("l1_pack_gap_first_doc"))
+
+
+def _rounding(text: str) -> bool:
+    """A printed value that says 'rounding only' (tiny()): exactly 0, or between 10⁻¹⁹ and 10⁻¹⁰."""
+    return text == "0" or re.fullmatch(r"\d\.\d×10⁻¹[⁰¹²³⁴⁵⁶⁷⁸⁹]", text) is not None

@@ -18,16 +18,15 @@ import torch
 from transformers.models.bloom.modeling_bloom import _get_alibi_slopes
 
 from figures_src import lesson3b as relfig
-from posenc import attention, configs, relative, rope
+from posenc import attention, configs, relative
 from posenc import examples as ex
-from posenc.sinusoidal import DEFAULT_BASE
 from figure_support import all_lines, drawn, legend_labels, lines, registered, tick_labels
 
 
 # --- figures -------------------------------------------------------------------------------------------------------
 
 
-FIGURES = ["alibi_slopes_weights", "t5_bucket_staircase", "alibi_sentence_weights", "alibi_reach_heads", "rope_alibi_by_distance"]
+FIGURES = ["alibi_slopes_weights", "t5_bucket_staircase", "alibi_sentence_weights", "alibi_reach_heads"]
 
 
 def test_every_figure_of_the_lesson_has_a_content_test_here():
@@ -142,24 +141,58 @@ def test_alibi_reach_heads(key):
         assert {ex.REACH_NEAR, ex.REACH_FAR, cfg["context"]} <= levels
 
 
-def test_rope_alibi_by_distance():
-    d, span = ex.SIN_DIM, ex.ROPE_DEMO_SPAN
-    inv = rope.inverse_frequencies(d, DEFAULT_BASE)
-    q = np.random.default_rng(ex.ROPE_DEMO_SEED).standard_normal(d)
-    pair_norm2 = q[0::2] ** 2 + q[1::2] ** 2
-    r = np.arange(span + 1)
-    m = paper_slopes(ex.ALIBI_HEADS)[ex.ALIBI_HEAD - 1]
-    with drawn("rope_alibi_by_distance") as fig:
-        top, bottom = fig.axes
-        for label, delta in zip(("键内容甲", "键内容乙"), ex.ROPE_PREFERRED):
-            # RoPE: Σ_i |q_i|² cos((δ − r)·ω_i), the closed form for a key that is q turned by δ
-            x, y = lines(bottom)[label]
-            np.testing.assert_array_equal(x, r)
-            np.testing.assert_allclose(y, (pair_norm2[None] * np.cos((delta - r)[:, None] * inv[None])).sum(1), atol=1e-10)
-            assert int(np.argmax(y)) == delta
-            # ALiBi: the same content score at every distance, minus m·r
-            x, y = lines(top)[label]
-            np.testing.assert_array_equal(x, r)
-            k = rope.rotate(q[None], [delta], inv)[0]
-            np.testing.assert_allclose(y, q @ k - m * r, atol=1e-10)
-        assert legend_labels(fig) == ["键内容甲", "键内容乙"] * 2
+# --- the page's numbers and its table of sign conventions -----------------------------------------------------------
+
+
+def test_shaw_sentence_distances_are_m_minus_n_and_clipped_at_c():
+    """The last character looks back at every character: m − n from len − 1 down to 0, then clip(·, c) (§3.2)."""
+    from posenc import quantities
+
+    n, c = len(ex.SENTENCE), ex.SHAW_SENTENCE_K
+    distances = [n - 1 - j for j in range(n)]
+    assert quantities.text("shaw_sentence_distances") == "、".join(map(str, distances))
+    assert quantities.text("shaw_sentence_clipped") == "、".join(str(min(r, c)) for r in distances)
+
+
+def page_bucket(x: int, buckets: int, max_distance: int) -> int:
+    """The page's bucket(m − n) for a key m − n ≥ 0 tokens before the query, written from its formula."""
+    exact = buckets // 2  # E
+    if x < exact:
+        return x
+    return min(buckets - 1, exact + math.floor(exact * (math.log(x / exact) / math.log(max_distance / exact))))
+
+
+@pytest.mark.parametrize("is_decoder", [True, False])
+def test_sign_table_t5_row_transformers_buckets_by_key_minus_query(is_decoder):
+    """The table's T5 row: transformers computes relative_position = memory − query (n − m), and for keys before the
+    query the bucket is the page's bucket(m − n), over all the buckets in a decoder and half of them per direction
+    in an encoder."""
+    import inspect
+
+    from transformers import T5Config
+    from transformers.models.t5.modeling_t5 import T5Attention
+
+    assert "relative_position = memory_position - context_position" in inspect.getsource(T5Attention.compute_bias)
+    cfg = configs.load(ex.T5_MODEL)
+    buckets, max_distance, length = cfg["relative_attention_num_buckets"], cfg["relative_attention_max_distance"], 300
+    layer = T5Attention(T5Config(d_model=8, d_kv=4, num_heads=1, relative_attention_num_buckets=buckets,
+                                 relative_attention_max_distance=max_distance, is_decoder=is_decoder),
+                        has_relative_attention_bias=True)
+    with torch.no_grad():
+        layer.relative_attention_bias.weight.copy_(torch.arange(buckets, dtype=torch.float32)[:, None])  # bias = bucket
+        got = layer.compute_bias(length, length, device="cpu")[0, 0].numpy()
+    per_side = buckets if is_decoder else buckets // 2
+    for m in range(length):
+        for n in range(m + 1):
+            assert got[m, n] == page_bucket(m - n, per_side, max_distance), (m, n)
+
+
+def test_sign_table_bloom_row_is_slope_times_key_position():
+    """The table's BLOOM row: every query's row gets a_h·n, the key's position times the slope (the softmax that makes it
+    equal to −a_h·(m − n) is tests/test_relative.py's test_alibi_weights_equal_bloom_reference)."""
+    from transformers.models.bloom.modeling_bloom import build_alibi_tensor
+
+    heads, length = ex.ALIBI_HEADS, 7
+    alibi = build_alibi_tensor(torch.ones(1, length), heads, torch.float64)[:, 0, :].numpy()  # (heads, keys)
+    a = paper_slopes(heads)
+    np.testing.assert_allclose(alibi, a[:, None] * np.arange(length)[None, :], rtol=1e-6)  # the same row for every query

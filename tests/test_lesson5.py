@@ -1,4 +1,4 @@
-"""Lesson 5 (long context): the numbers and tables the page quotes, its snippet, its reading time, and every figure.
+"""Lesson 5 (long context): the numbers and tables the page quotes, its snippet and every figure.
 
 What the tests compare against, part by part:
 
@@ -11,12 +11,7 @@ What the tests compare against, part by part:
   drawn as the build draws it (tests/figure_support.py) and its plotted data are compared with posenc's values for
   the same model: a reversed, truncated or mislabelled series fails. The phone rule (issue 18): trimmed width ≤
   PHONE_MAX_WIDTH_IN, every text ≥ MIN_TEXT_PT, in both themes.
-- Lesson 5 states its reading time honestly (issue 13): the length it claims is the length it has. The page's header
-  says how many characters its main path has (everything not folded: prose, tables, captions, admonitions; not code,
-  formulas, verification badges or the folded 「再深一层」, FAQ and answer blocks) and how many minutes that takes at
-  300–500 characters a minute. This test counts the built page the same way: one CJK character, or one run of Latin
-  letters/digits (a word, a number), is one character. When the page grows or shrinks, the test names the numbers
-  the header should say.
+- Its reading time is computed by tools/reading_time.py, like every lesson's (tests/test_reading_time.py).
 """
 
 from __future__ import annotations
@@ -331,6 +326,19 @@ def test_torch_snippet_matches_the_hand_reference():
     assert att == pytest.approx(0.1 * math.log(QWEN["s"]) + 1, rel=1e-15)
 
 
+# --- the built page --------------------------------------------------------------------------------------
+
+
+def page_text_with_tex(page: str) -> str:
+    """The page's text, each formula KaTeX set at build time (tools/katex_render.py) written back as \\(TeX\\)."""
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup(page, "html.parser")
+    for formula in soup.select("span.katex"):
+        formula.replace_with(f"\\({formula.annotation.get_text()}\\)")
+    return soup.get_text()
+
+
 @pytest.mark.build
 def test_page_shows_the_computed_headline_numbers_it_does_not_type(site_dir):
     page = (site_dir / "lessons" / "05-long-context" / "index.html").read_text(encoding="utf-8")
@@ -340,11 +348,119 @@ def test_page_shows_the_computed_headline_numbers_it_does_not_type(site_dir):
     for value in (context, factor, "163,840", "1.874"):
         assert value in page, f"{value} missing from the built lesson 5"
         assert value not in md, f"{value} is typed in the Markdown; it must come from a macro"
-    text = re.sub(r"<[^>]+>", "", page)
+    text = page_text_with_tex(page)
     assert "low = 23, high = 40" in text  # the snippet's real output
-    assert re.search(r"取整得\s*\\\(\\text\{low\}\\\)\s*=\s*23", text) and re.search(r"\\\(\\text\{high\}\\\)\s*=\s*40", text)
+    # formulas are set by KaTeX at build time: the text keeps each formula's TeX (\text{low}) beside its glyphs
+    assert re.search(r"取整得\s*\S*\\text\{low\}\S*\s*=\s*23", text) and re.search(r"\\text\{high\}\S*\s*=\s*40", text)
     assert 'data-pe-widget="scaling-explorer"' in page
     assert "项目实测：不微调，直接缩放" in text
+
+
+# --- issue 31: the ABF count, SmolLM3's two sources, LongRoPE, Liu and Men, bf16 -------------------------------------
+
+
+def test_abf_count_is_computed_over_recipes_only():
+    # Llama 3 was pre-trained with θ = 500,000 from the start (its Table 3): not a row, not in the count
+    rows = table_rows(t("abf_cases_table"))
+    assert [r[0] for r in rows] == ["Code Llama", "Qwen3 长上下文阶段", "SmolLM3 第一段", "SmolLM3 第二段"]
+    assert v("abf_cases_count") == len(rows)
+    d = 128
+    cases = [(1e4, 4096, 1e6, 16_384), (1e4, 4096, 1e6, 32_768), (5e4, 4096, 2e6, 32_768), (2e6, 32_768, 5e6, 65_536)]
+    fewer = sum(turned_by_hand(d, b1, l1) >= turned_by_hand(d, b2, l2) for b1, l1, b2, l2 in cases)
+    assert v("abf_cases_fewer_turned") == fewer == 3
+    assert FACTS["llama3_table3_theta"]["value"] == field("llama3_8b", "rope_theta")
+
+
+def turned_by_hand(d, theta, L):
+    return sum(2 * math.pi * theta ** (2 * i / d) <= L for i in range(d // 2))
+
+
+def test_smollm3_rows_by_config_and_by_blog():
+    assert (FACTS["smollm3_32k_theta"]["value"], FACTS["smollm3_blog_32k_theta"]["value"]) == (2_000_000, 1_500_000)
+    for which, theta in (("config", 2_000_000), ("blog", 1_500_000)):
+        assert v(f"abf_smollm3_turned_{which}") == turned_by_hand(128, theta, 32_768)
+        assert v(f"abf_smollm3_share_{which}") == pytest.approx(32_768 / (2 * math.pi * theta ** (126 / 128)), rel=1e-12)
+        assert v(f"abf_smollm3_ntk_{which}") == pytest.approx((theta / 50_000) ** (126 / 128), rel=1e-12)
+    assert v("abf_smollm3_turned_before") == turned_by_hand(128, 50_000, 4096)
+
+
+PHI = MODELS["phi35_mini"]["fields"]
+
+
+def test_longrope_numbers_against_transformers():
+    from transformers import modeling_rope_utils
+    from transformers.configuration_utils import PreTrainedConfig
+
+    sc = PHI["scaling"]["value"]
+    cfg = PreTrainedConfig(hidden_size=PHI["hidden"]["value"], num_attention_heads=PHI["heads"]["value"],
+                           max_position_embeddings=PHI["max_position_embeddings"]["value"],
+                           original_max_position_embeddings=PHI["context"]["value"],
+                           rope_parameters={"rope_type": "longrope", "rope_theta": PHI["rope_theta"]["value"],
+                                            "original_max_position_embeddings": PHI["context"]["value"],
+                                            "short_factor": sc["short_factor"], "long_factor": sc["long_factor"]})
+    init = modeling_rope_utils.ROPE_INIT_FUNCTIONS["longrope"]
+    short, att = init(cfg, seq_len=None)
+    long_, att_long = init(cfg, seq_len=PHI["max_position_embeddings"]["value"])
+    short, long_ = short.double().numpy(), long_.double().numpy()
+    L = PHI["context"]["value"]
+    omega = np.array([omega_by_hand(j, 96, 10_000.0) for j in range(48)])
+    assert v("longrope_phi35_pairs") == len(short) == 48
+    assert t("longrope_phi35_attention_factor") == f"{att:.4f}" == f"{math.sqrt(1 + math.log(32) / math.log(4096)):.4f}"
+    assert att_long == att  # the factor does not depend on the length
+    assert t("longrope_phi35_logit_scale") == f"{att ** 2:.4f}"
+    assert t("longrope_phi35_yarn_factor") == f"{0.1 * math.log(32) + 1:.4f}"
+    never = lambda freq, n: sum(2 * math.pi / w > n for w in freq)  # noqa: E731
+    assert v("longrope_phi35_not_turning") == never(omega, L)
+    assert v("longrope_phi35_not_turning_short") == never(short, L)
+    # the long set reaches no angle past what training showed: s·ω'/ω ≤ 1 for every pair that never turned
+    over = [32 * long_[j] / omega[j] for j in range(48) if 2 * math.pi / omega[j] > L]
+    assert v("longrope_phi35_beyond_long") == sum(o > 1 + 1e-6 for o in over) == 0
+    lf, sf = sc["long_factor"], sc["short_factor"]
+    assert t("longrope_phi35_long_min") == f"{min(lf):.2f}" and t("longrope_phi35_long_max") == f"{max(lf):.2f}"
+    assert t("longrope_phi35_short_max") == f"{max(sf):.2f}"
+    assert v("longrope_phi35_long_above_s") == sum(f > 32 for f in lf)
+    assert v("longrope_phi35_first_above_s") == next(j for j, f in enumerate(lf) if f > 32)
+
+
+def b_by_hand(m, d, base):
+    return sum(math.cos(m * base ** (-2 * i / d)) for i in range(d // 2))
+
+
+def test_men_and_liu_table_rows():
+    rows = table_rows(t("men_bounds_table"))
+    configs_ = [("Llama 2 7B", 1e4, 4096, "men_t2_4k"), ("Llama 3 8B", 5e5, 8192, "men_t2_8k"),
+                ("Qwen3-8B", 1e6, 32_768, "men_t2_32k"), ("Code Llama", 1e6, 16_384, "men_t2_16k"),
+                ("SmolLM3 第二段", 5e6, 65_536, "men_t2_64k")]
+    assert [r[0] for r in rows] == [c[0] for c in configs_]
+    for row, (_, base, L, fact_name) in zip(rows, configs_):
+        extra = 2 * math.ceil(64 * math.log(L / (2 * math.pi)) / math.log(base))  # Liu's README eq. 13
+        assert int(row[3]) == extra and int(row[4]) == 64 - extra // 2 == 64 - turned_by_hand(128, base, L)
+        assert row[7] == f"{FACTS[fact_name]['value']:,}"
+    # B by hand at the distances the page names
+    assert b_by_hand(v("men_first_negative_qwen3_8b"), 128, 1e6) < 0 <= b_by_hand(v("men_first_negative_qwen3_8b") - 1, 128, 1e6)
+    assert b_by_hand(v("men_first_negative_llama2_7b"), 128, 1e4) < 0
+    assert rows[2][6] == t("men_first_negative_qwen3_8b") and rows[1][6] == "—"
+    assert v("men_table_base_32k_minimum") < 0 <= v("men_neighbour_base_32k_minimum")
+    assert v("men_neighbour_base_32k") < FACTS["men_t2_32k"]["value"]
+    assert (v("liu_d_extra_llama2_7b"), v("liu_d_extra_qwen3_8b")) == (92, 80)  # 92: the authors' README
+
+
+def test_bf16_numbers_against_torch():
+    import torch
+
+    omega = torch.tensor([omega_by_hand(j, 128, 1e6) for j in range(64)], dtype=torch.float64)
+    for where, p in (("train_end", 32_767), ("yarn_end", 131_071)):
+        assert v(f"bf16_position_{where}") == p
+        exact = p * omega
+        bf = (torch.tensor(float(p)).to(torch.bfloat16) * omega.to(torch.bfloat16)).double()
+        f32 = (torch.tensor(float(p)) * omega.float()).double()
+        err_bf, err_32 = (bf - exact).abs(), (f32 - exact).abs()
+        assert t(f"bf16_angle_error_{where}") == f"{float(err_bf.max()):.1f}"
+        assert v(f"bf16_pairs_beyond_pi_{where}") == int((err_bf > math.pi).sum())
+        assert t(f"bf16_fp32_error_{where}") == f"{float(err_32.max()):.4f}"
+    assert v("bf16_rounded_train_end") == int(torch.tensor(32_767.0).to(torch.bfloat16).item())
+    assert (v("bf16_spacing_train_end"), v("bf16_spacing_yarn_end"), v("bf16_exact_integers")) == (128, 512, 256)
+    assert 0 < v("bf16_cos_sin_cast_error") <= 2 ** -9
 
 
 # --- figures -------------------------------------------------------------------------------------------------------
@@ -495,58 +611,3 @@ def test_every_figure_of_the_lesson_has_a_content_test_here():
     assert registered(F.__name__) == sorted(FIGURES)
 
 
-# --- reading time --------------------------------------------------------------------------------------------------
-
-
-CJK = re.compile(r"[\u3400-\u9fff]")
-
-
-LATIN = re.compile(r"[A-Za-z0-9][A-Za-z0-9.,'’\-_]*")
-
-
-DIGITS = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
-
-
-UNITS = {"十": 10, "百": 100, "千": 1000}
-
-
-def chinese_number(text: str) -> int:
-    """七千六百 → 7600, 二十六 → 26, 十六 → 16 (numbers below ten thousand)."""
-    total, digit = 0, None
-    for ch in text:
-        if ch in DIGITS:
-            digit = DIGITS[ch]
-        elif ch in UNITS:
-            total += (1 if digit is None else digit) * UNITS[ch]
-            digit = None
-        else:
-            raise ValueError(f"not a Chinese number: {text!r}")
-    return total + (digit or 0)
-
-
-def main_path_characters(html: str) -> int:
-    from bs4 import BeautifulSoup
-
-    article = BeautifulSoup(html, "html.parser").select_one("article.md-content__inner")
-    for node in article.select("details, pre, code, .highlight, .arithmatex, .pe-tag, script, style, .headerlink"):
-        node.decompose()
-    text = article.get_text(" ")
-    return len(CJK.findall(text)) + len(LATIN.findall(text))
-
-
-@pytest.mark.parametrize("text, number", [("七千六百", 7600), ("二十六", 26), ("十六", 16), ("八千", 8000), ("九", 9)])
-def test_chinese_number(text, number):
-    assert chinese_number(text) == number
-
-
-@pytest.mark.build
-def test_lesson5_states_its_main_path_length_and_reading_time(site_dir):
-    html = (site_dir / "lessons" / "05-long-context" / "index.html").read_text(encoding="utf-8")
-    count = main_path_characters(html)
-    head = re.search(r"正文约([一二三四五六七八九十百千]+)字.*?每分钟三百到五百字.*?约([一二三四五六七八九十]+)到([一二三四五六七八九十]+)分钟", html)
-    assert head, "lesson 5's header must say 正文约…字 … 每分钟三百到五百字 … 约…到…分钟"
-    stated, low, high = (chinese_number(g) for g in head.groups())
-    expected = (round(count, -2), math.floor(count / 500), math.ceil(count / 300))
-    assert abs(stated - count) <= 0.05 * count and abs(low - count / 500) <= 1 and abs(high - count / 300) <= 1, (
-        f"the main path has {count} characters; the header should say about {expected[0]} 字, "
-        f"{expected[1]}到{expected[2]}分钟 (it says {stated} 字, {low}到{high}分钟)")

@@ -129,6 +129,55 @@ def test_layer_counts_on_the_page():
     assert q.text("ex_gemma_global_layers") == "6、12" and q.value("ex_gemma_globals") == 2
 
 
+def test_partial_rotary_of_2021_to_2023_by_hand():
+    # GPT-J: pe_rotary_dims 64 of d_head 256; GPT-NeoX-20B: 6144 / 64 = 96 per head, rotary_pct 0.25;
+    # Pythia-6.9B: 4096 / 32 = 128, rotary_pct 0.25
+    for key, rot in (("gptj_6b", 64), ("gpt_neox_20b", 24), ("pythia_6_9b", 32)):
+        assert q.value(f"rope_rotary_dim_{key}") == rot, key
+        assert q.value(f"rope_rotary_share_{key}") == pytest.approx(0.25), key
+
+
+def test_partial_rotary_against_p_rope_by_hand():
+    # Qwen3-Next: head 256, 64 rotary dims, θ 1e7 (unverified), context 262,144. The whole head's slowest pair is
+    # θ^(−254/256); transformers' partial RoPE spreads θ^(−2i/64) so its slowest is θ^(−62/64); p-RoPE keeps the full
+    # head's fastest 32 pairs, the slowest of them θ^(−62/256).
+    theta, L = 1e7, 262_144
+    assert q.value("qwen3next_slowest_period_full_head") == pytest.approx(2 * math.pi * theta ** (254 / 256))
+    assert q.value("qwen3next_slowest_period_partial") == pytest.approx(2 * math.pi * theta ** (62 / 64))
+    assert q.value("qwen3next_slowest_period_prope") == pytest.approx(2 * math.pi * theta ** (62 / 256))
+    assert q.value("qwen3next_pairs_full_head") == 128 and q.value("qwen3next_prope_pairs") == 32
+    assert q.value("qwen3next_pairs_not_turning_full_head") == sum(
+        1 for i in range(128) if 2 * math.pi * theta ** (2 * i / 256) > L)
+    assert q.value("qwen3next_prope_pairs_not_turning") == 0
+    # exercise 6, GPT-NeoX-20B (head 96, 24 rotary dims, θ 10,000, context 2,048)
+    assert q.value("ex_neox_pairs") == 12
+    assert q.value("ex_neox_slowest_period_partial") == pytest.approx(2 * math.pi * 1e4 ** (22 / 24))
+    assert q.value("ex_neox_slowest_period_prope") == pytest.approx(2 * math.pi * 1e4 ** (22 / 96))
+    assert q.value("ex_neox_pairs_not_turning_partial") == sum(1 for i in range(12) if 2 * math.pi * 1e4 ** (2 * i / 24) > 2048)
+    assert q.value("ex_neox_pairs_not_turning_prope") == 0
+
+
+def test_wavelength_steps_separate_dims_from_base():
+    # θ^(2/d_rot): Qwen3-8B 1e6 over 128 dims; Qwen3-Next's 64 rotary dims at the same base; then at its own 1e7
+    assert q.value("wavelength_step_qwen3_8b") == pytest.approx(1e6 ** (2 / 128))
+    assert q.value("wavelength_step_qwen3next_dims_at_qwen3_8b_base") == pytest.approx(1e6 ** (2 / 64))
+    assert q.value("wavelength_step_qwen3next") == pytest.approx(1e7 ** (2 / 64))
+    assert q.text("wavelength_step_qwen3next_dims_at_qwen3_8b_base") == "1.540"
+
+
+def test_no_position_in_any_attention_layer_counts():
+    # Kimi Linear 48B: full_attn_layers [4, 8, 12, 16, 20, 24, 27] of 27; Jamba v0.1: attention where i % 8 == 4, 32 layers
+    assert (q.value("nope_layers_kimi_linear_48b"), q.value("nope_other_layers_kimi_linear_48b")) == (7, 20)
+    assert (q.value("nope_layers_jamba_v01"), q.value("nope_other_layers_jamba_v01")) == (4, 28)
+    assert q.text("ex_kimi_mla_layer_numbers") == "4、8、12、16、20、24、27"
+
+
+def test_mistral_pairs_within_its_window():
+    # every layer of Mistral 7B v0.1 slides a 4,096-token window; head 128, θ 10,000 (Llama 2 7B's θ, dims and length)
+    assert q.value("rope_pairs_not_turning_window_mistral_7b_v01") == sum(
+        1 for i in range(64) if 2 * math.pi * 1e4 ** (2 * i / 128) > 4096) == q.value("rope_pairs_not_turning_llama2_7b")
+
+
 def test_qwen3_next_shares_by_hand():
     # config: 48 layers, every 4th full attention (16 q heads, 2 kv heads, head_dim 256, 64 of them rotary);
     # the other 36 Gated DeltaNet, q and k each 16 heads × 128
@@ -252,7 +301,10 @@ def test_layer_pattern_titles_carry_the_counts():
     assert titles["llama4_scout"].endswith("48 层：36 层分块+RoPE，12 层全局 NoPE")
     assert titles["smollm3_3b"].endswith("36 层：27 层全局+RoPE，9 层全局 NoPE")
     assert titles["command_r7b"].endswith("32 层（未核实）：24 层局部+RoPE，8 层全局 NoPE")
-    assert titles["qwen3_next_80b_a3b"].endswith("48 层：12 层全局+RoPE，36 层DeltaNet")
+    assert titles["qwen3_next_80b_a3b"].endswith("48 层：12 层全局+RoPE，36 层线性注意力")
+    # Kimi Linear's released config: MLA at layers 4, 8, …, 24, 27 of 27; Jamba: attention at i % 8 == 4 of 32
+    assert titles["kimi_linear_48b"] == "Kimi Linear · 27 层：7 层全局 NoPE，20 层线性注意力"
+    assert titles["jamba_v01"] == "Jamba · 32 层：4 层全局 NoPE，28 层 Mamba"
     assert titles["gemma3_27b"].endswith("每 6 层：1 层全局+RoPE，5 层局部+RoPE")
     assert titles["glm45"].endswith("每一层：都是全局+RoPE")
 

@@ -1,9 +1,13 @@
-"""posenc.position_ids: position IDs from attention masks and the left-padding bug; edges.
+"""posenc.position_ids: position IDs from attention masks and the left-padding bug; sequence packing; edges.
 
 What the tests compare against, part by part:
 
 - Position IDs at their edges: a one-token mask, an empty batch, and integer outputs for a boolean mask
   (transformers builds position IDs as LongTensor from ``attention_mask.long().cumsum(-1) - 1``).
+- Sequence packing: the course's batch packed and counted by hand; transformers' ``DataCollatorWithFlattening``
+  (token IDs, document index, position IDs that restart per document) and its ``masking_utils`` (documents found
+  again from the restarts, a same-document mask ANDed with the causal one); and attention itself: only the
+  document mask together with reset positions gives every document the outputs it has alone.
 """
 
 from __future__ import annotations
@@ -230,3 +234,117 @@ def test_a_batch_without_rows_is_empty(mask):
 def test_the_default_name_in_mask_errors_is_mask():
     with pytest.raises(ValueError, match=r"^mask must hold 0 and 1, got dtype <U1$"):
         pid.from_mask(["1"])
+
+
+# --- sequence packing: hand computation, transformers' collator and mask code, and the attention itself -------------
+
+
+def test_packing_the_course_batch_by_hand():
+    """猫吃鱼 + 小明打了小王 in one row, counted by hand: three slots of document 0, six of document 1."""
+    ids, doc = pid.pack(["猫吃鱼", "小明打了小王"])
+    assert ids.tolist() == [ord(c) for c in "猫吃鱼小明打了小王"] and ids.dtype == np.int64
+    assert doc.tolist() == [0, 0, 0, 1, 1, 1, 1, 1, 1] and doc.dtype == np.int64
+    assert pid.packed_position_ids(doc, reset=False).tolist() == [0, 1, 2, 3, 4, 5, 6, 7, 8]
+    assert pid.packed_position_ids(doc, reset=True).tolist() == [0, 1, 2, 0, 1, 2, 3, 4, 5]
+    mask = pid.document_mask(doc)
+    # row m lists the keys query m may see: the earlier slots of its own document, itself included
+    assert [np.flatnonzero(row).tolist() for row in mask] == [
+        [0], [0, 1], [0, 1, 2], [3], [3, 4], [3, 4, 5], [3, 4, 5, 6], [3, 4, 5, 6, 7], [3, 4, 5, 6, 7, 8]]
+
+
+docs = st.lists(st.integers(1, 6), min_size=1, max_size=5)  # document lengths
+
+
+@settings(max_examples=60, deadline=None)
+@given(lengths=docs)
+def test_reset_positions_match_transformers_flattening_collator(lengths):
+    from transformers import DataCollatorWithFlattening
+
+    texts = ["猫吃鱼小明打了王"[:n] for n in lengths]
+    features = [{"input_ids": tokenize.token_ids(t).tolist()} for t in texts]
+    batch = DataCollatorWithFlattening(return_tensors="np", return_seq_idx=True)(features)
+    ids, doc = pid.pack(texts)
+    np.testing.assert_array_equal(batch["input_ids"][0], ids)
+    np.testing.assert_array_equal(batch["seq_idx"][0], doc)
+    np.testing.assert_array_equal(batch["position_ids"][0], pid.packed_position_ids(doc, reset=True))
+
+
+@settings(max_examples=25, deadline=None)
+@given(lengths=docs)
+def test_document_mask_matches_transformers_packed_causal_mask(lengths):
+    """transformers finds the documents again from the reset position IDs and ANDs a same-document mask with the
+    causal one (masking_utils); evaluated cell by cell, it is posenc's document mask."""
+    from transformers import masking_utils as mu
+
+    doc = np.repeat(np.arange(len(lengths)), lengths)
+    reset = torch.tensor(pid.packed_position_ids(doc, reset=True))[None, :]
+    found = mu.find_packed_sequence_indices(reset)
+    if found is None:  # transformers' way of saying "one sequence": no document boundary
+        assert len(lengths) == 1
+        found = torch.zeros_like(reset)
+    np.testing.assert_array_equal(found[0].numpy(), doc)
+    fn = mu.and_masks(mu.causal_mask_function, mu.packed_sequence_mask_function(found))
+    n = doc.size
+    ref = np.array([[bool(fn(torch.tensor(0), torch.tensor(0), torch.tensor(m), torch.tensor(k))) for k in range(n)] for m in range(n)])
+    np.testing.assert_array_equal(pid.document_mask(doc), ref)
+
+
+@settings(max_examples=30, deadline=None)
+@given(lengths=docs.filter(lambda ls: len(ls) > 1), seed=st.integers(0, 1000))
+def test_only_document_mask_and_reset_give_every_document_its_own_outputs(lengths, seed):
+    """Attention with lesson 1's added position vectors: each document alone vs inside the packed row."""
+    from posenc import sinusoidal
+
+    texts = ["猫吃鱼小明打了王"[i % 3:][:n] for i, n in enumerate(lengths)]
+    head = at.make_head(8, seed)
+    ids, doc = pid.pack(texts)
+    x_tok = at.token_vectors(ids, 8, seed)
+    runs = {}
+    for reset in (False, True):
+        for docmask in (False, True):
+            x = x_tok + sinusoidal.table(pid.packed_position_ids(doc, reset), 8)
+            mask = pid.document_mask(doc) if docmask else at.causal_mask(ids.size)
+            runs[reset, docmask] = at.attend(x, head, mask).out
+    for k, text in enumerate(texts):
+        alone_ids = tokenize.token_ids(text)
+        alone = at.attend(at.token_vectors(alone_ids, 8, seed) + sinusoidal.table(np.arange(alone_ids.size), 8), head,
+                          at.causal_mask(alone_ids.size)).out
+        rows = doc == k
+        np.testing.assert_allclose(runs[True, True][rows], alone, rtol=0, atol=1e-12)
+        if k > 0:  # a later document: with a piece missing, its outputs differ from its outputs alone
+            for key in [(False, False), (True, False), (False, True)]:
+                assert np.abs(runs[key][rows] - alone).max() > 1e-6, (key, texts)
+        else:  # the first document sees nothing of the others under any causal mask, at the same positions
+            for key in runs:
+                np.testing.assert_allclose(runs[key][rows], alone, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: pid.pack("猫吃鱼"), "texts must be a list of documents, got a single string; wrap it: [text]"),
+        (lambda: pid.pack([]), "texts is empty; pass at least one document"),
+        (lambda: pid.check_documents([[0, 1]]),
+         "doc_ids must be a non-empty 1-D array (one document index per slot of a packed row), got shape (1, 2)"),
+        (lambda: pid.check_documents([]),
+         "doc_ids must be a non-empty 1-D array (one document index per slot of a packed row), got shape (0,)"),
+        (lambda: pid.check_documents([0.0, 1.0]), "doc_ids must hold non-negative integers, got [0.0, 1.0] (dtype float64); use pack(texts)[1]"),
+        (lambda: pid.check_documents([0, -1]), "doc_ids must hold non-negative integers, got [0, -1] (dtype int64); use pack(texts)[1]"),
+        (lambda: pid.check_documents([0, 1, 0]),
+         "doc_ids must not decrease: a packed row holds each document in one contiguous run, got [0, 1, 0]"),
+        (lambda: pid.packed_position_ids([0, 1], reset=1),
+         "reset must be True (restart at 0 in every document) or False (run on along the row), got 1"),
+        (lambda: pid.document_mask([1, 0]),
+         "doc_ids must not decrease: a packed row holds each document in one contiguous run, got [1, 0]"),
+    ],
+)
+def test_packing_bad_input_names_the_argument_and_the_fix(call, message):
+    with raises_exactly(message):
+        call()
+
+
+def test_one_document_packs_to_itself():
+    ids, doc = pid.pack(["猫吃鱼"])
+    assert doc.tolist() == [0, 0, 0]
+    assert pid.packed_position_ids(doc, reset=True).tolist() == pid.packed_position_ids(doc, reset=False).tolist() == [0, 1, 2]
+    np.testing.assert_array_equal(pid.document_mask(doc), at.causal_mask(3))

@@ -119,8 +119,8 @@ SCALED_MODELS = [k for k in ROPE_MODELS if configs.load(k).get("scaling") is not
 
 def test_scaled_models_cover_every_method_in_models_yaml():
     kinds = {configs.load(k)["scaling"]["rope_type"] for k in SCALED_MODELS}
-    assert kinds == {"yarn", "llama3", "linear"}
-    assert len(SCALED_MODELS) >= 7
+    assert kinds == {"yarn", "llama3", "linear", "longrope"}
+    assert len(SCALED_MODELS) >= 8
 
 
 @pytest.mark.parametrize("key", SCALED_MODELS)
@@ -262,6 +262,58 @@ def test_llama3_matches_transformers(hf, head_dim, fraction, theta, factor, L, l
     # transformers computes smooth = (L/λ − lf)/(hf − lf) in float32; inside the band L/λ ≤ hf
     assert_blend_close(ours, theirs, rope.inverse_frequencies(head_dim, theta, fraction), slope=hf_ / gap)
     assert our_att == att == 1.0
+
+
+@given(head_dim=head_dims, fraction=fractions, theta=thetas, L=contexts, stretch=st.floats(1.0, 64.0),
+       seq=st.sampled_from([None, "at", "past"]), explicit=st.booleans(), data=st.data())
+@SOME
+def test_longrope_matches_transformers(hf, head_dim, fraction, theta, L, stretch, seq, explicit, data):
+    # transformers' _compute_longrope_parameters: the long list only when seq_len > original; s from factor,
+    # else max_position_embeddings / original; attention factor √(1 + ln s / ln L) whatever seq_len is.
+    assume(valid_dim(head_dim, fraction))
+    n = int(head_dim * fraction) // 2
+    lists = st.lists(st.floats(0.5, 80.0), min_size=n, max_size=n)
+    short, long_ = data.draw(lists), data.draw(lists)
+    max_pos = max(L, int(L * stretch))
+    seq_len = {None: None, "at": L, "past": L + 1}[seq]
+    rp = dict(rope_type="longrope", rope_theta=theta, short_factor=short, long_factor=long_,
+              original_max_position_embeddings=L, partial_rotary_factor=fraction)
+    if explicit:
+        rp["factor"] = stretch
+    theirs, their_att = hf.run("longrope", seq_len=seq_len, **hf_kwargs(head_dim, max_pos, **rp))
+    ours, our_att = scaling.longrope(head_dim, theta, short, long_, L, max_pos, stretch if explicit else None,
+                                     seq_len, rotary_fraction=fraction)
+    np.testing.assert_allclose(ours, theirs, rtol=RTOL)
+    assert our_att == pytest.approx(their_att, rel=1e-12)
+
+
+def test_longrope_by_hand_on_a_three_pair_head():
+    # d = 6, θ = 100: ω = 1, 100^(−1/3), 100^(−2/3); each divided by its own factor; s = 16 / 4 = 4.
+    short, long_ = [1.0, 2.0, 3.0], [1.5, 8.0, 40.0]
+    omega = [1.0, 100 ** (-1 / 3), 100 ** (-2 / 3)]
+    att = math.sqrt(1 + math.log(4) / math.log(4))  # √2
+    for seq_len, factors in ((None, short), (4, short), (5, long_)):
+        inv, a = scaling.longrope(6, 100.0, short, long_, 4, 16, seq_len=seq_len)
+        np.testing.assert_allclose(inv, [w / f for w, f in zip(omega, factors)], rtol=1e-15)
+        assert a == pytest.approx(att, rel=1e-15)
+    assert scaling.longrope(6, 100.0, short, long_, 4, 16, attention_factor=0.9)[1] == 0.9
+    assert scaling.longrope(6, 100.0, short, long_, 4, 16, factor=1.0)[1] == 1.0  # s ≤ 1: no factor
+    assert scaling.longrope_attention_factor(32, 4096) == pytest.approx(math.sqrt(1 + 5 / 12), rel=1e-15)
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: scaling.longrope(6, 100.0, [1.0, 2.0], [1.0, 2.0, 3.0], 4, 16),
+     "short_factor must hold one factor per rotary pair (3), got shape (2,); Phi-3.5-mini's lists have 48 entries for its 96 rotary dims"),
+    (lambda: scaling.longrope(6, 100.0, [1.0, 2.0, 3.0], [1.0, 0.0, 3.0], 4, 16),
+     "long_factor must hold positive finite factors, got [0.]"),
+    (lambda: scaling.longrope(6, 100.0, [1.0] * 3, [1.0] * 3, 4),
+     "factor or max_position_embeddings must be given (LongRoPE's s = max_position_embeddings ÷ original_context when "
+     "the config has no factor); Phi-3.5-mini: max_position_embeddings=131072"),
+    (lambda: scaling.longrope_attention_factor(32, 1), "original_context must be at least 2 (its logarithm divides), got 1"),
+])
+def test_longrope_bad_input_message(call, message):
+    with raises_exactly(message):
+        call()
 
 
 @given(head_dim=head_dims, theta=thetas, factor=factors)
@@ -726,8 +778,8 @@ def test_bad_input_messages_name_the_argument_and_the_fix(call, message):
 def test_for_model_rejects_a_scaling_it_does_not_implement():
     cfg = configs.ModelConfig("toy", "Toy", "rope", {
         "head_dim": configs.Field(8, "test", "U"), "rope_theta": configs.Field(100.0, "test", "U"),
-        "context": configs.Field(64, "test", "U"), "scaling": configs.Field({"rope_type": "longrope", "factor": 2.0}, "test", "U")})
-    with raises_exactly("model 'toy': scaling rope_type 'longrope' is not implemented; use one of linear, dynamic, yarn, llama3"):
+        "context": configs.Field(64, "test", "U"), "scaling": configs.Field({"rope_type": "ntk", "factor": 2.0}, "test", "U")})
+    with raises_exactly("model 'toy': scaling rope_type 'ntk' is not implemented; use one of linear, dynamic, yarn, llama3, longrope"):
         scaling.for_model(cfg)
 
 
@@ -1240,8 +1292,11 @@ def test_scaling_arguments_read_the_yaml_values_and_fit_the_function(key):
     inspect.signature(scaling.SCALINGS[kind]).bind(**kwargs)  # every argument is one the function takes
     assert kwargs["head_dim"] == raw["head_dim"] and kwargs["base"] == raw["rope_theta"]
     assert kwargs["rotary_fraction"] == raw.get("rotary_fraction", 1.0)
-    assert kwargs["factor"] == sc["factor"]
-    if kind in ("yarn", "llama3"):
+    assert kwargs["factor"] == sc.get("factor")  # a longrope dict may leave it out (Phi-3.5-mini)
+    if kind == "longrope":
+        assert kwargs["max_position_embeddings"] == raw["max_position_embeddings"]
+        assert (kwargs["short_factor"], kwargs["long_factor"]) == (sc["short_factor"], sc["long_factor"])
+    if kind in ("yarn", "llama3", "longrope"):
         assert kwargs["original_context"] == sc["original_max_position_embeddings"]
     if kind == "yarn":
         assert kwargs["beta_fast"] == sc.get("beta_fast", 32) and kwargs["beta_slow"] == sc.get("beta_slow", 1)

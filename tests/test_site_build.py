@@ -124,7 +124,7 @@ def test_experiment_sections_show_results_figures_and_checked_sentences(site_dir
         for name, sentence in stated:
             assert sentence == claims.CLAIMS[name].sentence and claims.evaluate(name)[0], name
     # a number from the results file reaches the page
-    assert quantities.text("exp_in_dist_rope") in html(site_dir, "lessons/03-sinusoidal")
+    assert quantities.text("exp_in_dist_learned") in html(site_dir, "lessons/03-sinusoidal")
 
 
 def test_claim_macro_refuses_an_unknown_or_contradicted_sentence(monkeypatch):
@@ -135,7 +135,7 @@ def test_claim_macro_refuses_an_unknown_or_contradicted_sentence(monkeypatch):
 
     monkeypatch.setitem(claims.CLAIMS, "nope_flat_past_train_len",
                         claims.Claim(claims.CLAIMS["nope_flat_past_train_len"].sentence, claims.CLAIMS["nope_flat_past_train_len"].en, lambda p: (False, "forced")))
-    with pytest.raises(claims.ClaimFailed, match="NoPE"):
+    with pytest.raises(claims.ClaimFailed, match="越过训练长度之后 loss 基本不变"):
         macros["claim"]("nope_flat_past_train_len")
 
 

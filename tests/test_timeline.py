@@ -52,11 +52,13 @@ def test_every_lesson_marks_its_own_stage():
         source = (ROOT / "docs" / "lessons" / page).read_text(encoding="utf-8")
         section = source[source.index("{ #timeline }"):].split("\n## ")[0]
         calls = re.findall(r"\{\{ timeline\((.*?)\) \}\}", section)
-        assert calls in ([f'"{key}"'], [f'"{key}", full=True']), (page, calls)
+        assert calls == [f'"{key}"'], (page, calls)
         assert not re.search(r"^\s*(\d+\.|-) ", section, re.M), f"{page}: the timeline section lists stages of its own"
         md = MacroEnv(f"lessons/{page}").render(section)
         here = [line for line in md.splitlines() if cm.HERE_MARK in line]
-        assert len(here) == sum(key in s.here for s in cm.load_timeline()) >= 1, page
+        assert len(here) == 1, page  # one line, whatever the number of stages the lesson teaches
+        mine = [s for s in cm.load_timeline() if key in s.here]
+        assert mine and all(f"**{s.label}：{s.title}**" in here[0] for s in mine), page
     relative_bias = (ROOT / "docs" / "lessons" / "03b-relative-bias.md").read_text(encoding="utf-8")
     if "{ #timeline }" in relative_bias:  # the page is being written; once it has a timeline, it is this one
         assert '{{ timeline("lesson3b") }}' in relative_bias
@@ -80,13 +82,48 @@ def test_the_home_timeline_renders_every_stage_in_full_with_no_marker():
     assert "](lessons/03b-relative-bias.md)" in md and "](lessons/04-rope.md#shift)" in md
 
 
-def test_a_lesson_view_is_short_except_for_its_own_stage():
+def test_a_lesson_shows_one_line_linking_the_full_timeline():
+    """Issue 32 item 6: the timeline is told in full once (home); a lesson shows the stage(s) it teaches in one
+    line, numbered among all stages, with a link to the home page's timeline."""
+    stages = cm.load_timeline()
     md = MacroEnv("lessons/04-rope.md").render('{{ timeline("lesson4") }}')
-    assert md.count("    - 解决了：") == 1 and "](04-rope.md#shift)" in md and "](03b-relative-bias.md)" in md
-    full = MacroEnv("lessons/06-partial-nope.md").render('{{ timeline("lesson6", full=True) }}')
-    assert full.count("    - 解决了：") == len(cm.load_timeline()) and full.count(cm.HERE_MARK) == 1
+    lines = [line for line in md.splitlines() if line.strip()]
+    assert lines[0] == '<div class="pe-timeline pe-timeline--line" markdown>' and lines[-1] == "</div>"
+    (line,) = lines[1:-1]
+    rope = next(n for n, s in enumerate(stages, 1) if s.key == "rope")
+    assert line.startswith(f"{cm.HERE_MARK}：第 {rope} 站（共 {len(stages)} 站），**第四代：RoPE 旋转位置编码**（2021）——")
+    assert "](../index.md#timeline)" in line and "    - 解决了：" not in md and "    - 卡在：" not in md
+    assert "{{" not in md and "转不满一圈" in line  # the stage's short text, its macros rendered
+    two = MacroEnv("lessons/02-learned-table.md").render('{{ timeline("lesson2") }}')
+    assert "第 2–3 站" in two and "**朴素方案：把编号直接加进向量**" in two and "**第一代：可学习的绝对位置表**（2017）" in two
+    assert two.count(cm.HERE_MARK) == 1
+    assert "](index.md#timeline)" not in MacroEnv("index.md").render("{{ timeline() }}")  # the home page is the full one
     with pytest.raises(ValueError, match="lesson keys there"):
         MacroEnv("lessons/04-rope.md").render('{{ timeline("lesson9") }}')
+    with pytest.raises(TypeError):
+        MacroEnv("lessons/06-partial-nope.md").render('{{ timeline("lesson6", full=True) }}')  # no second full timeline
+
+
+def test_a_lesson_with_stages_far_apart_is_refused():
+    with pytest.raises(ValueError, match=r"must be consecutive .* got stations \[2, 4\]"):
+        cm._stations([2, 4])
+    assert cm._stations([3]) == "第 3 站" and cm._stations([2, 3]) == "第 2–3 站"
+
+
+def test_partial_rotary_is_dated_from_gpt_j():
+    """Issue 31 item 1: partial rotary is as old as RoPE's first large models, and came back in 2024–25 hybrids."""
+    from posenc import configs, facts
+
+    stage = next(s for s in cm.load_timeline() if s.key == "partial-nope")
+    assert stage.year.startswith("2021")
+    for call in ('cfg("gptj_6b", "head_dim")', 'num("rope_rotary_dim_gptj_6b")', 'cfg("gpt_neox_20b", "rotary_fraction"',
+                 'fact("pythia_rotary_pct")'):
+        assert call in stage.fixed, call
+    # GPT-J rotates 64 of each head's 256 dimensions: the same quarter GPT-NeoX-20B and Pythia set with rotary_pct
+    gptj, neox = configs.load("gptj_6b"), configs.load("gpt_neox_20b")
+    assert quantities.value("rope_rotary_dim_gptj_6b") == 64 and gptj["head_dim"] == 256
+    assert neox["rotary_fraction"] == 0.25 and "0.25" in facts.get("pythia_rotary_pct").value
+    assert "2024–2025" in stage.fixed and "GPT-J-6B（2021）" in stage.fixed
 
 
 def test_the_story_of_the_relative_family_and_rope_is_the_corrected_one():

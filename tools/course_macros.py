@@ -4,11 +4,9 @@
                                  per concept, its English name, where it is first taught, a definition,
                                  and the synonyms the course does not use
     {{ timeline() }}             the timeline (位置编码的演进) from posenc/data/timeline.yaml, every
-                                 stage in full: the home page
-    {{ timeline("lesson4") }}    the same timeline inside a lesson: the stage(s) that lesson teaches in
-                                 full, marked 你在这里, every other stage in one line
-    {{ timeline("lesson6", full=True) }}
-                                 every stage in full, the lesson's own marked 你在这里 (a closing recap)
+                                 stage in full: the home page, the one place it is told in full
+    {{ timeline("lesson4") }}    inside a lesson: one line, 你在这里 and the stage(s) that lesson teaches,
+                                 with a link to the home page's timeline (issue 32 item 6)
 ``register(env)`` adds the macros; ``tools/macros.py`` calls it at the end of ``define_env``. This module
 imports nothing from tools/macros.py (the macros module imports it). The data
 files' texts are lesson prose: they quote numbers with the same macros as a page (``num``, ``cfg``,
@@ -299,10 +297,11 @@ def lesson_keys() -> list[str]:
     return sorted({h for s in load_timeline() for h in s.here})
 
 
-HERE_MARK = '<span class="pe-here">← 你在这里</span>'
+HERE_MARK = '<span class="pe-here">你在这里</span>'
+HOME_TIMELINE = "index.md#timeline"  # where the timeline is told in full
 # The timeline's own words on English pages (the Chinese ones are written in the functions below).
 TIMELINE_WORDS_EN = {"start": "Starting point", "naive": "Naive design", "generation": "Generation {n}",
-                     "here": '<span class="pe-here">← you are here</span>', "who": "Source", "fixed": "Solved",
+                     "here": '<span class="pe-here">You are here</span>', "who": "Source", "fixed": "Solved",
                      "left": "Left open", "models": "Representative models"}
 
 
@@ -330,10 +329,20 @@ def _stages_in(lang: str) -> tuple[Stage, ...]:
     return tuple(out)
 
 
-def timeline_markdown(here: str | None, from_page: str, render, full: bool = False, lang: str = "zh") -> str:
-    """The timeline for the page ``from_page``: all stages in full (``here`` None), or, in a lesson, its
-    own stage(s) in full with the 你在这里 mark and the others in one line each (every stage in full
-    with ``full``: a closing recap).
+def _stations(numbers: list[int], lang: str = "zh") -> str:
+    """[3] → '第 3 站' ('stop 3'); [2, 3] → '第 2–3 站' ('stops 2–3'): a lesson's stages are consecutive."""
+    if numbers != list(range(numbers[0], numbers[-1] + 1)):
+        raise ValueError(f"a lesson's stages must be consecutive in posenc/data/timeline.yaml, got stations {numbers}")
+    span = f"{numbers[0]}" if len(numbers) == 1 else f"{numbers[0]}–{numbers[-1]}"
+    if lang != "zh":
+        return f"stop {span}" if len(numbers) == 1 else f"stops {span}"
+    return f"第 {span} 站"
+
+
+def timeline_markdown(here: str | None, from_page: str, render, lang: str = "zh") -> str:
+    """The timeline for the page ``from_page`` in ``lang``: every stage in full (``here`` None: the home
+    page), or, in a lesson, one line: 你在这里, the stage(s) that lesson teaches with their one-line
+    summaries (``short``), and a link to the full timeline.
 
     ``render`` turns a data text's macro calls into their values (the page's Jinja environment).
     """
@@ -344,17 +353,27 @@ def timeline_markdown(here: str | None, from_page: str, render, full: bool = Fal
     def text(t: str) -> str:
         return relink(render(t), from_page)
 
-    if here is not None and here not in lesson_keys():
-        raise ValueError(f"timeline({here!r}): no stage is marked here: [{here}] in posenc/data/timeline.yaml; "
-                         f"lesson keys there: {', '.join(lesson_keys())}")
+    if here is not None:
+        if here not in lesson_keys():
+            raise ValueError(f"timeline({here!r}): no stage is marked here: [{here}] in posenc/data/timeline.yaml; "
+                             f"lesson keys there: {', '.join(lesson_keys())}")
+        mine = [(n, s) for n, s in enumerate(stages, 1) if here in s.here]
+        home = relative_link(HOME_TIMELINE, from_page)
+        stations = _stations([n for n, _ in mine], lang)
+        if zh:
+            titles = "；".join(f"**{s.label}：{s.title}**" + (f"（{s.year}）" if s.year else "") + f"——{text(s.short)}"
+                               for _, s in mine)
+            line = (f"{HERE_MARK}：{stations}（共 {len(stages)} 站），{titles}。"
+                    f"每一站解决了什么、又卡在哪里，见[首页的时间线]({home})。")
+        else:
+            titles = "; ".join(f"**{s.label}: {s.title}**" + (f" ({s.year})" if s.year else "") + f" — {text(s.short)}"
+                               for _, s in mine)
+            line = (f"{words['here']}: {stations} of {len(stages)}, {titles}. "
+                    f"What each stop solved and where it got stuck: [the timeline on the home page]({home}).")
+        return "\n".join(['<div class="pe-timeline pe-timeline--line" markdown>', "", line, "", "</div>"])
     out = ['<div class="pe-timeline" markdown>', ""]
     for n, s in enumerate(stages, 1):
-        head = _heading(s, from_page, lang)
-        if not (full or here is None or here in s.here):
-            out.append(f"{n}. {head}：{text(s.short)}" if zh else f"{n}. {head}: {text(s.short)}")
-            continue
-        mark = HERE_MARK if zh else words["here"]
-        out.append(f"{n}. {head}" + (f" {mark}" if here is not None and here in s.here else ""))
+        out.append(f"{n}. {_heading(s, from_page, lang)}")
         if zh:
             if s.who:
                 out.append(f"    - 出处：{text(s.who)}")
@@ -391,8 +410,6 @@ def register(env) -> None:
         return glossary_markdown(env.page.file.src_uri, render, source_language(env.page.file.src_uri))
 
     @env.macro
-    def timeline(here: str | None = None, full: bool = False) -> str:
-        """The timeline (posenc/data/timeline.yaml): every stage in full, or a lesson's view with 你在这里."""
-        if not isinstance(full, bool):
-            raise ValueError(f"timeline(full=…) takes True or False, got {full!r}")
-        return timeline_markdown(here, env.page.file.src_uri, render, full, source_language(env.page.file.src_uri))
+    def timeline(here: str | None = None) -> str:
+        """The timeline (posenc/data/timeline.yaml): every stage in full, or a lesson's one line with 你在这里."""
+        return timeline_markdown(here, env.page.file.src_uri, render, source_language(env.page.file.src_uri))

@@ -18,6 +18,9 @@
     {{ citation_bibtex() }}             the course's BibTeX entry, generated from CITATION.cff
     {{ tag_legend() }}                  what the verification tags after a reported value mean (the home page)
     {{ glossary() }}, {{ timeline(…) }} the glossary and the timeline (tools/course_macros.py)
+    {{ reading_time() }}                the page's main-path reading time, computed from its Markdown
+                                        (tools/reading_time.py: the rule and its constants)
+    {{ notation() }}                    the course's notation table (posenc/data/notation.yaml, tools/notation.py)
 
 An unknown name fails the build with a message that says where to add it.
 
@@ -212,8 +215,11 @@ def define_env(env):
         return tag_legend_markdown(lang())
 
     from tools import course_macros  # {{ glossary() }} and {{ timeline(…) }}
+    from tools import notation, reading_time
 
     course_macros.register(env)
+    reading_time.register(env)
+    notation.register(env)
 
 
 def tag_legend_markdown(lang: str = "zh") -> str:

@@ -4,8 +4,9 @@ Before each build, code that changed since the last build is imported again
 (tools/freshness.py), so `mkdocs serve` shows an edit to posenc/, figures_src/ or
 tools/ with the same bytes a clean build would. Figures are rendered (or taken from
 the cache) by figures_src.build, in a fresh process when any must be drawn, and served
-as /figures/<name>.<light|dark>.svg. KaTeX comes from node_modules (installed by
-`make setup` from package-lock.json), so math renders with no network. The
+as /figures/<name>.<light|dark>.svg. KaTeX's stylesheet comes from node_modules (installed by
+`make setup` from package-lock.json), so math renders with no network; its fonts, cut to the
+characters the formulas use, are written by tools/katex_fonts.py. The
 in-page experiments read the real model configs from /assets/models.json,
 written here from posenc.configs.
 
@@ -38,14 +39,15 @@ if str(ROOT) not in sys.path:
 log = logging.getLogger("mkdocs.hooks.posenc")
 
 KATEX = ROOT / "node_modules" / "katex" / "dist"
-KATEX_FILES = ["katex.min.js", "katex.min.css", "contrib/auto-render.min.js"]
+# The build sets every formula (tools/katex_render.py): a page needs KaTeX's stylesheet, not its script
+# or auto-render; the fonts the stylesheet names are written, subset, by tools/katex_fonts.py.
+KATEX_FILES = ["katex.min.css"]
 
 
 def _vendor_files(config) -> list[File]:
     if not KATEX.is_dir():
         raise SystemExit(f"KaTeX not found at {KATEX}: run `make setup` (it runs `npm ci`) to install the site's front-end files")
-    rel = [Path(p) for p in KATEX_FILES] + sorted(p.relative_to(KATEX) for p in (KATEX / "fonts").glob("*.woff2"))
-    return [File.generated(config, f"vendor/katex/{p.as_posix()}", abs_src_path=str(KATEX / p)) for p in rel]
+    return [File.generated(config, f"vendor/katex/{p}", abs_src_path=str(KATEX / p)) for p in KATEX_FILES]
 
 
 def on_startup(command, dirty):

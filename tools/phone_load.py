@@ -234,7 +234,7 @@ def measure(browser, url: str, page_path: str = "") -> Load:
         cdp.on("Network.loadingFailed", lambda ev: finished.append((ev["timestamp"], ev["requestId"], 0)))
         page.goto(url, wait_until="load", timeout=120_000)
         page.wait_for_load_state("networkidle", timeout=120_000)
-        page.wait_for_function("window.__peFormulas !== undefined", timeout=60_000)
+        page.wait_for_function("() => window.__peFormulas !== undefined", timeout=60_000)  # a function: the page policy forbids eval
         timing = page.evaluate("""() => {
           const nav = performance.getEntriesByType('navigation')[0];
           const fcp = performance.getEntriesByName('first-contentful-paint')[0];

@@ -97,7 +97,7 @@ print("  LayerNorm: ", at.others_moved(at.layer_norm, x, ex.MIX_ROW, change))
 # %% [markdown]
 # ## 4. 加上位置向量：positions=True
 #
-# 给第 $p$ 行加上一个只和位置 $p$ 有关的向量（这里用第 3 课的正弦位置编码，此刻只需要知道每个位置的向量都不同），再做同样的比较：同一个字换了位置，输出就不一样了。
+# 给第 $p$ 行加上一个只和位置 $p$ 有关的向量（这里借用第 3 课的正弦公式来造，此刻只需要知道每个位置的向量都不同），再做同样的比较：同一个字换了位置，输出就不一样了。
 
 # %%
 with_pos = at.swap_experiment(text, i, j, head, seed, positions=True)
@@ -145,6 +145,29 @@ print("arange 当位置：与单独计算的最大差值", round(float(np.abs(ba
 
 # %%
 # posenc: include lesson1_position_ids.py
+
+# %% [markdown]
+# ## 6. 选读：几篇文档拼成一行：pack、packed_position_ids、document_mask
+#
+# 预训练常把几篇文档首尾相接拼成一行（序列打包）。后一篇能不能看见前一篇，由文档内掩码决定；它的位置编号接着数还是每篇从 0 数，由 `reset` 决定。两样都做，每篇文档的输出才和它单独算时一样。
+
+# %%
+pids, doc = pid.pack(ex.PACKED)
+print("属于第几篇文档:", doc)
+print("位置接着数:    ", pid.packed_position_ids(doc, reset=False))
+print("每篇从 0 数:   ", pid.packed_position_ids(doc, reset=True))
+print("文档内掩码（1 = 看得见）:\n", pid.document_mask(doc).astype(int))
+
+# %%
+from posenc import sinusoidal
+
+second = tokenize.token_ids(ex.PACKED[1])
+alone2 = at.attend(at.token_vectors(second, d, seed) + sinusoidal.table(np.arange(second.size), d), head, at.causal_mask(second.size)).out
+for reset in (False, True):
+    x = at.token_vectors(pids, d, seed) + sinusoidal.table(pid.packed_position_ids(doc, reset=reset), d)
+    for name, m in (("整行因果掩码", at.causal_mask(pids.size)), ("文档内掩码", pid.document_mask(doc))):
+        out = at.attend(x, head, m).out[doc == 1]
+        print(f"reset={reset!s:5} {name}：第二篇与单独算的最大差值 {np.abs(out - alone2).max():.3g}")
 
 # %% [markdown]
 # ## 练习 Exercises

@@ -23,7 +23,7 @@
 # %% [markdown]
 # ## 1. 直接把编号加到词向量上：raw_index_content_ratio
 #
-# 设词向量每个分量的均方根（RMS）是 $r$，位置 $p$ 直接以数字 $p$ 加上去。内容和位置信号之比是 $r/p$：位置越靠后，内容越被淹没。
+# 设词向量每个分量的均方根（RMS）是 $\sigma$，位置 $p$ 直接以数字 $p$ 加上去。内容和位置信号之比是 $\sigma/p$：位置越靠后，内容越被淹没。
 
 # %%
 from posenc import naive
@@ -40,7 +40,7 @@ print(f"RMS = {ex.UNIT_CONTENT_RMS} 时，内容从位置 {p} 起跌到位置信
 # %% [markdown]
 # ## 2. 把编号压到 [0, 1]：normalised_index
 #
-# 另一个直觉是用 $p/(n-1)$，把位置压进 $[0, 1]$。问题是：同一个数值在不同长度下表示的距离不一样，而且每生成一个新 token，之前所有 token 的编号都会变。
+# 另一个直觉是用 $p/(N-1)$（$N$ 是句子的 token 数），把位置压进 $[0, 1]$。问题是：同一个数值在不同长度下表示的距离不一样，而且每生成一个新 token，之前所有 token 的编号都会变。
 
 # %%
 short, long = ex.NORMALISED_SHORT, ex.NORMALISED_LONG

@@ -13,7 +13,7 @@
 #
 # 这本笔记本配合[第 3 课](https://posenc.github.io/posenc/lessons/03-sinusoidal/)使用：用 torch 一步步搭出正弦位置表，看同一组字换了顺序、加上位置之后怎么分开，验证编码在几千个位置上都有界、两个位置的点积只取决于距离、平移就是旋转。
 #
-# 每个代码格都调用课程自己的 `posenc` 库，也就是课程网页上每个数字和每张图背后的同一份代码。网站构建时这本笔记本会被完整运行一遍，你在网页上看到的输出就是那次运行的结果；任何一格报错，网站就构建失败。
+# 每个代码格都调用课程自己的 `posenc` 库，也就是课程网页上每个数字和每张图背后的同一份代码。网站构建时这本笔记本会被完整运行一遍，你在网页上看到的输出就是那次运行的结果。
 #
 # 在自己电脑上运行：克隆课程仓库，执行 `make setup`，再用 Jupyter 打开 `docs/notebooks/` 下的这个文件，或者在这个页面上下载 `.ipynb`。最后一节是本课的练习，改一改代码格里的参数，看看结果怎么变。
 
@@ -23,7 +23,7 @@
 # %% [markdown]
 # ## 1. 一步步搭出位置表：sinusoidal_table
 #
-# Vaswani et al. 2017 §3.5 的公式：$PE(p, 2i) = \sin(p\,\omega_i)$，$PE(p, 2i+1) = \cos(p\,\omega_i)$，$\omega_i = \mathrm{base}^{-2i/d}$。先算一列位置，再算每一对的角速度 $\omega_i$（取对数再指数，避免算大数的幂）；`p * omega` 靠广播得到 (位置数, 对数) 的角度矩阵，偶数维放 sin，奇数维放 cos。下面这一格就是第 3 课网页上的代码（`docs/snippets/lesson3_table.py`）：
+# Vaswani et al. 2017 §3.5 的公式：$PE(p, 2i) = \sin(p\,\omega_i)$，$PE(p, 2i+1) = \cos(p\,\omega_i)$，$\omega_i = \theta^{-2i/d}$（$\theta$ 是底数，代码里叫 `base`）。先算一列位置，再算每一对的角速度 $\omega_i$（取对数再指数，避免算大数的幂）；`p * omega` 靠广播得到 (位置数, 对数) 的角度矩阵，偶数维放 sin，奇数维放 cos。下面这一格就是第 3 课网页上的代码（`docs/snippets/lesson3_table.py`）：
 
 # %%
 # posenc: include lesson3_table.py
@@ -61,7 +61,7 @@ print("与 numpy 版 sinusoidal.table（float64）的最大差值:",
 # %% [markdown]
 # ## 4. 点积只取决于距离：clock.dot_curve
 #
-# 每一对贡献 $\sin x\sin y + \cos x\cos y = \cos(x - y)$，所以 $PE(p)\cdot PE(p+k) = \sum_i \cos(k\,\omega_i)$，和 $p$ 无关。网页上那几个起点各算一遍（`clock.dots_from` 直接拿向量点乘，`clock.dot_curve` 用右边的公式）：
+# 每一对贡献 $\sin\varphi\sin\varphi' + \cos\varphi\cos\varphi' = \cos(\varphi - \varphi')$，所以 $PE(p)\cdot PE(p+k) = \sum_i \cos(k\,\omega_i)$，和 $p$ 无关。网页上那几个起点各算一遍（`clock.dots_from` 直接拿向量点乘，`clock.dot_curve` 用右边的公式）：
 
 # %%
 from posenc import clock
@@ -99,7 +99,7 @@ print("每一对转过的角度（度）:", np.degrees(clock.turn_angles(k, d)).
 # %% [markdown]
 # ## 练习 Exercises
 #
-# 1. 把 `base` 改成别的值（比如大十倍），最慢一对转一圈要多少个 token？用 `sinusoidal.periods` 验证。
+# 1. 把底数 `base`（$\theta$）改成别的值（比如大十倍），最慢一对转一圈要多少个 token？用 `sinusoidal.periods` 验证。
 # 2. 第 2 节里，如果位置编码只用第一对（最快的一对），同一个字在位置 0 和位置 `2π` 附近的整数位置上还分得开吗？
 # 3. 距离 $k$ 越大，点积一定越小吗？改 `clock.lowest_dot` 的范围，看最低点怎么变。
 # 4. 验证 $M_a M_b = M_{a+b}$：两次平移等于一次平移。

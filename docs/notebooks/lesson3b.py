@@ -11,9 +11,9 @@
 # %% [markdown]
 # # 第 3 课·续 动手：在注意力分数里按距离加偏置
 #
-# 这本笔记本配合[第 3 课·续](https://posenc.github.io/posenc/lessons/03b-relative-bias/)使用：算出相对位置矩阵，看 Shaw 怎么截断距离、T5 怎么分桶、ALiBi 的斜率怎么定；把偏置加到例句的注意力上，验证整句挪到很远的位置时分数一位不差；再数一数真实模型的每个头大概看多远、每种做法要学多少参数。
+# 这本笔记本配合[第 3 课·续](https://posenc.github.io/posenc/lessons/03b-relative-bias/)使用：算出距离矩阵，看 Shaw 怎么截断距离、T5 怎么分桶、ALiBi 的斜率怎么定；把偏置加到例句的注意力上，验证整句挪到很远的位置时分数一位不差；再数一数真实模型的每个头大概看多远、每种做法要学多少参数。
 #
-# 每个代码格都调用课程自己的 `posenc` 库，也就是课程网页上每个数字和每张图背后的同一份代码。网站构建时这本笔记本会被完整运行一遍，你在网页上看到的输出就是那次运行的结果；任何一格报错，网站就构建失败。
+# 每个代码格都调用课程自己的 `posenc` 库，也就是课程网页上每个数字和每张图背后的同一份代码。网站构建时这本笔记本会被完整运行一遍，你在网页上看到的输出就是那次运行的结果。
 #
 # 在自己电脑上运行：克隆课程仓库，执行 `make setup`，再用 Jupyter 打开 `docs/notebooks/` 下的这个文件，或者在这个页面上下载 `.ipynb`。最后一节是本课的练习，改一改代码格里的参数，看看结果怎么变。
 
@@ -21,9 +21,9 @@
 # posenc: include _setup.py
 
 # %% [markdown]
-# ## 1. 相对位置矩阵：relative_positions
+# ## 1. 距离矩阵：relative_positions
 #
-# 三种做法都只用到 $j - i$（键的位置减查询的位置）。行是查询、列是键，负数表示键在查询前面。例句来自 `posenc.examples`：
+# 三种做法都只用到距离 $m - n$（查询的位置 $m$ 减键的位置 $n$）。`relative.relative_positions` 按 T5 和 Shaw 代码的习惯给出 $n - m$，取负就是本课的距离。行是查询、列是键，正数表示键在查询前面。例句来自 `posenc.examples`：
 
 # %%
 from posenc import examples as ex
@@ -31,7 +31,8 @@ from posenc import relative
 
 n = len(ex.SENTENCE)
 print(list(ex.SENTENCE))
-print(relative.relative_positions(n))
+distance = -relative.relative_positions(n)  # m − n
+print(distance)
 
 # 整句挪到很远的位置，用绝对位置重新算一遍，矩阵一格不变：
 far = relative.relative_positions_at(np.arange(n) + ex.FAR_POSITION)
@@ -40,12 +41,12 @@ print("挪到", ex.FAR_POSITION, "起之后，矩阵一样吗:", np.array_equal(
 # %% [markdown]
 # ## 2. Shaw 的截断：shaw_clipped
 #
-# Shaw et al. 2018 把超过 $k$ 的距离都当作 $k$：$\mathrm{clip}(x, k) = \max(-k, \min(k, x))$，于是只需要 $2k+1$ 个向量。取一个很小的 $k$，例句里前面几个字就分不出远近了：
+# Shaw et al. 2018 把超过 $c$ 的距离都当作 $c$：$\mathrm{clip}(x, c) = \max(-c, \min(c, x))$，于是键、值各只需要 $2c+1$ 个向量（论文把 $c$ 记作 $k$）。取一个很小的 $c$，例句里前面几个字就分不出远近了：
 
 # %%
-k = ex.SHAW_SENTENCE_K
-print(f"k = {k}:")
-print(relative.shaw_clipped(relative.relative_positions(n), k))
+c = ex.SHAW_SENTENCE_K
+print(f"c = {c}:")
+print(relative.shaw_clipped(distance, c))
 
 # %% [markdown]
 # ## 3. T5 的桶：t5_bucket
@@ -68,7 +69,7 @@ for r in (md - 1, md, 10 * md, ex.FAR_POSITION):
 # %% [markdown]
 # ## 4. ALiBi 的斜率：alibi_slopes
 #
-# Press et al. 2022：$n$ 是 2 的幂时 $m_h = 2^{-8h/n}$；不是 2 的幂时，先用最近的较小的 2 的幂，剩下的头从两倍头数那组里隔一个取一个。三个真实模型的头数来自 `posenc/data/models_relative.yaml`：
+# Press et al. 2022：头数 $H$ 是 2 的幂时 $a_h = 2^{-8h/H}$；不是 2 的幂时，先用最近的较小的 2 的幂，剩下的头从两倍头数那组里隔一个取一个。三个真实模型的头数来自 `posenc/data/models_relative.yaml`：
 
 # %%
 for key in ex.ALIBI_MODELS:
@@ -115,7 +116,7 @@ print("ALiBi，所有头:", relative.score_change(before, after))
 # %% [markdown]
 # ## 7. 每个头看多远：alibi_reaches
 #
-# 内容打分相同时，距离 $r$ 处的键权重被乘上 $e^{-mr}$；把权重压到 $1/f$ 的距离是 $\ln f / m$。没有一个头的作用范围够到训练长度：
+# 内容打分相同时，距离 $m - n$ 处的键权重被乘上 $e^{-a_h (m-n)}$；把权重压到 $1/f$ 的距离是 $\ln f / a_h$。数一数有几个头的作用范围够得到训练长度：
 
 # %%
 for key in ex.REACH_MODELS:
@@ -142,24 +143,6 @@ for key in ("t5_base",) + ex.ALIBI_MODELS:
     print(f"{configs.load(key).name} 自己的位置方案: {relative.model_position_parameters(configs.load(key)):,}")
 
 # %% [markdown]
-# ## 9. 标量偏置做不到的事：rope_scores_by_distance
-#
-# 同一个查询、两种内容的键。ALiBi 的分数是内容分减去同一条斜线，最高点永远在距离 0；RoPE 把距离转进 $q$、$k$ 里，两种键可以各自在不同的距离最高：
-
-# %%
-from posenc import rope
-from posenc.sinusoidal import DEFAULT_BASE
-
-inv = rope.inverse_frequencies(ex.SIN_DIM, DEFAULT_BASE)
-q = np.random.default_rng(ex.ROPE_DEMO_SEED).standard_normal(ex.SIN_DIM)
-m = relative.alibi_slopes(ex.ALIBI_HEADS)[ex.ALIBI_HEAD - 1]
-for delta in ex.ROPE_PREFERRED:
-    key_content = relative.rope_key_preferring(q, delta, inv)
-    r_rope = int(np.argmax(relative.rope_scores_by_distance(q, key_content, inv, ex.ROPE_DEMO_SPAN)))
-    r_alibi = int(np.argmax(relative.alibi_scores_by_distance(q, key_content, m, ex.ROPE_DEMO_SPAN)))
-    print(f"键内容按 {delta:>2} 转过：RoPE 在距离 {r_rope:>2} 最高，ALiBi 在距离 {r_alibi} 最高")
-
-# %% [markdown]
 # ## 练习 Exercises
 #
 # 1. Baichuan-13B 的头数不是 2 的幂。第二个补上的头斜率是多少？按斜率排，它夹在哪两个头之间？
@@ -184,6 +167,6 @@ print(f"练习 2｜编码器：桶 {int(relative.t5_bucket(np.array(-r), True, n
 
 # 练习 3
 mpt = configs.load("mpt_7b")
-m_min = relative.alibi_slopes(mpt["heads"]).min()
-print(f"练习 3｜要高出 m·L = {float(relative.alibi_score_gap(m_min, mpt['context'])):.1f}；"
-      f"内容分一样时，权重只剩 {float(relative.alibi_weight_ratio(m_min, mpt['context'])):.2%}")
+a_min = relative.alibi_slopes(mpt["heads"]).min()
+print(f"练习 3｜要高出 a_h·L = {float(relative.alibi_score_gap(a_min, mpt['context'])):.1f}；"
+      f"内容分一样时，权重只剩 {float(relative.alibi_weight_ratio(a_min, mpt['context'])):.2%}")

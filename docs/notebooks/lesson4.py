@@ -38,7 +38,7 @@ print("转一圈要多少个 token（λ_i = 2π/ω_i）:", rope.wavelengths(inv_
 # %% [markdown]
 # ## 2. 旋转 q 和 k，分数只看距离：rotate
 #
-# 取网页实测的那个头和例句里的第一个字，算出投影后的 $q$、$k$。同一对向量放在不同的绝对位置上，只要距离 $n - m$ 相同，旋转后的点积就相同：
+# 取网页实测的那个头和例句里的第一个字，算出投影后的 $q$、$k$。查询在位置 $m$、键在位置 $n$；同一对向量放在不同的绝对位置上，只要距离 $m - n$ 相同，旋转后的点积就相同：
 
 # %%
 head, tokens = shift.head_and_tokens(ex.SENTENCE, head_dim, ex.L4_SEED)
@@ -52,8 +52,8 @@ def score(m, n):
 
 
 m, n = ex.PAIR_M, ex.PAIR_N
-for a, b in ((m, n), (m + ex.SHIFT, n + ex.SHIFT), (m + ex.FAR_POSITION, n + ex.FAR_POSITION), (m, n + 1)):
-    print(f"q 在位置 {a:>7,}，k 在位置 {b:>7,}（距离 {b - a}）: 分数 {score(a, b):+.6f}")
+for a, b in ((m, n), (m + ex.SHIFT, n + ex.SHIFT), (m + ex.FAR_POSITION, n + ex.FAR_POSITION), (m + 1, n)):
+    print(f"q 在位置 {a:>7,}，k 在位置 {b:>7,}（距离 m − n = {a - b}）: 分数 {score(a, b):+.6f}")
 print("旋转不改变长度:", np.allclose(np.linalg.norm(rope.rotate(q_vec[None, :], [ex.FAR_POSITION], inv_freq)), np.linalg.norm(q_vec)))
 
 # %% [markdown]

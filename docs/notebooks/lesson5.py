@@ -11,7 +11,7 @@
 # %% [markdown]
 # # 第 5 课 动手：超长上下文：位置插值、YaRN、调底数与有效长度
 #
-# 这本笔记本配合[第 5 课](https://posenc.github.io/posenc/lessons/05-long-context/)使用：按真实模型的配置逐对算出 YaRN 之后的频率，和位置插值（PI）、NTK-aware 对照；再算真实训练配方里的调底数（ABF）对每个频率对做了什么，以及 RULER 测出的有效长度占声称窗口的多少。
+# 这本笔记本配合[第 5 课](https://posenc.github.io/posenc/lessons/05-long-context/)使用：按真实模型的配置逐对算出 YaRN 之后的频率，和位置插值（PI）、NTK-aware 对照；算 LongRoPE 的两套倍数；再算真实训练配方里的调底数（ABF）对每个频率对做了什么，前人的临界维度和底数下界，RULER 测出的有效长度占声称窗口的多少，以及 bf16 下角度差多少。
 #
 # 每个代码格都调用课程自己的 `posenc` 库，也就是课程网页上每个数字和每张图背后的同一份代码。网站构建时这本笔记本会被完整运行一遍，你在网页上看到的输出就是那次运行的结果；任何一格报错，网站就构建失败。
 #
@@ -74,9 +74,22 @@ print("不缩放时越界:", scaling.pairs_beyond_trained_angles(m["none"], m["n
 print("NTK-aware 的新底数:", f"{scaling.ntk_aware_base(theta, s, head_dim):,.0f}")
 
 # %% [markdown]
-# ## 4. 调底数（ABF）：base_change、turn_fraction、ntk_factor_for_base
+# ## 4. LongRoPE：scaling.longrope
 #
-# 真实的长上下文模型常在**训练时**就把底数调大，再在更长的序列上继续训练。`long_context.base_raises()` 列出本课算的几份配方（每个值都来自带出处的数据文件）；`base_change` 数出训练长度里转满一圈的对、最慢一对转过的比例；`ntk_factor_for_base` 给出同样频率对应的 NTK-aware 倍数 $s$。
+# Phi-3.5-mini-instruct 的配置带两套倍数（每一对一个）：序列长过训练长度时用 `long_factor`，否则用 `short_factor`。注意力系数 $\sqrt{1 + \ln s / \ln L}$ 只看 $s$，不看当前长度。`seq_len` 传进去，就是 transformers 在推理时做的那次切换。
+
+# %%
+phi = configs.load("phi35_mini")
+kind, kw = scaling.scaling_arguments(phi)
+omega = rope.inverse_frequencies(phi["head_dim"], phi["rope_theta"])
+for seq_len in (None, phi["context"], phi["context"] + 1):
+    w, att = scaling.longrope(**{**kw, "seq_len": seq_len})
+    print(f"seq_len={seq_len}: 第 0 对 ÷{omega[0] / w[0]:.2f}  最慢一对 ÷{omega[-1] / w[-1]:.2f}  注意力系数 {att:.4f}")
+
+# %% [markdown]
+# ## 5. 调底数（ABF）：base_change、turn_fraction、ntk_factor_for_base
+#
+# 真实的长上下文模型常在**训练时**就把底数调大，再在更长的序列上继续训练。`long_context.base_raises()` 列出本课算的几份配方（每个值都来自带出处的数据文件；Llama 3 从头就用大底数，不是配方里的一步，不在其中）；`base_change` 数出训练长度里转满一圈的对、最慢一对转过的比例；`ntk_factor_for_base` 给出同样频率对应的 NTK-aware 倍数 $s$。
 
 # %%
 for case in long_context.base_raises():
@@ -99,7 +112,44 @@ for name, w in (("调底数前", before), ("调底数后", after)):
 print(f"这个位置是新训练长度的 {code.far / code.new_length:.1f} 倍")
 
 # %% [markdown]
-# ## 5. 窗口 ≠ 有效长度：ruler_rows
+# SmolLM3 第一段的新底数，训练配置和发布博客说法不一（2,000,000 和 1.5M）。`smollm3_blog_variant()` 用博客的值再算一遍同一行。
+
+# %%
+for case in (long_context.base_raise("smollm3_32k"), long_context.smollm3_blog_variant()):
+    ch = case.change()
+    print(f"{case.label:<16} θ' = {case.new_base:>11,.0f}  转满一圈 {ch.turned_before} → {ch.turned_after}  NTK 的 s ≈ {case.ntk_factor():.3g}")
+
+# %% [markdown]
+# ## 6. 临界维度与底数下界：rope_bounds
+#
+# Liu et al. 2023 的临界维度 $d_{\text{extra}}$：在训练长度里转得满一圈的维数。Men et al. 2024 的检验：$B = \sum_i \cos(k\,\omega_i)$ 在距离 $0$ 到 $L$ 上都不小于 $0$。能通过的底数连不成一段，所以只能逐个试。
+
+# %%
+from posenc import rope_bounds
+
+for key in ("llama2_7b", "llama3_8b", "qwen3_8b"):
+    c = configs.load(key)
+    chk = rope_bounds.check_base(c["head_dim"], c["rope_theta"], c["context"])
+    print(f"{c.name:<10} d_extra = {rope_bounds.critical_dimension(c['head_dim'], c['rope_theta'], c['context'])}"
+          f"  B 最小 {chk.minimum:6.2f}  第一次小于 0 的距离 {chk.first_negative}")
+for base in (6.3e5, 6.4e5):
+    print(f"底数 {base:,.0f} 在 32,768 上通过: {rope_bounds.check_base(128, base, 32_768).passes}")
+
+# %% [markdown]
+# ## 7. bf16 下的角度：numerics
+#
+# 同一个角度 $p\,\omega_i$，按 bf16 和 fp32 各算一遍，和 float64 比。
+
+# %%
+from posenc import numerics
+
+for p in (4_095, 32_767, 131_071):
+    bf = numerics.angle_errors(p, 128, 1e6, "bfloat16")
+    f32 = numerics.angle_errors(p, 128, 1e6, "float32")
+    print(f"位置 {p:>7,}: bf16 间隔 {numerics.bf16_spacing(p):>3}  bf16 最大误差 {bf.max():7.2f} 弧度  fp32 最大误差 {f32.max():.1e}")
+
+# %% [markdown]
+# ## 8. 窗口 ≠ 有效长度：ruler_rows
 #
 # RULER（Hsieh et al. 2024）把「有效长度」定义为分数仍不低于门槛的最长长度。下面是本课列出的几行，以及有效长度占声称窗口的比例（RULER 表里的 K 按 1,024 个 token 算）。
 

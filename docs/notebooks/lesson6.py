@@ -48,7 +48,23 @@ print("最快与最慢一对的波长:", f"{rope.wavelengths(inv_partial)[0]:.2f
 print(f"原生上下文 {cfg['context']:,} 内转不完一圈的对数:", rope.pairs_not_completing_turn(inv_partial, cfg["context"]))
 
 # %% [markdown]
-# ## 3. 不旋转的维度不带位置：partial rotation
+# ## 3. p-RoPE 去掉的是慢的频率：p_rope_frequencies
+#
+# p-RoPE（Barbero et al. 2024）留下的是整个头里转得最快的那些对，指数仍除以 head_dim，其余的对频率为 0、不转；transformers 把它叫 proportional RoPE。上一节的部分 RoPE 则在旋转的维数上铺满从快到慢的整段频率。同样转一部分的对，两种做法最慢的那一对差了几个数量级。
+
+# %%
+nxt = configs.load(ex.PROPE_MODEL)
+full = rope.inverse_frequencies(nxt["head_dim"], nxt["rope_theta"])
+partial = rope.inverse_frequencies(nxt["head_dim"], nxt["rope_theta"], nxt["rotary_fraction"])
+prope = hybrid.p_rope_frequencies(nxt["head_dim"], nxt["rope_theta"], nxt["rotary_fraction"])
+prope = prope[prope > 0]
+print(f"{nxt.name}（rope_theta 的核实标签 {nxt.field('rope_theta').tag}），原生上下文 {nxt['context']:,}")
+for name, inv_ in (("整个头都转", full), ("部分 RoPE", partial), ("p-RoPE", prope)):
+    lam = rope.wavelengths(inv_)
+    print(f"{name:>8}: {len(inv_):>3} 对，最慢一对周期 {lam[-1]:>14,.0f}，转不满一圈 {rope.pairs_not_completing_turn(inv_, nxt['context']):>3} 对")
+
+# %% [markdown]
+# ## 4. 不旋转的维度不带位置：partial rotation
 #
 # 把同一对 q、k 放在不同位置上：旋转部分的分数随相对距离变化，不旋转部分的分数和位置完全无关。
 
@@ -63,7 +79,7 @@ for m, n in ((0, 0), (0, 50), (1000, 1050), (0, 5000)):
     print(f"q@{m:>4}, k@{n:>4}: 旋转部分 {qm[:rdim] @ kn[:rdim]:+8.4f}   不旋转部分 {qm[rdim:] @ kn[rdim:]:+8.4f}")
 
 # %% [markdown]
-# ## 4. 同一个向量隔 k 个位置和自己打分：self_scores
+# ## 5. 同一个向量隔 k 个位置和自己打分：self_scores
 #
 # `rope.self_scores` 真的把 q 转过去再做点积；`rope.self_scores_closed_form` 用推导出的公式 Σ|q_i|²cos(kω_i)。两者应该只差舍入误差。每一对长度都为 1 时，才是第 3 课那条 Σcos(kω_i)。
 
@@ -83,9 +99,9 @@ sum_cos = rope.self_scores(unit, ks, inv)
 print(f"每对长度为 1：起点 {sum_cos[0]:.2f}，最低 {sum_cos.min():.2f}（距离 {sum_cos.argmin()}）")
 
 # %% [markdown]
-# ## 5. 哪些层带 RoPE：layer_pattern 与 pattern_counts
+# ## 6. 哪些层带 RoPE：layer_pattern 与 pattern_counts
 #
-# 每一层的类型：带 RoPE 的全局、局部（滑动窗口）、分块注意力，不加位置编码的全局注意力（NoPE），或者不是注意力的 Gated DeltaNet。没有记录总层数的模型，只数一个周期。
+# 每一层的类型：带 RoPE 的全局、局部（滑动窗口）、分块注意力，不加位置编码的全局注意力（NoPE），没有 softmax 的线性注意力（Gated DeltaNet、KDA），或者 Mamba 层。Kimi Linear 和 Jamba 的注意力层一层也不带位置编码。没有记录总层数的模型，只数一个周期；Kimi Linear 的层排列不是严格的周期，它的「一个周期」就是全部层。
 
 # %%
 for key in ex.LAYER_MODELS + ("command_a",):
@@ -97,7 +113,7 @@ for key in ex.LAYER_MODELS + ("command_a",):
     print(f"{model.name}: {whole} {n} 层 {counts}\n    一个周期: {first}")
 
 # %% [markdown]
-# ## 6. Qwen3-Next 的 q/k 里有多少带 RoPE：rope_dim_shares
+# ## 7. Qwen3-Next 的 q/k 里有多少带 RoPE：rope_dim_shares
 #
 # 按每一层真实的宽度加起来，和「带 RoPE 的层的占比 × 每头旋转维的占比」比较。
 
@@ -108,7 +124,7 @@ print(f"k: {s.key_rope:,} / {s.key_dims:,} = {s.key_share:.2%}")
 print(f"简单乘积: {s.layer_share:.0%} × {s.head_share:.0%} = {s.simple_product:.2%}")
 
 # %% [markdown]
-# ## 7. Llama 4 的 NoPE 层放大 q：llama4_attn_scale
+# ## 8. Llama 4 的 NoPE 层放大 q：llama4_attn_scale
 
 # %%
 scout = configs.load("llama4_scout")
@@ -117,7 +133,7 @@ for p, scale in zip(positions, hybrid.llama4_attn_scale(positions, scout["floor_
     print(f"位置 {p:>10,}: q × {scale:.4f}")
 
 # %% [markdown]
-# ## 8. MLA 的吸收为什么容不下 RoPE：absorption_demo
+# ## 9. MLA 的吸收为什么容不下 RoPE：absorption_demo
 #
 # 一个小的随机注意力头：不加 RoPE 时，先把 W_UQᵀW_UK 乘好（吸收）和先还原 k 再打分，结果只差舍入误差；RoPE 加在压缩后的 key 上，固定矩阵就算错了；把 RoPE 挪到单独的 q_R、k_R 上（解耦），又对了。
 
@@ -128,7 +144,7 @@ print(f"RoPE 加在压缩后的 key 上: 最大差 {demo.rope_on_keys:.2f}（分
 print(f"解耦 RoPE:            最大差 {demo.decoupled:.1e}")
 
 # %% [markdown]
-# ## 9. DeepSeek-V3 每个 token 缓存多少：for_model
+# ## 10. DeepSeek-V3 每个 token 缓存多少：for_model
 
 # %%
 cmp = mla.for_model(configs.load(ex.MLA_MODEL))
@@ -139,10 +155,10 @@ print(f"同样的头做多头注意力是 MLA 的 {cmp.mha_full_keys / cmp.mla:.
 # %% [markdown]
 # ## 练习 Exercises
 #
-# 1. 如果把 GLM-4.5 的指数错误地按 head_dim 而不是旋转维数来算，最慢一对的波长会变成多少？和正确值比较。
-# 2. 第 4 节里，换一个种子，或者把 q 的分量都放到最快的一对上：分数曲线怎么变？
-# 3. 第 5 节里，SmolLM3 哪几层不加 RoPE？把 `nope_layer_interval` 想成 3，数一数会有几层。
-# 4. 第 8 节里，把 `rope_head_dim` 改大或改小，解耦之后的差还是舍入误差吗？
+# 1. 如果把 GLM-4.5 的指数错误地按 head_dim 而不是旋转维数来算，最慢一对的波长会变成多少？和正确值比较。这个「错误」的结果，恰好是 p-RoPE 留下的那些频率：用 `hybrid.p_rope_frequencies` 验证一下。
+# 2. 第 5 节里，换一个种子，或者把 q 的分量都放到最快的一对上：分数曲线怎么变？
+# 3. 第 6 节里，SmolLM3 哪几层不加 RoPE？把 `nope_layer_interval` 想成 3，数一数会有几层。
+# 4. 第 9 节里，把 `rope_head_dim` 改大或改小，解耦之后的差还是舍入误差吗？
 
 # %%
 # 练习 1：起点（错误的写法：指数除以 head_dim）

@@ -7,7 +7,7 @@ from posenc.examples import ALIBI_HEADS, ALIBI_SENTENCE_HEAD, FAR_POSITION, SENT
 
 
 def alibi_slopes(n_heads: int) -> torch.Tensor:
-    """Press et al. 2022 §3：n 是 2 的幂时，斜率是首项和公比都为 2^(−8/n) 的等比数列。"""
+    """Press et al. 2022 §3：头数 H 是 2 的幂时，斜率 a_h 是首项和公比都为 2^(−8/H) 的等比数列。"""
     def geometric(n: int) -> list[float]:
         ratio = 2 ** (-8 / n)
         return [ratio ** h for h in range(1, n + 1)]
@@ -20,8 +20,8 @@ def alibi_slopes(n_heads: int) -> torch.Tensor:
 
 
 def alibi_bias(n_heads: int, positions: torch.Tensor) -> torch.Tensor:
-    """(头, 查询, 键)：m·(p_j − p_i) = −m·(p_i − p_j)；键在查询之后的格子填 −∞，这就是因果掩码。"""
-    offset = positions[None, :] - positions[:, None]  # p_j − p_i：键在查询前面时是负数
+    """(头, 查询, 键)：a_h·(n − m) = −a_h·(m − n)，m 是查询的位置、n 是键的位置；键在查询之后的格子填 −∞，这就是因果掩码。"""
+    offset = positions[None, :] - positions[:, None]  # n − m：键在查询前面时是负数
     bias = alibi_slopes(n_heads)[:, None, None] * offset
     return bias.masked_fill(offset > 0, float("-inf"))
 

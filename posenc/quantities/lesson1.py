@@ -7,6 +7,7 @@ from functools import lru_cache
 import numpy as np
 
 from posenc import attention as at
+from posenc import sinusoidal
 from posenc import tokenize
 from posenc import examples as ex
 from posenc import position_ids as pid
@@ -414,3 +415,88 @@ def _():
 def _():
     alone, _r, wrong = _leftpad_outputs()
     return np.abs(alone - wrong).max()
+
+
+# --- sequence packing (the optional deep dive after padding) ------------------------------------------
+
+
+@lru_cache(maxsize=None)
+def _packed():
+    return pid.pack(ex.PACKED)
+
+
+@number("l1_pack_chars", "", "拼成一行的 token（每个字一格）")
+def _():
+    return " ".join(tokenize.decode(_packed()[0]))
+
+
+@number("l1_pack_docs", "", "拼成一行后，每一格属于第几篇文档")
+def _():
+    return pid.format_row(_packed()[1])
+
+
+@number("l1_pack_pos_running", "", "拼成一行后，沿整行接着数的 position ID")
+def _():
+    return pid.format_row(pid.packed_position_ids(_packed()[1], reset=False))
+
+
+@number("l1_pack_pos_reset", "", "拼成一行后，每篇文档从 0 重新数的 position ID")
+def _():
+    return pid.format_row(pid.packed_position_ids(_packed()[1], reset=True))
+
+
+@number("l1_pack_shift", "d", "拼接后位置接着数：第二篇文档的每个字被推后几格（= 第一篇的长度）")
+def _():
+    doc = _packed()[1]
+    running, reset = pid.packed_position_ids(doc, reset=False), pid.packed_position_ids(doc, reset=True)
+    return int((running - reset)[doc == 1].max())
+
+
+@lru_cache(maxsize=None)
+def _packed_gaps() -> dict:
+    """Per document, the largest difference between its outputs inside the packed row and its outputs alone.
+
+    The demo head with lesson 1's added position vectors, causal attention; the row is run four ways: positions
+    running on or reset per document, under the causal mask over the whole row or the document mask.
+    Returns {(reset, document_mask): [gap of document 0, gap of document 1, …]}.
+    """
+    head = at.make_head(ex.ATTN_D, ex.ATTN_SEED)
+    ids, doc = _packed()
+    tokens = at.token_vectors(ids, ex.ATTN_D, ex.ATTN_SEED)
+    alone = []
+    for text in ex.PACKED:
+        t = tokenize.token_ids(text)
+        x = at.token_vectors(t, ex.ATTN_D, ex.ATTN_SEED) + sinusoidal.table(np.arange(t.size), ex.ATTN_D)
+        alone.append(at.attend(x, head, at.causal_mask(t.size)).out)
+    gaps = {}
+    for reset in (False, True):
+        x = tokens + sinusoidal.table(pid.packed_position_ids(doc, reset=reset), ex.ATTN_D)
+        for docmask in (False, True):
+            out = at.attend(x, head, pid.document_mask(doc) if docmask else at.causal_mask(ids.size)).out
+            gaps[reset, docmask] = [float(np.abs(out[doc == k] - a).max()) for k, a in enumerate(alone)]
+    return gaps
+
+
+@number("l1_pack_gap_causal_running", ".2f", "拼接训练，整行的因果掩码、位置接着数：第二篇文档的输出与它单独跑时的最大差值")
+def _():
+    return _packed_gaps()[False, False][1]
+
+
+@number("l1_pack_gap_causal_reset", ".2f", "拼接训练，整行的因果掩码、每篇从 0 数：第二篇文档的输出与它单独跑时的最大差值")
+def _():
+    return _packed_gaps()[True, False][1]
+
+
+@number("l1_pack_gap_doc_running", ".2f", "拼接训练，文档内掩码、位置接着数：第二篇文档的输出与它单独跑时的最大差值")
+def _():
+    return _packed_gaps()[False, True][1]
+
+
+@number("l1_pack_gap_doc_reset", "", "拼接训练，文档内掩码、每篇从 0 数：第二篇文档的输出与它单独跑时的最大差值（舍入误差）")
+def _():
+    return tiny(_packed_gaps()[True, True][1])
+
+
+@number("l1_pack_gap_first_doc", "", "拼接训练：第一篇文档的输出与它单独跑时的最大差值（四种做法里最大的）")
+def _():
+    return tiny(max(g[0] for g in _packed_gaps().values()))

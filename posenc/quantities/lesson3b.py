@@ -1,7 +1,7 @@
 """Numbers lesson 3b (relative position as a bias on the attention score) quotes.
 
 Scopes: ``l3b_`` for the lesson's own demos (the naive per-distance table, the example
-sentence, the parameter table, the RoPE comparison), ``shaw_``, ``t5_`` and ``alibi_`` for
+sentence, the parameter table), ``shaw_``, ``t5_`` and ``alibi_`` for
 each scheme; a per-model number ends in the model's key (``alibi_slope_min_mpt_7b``).
 Everything is computed by posenc.relative from posenc.examples and the model data files.
 """
@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from posenc import configs, facts, rope
+from posenc import configs, facts
 from posenc import examples as ex
 from posenc import relative as rel
 from posenc.quantities import family, number
-from posenc.sinusoidal import DEFAULT_BASE
 
 # --- the naive design: one learned number per distance ---------------------------------------------
 
@@ -52,17 +51,17 @@ def _():
     return ex.SHAW_SENTENCE_K
 
 
-@number("shaw_sentence_clipped", "", "例句最后一个字看各个键时的 clip(j − i, k)，从第一个字到它自己")
+@number("shaw_sentence_clipped", "", "例句最后一个字看各个键时截断后的距离 clip(m − n, c)，从第一个字到它自己")
 def _():
     n = len(ex.SENTENCE)
-    row = rel.shaw_clipped(rel.relative_positions(n), ex.SHAW_SENTENCE_K)[-1]
-    return "、".join(str(int(v)).replace("-", "−") for v in row)
+    distance = -rel.relative_positions(n)[-1]  # m − n: relative_positions gives n − m (Shaw's j − i)
+    return "、".join(str(int(v)) for v in rel.shaw_clipped(distance, ex.SHAW_SENTENCE_K))
 
 
-@number("shaw_sentence_distances", "", "例句最后一个字看各个键时的 j − i（未截断）")
+@number("shaw_sentence_distances", "", "例句最后一个字看各个键时的距离 m − n（未截断），从第一个字到它自己")
 def _():
     n = len(ex.SENTENCE)
-    return "、".join(str(int(v)).replace("-", "−") for v in rel.relative_positions(n)[-1])
+    return "、".join(str(int(v)) for v in -rel.relative_positions(n)[-1])
 
 
 @number("shaw_vectors_base", "d", "Shaw et al. base 模型每层、每个头的相对位置向量个数 2k + 1")
@@ -496,43 +495,6 @@ def register_model_parameters(key: str, name: str) -> None:
 
 for _key, (_name,) in MODEL_PARAMETERS.items():
     register_model_parameters(_key, _name)
-
-
-# --- what a scalar bias cannot express: RoPE's distance preference ---------------------------------
-
-
-def _rope_demo():
-    inv = rope.inverse_frequencies(ex.SIN_DIM, DEFAULT_BASE)
-    q = np.random.default_rng(ex.ROPE_DEMO_SEED).standard_normal(ex.SIN_DIM)
-    keys = [rel.rope_key_preferring(q, delta, inv) for delta in ex.ROPE_PREFERRED]
-    return inv, q, keys
-
-
-@number("l3b_rope_peak_a", "d", "RoPE：同一个查询对第一种键内容，分数最高的距离")
-def _():
-    inv, q, keys = _rope_demo()
-    return int(np.argmax(rel.rope_scores_by_distance(q, keys[0], inv, ex.ROPE_DEMO_SPAN)))
-
-
-@number("l3b_rope_peak_b", "d", "RoPE：同一个查询对第二种键内容，分数最高的距离")
-def _():
-    inv, q, keys = _rope_demo()
-    return int(np.argmax(rel.rope_scores_by_distance(q, keys[1], inv, ex.ROPE_DEMO_SPAN)))
-
-
-@number("l3b_alibi_peak", "d", "ALiBi：同样两种键内容，分数最高的距离（两种都一样）")
-def _():
-    inv, q, keys = _rope_demo()
-    m = rel.alibi_slopes(ex.ALIBI_HEADS)[ex.ALIBI_HEAD - 1]
-    peaks = {int(np.argmax(rel.alibi_scores_by_distance(q, k, m, ex.ROPE_DEMO_SPAN))) for k in keys}
-    if len(peaks) != 1:
-        raise ValueError(f"ALiBi's peaks differ between key contents: {peaks}; a bias that depends only on distance cannot do that")
-    return peaks.pop()
-
-
-@number("l3b_rope_demo_span", "d", "比较分数随距离变化时看到多远")
-def _():
-    return ex.ROPE_DEMO_SPAN
 
 
 # --- exercises ------------------------------------------------------------------------------------

@@ -8,7 +8,10 @@ native context from models.yaml unless the name says otherwise.
 from __future__ import annotations
 
 
-from .. import clock, configs, examples as ex, rope, shift
+import numpy as np
+
+from .. import clock, configs, examples as ex, relative, rope, shift
+from ..sinusoidal import DEFAULT_BASE
 from . import family, number
 from .lesson1 import tiny
 
@@ -56,21 +59,24 @@ def _():
 
 
 # --- per model: rope_pairs_not_turning_<key>, rope_pairs_total_<key>, rope_rotary_dim_<key> -------------
-# Registered for the models the pages quote (lesson 4's table, and GLM-4.5 in lesson 6), not for
-# every model in models.yaml: a quantity no page quotes fails tests/test_numbers.py.
+# Registered for the models the pages quote, not for every model in models.yaml (a quantity no page quotes
+# fails tests/test_numbers.py): lesson 4's table (examples.ROPE_TABLE_MODELS); DeepSeek-V3 and gpt-oss, which
+# lesson 4's #next and lesson 5 quote; Qwen3-Next (lesson 4's folded note on its sources, lesson 6) and GLM-4.5
+# (lesson 6). Mistral 7B v0.1 is not counted at a native context: every score it computes is within its
+# attention window (l4_mistral_window_pairs_not_turning).
 
 
 ROPE_COUNTS = family(("rope_pairs_not_turning_{}", "rope_pairs_total_{}", "rope_rotary_dim_{}"), {
     "llama2_7b": ("rope_pairs_not_turning_llama2_7b", "rope_pairs_total_llama2_7b", "rope_rotary_dim_llama2_7b"),
     "llama3_8b": ("rope_pairs_not_turning_llama3_8b", "rope_pairs_total_llama3_8b", "rope_rotary_dim_llama3_8b"),
-    "mistral_7b_v01": ("rope_pairs_not_turning_mistral_7b_v01", "rope_pairs_total_mistral_7b_v01", "rope_rotary_dim_mistral_7b_v01"),
     "qwen3_8b": ("rope_pairs_not_turning_qwen3_8b", "rope_pairs_total_qwen3_8b", "rope_rotary_dim_qwen3_8b"),
     "deepseek_v3": ("rope_pairs_not_turning_deepseek_v3", "rope_pairs_total_deepseek_v3", "rope_rotary_dim_deepseek_v3"),
     "gpt_oss": ("rope_pairs_not_turning_gpt_oss", "rope_pairs_total_gpt_oss", "rope_rotary_dim_gpt_oss"),
     "qwen3_next_80b_a3b": ("rope_pairs_not_turning_qwen3_next_80b_a3b", "rope_pairs_total_qwen3_next_80b_a3b",
                            "rope_rotary_dim_qwen3_next_80b_a3b"),
     "glm45": ("rope_pairs_not_turning_glm45", "rope_pairs_total_glm45", "rope_rotary_dim_glm45"),
-}, members=ex.ROPE_TABLE_MODELS + ("glm45",))
+    "mistral_7b_v01": ("rope_pairs_not_turning_mistral_7b_v01", "rope_pairs_total_mistral_7b_v01", "rope_rotary_dim_mistral_7b_v01"),
+}, members=ex.ROPE_TABLE_MODELS + ("deepseek_v3", "gpt_oss", "qwen3_next_80b_a3b", "glm45", "mistral_7b_v01"))
 
 
 def register_rope_family(key: str) -> None:
@@ -196,9 +202,9 @@ def _():
     return ex.PAIR_N + ex.SHIFT
 
 
-@number("l4_pair_offset", "d", "n − m")
+@number("l4_pair_offset", "d", "手算那一对的距离 m − n（q 在 k 之后时为正）")
 def _():
-    return ex.PAIR_N - ex.PAIR_M
+    return ex.PAIR_M - ex.PAIR_N
 
 
 @number("l4_pair_index", "d", "手算的是第几对")
@@ -231,7 +237,7 @@ def _():
     return _pair(ex.PAIR_M + ex.SHIFT, ex.PAIR_N + ex.SHIFT)[1]
 
 
-@number("l4_pair_rope_formula", ".4f", "|q||k|cos(φ_k − φ_q + (n−m)ω)：不旋转、直接按公式算的分数")
+@number("l4_pair_rope_formula", ".4f", "|q||k|cos((m − n)ω + φ_q − φ_k)：不旋转、直接按公式算的分数")
 def _():
     return shift.pair_score_polar(ex.PAIR_Q, ex.PAIR_K, ex.PAIR_M, ex.PAIR_N, shift.pair_omega(ex.PAIR_INDEX, ex.L4_DIM))
 
@@ -272,7 +278,7 @@ def _models_using(position: str) -> list:
 
 # How lesson 4 names the position methods of the models it does not count as RoPE. A new kind in
 # models.yaml fails here until it is named, so the sentence never leaves a model out.
-_OTHER_KINDS = {"learned": "可学习位置表", "alibi": "ALiBi", "t5": "T5 的相对位置偏置"}
+_OTHER_KINDS = {"learned": "可学习位置表", "alibi": "ALiBi", "t5": "T5 的相对位置偏置", "nope": "注意力层一律不加位置编码"}
 
 
 @number("l4_rope_models", "d", "models.yaml 里用 RoPE 的模型数（不含多模态的 M-RoPE）")
@@ -314,6 +320,55 @@ def _():
     return _spectrum("qwen3_next_80b_a3b").first_not_turning
 
 
+@number("l4_mistral_window_pairs_not_turning", ",", "Mistral 7B v0.1：按它的注意力窗口（sliding_window）算，每个头转不满一圈的频率对数")
+def _():
+    cfg = configs.load("mistral_7b_v01")
+    return rope.model_spectrum(cfg, cfg["sliding_window"]).count_not_turning
+
+
 @number("qwen3_slowest_turns_in_context", ".2%", "Qwen3-8B 最慢一对在原生上下文内转过的圈数")
 def _():
     return _spectrum("qwen3_8b").slowest_turns
+
+
+# --- why big models chose RoPE over ALiBi (the end of lesson 4) ----------------------------------------------
+# One query and two key contents (examples.WHY_ROPE_*): each key is the query turned back by one of
+# WHY_ROPE_PREFERRED tokens (posenc.relative.rope_key_preferring), so under RoPE each content scores highest
+# at its own distance; ALiBi adds the same −a·(m − n) to both, so both peak at the nearest key.
+
+
+def why_rope_demo():
+    """(inverse frequencies, the query, the two key contents, ALiBi's slope) of that comparison."""
+    inv = rope.inverse_frequencies(ex.SIN_DIM, DEFAULT_BASE)
+    q = np.random.default_rng(ex.WHY_ROPE_SEED).standard_normal(ex.SIN_DIM)
+    keys = [relative.rope_key_preferring(q, delta, inv) for delta in ex.WHY_ROPE_PREFERRED]
+    return inv, q, keys, float(relative.alibi_slopes(ex.ALIBI_HEADS)[ex.ALIBI_HEAD - 1])
+
+
+def _rope_peak(which: int) -> int:
+    inv, q, keys, _ = why_rope_demo()
+    return int(np.argmax(relative.rope_scores_by_distance(q, keys[which], inv, ex.WHY_ROPE_SPAN)))
+
+
+@number("l4_why_rope_peak_a", "d", "RoPE：同一个查询对第一种键内容，分数最高的距离 m − n")
+def _():
+    return _rope_peak(0)
+
+
+@number("l4_why_rope_peak_b", "d", "RoPE：同一个查询对第二种键内容，分数最高的距离 m − n")
+def _():
+    return _rope_peak(1)
+
+
+@number("l4_why_alibi_peak", "d", "ALiBi：同样两种键内容，分数最高的距离（两种都一样）")
+def _():
+    inv, q, keys, slope = why_rope_demo()
+    peaks = {int(np.argmax(relative.alibi_scores_by_distance(q, k, slope, ex.WHY_ROPE_SPAN))) for k in keys}
+    if len(peaks) != 1:
+        raise ValueError(f"ALiBi's peaks differ between key contents: {peaks}; a bias that depends only on distance cannot do that")
+    return peaks.pop()
+
+
+@number("l4_why_rope_span", "d", "比较分数随距离变化时看到多远")
+def _():
+    return ex.WHY_ROPE_SPAN

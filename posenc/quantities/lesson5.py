@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from .. import configs, facts, long_context, rope, scaling
+from .. import configs, facts, long_context, numerics, rope, rope_bounds, scaling
 from .. import examples as ex
 from ..formatting import format_value
 from . import number
@@ -671,9 +671,10 @@ def yarn_table_markdown(t: scaling.YarnPairs, rows: list[int] | None = None) -> 
         raise ValueError(f"rows must be pair indices 0 … {n - 1}, got {rows!r}; e.g. table_rows(t)")
     omega = 2 * np.pi / t.wavelength
     paper = t.paper_ramp
-    head = ("| 对 $i$ | 周期 $\\lambda_i$（token） | 圈数 $r_i = L/\\lambda_i$ | 论文 $1-\\gamma(r_i)$ | 代码 $\\text{ramp}_i$ "
-            "| 区段 | $\\omega_i'/\\omega_i$ | 最终频率 $\\omega_i'$ |")
-    lines = [head, "|---:|---:|---:|---:|---:|:--|---:|---:|"]
+    # headers in plain Unicode, not TeX: a formula in a header is set by KaTeX into a few hundred bytes of markup
+    head = "| 对 i | 周期 λᵢ（token） | 圈数 rᵢ = L/λᵢ | 论文 1−γ(rᵢ) | 代码 rampᵢ | 区段 | ω′ᵢ/ωᵢ | 最终频率 ω′ᵢ |"
+    # default alignment: each of up to 8 × 64 cells would otherwise carry a style attribute
+    lines = [head, "|---|---|---|---|---|---|---|---|"]
     for j in idx:
         ramp = float(t.ramp[j])
         band = "保持原频率" if ramp == 0 else f"除以 {t.factor:g}" if ramp == 1 else "过渡"
@@ -719,3 +720,298 @@ def _():
 def _():
     c = _codellama()
     return c.far / c.new_length
+
+
+# === deep dives (issue 31) ==========================================================================
+
+# --- ABF: SmolLM3's first long stage by the config (the table) and by the release blog -------------------------
+
+
+def _smol(which: str) -> long_context.BaseRaise:
+    return long_context.base_raise("smollm3_32k") if which == "config" else long_context.smollm3_blog_variant()
+
+
+@number("abf_smollm3_turned_config", ",", "SmolLM3 第一段按训练配置（θ=2,000,000）在 32,768 内转满一圈的对数")
+def _():
+    return _smol("config").change().turned_after
+
+
+@number("abf_smollm3_turned_blog", ",", "SmolLM3 第一段按发布博客（θ=1.5M）在 32,768 内转满一圈的对数")
+def _():
+    return _smol("blog").change().turned_after
+
+
+@number("abf_smollm3_turned_before", ",", "SmolLM3 主体预训练（θ=50,000，4,096）转满一圈的对数")
+def _():
+    return _smol("config").change().turned_before
+
+
+@number("abf_smollm3_share_config", ".2%", "SmolLM3 第一段按训练配置，最慢一对在 32,768 内转过的比例")
+def _():
+    return _smol("config").change().slowest_fraction_after
+
+
+@number("abf_smollm3_share_blog", ".2%", "SmolLM3 第一段按发布博客，最慢一对在 32,768 内转过的比例")
+def _():
+    return _smol("blog").change().slowest_fraction_after
+
+
+@number("abf_smollm3_ntk_config", ".3g", "SmolLM3 第一段按训练配置，相当于 NTK-aware 的 s")
+def _():
+    return _smol("config").ntk_factor()
+
+
+@number("abf_smollm3_ntk_blog", ".3g", "SmolLM3 第一段按发布博客，相当于 NTK-aware 的 s")
+def _():
+    return _smol("blog").ntk_factor()
+
+
+# --- LongRoPE on Phi-3.5-mini ------------------------------------------------------------------------------------
+
+
+def _phi():
+    cfg = _cfg(ex.LONGROPE_MODEL)
+    kind, kwargs = scaling.scaling_arguments(cfg)
+    short, _ = scaling.longrope(**kwargs)
+    long_, att = scaling.longrope(**{**kwargs, "seq_len": cfg["max_position_embeddings"]})
+    omega = rope.inverse_frequencies(cfg["head_dim"], cfg["rope_theta"])
+    return cfg, kwargs, omega, short, long_, att
+
+
+def _phi_factor() -> float:
+    cfg = _cfg(ex.LONGROPE_MODEL)
+    return cfg["max_position_embeddings"] / cfg["context"]
+
+
+@number("longrope_phi35_pairs", ",", "Phi-3.5-mini 每个头的频率对数（short/long 两个列表各有这么多项）")
+def _():
+    return len(_phi()[2])
+
+
+@number("longrope_phi35_factor", "g", "Phi-3.5-mini 的 s = max_position_embeddings ÷ original_max_position_embeddings")
+def _():
+    return _phi_factor()
+
+
+@number("longrope_phi35_short_max", ".2f", "Phi-3.5-mini short_factor 的最大值")
+def _():
+    return max(_phi()[1]["short_factor"])
+
+
+@number("longrope_phi35_long_min", ".2f", "Phi-3.5-mini long_factor 的最小值（第 0 对）")
+def _():
+    return min(_phi()[1]["long_factor"])
+
+
+@number("longrope_phi35_long_max", ".2f", "Phi-3.5-mini long_factor 的最大值（最慢一对）")
+def _():
+    return max(_phi()[1]["long_factor"])
+
+
+@number("longrope_phi35_long_above_s", ",", "Phi-3.5-mini long_factor 中大于 s（比位置插值压得还多）的对数")
+def _():
+    return int(np.sum(np.asarray(_phi()[1]["long_factor"]) > _phi_factor()))
+
+
+@number("longrope_phi35_first_above_s", ",", "Phi-3.5-mini long_factor 第一次大于 s 的那一对的编号")
+def _():
+    return int(np.flatnonzero(np.asarray(_phi()[1]["long_factor"]) > _phi_factor())[0])
+
+
+@number("longrope_phi35_not_turning", ",", "Phi-3.5-mini 不缩放时在 4,096 内转不满一圈的对数")
+def _():
+    cfg, _, omega, *_ = _phi()
+    return rope.pairs_not_completing_turn(omega, cfg["context"])
+
+
+@number("longrope_phi35_not_turning_short", ",", "Phi-3.5-mini 用 short_factor 时在 4,096 内转不满一圈的对数")
+def _():
+    cfg, _, _, short, _, _ = _phi()
+    return rope.pairs_not_completing_turn(short, cfg["context"])
+
+
+@number("longrope_phi35_beyond_long", ",", "Phi-3.5-mini 用 long_factor 扩到 131,072 时转到训练没见过角度的对数")
+def _():
+    cfg, _, omega, _, long_, _ = _phi()
+    return scaling.pairs_beyond_trained_angles(omega, long_, cfg["context"], _phi_factor())
+
+
+@number("longrope_phi35_attention_factor", ".4f", "Phi-3.5-mini 乘在 cos/sin 上的系数 √(1 + ln 32 / ln 4,096)")
+def _():
+    return _phi()[5]
+
+
+@number("longrope_phi35_logit_scale", ".4f", "Phi-3.5-mini 的注意力 logit 放大倍数（系数的平方）")
+def _():
+    return _phi()[5] ** 2
+
+
+@number("longrope_phi35_yarn_factor", ".4f", "同样 s=32 时 YaRN 的系数 0.1·ln 32 + 1，作对照")
+def _():
+    return scaling.yarn_attention_factor(_phi_factor())
+
+
+# --- Liu et al.'s critical dimension and Men et al.'s base test on the course's configs ----------------------------
+
+
+def _bound_rows() -> list[tuple[str, int, float, int]]:
+    """(label, head_dim, base, length) for each row: the models as trained, then the recipes' long stages."""
+    rows = [(_cfg(k).name, _cfg(k)["head_dim"], _cfg(k)["rope_theta"], _cfg(k)["context"]) for k in ex.BOUND_MODELS]
+    for key in ex.BOUND_RECIPES:
+        c = long_context.base_raise(key)
+        rows.append((c.label, c.head_dim, c.new_base, c.new_length))
+    return rows
+
+
+def men_table_fact(length: int) -> str:
+    """The facts name of Men et al.'s Table 2 entry for a power-of-two length (4,096 → men_t2_4k)."""
+    return f"men_t2_{length // 1024}k"
+
+
+def bounds_table_markdown() -> str:
+    head = ("| 配置 | 底数 θ | 训练长度 L | Liu 的 d_extra | 转不满一圈的对 | B 的最小值 "
+            "| B 第一次小于 0 的距离 | Men 表 2 的下界 |")
+    lines = [head, "|:--|--:|--:|--:|--:|--:|--:|--:|"]
+    for label, d, base, L in _bound_rows():
+        check = rope_bounds.check_base(d, base, L)
+        extra = rope_bounds.critical_dimension(d, base, L)
+        first = "—" if check.passes else format_value(check.first_negative, ",")
+        lines.append(f"| {label} | {format_value(base, ',')} | {format_value(L, ',')} | {extra} | {d // 2 - extra // 2} "
+                     f"| {format_value(check.minimum, '.2f')} | {first} | {facts.get(men_table_fact(L)).text} |")
+    return "\n".join(lines)
+
+
+@number("men_bounds_table", "", "Liu 的临界维度与 Men 的 B≥0 检验，算在本课的真实配置上（表 2 的值为论文自报）")
+def _():
+    return bounds_table_markdown()
+
+
+@number("liu_d_extra_llama2_7b", ",", "Liu et al. 的临界维度：Llama 2（θ=10,000，L=4,096）")
+def _():
+    c = _cfg("llama2_7b")
+    return rope_bounds.critical_dimension(c["head_dim"], c["rope_theta"], c["context"])
+
+
+@number("liu_d_extra_qwen3_8b", ",", "Liu et al. 的临界维度：Qwen3-8B（θ=1,000,000，L=32,768）")
+def _():
+    c = _cfg("qwen3_8b")
+    return rope_bounds.critical_dimension(c["head_dim"], c["rope_theta"], c["context"])
+
+
+def _men(key: str) -> rope_bounds.BaseCheck:
+    c = _cfg(key)
+    return rope_bounds.check_base(c["head_dim"], c["rope_theta"], c["context"])
+
+
+@number("men_first_negative_qwen3_8b", ",", "Qwen3-8B（θ=1e6）：B_{m,θ} 第一次小于 0 的距离 m")
+def _():
+    return _men("qwen3_8b").first_negative
+
+
+@number("men_minimum_qwen3_8b", ".2f", "Qwen3-8B：B_{m,θ} 在 0 … 32,768 上的最小值")
+def _():
+    return _men("qwen3_8b").minimum
+
+
+@number("men_first_negative_llama2_7b", ",", "Llama 2（θ=10,000）：B_{m,θ} 第一次小于 0 的距离 m")
+def _():
+    return _men("llama2_7b").first_negative
+
+
+def _men_32k(base: float) -> rope_bounds.BaseCheck:
+    return rope_bounds.check_base(_cfg("qwen3_8b")["head_dim"], base, _cfg("qwen3_8b")["context"])
+
+
+@number("men_table_base_32k_minimum", ".2f", "Men 表 2 给 32k 的下界 6.4e5，在 0 … 32,768 上 B 的最小值（小于 0：不过）")
+def _():
+    return _men_32k(facts.get("men_t2_32k").value).minimum
+
+
+@number("men_neighbour_base_32k", ",", "比表 2 的 32k 下界低一档的底数（两位有效数字）")
+def _():
+    return ex.MEN_NEIGHBOUR_BASE_32K
+
+
+@number("men_neighbour_base_32k_minimum", ".2f", "这个更小的底数在 0 … 32,768 上 B 的最小值（不小于 0：通过）")
+def _():
+    return _men_32k(ex.MEN_NEIGHBOUR_BASE_32K).minimum
+
+
+# --- bfloat16 vs float32 angles on Qwen3-8B ------------------------------------------------------------------------
+
+
+def _bf16_positions() -> dict[str, int]:
+    """Qwen3-8B's last trained position (L − 1) and the last one of its YaRN window (s·L − 1)."""
+    cfg, s, L = _qwen3()
+    return {"train_end": L - 1, "yarn_end": int(s * L) - 1}
+
+
+def _bf16(where: str, precision: str) -> np.ndarray:
+    cfg = _cfg(ex.SCALING_MODEL)
+    return numerics.angle_errors(_bf16_positions()[where], cfg["head_dim"], cfg["rope_theta"], precision)
+
+
+@number("bf16_position_train_end", ",", "Qwen3-8B 训练长度里的最后一个位置 L−1")
+def _():
+    return _bf16_positions()["train_end"]
+
+
+@number("bf16_position_yarn_end", ",", "Qwen3-8B 用 YaRN 扩展后的最后一个位置 s·L−1")
+def _():
+    return _bf16_positions()["yarn_end"]
+
+
+@number("bf16_rounded_train_end", ",", "位置 32,767 存成 bf16 后的值")
+def _():
+    return int(numerics.to_bfloat16(_bf16_positions()["train_end"]))
+
+
+@number("bf16_spacing_train_end", ",", "bf16 在位置 32,767 附近相邻两个可表示值的间隔")
+def _():
+    return numerics.bf16_spacing(_bf16_positions()["train_end"])
+
+
+@number("bf16_spacing_yarn_end", ",", "bf16 在位置 131,071 附近相邻两个可表示值的间隔")
+def _():
+    return numerics.bf16_spacing(_bf16_positions()["yarn_end"])
+
+
+@number("bf16_angle_error_train_end", ".1f", "Qwen3-8B 在位置 32,767：bf16 算出的角度与精确值的最大误差（弧度）")
+def _():
+    return _bf16("train_end", "bfloat16").max()
+
+
+@number("bf16_angle_error_yarn_end", ".1f", "Qwen3-8B 在位置 131,071：bf16 算出的角度的最大误差（弧度）")
+def _():
+    return _bf16("yarn_end", "bfloat16").max()
+
+
+@number("bf16_pairs_beyond_pi_train_end", ",", "Qwen3-8B 在位置 32,767：bf16 角度误差超过 π 的对数")
+def _():
+    return int(np.sum(_bf16("train_end", "bfloat16") > math.pi))
+
+
+@number("bf16_pairs_beyond_pi_yarn_end", ",", "Qwen3-8B 在位置 131,071：bf16 角度误差超过 π 的对数")
+def _():
+    return int(np.sum(_bf16("yarn_end", "bfloat16") > math.pi))
+
+
+@number("bf16_fp32_error_train_end", ".4f", "Qwen3-8B 在位置 32,767：fp32 算出的角度的最大误差（弧度）")
+def _():
+    return _bf16("train_end", "float32").max()
+
+
+@number("bf16_fp32_error_yarn_end", ".4f", "Qwen3-8B 在位置 131,071：fp32 算出的角度的最大误差（弧度）")
+def _():
+    return _bf16("yarn_end", "float32").max()
+
+
+@number("bf16_cos_sin_cast_error", ".4f", "fp32 的 cos/sin 表转成 bf16 时每一项最多变多少（Qwen3-8B，位置 131,071）")
+def _():
+    cfg = _cfg(ex.SCALING_MODEL)
+    return numerics.cos_sin_cast_error(_bf16_positions()["yarn_end"], cfg["head_dim"], cfg["rope_theta"])
+
+
+@number("bf16_exact_integers", ",", "bf16 能精确表示的最大的一段连续整数到多少（2 的「有效位数」次方）")
+def _():
+    return numerics.largest_exact_integer()

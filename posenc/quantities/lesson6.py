@@ -100,6 +100,104 @@ def _():
     return _step(QWEN3_NEXT)
 
 
+@number("wavelength_step_qwen3next_dims_at_qwen3_8b_base", ".3f",
+        "Qwen3-Next 的旋转维数、但底数取 Qwen3-8B 的 θ 时，相邻两对周期之比：只看维数变少的效果")
+def _():
+    ours, base = configs.load(QWEN3_NEXT), configs.load("qwen3_8b")
+    inv = rope.inverse_frequencies(ours["head_dim"], base["rope_theta"], ours["rotary_fraction"])
+    lam = rope.wavelengths(inv)
+    return float(lam[1] / lam[0])
+
+
+@number("rope_pairs_not_turning_window_mistral_7b_v01", "d",
+        "Mistral 7B (v0.1) 在滑动窗口之内转不满一圈的频率对数（每一层都是滑动窗口，分数里的距离不超过窗口）")
+def _():
+    cfg = configs.load("mistral_7b_v01")
+    inv = rope.inverse_frequencies(cfg["head_dim"], cfg["rope_theta"], cfg.get("rotary_fraction", 1.0))
+    return rope.pairs_not_completing_turn(inv, cfg["sliding_window"])
+
+
+# --- partial rotary in 2021–2023: GPT-J-6B, GPT-NeoX-20B, Pythia ----------------------------------------------
+
+EARLY_PARTIAL = family(("rope_rotary_dim_{}", "rope_rotary_share_{}"), {
+    "gptj_6b": ("rope_rotary_dim_gptj_6b", "rope_rotary_share_gptj_6b"),
+    "gpt_neox_20b": ("rope_rotary_dim_gpt_neox_20b", "rope_rotary_share_gpt_neox_20b"),
+    "pythia_6_9b": ("rope_rotary_dim_pythia_6_9b", "rope_rotary_share_pythia_6_9b"),
+}, members=ex.EARLY_PARTIAL_MODELS)
+
+for _key, (_rot, _share) in EARLY_PARTIAL.items():
+
+    def _reg_early(key=_key, rot=_rot, share=_share):
+        name = configs.load(key).name
+
+        @number(rot, "d", f"{name} 每个头旋转的维数")
+        def _():
+            return _dims(key).rotary
+
+        @number(share, ".0%", f"{name} 每个头里旋转维所占比例")
+        def _():
+            d = _dims(key)
+            return d.rotary / d.width
+
+    _reg_early()
+
+
+# --- which frequencies the unturned dims give up: partial_rotary_factor against p-RoPE (Qwen3-Next) ----------
+
+
+def _ladders() -> dict[str, np.ndarray]:
+    """Qwen3-Next's head three ways: the whole head turned, transformers' partial_rotary_factor
+    (the full ladder over the rotary dims) and p-RoPE keeping as many pairs (the full head's fastest)."""
+    cfg = configs.load(ex.PROPE_MODEL)
+    d, theta, frac = cfg["head_dim"], cfg["rope_theta"], cfg["rotary_fraction"]
+    prope = hybrid.p_rope_frequencies(d, theta, frac)
+    return {"full": rope.inverse_frequencies(d, theta), "partial": rope.inverse_frequencies(d, theta, frac),
+            "prope": prope[prope > 0]}
+
+
+def _slowest_period(kind: str) -> float:
+    return float(rope.wavelengths(_ladders()[kind])[-1])
+
+
+def _not_turning(kind: str) -> int:
+    return rope.pairs_not_completing_turn(_ladders()[kind], configs.load(ex.PROPE_MODEL)["context"])
+
+
+@number("qwen3next_pairs_full_head", "d", "Qwen3-Next 整个头都旋转时的频率对数（对照）")
+def _():
+    return len(_ladders()["full"])
+
+
+@number("qwen3next_slowest_period_full_head", ",.0f", "Qwen3-Next 整个头都旋转时，最慢一对的周期（token；θ 未核实）")
+def _():
+    return _slowest_period("full")
+
+
+@number("qwen3next_pairs_not_turning_full_head", "d", "Qwen3-Next 整个头都旋转时，原生上下文里转不满一圈的对数")
+def _():
+    return _not_turning("full")
+
+
+@number("qwen3next_slowest_period_partial", ",.0f", "Qwen3-Next 实际的部分 RoPE（partial_rotary_factor）最慢一对的周期")
+def _():
+    return _slowest_period("partial")
+
+
+@number("qwen3next_prope_pairs", "d", "同样转 1/4 的对、按 p-RoPE 留下的对数（整个头最快的那些）")
+def _():
+    return len(_ladders()["prope"])
+
+
+@number("qwen3next_slowest_period_prope", ",.0f", "p-RoPE 留下的最慢一对的周期（token）")
+def _():
+    return _slowest_period("prope")
+
+
+@number("qwen3next_prope_pairs_not_turning", "d", "p-RoPE 留下的对里，原生上下文里转不满一圈的对数")
+def _():
+    return _not_turning("prope")
+
+
 # --- a vector scored against itself: Σ|q_i|² cos(kω_i), not Σcos(kω_i) -------------------------------------
 
 
@@ -271,7 +369,14 @@ NOPE_LAYERS = family(("nope_layers_{}",), {
     "smollm3_3b": "nope_layers_smollm3_3b",
     "command_r7b": "nope_layers_command_r7b",
     "command_a": "nope_layers_command_a",
-}, members=ex.NOPE_LAYER_MODELS)
+    "kimi_linear_48b": "nope_layers_kimi_linear_48b",
+    "jamba_v01": "nope_layers_jamba_v01",
+}, members=ex.NOPE_LAYER_MODELS + ex.NOPE_ONLY_MODELS)
+# the layers of Kimi Linear and Jamba that are not softmax attention (KDA, Mamba)
+OTHER_LAYERS = family(("nope_other_layers_{}",), {
+    "kimi_linear_48b": "nope_other_layers_kimi_linear_48b",
+    "jamba_v01": "nope_other_layers_jamba_v01",
+}, members=ex.NOPE_ONLY_MODELS)
 
 for _key, (_name,) in ROPE_LAYERS.items():
 
@@ -291,6 +396,16 @@ for _key, (_name,) in NOPE_LAYERS.items():
             return _counts(key)["nope_global"]
 
     _reg_nope()
+
+for _key, (_name,) in OTHER_LAYERS.items():
+
+    def _reg_other(key=_key, name=_name):
+        @number(name, "d", f"{key} 里不是 softmax 注意力的层数（线性注意力或 Mamba）")
+        def _():
+            counts = _counts(key)
+            return counts["linear"] + counts["mamba"]
+
+    _reg_other()
 
 
 @number("nope_layer_period", "d", "Llama 4、SmolLM3、Command 的层模式周期：每这么多层一层 NoPE")
@@ -523,6 +638,46 @@ def _():
 @number("ex_nope_gap", ".4f", "练习：该位置与下一个位置的份额差")
 def _():
     return hybrid.counter_gap(ex.EX_NOPE_T)
+
+
+@number("ex_kimi_mla_layer_numbers", "", "练习：Kimi Linear 48B 里 MLA（全注意力、不加位置编码）层的编号（从 1 数）")
+def _():
+    pattern = hybrid.layer_pattern(configs.load("kimi_linear_48b"))
+    return "、".join(str(i + 1) for i, k in enumerate(pattern) if k == "nope_global")
+
+
+def _neox(kind: str) -> np.ndarray:
+    cfg = configs.load(ex.EX_PROPE_MODEL)
+    d, theta, frac = cfg["head_dim"], cfg["rope_theta"], cfg["rotary_fraction"]
+    if kind == "partial":
+        return rope.inverse_frequencies(d, theta, frac)
+    inv = hybrid.p_rope_frequencies(d, theta, frac)
+    return inv[inv > 0]
+
+
+@number("ex_neox_slowest_period_partial", ",.0f", "练习：GPT-NeoX-20B 自己的部分 RoPE（指数用旋转维数）最慢一对的周期")
+def _():
+    return float(rope.wavelengths(_neox("partial"))[-1])
+
+
+@number("ex_neox_slowest_period_prope", ",.1f", "练习：GPT-NeoX-20B 的头改用 p-RoPE、留下同样多的对时，最慢一对的周期")
+def _():
+    return float(rope.wavelengths(_neox("prope"))[-1])
+
+
+@number("ex_neox_pairs_not_turning_partial", "d", "练习：GPT-NeoX-20B 的部分 RoPE 在 2,048 的上下文里转不满一圈的对数")
+def _():
+    return rope.pairs_not_completing_turn(_neox("partial"), configs.load(ex.EX_PROPE_MODEL)["context"])
+
+
+@number("ex_neox_pairs_not_turning_prope", "d", "练习：改用 p-RoPE 时在同样上下文里转不满一圈的对数")
+def _():
+    return rope.pairs_not_completing_turn(_neox("prope"), configs.load(ex.EX_PROPE_MODEL)["context"])
+
+
+@number("ex_neox_pairs", "d", "练习：GPT-NeoX-20B 每个头旋转的对数")
+def _():
+    return len(_neox("partial"))
 
 
 @number("ex_smollm3_nope_layer_numbers", "", "练习：SmolLM3 里不加 RoPE 的层编号（从 1 数）")

@@ -6,9 +6,19 @@ and the longest lesson (lesson 5: the most formulas, tables and text). Each is l
 faster time of each measure counts: a load on a busy machine (the other test worker, other builds)
 only ever comes out slower, never faster. Times may exceed the budget by TIME_MARGIN for that noise;
 bytes, which do not depend on the machine, get no margin.
+
+Why 20 %: the load event waits on CPU (Material's bundle runs for about a second on a CPU slowed 4×), and
+the formulas on the bytes before them and on the page being parsed, so both move with what else the
+machine runs. Measured on the project's two cores (2026-12-04, lesson 5, the faster of two loads): with a
+load average of 2.5–3, formulas 2.98–2.99 s and load 4.56–5.05 s; with 5–10 (other builds and test runs),
+up to 3.4 s and 6.0 s (1.13× and 1.2× the budget); with 12–15, up to 3.9 s and 6.1 s, where the test
+fails, as it did with 25 %. A CI runner (two cores, the other test worker) is nearer the middle case. The
+margin was 25 % while the formulas and the load event sat at the budget (3.45 s and 4.86 s).
 """
 
 from __future__ import annotations
+
+import re
 
 import pytest
 
@@ -17,8 +27,9 @@ from tools import phone_load
 pytestmark = [pytest.mark.browser, pytest.mark.build]
 
 PAGES = ["", "lessons/05-long-context/"]
+FONT_PRELOAD = re.compile(r'<link rel="preload" href="[^"]*vendor/katex/fonts/KaTeX_([\w-]+)\.woff2"')
 RUNS = 2
-TIME_MARGIN = 1.25
+TIME_MARGIN = 1.2
 
 
 @pytest.fixture(scope="module")
@@ -45,6 +56,12 @@ def test_first_load_on_a_slow_phone_within_budget(browser, gzip_site, page_path)
     over = best.over(times, TIME_MARGIN) + best.over(sizes)
     if page_path.startswith("lessons/"):
         assert best.formulas_ms is not None, "the lesson's first screen should show a formula (the paragraph after the data-flow panel)"
+    # overrides/main.html asks early for KaTeX's two main fonts where it judges a formula to be on the first screen
+    preloads = FONT_PRELOAD.findall((gzip_site.site_dir / page_path / "index.html").read_text(encoding="utf-8"))
+    shown = best.formulas_ms is not None
+    assert sorted(preloads) == (["Main-Regular", "Math-Italic"] if shown else []), (
+        f"/{page_path}: {'a' if shown else 'no'} formula on the first screen, but the page preloads {preloads or 'no font'}: "
+        "change the limit on the text before the first formula in overrides/main.html")
     assert not over, (f"/{page_path} on the phone profile: " + "; ".join(over) + "\n  what moved by the load event:\n    "
                       + "\n    ".join(f"{b / 1000:6.1f} KB  {n}" for n, b, _, _ in sorted(loads[0].requests_at_load, key=lambda r: -r[1])))
 
@@ -63,7 +80,15 @@ def test_the_search_index_waits_for_the_search(browser, gzip_site):
         box = page.locator("input.md-search__input")
         box.fill("YaRN")
         box.press("End")  # Material searches on keyup
-        page.wait_for_function("document.querySelectorAll('.md-search-result__list > li').length > 0", timeout=60_000)
+        page.wait_for_function("() => document.querySelectorAll('.md-search-result__list > li').length > 0", timeout=60_000)
         assert len(asked) == 1
     finally:
         context.close()
+
+
+def test_every_script_waits_until_the_page_is_parsed(site_dir):
+    """overrides/main.html defers every script (a module script is deferred anyway): blocking the parser, they
+    were fetched one after another on the phone profile, a round trip each, and held the load event back."""
+    for path in sorted(site_dir.rglob("*.html")):
+        for tag in re.findall(r"<script\b[^>]*\bsrc=[^>]*>", path.read_text(encoding="utf-8")):
+            assert re.search(r"\sdefer[\s>]", tag), f"{path.relative_to(site_dir)}: {tag} blocks the parser"

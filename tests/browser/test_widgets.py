@@ -623,7 +623,7 @@ def test_rope_pair_shift_keeps_rope_score(visit, site_dir):
     for r in range(3):
         row = rows.nth(r)
         m, n = value(row.locator('[data-pe-col="m"]')), value(row.locator('[data-pe-col="n"]'))
-        assert n - m == 4
+        assert m - n == 4  # the default distance: q at 7, k at 3 (examples.PAIR_M, PAIR_N)
         want_rope = rope.rotate(q[None, :], [int(m)], omega)[0] @ rope.rotate(k[None, :], [int(n)], omega)[0]
         pe_m = sinusoidal.encode(int(m), ex.SIN_DIM)[4:6]
         pe_n = sinusoidal.encode(int(n), ex.SIN_DIM)[4:6]

@@ -70,6 +70,10 @@ for kw in C["yarn_cases"]:
     C["yarn"].append({"inv": arr(inv), "att": att, "low": low, "high": high})
 C["mscale"] = [scaling.yarn_mscale(s) for s in (1.0, 4.0, 8.0, 40.0)]
 C["llama3"] = arr(scaling.llama3(128, 500000.0, 8.0, 1.0, 4.0, 8192)[0])
+phi = configs.load("phi35_mini")["scaling"]
+C["longrope"] = {str(n): arr(scaling.longrope(96, 10000.0, phi["short_factor"], phi["long_factor"], 4096, 131072, seq_len=n)[0])
+                 for n in (4096, 4097)}
+C["longrope_att"] = [scaling.longrope_attention_factor(s, 4096) for s in (1.0, 32.0)]
 
 for key in configs.keys():
     m = configs.load(key)
@@ -215,6 +219,16 @@ test("PI, NTK-aware, dynamic NTK and Llama 3 frequencies match posenc.scaling", 
   for (const [n, want] of Object.entries(ref.scaling.dynamic)) close(pm.dynamicNtk(128, 10000, 4, 4096, Number(n)).invFreq, want, `dynamic ℓ=${n}`);
   close(pm.llama3(128, 500000, 8, 1, 4, 8192).invFreq, ref.scaling.llama3, "llama3");
   close([1, 4, 8, 40].map((s) => pm.yarnMscale(s)), ref.scaling.mscale, "yarn mscale");
+});
+
+test("LongRoPE: the short list up to the original context, the long one past it, and √(1 + ln s / ln L)", () => {
+  const phi = ref.models.find((m) => m.key === "phi35_mini").scaling;
+  for (const [n, want] of Object.entries(ref.scaling.longrope)) {
+    const got = pm.longrope(96, 10000, phi.short_factor, phi.long_factor, 4096, { maxPositionEmbeddings: 131072, seqLen: Number(n) });
+    close(got.invFreq, want, `longrope seq_len=${n}`);
+  }
+  close([1, 32].map((s) => pm.longropeAttentionFactor(s, 4096)), ref.scaling.longrope_att, "longrope attention factor");
+  assert.throws(() => pm.longrope(96, 10000, [1, 2], phi.long_factor, 4096, { factor: 32 }), /short_factor/);
 });
 
 test("YaRN: correction range (truncate or not), ramp, frequencies and attention factor match posenc.scaling.yarn", () => {

@@ -1,4 +1,4 @@
-// Context extension (posenc/scaling.py): PI, NTK-aware, dynamic NTK, YaRN, Llama 3; each returns
+// Context extension (posenc/scaling.py): PI, NTK-aware, dynamic NTK, YaRN, Llama 3, LongRoPE; each returns
 // { invFreq, attentionFactor }, and scaleModel applies one to a model config from assets/models.json.
 import { checkBase, context, evenDim, factorArg, positive } from "./_check.js";
 import { inverseFrequencies, rotaryDim, wavelengths } from "./rope.js";
@@ -126,6 +126,32 @@ export function llama3(headDim, base, factor, lowFreqFactor, highFreqFactor, ori
   return { invFreq, attentionFactor: 1.0 };
 }
 
+/** LongRoPE's default attention factor √(1 + ln s / ln L) (1 when s ≤ 1). */
+export function longropeAttentionFactor(factor, originalContext) {
+  const s = factorArg("factor", factor);
+  const L = context("original_context", originalContext);
+  return s <= 1 ? 1.0 : Math.sqrt(1 + Math.log(s) / Math.log(L));
+}
+
+/**
+ * LongRoPE (Phi-3): ω_i' = ω_i / λ_i with the long list when seqLen > L, else the short one;
+ * s = factor, else maxPositionEmbeddings ÷ L; attention factor from s (not from seqLen).
+ */
+export function longrope(headDim, base, shortFactor, longFactor, originalContext, opts = {}) {
+  const { maxPositionEmbeddings = null, factor = null, seqLen = null, attentionFactor = null, rotaryFraction = 1.0 } = opts;
+  const omega = inverseFrequencies(headDim, base, rotaryFraction);
+  const L = context("original_context", originalContext);
+  for (const [name, list] of [["short_factor", shortFactor], ["long_factor", longFactor]]) {
+    if (!Array.isArray(list) || list.length !== omega.length || !list.every((v) => Number.isFinite(v) && v > 0)) {
+      throw new Error(`${name} 要是 ${omega.length} 个正数（每个频率对一个）`);
+    }
+  }
+  const s = factor ?? context("max_position_embeddings", maxPositionEmbeddings) / L;
+  const att = attentionFactor == null ? longropeAttentionFactor(s, L) : positive("attention_factor", attentionFactor);
+  const ext = seqLen !== null && context("seq_len", seqLen) > L ? longFactor : shortFactor;
+  return { invFreq: omega.map((w, i) => w / ext[i]), attentionFactor: att };
+}
+
 /**
  * One method applied to a model config from assets/models.json (fields as in
  * posenc/data/models.yaml): method "none" | "linear" | "ntk" | "yarn" | "model".
@@ -170,6 +196,13 @@ export function scaleModel(model, method, factor) {
         });
       case "llama3":
         return llama3(headDim, theta, sc.factor, sc.low_freq_factor, sc.high_freq_factor, sc.original_max_position_embeddings, frac);
+      case "longrope":
+        return longrope(headDim, theta, sc.short_factor, sc.long_factor, sc.original_max_position_embeddings, {
+          maxPositionEmbeddings: model.max_position_embeddings ?? null,
+          factor: sc.factor ?? null,
+          attentionFactor: sc.attention_factor ?? null,
+          rotaryFraction: frac,
+        });
       default:
         throw new Error(`还没实现 rope_type ${sc.rope_type}`);
     }

@@ -1,7 +1,8 @@
 // rope-pair (lesson 4): one rotating pair of a query and a key.
 // RoPE turns q (at position m) by m·ω and k (at position n) by n·ω, so
-//   q_m · k_n = |q||k| cos(φ_k − φ_q + (n − m)·ω)
-// depends on n − m only: shift both and the score stays. The comparison adds the
+//   q_m · k_n = |q||k| cos((m − n)·ω + φ_q − φ_k)
+// depends on the distance m − n only (the course's sign: positive when the key comes first, as under a
+// causal mask): shift both and the score stays. The comparison adds the
 // sinusoidal pair (sin pω, cos pω) to q and k instead (lesson 3's way of adding
 // position, here added straight to the pair); its score changes with the shift.
 // The page passes every starting value (data-*, all required; this file holds no defaults;
@@ -46,7 +47,7 @@ export function mount(el) {
   };
   const svg = s(
     "svg",
-    { class: "pe-pair", viewBox: "-100 -100 200 200", role: "img", "aria-label": "单位圆上的两支箭头：转过 m·ω 的 q 和转过 n·ω 的 k；两者的夹角只取决于 n − m" },
+    { class: "pe-pair", viewBox: "-100 -100 200 200", role: "img", "aria-label": "单位圆上的两支箭头：转过 m·ω 的 q 和转过 n·ω 的 k；两者的夹角只取决于距离 m − n" },
     s("circle", { class: "pe-pair__circle", cx: 0, cy: 0, r: R }),
     s("line", { class: "pe-pair__axis", x1: -95, y1: 0, x2: 95, y2: 0 }),
     s("line", { class: "pe-pair__axis", x1: 0, y1: -95, x2: 0, y2: 95 }),
@@ -103,7 +104,7 @@ export function mount(el) {
     }
     const cur = state.history[state.history.length - 1];
     fill(now,
-      "n − m = ", num(state.n - state.m, formatInt(state.n - state.m), { "data-pe-out": "offset" }),
+      "距离 m − n = ", num(state.m - state.n, formatInt(state.m - state.n), { "data-pe-out": "offset" }),
       "。RoPE 的分数 q_m·k_n = ", num(cur.rope, formatNumber(cur.rope, 4), { "data-pe-out": "rope" }),
       "；正弦相加的分数 (q + PE(m))·(k + PE(n)) = ", num(cur.added, formatNumber(cur.added, 4), { "data-pe-out": "added" }), "。",
     );

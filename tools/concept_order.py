@@ -1,0 +1,251 @@
+"""The concept-order check: a lesson names a glossary term only in or after the lesson that teaches it.
+
+A learner reads the course in order (mkdocs.yml's nav: lessons 1, 2, 3, 3b, 4, 5, 6, 6b, then the results
+page, the glossary, the references). Each glossary entry (posenc/data/glossary.yaml) says in ``first``
+which lesson teaches it. On a page that comes before that lesson, the term may appear only inside a
+marked preview; anywhere else it is an error with the page's file and line:
+
+    docs/lessons/03-sinusoidal.md:123: 'ALiBi' is taught in lessons/03b-relative-bias.md#alibi; say it in
+    plain words, move it into a marked preview, or teach it here
+
+It runs inside every build (a hook in mkdocs.yml: an error, so `mkdocs build --strict` fails with or without
+-q) and on its own: ``python -m tools.concept_order [FILES…]`` (default: every lesson page).
+
+What is read. The page's prose as the numbers lint reads it (tools/prose_lint.py ``prose``): outside fenced
+and inline code, math, macro calls and link targets. Headings, tables, link text, folded blocks (the FAQ,
+``??? note "选读：…"`` deep dives, exercise answers) and the sources section are prose: a folded block is
+still read in order, by whoever unfolds it.
+
+Marked previews, where a later term may appear (docs/../phaseB conventions; the marker is the exact title or
+anchor):
+  - the admonition titled 这一课先不碰 (``!!! abstract "这一课先不碰"``);
+  - any admonition whose title starts with 预告 (``!!! tip "预告：…"``);
+  - the section whose heading carries ``{ #next }`` (``## 下一个缺口 { #next }``), up to the next heading
+    of its level;
+  - the timeline and the data-flow panel: they are macro calls (``{{ timeline("lesson3") }}``,
+    ``{{ widget("dataflow", …) }}``), and macro calls are not the page's prose.
+
+Pages. A page's place is its place in the nav. The home page (index.md) is exempt: it is the map of the
+whole course. The results page, the glossary and the references come after lesson 6b in the nav, so every
+term is taught by then and they pass by their place. Only Markdown pages are read (a notebook's Markdown
+cells are not: the notebooks are exercises done after their lesson).
+
+Which words are a term. For each entry:
+  - its ``term``, and each part of a term written with a gloss in full-width brackets: "RoPE（旋转位置编码）"
+    gives "RoPE" and "旋转位置编码", "位置插值（PI）" gives "位置插值" and "PI";
+  - its ``english`` name without bracketed asides, up to the first comma ("native (pre-training) context
+    length" gives "native context length"), when it is distinctive: two or more words ("causal mask",
+    "self-attention") or a capital after the first letter ("YaRN"). A single common word ("hand", "period",
+    "base", "extrapolation") is not matched; the Chinese term is.
+How they match:
+  - Latin letters at word boundaries: "RoPE" is not found in "RoPEs" or "XRoPE"; a term's own letters keep
+    their case ("PI" is not "pi"), an English name matches in any case; a space or hyphen between two Latin
+    words matches either ("sliding window attention"), a space next to a Chinese character may be absent
+    ("部分RoPE").
+  - The longest name wins at each place, and a place is counted once: "正弦位置编码" is one term, not also
+    a "位置编码" inside it; "相对位置偏置" (lesson 3b) is that term, not "相对位置" (lesson 3) with 偏置
+    after it; "M-RoPE" is not "RoPE". So a CJK term never matches inside a longer glossary term.
+  - One finding per term per line.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+if str(Path(__file__).resolve().parent.parent) not in sys.path:  # loaded as a hook file: tools must be importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tools import lesson_pages as lp  # noqa: E402
+
+ROOT = lp.ROOT
+
+EXEMPT_PAGES = ("index.md",)  # the map of the whole course
+PREVIEW_TITLE = "这一课先不碰"
+PREVIEW_PREFIX = "预告"
+PREVIEW_ANCHOR = "next"
+
+FIX = "say it in plain words, move it into a marked preview, or teach it here"
+
+_LATIN = re.compile(r"[A-Za-z]")
+_BRACKETED = re.compile(r"\s*[（(][^）)]*[）)]")
+
+
+@dataclass(frozen=True)
+class Name:
+    text: str  # the words matched
+    term: str  # the glossary entry's term
+    first: str  # where it is taught ('lessons/03b-relative-bias.md#alibi')
+    any_case: bool
+
+
+def _english_name(english: str) -> str | None:
+    main = _BRACKETED.sub("", english).split(",")[0].strip()
+    words = re.split(r"[\s-]+", main)
+    if len(words) >= 2 or re.search(r"^.+[A-Z]", main):
+        return main
+    return None
+
+
+def term_names(entry) -> list[Name]:
+    """The words that name a glossary entry in prose (module docstring: which words are a term)."""
+    parts = [p.strip() for p in re.split(r"[（）()]", entry.term) if p.strip()]
+    names = [Name(p, entry.term, entry.first, any_case=False) for p in parts]
+    english = _english_name(entry.english)
+    if english and all(english.lower() != n.text.lower() for n in names if _LATIN.search(n.text)):
+        names.append(Name(english, entry.term, entry.first, any_case=True))
+    elif english:  # the same letters as the term ("KV cache"): let the term itself match in any case
+        names = [Name(n.text, n.term, n.first, n.any_case or n.text.lower() == english.lower()) for n in names]
+    return names
+
+
+def name_pattern(name: Name) -> str:
+    """A regex for one name (module docstring: how they match)."""
+    out = []
+    text = name.text
+    for i, ch in enumerate(text):
+        if ch.isspace() or (ch == "-" and _LATIN.match(text[i - 1: i] or " ") and _LATIN.match(text[i + 1: i + 2] or " ")):
+            if out and out[-1] in (r"[\s-]+", r"\s*"):
+                continue
+            before, after = text[i - 1: i], text[i + 1: i + 2]
+            out.append(r"[\s-]+" if _LATIN.match(before or " ") and _LATIN.match(after or " ") else r"\s*")
+        else:
+            out.append(re.escape(ch))
+    body = "".join(out)
+    if name.any_case:
+        body = f"(?i:{body})"
+    if _LATIN.match(text[0]):
+        body = r"(?<![A-Za-z0-9_])" + body
+    if _LATIN.match(text[-1]):
+        body += r"(?![A-Za-z0-9_])"
+    return body
+
+
+@lru_cache(maxsize=None)
+def _matcher(glossary: Path) -> tuple[re.Pattern, tuple[Name, ...]]:
+    from tools import course_macros as cm
+
+    names = [n for entry in cm.load_glossary(glossary) for n in term_names(entry)]
+    names.sort(key=lambda n: len(n.text), reverse=True)  # the longest name wins at a place
+    pattern = re.compile("|".join(f"(?P<n{i}>{name_pattern(n)})" for i, n in enumerate(names)))
+    return pattern, tuple(names)
+
+
+def find_terms(text: str, glossary: Path | None = None) -> list[tuple[int, str, Name]]:
+    """(line, the words as written, the name) for every glossary name in ``text``, left to right."""
+    from tools import course_macros as cm
+
+    pattern, names = _matcher(glossary or cm.GLOSSARY)
+    out = []
+    for m in pattern.finditer(text):
+        name = names[int(m.lastgroup[1:])]
+        out.append((text.count("\n", 0, m.start()) + 1, m.group(0), name))
+    return out
+
+
+def preview_lines(markdown: str) -> set[int]:
+    """The lines inside marked previews (module docstring)."""
+    lines: set[int] = set()
+    for block in lp.admonitions(markdown):
+        title = block.title.strip()
+        if title == PREVIEW_TITLE or title.startswith(PREVIEW_PREFIX):
+            lines.update(block.lines())
+    for sec in lp.sections(markdown):
+        if sec.anchor == PREVIEW_ANCHOR:
+            lines.update(sec.lines())
+    return lines
+
+
+@dataclass(frozen=True)
+class Finding:
+    path: Path
+    line: int
+    written: str
+    term: str
+    first: str
+
+    def __str__(self) -> str:
+        rel = self.path.relative_to(ROOT).as_posix() if self.path.is_relative_to(ROOT) else str(self.path)
+        return f"{rel}:{self.line}: {self.written!r} is taught in {self.first}; {FIX}"
+
+
+def page_position(page: str) -> int | None:
+    """A page's place in the course (its index in the nav); None for a page the check does not read."""
+    order = lp.course_order()
+    if page in EXEMPT_PAGES or page not in order or not page.endswith(".md"):
+        return None
+    return order.index(page)
+
+
+def check(markdown: str, page: str, path: Path | None = None, glossary: Path | None = None) -> list[Finding]:
+    """The findings on one page: ``page`` is its path under docs/ ('lessons/03-sinusoidal.md')."""
+    from tools import prose_lint
+
+    here = page_position(page)
+    if here is None:
+        return []
+    order = lp.course_order()
+    text = lp.blank_lines(prose_lint.prose(markdown), preview_lines(markdown))
+    path = path or lp.DOCS / page
+    out, seen = [], set()
+    for line, written, name in find_terms(text, glossary):
+        taught = name.first.partition("#")[0]
+        if taught not in order:
+            raise ValueError(f"glossary term {name.term!r}: first {name.first!r} is not a page in mkdocs.yml's nav")
+        if order.index(taught) <= here or (line, name.term) in seen:
+            continue
+        seen.add((line, name.term))
+        out.append(Finding(path, line, " ".join(written.split()), name.term, name.first))
+    return out
+
+
+def check_files(paths) -> list[Finding]:
+    out = []
+    for path in paths:
+        path = Path(path).resolve()
+        out.extend(check(path.read_text(encoding="utf-8"), lp.docs_page(path), path))
+    return out
+
+
+# --- as a MkDocs hook (mkdocs.yml: hooks) ------------------------------------------------------------------
+
+
+def on_page_markdown(markdown, page, config, files):
+    """Check the page's own Markdown (before macros run); each finding is an error (fails --strict, even with -q)."""
+    import logging
+
+    if str(ROOT) not in sys.path:  # MkDocs restores sys.path after loading a hook file
+        sys.path.insert(0, str(ROOT))
+    log = logging.getLogger("mkdocs.hooks.concept_order")
+    path = Path(page.file.abs_src_path) if page.file.abs_src_path else lp.DOCS / page.file.src_uri
+    for finding in check(markdown, page.file.src_uri, path):
+        log.error(str(finding))
+    return markdown
+
+
+try:  # before mkdocs-macros replaces the macro calls (the previews it renders are not the page's prose)
+    from mkdocs.plugins import event_priority
+
+    on_page_markdown = event_priority(100)(on_page_markdown)
+except ImportError:
+    pass
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    paths = [Path(a) for a in argv] or [lp.DOCS / p for p in lp.lesson_pages()]
+    findings = check_files(paths)
+    for f in findings:
+        print(f)
+    if findings:
+        print(f"\n{len(findings)} term(s) before the lesson that teaches them (tools/concept_order.py says what counts)")
+        return 1
+    print(f"concept order: {len(paths)} page(s) clean")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
