@@ -41,4 +41,34 @@ export default {
   "sin-clock.faces": "{n} clock faces; the hand of face i points at p × ωᵢ; periods from {shortest} to {longest} tokens",
   "sin-clock.period": "period ",
   "sin-clock.gauge": "range [−1, 1], ω = {omega}",
+
+  // --- _ui.js (more): its keys go right below this line (replace nothing else) ---
+
+
+  // --- dataflow.js: its keys go right below this line (replace nothing else) ---
+
+
+  // --- swap-attention.js: its keys go right below this line (replace nothing else) ---
+
+
+  // --- content-position.js: its keys go right below this line (replace nothing else) ---
+
+
+  // --- sin-dot.js: its keys go right below this line (replace nothing else) ---
+
+
+  // --- sin-heatmap.js: its keys go right below this line (replace nothing else) ---
+
+
+  // --- alibi-bias.js: its keys go right below this line (replace nothing else) ---
+
+
+  // --- t5-buckets.js: its keys go right below this line (replace nothing else) ---
+
+
+  // --- rope-pair.js: its keys go right below this line (replace nothing else) ---
+
+
+  // --- scaling-explorer.js: its keys go right below this line (replace nothing else) ---
+
 };

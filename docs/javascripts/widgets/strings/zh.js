@@ -44,4 +44,34 @@ export default {
   "sin-clock.faces": "{n} 个钟面，第 i 个钟面的指针指向 p × ωᵢ；周期从 {shortest} 到 {longest} 个 token",
   "sin-clock.period": "周期 ",
   "sin-clock.gauge": "范围 [−1, 1]，ω = {omega}",
+
+  // --- _ui.js (more): its keys go right below this line (replace nothing else) ---
+
+
+  // --- dataflow.js: its keys go right below this line (replace nothing else) ---
+
+
+  // --- swap-attention.js: its keys go right below this line (replace nothing else) ---
+
+
+  // --- content-position.js: its keys go right below this line (replace nothing else) ---
+
+
+  // --- sin-dot.js: its keys go right below this line (replace nothing else) ---
+
+
+  // --- sin-heatmap.js: its keys go right below this line (replace nothing else) ---
+
+
+  // --- alibi-bias.js: its keys go right below this line (replace nothing else) ---
+
+
+  // --- t5-buckets.js: its keys go right below this line (replace nothing else) ---
+
+
+  // --- rope-pair.js: its keys go right below this line (replace nothing else) ---
+
+
+  // --- scaling-explorer.js: its keys go right below this line (replace nothing else) ---
+
 };
