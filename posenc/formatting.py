@@ -21,8 +21,13 @@ def format_value(value: Any, fmt: str) -> str:
     A value with a ``mean`` and a ``half_width`` (an estimate over seeds, posenc.experiment.stats)
     prints as "4.85 ± 0.02": the mean, then the half-width unsigned, both with ``fmt``'s decimals or
     more, as many as the half-width needs to show one significant digit ("5.911 ± 0.002", never
-    "5.91 ± 0.00", which would claim no spread at all).
+    "5.91 ± 0.00", which would claim no spread at all). A value with a ``smallest`` and a ``largest``
+    (the per-seed range of a method whose seeds split into two groups, stats.SeedRange) prints as
+    "0.54–0.79": no plus sign (a negative end keeps its minus), so the dash cannot read as a minus.
     """
+    if hasattr(value, "smallest") and hasattr(value, "largest"):
+        fmt = fmt.replace("+", "")
+        return f"{format_value(value.smallest, fmt)}–{format_value(value.largest, fmt)}"
     if hasattr(value, "mean") and hasattr(value, "half_width"):
         fmt = _decimals_for(fmt, value.half_width)
         return f"{format_value(value.mean, fmt)} ± {format_value(value.half_width, fmt.replace('+', ''))}"
