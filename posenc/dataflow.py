@@ -307,14 +307,19 @@ def _position_entries(m: Model) -> dict[str, tuple[Entry, ...]]:
     if m.method == "nope":
         return {}
     pairs = m["head_dim"] // 2
-    turned = rope.rotary_dim(m["head_dim"], m.rotary_fraction) // 2
+    turned_dims = rope.rotary_dim(m["head_dim"], m.rotary_fraction)
+    turned = turned_dims // 2
     theta = _num(m["rope_theta"])
     entries = []
     if m.method == "mrope":
         sec = m["mrope_section"]
         entries.append(Entry("mrope", f"按 mrope_section {sec} 把每个头的 {_num(pairs)} 对分给时间、高、宽三组位置 ID，θ = {theta}"))
     elif turned < pairs:
-        entries.append(Entry("partial_rope", f"每个头只转 {_num(pairs)} 对里的前 {_num(turned)} 对（部分 RoPE），其余维度不带位置；θ = {theta}"))
+        # Partial RoPE drops dimensions, not frequencies: the turned dims get the whole fast-to-slow ladder
+        # over their own width (transformers: inv_freq over head_dim·partial_rotary_factor), unlike p-RoPE.
+        entries.append(Entry("partial_rope", f"每个头 {_num(m['head_dim'])} 维里只转前 {_num(turned_dims)} 维（部分 RoPE）："
+                                             f"这 {_num(turned)} 对的频率 ω_i = θ^(−2i/{_num(turned_dims)}) 仍从快到慢铺满，"
+                                             f"其余 {_num(m['head_dim'] - turned_dims)} 维不带位置；θ = {theta}"))
     else:
         entries.append(Entry("rope", f"每个头的 {_num(pairs)} 对全部按位置旋转：第 i 对转 p·ω_i，θ = {theta}"))
     sc = m.cfg.get("scaling")
