@@ -299,11 +299,11 @@ def _position_entries(m: Model) -> dict[str, tuple[Entry, ...]]:
     d, h = m["hidden"], m["heads"]
     if m.method == "learned":
         rows = m["context"]
-        return {"position": (Entry("learned", f"加上位置表的第 t 行：表有 {_num(rows)} 行，位置 {_num(rows)} 起查无此行"),)}
+        return {"position": (Entry("learned", f"加上位置表的第 p 行：表有 {_num(rows)} 行，位置 {_num(rows)} 起查无此行"),)}
     if m.method == "sinusoidal":
-        return {"position": (Entry("sinusoidal", f"加上正弦位置编码 PE(t)（base = {_num(m['sin_base'])}）：公式现算，不是参数"),)}
+        return {"position": (Entry("sinusoidal", f"加上正弦位置编码 PE(p)（base = {_num(m['sin_base'])}）：公式现算，不是参数"),)}
     if m.method == "alibi":
-        return {"scores": (Entry("score_bias", f"每个头 h 给分数加 −m_h·(i − j)：{_num(h)} 个头各一个固定斜率，不是参数"),)}
+        return {"scores": (Entry("score_bias", f"每个头 h 给分数加 −a_h·(m − n)：{_num(h)} 个头各一个固定斜率，不是参数"),)}
     if m.method == "nope":
         return {}
     pairs = m["head_dim"] // 2
