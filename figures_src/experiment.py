@@ -287,7 +287,7 @@ def _position_loss_of(fig, theme, methods, ncols):
     "exp_rope_scaling",
     alt=lambda: (
         f"折线图：同一个只在长度 {num('project_train_len')} 上训练过的 RoPE 模型，评测长 {num('exp_eval_len')} 的序列时"
-        f"不缩放、用 Position Interpolation、NTK-aware、YaRN 四种做法各一条线，NoPE 模型的一条线作参照，"
+        f"不缩放、用位置插值、NTK-aware、YaRN 四种做法各一条线，不加位置编码的模型的一条线作参照，"
         f"位置 {num('project_train_len')} 处的竖虚线标出训练长度。图例在图下方。"
         + _said("pi_needs_finetuning", "ntk_costs_a_little_in_distribution", "ntk_yarn_help_rope_beyond", "yarn_flat_past_train_len")
     ),
