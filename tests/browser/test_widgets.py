@@ -841,7 +841,7 @@ def test_alibi_bias_matches_posenc_relative(visit, site_dir):
 
 
 BAD_ALIBI_INPUT = [
-    ("heads", "", "请填写头数 n"),
+    ("heads", "", "请填写头数 H"),
     ("heads", "0", "最小是 1"),
     ("heads", "-4", "不能是负数"),
     ("heads", "2.5", "整数"),
