@@ -24,8 +24,16 @@ LESSONS = {re.match(r"0*(\d+[a-z]?)-", p.name).group(1): p.stem for p in (ROOT /
 NOTEBOOKS = sorted(NB_DIR.glob("*.ipynb"))
 
 
+def _source_name(path: Path) -> str:
+    """The notebook's source name: lesson3 for lesson3.ipynb and for its English lesson3.en.ipynb (same cell ids)."""
+    return path.name.split(".")[0]
+
+
 def test_each_lesson_has_exactly_one_notebook_and_one_source():
-    assert {p.stem for p in NOTEBOOKS} == {f"lesson{n}" for n in LESSONS}
+    chinese = {p.stem for p in NOTEBOOKS if not p.name.endswith(".en.ipynb")}
+    assert chinese == {f"lesson{n}" for n in LESSONS}
+    # an English notebook (lessonN.en.ipynb) is written from the same source as its Chinese one
+    assert {p.name[: -len(".en.ipynb")] for p in NOTEBOOKS if p.name.endswith(".en.ipynb")} <= chinese
     assert {p.stem for p in notebooks.sources()} == {f"lesson{n}" for n in LESSONS}
 
 
@@ -70,7 +78,7 @@ def test_no_outputs_and_stable_cell_ids(path):
     nb = nbformat.reads(path.read_text(encoding="utf-8"), as_version=4)
     nbformat.validate(nb)
     for i, cell in enumerate(raw["cells"]):
-        assert cell["id"] == f"{path.stem}-{i:02d}", f"cell {i} has id {cell['id']!r}"
+        assert cell["id"] == f"{_source_name(path)}-{i:02d}", f"cell {i} has id {cell['id']!r}"
         if cell["cell_type"] == "code":
             assert cell["outputs"] == [] and cell["execution_count"] is None, f"cell {i} carries outputs"
     assert raw["metadata"]["kernelspec"]["name"] == "python3"
@@ -99,14 +107,16 @@ def test_every_heading_gets_its_own_anchor(path):
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_uses_posenc_links_its_lesson_and_ends_with_exercises(path):
     nb = nbformat.read(path, as_version=4)
-    n = path.stem.removeprefix("lesson")
+    n = _source_name(path).removeprefix("lesson")
+    english = path.name.endswith(".en.ipynb")
     code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
     assert re.search(r"^from posenc import", code, re.M), "the notebook must compute with posenc"
     first = nb.cells[0].source
-    assert first.startswith(f"# 第 {n.rstrip('abcdefghijklmnopqrstuvwxyz')} 课"), "the first cell is the notebook's title"
+    title = f"# Lesson {n}" if english else f"# 第 {n.rstrip('abcdefghijklmnopqrstuvwxyz')} 课"
+    assert first.startswith(title), "the first cell is the notebook's title"
     assert f"lessons/{LESSONS[n]}/" in first, "the first cell links back to its lesson"
     headings = [m.group(2) for c in nb.cells if c.cell_type == "markdown" for m in notebooks.HEADING.finditer(c.source)]
-    assert headings[-1].startswith("练习"), f"the last section must be the exercises, got {headings[-1]!r}"
+    assert headings[-1].startswith("Exercises" if english else "练习"), f"the last section must be the exercises, got {headings[-1]!r}"
     last_md = max(i for i, c in enumerate(nb.cells) if c.cell_type == "markdown")
     assert all(c.cell_type == "code" for c in nb.cells[last_md + 1:]), "only exercise code cells follow the exercises"
 

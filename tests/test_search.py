@@ -143,6 +143,9 @@ ENGLISH_QUERY_TABLE = {
     "thresholds": "en/lessons/results/",
     "verification tags": "en/",
     "permutation equivariance": "en/glossary/",
+    "sinusoidal position encoding": "en/lessons/03-sinusoidal/",
+    "clock analogy": "en/lessons/03-sinusoidal/",
+    "shift is a rotation": "en/lessons/03-sinusoidal/",
 }
 
 

@@ -467,6 +467,75 @@ def test_sin_dot_curve_does_not_move(visit, site_dir):
     sp.assert_clean()
 
 
+
+# The same bad inputs for sin-dot and sin-heatmap in each language, as for sin-clock above.
+BAD_DOT_INPUT = {
+    "zh": [
+        ("position", "", "请填写"),
+        ("position", "-5", "不能是负数"),
+        ("position", "2.5", "整数"),
+        ("k", "9999", "最大是"),
+        ("k", "abc", "不是数字"),
+    ],
+    "en": [
+        ("position", "", "Enter start p."),
+        ("position", "-5", "cannot be negative"),
+        ("position", "2.5", "whole number"),
+        ("k", "9999", "at most"),
+        ("k", "abc", "must be a number"),
+    ],
+}
+BAD_HEATMAP_INPUT = {
+    "zh": [
+        ("start", "", "请填写"),
+        ("start", "-1", "不能是负数"),
+        ("start", "abc", "不是数字"),
+        ("start", "2000000000", "10⁹"),
+    ],
+    "en": [
+        ("start", "", "Enter position of the first token."),
+        ("start", "-1", "cannot be negative"),
+        ("start", "abc", "must be a number"),
+        ("start", "2000000000", "10⁹"),
+    ],
+}
+
+
+def assert_no_chinese_words(el, name: str, data: str = "") -> None:
+    """A converted widget on an English page shows no Chinese word of its own (``data``, the page's example
+    sentence passed in data-*, is the page's, not the widget's)."""
+    shown = el.locator(".pe-live").inner_text() + " ".join(
+        el.locator(".pe-live [aria-label], .pe-live [title]").evaluate_all(
+            "els => els.map(e => (e.getAttribute('aria-label') || '') + ' ' + (e.getAttribute('title') || ''))"))
+    for ch in set(data):
+        shown = shown.replace(ch, "")
+    assert not CJK_TEXT.search(shown), f"Chinese in the English {name}: {CJK_TEXT.findall(shown)[:10]}"
+
+
+@pytest.mark.build
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_sin_dot_bad_input_shows_message(visit, site_dir, lang):
+    sp, el = open_widget(visit, site_dir, "sin-dot", lang)
+    drive_bad_input(el, BAD_DOT_INPUT[lang], lambda el: values(el.locator('[data-pe-out="dot"], [data-pe-out="max-diff"]')).tolist())
+    check_display(el)
+    if lang != "zh":
+        assert_no_chinese_words(el, "sin-dot")
+    sp.assert_clean()
+
+
+@pytest.mark.build
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_sin_heatmap_bad_input_shows_message(visit, site_dir, lang):
+    sp, el = open_widget(visit, site_dir, "sin-heatmap", lang)
+    drive_bad_input(el, BAD_HEATMAP_INPUT[lang], lambda el: values(el.locator("[data-pe-cell]")).tolist())
+    check_display(el)
+    if lang != "zh":
+        assert_no_chinese_words(el, "sin-heatmap", ex.SENTENCE)
+    sp.assert_clean()
+
+
 # --- lesson 1 ----------------------------------------------------------------------------------------------
 
 

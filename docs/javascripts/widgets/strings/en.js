@@ -55,9 +55,35 @@ export default {
 
 
   // --- sin-dot.js: its keys go right below this line (replace nothing else) ---
+  "sin-dot.k_over_max": "This experiment's page options do not fit: data-k = {k} is larger than data-max = {max}. The static figure drawn at build time is shown instead.",
+  "sin-dot.title": "Try it: change the start p; does the curve move?",
+  "sin-dot.position": "start p",
+  "sin-dot.distance": "distance k",
+  "sin-dot.slider": "distance k (slider)",
+  "sin-dot.presets": "Preset starts",
+  "sin-dot.presets_label": "Presets:",
+  "sin-dot.plot": "Line chart: distance k from 0 to {max} across, PE(p)·PE(p+k) up; the wide faint line is Σcos(kωᵢ)",
+  "sin-dot.axis": "distance k (tokens)",
+  "sin-dot.readout_k": ", k = ",
+  "sin-dot.readout_dot": ": PE(p)·PE(p+k) = ",
+  "sin-dot.readout_closed": "; the formula Σᵢcos(kωᵢ) = ",
+  "sin-dot.readout_end": ".",
+  "sin-dot.curve_1": "Largest difference of the whole curve (k = 0 … {max}) from the formula: ",
+  "sin-dot.curve_2": ". Whatever the start, the curve does not move.",
 
 
   // --- sin-heatmap.js: its keys go right below this line (replace nothing else) ---
+  "sin-heatmap.too_long": "This experiment's page options do not fit: data-sentence has {n} tokens, and this demo takes at most {max}. The static figure drawn at build time is shown instead.",
+  "sin-heatmap.title": "Try it: the dot products PE(a)·PE(b) of every two positions of “{sentence}”",
+  "sin-heatmap.start": "position of the first token",
+  "sin-heatmap.shift": "Shift the sentence later +{shift}",
+  "sin-heatmap.reset": "Back to position 0",
+  "sin-heatmap.readout_1": "The sentence starts at position ",
+  "sin-heatmap.readout_2": ". Compared with starting at position 0, the largest difference among the {n}×{n} = {cells} cells is ",
+  "sin-heatmap.readout_3": ": only floating-point rounding; not one colour changes.",
+  "sin-heatmap.table": "Dot-product table (scrolls sideways)",
+  "sin-heatmap.caption": "PE(a)·PE(b) (d = {d}, base = {base}); rows and columns show each token and its position.",
+  "sin-heatmap.at_limit": "One more shift of +{shift} would take the first token past this demo's largest position, {max} (10⁹), so the button is off for now; make the position smaller and try again.",
 
 
   // --- alibi-bias.js: its keys go right below this line (replace nothing else) ---

@@ -58,9 +58,35 @@ export default {
 
 
   // --- sin-dot.js: its keys go right below this line (replace nothing else) ---
+  "sin-dot.k_over_max": "页内实验的参数不合要求：data-k = {k} 超过了 data-max = {max}。下面是构建时画好的静态图。",
+  "sin-dot.title": "试一试：换一个起点 p，曲线动不动？",
+  "sin-dot.position": "起点 p",
+  "sin-dot.distance": "距离 k",
+  "sin-dot.slider": "距离 k（滑块）",
+  "sin-dot.presets": "预设起点",
+  "sin-dot.presets_label": "预设：",
+  "sin-dot.plot": "折线图：横轴距离 k 从 0 到 {max}，纵轴 PE(p)·PE(p+k)；宽的浅色线是 Σcos(kωᵢ)",
+  "sin-dot.axis": "距离 k（token）",
+  "sin-dot.readout_k": "，k = ",
+  "sin-dot.readout_dot": "：PE(p)·PE(p+k) = ",
+  "sin-dot.readout_closed": "；公式 Σᵢcos(kωᵢ) = ",
+  "sin-dot.readout_end": "。",
+  "sin-dot.curve_1": "整条曲线（k = 0 … {max}）与公式的最大差值：",
+  "sin-dot.curve_2": "。起点怎么换，曲线都不动。",
 
 
   // --- sin-heatmap.js: its keys go right below this line (replace nothing else) ---
+  "sin-heatmap.too_long": "页内实验的参数不合要求：data-sentence 有 {n} 个字，这个演示最多 {max} 个。下面是构建时画好的静态图。",
+  "sin-heatmap.title": "试一试：「{sentence}」两两位置的点积 PE(a)·PE(b)",
+  "sin-heatmap.start": "第一个字的位置",
+  "sin-heatmap.shift": "整句往后平移 +{shift}",
+  "sin-heatmap.reset": "回到位置 0",
+  "sin-heatmap.readout_1": "整句从位置 ",
+  "sin-heatmap.readout_2": " 开始。和从位置 0 开始相比，{n}×{n} = {cells} 格里最大的差值是 ",
+  "sin-heatmap.readout_3": "：只是浮点舍入，颜色一格不变。",
+  "sin-heatmap.table": "点积表（可左右滚动）",
+  "sin-heatmap.caption": "PE(a)·PE(b)（d = {d}，base = {base}）；行和列标出每个字和它的位置。",
+  "sin-heatmap.at_limit": "再平移 +{shift}，第一个字的位置就超过这个演示的最大值 {max}（10⁹），按钮先停用；把位置改小一些再试。",
 
 
   // --- alibi-bias.js: its keys go right below this line (replace nothing else) ---
