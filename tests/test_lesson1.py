@@ -36,6 +36,9 @@ def test_the_english_edition_writes_each_example_character_as_one_word():
     assert quantities.text("l1_char_0", "en") == quantities.text("l1_char_4", "en") == quantities.text("l1_repeat_char", "en")
     with pytest.raises(ValueError, match="ENGLISH_TOKENS has no English word for '狗'"):
         ex.english_tokens("猫追狗")
+    # the swap widget maps a word back to its character (data-tokens-en): one word per character, no separators in it
+    words = list(ex.ENGLISH_TOKENS.values())
+    assert len(set(words)) == len(words) and all(w.isascii() and w.isalpha() for w in words)
 
 
 FIGURES = ("l1_swap_outputs", "l1_permutation", "l1_causal")  # each has its content test below
