@@ -115,7 +115,8 @@ export function mount(el) {
     if (why) bad(t("swap-attention.bad_preset", { item, why }));
     return [text, Number(i), Number(j)];
   });
-  const why = swapError(tokensOf(opt.sentence), opt.swapI, opt.swapJ);
+  const start = shown(opt.sentence);
+  const why = swapError(tokensOf(start), opt.swapI, opt.swapJ);
   if (why) bad(t("swap-attention.bad_start", { why }));
   let given = null;
   try {
@@ -124,7 +125,7 @@ export function mount(el) {
     bad(t("swap-attention.bad_head", { error: err.message }));
   }
   const w = given ? { wq: given.w_q, wk: given.w_k, wv: given.w_v } : head(opt.d, opt.seed);
-  const state = { text: shown(opt.sentence), i: opt.swapI, j: opt.swapJ, mode: "nopos" };
+  const state = { text: start, i: opt.swapI, j: opt.swapJ, mode: "nopos" };
   const root = frame(el, t("swap-attention.title"));
   root.dataset.weights = JSON.stringify({ w_q: w.wq.map((r) => Array.from(r)), w_k: w.wk.map((r) => Array.from(r)), w_v: w.wv.map((r) => Array.from(r)) });
 
