@@ -142,7 +142,10 @@ ENGLISH_QUERY_TABLE = {
     "paired intervals": "en/lessons/results/",
     "thresholds": "en/lessons/results/",
     "verification tags": "en/",
-    "permutation equivariance": "en/glossary/",
+    "permutation equivariance": "en/lessons/01-order-blind/",
+    "left padding": "en/lessons/01-order-blind/",
+    "causal mask": "en/lessons/01-order-blind/",
+    "swap two tokens": "en/lessons/01-order-blind/",
 }
 
 
