@@ -840,26 +840,51 @@ def test_alibi_bias_matches_posenc_relative(visit, site_dir):
     sp.assert_clean()
 
 
-BAD_ALIBI_INPUT = [
-    ("heads", "", "请填写头数 n"),
-    ("heads", "0", "最小是 1"),
-    ("heads", "-4", "不能是负数"),
-    ("heads", "2.5", "整数"),
-    ("heads", "abc", "不是数字"),
-    ("heads", "5000", "最大是 1,024"),
-    ("distance", "-1", "不能是负数"),
-    ("distance", "1.5", "整数"),
-    ("distance", "100000", "最大是"),
-]
+BAD_ALIBI_INPUT = {
+    "zh": [
+        ("heads", "", "请填写头数 n"),
+        ("heads", "0", "最小是 1"),
+        ("heads", "-4", "不能是负数"),
+        ("heads", "2.5", "整数"),
+        ("heads", "abc", "不是数字"),
+        ("heads", "5000", "最大是 1,024"),
+        ("distance", "-1", "不能是负数"),
+        ("distance", "1.5", "整数"),
+        ("distance", "100000", "最大是"),
+    ],
+    "en": [
+        ("heads", "", "Enter heads n."),
+        ("heads", "0", "is at least 1"),
+        ("heads", "-4", "cannot be negative"),
+        ("heads", "2.5", "whole number"),
+        ("heads", "abc", "must be a number"),
+        ("heads", "5000", "is at most 1,024"),
+        ("distance", "-1", "cannot be negative"),
+        ("distance", "1.5", "whole number"),
+        ("distance", "100000", "is at most"),
+    ],
+}
+
+
+def assert_no_chinese(el, name):
+    """A converted widget on an English page shows no Chinese: its text, and its labels for screen readers."""
+    shown = el.locator(".pe-live").inner_text() + " ".join(
+        el.locator(".pe-live [aria-label], .pe-live [title]").evaluate_all(
+            "els => els.map(e => (e.getAttribute('aria-label') || '') + ' ' + (e.getAttribute('title') || ''))"))
+    assert not CJK_TEXT.search(shown), f"Chinese in the English {name}: {CJK_TEXT.findall(shown)[:10]}"
 
 
 @pytest.mark.build
 @pytest.mark.browser
-def test_alibi_bias_bad_input_shows_a_message_and_keeps_the_last_result(visit, site_dir):
-    sp, el = open_widget(visit, site_dir, "alibi-bias")
-    drive_bad_input(el, BAD_ALIBI_INPUT,
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_alibi_bias_bad_input_shows_a_message_and_keeps_the_last_result(visit, site_dir, lang):
+    sp, el = open_widget(visit, site_dir, "alibi-bias", lang)
+    drive_bad_input(el, BAD_ALIBI_INPUT[lang],
                     lambda el: (values(el.locator('[data-pe-col="slope"]')).tolist(), value(el.locator('[data-pe-out="bias"]'))))
     check_display(el)
+    if lang != "zh":
+        el.locator('[data-pe-input="heads"]').fill("12")  # not a power of two: the added heads' mark and rule show
+        assert_no_chinese(el, "alibi-bias")
     sp.assert_clean()
 
 
@@ -928,27 +953,44 @@ def test_t5_buckets_match_posenc_relative(visit, site_dir):
     sp.assert_clean()
 
 
-BAD_T5_INPUT = [
-    ("num-buckets", "", "请填写桶数 num_buckets"),
-    ("num-buckets", "1", "最小是 2"),
-    ("num-buckets", "0", "最小是 2"),
-    ("num-buckets", "32.5", "整数"),
-    ("num-buckets", "3", "精确桶"),  # bidirectional: one bucket per direction, none exact
-    ("max-distance", "8", "max_exact = 8"),  # 32 buckets, bidirectional: max_exact = 8
-    ("max-distance", "2", "max_exact"),
-    ("max-distance", "128.5", "整数"),
-    ("max-distance", "0", "最小是 1"),
-    ("max-distance", "2000000", "最大是"),
-    ("distance", "1.5", "整数"),
-    ("distance", "", "请填写相对位置"),
-]
+BAD_T5_INPUT = {
+    "zh": [
+        ("num-buckets", "", "请填写桶数 num_buckets"),
+        ("num-buckets", "1", "最小是 2"),
+        ("num-buckets", "0", "最小是 2"),
+        ("num-buckets", "32.5", "整数"),
+        ("num-buckets", "3", "精确桶"),  # bidirectional: one bucket per direction, none exact
+        ("max-distance", "8", "max_exact = 8"),  # 32 buckets, bidirectional: max_exact = 8
+        ("max-distance", "2", "max_exact"),
+        ("max-distance", "128.5", "整数"),
+        ("max-distance", "0", "最小是 1"),
+        ("max-distance", "2000000", "最大是"),
+        ("distance", "1.5", "整数"),
+        ("distance", "", "请填写相对位置"),
+    ],
+    "en": [
+        ("num-buckets", "", "Enter number of buckets num_buckets."),
+        ("num-buckets", "1", "is at least 2"),
+        ("num-buckets", "0", "is at least 2"),
+        ("num-buckets", "32.5", "whole number"),
+        ("num-buckets", "3", "no exact bucket in each direction"),
+        ("max-distance", "8", "max_exact = 8"),
+        ("max-distance", "2", "max_exact"),
+        ("max-distance", "128.5", "whole number"),
+        ("max-distance", "0", "is at least 1"),
+        ("max-distance", "2000000", "is at most"),
+        ("distance", "1.5", "whole number"),
+        ("distance", "", "Enter relative position"),
+    ],
+}
 
 
 @pytest.mark.build
 @pytest.mark.browser
-def test_t5_buckets_bad_input_shows_a_message_never_a_clamp(visit, site_dir):
-    sp, el = open_widget(visit, site_dir, "t5-buckets")
-    drive_bad_input(el, BAD_T5_INPUT,
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_t5_buckets_bad_input_shows_a_message_never_a_clamp(visit, site_dir, lang):
+    sp, el = open_widget(visit, site_dir, "t5-buckets", lang)
+    drive_bad_input(el, BAD_T5_INPUT[lang],
                     lambda el: (values(el.locator('[data-pe-col="first"]')).tolist(), value(el.locator('[data-pe-out="bucket"]'))))
     # switching to causal makes max_exact 16: a max_distance of 12 that fitted both ways no longer does
     el.locator('[data-pe-input="max-distance"]').fill("12")
@@ -958,6 +1000,8 @@ def test_t5_buckets_bad_input_shows_a_message_never_a_clamp(visit, site_dir):
     el.locator('[data-pe-input="bidirectional-true"]').check()
     expect(el.locator('[data-pe-error="max-distance"]')).to_be_hidden()
     check_t5(el, 32, 12, True, int(el.locator('[data-pe-input="distance"]').input_value()))
+    if lang != "zh":
+        assert_no_chinese(el, "t5-buckets")
     sp.assert_clean()
 
 
