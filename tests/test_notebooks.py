@@ -25,7 +25,9 @@ NOTEBOOKS = sorted(NB_DIR.glob("*.ipynb"))
 
 
 def test_each_lesson_has_exactly_one_notebook_and_one_source():
-    assert {p.stem for p in NOTEBOOKS} == {f"lesson{n}" for n in LESSONS}
+    assert {p.stem for p in NOTEBOOKS if not p.stem.endswith(".en")} == {f"lesson{n}" for n in LESSONS}
+    # an English notebook (lessonN.en.ipynb) sits beside its Chinese one, from the same source
+    assert {p.stem.removesuffix(".en") for p in NOTEBOOKS if p.stem.endswith(".en")} <= {f"lesson{n}" for n in LESSONS}
     assert {p.stem for p in notebooks.sources()} == {f"lesson{n}" for n in LESSONS}
 
 
@@ -70,7 +72,7 @@ def test_no_outputs_and_stable_cell_ids(path):
     nb = nbformat.reads(path.read_text(encoding="utf-8"), as_version=4)
     nbformat.validate(nb)
     for i, cell in enumerate(raw["cells"]):
-        assert cell["id"] == f"{path.stem}-{i:02d}", f"cell {i} has id {cell['id']!r}"
+        assert cell["id"] == f"{path.stem.removesuffix('.en')}-{i:02d}", f"cell {i} has id {cell['id']!r}"  # the same ids in both languages
         if cell["cell_type"] == "code":
             assert cell["outputs"] == [] and cell["execution_count"] is None, f"cell {i} carries outputs"
     assert raw["metadata"]["kernelspec"]["name"] == "python3"
@@ -99,14 +101,16 @@ def test_every_heading_gets_its_own_anchor(path):
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_uses_posenc_links_its_lesson_and_ends_with_exercises(path):
     nb = nbformat.read(path, as_version=4)
-    n = path.stem.removeprefix("lesson")
+    english = path.stem.endswith(".en")
+    n = path.stem.removesuffix(".en").removeprefix("lesson")
     code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
     assert re.search(r"^from posenc import", code, re.M), "the notebook must compute with posenc"
     first = nb.cells[0].source
-    assert first.startswith(f"# 第 {n.rstrip('abcdefghijklmnopqrstuvwxyz')} 课"), "the first cell is the notebook's title"
-    assert f"lessons/{LESSONS[n]}/" in first, "the first cell links back to its lesson"
+    title = f"# Lesson {n}" if english else f"# 第 {n.rstrip('abcdefghijklmnopqrstuvwxyz')} 课"
+    assert first.startswith(title), "the first cell is the notebook's title"
+    assert f"{'en/' if english else ''}lessons/{LESSONS[n]}/" in first, "the first cell links back to its lesson"
     headings = [m.group(2) for c in nb.cells if c.cell_type == "markdown" for m in notebooks.HEADING.finditer(c.source)]
-    assert headings[-1].startswith("练习"), f"the last section must be the exercises, got {headings[-1]!r}"
+    assert headings[-1].startswith("Exercises" if english else "练习"), f"the last section must be the exercises, got {headings[-1]!r}"
     last_md = max(i for i, c in enumerate(nb.cells) if c.cell_type == "markdown")
     assert all(c.cell_type == "code" for c in nb.cells[last_md + 1:]), "only exercise code cells follow the exercises"
 
