@@ -143,6 +143,9 @@ ENGLISH_QUERY_TABLE = {
     "thresholds": "en/lessons/results/",
     "verification tags": "en/",
     "permutation equivariance": "en/glossary/",
+    "relative position bias": "en/lessons/03b-relative-bias/",
+    "ALiBi slopes": "en/lessons/03b-relative-bias/",
+    "T5 buckets": "en/lessons/03b-relative-bias/",
 }
 
 
