@@ -888,7 +888,14 @@ def test_alibi_bias_bad_input_shows_a_message_and_keeps_the_last_result(visit, s
     sp.assert_clean()
 
 
-def check_t5(el, nb, md, bi, rel):
+# The words of t5-buckets' readout for each region (strings/<lang>.js), in each language.
+T5_REGION_WORDS = {
+    "zh": {"after": "查询后面的键都进桶 0", "exact": "精确区", "last": "最后一个桶", "log": "对数区"},
+    "en": {"after": "every key after the query goes into bucket 0", "exact": "Exact range", "last": "The last bucket", "log": "Logarithmic range"},
+}
+
+
+def check_t5(el, nb, md, bi, rel, lang="zh"):
     bucket = int(relative.t5_bucket(np.array(rel), bi, nb, md))
     assert value(el.locator('[data-pe-out="distance"]')) == rel
     assert value(el.locator('[data-pe-out="bucket"]')) == bucket
@@ -910,17 +917,18 @@ def check_t5(el, nb, md, bi, rel):
     first, last = next((f, l) for b, f, l in edges if b == own)
     r = abs(rel) if bi or rel <= 0 else 0
     text = el.locator(".pe-readout").inner_text()
+    words = T5_REGION_WORDS[lang]
     if rel > 0 and not bi:
-        assert bucket == 0 and "查询后面的键都进桶 0" in text, text
+        assert bucket == 0 and words["after"] in text, text
         return check_display(el)
     assert value(el.locator('[data-pe-out="bucket-first"]')) == first
     if r < one_side // 2:
-        assert first == last == r and "精确区" in text, text
+        assert first == last == r and words["exact"] in text, text
     elif own == edges[-1][0]:
-        assert first <= r and "最后一个桶" in text, text
+        assert first <= r and words["last"] in text, text
     else:
         assert value(el.locator('[data-pe-out="bucket-last"]')) == last
-        assert first <= r <= last and "对数区" in text, text
+        assert first <= r <= last and words["log"] in text, text
     check_display(el)
 
 
@@ -999,7 +1007,7 @@ def test_t5_buckets_bad_input_shows_a_message_never_a_clamp(visit, site_dir, lan
     expect(el.locator('[data-pe-error="max-distance"]')).to_contain_text("max_exact = 16")
     el.locator('[data-pe-input="bidirectional-true"]').check()
     expect(el.locator('[data-pe-error="max-distance"]')).to_be_hidden()
-    check_t5(el, 32, 12, True, int(el.locator('[data-pe-input="distance"]').input_value()))
+    check_t5(el, 32, 12, True, int(el.locator('[data-pe-input="distance"]').input_value()), lang)
     if lang != "zh":
         assert_no_chinese(el, "t5-buckets")
     sp.assert_clean()
