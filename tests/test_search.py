@@ -143,6 +143,10 @@ ENGLISH_QUERY_TABLE = {
     "thresholds": "en/lessons/results/",
     "verification tags": "en/",
     "permutation equivariance": "en/glossary/",
+    "learned position table": "en/lessons/02-learned-table/",
+    "naive design": "en/lessons/02-learned-table/",
+    "M-RoPE": "en/lessons/06b-mrope/",
+    "image tokens": "en/lessons/06b-mrope/",
 }
 
 
