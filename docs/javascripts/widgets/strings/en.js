@@ -91,6 +91,30 @@ export default {
 
 
   // --- content-position.js: its keys go right below this line (replace nothing else) ---
+  "content-position.title": "Try it: add the index p to every dimension. How much content is left? Does the position table have row p?",
+  "content-position.position": "position p",
+  "content-position.presets": "Preset positions",
+  "content-position.presets_label": "Presets:",
+  "content-position.rms": "RMS σ of each embedding dimension",
+  "content-position.p_is": "Position p = ",
+  "content-position.zero": ": at position 0 the naive design adds 0, that is, nothing at all, so the ratio of content to position is undefined. Try a position of 1 or more.",
+  "content-position.ratio_1": ": the position signal added to every dimension is ",
+  "content-position.ratio_2": ", and the content (RMS σ = ",
+  "content-position.ratio_3": " per dimension) is only ",
+  "content-position.ratio_4": " of it.",
+  "content-position.table_1": "The position table has ",
+  "content-position.table_2": " rows (0 … ",
+  "content-position.table_3": "), holding ",
+  "content-position.table_4": " parameters. Row p: ",
+  "content-position.has_row": "✓ found",
+  "content-position.no_row": "✗ no such row",
+  "content-position.found_end": ".",
+  "content-position.missing_1": " (torch would raise IndexError): the table would need at least ",
+  "content-position.missing_2": " rows; it is ",
+  "content-position.missing_3": " short.",
+  "content-position.plot": "Line chart on log–log axes: position p from 1 to {top} across, content ÷ position signal up; one line per σ, each falling as p grows, with no floor",
+  "content-position.x_axis": "position p (log scale)",
+  "content-position.bad_rms": "The page gave this experiment an unusable option: every value of data-rms=\"{rms}\" must be greater than 0 (it is an RMS). The static figure drawn at build time is shown below.",
 
 
   // --- sin-dot.js: its keys go right below this line (replace nothing else) ---

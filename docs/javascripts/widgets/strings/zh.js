@@ -94,6 +94,30 @@ export default {
 
 
   // --- content-position.js: its keys go right below this line (replace nothing else) ---
+  "content-position.title": "试一试：把编号 p 直接加进每一维，内容还剩多少？位置表查得到第 p 行吗？",
+  "content-position.position": "位置 p",
+  "content-position.presets": "预设位置",
+  "content-position.presets_label": "预设：",
+  "content-position.rms": "词向量每一维的均方根 σ",
+  "content-position.p_is": "位置 p = ",
+  "content-position.zero": "：朴素方案在位置 0 加的是 0，什么也没加，内容与位置之比没有定义。换一个不小于 1 的位置看看。",
+  "content-position.ratio_1": "：加进去的位置信号每一维都是 ",
+  "content-position.ratio_2": "，内容（每一维均方根 σ = ",
+  "content-position.ratio_3": "）只剩它的 ",
+  "content-position.ratio_4": "。",
+  "content-position.table_1": "位置表有 ",
+  "content-position.table_2": " 行（0 … ",
+  "content-position.table_3": "），共 ",
+  "content-position.table_4": " 个参数。第 p 行：",
+  "content-position.has_row": "✓ 查得到",
+  "content-position.no_row": "✗ 查无此行",
+  "content-position.found_end": "。",
+  "content-position.missing_1": "（torch 会抛 IndexError）：表至少要有 ",
+  "content-position.missing_2": " 行，还差 ",
+  "content-position.missing_3": " 行。",
+  "content-position.plot": "折线图（双对数坐标）：横轴位置 p 从 1 到 {top}，纵轴内容 ÷ 位置信号；每条线对应一个 σ，都随 p 下降，没有下限",
+  "content-position.x_axis": "位置 p（对数刻度）",
+  "content-position.bad_rms": "页内实验的参数不合要求：data-rms=\"{rms}\" 的每个值都要大于 0（均方根）。下面是构建时画好的静态图。",
 
 
   // --- sin-dot.js: its keys go right below this line (replace nothing else) ---
