@@ -143,6 +143,9 @@ ENGLISH_QUERY_TABLE = {
     "thresholds": "en/lessons/results/",
     "verification tags": "en/",
     "permutation equivariance": "en/glossary/",
+    "transition band": "en/lessons/05-long-context/",
+    "overshoot": "en/lessons/05-long-context/",
+    "effective length": "en/lessons/05-long-context/",
 }
 
 
