@@ -8,6 +8,7 @@ is complete; everything here holds now.
 from __future__ import annotations
 
 import json
+import posixpath
 import re
 import shutil
 import string
@@ -364,3 +365,10 @@ def test_notebook_pages_are_pages_in_both_languages_with_their_download(site_dir
         for page in sorted((site_dir / folder).glob("lesson*/index.html")):
             assert page.read_text(encoding="utf-8").lstrip().startswith("<!doctype html>"), f"{page.relative_to(site_dir)} is not a page"
             assert (page.parent / f"{page.parent.name}.ipynb").is_file(), f"{page.relative_to(site_dir)}: no download"
+    # a lesson's notebook box downloads the notebook of the lesson's language (lesson 5 has both)
+    for folder, want in (("lessons/05-long-context", "notebooks/lesson5/lesson5.ipynb"),
+                         ("en/lessons/05-long-context", "en/notebooks/lesson5/lesson5.ipynb")):
+        page = site_dir / folder / "index.html"
+        links = {posixpath.normpath(posixpath.join(folder, href)) for href in
+                 re.findall(r'<a href="([^"]+\.ipynb)" download', page.read_text(encoding="utf-8"))}
+        assert links == {want}, (folder, links)
