@@ -153,6 +153,9 @@ ENGLISH_QUERY_TABLE = {
     "naive design": "en/lessons/02-learned-table/",
     "M-RoPE": "en/lessons/06b-mrope/",
     "image tokens": "en/lessons/06b-mrope/",
+    "transition band": "en/lessons/05-long-context/",
+    "overshoot": "en/lessons/05-long-context/",
+    "effective length": "en/lessons/05-long-context/",
 }
 
 

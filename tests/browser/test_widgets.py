@@ -822,6 +822,41 @@ def test_scaling_explorer_matches_posenc_scaling(visit, site_dir):
     sp.assert_clean()
 
 
+# The same bad inputs in each language (strings/<lang>.js): the factor box, and the last valid table stays.
+BAD_SCALING_INPUT = {
+    "zh": [
+        ("factor", "", "请填写"),
+        ("factor", "abc", "不是数字"),
+        ("factor", "0.5", "不小于 1"),
+        ("factor", "-2", "不能是负数"),
+        ("factor", "65", "最大是 64"),
+    ],
+    "en": [
+        ("factor", "", "Enter extension factor s."),
+        ("factor", "abc", "Extension factor s must be a number"),
+        ("factor", "0.5", "must be at least 1"),
+        ("factor", "-2", "cannot be negative"),
+        ("factor", "65", "at most 64"),
+    ],
+}
+
+
+@pytest.mark.build
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_scaling_explorer_bad_input_shows_message(visit, site_dir, lang):
+    sp, el = open_widget(visit, site_dir, "scaling-explorer", lang)
+    drive_bad_input(el, BAD_SCALING_INPUT[lang], lambda el: values(el.locator('[data-pe-col="omega-scaled"]')).tolist())
+    check_display(el)
+    if lang != "zh":  # a converted widget speaks only the page's language
+        el.locator("details").first.evaluate("d => d.open = true")
+        shown = el.locator(".pe-live").inner_text() + " ".join(
+            el.locator(".pe-live [aria-label], .pe-live [title], .pe-live option").evaluate_all(
+                "els => els.map(e => (e.getAttribute('aria-label') || '') + ' ' + (e.getAttribute('title') || '') + ' ' + e.textContent)"))
+        assert not CJK_TEXT.search(shown), f"Chinese in the English scaling-explorer: {CJK_TEXT.findall(shown)[:10]}"
+    sp.assert_clean()
+
+
 @pytest.mark.build
 @pytest.mark.browser
 def test_scaling_explorer_has_a_legend_and_reference_labels_that_never_overlap(visit, site_dir):
