@@ -143,6 +143,9 @@ ENGLISH_QUERY_TABLE = {
     "thresholds": "en/lessons/results/",
     "verification tags": "en/",
     "permutation equivariance": "en/glossary/",
+    "partial rotary factor": "en/lessons/06-partial-nope/",
+    "decoupled RoPE": "en/lessons/06-partial-nope/",
+    "NoPE layers": "en/lessons/06-partial-nope/",
 }
 
 
