@@ -275,7 +275,7 @@ def _kind_of(rect, theme) -> str:
     if rect.get_hatch():
         return "nope_global"
     face = _color(rect.get_facecolor())
-    for kind, (_label, idx, _h) in figures_lesson6.PATTERN_STYLE.items():
+    for kind, (idx, _h) in figures_lesson6.PATTERN_STYLE.items():
         ref = theme.muted if idx is None else theme.series[idx]
         if kind != "nope_global" and face == _color(ref):
             return kind
@@ -311,6 +311,21 @@ def test_layer_pattern_titles_carry_the_counts():
     assert titles["jamba_v01"] == "Jamba · 32 层：4 层全局 NoPE，28 层 Mamba"
     assert titles["gemma3_27b"].endswith("每 6 层：1 层全局+RoPE，5 层局部+RoPE")
     assert titles["glm45"].endswith("每一层：都是全局+RoPE")
+
+
+def test_layer_pattern_titles_in_english():
+    # the same counts as above, in the English figure's words (figures_src/labels/en.yaml, section lesson6)
+    from figures_src import in_language
+
+    with in_language("en"), drawn("layer_patterns") as fig:
+        titles = dict(zip(ex.LAYER_MODELS, _ax_texts(fig.axes[0])))
+        ticks = tick_labels(fig.axes[0], "x")
+    assert titles["llama4_scout"].endswith("48 layers: 36 chunked+RoPE, 12 global NoPE")
+    assert titles["command_r7b"].endswith("32 layers (unverified): 24 local+RoPE, 8 global NoPE")
+    assert titles["jamba_v01"] == "Jamba · 32 layers: 4 global NoPE, 28 Mamba"
+    assert titles["gemma3_27b"].endswith("every 6 layers: 1 global+RoPE, 5 local+RoPE")
+    assert titles["glm45"].endswith("every layer: all global+RoPE")
+    assert ticks == [str(i + 1) for i in range(0, ex.LAYERS_DRAWN, 4)]
 
 
 def test_mla_cache_bars_are_the_per_token_caches():
