@@ -11,7 +11,7 @@ from __future__ import annotations
 import matplotlib.patches
 import numpy as np
 
-from figures_src import figure, num, texts
+from figures_src import figure, language, num, texts
 from posenc import configs, hybrid, mla
 from posenc import examples as ex
 
@@ -19,9 +19,8 @@ T = texts(__name__)  # every word these figures draw: figures_src/labels/<lang>.
 FONT = 9  # _style.MIN_TEXT_PT: every text in these figures
 
 # Chinese sets a space before a Latin layer name only ("12 层全局 NoPE", "28 层 Mamba"), so its count fills
-# {space}; English always has one. The Chinese nope_counter quotes the example sentence and labels each bar with
-# its character; those are Chinese data, so the English alt text and ticks give the positions only.
-FIELDS_MAY_DIFFER = ("count", "alt.nope_counter", "token_tick")
+# {space}; English always has one.
+FIELDS_MAY_DIFFER = ("count",)
 
 
 def _short(key: str) -> str:
@@ -214,9 +213,15 @@ def mla_cache(fig, theme):
 # --- NoPE: the causal counter -----------------------------------------------------------------------------------
 
 
+def _tokens(text: str) -> list[str]:
+    """The example's tokens as the language being drawn writes them: its characters, or the English edition's word
+    for each (posenc/examples.py ENGLISH_TOKENS, as lesson 1's figures); what the bars show is the same either way."""
+    return list(text) if language() == "zh" else ex.english_tokens(text)
+
+
 @figure(
     "nope_counter",
-    alt=lambda: T("alt.nope_counter", sentence=ex.SENTENCE, **{n: num(n) for n in (
+    alt=lambda: T("alt.nope_counter", sentence=num("l1_main_a"), **{n: num(n) for n in (
         "l1_main_len", "nope_marker_0", "nope_marker_1", "nope_marker_2", "nope_marker_5", "nope_marker_bidirectional",
         "sin_near_position", "nope_gap_near", "nope_gap_far_t", "nope_gap_far")}),
     caption=lambda: T("caption.nope_counter"),
@@ -230,7 +235,7 @@ def nope_counter(fig, theme):
     bidir = hybrid.causal_counter(n, causal=False)
     top.bar(t - 0.2, causal, width=0.4, color=theme.series[0], label=T("causal_mask"))
     top.bar(t + 0.2, bidir, width=0.4, color=theme.series[1], label=T("no_mask"))
-    top.set_xticks(t, [T("token_tick", token=c, i=i) for i, c in enumerate(ex.SENTENCE)])
+    top.set_xticks(t, [T("token_tick", token=c, i=i) for i, c in enumerate(_tokens(ex.SENTENCE))])
     top.set_ylabel(T("marker_share"), fontsize=FONT)
     top.legend(fontsize=FONT)
     top.grid(True, axis="y")

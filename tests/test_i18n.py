@@ -21,9 +21,9 @@ CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
 
 # Figure modules drawn in both languages. Add a module here when its section is in both label tables:
 # its English figures, alt texts and captions are then held to "no CJK character" below.
-CONVERTED_FIGURE_MODULES = ("dataflow", "experiment", "lesson6")
+CONVERTED_FIGURE_MODULES = ("dataflow", "experiment", "lesson1", "lesson3", "lesson6")
 # Widgets whose every word comes from strings/<lang>.js (the others still hold Chinese; test_i18n_parity lists them).
-CONVERTED_WIDGETS = ("sin-clock",)
+CONVERTED_WIDGETS = ("sin-clock", "sin-dot", "sin-heatmap", "swap-attention")
 
 
 # --- numbers ------------------------------------------------------------------------------------------------
@@ -193,14 +193,17 @@ def test_a_converted_widget_holds_no_chinese_and_each_key_exists(widget, widget_
 
 
 def test_input_messages_in_each_language(widget_strings):
-    """posenc-math's parseInput words its messages from the table it is given (Chinese by default)."""
+    """posenc-math's parseInput words its messages from the table it is given, and refuses to guess one."""
     script = ("import { parseInput } from './docs/javascripts/posenc-math/format.js';"
               "import en from './docs/javascripts/widgets/strings/en.js';"
+              "import zh from './docs/javascripts/widgets/strings/zh.js';"
+              "let none = ''; try { parseInput('15', {kind: 'dim'}); } catch (e) { none = e.message; }"
               "console.log(JSON.stringify([parseInput('15', {label: 'dimension d', kind: 'dim'}, en).message,"
-              " parseInput('15', {label: '维度 d', kind: 'dim'}).message, parseInput('', {label: 'base'}).message]));")
+              " parseInput('15', {label: '维度 d', kind: 'dim'}, zh).message, parseInput('', {label: 'base'}, zh).message, none]));")
     proc = subprocess.run([shutil.which("node"), "--input-type=module", "-e", script], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
-    en, zh, empty = json.loads(proc.stdout)
+    en, zh, empty, none = json.loads(proc.stdout)
+    assert "needs a string table" in none
     assert en == "Dimension d must be a positive even number (sin and cos come in pairs); got 15. Try 16."
     assert zh == "维度 d 要是正偶数（sin、cos 成对出现），收到 15；试试 16。"
     assert empty == "请填写 base。"

@@ -18,7 +18,7 @@
 # 在自己电脑上运行：克隆课程仓库，执行 `make setup`，再用 Jupyter 打开 `docs/notebooks/` 下的这个文件，或者在这个页面上下载 `.ipynb`。最后一节是本课的练习，改一改代码格里的参数，看看结果怎么变。
 
 # %% [markdown] lang="en"
-# # Lesson 6 hands-on: partial RoPE, or none at all
+# # Lesson 6, hands on: partial RoPE, or none at all
 #
 # This notebook goes with [lesson 6](https://posenc.github.io/posenc/en/lessons/06-partial-nope/): from real configs it computes how many dimensions partial RoPE actually rotates, why the same vector scored against itself gives Σ|q_i|²cos(kω_i), which layers have no position encoding, how much of Qwen3-Next's q/k really carries RoPE, and why DeepSeek-V3's MLA has to append RoPE as a separate piece.
 #

@@ -46,12 +46,12 @@ export function mount(el) {
   const fText = formatNumber(f, Number.isInteger(f) ? 0 : 2);
   const root = frame(el, "试一试：选头数和其中一个头，看偏置怎样随距离压低注意力权重");
 
-  const headsField = numberField({ label: "头数 n", kind: "int", min: 1, max: MAX_HEADS }, state.n, (v) => setHeads(v), { name: "heads", size: 5 });
+  const headsField = numberField({ label: "头数 H", kind: "int", min: 1, max: MAX_HEADS }, state.n, (v) => setHeads(v), { name: "heads", size: 5 });
   const headPicker = h("div", { class: "pe-field-slot" });
   const headNote = h("p", { class: "pe-status", role: "status", "data-pe-status": "" });
   const range = { min: 0, max: opt.span, step: 1 };
-  const rField = numberField({ label: "距离 r（往前数几个 token）", kind: "int", min: 0, max: opt.span }, state.r, (v) => setR(v, false), { name: "distance", size: 6 });
-  const rSlider = slider("距离 r（滑块）", range, state.r, (v) => setR(v, true), "distance-slider");
+  const rField = numberField({ label: "距离 m − n（往前数几个 token）", kind: "int", min: 0, max: opt.span }, state.r, (v) => setR(v, false), { name: "distance", size: 6 });
+  const rSlider = slider("距离 m − n（滑块）", range, state.r, (v) => setR(v, true), "distance-slider");
 
   const out = {
     h: num(0, "", { "data-pe-out": "head" }),
@@ -67,8 +67,8 @@ export function mount(el) {
   const readout = h(
     "div",
     { class: "pe-readout", "aria-live": "polite" },
-    h("p", {}, "第 ", out.h, " 个头的斜率 m = ", out.slope, "（约 1/", out.inverse, "）。距离 r = ", out.r, " 时，偏置 −m·r = ", out.bias, "，权重因子 exp(−m·r) = ", out.weight, "。"),
-    h("p", {}, `只靠偏置，把一个键的权重压到 1/${fText} 的距离是 ln ${fText} / m = `, out.reach, " 个 token", reachNote, "。"),
+    h("p", {}, "第 ", out.h, " 个头的斜率 a_h = ", out.slope, "（约 1/", out.inverse, "）。距离 m − n = ", out.r, " 时，偏置 −a_h·(m − n) = ", out.bias, "，权重因子 exp(−a_h·(m − n)) = ", out.weight, "。"),
+    h("p", {}, `只靠偏置，把一个键的权重压到 1/${fText} 的距离是 ln ${fText} / a_h = `, out.reach, " 个 token", reachNote, "。"),
     rule,
   );
 
@@ -84,10 +84,10 @@ export function mount(el) {
     h("div", { class: "pe-controls" }, rField.wrap, h("div", { class: "pe-field pe-field--slider" }, rSlider)),
     readout,
     h("div", { class: "pe-plots" },
-      h("figure", { class: "pe-plotbox pe-plotbox--wide" }, h("figcaption", {}, "每个头的斜率 m（纵轴是 log₂ m）"), slopePlot),
-      h("figure", { class: "pe-plotbox" }, h("figcaption", {}, "所选的头：偏置 −m·r"), biasPlot),
+      h("figure", { class: "pe-plotbox pe-plotbox--wide" }, h("figcaption", {}, "每个头的斜率 a_h（纵轴是 log₂ a_h）"), slopePlot),
+      h("figure", { class: "pe-plotbox" }, h("figcaption", {}, "所选的头：偏置 −a_h·(m − n)"), biasPlot),
       h("figure", { class: "pe-plotbox" },
-        h("figcaption", {}, "权重因子 exp(−m·r)"),
+        h("figcaption", {}, "权重因子 exp(−a_h·(m − n))"),
         h("ul", { class: "pe-legend", "aria-label": "图例" },
           h("li", {}, h("span", { class: "pe-legend__line", "aria-hidden": "true" }), "所选的头"),
           h("li", {}, h("span", { class: "pe-legend__line pe-legend__line--faint", "aria-hidden": "true" }), "其他头"),
@@ -127,7 +127,7 @@ export function mount(el) {
   }
 
   function drawHeadPicker() {
-    const options = Array.from(state.slopes, (m, i) => [String(i + 1), `第 ${i + 1} 个头（m = ${fmtSlope(m)}）`]);
+    const options = Array.from(state.slopes, (m, i) => [String(i + 1), `第 ${i + 1} 个头（a_h = ${fmtSlope(m)}）`]);
     fill(headPicker, selectField("看第几个头", options, state.h, (v) => setHead(Number(v)), "head").wrap);
   }
 
@@ -136,12 +136,12 @@ export function mount(el) {
     const p = powerOfTwoPart(n);
     fill(rule,
       n === p
-        ? `n = ${formatInt(n)} 是 2 的幂：斜率是首项和公比都为 2^(−8/${formatInt(n)}) 的等比数列，第 h 个头 m = 2^(−8h/${formatInt(n)})。`
-        : `n = ${formatInt(n)} 不是 2 的幂：前 ${formatInt(p)} 个头用 ${formatInt(p)} 个头的那组斜率，后 ${formatInt(n - p)} 个头取 ${formatInt(2 * p)} 个头那组斜率里的第 1、3、5…… 个，正好插在前面的斜率之间。`,
+        ? `H = ${formatInt(n)} 是 2 的幂：斜率是首项和公比都为 2^(−8/${formatInt(n)}) 的等比数列，第 h 个头 a_h = 2^(−8h/${formatInt(n)})。`
+        : `H = ${formatInt(n)} 不是 2 的幂：前 ${formatInt(p)} 个头用 ${formatInt(p)} 个头的那组斜率，后 ${formatInt(n - p)} 个头取 ${formatInt(2 * p)} 个头那组斜率里的第 1、3、5…… 个，正好插在前面的斜率之间。`,
     );
     fill(table,
-      h("caption", {}, `${formatInt(n)} 个头的斜率；“压到 1/${fText}”的距离 = ln ${fText} / m${n === p ? "" : "；＊：n 不是 2 的幂时补上的头"}`),
-      h("thead", {}, h("tr", {}, ["头 h", "斜率 m", "1/m", `压到 1/${fText} 的距离`].map((t) => h("th", { scope: "col" }, t)))),
+      h("caption", {}, `${formatInt(n)} 个头的斜率；“压到 1/${fText}”的距离 = ln ${fText} / a_h${n === p ? "" : "；＊：H 不是 2 的幂时补上的头"}`),
+      h("thead", {}, h("tr", {}, ["头 h", "斜率 a_h", "1/a_h", `压到 1/${fText} 的距离`].map((t) => h("th", { scope: "col" }, t)))),
       h(
         "tbody",
         {},
@@ -182,7 +182,7 @@ export function mount(el) {
   const x = (r) => PAD.l + (r / opt.span) * (W - PAD.l - PAD.r);
   const xAxis = (svg) => [
     [0, opt.span / 2, opt.span].map((r) => s("text", { class: "pe-plot__tick", x: x(r), y: H - PAD.b + 18, "text-anchor": "middle" }, formatInt(r))),
-    s("text", { class: "pe-plot__tick", x: (W + PAD.l) / 2, y: H - 4, "text-anchor": "middle" }, "距离 r（token）"),
+    s("text", { class: "pe-plot__tick", x: (W + PAD.l) / 2, y: H - 4, "text-anchor": "middle" }, "距离 m − n（token）"),
   ];
 
   function drawSlopes() {
@@ -210,7 +210,7 @@ export function mount(el) {
   function drawBias(m) {
     const low = -m * opt.span;
     const py = (v) => PAD.t + (v / low) * (H - PAD.t - PAD.b);
-    biasPlot.setAttribute("aria-label", `一条直线：偏置从距离 0 的 0 降到距离 ${formatInt(opt.span)} 的 ${formatNumber(low, 2)}，斜率 −m`);
+    biasPlot.setAttribute("aria-label", `一条直线：偏置从距离 0 的 0 降到距离 ${formatInt(opt.span)} 的 ${formatNumber(low, 2)}，斜率 −a_h`);
     fill(biasPlot,
       [0, low / 2, low].map((v) => [
         s("line", { class: "pe-plot__grid", x1: PAD.l, x2: W - PAD.r, y1: py(v), y2: py(v) }),
@@ -231,7 +231,7 @@ export function mount(el) {
     }).join(" ");
     const every = Math.ceil(state.n / MAX_CURVES);
     const others = Array.from(state.slopes).filter((_, i) => i !== state.h - 1 && i % every === 0);
-    weightPlot.setAttribute("aria-label", `曲线 exp(−m·r)：所选的头从 1 降到距离 ${formatInt(opt.span)} 的 ${fmtWeight(alibiWeightRatio(m, opt.span))}；虚线标出 1/${fText} 和它出现的距离 ${fmtReach(reach)}`);
+    weightPlot.setAttribute("aria-label", `曲线 exp(−a_h·(m − n))：所选的头从 1 降到距离 ${formatInt(opt.span)} 的 ${fmtWeight(alibiWeightRatio(m, opt.span))}；虚线标出 1/${fText} 和它出现的距离 ${fmtReach(reach)}`);
     fill(weightPlot,
       [0, 0.5, 1].map((v) => [
         s("line", { class: "pe-plot__grid", x1: PAD.l, x2: W - PAD.r, y1: py(v), y2: py(v) }),
