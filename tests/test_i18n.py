@@ -22,7 +22,9 @@ CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
 
 # Figure modules drawn in both languages. Add a module here when its section is in both label tables:
 # its English figures, alt texts and captions are then held to "no CJK character" below.
-CONVERTED_FIGURE_MODULES = ("dataflow", "experiment", "lesson1", "lesson2", "lesson3", "lesson5", "lesson6b")
+CONVERTED_FIGURE_MODULES = ("dataflow", "experiment", "lesson1", "lesson2", "lesson3", "lesson5", "lesson6", "lesson6b")
+# Widgets whose every word comes from strings/<lang>.js (the others still hold Chinese; test_i18n_parity lists them).
+CONVERTED_WIDGETS = ()
 # Widgets whose every word comes from strings/<lang>.js (the others still hold Chinese; test_i18n_parity lists them).
 CONVERTED_WIDGETS = ("content-position", "scaling-explorer", "sin-clock", "sin-dot", "sin-heatmap", "swap-attention")
 

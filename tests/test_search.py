@@ -156,6 +156,9 @@ ENGLISH_QUERY_TABLE = {
     "transition band": "en/lessons/05-long-context/",
     "overshoot": "en/lessons/05-long-context/",
     "effective length": "en/lessons/05-long-context/",
+    "partial rotary factor": "en/lessons/06-partial-nope/",
+    "decoupled RoPE": "en/lessons/06-partial-nope/",
+    "NoPE layers": "en/lessons/06-partial-nope/",
 }
 
 
