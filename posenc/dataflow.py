@@ -299,22 +299,27 @@ def _position_entries(m: Model) -> dict[str, tuple[Entry, ...]]:
     d, h = m["hidden"], m["heads"]
     if m.method == "learned":
         rows = m["context"]
-        return {"position": (Entry("learned", f"加上位置表的第 t 行：表有 {_num(rows)} 行，位置 {_num(rows)} 起查无此行"),)}
+        return {"position": (Entry("learned", f"加上位置表的第 p 行：表有 {_num(rows)} 行，位置 {_num(rows)} 起查无此行"),)}
     if m.method == "sinusoidal":
-        return {"position": (Entry("sinusoidal", f"加上正弦位置编码 PE(t)（base = {_num(m['sin_base'])}）：公式现算，不是参数"),)}
+        return {"position": (Entry("sinusoidal", f"加上正弦位置编码 PE(p)（base = {_num(m['sin_base'])}）：公式现算，不是参数"),)}
     if m.method == "alibi":
-        return {"scores": (Entry("score_bias", f"每个头 h 给分数加 −m_h·(i − j)：{_num(h)} 个头各一个固定斜率，不是参数"),)}
+        return {"scores": (Entry("score_bias", f"每个头 h 给分数加 −a_h·(m − n)：{_num(h)} 个头各一个固定斜率，不是参数"),)}
     if m.method == "nope":
         return {}
     pairs = m["head_dim"] // 2
-    turned = rope.rotary_dim(m["head_dim"], m.rotary_fraction) // 2
+    turned_dims = rope.rotary_dim(m["head_dim"], m.rotary_fraction)
+    turned = turned_dims // 2
     theta = _num(m["rope_theta"])
     entries = []
     if m.method == "mrope":
         sec = m["mrope_section"]
         entries.append(Entry("mrope", f"按 mrope_section {sec} 把每个头的 {_num(pairs)} 对分给时间、高、宽三组位置 ID，θ = {theta}"))
     elif turned < pairs:
-        entries.append(Entry("partial_rope", f"每个头只转 {_num(pairs)} 对里的前 {_num(turned)} 对（部分 RoPE），其余维度不带位置；θ = {theta}"))
+        # Partial RoPE drops dimensions, not frequencies: the turned dims get the whole fast-to-slow ladder
+        # over their own width (transformers: inv_freq over head_dim·partial_rotary_factor), unlike p-RoPE.
+        entries.append(Entry("partial_rope", f"每个头 {_num(m['head_dim'])} 维里只转前 {_num(turned_dims)} 维（部分 RoPE）："
+                                             f"这 {_num(turned)} 对的频率 ω_i = θ^(−2i/{_num(turned_dims)}) 仍从快到慢铺满，"
+                                             f"其余 {_num(m['head_dim'] - turned_dims)} 维不带位置；θ = {theta}"))
     else:
         entries.append(Entry("rope", f"每个头的 {_num(pairs)} 对全部按位置旋转：第 i 对转 p·ω_i，θ = {theta}"))
     sc = m.cfg.get("scaling")

@@ -58,13 +58,19 @@ def format_value(value: Any, fmt: str, lang: str = "zh") -> str:
     prints as "4.85 ± 0.02": the mean, then the half-width unsigned, both with ``fmt``'s decimals or
     more, as many as the half-width needs to show one significant digit ("5.911 ± 0.002", never
     "5.91 ± 0.00", which would claim no spread at all). A tuple or list prints each item with ``fmt``,
-    joined as ``lang`` joins a list; a ``PerLanguage`` prints its ``lang`` text.
+    joined as ``lang`` joins a list; a ``PerLanguage`` prints its ``lang`` text. A value with a
+    ``smallest`` and a ``largest`` (the per-seed range of a method whose seeds split into two groups,
+    stats.SeedRange) prints as "0.54–0.79": no plus sign (a negative end keeps its minus), so the dash
+    cannot read as a minus.
     """
     check_language(lang)
     if isinstance(value, PerLanguage):
         return format_value(value[lang], fmt, lang)
     if isinstance(value, (tuple, list)):
         return LIST_SEPARATOR[lang].join(format_value(v, fmt, lang) for v in value)
+    if hasattr(value, "smallest") and hasattr(value, "largest"):
+        fmt = fmt.replace("+", "")
+        return f"{format_value(value.smallest, fmt, lang)}–{format_value(value.largest, fmt, lang)}"
     if hasattr(value, "mean") and hasattr(value, "half_width"):
         fmt = _decimals_for(fmt, value.half_width)
         return f"{format_value(value.mean, fmt, lang)} ± {format_value(value.half_width, fmt.replace('+', ''), lang)}"

@@ -171,7 +171,10 @@ def test_project_model_equals_the_experiments_model(method):
     rope_stage = df.stage(key, "rope")
     if method in ("rope", "rope_partial"):
         pairs = len(rope_inverse_frequencies(full, method))  # the pairs the trained model turns
-        assert re.search(rf"(前|的) {pairs} 对", rope_stage.entries[0].text), rope_stage.entries[0].text
+        text = rope_stage.entries[0].text
+        assert re.search(rf"(前|的|这) {pairs} 对", text), text
+        if method == "rope_partial":  # partial RoPE drops dims, not frequencies: the turned dims get the whole ladder
+            assert f"只转前 {2 * pairs} 维" in text and f"θ^(−2i/{2 * pairs})" in text, text
         assert rope_stage.entries[0].topic == ("partial_rope" if method == "rope_partial" else "rope")
     else:
         assert rope_stage.entries == () and "不转" in rope_stage.note

@@ -659,6 +659,28 @@ def test_interval_words_need_the_whole_interval():
     assert near_zero.inside(stats.SAME) and not near_zero.above(0.0) and not near_zero.below(0.0)
 
 
+def test_a_two_group_method_is_judged_seed_by_seed(committed, tmp_path):
+    # Unscaled sinusoidal's seeds split into two groups, where a mean describes neither: "clearly worse" must
+    # hold on every seed. One seed of sinusoidal made as good as the learned table breaks it, though the
+    # mean difference over the 16 seeds would still clear the margin by far.
+    assert "sinusoidal" in claims.TWO_GROUPS
+    fake = copy.deepcopy(committed)
+    fake["runs"]["sinusoidal"][0] = copy.deepcopy(fake["runs"]["learned"][0])
+    path = write(tmp_path, fake, reseal=True)
+    assert claims.in_distribution("sinusoidal", True, path).mean() - claims.in_distribution("learned", True, path).mean() > 0.5
+    ok, detail = claims.evaluate("sin_worse_in_distribution", path)
+    assert not ok and "every seed in" in detail
+
+
+def test_a_seed_range_needs_every_seed_beyond_the_margin():
+    r = stats.SeedRange.of([0.54, 0.79, 0.6])
+    assert (r.smallest, r.largest) == (0.54, 0.79)
+    assert r.above(stats.CLEARLY) and not r.above(0.6) and r.below(0.8) and not r.inside(stats.SAME)
+    assert stats.SeedRange.of([-0.03, 0.04]).inside(stats.SAME) and not stats.SeedRange.of([-0.03, 0.06]).inside(stats.SAME)
+    with pytest.raises(stats.TooFewSeeds, match="at least 2 seeds"):
+        stats.SeedRange.of([0.5])
+
+
 def test_interval_refuses_one_seed_and_non_finite_values():
     with pytest.raises(stats.TooFewSeeds, match="at least 2 seeds"):
         stats.Estimate.of([4.9])

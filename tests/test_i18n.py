@@ -8,6 +8,7 @@ is complete; everything here holds now.
 from __future__ import annotations
 
 import json
+import posixpath
 import re
 import shutil
 import string
@@ -21,9 +22,9 @@ CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
 
 # Figure modules drawn in both languages. Add a module here when its section is in both label tables:
 # its English figures, alt texts and captions are then held to "no CJK character" below.
-CONVERTED_FIGURE_MODULES = ("dataflow", "experiment", "lesson3b")
+CONVERTED_FIGURE_MODULES = ("dataflow", "experiment", "lesson1", "lesson2", "lesson3", "lesson3b", "lesson5", "lesson6", "lesson6b")
 # Widgets whose every word comes from strings/<lang>.js (the others still hold Chinese; test_i18n_parity lists them).
-CONVERTED_WIDGETS = ("sin-clock", "alibi-bias", "t5-buckets")
+CONVERTED_WIDGETS = ("alibi-bias", "content-position", "scaling-explorer", "sin-clock", "sin-dot", "sin-heatmap", "swap-attention", "t5-buckets")
 
 
 # --- numbers ------------------------------------------------------------------------------------------------
@@ -193,14 +194,17 @@ def test_a_converted_widget_holds_no_chinese_and_each_key_exists(widget, widget_
 
 
 def test_input_messages_in_each_language(widget_strings):
-    """posenc-math's parseInput words its messages from the table it is given (Chinese by default)."""
+    """posenc-math's parseInput words its messages from the table it is given, and refuses to guess one."""
     script = ("import { parseInput } from './docs/javascripts/posenc-math/format.js';"
               "import en from './docs/javascripts/widgets/strings/en.js';"
+              "import zh from './docs/javascripts/widgets/strings/zh.js';"
+              "let none = ''; try { parseInput('15', {kind: 'dim'}); } catch (e) { none = e.message; }"
               "console.log(JSON.stringify([parseInput('15', {label: 'dimension d', kind: 'dim'}, en).message,"
-              " parseInput('15', {label: '维度 d', kind: 'dim'}).message, parseInput('', {label: 'base'}).message]));")
+              " parseInput('15', {label: '维度 d', kind: 'dim'}, zh).message, parseInput('', {label: 'base'}, zh).message, none]));")
     proc = subprocess.run([shutil.which("node"), "--input-type=module", "-e", script], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
-    en, zh, empty = json.loads(proc.stdout)
+    en, zh, empty, none = json.loads(proc.stdout)
+    assert "needs a string table" in none
     assert en == "Dimension d must be a positive even number (sin and cos come in pairs); got 15. Try 16."
     assert zh == "维度 d 要是正偶数（sin、cos 成对出现），收到 15；试试 16。"
     assert empty == "请填写 base。"
@@ -364,3 +368,10 @@ def test_notebook_pages_are_pages_in_both_languages_with_their_download(site_dir
         for page in sorted((site_dir / folder).glob("lesson*/index.html")):
             assert page.read_text(encoding="utf-8").lstrip().startswith("<!doctype html>"), f"{page.relative_to(site_dir)} is not a page"
             assert (page.parent / f"{page.parent.name}.ipynb").is_file(), f"{page.relative_to(site_dir)}: no download"
+    # a lesson's notebook box downloads the notebook of the lesson's language (lesson 5 has both)
+    for folder, want in (("lessons/05-long-context", "notebooks/lesson5/lesson5.ipynb"),
+                         ("en/lessons/05-long-context", "en/notebooks/lesson5/lesson5.ipynb")):
+        page = site_dir / folder / "index.html"
+        links = {posixpath.normpath(posixpath.join(folder, href)) for href in
+                 re.findall(r'<a href="([^"]+\.ipynb)" download', page.read_text(encoding="utf-8"))}
+        assert links == {want}, (folder, links)

@@ -50,9 +50,9 @@ def test_every_notebook_page_offers_its_ipynb(site_dir):
     owner_repo = setting("repo_url").removeprefix("https://github.com/").rstrip("/")
     assert NOTEBOOKS
     for nb in NOTEBOOKS:
-        # lessonN.en.ipynb, the English twin, is the page en/notebooks/lessonN/ and downloads as lessonN.ipynb
-        stem = nb.stem.removesuffix(".en")
-        page = site_dir / ("en/notebooks" if nb.stem.endswith(".en") else "notebooks") / stem / "index.html"
+        # lessonN.ipynb on notebooks/lessonN/; lessonN.en.ipynb on en/notebooks/lessonN/, downloaded as lessonN.ipynb
+        stem, _, lang = nb.stem.partition(".")
+        page = site_dir / page_for(f"docs/notebooks/{stem}.ipynb", lang or "zh")
         found = links(page)
         (download,) = [a for a in found if a.get("download") is not None]
         assert download["href"] == f"{stem}.ipynb" and download["download"] == f"{stem}.ipynb"

@@ -47,7 +47,7 @@ import numpy as np
 
 from .config import EXTENSIONS, METHODS, ROPE_SCALINGS as SCALINGS
 from .provenance import seal
-from .stats import CLEARLY, DIFFERENT, NO_CLEAR, SAME, Estimate, TooFewSeeds
+from .stats import CLEARLY, DIFFERENT, NO_CLEAR, SAME, Estimate, SeedRange, TooFewSeeds
 
 RESULTS_FILE = Path(__file__).parent / "results" / "full.json"
 TRAIN_LEN = 128  # = config's train_len; checked against the file on load
@@ -383,10 +383,17 @@ def _diff(a: tuple[str, str], b: tuple[str, str] | None, path) -> tuple[str, np.
     return f"{_label(*a)} − {_label(*b)}", _per_seed(*a, path) - _per_seed(*b, path)
 
 
+# Methods whose seeds split into two groups (most stall at the character-frequency level): a mean and its
+# interval describe neither group, so a comparison with one is judged seed by seed (stats.SeedRange).
+TWO_GROUPS = ("sinusoidal",)
+
+
 def _judge(word: str, a, b=None, path=None) -> tuple[bool, str]:
-    """Does the interval of the per-seed a − b satisfy ``word`` (see stats.py for the margins)?"""
+    """Does the interval of the per-seed a − b satisfy ``word`` (see stats.py for the margins)? With a
+    method of TWO_GROUPS on either side, every seed's difference must satisfy it instead."""
     label, d = _diff(a, b, path)
-    est = Estimate.of(d)
+    two_groups = any(side is not None and side[-1] in TWO_GROUPS for side in (a, b))
+    est = SeedRange.of(d) if two_groups else Estimate.of(d)
     ok, rule = {
         "clearly": (est.above(CLEARLY), f"> {CLEARLY}"),
         "more": (est.above(DIFFERENT), f"> {DIFFERENT}"),

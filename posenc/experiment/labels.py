@@ -15,7 +15,7 @@ METHOD_LABELS = {
 }
 ROPE_SCALING_LABELS = {
     "rope": "RoPE（不缩放）",
-    "pi": "Position Interpolation",
+    "pi": "位置插值（PI）",
     "ntk": "NTK-aware",
     "yarn": "YaRN",
 }

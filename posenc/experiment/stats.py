@@ -15,9 +15,12 @@ contain the true mean difference 95% of the time. t rather than the normal 1.96
 because the spread is itself estimated from few seeds (t = 2.36 for 8 seeds, 2.13
 for 16); not a bootstrap, whose percentile interval is too narrow at n = 8 (it can
 only resample the seeds it has). The t interval assumes the mean is roughly normal
-over sets of seeds; for the one quantity whose seeds split into two groups
-(whether unscaled sinusoidal escapes the character-frequency level) the course
-counts seeds instead of averaging them.
+over sets of seeds. That fails for the one method whose seeds split into two
+groups (unscaled sinusoidal: most stall at the character-frequency level, a few
+escape it), where a mean and its interval describe neither group. For it the course
+counts seeds, and a comparison with it is judged seed by seed: every seed's
+difference must clear the word's margin (SeedRange), and the pages quote the
+smallest and largest per-seed value instead of a mean.
 
 Words and their margins, in nats (fixed by what the word means, never fitted to
 the results; e^0.1 ≈ 1.105, so 0.1 nats is about a 10% higher perplexity):
@@ -47,6 +50,44 @@ NO_CLEAR = 0.1
 SAME = 0.05
 LEVEL = 0.95
 QUANTILE = 0.5 + LEVEL / 2  # the two-sided interval uses the t quantile at 97.5%
+
+
+@dataclass(frozen=True)
+class SeedRange:
+    """The smallest and largest per-seed value, for a method whose seeds split into two groups (see above)."""
+
+    values: tuple[float, ...]
+
+    @classmethod
+    def of(cls, per_seed) -> "SeedRange":
+        values = np.asarray(per_seed, dtype=np.float64).ravel()
+        if values.size < 2:  # one seed says nothing about how the seeds spread, as for Estimate
+            raise TooFewSeeds(f"a statement over seeds needs at least 2 seeds, got {values.size}; "
+                              "run `python -m posenc.experiment run --preset full --seeds 8` (or more)")
+        if not np.all(np.isfinite(values)):
+            raise ValueError(f"per-seed values must be finite, got {values.tolist()}")
+        return cls(tuple(float(v) for v in values))
+
+    @property
+    def smallest(self) -> float:
+        return min(self.values)
+
+    @property
+    def largest(self) -> float:
+        return max(self.values)
+
+    def above(self, margin: float) -> bool:
+        """Every seed above ``margin``."""
+        return self.smallest > margin
+
+    def below(self, margin: float) -> bool:
+        return self.largest < margin
+
+    def inside(self, margin: float) -> bool:
+        return -margin < self.smallest and self.largest < margin
+
+    def __str__(self) -> str:
+        return f"every seed in [{self.smallest:+.3f}, {self.largest:+.3f}] (n={len(self.values)})"
 
 
 class TooFewSeeds(ValueError):

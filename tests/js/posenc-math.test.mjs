@@ -13,6 +13,7 @@ import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 
 import * as pm from "../../docs/javascripts/posenc-math.js";
+import zh from "../../docs/javascripts/widgets/strings/zh.js";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
@@ -348,7 +349,7 @@ test("parseInput: clear Chinese messages for empty, non-numeric, negative, too l
     ["80", { label: "维度 d", kind: "dim", max: 64 }, /最大是 64/],
   ];
   for (const [text, spec, re] of bad) {
-    const r = pm.parseInput(text, spec);
+    const r = pm.parseInput(text, spec, zh);
     assert.equal(r.ok, false, `${JSON.stringify(text)} should be rejected`);
     assert.match(r.message, re, `${JSON.stringify(text)} → ${r.message}`);
     assert.doesNotMatch(r.message.replace(`「${text.trim()}」`, ""), /NaN|Infinity|undefined/);
@@ -365,7 +366,7 @@ test("parseInput: clear Chinese messages for empty, non-numeric, negative, too l
     ["1.5", { kind: "base" }, 1.5],
     ["4", { kind: "factor" }, 4],
   ];
-  for (const [text, spec, want] of good) assert.deepEqual(pm.parseInput(text, spec), { ok: true, value: want });
+  for (const [text, spec, want] of good) assert.deepEqual(pm.parseInput(text, spec, zh), { ok: true, value: want });
 });
 
 test("formatting never shows NaN or Infinity and uses the typographic minus", () => {

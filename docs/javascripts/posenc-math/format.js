@@ -1,7 +1,7 @@
 // What a reader sees and types: number formatting ("19,869", "−0.990", "1.8e−15", the same in every
 // language) and the parsing of an input box into a number or a message that says what to type instead,
-// in the words of a string table (docs/javascripts/widgets/strings/<lang>.js; Chinese by default).
-import zh from "../widgets/strings/zh.js";
+// in the words of a string table (docs/javascripts/widgets/strings/<lang>.js), which the caller passes:
+// a page loads only its own language's table (widgets/_ui.js).
 
 export const MAX_INPUT = 1e9; // the largest number a reader may type
 
@@ -62,7 +62,10 @@ function normalise(text) {
  * Returns { ok: true, value } or { ok: false, message } with a message from `strings` (the widgets'
  * string table of the page's language; Chinese by default) that says what was wrong and what to type instead.
  */
-export function parseInput(text, { label, kind = "real", min = -MAX_INPUT, max = MAX_INPUT } = {}, strings = zh) {
+export function parseInput(text, { label, kind = "real", min = -MAX_INPUT, max = MAX_INPUT } = {}, strings) {
+  if (!strings || typeof strings.input_label !== "string") {
+    throw new TypeError("parseInput(text, spec, strings) needs a string table (docs/javascripts/widgets/strings/<lang>.js); widgets/_ui.js parseInput passes the page's");
+  }
   const raw = String(text ?? "").trim();
   const name = label ?? strings.input_label;
   // Chinese next to a Latin letter or digit gets a space: "位置 p 不能…", "请填写 base。"

@@ -8,20 +8,23 @@
 // Words: every text a widget shows comes from the string table of the page's language,
 // strings/<lang>.js (<html lang>: "zh" on the Chinese pages, "en" under en/), through t(key, values).
 import { fillText, fullPrecision, parseInput as parseNumber } from "../posenc-math/format.js";
-import en from "./strings/en.js";
-import zh from "./strings/zh.js";
 
-const STRINGS = { zh, en };
+const LANGUAGES = ["zh", "en"]; // strings/<lang>.js, one per language of the site
 
 /** The page's language, as the build wrote it into <html lang> (tools/i18n.py); Chinese if it is not one of ours. */
 export function pageLanguage() {
   const lang = (document.documentElement.lang || "").toLowerCase().split("-")[0];
-  return lang in STRINGS ? lang : "zh";
+  return LANGUAGES.includes(lang) ? lang : "zh";
 }
+
+// Only the page's own table is fetched: a page shows one language, and every widget's words in every
+// language would cost a phone on a slow network bytes it never shows. A link into the other language is
+// a full page load (docs/javascripts/alternate.js), so the language cannot change under this module.
+const STRINGS = (await import(`./strings/${pageLanguage()}.js`)).default;
 
 /** The page language's string table. */
 export function strings() {
-  return STRINGS[pageLanguage()];
+  return STRINGS;
 }
 
 /** t("sin-clock.rate", { n: 10 }): a text of the page's language with its {fields} filled in. */
@@ -275,7 +278,7 @@ export function pageOptions(el, spec, limits = {}) {
       else {
         const check = limits[key];
         const wrong = check && list.map((v) => parseInput(String(v), { label: attr, ...check })).find((r) => !r.ok);
-        if (wrong) problems.push(wrong.message.replace(/[。.]$/, ""));
+        if (wrong) problems.push(wrong.message.replace(/[\u3002.]$/, ""));
         else out[key] = kind === "numbers" ? list : list[0];
       }
     } else out[key] = text;

@@ -142,7 +142,7 @@ export function mount(el) {
     );
     fill(table,
       h("caption", {}, t("alibi-bias.table_caption", { n: formatInt(n), f: fText }), n === p ? "" : t("alibi-bias.table_caption_extra", { mark: t("alibi-bias.extra_mark") })),
-      h("thead", {}, h("tr", {}, [t("alibi-bias.col_head"), t("alibi-bias.col_slope"), "1/m", t("alibi-bias.col_reach", { f: fText })].map((c) => h("th", { scope: "col" }, c)))),
+      h("thead", {}, h("tr", {}, [t("alibi-bias.col_head"), t("alibi-bias.col_slope"), "1/a_h", t("alibi-bias.col_reach", { f: fText })].map((c) => h("th", { scope: "col" }, c)))),
       h(
         "tbody",
         {},
