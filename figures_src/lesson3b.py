@@ -12,18 +12,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from figures_src import cell_values, colorbar, figure, heatmap, num, texts
+from figures_src import cell_values, colorbar, figure, heatmap, language, num, texts
 from posenc import configs, relative
 from posenc import examples as ex
 from posenc.quantities import value
 
 T = texts(__name__)  # every word these figures draw: figures_src/labels/<lang>.yaml, section lesson3b
 
-# Texts whose fields differ between the languages (figures_src/_labels.check). The example sentence is Chinese
-# data, and its weights depend on its exact tokens, so the Chinese figure labels each row and column with its
-# character and position and the English one with the position only; the English alt text names the sentence
-# in words instead of quoting it.
-FIELDS_MAY_DIFFER = ("tick_key", "tick_query", "alt.alibi_sentence_weights")
+
+def _tokens(text: str) -> list[str]:
+    """The example's tokens as the figure's language writes them: the characters, or in English each character
+    as lesson 1's English edition writes it (posenc.examples.ENGLISH_TOKENS); the weights are the same either way."""
+    return list(text) if language() == "zh" else ex.english_tokens(text)
 
 # The widgets' starting values, read by tests/browser/test_widgets.py (keep these names).
 ALIBI_HEADS, ALIBI_HEAD, ALIBI_DISTANCE, ALIBI_SPAN, ALIBI_FACTOR = (
@@ -77,7 +77,7 @@ def _text(key: str, **values) -> str:
     model settings, the example sentence, and ``values``."""
     mpt, bloom = configs.load("mpt_7b"), configs.load("bloom_176b")
     return T(key, **{n: num(n) for n in QUOTED}, num_buckets=T5_NUM_BUCKETS, max_distance=T5_MAX_DISTANCE,
-             mpt_heads=mpt["heads"], bloom_heads=bloom["heads"], context=f"{mpt['context']:,}", sentence=ex.SENTENCE,
+             mpt_heads=mpt["heads"], bloom_heads=bloom["heads"], context=f"{mpt['context']:,}", sentence=(ex.SENTENCE if language() == "zh" else " ".join(_tokens(ex.SENTENCE))),
              **values)
 
 
@@ -177,7 +177,7 @@ def _sentence_weights():
     size=(WIDTH, 7.4),
 )
 def alibi_sentence_weights(fig, theme):
-    chars = list(ex.SENTENCE)
+    chars = _tokens(ex.SENTENCE)
     n = len(chars)
     causal = np.tril(np.ones((n, n), dtype=bool))
     axes = fig.subplots(2, 1, gridspec_kw={"hspace": 0.45})
