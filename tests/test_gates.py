@@ -362,9 +362,7 @@ def test_every_url_loads_under_the_subpath(site_dir):
         # Start from the home page, and from every page and notebook file too: a page missing from
         # the nav must load as well (test_every_lesson_links_its_notebook checks the links).
         todo = [(p, "(every page)") for p in doc_pages()] + [("", "(start)")]
-        # lessonN.ipynb is served at notebooks/lessonN/, its English twin lessonN.en.ipynb at en/notebooks/lessonN/
-        todo += [(f"{'en/' if nb.stem.endswith('.en') else ''}notebooks/{nb.stem.removesuffix('.en')}/{nb.stem.removesuffix('.en')}.ipynb",
-                  "(every notebook)") for nb in sorted((ROOT / "docs/notebooks").glob("*.ipynb"))]
+        todo += [(f"notebooks/{nb.stem}/{nb.name}", "(every notebook)") for nb in sorted((ROOT / "docs/notebooks").glob("*.ipynb"))]
         while todo:
             rel, source = todo.pop()
             if rel in seen:
@@ -409,8 +407,6 @@ def test_every_lesson_links_its_notebook(site_dir):
     An English page NN[x]-name.en.md, built at en/lessons/NN[x]-name/, links the same download."""
     missing = []
     for md in sorted((ROOT / "docs/lessons").glob("[0-9]*.md")):  # the numbered lessons; results.md has no notebook
-        if md.name.endswith(".en.md"):  # an English page: built at en/lessons/…, linking the English notebook
-            continue
         n = re.match(r"0*(\d+[a-z]?)-", md.name).group(1)  # 03b-relative-bias.md → 3b
         nb = f"notebooks/lesson{n}/lesson{n}.ipynb"
         if not (ROOT / f"docs/notebooks/lesson{n}.ipynb").exists():
