@@ -362,7 +362,9 @@ def test_every_url_loads_under_the_subpath(site_dir):
         # Start from the home page, and from every page and notebook file too: a page missing from
         # the nav must load as well (test_every_lesson_links_its_notebook checks the links).
         todo = [(p, "(every page)") for p in doc_pages()] + [("", "(start)")]
-        todo += [(f"notebooks/{nb.stem}/{nb.name}", "(every notebook)") for nb in sorted((ROOT / "docs/notebooks").glob("*.ipynb"))]
+        # lessonN.ipynb is served at notebooks/lessonN/, its English twin lessonN.en.ipynb at en/notebooks/lessonN/lessonN.ipynb
+        todo += [(f"{'en/' if nb.stem.endswith('.en') else ''}notebooks/{nb.stem.removesuffix('.en')}/{nb.stem.removesuffix('.en')}.ipynb",
+                  "(every notebook)") for nb in sorted((ROOT / "docs/notebooks").glob("*.ipynb"))]
         while todo:
             rel, source = todo.pop()
             if rel in seen:
@@ -404,15 +406,15 @@ def test_every_url_loads_under_the_subpath(site_dir):
 
 def test_every_lesson_links_its_notebook(site_dir):
     """Every lesson page NN[x]-name.md has a notebook lessonN[x] and links its download; the link resolves.
-    An English page NN[x]-name.en.md, built at en/lessons/NN[x]-name/, links the same download."""
+    An English page NN[x]-name.en.md, built at en/lessons/NN[x]-name/, links the English download under en/notebooks/."""
     missing = []
     for md in sorted((ROOT / "docs/lessons").glob("[0-9]*.md")):  # the numbered lessons; results.md has no notebook
         n = re.match(r"0*(\d+[a-z]?)-", md.name).group(1)  # 03b-relative-bias.md → 3b
-        nb = f"notebooks/lesson{n}/lesson{n}.ipynb"
+        english = md.name.endswith(".en.md")
+        nb = f"{'en/' if english else ''}notebooks/lesson{n}/lesson{n}.ipynb"  # an English page links the English download
         if not (ROOT / f"docs/notebooks/lesson{n}.ipynb").exists():
             missing.append(f"{md.name} has no notebook docs/notebooks/lesson{n}.py/.ipynb")
             continue
-        english = md.name.endswith(".en.md")
         page = f"en/lessons/{md.name[:-len('.en.md')]}/index.html" if english else f"lessons/{md.stem}/index.html"
         targets = {r[0] for _t, _a, url in parse(site_dir / page).links if (r := resolve(site_dir, page, url)) and r[0] != BROKEN}
         if nb not in targets:
