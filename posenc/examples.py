@@ -85,6 +85,23 @@ MIX_ROW = 0  # the token of SENTENCE whose vector is changed to see which layers
 MIX_CHAR = "老"  # … into this character's vector
 
 
+# The English edition shows lesson 1's examples token for token: each character as an English word (names
+# and the particle 了 in pinyin). The tokens, their IDs and every number stay those of the Chinese
+# characters; only the way a character is written changes. A character of the examples that this table
+# lacks is an error when an English page asks for it (english_tokens).
+ENGLISH_TOKENS = {"小": "Xiao", "明": "Ming", "打": "hit", "了": "le", "王": "Wang",
+                  "猫": "cat", "吃": "eats", "鱼": "fish", "老": "Lao"}
+
+
+def english_tokens(text: str) -> list[str]:
+    """Each character of ``text`` as the English edition writes it (ENGLISH_TOKENS), in order."""
+    missing = sorted({ch for ch in text if ch not in ENGLISH_TOKENS})
+    if missing:
+        raise ValueError(f"posenc/examples.py ENGLISH_TOKENS has no English word for {', '.join(map(repr, missing))} "
+                         f"(in the example {text!r}): add one for each character of lesson 1's examples")
+    return [ENGLISH_TOKENS[ch] for ch in text]
+
+
 def swap_presets() -> str:
     """The swap widget's preset sentences, "text:i:j,text:i:j"."""
     return ",".join(f"{text}:{i}:{j}" for text, i, j in (SWAP_MAIN, SWAP_SHORT))
@@ -283,7 +300,8 @@ WIDGET_DEFAULTS: dict[str, dict] = {
                 "presets": list(DOT_STARTS), "k": DOT_K},
     "sin-heatmap": {"sentence": SENTENCE, "shift": SHIFT, "d": SIN_DIM, "base": DEFAULT_BASE, "start": 0},
     "swap-attention": {"sentence": SWAP_MAIN[0], "swap_i": SWAP_MAIN[1], "swap_j": SWAP_MAIN[2], "d": ATTN_D,
-                       "seed": ATTN_SEED, "presets": swap_presets(), "head": ""},
+                       "seed": ATTN_SEED, "presets": swap_presets(), "head": "",
+                       "tokens_en": ",".join(f"{ch}={word}" for ch, word in ENGLISH_TOKENS.items())},
     "rope-pair": {"d": L4_DIM, "base": DEFAULT_BASE, "pair": PAIR_INDEX, "m": PAIR_M, "n": PAIR_N, "shift": SHIFT,
                   "q": list(PAIR_Q), "k": list(PAIR_K)},
     "scaling-explorer": {"model": SCALING_MODEL, "method": SCALING_METHOD, "factor": 0, "models": ""},

@@ -113,6 +113,9 @@ def test_every_widget_reads_its_options_from_the_page_and_keeps_no_copy():
 
 def test_example_macro_prints_text_and_refuses_numbers():
     assert macros.example_text("SENTENCE") == ex.SENTENCE
+    # an English page writes each character as the English edition's token word, one word per character
+    english = macros.example_text("SENTENCE", "en").split(" ")
+    assert len(english) == len(ex.SENTENCE) and english == [ex.ENGLISH_TOKENS[ch] for ch in ex.SENTENCE]
     with pytest.raises(ValueError, match="is a number.*num"):
         macros.example_text("SHIFT")
     with pytest.raises(ValueError, match="Did you mean 'SENTENCE'"):

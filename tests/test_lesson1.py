@@ -26,6 +26,21 @@ def test_tiny_values_are_printed_as_powers_of_ten():
         tiny(float("nan"))
 
 
+def test_the_english_edition_writes_each_example_character_as_one_word():
+    """Token for token: the English text of an example has one word per Chinese character (the numbers are the
+    characters'), and a character without an English word is an error naming the table."""
+    for name in ("l1_main_a", "l1_main_b", "l1_causal_a", "l1_batch_short", "l1_pack_chars", "l1_repeat_char"):
+        zh, en = quantities.text(name, "zh"), quantities.text(name, "en")
+        assert en.split() == ex.english_tokens(zh.replace(" ", "")), name
+        assert en.isascii(), name
+    assert quantities.text("l1_char_0", "en") == quantities.text("l1_char_4", "en") == quantities.text("l1_repeat_char", "en")
+    with pytest.raises(ValueError, match="ENGLISH_TOKENS has no English word for '狗'"):
+        ex.english_tokens("猫追狗")
+    # the swap widget maps a word back to its character (data-tokens-en): one word per character, no separators in it
+    words = list(ex.ENGLISH_TOKENS.values())
+    assert len(set(words)) == len(words) and all(w.isascii() and w.isalpha() for w in words)
+
+
 FIGURES = ("l1_swap_outputs", "l1_permutation", "l1_causal")  # each has its content test below
 
 

@@ -107,7 +107,8 @@ def test_lookup_marks_follow_the_gpt2_config_file():
     raw = yaml.safe_load((ROOT / "posenc" / "data" / "models.yaml").read_text(encoding="utf-8"))
     rows = raw["gpt2"]["fields"]["context"]["value"]
     for name, p in [("first", 0), ("second", 1), ("last", rows - 1), ("context", rows), ("far", ex.FAR_POSITION)]:
-        assert v(f"lookup_mark_{name}").startswith("✓" if p < rows else "✗"), name
+        for lang in ("zh", "en"):  # a PerLanguage value: the mark opens the words in each language
+            assert numbers.text(f"lookup_mark_{name}", lang).startswith("✓" if p < rows else "✗"), (name, lang)
 
 
 def test_nearest_pair_in_the_far_range_is_adjacent_positions():

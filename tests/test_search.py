@@ -142,7 +142,13 @@ ENGLISH_QUERY_TABLE = {
     "paired intervals": "en/lessons/results/",
     "thresholds": "en/lessons/results/",
     "verification tags": "en/",
-    "permutation equivariance": "en/glossary/",
+    "permutation equivariance": "en/lessons/01-order-blind/",
+    "left padding": "en/lessons/01-order-blind/",
+    "causal mask": "en/lessons/01-order-blind/",
+    "swap two tokens": "en/lessons/01-order-blind/",
+    "sinusoidal position encoding": "en/lessons/03-sinusoidal/",
+    "clock analogy": "en/lessons/03-sinusoidal/",
+    "shift is a rotation": "en/lessons/03-sinusoidal/",
 }
 
 

@@ -143,8 +143,8 @@ def define_env(env):
 
     @env.macro
     def example(name: str) -> str:
-        """A text parameter of posenc.examples (the example sentence, a name in it), printed as it is."""
-        return example_text(name)
+        """A text parameter of posenc.examples (the example sentence, a name in it), in the page's words."""
+        return example_text(name, lang())
 
     @env.macro
     def notebook(lesson: int) -> str:
@@ -332,8 +332,10 @@ def widget_default_mismatches() -> list[str]:
     return out
 
 
-def example_text(name: str) -> str:
-    """posenc.examples.<name>, which must be text; an unknown name or a number is an error that says what to use."""
+def example_text(name: str, lang: str = "zh") -> str:
+    """posenc.examples.<name>, which must be text; an unknown name or a number is an error that says what to use.
+    On an English page the example's characters are written as the English edition writes lesson 1's tokens
+    (posenc.examples.ENGLISH_TOKENS: "小明打了小王" → "Xiao Ming hit le Xiao Wang"), one word per token."""
     from posenc import examples
     from posenc._check import did_you_mean
 
@@ -343,7 +345,7 @@ def example_text(name: str) -> str:
             raise ValueError(f"example({name!r}) is a number: quote it through a registered quantity, {{{{ num(...) }}}}")
         hint = did_you_mean(name, texts)
         raise ValueError(f"unknown text example {name!r}.{hint} Text examples are the str constants of posenc/examples.py.")
-    return texts[name]
+    return texts[name] if lang == "zh" else " ".join(examples.english_tokens(texts[name]))
 
 
 def snippet_imports(path: Path) -> list[Path]:

@@ -17,6 +17,15 @@
 #
 # 在自己电脑上运行：克隆课程仓库，执行 `make setup`，再用 Jupyter 打开 `docs/notebooks/` 下的这个文件，或者在这个页面上下载 `.ipynb`。最后一节是本课的练习，改一改代码格里的参数，看看结果怎么变。
 
+# %% [markdown] lang="en"
+# # Lesson 3, hands on: positions from a formula: sinusoidal position encoding
+#
+# This notebook goes with [lesson 3](https://posenc.github.io/posenc/en/lessons/03-sinusoidal/): build the sinusoidal position table step by step in torch, see how the same characters in a different order come apart once positions are added, and check that the encoding stays bounded over thousands of positions, that the dot product of two positions depends only on their distance, and that a shift is a rotation.
+#
+# Every code cell calls the course's own `posenc` library, the same code behind every number and figure on the course's pages. The notebook is run from start to end when the site is built, and the outputs you see on the page are that run's.
+#
+# To run it on your own computer: clone the course repository, run `make setup`, then open this file under `docs/notebooks/` in Jupyter, or download the `.ipynb` from this page. The last section holds the lesson's exercises: change the parameters in the code cells and see how the results change.
+
 # %%
 # posenc: include _setup.py
 
@@ -25,11 +34,19 @@
 #
 # Vaswani et al. 2017 §3.5 的公式：$PE(p, 2i) = \sin(p\,\omega_i)$，$PE(p, 2i+1) = \cos(p\,\omega_i)$，$\omega_i = \theta^{-2i/d}$（$\theta$ 是底数，代码里叫 `base`）。先算一列位置，再算每一对的角速度 $\omega_i$（取对数再指数，避免算大数的幂）；`p * omega` 靠广播得到 (位置数, 对数) 的角度矩阵，偶数维放 sin，奇数维放 cos。下面这一格就是第 3 课网页上的代码（`docs/snippets/lesson3_table.py`）：
 
+# %% [markdown] lang="en"
+# ## 1. The position table step by step: sinusoidal_table
+#
+# The formula of Vaswani et al. 2017 §3.5: $PE(p, 2i) = \sin(p\,\omega_i)$, $PE(p, 2i+1) = \cos(p\,\omega_i)$, $\omega_i = \theta^{-2i/d}$ ($\theta$ is the base, `base` in the code). First a column of positions, then each pair's angular speed $\omega_i$ (through a logarithm and an exponential, to avoid raising a large number to a power); broadcasting `p * omega` gives the matrix of angles, (positions, pairs); the even dimensions take sin, the odd ones cos. The next cell is the code on lesson 3's page (`docs/snippets/lesson3_table.py`):
+
 # %%
 # posenc: include lesson3_table.py
 
 # %% [markdown]
 # 课程的 `posenc.sinusoidal` 用同一个公式；torch 版是 float32，numpy 版是 float64：
+
+# %% [markdown] lang="en"
+# The course's `posenc.sinusoidal` uses the same formula; the torch version is float32, the numpy version float64:
 
 # %%
 import torch
@@ -47,6 +64,11 @@ print("与 numpy 版 sinusoidal.table（float64）的最大差值:",
 #
 # 词向量是一张按字查的表，和位置无关。只用词向量时，对调两个字的句子就是原句的行换了顺序；加上位置编码后，同一个字在两个位置上的向量就不同了（`docs/snippets/lesson3_cat_fish.py`）：
 
+# %% [markdown] lang="en"
+# ## 2. The same characters in another order: nn.Embedding
+#
+# Token embeddings are a table looked up by character, with no position in it. With token embeddings alone, a sentence with two characters swapped is the original sentence's rows in another order; once position encodings are added, the same character gets different vectors at its two positions (`docs/snippets/lesson3_cat_fish.py`):
+
 # %%
 # posenc: include lesson3_cat_fish.py
 
@@ -55,6 +77,11 @@ print("与 numpy 版 sinusoidal.table（float64）的最大差值:",
 #
 # sin 和 cos 都在 $[-1, 1]$ 里，每一对 $(\sin, \cos)$ 的长度恒为 1，所以整个向量的长度恒为 $\sqrt{d/2}$，不管位置多大（`docs/snippets/lesson3_bounded.py`）：
 
+# %% [markdown] lang="en"
+# ## 3. Positions in the thousands: do the values run away? pe.norm
+#
+# sin and cos both lie in $[-1, 1]$, each $(\sin, \cos)$ pair has length 1, so the whole vector's length is always $\sqrt{d/2}$, however large the position (`docs/snippets/lesson3_bounded.py`):
+
 # %%
 # posenc: include lesson3_bounded.py
 
@@ -62,6 +89,11 @@ print("与 numpy 版 sinusoidal.table（float64）的最大差值:",
 # ## 4. 点积只取决于距离：clock.dot_curve
 #
 # 每一对贡献 $\sin\varphi\sin\varphi' + \cos\varphi\cos\varphi' = \cos(\varphi - \varphi')$，所以 $PE(p)\cdot PE(p+k) = \sum_i \cos(k\,\omega_i)$，和 $p$ 无关。网页上那几个起点各算一遍（`clock.dots_from` 直接拿向量点乘，`clock.dot_curve` 用右边的公式）：
+
+# %% [markdown] lang="en"
+# ## 4. The dot product depends only on the distance: clock.dot_curve
+#
+# Each pair contributes $\sin\varphi\sin\varphi' + \cos\varphi\cos\varphi' = \cos(\varphi - \varphi')$, so $PE(p)\cdot PE(p+k) = \sum_i \cos(k\,\omega_i)$, with no $p$ in it. Compute it once from each start the page uses (`clock.dots_from` takes the dot products of the vectors, `clock.dot_curve` uses the formula on the right):
 
 # %%
 from posenc import clock
@@ -75,6 +107,9 @@ for p0 in ex.DOT_STARTS:
 # %% [markdown]
 # 这条曲线不是单调下降的。在画出来的范围里找最低点，再看范围之外：
 
+# %% [markdown] lang="en"
+# The curve does not fall monotonically. Find its lowest point in the range drawn, then look beyond it:
+
 # %%
 k_min, low = clock.lowest_dot(ex.MAX_DISTANCE, d)
 print(f"k ≤ {ex.MAX_DISTANCE}: 最低点 k = {k_min}，点积 {low:.3f}")
@@ -87,6 +122,11 @@ print(f"k ≤ {ex.FAR_POSITION:,}: 最低点 k = {k_far:,}，点积 {far_low:.3f
 # ## 5. 平移就是旋转：shift_rotation
 #
 # §3.5 说 $PE(p+k)$ 是 $PE(p)$ 的线性函数。这个线性函数是一个分块对角的旋转矩阵 $M_k$，每一对转过固定角度 $k\,\omega_i$，只和 $k$ 有关：
+
+# %% [markdown] lang="en"
+# ## 5. A shift is a rotation: shift_rotation
+#
+# §3.5 says $PE(p+k)$ is a linear function of $PE(p)$. That linear function is a block-diagonal rotation matrix $M_k$ that turns each pair through a fixed angle $k\,\omega_i$, which depends only on $k$:
 
 # %%
 k = ex.SHIFT
@@ -104,6 +144,15 @@ print("每一对转过的角度（度）:", np.degrees(clock.turn_angles(k, d)).
 # 3. 距离 $k$ 越大，点积一定越小吗？改 `clock.lowest_dot` 的范围，看最低点怎么变。
 # 4. 验证 $M_a M_b = M_{a+b}$：两次平移等于一次平移。
 # 5. 本课程训练的小模型 $d_{model}$ 更大：用 `clock.pairs_not_turning(ex.PROJECT_TRAIN_LEN, ex.PROJECT_D_MODEL)` 数一数，训练长度之内有多少对一圈都没转满。
+
+# %% [markdown] lang="en"
+# ## Exercises
+#
+# 1. Change the base `base` ($\theta$) to another value (ten times larger, say): how many tokens does the slowest pair need for one turn? Check with `sinusoidal.periods`.
+# 2. In section 2, if the position encoding used only the first pair (the fastest), could the same character still be told apart at position 0 and at the whole-number positions near `2π`?
+# 3. Does a larger distance $k$ always mean a smaller dot product? Change the range of `clock.lowest_dot` and watch how the lowest point moves.
+# 4. Check that $M_a M_b = M_{a+b}$: two shifts make one shift.
+# 5. The small model this course trains has a larger $d_{model}$: count with `clock.pairs_not_turning(ex.PROJECT_TRAIN_LEN, ex.PROJECT_D_MODEL)` how many pairs do not complete a single turn within the training length.
 
 # %%
 # 练习 1、3、4、5：起点

@@ -11,6 +11,7 @@ from posenc import sinusoidal
 from posenc import tokenize
 from posenc import examples as ex
 from posenc import position_ids as pid
+from posenc.formatting import PerLanguage
 from posenc.quantities import family, number
 
 _SUP = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
@@ -25,6 +26,12 @@ def tiny(value: float) -> str:
         return "0"
     mantissa, exponent = f"{v:.1e}".split("e")
     return f"{mantissa.replace('-', '−')}×10{str(int(exponent)).translate(_SUP)}"
+
+
+def words(text: str, sep: str = "") -> PerLanguage:
+    """An example text in both editions: the Chinese characters, and the English edition's word for each
+    (posenc/examples.py ENGLISH_TOKENS), joined with spaces. ``sep`` joins the Chinese characters."""
+    return PerLanguage(zh=sep.join(text), en=" ".join(ex.english_tokens(text)))
 
 
 # --- the seeded head ----------------------------------------------------------------------
@@ -70,11 +77,11 @@ def _register_swap(which: str, label: str):
 
     @number(text, "", f"{label}：原句")
     def _():
-        return _swap(which, False).text
+        return words(_swap(which, False).text)
 
     @number(swapped, "", f"{label}：交换两个字之后")
     def _():
-        return _swap(which, False).swapped
+        return words(_swap(which, False).swapped)
 
     @number(diff_nopos, "", f"{label}：无位置信息时，同一个字在两种顺序下输出的最大差值")
     def _():
@@ -101,12 +108,12 @@ def _():
 
 @number("l1_main_char_i", "", "主例句里被交换的第一个字")
 def _():
-    return ex.SWAP_MAIN[0][ex.SWAP_MAIN[1]]
+    return words(ex.SWAP_MAIN[0][ex.SWAP_MAIN[1]])
 
 
 @number("l1_main_char_j", "", "主例句里被交换的第二个字")
 def _():
-    return ex.SWAP_MAIN[0][ex.SWAP_MAIN[2]]
+    return words(ex.SWAP_MAIN[0][ex.SWAP_MAIN[2]])
 
 
 @number("l1_main_len", "d", "主例句的 token 数")
@@ -126,7 +133,7 @@ def _():
 
 @number("l1_short_char_i", "", "短例句里被交换的第一个字")
 def _():
-    return ex.SWAP_SHORT[0][ex.SWAP_SHORT[1]]
+    return words(ex.SWAP_SHORT[0][ex.SWAP_SHORT[1]])
 
 
 @number("l1_weights_equiv_err", "", "max |A(PX) − P·A(X)·Pᵀ|：注意力权重矩阵随排列移动的误差")
@@ -151,7 +158,7 @@ def _repeat():
 
 @number("l1_repeat_char", "", "主例句里出现两次的字")
 def _():
-    return _repeat()[0]
+    return words(_repeat()[0])
 
 
 @number("l1_repeat_pos_a", "d", "重复的字第一次出现的位置")
@@ -195,7 +202,7 @@ ID_CELLS = family(("l1_char_{}", "l1_tid_{}", "l1_pid_{}"), {
 }, members=range(len(ex.SWAP_MAIN[0])))
 
 for _k, (_char, _tid, _pid) in ID_CELLS.items():
-    number(_char, "", f"主例句第 {_k} 个 token")(lambda k=_k: ex.SWAP_MAIN[0][k])
+    number(_char, "", f"主例句第 {_k} 个 token")(lambda k=_k: words(ex.SWAP_MAIN[0][k]))
     number(_tid, "d", f"主例句第 {_k} 个 token 的 token ID（Unicode 码位）")(lambda k=_k: int(tokenize.token_ids(ex.SWAP_MAIN[0])[k]))
     number(_pid, "d", f"主例句第 {_k} 个 token 的 position ID")(lambda k=_k: k)
 
@@ -222,17 +229,17 @@ def _causal_two_layers():
 
 @number("l1_causal_a", "", "因果掩码示例：原句")
 def _():
-    return _causal().text
+    return words(_causal().text)
 
 
 @number("l1_causal_b", "", "因果掩码示例：交换之后")
 def _():
-    return _causal().swapped
+    return words(_causal().swapped)
 
 
 @number("l1_causal_last_char", "", "因果掩码示例的最后一个字")
 def _():
-    return ex.CAUSAL[0][-1]
+    return words(ex.CAUSAL[0][-1])
 
 
 @number("l1_causal_len", "d", "因果掩码示例的 token 数（最后一个字能看到的 token 数）")
@@ -292,12 +299,12 @@ def _():
 
 @number("l1_mix_char_old", "", "改动的那个字（原来的）")
 def _():
-    return ex.SWAP_MAIN[0][ex.MIX_ROW]
+    return words(ex.SWAP_MAIN[0][ex.MIX_ROW])
 
 
 @number("l1_mix_char_new", "", "改动的那个字（换成的）")
 def _():
-    return ex.MIX_CHAR
+    return words(ex.MIX_CHAR)
 
 
 @number("l1_mix_mha", ".2f", "只改一个字：多头注意力之后，其他字的输出最多变了多少")
@@ -327,12 +334,12 @@ def _short_row(side: str):
 
 @number("l1_batch_short", "", "批里的短句")
 def _():
-    return ex.BATCH[0]
+    return words(ex.BATCH[0])
 
 
 @number("l1_batch_long", "", "批里的长句")
 def _():
-    return ex.BATCH[1]
+    return words(ex.BATCH[1])
 
 
 @number("l1_batch_width", "d", "补齐后的长度")
@@ -427,7 +434,7 @@ def _packed():
 
 @number("l1_pack_chars", "", "拼成一行的 token（每个字一格）")
 def _():
-    return " ".join(tokenize.decode(_packed()[0]))
+    return words(tokenize.decode(_packed()[0]), sep=" ")
 
 
 @number("l1_pack_docs", "", "拼成一行后，每一格属于第几篇文档")

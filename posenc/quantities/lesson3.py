@@ -11,6 +11,7 @@ import numpy as np
 
 from posenc import clock, configs, learned, naive, rope, shift, sinusoidal
 from posenc import examples as ex
+from posenc.formatting import PerLanguage
 from posenc.quantities import number
 from posenc.sinusoidal import DEFAULT_BASE, PAPER_DIM
 
@@ -213,8 +214,10 @@ def _():
 
 # --- the naive lookup table, probed at a few positions (lesson 3's opening table) ----------
 
-def _lookup_mark(p: int) -> str:
-    return "✓ 有这一行" if learned.has_row(configs.load(GPT2), p) else "✗ 查无此行"
+def _lookup_mark(p: int) -> PerLanguage:
+    if learned.has_row(configs.load(GPT2), p):
+        return PerLanguage(zh="✓ 有这一行", en="✓ has this row")
+    return PerLanguage(zh="✗ 查无此行", en="✗ no such row")
 
 
 @number("lookup_first", ",", "查表示例的第一个位置")

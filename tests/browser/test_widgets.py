@@ -547,6 +547,75 @@ def test_sin_dot_curve_does_not_move(visit, site_dir):
     sp.assert_clean()
 
 
+
+# The same bad inputs for sin-dot and sin-heatmap in each language, as for sin-clock above.
+BAD_DOT_INPUT = {
+    "zh": [
+        ("position", "", "请填写"),
+        ("position", "-5", "不能是负数"),
+        ("position", "2.5", "整数"),
+        ("k", "9999", "最大是"),
+        ("k", "abc", "不是数字"),
+    ],
+    "en": [
+        ("position", "", "Enter start p."),
+        ("position", "-5", "cannot be negative"),
+        ("position", "2.5", "whole number"),
+        ("k", "9999", "at most"),
+        ("k", "abc", "must be a number"),
+    ],
+}
+BAD_HEATMAP_INPUT = {
+    "zh": [
+        ("start", "", "请填写"),
+        ("start", "-1", "不能是负数"),
+        ("start", "abc", "不是数字"),
+        ("start", "2000000000", "10⁹"),
+    ],
+    "en": [
+        ("start", "", "Enter position of the first token."),
+        ("start", "-1", "cannot be negative"),
+        ("start", "abc", "must be a number"),
+        ("start", "2000000000", "10⁹"),
+    ],
+}
+
+
+def assert_no_chinese_words(el, name: str, data: str = "") -> None:
+    """A converted widget on an English page shows no Chinese word of its own (``data``, the page's example
+    sentence passed in data-*, is the page's, not the widget's)."""
+    shown = el.locator(".pe-live").inner_text() + " ".join(
+        el.locator(".pe-live [aria-label], .pe-live [title]").evaluate_all(
+            "els => els.map(e => (e.getAttribute('aria-label') || '') + ' ' + (e.getAttribute('title') || ''))"))
+    for ch in set(data):
+        shown = shown.replace(ch, "")
+    assert not CJK_TEXT.search(shown), f"Chinese in the English {name}: {CJK_TEXT.findall(shown)[:10]}"
+
+
+@pytest.mark.build
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_sin_dot_bad_input_shows_message(visit, site_dir, lang):
+    sp, el = open_widget(visit, site_dir, "sin-dot", lang)
+    drive_bad_input(el, BAD_DOT_INPUT[lang], lambda el: values(el.locator('[data-pe-out="dot"], [data-pe-out="max-diff"]')).tolist())
+    check_display(el)
+    if lang != "zh":
+        assert_no_chinese_words(el, "sin-dot")
+    sp.assert_clean()
+
+
+@pytest.mark.build
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_sin_heatmap_bad_input_shows_message(visit, site_dir, lang):
+    sp, el = open_widget(visit, site_dir, "sin-heatmap", lang)
+    drive_bad_input(el, BAD_HEATMAP_INPUT[lang], lambda el: values(el.locator("[data-pe-cell]")).tolist())
+    check_display(el)
+    if lang != "zh":
+        assert_no_chinese_words(el, "sin-heatmap", ex.SENTENCE)
+    sp.assert_clean()
+
+
 # --- lesson 1 ----------------------------------------------------------------------------------------------
 
 
@@ -607,6 +676,64 @@ def test_swap_attention_matches_posenc_attention(visit, site_dir):
     assert el.locator('[data-pe-out="sentence-b"]').inner_text() == "鱼吃猫"
     check("pos")
     assert "至少要两个字" in bad_input(el, "sentence", "猫")
+    sp.assert_clean()
+
+
+# The same bad sentences in each language: a token is a character on the Chinese page, a word on the English one.
+BAD_SWAP_INPUT = {
+    "zh": [
+        ("sentence", "猫", "至少要两个字"),
+        ("sentence", "猫" * 13, "最多 12 个字"),
+    ],
+    "en": [
+        ("sentence", "cat", "at least two words"),
+        ("sentence", " ".join(["cat"] * 13), "at most 12 words"),
+    ],
+}
+
+
+@pytest.mark.build
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_swap_attention_bad_input_shows_message(visit, site_dir, lang):
+    sp, el = open_widget(visit, site_dir, "swap-attention", lang)
+    drive_bad_input(el, BAD_SWAP_INPUT[lang], lambda el: values(el.locator('[data-pe-diff^="pos-"]')).tolist())
+    check_display(el)
+    if lang != "zh":  # a converted widget speaks only the page's language
+        shown = el.locator(".pe-live").inner_text() + " ".join(
+            el.locator(".pe-live [aria-label], .pe-live [title]").evaluate_all(
+                "els => els.map(e => (e.getAttribute('aria-label') || '') + ' ' + (e.getAttribute('title') || ''))"))
+        assert not CJK_TEXT.search(shown), f"Chinese in the English swap-attention: {CJK_TEXT.findall(shown)[:10]}"
+    sp.assert_clean()
+
+
+@pytest.mark.build
+@pytest.mark.browser
+def test_swap_attention_in_english_computes_the_chinese_sentence_word_for_word(visit, site_dir):
+    """The English page shows lesson 1's sentence one word per character (posenc/examples.py ENGLISH_TOKENS) and
+    computes with the characters' vectors, so its numbers are the Chinese page's; a word of the reader's own is a
+    token too, and without positions nothing moves."""
+    from posenc import quantities
+
+    sp, el = open_widget(visit, site_dir, "swap-attention", "en")
+    live = el.locator(".pe-live")
+    text, i, j = ex.SWAP_MAIN
+    assert el.locator('[data-pe-input="sentence"]').input_value() == quantities.text("l1_main_a", "en")
+    assert el.locator('[data-pe-out="sentence-b"]').inner_text() == quantities.text("l1_main_b", "en")
+    data = json.loads(live.get_attribute("data-inputs"))
+    assert data["tokens"] == ex.english_tokens(text) and data["keys"] == list(text)
+    assert el.locator('[data-pe-out="source"]').get_attribute("data-exact") == "1"
+    head = at.make_head(ex.ATTN_D, ex.ATTN_SEED)
+    assert value(el.locator('[data-pe-out="max-pos"]')) == pytest.approx(
+        at.swap_experiment(text, i, j, head, ex.ATTN_SEED, True).moved, abs=TOL)
+    el.locator(f'[data-preset="{quantities.text("l1_short_a", "en")}"]').click()
+    assert el.locator('[data-pe-out="sentence-b"]').inner_text() == quantities.text("l1_short_b", "en")
+    el.locator('[data-pe-input="sentence"]').fill("the dog bites the man")
+    data = json.loads(live.get_attribute("data-inputs"))
+    assert data["tokens"] == ["the", "dog", "bites", "the", "man"]
+    assert value(el.locator('[data-pe-out="max-nopos"]')) < 1e-12
+    assert value(el.locator('[data-pe-out="max-pos"]')) > 0.01
+    check_display(el)
     sp.assert_clean()
 
 

@@ -9,7 +9,7 @@
 //   data-k              the distance read out first, 0 … max
 import { formatInt, formatNumber, formatSci } from "../posenc-math/format.js";
 import { dot, dotClosedForm } from "../posenc-math/sinusoidal.js";
-import { activate, button, chartWidth, frame, h, num, numberField, pageOptionsOrFail, refuse, s, setNum } from "./_ui.js";
+import { activate, button, chartWidth, frame, h, num, numberField, pageOptionsOrFail, refuse, s, setNum, t } from "./_ui.js";
 
 const MAX_K = 10000; // the curve is recomputed for every k on each change of p
 const W = chartWidth(480); // 400 on a phone: its text stays legible (_ui.js)
@@ -25,44 +25,44 @@ export function mount(el) {
     presets: { kind: "position" },
     k: { kind: "int", min: 0, max: MAX_K },
   });
-  if (opt.k > opt.max) refuse(el, `页内实验的参数不合要求：data-k = ${opt.k} 超过了 data-max = ${opt.max}。下面是构建时画好的静态图。`);
+  if (opt.k > opt.max) refuse(el, t("sin-dot.k_over_max", { k: opt.k, max: opt.max }));
   const state = { p: opt.position, k: opt.k };
-  const root = frame(el, "试一试：换一个起点 p，曲线动不动？");
+  const root = frame(el, t("sin-dot.title"));
   const closed = Array.from({ length: opt.max + 1 }, (_, k) => dotClosedForm(k, opt.d, opt.base));
   const lo = Math.min(0, Math.floor(Math.min(...closed)));
   const hi = opt.d / 2;
   const x = (k) => PAD.l + (k / opt.max) * (W - PAD.l - PAD.r);
   const y = (v) => PAD.t + ((hi - v) / (hi - lo)) * (H - PAD.t - PAD.b);
 
-  const pField = numberField({ label: "起点 p", kind: "position" }, state.p, (v) => setP(v, false), { name: "position" });
-  const kField = numberField({ label: "距离 k", kind: "int", min: 0, max: opt.max }, state.k, (v) => setK(v, false), { name: "k", size: 5 });
+  const pField = numberField({ label: t("sin-dot.position"), kind: "position" }, state.p, (v) => setP(v, false), { name: "position" });
+  const kField = numberField({ label: t("sin-dot.distance"), kind: "int", min: 0, max: opt.max }, state.k, (v) => setK(v, false), { name: "k", size: 5 });
   const slider = h("input", {
     type: "range",
     min: 0,
     max: opt.max,
     step: 1,
     value: state.k,
-    "aria-label": "距离 k（滑块）",
+    "aria-label": t("sin-dot.slider"),
     "data-pe-input": "k-slider",
     oninput: () => setK(Number(slider.value), true),
   });
   const presets = h(
     "div",
-    { class: "pe-presets", role: "group", "aria-label": "预设起点" },
-    h("span", { class: "pe-presets__label" }, "预设："),
+    { class: "pe-presets", role: "group", "aria-label": t("sin-dot.presets") },
+    h("span", { class: "pe-presets__label" }, t("sin-dot.presets_label")),
     opt.presets.map((p) => button(formatInt(p), () => setP(p, true), { "data-preset": p })),
   );
 
   const yTicks = [0, hi / 2, hi];
   const svg = s(
     "svg",
-    { class: "pe-plot", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": `折线图：横轴距离 k 从 0 到 ${opt.max}，纵轴 PE(p)·PE(p+k)；宽的浅色线是 Σcos(kωᵢ)` },
+    { class: "pe-plot", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": t("sin-dot.plot", { max: opt.max }) },
     yTicks.map((v) => [
       s("line", { class: "pe-plot__grid", x1: PAD.l, x2: W - PAD.r, y1: y(v), y2: y(v) }),
       s("text", { class: "pe-plot__tick", x: PAD.l - 6, y: y(v) + 4, "text-anchor": "end" }, String(v).replace("-", "−")),
     ]),
     [0, opt.max / 2, opt.max].map((k) => s("text", { class: "pe-plot__tick", x: x(k), y: H - PAD.b + 16, "text-anchor": "middle" }, formatInt(k))),
-    s("text", { class: "pe-plot__tick", x: (W + PAD.l) / 2, y: H - 4, "text-anchor": "middle" }, "距离 k（token）"),
+    s("text", { class: "pe-plot__tick", x: (W + PAD.l) / 2, y: H - 4, "text-anchor": "middle" }, t("sin-dot.axis")),
     s("polyline", { class: "pe-plot__ghost", points: closed.map((v, k) => `${x(k).toFixed(1)},${y(v).toFixed(1)}`).join(" ") }),
   );
   const curve = s("polyline", { class: "pe-plot__line" });
@@ -80,8 +80,8 @@ export function mount(el) {
   const readout = h(
     "div",
     { class: "pe-readout", "aria-live": "polite" },
-    h("p", {}, "p = ", out.p, "，k = ", out.k, "：PE(p)·PE(p+k) = ", out.dot, "；公式 Σᵢcos(kωᵢ) = ", out.closed, "。"),
-    h("p", {}, "整条曲线（k = 0 … ", formatInt(opt.max), "）与公式的最大差值：", out.maxDiff, "。起点怎么换，曲线都不动。"),
+    h("p", {}, "p = ", out.p, t("sin-dot.readout_k"), out.k, t("sin-dot.readout_dot"), out.dot, t("sin-dot.readout_closed"), out.closed, t("sin-dot.readout_end")),
+    h("p", {}, t("sin-dot.curve_1", { max: formatInt(opt.max) }), out.maxDiff, t("sin-dot.curve_2")),
   );
   root.append(
     h("div", { class: "pe-controls" }, pField.wrap, presets),

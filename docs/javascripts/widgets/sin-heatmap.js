@@ -1,5 +1,5 @@
 // sin-heatmap (lesson 3): PE(a)·PE(b) for every pair of characters in a sentence.
-// "整句往后平移" adds `shift` to every position; the colours are set by a scale
+// The shift button adds `shift` to every position; the colours are set by a scale
 // that depends on the distance only (Σ cos(kω_i) for |k| < n), so equal values
 // keep equal colours, and the widget prints the largest change it computed.
 // The page passes every starting value (data-*, all required; this file holds no defaults;
@@ -9,7 +9,7 @@
 //   data-d, data-base   the encoding (d even, base > 1);  data-start  the first character's position
 import { formatInt, formatNumber, formatSci, MAX_INPUT } from "../posenc-math/format.js";
 import { dotClosedForm, dotMatrix, maxAbsDiff } from "../posenc-math/sinusoidal.js";
-import { activate, fill, button, frame, h, limitedButton, num, numberField, pageOptionsOrFail, refuse, scroller, setNum, viridis } from "./_ui.js";
+import { activate, fill, button, frame, h, limitedButton, num, numberField, pageOptionsOrFail, refuse, scroller, setNum, t, viridis } from "./_ui.js";
 
 const MAX_CHARS = 16; // a row of the table still fits a phone's scroll box
 
@@ -21,14 +21,14 @@ export function mount(el) {
     start: { kind: "position" },
   });
   const chars = Array.from(opt.sentence);
-  if (chars.length > MAX_CHARS) refuse(el, `页内实验的参数不合要求：data-sentence 有 ${chars.length} 个字，这个演示最多 ${MAX_CHARS} 个。下面是构建时画好的静态图。`);
+  if (chars.length > MAX_CHARS) refuse(el, t("sin-heatmap.too_long", { n: chars.length, max: MAX_CHARS }));
   const n = chars.length;
   const state = { start: opt.start };
-  const root = frame(el, `试一试：「${opt.sentence}」两两位置的点积 PE(a)·PE(b)`);
+  const root = frame(el, t("sin-heatmap.title", { sentence: opt.sentence }));
 
-  const startField = numberField({ label: "第一个字的位置", kind: "position" }, state.start, (v) => setStart(v, false), { name: "start" });
-  const shiftBtn = limitedButton(`整句往后平移 +${opt.shift}`, () => setStart(state.start + opt.shift, true), { "data-pe-shift": "" });
-  const resetBtn = button("回到位置 0", () => setStart(0, true), { "data-pe-reset": "" });
+  const startField = numberField({ label: t("sin-heatmap.start"), kind: "position" }, state.start, (v) => setStart(v, false), { name: "start" });
+  const shiftBtn = limitedButton(t("sin-heatmap.shift", { shift: opt.shift }), () => setStart(state.start + opt.shift, true), { "data-pe-shift": "" });
+  const resetBtn = button(t("sin-heatmap.reset"), () => setStart(0, true), { "data-pe-reset": "" });
 
   // One colour scale for every start: entry (a, b) equals Σ cos((b − a)ω_i), a function of the distance.
   const byDistance = Array.from({ length: n }, (_, k) => dotClosedForm(k, opt.d, opt.base));
@@ -42,9 +42,9 @@ export function mount(el) {
   const readout = h(
     "div",
     { class: "pe-readout", "aria-live": "polite" },
-    h("p", {}, "整句从位置 ", startShown, " 开始。和从位置 0 开始相比，", `${n}×${n} = ${n * n}`, " 格里最大的差值是 ", diff, "：只是浮点舍入，颜色一格不变。"),
+    h("p", {}, t("sin-heatmap.readout_1"), startShown, t("sin-heatmap.readout_2", { n, cells: n * n }), diff, t("sin-heatmap.readout_3")),
   );
-  root.append(h("div", { class: "pe-controls" }, startField.wrap, shiftBtn.wrap, resetBtn), scroller("点积表（可左右滚动）", table), readout);
+  root.append(h("div", { class: "pe-controls" }, startField.wrap, shiftBtn.wrap, resetBtn), scroller(t("sin-heatmap.table"), table), readout);
 
   function setStart(start, fromButton) {
     state.start = start;
@@ -55,7 +55,7 @@ export function mount(el) {
   function render() {
     const pos = chars.map((_, j) => state.start + j);
     const m = dotMatrix(pos, opt.d, opt.base);
-    const caption = h("caption", {}, `PE(a)·PE(b)（d = ${opt.d}，base = ${formatInt(opt.base)}）；行和列标出每个字和它的位置。`);
+    const caption = h("caption", {}, t("sin-heatmap.caption", { d: opt.d, base: formatInt(opt.base) }));
     const head = h("tr", {}, h("td", {}), pos.map((p, j) => h("th", { scope: "col" }, chars[j], h("br"), h("small", {}, formatInt(p)))));
     const rows = m.map((row, a) =>
       h(
@@ -77,7 +77,7 @@ export function mount(el) {
     setNum(diff, d, formatSci(d, 1));
     setNum(startShown, state.start, formatInt(state.start));
     shiftBtn.disable(
-      state.start + opt.shift > MAX_INPUT ? `再平移 +${opt.shift}，第一个字的位置就超过这个演示的最大值 ${formatInt(MAX_INPUT)}（10⁹），按钮先停用；把位置改小一些再试。` : "",
+      state.start + opt.shift > MAX_INPUT ? t("sin-heatmap.at_limit", { shift: opt.shift, max: formatInt(MAX_INPUT) }) : "",
     );
   }
 

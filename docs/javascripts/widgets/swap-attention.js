@@ -1,4 +1,4 @@
-// swap-attention (lesson 1): swap two characters and compare each character's attention output.
+// swap-attention (lesson 1): swap two tokens and compare each token's attention output.
 //
 // The same algorithm as posenc/attention.py: one head, no mask,
 //   Out = softmax(Q Kᵀ / √d) V,  Q = X W_q, K = X W_k, V = X W_v,
@@ -21,20 +21,48 @@
 //   data-d, data-seed   the head's width (even: the positions are lesson 3's sinusoidal rows) and seed
 //   data-presets        the preset sentences, "sentence:i:j,sentence:i:j"
 //   data-head           posenc's weights and vectors as JSON, or "" to draw them in the browser
+//   data-tokens-en      the English edition's word for each character of the examples, "<character>=<word>,…"
+//                       (posenc/examples.py ENGLISH_TOKENS)
+// Tokens. On a Chinese page one character is one token (posenc/tokenize.py). On an English page a token is a
+// word: the sentences of data-sentence and data-presets are shown word for word through data-tokens-en, and a
+// word of that table stands for its character (its token ID, its vector: posenc's numbers, as on the Chinese
+// page); any other word the reader types is a token of its own, its vector drawn in the browser from a 32-bit
+// FNV-1a hash of the word in place of a code point.
 import { formatNumber, formatSci } from "../posenc-math/format.js";
 import { encode } from "../posenc-math/sinusoidal.js";
 import { attention, mulberry32, randomMatrix } from "../posenc-math/attention.js";
-import { activate, fill, button, frame, h, num, pageOptionsOrFail, refuse, scroller, selectField, uid } from "./_ui.js";
+import { activate, fill, button, frame, h, num, pageLanguage, pageOptionsOrFail, refuse, scroller, selectField, t, uid } from "./_ui.js";
 
-const MAX_CHARS = 12;
-const HEADERS = ["字 原→新位置", "差值（不加位置）", "差值（加位置）", "原句里的输出", "交换后的输出"];
+const MAX_TOKENS = 12;
 
-/** Why (sentence, i, j) cannot start the widget, or "" when it can. */
-function swapError(text, i, j) {
-  const n = Array.from(text || "").length;
-  if (n < 2 || n > MAX_CHARS) return `要 2 … ${MAX_CHARS} 个字，收到 ${n} 个`;
-  if (![i, j].every((k) => Number.isInteger(k) && k >= 0 && k < n) || i === j) return `要两个不同的位置 0 … ${n - 1}，收到 ${i} 和 ${j}`;
+/** Whether a token is a word (an English page) or a character (a Chinese page); asked at each use, since
+ * instant navigation keeps this module loaded from one page to the next. */
+function inWords() {
+  return pageLanguage() === "en";
+}
+
+/** The tokens of a sentence as the page writes it: words on an English page, characters on a Chinese one. */
+function tokensOf(text) {
+  return inWords() ? (text || "").trim().split(/\s+/).filter(Boolean) : Array.from((text || "").trim());
+}
+
+function joinTokens(tokens) {
+  return tokens.join(inWords() ? " " : "");
+}
+
+/** Why (tokens, i, j) cannot start the widget, or "" when it can. */
+function swapError(tokens, i, j) {
+  const n = tokens.length;
+  if (n < 2 || n > MAX_TOKENS) return t("swap-attention.count_bad", { max: MAX_TOKENS, n });
+  if (![i, j].every((k) => Number.isInteger(k) && k >= 0 && k < n) || i === j) return t("swap-attention.positions_bad", { last: n - 1, i, j });
   return "";
+}
+
+/** FNV-1a over the UTF-16 code units: a word's stand-in for a code point when it seeds the browser's vector. */
+function hashWord(word) {
+  let x = 0x811c9dc5;
+  for (let k = 0; k < word.length; k += 1) x = Math.imul(x ^ word.charCodeAt(k), 0x01000193);
+  return x >>> 0;
 }
 
 function head(d, seed) {
@@ -43,14 +71,16 @@ function head(d, seed) {
   return { wq: randomMatrix(rand, d, d, std), wk: randomMatrix(rand, d, d, std), wv: randomMatrix(rand, d, d, std) };
 }
 
-function tokenVector(ch, d, seed, given) {
-  if (given && given.vectors && given.vectors[ch]) return Float64Array.from(given.vectors[ch]);
-  return randomMatrix(mulberry32(Math.imul(seed, 0x9e3779b1) ^ ch.codePointAt(0)), 1, d)[0];
+/** The vector of token ``key`` (a character, or a word with no character behind it). */
+function tokenVector(key, d, seed, given) {
+  if (given && given.vectors && given.vectors[key]) return Float64Array.from(given.vectors[key]);
+  const id = Array.from(key).length === 1 ? key.codePointAt(0) : hashWord(key);
+  return randomMatrix(mulberry32(Math.imul(seed, 0x9e3779b1) ^ id), 1, d)[0];
 }
 
-function inputs(chars, d, seed, withPositions, given) {
-  return chars.map((ch, p) => {
-    const x = tokenVector(ch, d, seed, given);
+function inputs(keys, d, seed, withPositions, given) {
+  return keys.map((key, p) => {
+    const x = tokenVector(key, d, seed, given);
     if (withPositions) encode(p, d).forEach((v, c) => (x[c] += v));
     return x;
   });
@@ -59,25 +89,44 @@ function inputs(chars, d, seed, withPositions, given) {
 export function mount(el) {
   const opt = pageOptionsOrFail(
     el,
-    { sentence: "text", swapI: "int", swapJ: "int", d: "int", seed: "int", presets: "text", head: "text?" },
+    { sentence: "text", swapI: "int", swapJ: "int", d: "int", seed: "int", presets: "text", head: "text?", tokensEn: "text" },
     { d: { kind: "dim", max: 64 }, seed: { kind: "int", min: 0 } },
   );
-  const bad = (what) => refuse(el, `页内实验的参数不合要求：${what}。下面是构建时画好的静态图。`);
+  const bad = (what) => refuse(el, t("swap-attention.bad", { what }));
+  // the English edition's words for the examples' characters, and back (a word of the table is its character)
+  const toWord = new Map();
+  const toChar = new Map();
+  for (const pair of opt.tokensEn.split(",")) {
+    const [ch, word, extra] = pair.split("=");
+    if (extra !== undefined || !ch || Array.from(ch).length !== 1 || !word || /\s/.test(word)) bad(t("swap-attention.bad_tokens_en", { raw: pair }));
+    toWord.set(ch, word);
+    toChar.set(word, ch);
+  }
+  /** A sentence of the page (data-sentence, data-presets: the examples' characters) as this page writes it. */
+  const shown = (text) => {
+    if (!inWords()) return text;
+    return joinTokens(Array.from(text).map((ch) => toWord.get(ch) ?? bad(t("swap-attention.no_word", { code: ch.codePointAt(0).toString(16).toUpperCase() }))));
+  };
+  const keyOf = (token) => (inWords() ? (toChar.get(token) ?? token) : token); // what the vectors are keyed by
   const presetList = opt.presets.split(",").map((item) => {
-    const [t, i, j] = item.split(":");
-    if (swapError(t, Number(i), Number(j))) bad(`data-presets 里的「${item}」${swapError(t, Number(i), Number(j))}`);
-    return [t, Number(i), Number(j)];
+    const [raw, i, j] = item.split(":");
+    const text = shown(raw);
+    const why = swapError(tokensOf(text), Number(i), Number(j));
+    if (why) bad(t("swap-attention.bad_preset", { item, why }));
+    return [text, Number(i), Number(j)];
   });
-  if (swapError(opt.sentence, opt.swapI, opt.swapJ)) bad(`data-sentence、data-swap-i、data-swap-j ${swapError(opt.sentence, opt.swapI, opt.swapJ)}`);
+  const start = shown(opt.sentence);
+  const why = swapError(tokensOf(start), opt.swapI, opt.swapJ);
+  if (why) bad(t("swap-attention.bad_start", { why }));
   let given = null;
   try {
     given = opt.head ? JSON.parse(opt.head) : null;
   } catch (err) {
-    bad(`data-head 不是 JSON（${err.message}）`);
+    bad(t("swap-attention.bad_head", { error: err.message }));
   }
   const w = given ? { wq: given.w_q, wk: given.w_k, wv: given.w_v } : head(opt.d, opt.seed);
-  const state = { text: opt.sentence, i: opt.swapI, j: opt.swapJ, mode: "nopos" };
-  const root = frame(el, "试一试：交换两个字，看每个字的注意力输出变不变");
+  const state = { text: start, i: opt.swapI, j: opt.swapJ, mode: "nopos" };
+  const root = frame(el, t("swap-attention.title"));
   root.dataset.weights = JSON.stringify({ w_q: w.wq.map((r) => Array.from(r)), w_k: w.wk.map((r) => Array.from(r)), w_v: w.wv.map((r) => Array.from(r)) });
 
   const textId = uid("in");
@@ -85,7 +134,7 @@ export function mount(el) {
   const textInput = h("input", {
     id: textId,
     type: "text",
-    size: 12,
+    size: inWords() ? 24 : 12,
     value: state.text,
     autocomplete: "off",
     "data-pe-input": "sentence",
@@ -94,14 +143,14 @@ export function mount(el) {
   });
   const presets = h(
     "div",
-    { class: "pe-presets", role: "group", "aria-label": "预设句子" },
-    h("span", { class: "pe-presets__label" }, "预设："),
-    presetList.map(([t, i, j]) =>
-      button(t, () => {
-        textInput.value = t;
+    { class: "pe-presets", role: "group", "aria-label": t("swap-attention.presets") },
+    h("span", { class: "pe-presets__label" }, t("swap-attention.presets_label")),
+    presetList.map(([text, i, j]) =>
+      button(text, () => {
+        textInput.value = text;
         [state.i, state.j] = [i, j];
-        setText(t);
-      }, { "data-preset": t }),
+        setText(text);
+      }, { "data-preset": text }),
     ),
   );
   const pickers = h("div", { class: "pe-controls" });
@@ -109,10 +158,10 @@ export function mount(el) {
   const modes = h(
     "fieldset",
     { class: "pe-radios" },
-    h("legend", {}, "表格里的输出向量"),
+    h("legend", {}, t("swap-attention.modes")),
     [
-      ["nopos", "不加位置"],
-      ["pos", "加上位置向量 PE(p)"],
+      ["nopos", t("swap-attention.mode_nopos")],
+      ["pos", t("swap-attention.mode_pos")],
     ].map(([value, text]) =>
       h(
         "label",
@@ -127,68 +176,70 @@ export function mount(el) {
   const table = h("table", { class: "pe-table pe-swap", "data-pe-cards": "" });
   const summary = h("p", {});
   const source = h("p", { class: "pe-note", "data-pe-out": "source" });
-  const readout = h("div", { class: "pe-readout" }, h("div", { "aria-live": "polite" }, sentences, summary), scroller("每个字的输出表（可左右滚动）", table), source);
+  const readout = h("div", { class: "pe-readout" }, h("div", { "aria-live": "polite" }, sentences, summary), scroller(t("swap-attention.table_label"), table), source);
   root.append(
-    h("div", { class: "pe-controls" }, h("div", { class: "pe-field" }, h("label", { for: textId }, "句子"), textInput, textErr), presets),
+    h("div", { class: "pe-controls" }, h("div", { class: "pe-field" }, h("label", { for: textId }, t("swap-attention.sentence")), textInput, textErr), presets),
     pickers,
     modes,
     readout,
   );
 
   function setText(raw) {
-    const chars = Array.from(raw.trim());
+    const tokens = tokensOf(raw);
     let message = "";
-    if (chars.length < 2) message = "句子至少要两个字，才有东西可以交换。";
-    else if (chars.length > MAX_CHARS) message = `句子在这个演示里最多 ${MAX_CHARS} 个字，现在是 ${chars.length} 个。`;
+    if (tokens.length < 2) message = t("swap-attention.too_short");
+    else if (tokens.length > MAX_TOKENS) message = t("swap-attention.too_long", { max: MAX_TOKENS, n: tokens.length });
     textInput.setAttribute("aria-invalid", message ? "true" : "false");
-    textErr.textContent = message ? `${message}（下面仍是上一次有效输入的结果。）` : "";
+    textErr.textContent = message ? t("kept_last", { message }) : "";
     if (message) return;
-    state.text = chars.join("");
-    state.i = Math.min(state.i, chars.length - 1);
-    state.j = Math.min(state.j, chars.length - 1);
-    if (state.i === state.j) [state.i, state.j] = [0, chars.length - 1];
+    state.text = joinTokens(tokens);
+    state.i = Math.min(state.i, tokens.length - 1);
+    state.j = Math.min(state.j, tokens.length - 1);
+    if (state.i === state.j) [state.i, state.j] = [0, tokens.length - 1];
     drawPickers();
     render();
   }
 
   function drawPickers() {
-    const chars = Array.from(state.text);
-    const list = chars.map((c, k) => [String(k), `${k}：${c}`]);
-    const a = selectField("交换位置", list, state.i, (v) => ((state.i = Number(v)), render()), "i");
-    const b = selectField("和位置", list, state.j, (v) => ((state.j = Number(v)), render()), "j");
+    const tokens = tokensOf(state.text);
+    const list = tokens.map((c, k) => [String(k), t("swap-attention.pick", { k, token: c })]);
+    const a = selectField(t("swap-attention.swap_at"), list, state.i, (v) => ((state.i = Number(v)), render()), "i");
+    const b = selectField(t("swap-attention.swap_with"), list, state.j, (v) => ((state.j = Number(v)), render()), "j");
     fill(pickers, a.wrap, b.wrap);
   }
 
   function render() {
-    const chars = Array.from(state.text);
+    const headers = ["head_token", "head_nopos", "head_pos", "head_out_a", "head_out_b"].map((k) => t(`swap-attention.${k}`));
+    const chars = tokensOf(state.text); // the tokens: characters, or words on an English page
     const perm = chars.map((_, k) => (k === state.i ? state.j : k === state.j ? state.i : k)); // row k of B = row perm[k] of A
     const swapped = perm.map((k) => chars[k]);
     const where = chars.map((_, k) => perm.indexOf(k)); // original row k now sits at where[k]
     const results = {};
     const data = {};
     for (const [mode, withPos] of [["nopos", false], ["pos", true]]) {
-      const xa = inputs(chars, opt.d, opt.seed, withPos, given);
-      const xb = inputs(swapped, opt.d, opt.seed, withPos, given);
+      const xa = inputs(chars.map(keyOf), opt.d, opt.seed, withPos, given);
+      const xb = inputs(swapped.map(keyOf), opt.d, opt.seed, withPos, given);
       results[mode] = { a: attention(xa, w.wq, w.wk, w.wv).out, b: attention(xb, w.wq, w.wk, w.wv).out };
       data[mode] = { a: xa.map((r) => Array.from(r)), b: xb.map((r) => Array.from(r)) };
     }
-    root.dataset.inputs = JSON.stringify({ text: state.text, swapped: swapped.join(""), perm, ...data });
+    root.dataset.inputs = JSON.stringify({ text: state.text, swapped: joinTokens(swapped), tokens: chars, keys: chars.map(keyOf), perm, ...data });
     const diffs = {};
     for (const mode of ["nopos", "pos"]) {
       const { a, b } = results[mode];
       diffs[mode] = chars.map((_, k) => a[k].reduce((m, v, c) => Math.max(m, Math.abs(b[where[k]][c] - v)), 0));
     }
     fill(sentences,
-      "原句「", h("strong", { "data-pe-out": "sentence-a" }, state.text), "」，交换位置 ", String(state.i), " 和 ", String(state.j), " 后是「",
-      h("strong", { "data-pe-out": "sentence-b" }, swapped.join("")), "」。",
+      t("swap-attention.said_1"), h("strong", { "data-pe-out": "sentence-a" }, state.text), t("swap-attention.said_2"), String(state.i),
+      t("swap-attention.said_3"), String(state.j), t("swap-attention.said_4"),
+      h("strong", { "data-pe-out": "sentence-b" }, joinTokens(swapped)), t("swap-attention.said_5"),
     );
     const { a, b } = results[state.mode];
     fill(table,
-      h("caption", {}, `同一个字在两种顺序下输出的最大差值，以及它的输出向量（d = ${opt.d}，${state.mode === "pos" ? "加上位置向量" : "不加位置"}）`),
+      h("caption", {}, t("swap-attention.caption", { d: opt.d, mode: t(state.mode === "pos" ? "swap-attention.caption_pos" : "swap-attention.caption_nopos") })),
       h(
         "thead",
         {},
-        h("tr", {}, HEADERS.map((t) => h("th", { scope: "col" }, t))),
+        h("tr", {}, headers.map((text) => h("th", { scope: "col" }, text))),
       ),
       h(
         "tbody",
@@ -198,25 +249,23 @@ export function mount(el) {
             "tr",
             { "data-pe-row": k },
             h("th", { scope: "row" }, `${c} ${k}→${where[k]}`),
-            h("td", { "data-label": HEADERS[1] }, num(diffs.nopos[k], formatSci(diffs.nopos[k], 1), { "data-pe-diff": `nopos-${k}` })),
-            h("td", { "data-label": HEADERS[2] }, num(diffs.pos[k], formatNumber(diffs.pos[k], 3), { "data-pe-diff": `pos-${k}` })),
-            h("td", { class: "pe-vec", "data-label": HEADERS[3] }, ...vecNums(a[k], `a-${k}`)),
-            h("td", { class: "pe-vec", "data-label": HEADERS[4] }, ...vecNums(b[where[k]], `b-${k}`)),
+            h("td", { "data-label": headers[1] }, num(diffs.nopos[k], formatSci(diffs.nopos[k], 1), { "data-pe-diff": `nopos-${k}` })),
+            h("td", { "data-label": headers[2] }, num(diffs.pos[k], formatNumber(diffs.pos[k], 3), { "data-pe-diff": `pos-${k}` })),
+            h("td", { class: "pe-vec", "data-label": headers[3] }, ...vecNums(a[k], `a-${k}`)),
+            h("td", { class: "pe-vec", "data-label": headers[4] }, ...vecNums(b[where[k]], `b-${k}`)),
           ),
         ),
       ),
     );
     table.dataset.mode = state.mode;
-    const exact = given && chars.every((c) => given.vectors && given.vectors[c]);
+    const exact = given && chars.every((c) => given.vectors && given.vectors[keyOf(c)]);
     source.dataset.exact = exact ? "1" : "0";
-    source.textContent = exact
-      ? `权重和字向量与本页静态图相同（posenc 用 numpy 生成，种子 ${opt.seed}）。`
-      : `这里的随机权重和字向量由浏览器里的 mulberry32 生成（种子 ${opt.seed}），数值和静态图不同；要看的性质一样：不加位置时差值只是舍入，加上位置就不是。`;
+    source.textContent = t(exact ? "swap-attention.exact" : "swap-attention.drawn", { seed: opt.seed });
     const maxNo = Math.max(...diffs.nopos);
     const maxPos = Math.max(...diffs.pos);
     fill(summary,
-      "不加位置：每个字的输出在两种顺序下完全一样（最大差值 ", num(maxNo, formatSci(maxNo, 1), { "data-pe-out": "max-nopos" }),
-      "，只是浮点舍入）。加上位置向量：同一个字换了位置，输出就变了（最大差值 ", num(maxPos, formatNumber(maxPos, 3), { "data-pe-out": "max-pos" }), "）。",
+      t("swap-attention.summary_1"), num(maxNo, formatSci(maxNo, 1), { "data-pe-out": "max-nopos" }),
+      t("swap-attention.summary_2"), num(maxPos, formatNumber(maxPos, 3), { "data-pe-out": "max-pos" }), t("swap-attention.summary_3"),
     );
   }
 
