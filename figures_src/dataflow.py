@@ -71,13 +71,9 @@ def marker_text(stage: df.Stage) -> str:
     return T("enters_here", names=names)
 
 
-# The Chinese alt text quotes each entry's own sentence from posenc.dataflow ({text}); the English one names
-# the stage and the topic that enters there ({topic}), since those sentences are Chinese data.
-FIELDS_MAY_DIFFER = ("enters_item", "enters_nowhere")
-
-
 def _where_position_enters(m: df.Model, stages) -> str:
-    enters = [T("enters_item", stage=s.name, topic=_topic_name(e.topic), text=e.text) for s in stages for e in s.entries]
+    """The alt text's account of where position enters: each entry's own sentence from posenc.dataflow."""
+    enters = [T("enters_item", stage=s.name, text=e.text) for s in stages for e in s.entries]
     note = df.method_note(m)
     return T("enters_join").join(enters) if enters else T("enters_nowhere", text=note.text if note else "")
 
