@@ -403,7 +403,8 @@ def test_every_url_loads_under_the_subpath(site_dir):
 
 
 def test_every_lesson_links_its_notebook(site_dir):
-    """Every lesson page NN[x]-name.md has a notebook lessonN[x] and links its download; the link resolves."""
+    """Every lesson page NN[x]-name.md has a notebook lessonN[x] and links its download; the link resolves.
+    An English page NN[x]-name.en.md, built at en/lessons/NN[x]-name/, links the same download."""
     missing = []
     for md in sorted((ROOT / "docs/lessons").glob("[0-9]*.md")):  # the numbered lessons; results.md has no notebook
         n = re.match(r"0*(\d+[a-z]?)-", md.name).group(1)  # 03b-relative-bias.md → 3b
@@ -411,7 +412,8 @@ def test_every_lesson_links_its_notebook(site_dir):
         if not (ROOT / f"docs/notebooks/lesson{n}.ipynb").exists():
             missing.append(f"{md.name} has no notebook docs/notebooks/lesson{n}.py/.ipynb")
             continue
-        page = f"lessons/{md.stem}/index.html"
+        english = md.name.endswith(".en.md")
+        page = f"en/lessons/{md.name[:-len('.en.md')]}/index.html" if english else f"lessons/{md.stem}/index.html"
         targets = {r[0] for _t, _a, url in parse(site_dir / page).links if (r := resolve(site_dir, page, url)) and r[0] != BROKEN}
         if nb not in targets:
             missing.append(f"{page} has no download link to {nb}")

@@ -8,6 +8,7 @@ is complete; everything here holds now.
 from __future__ import annotations
 
 import json
+import posixpath
 import re
 import shutil
 import string
@@ -21,9 +22,9 @@ CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
 
 # Figure modules drawn in both languages. Add a module here when its section is in both label tables:
 # its English figures, alt texts and captions are then held to "no CJK character" below.
-CONVERTED_FIGURE_MODULES = ("dataflow", "experiment", "lesson1", "lesson3")
+CONVERTED_FIGURE_MODULES = ("dataflow", "experiment", "lesson1", "lesson2", "lesson3", "lesson5", "lesson6", "lesson6b")
 # Widgets whose every word comes from strings/<lang>.js (the others still hold Chinese; test_i18n_parity lists them).
-CONVERTED_WIDGETS = ("sin-clock", "sin-dot", "sin-heatmap", "swap-attention", "dataflow")
+CONVERTED_WIDGETS = ("content-position", "dataflow", "scaling-explorer", "sin-clock", "sin-dot", "sin-heatmap", "swap-attention")
 
 
 # --- numbers ------------------------------------------------------------------------------------------------
@@ -367,3 +368,10 @@ def test_notebook_pages_are_pages_in_both_languages_with_their_download(site_dir
         for page in sorted((site_dir / folder).glob("lesson*/index.html")):
             assert page.read_text(encoding="utf-8").lstrip().startswith("<!doctype html>"), f"{page.relative_to(site_dir)} is not a page"
             assert (page.parent / f"{page.parent.name}.ipynb").is_file(), f"{page.relative_to(site_dir)}: no download"
+    # a lesson's notebook box downloads the notebook of the lesson's language (lesson 5 has both)
+    for folder, want in (("lessons/05-long-context", "notebooks/lesson5/lesson5.ipynb"),
+                         ("en/lessons/05-long-context", "en/notebooks/lesson5/lesson5.ipynb")):
+        page = site_dir / folder / "index.html"
+        links = {posixpath.normpath(posixpath.join(folder, href)) for href in
+                 re.findall(r'<a href="([^"]+\.ipynb)" download', page.read_text(encoding="utf-8"))}
+        assert links == {want}, (folder, links)

@@ -794,20 +794,38 @@ def test_content_position_matches_posenc_naive_and_learned(visit, site_dir):
     sp.assert_clean()
 
 
-BAD_CONTENT_POSITION = [
-    ("position", "", "请填写位置 p"),
-    ("position", "-1", "不能是负数"),
-    ("position", "2.5", "整数"),
-    ("position", "abc", "不是数字"),
-    ("position", "2000000000", "10⁹"),
-]
+# The same bad inputs in each language (the widget's words: docs/javascripts/widgets/strings/<lang>.js).
+BAD_CONTENT_POSITION = {
+    "zh": [
+        ("position", "", "请填写位置 p"),
+        ("position", "-1", "不能是负数"),
+        ("position", "2.5", "整数"),
+        ("position", "abc", "不是数字"),
+        ("position", "2000000000", "10⁹"),
+    ],
+    "en": [
+        ("position", "", "Enter position p."),
+        ("position", "-1", "cannot be negative"),
+        ("position", "2.5", "whole number"),
+        ("position", "abc", "Position p must be a number"),
+        ("position", "2000000000", "10⁹"),
+    ],
+}
 
 
 @pytest.mark.build
 @pytest.mark.browser
-def test_content_position_bad_input_keeps_the_last_result(visit, site_dir):
-    sp, el = open_widget(visit, site_dir, "content-position")
-    drive_bad_input(el, BAD_CONTENT_POSITION, lambda el: value(el.locator('[data-pe-out="ratio"]')))
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_content_position_bad_input_keeps_the_last_result(visit, site_dir, lang):
+    sp, el = open_widget(visit, site_dir, "content-position", lang)
+    drive_bad_input(el, BAD_CONTENT_POSITION[lang], lambda el: value(el.locator('[data-pe-out="ratio"]')))
+    if lang != "zh":  # a converted widget speaks only the page's language: its readout at a row the table lacks too
+        el.locator(f'[data-preset="{configs.load("gpt2")["context"]}"]').click()
+        shown = el.locator(".pe-live").inner_text() + " ".join(
+            el.locator(".pe-live [aria-label], .pe-live [title]").evaluate_all(
+                "els => els.map(e => (e.getAttribute('aria-label') || '') + ' ' + (e.getAttribute('title') || ''))"))
+        assert "no such row" in shown
+        assert not CJK_TEXT.search(shown), f"Chinese in the English content-position: {CJK_TEXT.findall(shown)[:10]}"
     sp.assert_clean()
 
 
@@ -881,6 +899,41 @@ def test_scaling_explorer_matches_posenc_scaling(visit, site_dir):
     # every model in the list is one of models.yaml's RoPE models, with its own numbers
     keys = el.locator('[data-pe-input="model"] option').evaluate_all("els => els.map(e => e.value)")
     assert keys == [k for k in configs.keys() if configs.load(k).position == "rope"]
+    sp.assert_clean()
+
+
+# The same bad inputs in each language (strings/<lang>.js): the factor box, and the last valid table stays.
+BAD_SCALING_INPUT = {
+    "zh": [
+        ("factor", "", "请填写"),
+        ("factor", "abc", "不是数字"),
+        ("factor", "0.5", "不小于 1"),
+        ("factor", "-2", "不能是负数"),
+        ("factor", "65", "最大是 64"),
+    ],
+    "en": [
+        ("factor", "", "Enter extension factor s."),
+        ("factor", "abc", "Extension factor s must be a number"),
+        ("factor", "0.5", "must be at least 1"),
+        ("factor", "-2", "cannot be negative"),
+        ("factor", "65", "at most 64"),
+    ],
+}
+
+
+@pytest.mark.build
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_scaling_explorer_bad_input_shows_message(visit, site_dir, lang):
+    sp, el = open_widget(visit, site_dir, "scaling-explorer", lang)
+    drive_bad_input(el, BAD_SCALING_INPUT[lang], lambda el: values(el.locator('[data-pe-col="omega-scaled"]')).tolist())
+    check_display(el)
+    if lang != "zh":  # a converted widget speaks only the page's language
+        el.locator("details").first.evaluate("d => d.open = true")
+        shown = el.locator(".pe-live").inner_text() + " ".join(
+            el.locator(".pe-live [aria-label], .pe-live [title], .pe-live option").evaluate_all(
+                "els => els.map(e => (e.getAttribute('aria-label') || '') + ' ' + (e.getAttribute('title') || '') + ' ' + e.textContent)"))
+        assert not CJK_TEXT.search(shown), f"Chinese in the English scaling-explorer: {CJK_TEXT.findall(shown)[:10]}"
     sp.assert_clean()
 
 

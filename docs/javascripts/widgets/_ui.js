@@ -278,7 +278,7 @@ export function pageOptions(el, spec, limits = {}) {
       else {
         const check = limits[key];
         const wrong = check && list.map((v) => parseInput(String(v), { label: attr, ...check })).find((r) => !r.ok);
-        if (wrong) problems.push(wrong.message.replace(/[。.]$/, ""));
+        if (wrong) problems.push(wrong.message.replace(/[\u3002.]$/, ""));
         else out[key] = kind === "numbers" ? list : list[0];
       }
     } else out[key] = text;
