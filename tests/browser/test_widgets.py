@@ -29,7 +29,7 @@ from playwright.sync_api import expect
 
 from figures_src import lesson3b as relfig
 from posenc import attention as at
-from posenc import configs, learned, naive, relative, rope, scaling, sinusoidal
+from posenc import configs, dataflow, learned, naive, relative, rope, scaling, sinusoidal
 from posenc import examples as ex
 from posenc.sinusoidal import DEFAULT_BASE
 
@@ -279,6 +279,86 @@ def test_sin_clock_bad_input_shows_message(visit, site_dir, lang):
             el.locator(".pe-live [aria-label], .pe-live [title]").evaluate_all(
                 "els => els.map(e => (e.getAttribute('aria-label') || '') + ' ' + (e.getAttribute('title') || ''))"))
         assert not CJK_TEXT.search(shown), f"Chinese in the English sin-clock: {CJK_TEXT.findall(shown)[:10]}"
+    sp.assert_clean()
+
+
+# The data-flow panel's refusals in each language: (mount attributes, or "broken" for data that lacks a
+# stage, and the words the message must contain). tests/browser/test_dataflow_panel.py checks the rest.
+BAD_DATAFLOW = {
+    "zh": [
+        ({"data-lesson": "2", "data-model": "gpt3", "data-data": ""}, "数据里没有模型「gpt3」"),
+        ({"data-lesson": "7", "data-model": "", "data-data": ""}, 'data-lesson="7" 要是 1、2、3、3b、4、5、6、6b、all 之一'),
+        ({"data-lesson": "2", "data-model": ""}, "缺少 data-data"),
+        ({"data-lesson": "2", "data-model": "", "data-data": "{not json"}, "数据流面板没能读到它的数据"),
+        ("broken", "的数据缺少环节 rope"),
+    ],
+    "en": [
+        ({"data-lesson": "2", "data-model": "gpt3", "data-data": ""}, 'the data has no model "gpt3"'),
+        ({"data-lesson": "7", "data-model": "", "data-data": ""}, 'data-lesson="7" must be one of 1, 2, 3, 3b, 4, 5, 6, 6b, all'),
+        ({"data-lesson": "2", "data-model": ""}, "data-data is missing"),
+        ({"data-lesson": "2", "data-model": "", "data-data": "{not json"}, "The data-flow panel could not read its data"),
+        ("broken", "lacks the stages rope"),
+    ],
+}
+
+
+def _open_dataflow(visit, site_dir: Path, lang: str):
+    """The home page in ``lang`` with its data-flow panel mounted (the English lessons may not exist yet)."""
+    path = "" if lang == "zh" else f"{lang}/"
+    assert 'data-pe-widget="dataflow"' in (site_dir / path / "index.html").read_text(encoding="utf-8")
+    sp = visit(path, wait="domcontentloaded")
+    el = sp.page.locator('[data-pe-widget="dataflow"]').first
+    expect(el).to_have_class(re.compile(r"\bpe-widget--live\b"), timeout=30_000)
+    assert sp.page.evaluate("document.documentElement.lang") == lang
+    return sp, el
+
+
+@pytest.mark.build
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_dataflow_bad_input_shows_message(visit, site_dir, lang):
+    from test_dataflow_panel import MOUNT
+
+    sp, el = _open_dataflow(visit, site_dir, lang)
+    # the data beside the page: assets/dataflow.json in Chinese, en/assets/dataflow.json in English
+    data = sp.page.evaluate("() => fetch(new URL('assets/dataflow.json', location.href)).then(r => r.json())")
+    assert data == json.loads(json.dumps(dataflow.browser_export(lang), ensure_ascii=False))
+    assert sp.page.evaluate(MOUNT, {"data-lesson": "3", "data-model": "llama3_8b", "data-data": ""})[0] == "mounted"
+    for attrs, message in BAD_DATAFLOW[lang]:
+        if attrs == "broken":
+            broken = json.loads(json.dumps(data))
+            del broken["models"][0]["stages"]["rope"]
+            attrs = {"data-lesson": "2", "data-model": "", "data-data": json.dumps(broken, ensure_ascii=False)}
+        error, shown = sp.page.evaluate(MOUNT, attrs)
+        assert error != "mounted" and message in shown, (attrs, shown)
+        if lang != "zh":
+            assert not CJK_TEXT.search(shown), f"Chinese in the English panel's message: {shown}"
+    sp.assert_clean()
+
+
+@pytest.mark.build
+@pytest.mark.browser
+def test_dataflow_on_an_english_page_shows_no_chinese(visit, site_dir):
+    """Every model and every stage of the English panel: its words in English (the data fetched from en/), its
+    numbers posenc's (the same as the Chinese panel's, tests/browser/test_dataflow_panel.py)."""
+    sp, el = _open_dataflow(visit, site_dir, "en")
+
+    def words() -> str:  # the text, hidden parts (the folded configuration) and accessible names included
+        return el.locator(".pe-live").evaluate(
+            "e => e.textContent + ' ' + [...e.querySelectorAll('[aria-label], [title]')].map(x => (x.getAttribute('aria-label') || '') + ' ' + (x.getAttribute('title') || '')).join(' ')")
+
+    for key in dataflow.model_keys():
+        el.locator('[data-pe-input="model"]').select_option(key)
+        m = dataflow.load(key, "en")
+        assert float(el.locator('[data-pe-out="total"]').get_attribute("data-value")) == dataflow.total_parameters(m)
+        assert float(el.locator('[data-pe-out="position-parameters"]').get_attribute("data-value")) == dataflow.position_parameters(m)
+        for s in dataflow.stages(m):
+            el.locator(f'[data-pe-stage="{s.key}"]').click()
+            assert el.locator('[data-pe-out="stage-name"]').inner_text() == s.name
+            assert float(el.locator('[data-pe-out="stage-parameters"]').get_attribute("data-value")) == s.parameters
+            shown = words()
+            assert not CJK_TEXT.search(shown), f"Chinese in the English panel ({key}, {s.key}): {CJK_TEXT.findall(shown)[:10]}"
+    assert "Data flow" in el.locator("[data-pe-toggle]").inner_text()
     sp.assert_clean()
 
 
