@@ -501,35 +501,37 @@ def _site_wide(site_dir: Path, pages: list[str]) -> set[str]:
     return common or set()
 
 
-FIGURE_FILE = re.compile(r"figures/(.+)\.(?:light|dark)\.svg")
+# a figure in either scheme, the Chinese site's (figures/) or the English site's (en/figures/)
+FIGURE_FILE = re.compile(r"((?:en/)?figures/.+)\.(?:light|dark)\.svg")
+SITE_PARTS = ("assets/", "vendor/", "search/")  # cached for the whole site, in each language (en/…)
 
 
 def _split_figures(resources: set[str]) -> tuple[set[str], set[str]]:
-    """(the resources that are not figures, the names of the figures among them)."""
+    """(the resources that are not figures, each figure's path without its scheme and extension)."""
     names = {m.group(1) for r in resources if (m := FIGURE_FILE.fullmatch(r))}
     return {r for r in resources if not FIGURE_FILE.fullmatch(r)}, names
 
 
 def page_weights(site_dir: Path) -> list[dict]:
     """For every page but the notebooks and 404: its own weight, split into HTML, figures and scripts."""
-    pages = [p for p in doc_pages() if p != "404.html" and not p.startswith("notebooks/")]
+    pages = [p for p in doc_pages() if p not in ("404.html", "en/404.html") and not p.startswith(("notebooks/", "en/notebooks/"))]
     shared = _site_wide(site_dir, pages)
     rows = []
     for page in pages:
         rel = page_file(site_dir, page).relative_to(site_dir).as_posix()
         own = {r for r in page_resources(site_dir, rel)
-               if r not in shared and not r.startswith(("assets/", "vendor/", "search/"))}
+               if r not in shared and not r.startswith(SITE_PARTS + tuple(f"en/{part}" for part in SITE_PARTS))}
         rest, figures = _split_figures(own)
         sizes = {rel: (site_dir / rel).stat().st_size}
         for name in figures:
-            variants = [f"figures/{name}.{t}.svg" for t in ("light", "dark") if (site_dir / f"figures/{name}.{t}.svg").is_file()]
+            variants = [f"{name}.{t}.svg" for t in ("light", "dark") if (site_dir / f"{name}.{t}.svg").is_file()]
             big = max(variants, key=lambda v: (site_dir / v).stat().st_size)
             sizes[big] = (site_dir / big).stat().st_size
         for r in rest:
             sizes[r] = (site_dir / r).stat().st_size
         kinds = defaultdict(int)
         for r, size in sizes.items():
-            kinds["html" if r == rel else "figures" if r.startswith("figures/") else "scripts" if r.endswith((".js", ".mjs")) else "other"] += size
+            kinds["html" if r == rel else "figures" if FIGURE_FILE.fullmatch(r) else "scripts" if r.endswith((".js", ".mjs")) else "other"] += size
         rows.append({"page": page or "(home)", "total": sum(sizes.values()), "kinds": dict(kinds),
                      "largest": sorted(sizes.items(), key=lambda kv: -kv[1])[:3]})
     return rows
