@@ -23,7 +23,7 @@ CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
 # its English figures, alt texts and captions are then held to "no CJK character" below.
 CONVERTED_FIGURE_MODULES = ("dataflow", "experiment", "lesson4")
 # Widgets whose every word comes from strings/<lang>.js (the others still hold Chinese; test_i18n_parity lists them).
-CONVERTED_WIDGETS = ("sin-clock",)
+CONVERTED_WIDGETS = ("rope-pair", "sin-clock")
 
 
 # --- numbers ------------------------------------------------------------------------------------------------

@@ -67,6 +67,28 @@ export default {
 
 
   // --- rope-pair.js: its keys go right below this line (replace nothing else) ---
+  "rope-pair.bad_pair": "The page gave this experiment an option it cannot use: d = {d} has only {pairs} pairs (pair 0 … {last}), but data-pair = {pair}. The static figure drawn at build time is shown instead.",
+  "rope-pair.bad_qk": "The page gave this experiment an option it cannot use: data-q and data-k need two numbers each (one pair of dimensions); got {q} and {k}. The static figure drawn at build time is shown instead.",
+  "rope-pair.title": "Try it: move m and n on together by {shift}. Which of the two scores changes?",
+  "rope-pair.m": "position m of q",
+  "rope-pair.n": "position n of k",
+  "rope-pair.pair_option": "pair {i} (ω = {omega})",
+  "rope-pair.pair": "Which pair of dimensions",
+  "rope-pair.shift": "Move m and n on by +{shift}",
+  "rope-pair.circle": "Two arrows on the unit circle: q turned by m·ω and k turned by n·ω; the angle between them depends only on the distance m − n",
+  "rope-pair.history": "Shift log (scrolls sideways)",
+  "rope-pair.limit": "One more +{shift} would pass this demo's largest position, {max} (10⁹), so the button is off for now; make m and n smaller and try again.",
+  "rope-pair.now_1": "Distance m − n = ",
+  "rope-pair.now_2": ". RoPE's score q_m·k_n = ",
+  "rope-pair.now_3": "; the sinusoidal-added score (q + PE(m))·(k + PE(n)) = ",
+  "rope-pair.now_4": ".",
+  "rope-pair.caption": "One row per shift (changing m or n, or picking another pair, starts again)",
+  "rope-pair.col_rope": "RoPE score",
+  "rope-pair.col_added": "Sinusoidal-added score",
+  "rope-pair.hint": "Press “Move m and n on by +{shift}” and see.",
+  "rope-pair.change_1": "Compared with the first row, RoPE's score changed by at most ",
+  "rope-pair.change_2": " (floating-point rounding); the sinusoidal-added score changed by at most ",
+  "rope-pair.change_3": ".",
 
 
   // --- scaling-explorer.js: its keys go right below this line (replace nothing else) ---

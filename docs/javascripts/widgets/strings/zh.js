@@ -70,6 +70,28 @@ export default {
 
 
   // --- rope-pair.js: its keys go right below this line (replace nothing else) ---
+  "rope-pair.bad_pair": "页内实验的参数不合要求：d = {d} 只有 {pairs} 对（第 0 … {last} 对），data-pair = {pair}。下面是构建时画好的静态图。",
+  "rope-pair.bad_qk": "页内实验的参数不合要求：data-q 和 data-k 各要两个数（一对维度），收到 {q} 个和 {k} 个。下面是构建时画好的静态图。",
+  "rope-pair.title": "试一试：把 m 和 n 一起往后移 {shift}，两种分数谁会变？",
+  "rope-pair.m": "q 的位置 m",
+  "rope-pair.n": "k 的位置 n",
+  "rope-pair.pair_option": "第 {i} 对（ω = {omega}）",
+  "rope-pair.pair": "哪一对维度",
+  "rope-pair.shift": "m、n 都往后移 +{shift}",
+  "rope-pair.circle": "单位圆上的两支箭头：转过 m·ω 的 q 和转过 n·ω 的 k；两者的夹角只取决于距离 m − n",
+  "rope-pair.history": "平移记录表（可左右滚动）",
+  "rope-pair.limit": "再移 +{shift} 就超过这个演示的最大位置 {max}（10⁹），按钮先停用；把 m、n 改小一些再试。",
+  "rope-pair.now_1": "距离 m − n = ",
+  "rope-pair.now_2": "。RoPE 的分数 q_m·k_n = ",
+  "rope-pair.now_3": "；正弦相加的分数 (q + PE(m))·(k + PE(n)) = ",
+  "rope-pair.now_4": "。",
+  "rope-pair.caption": "每次平移记一行（改 m、n 或换一对维度会重新开始）",
+  "rope-pair.col_rope": "RoPE 分数",
+  "rope-pair.col_added": "正弦相加的分数",
+  "rope-pair.hint": "点「m、n 都往后移 +{shift}」看看。",
+  "rope-pair.change_1": "和第一行相比，RoPE 分数最多变了 ",
+  "rope-pair.change_2": "（浮点舍入）；正弦相加的分数最多变了 ",
+  "rope-pair.change_3": "。",
 
 
   // --- scaling-explorer.js: its keys go right below this line (replace nothing else) ---
