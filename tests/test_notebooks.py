@@ -19,13 +19,27 @@ from tools import notebooks
 
 ROOT = Path(__file__).resolve().parent.parent
 NB_DIR = ROOT / "docs" / "notebooks"
-# lesson id from the file name: 03-sinusoidal.md → "3", 03b-relative-bias.md → "3b"
-LESSONS = {re.match(r"0*(\d+[a-z]?)-", p.name).group(1): p.stem for p in (ROOT / "docs" / "lessons").glob("[0-9][0-9]*-*.md")}
+# lesson id from the file name: 03-sinusoidal.md → "3", 03b-relative-bias.md → "3b" (the Chinese pages; the English
+# page 03-sinusoidal.en.md has the same URL under en/)
+LESSONS = {re.match(r"0*(\d+[a-z]?)-", p.name).group(1): p.stem for p in (ROOT / "docs" / "lessons").glob("[0-9][0-9]*-*.md")
+           if not p.name.endswith(".en.md")}
+# every notebook in every language: lessonN.ipynb (Chinese) and lessonN.<lang>.ipynb (tools/notebooks.py)
 NOTEBOOKS = sorted(NB_DIR.glob("*.ipynb"))
+# what each language's notebook starts its title with, where it links its lesson, and how its last section starts
+TITLE = {"zh": "# 第 {n} 课", "en": "# Lesson {n},"}
+LESSON_URL = {"zh": "lessons/{page}/", "en": "en/lessons/{page}/"}
+EXERCISES = {"zh": "练习", "en": "Exercises"}
+
+
+def _stem_and_language(path: Path) -> tuple[str, str]:
+    """lesson4.en.ipynb → ("lesson4", "en"); lesson4.ipynb → ("lesson4", "zh")."""
+    stem, _, lang = path.stem.partition(".")
+    return stem, lang or "zh"
 
 
 def test_each_lesson_has_exactly_one_notebook_and_one_source():
-    assert {p.stem for p in NOTEBOOKS} == {f"lesson{n}" for n in LESSONS}
+    assert {p.stem for p in NOTEBOOKS if _stem_and_language(p)[1] == "zh"} == {f"lesson{n}" for n in LESSONS}
+    assert {_stem_and_language(p)[0] for p in NOTEBOOKS} <= {f"lesson{n}" for n in LESSONS}
     assert {p.stem for p in notebooks.sources()} == {f"lesson{n}" for n in LESSONS}
 
 
@@ -70,7 +84,7 @@ def test_no_outputs_and_stable_cell_ids(path):
     nb = nbformat.reads(path.read_text(encoding="utf-8"), as_version=4)
     nbformat.validate(nb)
     for i, cell in enumerate(raw["cells"]):
-        assert cell["id"] == f"{path.stem}-{i:02d}", f"cell {i} has id {cell['id']!r}"
+        assert cell["id"] == f"{_stem_and_language(path)[0]}-{i:02d}", f"cell {i} has id {cell['id']!r}"
         if cell["cell_type"] == "code":
             assert cell["outputs"] == [] and cell["execution_count"] is None, f"cell {i} carries outputs"
     assert raw["metadata"]["kernelspec"]["name"] == "python3"
@@ -99,14 +113,15 @@ def test_every_heading_gets_its_own_anchor(path):
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_uses_posenc_links_its_lesson_and_ends_with_exercises(path):
     nb = nbformat.read(path, as_version=4)
-    n = path.stem.removeprefix("lesson")
+    stem, lang = _stem_and_language(path)
+    n = stem.removeprefix("lesson")
     code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
     assert re.search(r"^from posenc import", code, re.M), "the notebook must compute with posenc"
     first = nb.cells[0].source
-    assert first.startswith(f"# 第 {n.rstrip('abcdefghijklmnopqrstuvwxyz')} 课"), "the first cell is the notebook's title"
-    assert f"lessons/{LESSONS[n]}/" in first, "the first cell links back to its lesson"
+    assert first.startswith(TITLE[lang].format(n=n.rstrip("abcdefghijklmnopqrstuvwxyz"))), "the first cell is the notebook's title"
+    assert LESSON_URL[lang].format(page=LESSONS[n]) in first, "the first cell links back to its lesson"
     headings = [m.group(2) for c in nb.cells if c.cell_type == "markdown" for m in notebooks.HEADING.finditer(c.source)]
-    assert headings[-1].startswith("练习"), f"the last section must be the exercises, got {headings[-1]!r}"
+    assert headings[-1].startswith(EXERCISES[lang]), f"the last section must be the exercises, got {headings[-1]!r}"
     last_md = max(i for i, c in enumerate(nb.cells) if c.cell_type == "markdown")
     assert all(c.cell_type == "code" for c in nb.cells[last_md + 1:]), "only exercise code cells follow the exercises"
 
