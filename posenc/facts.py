@@ -51,12 +51,17 @@ class Fact:
     source: str
     url: str
     tag: str
+    # The value in English words, for a fact whose value is Chinese words (``value_en:`` in the data
+    # file); None for a number or a value that reads the same in both languages.
+    value_en: str | None = None
 
     @property
     def text(self) -> str:
         return format_value(self.value, self.fmt)
 
     def text_in(self, lang: str) -> str:
+        if lang == "en" and self.value_en is not None:
+            return format_value(self.value_en, self.fmt, lang)
         return format_value(self.value, self.fmt, lang)
 
 
@@ -133,7 +138,8 @@ def _all() -> dict[str, Fact]:
             here = _where(path, lines[name])
             if name in facts:
                 raise ValueError(f"fact {name!r} is defined twice: at {defined_at[name]} and at {here}; rename or remove one")
-            facts[name] = Fact(name, e["value"], e["fmt"], e["what"], e["source"], e.get("url", ""), e["tag"])
+            facts[name] = Fact(name, e["value"], e["fmt"], e["what"], e["source"], e.get("url", ""), e["tag"],
+                               e.get("value_en"))
             defined_at[name] = here
     return facts
 

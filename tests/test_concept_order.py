@@ -20,7 +20,16 @@ def test_a_later_term_is_named_with_file_line_and_the_lesson_that_teaches_it():
     page = "# 第 3 课\n\n正文。\n\n这里提前说了 ALiBi 的斜率。\n"
     [f] = co.check(page, L3)
     assert str(f) == ("docs/lessons/03-sinusoidal.md:5: 'ALiBi' is taught in lessons/03b-relative-bias.md#alibi; "
-                      "say it in plain words, move it into a marked preview, or teach it here")
+                      "say it in plain words, move it into a marked preview (an admonition titled 这一课先不碰 / "
+                      "\"Not in this lesson\", or one whose title starts with 预告 / \"Preview\"), or teach it here")
+
+
+def test_an_english_page_is_read_at_its_chinese_page_place_with_english_previews():
+    early = "# Lesson 3\n\nHere the slope of ALiBi comes too early.\n"
+    assert [f.term for f in co.check(early, "lessons/03-sinusoidal.en.md")] == ["ALiBi"]
+    assert co.check(early, "lessons/04-rope.en.md") == []
+    boxed = '# Lesson 3\n\n!!! abstract "Not in this lesson"\n    ALiBi comes in lesson 3b.\n\n!!! tip "Preview: slopes"\n    ALiBi again.\n'
+    assert co.check(boxed, "lessons/03-sinusoidal.en.md") == []
 
 
 def test_a_term_in_or_after_its_lesson_passes():

@@ -99,3 +99,14 @@ def test_every_quantity_reads_in_english():
                if CJK.search(quantities.text(n, "en"))]
     assert not chinese, (f"{len(chinese)} quantity(ies) whose English text is Chinese (return a tuple for a list, "
                          "PerLanguage(zh=…, en=…) for words; posenc/formatting.py):\n  " + "\n  ".join(chinese))
+
+
+@pytest.mark.parametrize("data_file", sorted(p.name for p in (ROOT / "posenc" / "data").glob("facts_*.yaml")))
+def test_every_fact_reads_in_english(data_file):
+    from posenc import facts
+
+    chinese = [f"{name}: value {entry['value']!r}" for name, entry in facts.load_entries(ROOT / "posenc" / "data" / data_file).items()
+               if CJK.search(facts.get(name).text_in("en"))]
+    assert not chinese, (f"posenc/data/{data_file}: {len(chinese)} fact(s) whose value is Chinese words with no English: "
+                         "give each a `value_en:` line (the same fact in English words, the same numbers) below its "
+                         "`value:`; the English pages print it (posenc/facts.py):\n  " + "\n  ".join(chinese))

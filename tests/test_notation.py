@@ -17,7 +17,7 @@ def written(markdown: str, page: str = L4) -> list[str]:
 
 
 def test_the_table_has_one_meaning_per_symbol_and_the_phase_b_rows():
-    symbols, notes = notation.load()
+    symbols, notes, notes_en = notation.load()
     names = [s.symbol for s in symbols]
     assert len(set(names)) == len(names)
     for must in ("p", "m,\\ n", "k", "i", "d", "\\omega_i", "\\theta", "\\varphi", "\\lambda_i", "L,\\ L'", "s", "t",
@@ -42,6 +42,21 @@ def test_the_glossary_page_shows_the_table():
     assert "## 记号 { #notation }" in md
     for s in notation.load()[0]:
         assert f"| ${s.symbol}$ | {s.meaning} |" in md
+
+
+def test_the_english_table_is_in_english_with_every_row():
+    import re
+
+    md = notation.table_markdown(lang="en")
+    assert not re.search(r"[\u4e00-\u9fff\u3000-\u303f\uff00-\uffef]", md), md
+    symbols, notes, notes_en = notation.load()
+    assert all(f"| ${s.symbol}$ | {s.meaning_en} |" in md for s in symbols) and all(n in md for n in notes_en)
+
+
+def test_an_english_page_is_allowed_what_its_chinese_page_is():
+    student = "$\\bar d \\pm t_{n-1}\\,s$"
+    assert not written(student, "lessons/results.en.md") and not written(student, "lessons/results.md")
+    assert written(student, "lessons/04-rope.en.md") == written(student, "lessons/04-rope.md") != []
 
 
 # (what a page writes, on which page, whether it breaks the course's notation)

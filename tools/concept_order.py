@@ -64,11 +64,12 @@ from tools import lesson_pages as lp  # noqa: E402
 ROOT = lp.ROOT
 
 EXEMPT_PAGES = ("index.md",)  # the map of the whole course
-PREVIEW_TITLE = "这一课先不碰"
-PREVIEW_PREFIX = "预告"
+PREVIEW_TITLE = ("这一课先不碰", "Not in this lesson")  # the box's title, Chinese and on English pages
+PREVIEW_PREFIX = ("预告", "Preview")
 PREVIEW_ANCHOR = "next"
 
-FIX = "say it in plain words, move it into a marked preview, or teach it here"
+FIX = ("say it in plain words, move it into a marked preview (an admonition titled 这一课先不碰 / \"Not in this lesson\", "
+       "or one whose title starts with 预告 / \"Preview\"), or teach it here")
 
 _LATIN = re.compile(r"[A-Za-z]")
 _BRACKETED = re.compile(r"\s*[（(][^）)]*[）)]")
@@ -151,7 +152,7 @@ def preview_lines(markdown: str) -> set[int]:
     lines: set[int] = set()
     for block in lp.admonitions(markdown):
         title = block.title.strip()
-        if title == PREVIEW_TITLE or title.startswith(PREVIEW_PREFIX):
+        if title in PREVIEW_TITLE or title.startswith(PREVIEW_PREFIX):
             lines.update(block.lines())
     for sec in lp.sections(markdown):
         if sec.anchor == PREVIEW_ANCHOR:
@@ -175,6 +176,7 @@ class Finding:
 def page_position(page: str) -> int | None:
     """A page's place in the course (its index in the nav); None for a page the check does not read."""
     order = lp.course_order()
+    page = page.replace(".en.md", ".md")  # an English page has its Chinese page's place
     if page in EXEMPT_PAGES or page not in order or not page.endswith(".md"):
         return None
     return order.index(page)

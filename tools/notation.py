@@ -35,7 +35,7 @@ from tools import lesson_pages as lp  # noqa: E402
 
 ROOT = lp.ROOT
 NOTATION = ROOT / "posenc" / "data" / "notation.yaml"
-MAPPING_PREFIX = "记号对照"
+MAPPING_PREFIX = ("记号对照", "Notation mapping")  # the block title in Chinese and on English pages
 
 # a TeX "word" boundary: not after a letter or a backslash (so \ln, \sin, \text are not n, s, t)
 _B = r"(?<![A-Za-z\\])"
@@ -108,11 +108,13 @@ _BLANK = re.compile(r"[^\n]")
 class Symbol:
     symbol: str
     meaning: str
+    meaning_en: str  # the same meaning, for the English glossary
 
 
 @lru_cache(maxsize=None)
-def load(path: Path = NOTATION) -> tuple[tuple[Symbol, ...], tuple[str, ...]]:
-    """(the symbols in order, the notes), checked: every symbol has a meaning and appears once."""
+def load(path: Path = NOTATION) -> tuple[tuple[Symbol, ...], tuple[str, ...], tuple[str, ...]]:
+    """(the symbols in order, the notes, the notes in English), checked: every symbol has a meaning in each
+    language and appears once, and the notes are in both languages."""
     import yaml
 
     data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
@@ -121,19 +123,25 @@ def load(path: Path = NOTATION) -> tuple[tuple[Symbol, ...], tuple[str, ...]]:
         raise ValueError(f"{path.name}: expected a list under 'symbols'")
     out, seen = [], set()
     for n, raw in enumerate(rows, 1):
-        if not isinstance(raw, dict) or not raw.get("symbol") or not raw.get("meaning"):
-            raise ValueError(f"{path.name}: symbol {n} needs 'symbol' and 'meaning'")
+        if not isinstance(raw, dict) or not raw.get("symbol") or not raw.get("meaning") or not raw.get("meaning_en"):
+            raise ValueError(f"{path.name}: symbol {n} needs 'symbol', 'meaning' and 'meaning_en'")
         if raw["symbol"] in seen:
             raise ValueError(f"{path.name}: symbol {raw['symbol']!r} is listed twice; one symbol, one meaning")
         seen.add(raw["symbol"])
-        out.append(Symbol(str(raw["symbol"]), str(raw["meaning"]).strip()))
-    return tuple(out), tuple(str(n).strip() for n in data.get("notes") or ())
+        out.append(Symbol(str(raw["symbol"]), str(raw["meaning"]).strip(), str(raw["meaning_en"]).strip()))
+    notes, notes_en = (tuple(str(n).strip() for n in data.get(k) or ()) for k in ("notes", "notes_en"))
+    if len(notes) != len(notes_en):
+        raise ValueError(f"{path.name}: {len(notes)} notes but {len(notes_en)} notes_en; write each note in both languages")
+    return tuple(out), notes, notes_en
 
 
-def table_markdown(path: Path = NOTATION) -> str:
-    symbols, notes = load(path)
-    out = ["| 记号 | 在这门课里只表示 |", "|---|---|"]
-    out += [f"| ${s.symbol}$ | {s.meaning} |" for s in symbols]
+def table_markdown(path: Path = NOTATION, lang: str = "zh") -> str:
+    symbols, notes, notes_en = load(path)
+    zh = lang == "zh"
+    if not zh:
+        notes = notes_en
+    out = ["| 记号 | 在这门课里只表示 |" if zh else "| Symbol | In this course it means only |", "|---|---|"]
+    out += [f"| ${s.symbol}$ | {s.meaning if zh else s.meaning_en} |" for s in symbols]
     if notes:
         out += [""] + [f"- {n}" for n in notes]
     return "\n".join(out)
@@ -144,8 +152,10 @@ def register(env) -> None:
 
     @env.macro
     def notation() -> str:
-        """The course's notation table (posenc/data/notation.yaml)."""
-        return table_markdown()
+        """The course's notation table (posenc/data/notation.yaml), in the page's language."""
+        from tools.i18n import source_language
+
+        return table_markdown(lang=source_language(env.page.file.src_uri))
 
 
 # --- the check ---------------------------------------------------------------------------------------------
@@ -178,7 +188,7 @@ def check(markdown: str, page: str, path: Path | None = None) -> list[Finding]:
     spans = [(m.start(), m.group(0)) for m in MATH.finditer(text)]
     out = []
     for rule in RULES:
-        if page in rule.allowed:
+        if page.replace(".en.md", ".md") in rule.allowed:  # an English page is allowed what its Chinese is
             continue
         for start, body in [(0, text)] if rule.prose else spans:
             for m in rule.pattern.finditer(body):

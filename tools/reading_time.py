@@ -244,8 +244,13 @@ def page_time(markdown: str, page: str) -> PageTime:
     return PageTime(page, markdown_cost(main, page), markdown_cost(folded, page))
 
 
-def header_text(t: PageTime) -> str:
-    """What {{ reading_time() }} prints."""
+def header_text(t: PageTime, lang: str = "zh") -> str:
+    """What {{ reading_time() }} prints, in the page's language."""
+    if lang == "en":
+        out = f"About {t.main.minutes()} minutes to read and try"
+        if t.folded.minutes():
+            out += f"; the folded optional depth, about {t.folded.minutes()} more"
+        return out
     out = f"阅读加动手约 {t.main.minutes()} 分钟"
     if t.folded.minutes():
         out += f"，折叠的选读另约 {t.folded.minutes()} 分钟"
@@ -262,7 +267,9 @@ def register(env) -> None:
         markdown = getattr(env, "markdown", None)
         if not isinstance(markdown, str) or "reading_time" not in markdown:
             markdown = (lp.DOCS / page).read_text(encoding="utf-8")
-        return header_text(page_time(markdown, page))
+        from tools.i18n import source_language
+
+        return header_text(page_time(markdown, page), source_language(page))
 
 
 def main(argv=None) -> int:
