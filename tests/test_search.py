@@ -143,7 +143,7 @@ ENGLISH_QUERY_TABLE = {
     "thresholds": "en/lessons/results/",
     "verification tags": "en/",
     "permutation equivariance": "en/glossary/",
-    "rotary position embedding": "en/lessons/04-rope/",
+    "RoFormer": "en/lessons/04-rope/",
     "rotate_half": "en/lessons/04-rope/",
     "critical dimension": "en/lessons/04-rope/",
 }
