@@ -362,7 +362,9 @@ def test_every_url_loads_under_the_subpath(site_dir):
         # Start from the home page, and from every page and notebook file too: a page missing from
         # the nav must load as well (test_every_lesson_links_its_notebook checks the links).
         todo = [(p, "(every page)") for p in doc_pages()] + [("", "(start)")]
-        todo += [(f"notebooks/{nb.stem}/{nb.name}", "(every notebook)") for nb in sorted((ROOT / "docs/notebooks").glob("*.ipynb"))]
+        # lessonN.ipynb at notebooks/lessonN/, lessonN.en.ipynb's run at en/notebooks/lessonN/lessonN.ipynb
+        todo += [(f"{lang + '/' if lang else ''}notebooks/{stem}/{stem}.ipynb", "(every notebook)")
+                 for stem, _, lang in (nb.stem.partition(".") for nb in sorted((ROOT / "docs/notebooks").glob("*.ipynb")))]
         while todo:
             rel, source = todo.pop()
             if rel in seen:
@@ -406,14 +408,14 @@ def test_every_lesson_links_its_notebook(site_dir):
     """Every lesson page NN[x]-name.md has a notebook lessonN[x] and links its download; the link resolves."""
     missing = []
     for md in sorted((ROOT / "docs/lessons").glob("[0-9]*.md")):  # the numbered lessons; results.md has no notebook
-        if md.name.endswith(".en.md"):  # an English page lives under en/; tests/test_i18n.py checks its notebook links
-            continue
         n = re.match(r"0*(\d+[a-z]?)-", md.name).group(1)  # 03b-relative-bias.md → 3b
-        nb = f"notebooks/lesson{n}/lesson{n}.ipynb"
+        stem, _, lang = md.stem.partition(".")  # 04-rope.en.md: the English page, under en/, links the English download
+        prefix = f"{lang}/" if lang else ""
+        nb = f"{prefix}notebooks/lesson{n}/lesson{n}.ipynb"
         if not (ROOT / f"docs/notebooks/lesson{n}.ipynb").exists():
             missing.append(f"{md.name} has no notebook docs/notebooks/lesson{n}.py/.ipynb")
             continue
-        page = f"lessons/{md.stem}/index.html"
+        page = f"{prefix}lessons/{stem}/index.html"
         targets = {r[0] for _t, _a, url in parse(site_dir / page).links if (r := resolve(site_dir, page, url)) and r[0] != BROKEN}
         if nb not in targets:
             missing.append(f"{page} has no download link to {nb}")
@@ -499,11 +501,12 @@ def _site_wide(site_dir: Path, pages: list[str]) -> set[str]:
     return common or set()
 
 
-FIGURE_FILE = re.compile(r"figures/(.+)\.(?:light|dark)\.svg")
+# a figure in one scheme, under figures/ (Chinese) or <lang>/figures/ (a language drawn on its own, tools/i18n.py)
+FIGURE_FILE = re.compile(r"((?:[a-z]{2}/)?figures/.+)\.(?:light|dark)\.svg")
 
 
 def _split_figures(resources: set[str]) -> tuple[set[str], set[str]]:
-    """(the resources that are not figures, the names of the figures among them)."""
+    """(the resources that are not figures, the figures among them as "[en/]figures/<name>", without the scheme)."""
     names = {m.group(1) for r in resources if (m := FIGURE_FILE.fullmatch(r))}
     return {r for r in resources if not FIGURE_FILE.fullmatch(r)}, names
 
@@ -520,14 +523,14 @@ def page_weights(site_dir: Path) -> list[dict]:
         rest, figures = _split_figures(own)
         sizes = {rel: (site_dir / rel).stat().st_size}
         for name in figures:
-            variants = [f"figures/{name}.{t}.svg" for t in ("light", "dark") if (site_dir / f"figures/{name}.{t}.svg").is_file()]
+            variants = [f"{name}.{t}.svg" for t in ("light", "dark") if (site_dir / f"{name}.{t}.svg").is_file()]
             big = max(variants, key=lambda v: (site_dir / v).stat().st_size)
             sizes[big] = (site_dir / big).stat().st_size
         for r in rest:
             sizes[r] = (site_dir / r).stat().st_size
         kinds = defaultdict(int)
         for r, size in sizes.items():
-            kinds["html" if r == rel else "figures" if r.startswith("figures/") else "scripts" if r.endswith((".js", ".mjs")) else "other"] += size
+            kinds["html" if r == rel else "figures" if FIGURE_FILE.fullmatch(r) else "scripts" if r.endswith((".js", ".mjs")) else "other"] += size
         rows.append({"page": page or "(home)", "total": sum(sizes.values()), "kinds": dict(kinds),
                      "largest": sorted(sizes.items(), key=lambda kv: -kv[1])[:3]})
     return rows
