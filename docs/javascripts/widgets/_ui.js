@@ -7,21 +7,30 @@
 //
 // Words: every text a widget shows comes from the string table of the page's language,
 // strings/<lang>.js (<html lang>: "zh" on the Chinese pages, "en" under en/), through t(key, values).
+// Only that language's table is fetched (index.js awaits loadStrings before a widget mounts): a page
+// carries one table, not every language's, within its JavaScript budget.
 import { fillText, fullPrecision, parseInput as parseNumber } from "../posenc-math/format.js";
-import en from "./strings/en.js";
-import zh from "./strings/zh.js";
 
-const STRINGS = { zh, en };
+const LANGUAGES = ["zh", "en"];
+const STRINGS = {};
 
 /** The page's language, as the build wrote it into <html lang> (tools/i18n.py); Chinese if it is not one of ours. */
 export function pageLanguage() {
   const lang = (document.documentElement.lang || "").toLowerCase().split("-")[0];
-  return lang in STRINGS ? lang : "zh";
+  return LANGUAGES.includes(lang) ? lang : "zh";
 }
 
-/** The page language's string table. */
+/** Fetch the string table of ``lang`` once (instant navigation may later show a page in the other language). */
+export async function loadStrings(lang = pageLanguage()) {
+  if (!STRINGS[lang]) STRINGS[lang] = (await import(`./strings/${lang}.js`)).default;
+  return STRINGS[lang];
+}
+
+/** The page language's string table (loaded by loadStrings before any widget mounts). */
 export function strings() {
-  return STRINGS[pageLanguage()];
+  const table = STRINGS[pageLanguage()];
+  if (!table) throw new Error(`the ${pageLanguage()} string table is not loaded: await loadStrings() before mounting (index.js)`);
+  return table;
 }
 
 /** t("sin-clock.rate", { n: 10 }): a text of the page's language with its {fields} filled in. */

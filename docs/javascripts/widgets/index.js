@@ -33,7 +33,8 @@ async function mountOne(el) {
   el.dataset.peMounted = "1";
   try {
     if (!loaded.has(name)) loaded.set(name, import(`./${name}.js`));
-    const [mod] = await Promise.all([loaded.get(name), widgetStyles()]);
+    const ui = import("./_ui.js").then((m) => m.loadStrings(m.pageLanguage())); // the words of the page's language
+    const [mod] = await Promise.all([loaded.get(name), widgetStyles(), ui]);
     await mod.mount(el); // a widget may be async (scaling-explorer loads model configs)
   } catch (err) {
     // Keep the static figure: the page stays readable even if a widget fails.
