@@ -23,9 +23,9 @@ WIDGET_STRINGS = ROOT / "docs" / "javascripts" / "widgets" / "strings"
 
 # Figure modules drawn in both languages. Add a module here when its section is in both label tables:
 # its English figures, alt texts and captions are then held to "no CJK character" below.
-CONVERTED_FIGURE_MODULES = ("dataflow", "experiment", "lesson1", "lesson2", "lesson3", "lesson3b", "lesson5", "lesson6", "lesson6b")
+CONVERTED_FIGURE_MODULES = ("dataflow", "experiment", "lesson1", "lesson2", "lesson3", "lesson3b", "lesson4", "lesson5", "lesson6", "lesson6b")
 # Widgets whose every word comes from strings/<lang>.js (the others still hold Chinese; test_i18n_parity lists them).
-CONVERTED_WIDGETS = ("alibi-bias", "content-position", "dataflow", "scaling-explorer", "sin-clock", "sin-dot", "sin-heatmap", "swap-attention", "t5-buckets")
+CONVERTED_WIDGETS = ("alibi-bias", "content-position", "dataflow", "rope-pair", "scaling-explorer", "sin-clock", "sin-dot", "sin-heatmap", "swap-attention", "t5-buckets")
 
 
 # --- numbers ------------------------------------------------------------------------------------------------

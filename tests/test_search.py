@@ -162,6 +162,9 @@ ENGLISH_QUERY_TABLE = {
     "relative position bias": "en/lessons/03b-relative-bias/",
     "ALiBi slopes": "en/lessons/03b-relative-bias/",
     "T5 buckets": "en/lessons/03b-relative-bias/",
+    "RoFormer": "en/lessons/04-rope/",
+    "rotate_half": "en/lessons/04-rope/",
+    "critical dimension": "en/lessons/04-rope/",
 }
 
 
