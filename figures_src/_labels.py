@@ -86,8 +86,7 @@ def _fields(text: str) -> set[str]:
 
 def check(module: str) -> list[str]:
     """Where the tables disagree on ``module``: a key in one language only, or a key whose fields differ
-    (unless the module lists it in FIELDS_MAY_DIFFER, saying why). Keys under ``data.`` are English names
-    for posenc's Chinese data (``Texts.data``) and exist in the English table only."""
+    (unless the module lists it in FIELDS_MAY_DIFFER, saying why)."""
     import importlib
 
     differ = set(getattr(importlib.import_module(f"figures_src.{module}"), "FIELDS_MAY_DIFFER", ()))
@@ -98,7 +97,7 @@ def check(module: str) -> list[str]:
         return [f"figures_src/labels/*.yaml: no section {module!r}"]
     base_lang = present[0]
     for lang in present[1:]:
-        a, b = ({k: v for k, v in sections[x].items() if not k.startswith("data.")} for x in (base_lang, lang))
+        a, b = sections[base_lang], sections[lang]
         for key in sorted(set(a) - set(b)):
             out.append(f"figures_src/labels/{lang}.yaml: {module}.{key} is missing ({base_lang} has it)")
         for key in sorted(set(b) - set(a)):
@@ -119,11 +118,6 @@ class Texts:
 
     def __init__(self, module: str):
         self.module = module
-
-    def data(self, group: str, key: str, chinese: str) -> str:
-        """A name that posenc's data gives in Chinese (a stage, a tensor): ``chinese`` itself in a Chinese
-        figure, ``data.<group>.<key>`` of the table in another language."""
-        return chinese if language() == LANGUAGES[0] else self(f"data.{group}.{key}")
 
     def __call__(self, key: str, **values) -> str:
         lang = language()

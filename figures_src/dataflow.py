@@ -16,7 +16,8 @@ from posenc import examples as ex
 from posenc.formatting import format_value
 
 # This module's words: figures_src/labels/<lang>.yaml, section dataflow. The stage, topic, tensor and model
-# names are posenc.dataflow's own (Chinese); the English table translates them under data.<group>.<key>.
+# names are posenc.dataflow's, in the language being drawn (posenc/data/dataflow.yaml, dataflow.en.yaml),
+# the same words the widget shows.
 T = texts(__name__)
 
 WIDTH = 4.6  # inches: with the 0.1 in padding savefig adds on each side, _style.PHONE_MAX_WIDTH_IN
@@ -38,21 +39,13 @@ def _fmt(value) -> str:
     return format_value(value, ",", language())
 
 
-def _stage_name(stage: df.Stage) -> str:
-    return T.data("stage", stage.key, stage.name)
+def _model(state: str) -> df.Model:
+    """The page's model (the widget's starting one), its words in the language being drawn."""
+    return df.load(ex.DATAFLOW_START[state], language())
 
 
 def _topic_name(topic: str) -> str:
-    return T.data("topic", topic, df.TOPICS[topic][1])
-
-
-def _model_name(m: df.Model) -> str:
-    return m.name if m.name.isascii() else T.data("model", m.key, m.name)
-
-
-def _tensor_name(tensor) -> str:
-    """A tensor's name: ASCII names (x, q, token ID) in both languages, the others by their Chinese name."""
-    return tensor.name if tensor.name.isascii() else T.data("tensor", tensor.name, tensor.name)
+    return df.topic_name(topic, language())
 
 
 def stage_state(stage: df.Stage, state: str) -> str:
@@ -69,7 +62,7 @@ def params_text(stage: df.Stage) -> str:
 
 
 def outputs_text(stage: df.Stage) -> str:
-    return T("list_join").join(f"{_tensor_name(t)} [{df.shape_text(t.shape)}]" for t in stage.outputs)
+    return T("list_join").join(f"{t.name} [{df.shape_text(t.shape)}]" for t in stage.outputs)
 
 
 def marker_text(stage: df.Stage) -> str:
@@ -78,41 +71,37 @@ def marker_text(stage: df.Stage) -> str:
     return T("enters_here", names=names)
 
 
-# The Chinese alt text quotes each entry's own sentence from posenc.dataflow ({text}); the English one names
-# the stage and the topic that enters there ({topic}), since those sentences are Chinese data.
-FIELDS_MAY_DIFFER = ("enters_item", "enters_nowhere")
-
-
 def _where_position_enters(m: df.Model, stages) -> str:
-    enters = [T("enters_item", stage=_stage_name(s), topic=_topic_name(e.topic), text=e.text) for s in stages for e in s.entries]
+    """The alt text's account of where position enters: each entry's own sentence from posenc.dataflow."""
+    enters = [T("enters_item", stage=s.name, text=e.text) for s in stages for e in s.entries]
     note = df.method_note(m)
     return T("enters_join").join(enters) if enters else T("enters_nowhere", text=note.text if note else "")
 
 
 def _alt(state: str) -> str:
-    m = df.load(ex.DATAFLOW_START[state])
+    m = _model(state)
     stages = df.stages(m)
-    learned = T("name_join").join(_stage_name(s) for s in stages if stage_state(s, state) != "later")
-    later = T("name_join").join(_stage_name(s) for s in stages if stage_state(s, state) == "later")
-    return T("alt", where=_where(state), model=_model_name(m), n=len(stages), learned=learned,
+    learned = T("name_join").join(s.name for s in stages if stage_state(s, state) != "later")
+    later = T("name_join").join(s.name for s in stages if stage_state(s, state) == "later")
+    return T("alt", where=_where(state), model=m.name, n=len(stages), learned=learned,
              later=T("alt_later", later=later) if later else "", enters=_where_position_enters(m, stages),
              total=_fmt(df.total_parameters(m)))
 
 
 def _caption(state: str) -> str:
-    m = df.load(ex.DATAFLOW_START[state])
-    return T("caption", model=_model_name(m), thick=T("caption_thick") if state != "all" else "")
+    m = _model(state)
+    return T("caption", model=m.name, thick=T("caption_thick") if state != "all" else "")
 
 
 def draw_state(fig, theme, state: str) -> None:
-    m = df.load(ex.DATAFLOW_START[state])
+    m = _model(state)
     stages = df.stages(m)
     height = HEAD + ROW * len(stages)
     ax = fig.add_axes([0, 0, 1, 1])
     ax.set_xlim(0, WIDTH)
     ax.set_ylim(height, 0)  # top to bottom, in inches
     ax.axis("off")
-    ax.text(0, 0.18, T("title", model=_model_name(m)), fontsize=TEXT_PT, fontweight="bold", va="center", color=theme.fg, gid="title")
+    ax.text(0, 0.18, T("title", model=m.name), fontsize=TEXT_PT, fontweight="bold", va="center", color=theme.fg, gid="title")
     ax.text(0, 0.42, T("legend_lesson") if state != "all" else T("legend_home"),
             fontsize=TEXT_PT, va="center", color=theme.muted, gid="legend")
     for i, s in enumerate(stages):
@@ -125,7 +114,7 @@ def draw_state(fig, theme, state: str) -> None:
                              linewidth=2.2 if st == "new" else 1.0, linestyle="--" if st == "later" else "-", gid=f"box:{s.key}:{st}")
         ax.add_patch(box)
         mid = top + 0.06 + (ROW - 0.16) / 2
-        ax.text(0.1, mid - 0.1, _stage_name(s), fontsize=TEXT_PT, fontweight="bold", va="center", color=colour, gid=f"name:{s.key}")
+        ax.text(0.1, mid - 0.1, s.name, fontsize=TEXT_PT, fontweight="bold", va="center", color=colour, gid=f"name:{s.key}")
         meta = T("lesson", n=s.lesson) + (T("per_layer", n=s.repeat) if s.repeat > 1 else "")
         ax.text(0.1, mid + 0.11, meta, fontsize=TEXT_PT, va="center", color=theme.muted, gid=f"meta:{s.key}")
         x = BOX_W + 0.12

@@ -3,7 +3,7 @@ why a distance that acts through the content (RoPE) differs from a bias added to
 
 Everything drawn comes from posenc.shift, posenc.rope and the model configs; the figures only lay it out.
 Phone rule (figures_src/_style.py): at most PHONE_MAX_WIDTH_IN wide, text at least MIN_TEXT_PT,
-panels stacked vertically.
+panels stacked vertically. Every word comes from figures_src/labels/<lang>.yaml, section lesson4.
 """
 
 from __future__ import annotations
@@ -12,13 +12,19 @@ import matplotlib.lines
 import matplotlib.patches
 import numpy as np
 
-from figures_src import colorbar, figure, heatmap
+from figures_src import colorbar, figure, heatmap, num, texts
 from figures_src._style import MIN_TEXT_PT, PHONE_MAX_WIDTH_IN
 from posenc import configs, relative, rope, shift
 from posenc import examples as ex
 from posenc.formatting import format_value
-from posenc.quantities import text as num
 from posenc.quantities.lesson4 import why_rope_demo
+
+# This module's words: figures_src/labels/<lang>.yaml, section lesson4.
+T = texts(__name__)
+# Keys whose fields differ between the languages, and why: the example sentence is Chinese, so the Chinese
+# heatmap ticks are its characters and the Chinese alt text quotes it, while the English drawing labels the
+# tokens by position and its alt text names the sentence in words (an English figure draws no Chinese).
+FIELDS_MAY_DIFFER = ("token", "alt.rope_shift_scores")
 
 FS = MIN_TEXT_PT
 W = PHONE_MAX_WIDTH_IN
@@ -50,14 +56,13 @@ def pair_positions() -> tuple[tuple[int, int], tuple[int, int]]:
 
 @figure(
     "rope_pair_turn",
-    alt=lambda: (
-        f"上下两张图。上图是 RoPE：同一个频率对里，q 转过 m·ω、k 转过 n·ω。实线是 m = {num('l4_pair_m')}、n = {num('l4_pair_n')}，"
-        f"虚线是两者都往后移 {num('sin_shift')} 之后；q 和 k 各自转到了新方向，但它们之间的夹角不变，分数两次都是 {num('l4_pair_rope')}。"
-        f"下图是把正弦位置编码的一对数加到 q、k 上：平移前分数 {num('l4_pair_added')}，平移后变成 {num('l4_pair_added_shifted')}。"
+    alt=lambda: T(
+        "alt.rope_pair_turn", m=num("l4_pair_m"), n=num("l4_pair_n"), shift=num("sin_shift"), rope=num("l4_pair_rope"),
+        added=num("l4_pair_added"), added_shifted=num("l4_pair_added_shifted"),
     ),
-    caption=lambda: (
-        f"一个频率对（第 {num('l4_pair_index')} 对，ω = {num('l4_pair_omega')}），q = {num('l4_pair_q')}，k = {num('l4_pair_k')}。"
-        f"实线：m = {num('l4_pair_m')}、n = {num('l4_pair_n')}；虚线：都加 {num('sin_shift')}。上面旋转，夹角不变；下面相加，分数变了。"
+    caption=lambda: T(
+        "caption.rope_pair_turn", index=num("l4_pair_index"), omega=num("l4_pair_omega"), q=num("l4_pair_q"),
+        k=num("l4_pair_k"), m=num("l4_pair_m"), n=num("l4_pair_n"), shift=num("sin_shift"),
     ),
     size=(W, 7.4),
 )
@@ -76,11 +81,11 @@ def rope_pair_turn(fig, theme):
             _arrow(ax, v, theme.series[series], style, label)
     r0, a0 = shift.pair_scores(q, k, m0, n0, w)
     r1, a1 = shift.pair_scores(q, k, m1, n1, w)
-    top.set_title(f"RoPE：旋转　分数 {format_value(r0, '.4f')} → {format_value(r1, '.4f')}", fontsize=FS + 1)
-    bottom.set_title(f"正弦相加　分数 {format_value(a0, '.4f')} → {format_value(a1, '.4f')}", fontsize=FS + 1)
+    top.set_title(T("pair_rope_title", before=format_value(r0, ".4f"), after=format_value(r1, ".4f")), fontsize=FS + 1)
+    bottom.set_title(T("pair_added_title", before=format_value(a0, ".4f"), after=format_value(a1, ".4f")), fontsize=FS + 1)
     handles = [
-        matplotlib.lines.Line2D([], [], color=theme.fg, linewidth=1.6, label=f"m = {m0}，n = {n0}"),
-        matplotlib.lines.Line2D([], [], color=theme.fg, linewidth=1.6, linestyle="--", label=f"都加 {ex.SHIFT}"),
+        matplotlib.lines.Line2D([], [], color=theme.fg, linewidth=1.6, label=T("pair_legend_before", m=m0, n=n0)),
+        matplotlib.lines.Line2D([], [], color=theme.fg, linewidth=1.6, linestyle="--", label=T("pair_legend_shifted", shift=ex.SHIFT)),
     ]
     fig.legend(handles=handles, loc="lower center", ncols=2, fontsize=FS, bbox_to_anchor=(0.5, 0.0))
     fig.subplots_adjust(hspace=0.12, bottom=0.06, top=0.96)
@@ -98,52 +103,42 @@ def drawable(text: str) -> str:
     return f"{mantissa}$\\times 10^{{{exponent.translate(_SUPERSCRIPT)}}}$"
 
 
-# Each method's panel title, and the registered number that quotes its largest change.
-METHOD_TITLES = {"input": "正弦加在输入上", "qk": "正弦加在 q、k 上", "rope": "RoPE：旋转 q、k"}
+# Each method's registered number that quotes its largest change (its panel title: T("method.<method>")).
 METHOD_MAX = {"input": "l4_shift_input_max_diff", "qk": "l4_shift_qk_max_diff", "rope": "l4_shift_rope_max_diff"}
 
 
 @figure(
     "rope_shift_scores",
-    alt=lambda: (
-        f"三张上下排列的 {num('l1_main_len')}×{num('l1_main_len')} 热力图，每格是句子「{ex.SENTENCE}」整句往后平移 {num('sin_shift')} 个位置前后，"
-        f"同一对 token 的注意力分数差了多少（绝对值），三张图共用一个颜色刻度。第一张把正弦位置编码加在输入上，最大差 {num('l4_shift_input_max_diff')}；"
-        f"第二张把正弦加在投影后的 q、k 上，最大差 {num('l4_shift_qk_max_diff')}；第三张用 RoPE 旋转 q、k，整张图一片零，最大差只有 {num('l4_shift_rope_max_diff')}。"
+    alt=lambda: T(
+        "alt.rope_shift_scores", len=num("l1_main_len"), sentence=ex.SENTENCE, shift=num("sin_shift"),
+        input=num("l4_shift_input_max_diff"), qk=num("l4_shift_qk_max_diff"), rope=num("l4_shift_rope_max_diff"),
     ),
-    caption=lambda: (
-        f"整句平移 +{num('sin_shift')} 前后，整个注意力分数 q·k/√d 的变化 |ΔS|（d = {num('l4_dim')}，随机种子 {num('l4_seed')} 的 W_q、W_k 和 token 向量）。"
-        "只有 RoPE 一格都不变。"
-    ),
+    caption=lambda: T("caption.rope_shift_scores", shift=num("sin_shift"), d=num("l4_dim"), seed=num("l4_seed")),
     size=(W, 10.0),
 )
 def rope_shift_scores(fig, theme):
-    chars = list(ex.SENTENCE)
-    n = len(chars)
+    ticks = [T("token", char=c, i=i) for i, c in enumerate(ex.SENTENCE)]  # its characters (zh), its positions (en)
     diffs = {m: shift.score_changes(ex.SENTENCE, ex.SHIFT, m, ex.L4_DIM, ex.L4_SEED) for m in shift.METHODS}
     hi = max(float(d.max()) for d in diffs.values())
     axes = fig.subplots(len(shift.METHODS), 1, gridspec_kw={"hspace": 0.3})
     for ax, (method, d) in zip(axes, diffs.items()):
-        im = heatmap(ax, d, theme, 0, hi, chars, chars, FS)
-        ax.set_title(f"{METHOD_TITLES[method]}　最大 {drawable(num(METHOD_MAX[method]))}", fontsize=FS + 1)
-    colorbar(fig, im, axes, "|ΔS|：平移前后分数之差的绝对值", FS, orientation="horizontal", shrink=0.8, pad=0.05, aspect=30)
+        im = heatmap(ax, d, theme, 0, hi, ticks, ticks, FS)
+        ax.set_title(T("method_title", method=T(f"method.{method}"), max=drawable(num(METHOD_MAX[method]))), fontsize=FS + 1)
+    colorbar(fig, im, axes, T("shift_colorbar"), FS, orientation="horizontal", shrink=0.8, pad=0.05, aspect=30)
 
 
 def _pairs_text(convention: str) -> str:
-    """Alt-text label: the dims one RoPE layout turns together, "0 和 1、2 和 3…"."""
-    return "、".join(f"{a} 和 {b}" for a, b in rope.convention_pairs(ex.CONVENTION_DIM, convention))
+    """Alt-text label: the dims one RoPE layout turns together, "0 和 1、2 和 3…" ("0 with 1, 2 with 3…")."""
+    return T("pairs_join").join(T("pairs_item", a=a, b=b) for a, b in rope.convention_pairs(ex.CONVENTION_DIM, convention))
 
 
 @figure(
     "rope_conventions",
-    alt=lambda: (
-        f"两行方格，每行 {num('l4_perm_d')} 格，表示一个 {num('l4_perm_d')} 维向量；同一种颜色的两格是 RoPE 一起旋转的一对。"
-        f"上一行是 interleaved 写法，相邻两维成对：{_pairs_text('interleaved')}。下一行是 rotate_half 写法，前一半和后一半对应位置成对：{_pairs_text('half')}。"
-        f"两行之间的连线表示排列 {num('l4_perm')}：把上一行的维度按它重排，就得到下一行的配对。"
+    alt=lambda: T(
+        "alt.rope_conventions", d=num("l4_perm_d"), interleaved=_pairs_text("interleaved"), half=_pairs_text("half"),
+        perm=num("l4_perm"),
     ),
-    caption=lambda: (
-        f"同一个 {num('l4_perm_d')} 维的 q，两种代码写法的配对方式。颜色相同的两格一起转；"
-        f"连线是把 interleaved 的维度重排成 rotate_half 的排列 {num('l4_perm')}。"
-    ),
+    caption=lambda: T("caption.rope_conventions", d=num("l4_perm_d"), perm=num("l4_perm")),
     size=(W, 3.0),
 )
 def rope_conventions(fig, theme):
@@ -164,7 +159,7 @@ def rope_conventions(fig, theme):
             ax.text(j + 0.45, y + 0.4, str(int(held[j])), ha="center", va="center", fontsize=FS + 1, color=theme.fg, fontweight="bold")
     for slot, src in enumerate(perm):
         ax.plot([src + 0.45, slot + 0.45], [2.0, 0.8], color=theme.muted, linewidth=0.8)
-    ax.text(d / 2, 3.45, "格子里的数：原来的维度编号；同色两格 = 一对", ha="center", va="center", fontsize=FS, color=theme.fg)
+    ax.text(d / 2, 3.45, T("conventions_note"), ha="center", va="center", fontsize=FS, color=theme.fg)
 
 
 # --- real models' spectra ------------------------------------------------------------------------------------
@@ -178,19 +173,14 @@ def _spectrum_alt() -> str:
     for key in ex.SPECTRUM_MODELS:
         cfg = configs.load(key)
         sp = rope.model_spectrum(cfg)
-        parts.append(f"{_short_name(cfg)}：{sp.pairs} 对里 {sp.count_not_turning} 对高于上下文线 {sp.context:,}")
-    return (
-        f"{len(ex.SPECTRUM_MODELS)} 张上下排列的小图，每张是一个真实模型每个头的 RoPE 频率对：横轴是第几对，纵轴是这一对转一圈要多少个 token（对数刻度），"
-        "水平虚线是模型的原生上下文长度，高于虚线的点（换了颜色）在上下文里一圈都转不满。" + "；".join(parts) + "。"
-    )
+        parts.append(T("spectrum_alt_item", model=_short_name(cfg), pairs=sp.pairs, count=sp.count_not_turning, context=f"{sp.context:,}"))
+    return T("alt.rope_spectrum", n=len(ex.SPECTRUM_MODELS), parts=T("spectrum_alt_join").join(parts))
 
 
 @figure(
     "rope_spectrum",
     alt=_spectrum_alt,
-    caption=lambda: (
-        "每个头的频率对转一圈需要的 token 数（对数刻度）与原生上下文长度（虚线）。虚线以上的对在上下文里转不满一圈。"
-    ),
+    caption=lambda: T("caption.rope_spectrum"),
     size=(W, 7.0),
 )
 def rope_spectrum(fig, theme):
@@ -200,21 +190,21 @@ def rope_spectrum(fig, theme):
         sp = rope.model_spectrum(cfg)
         idx = np.arange(sp.pairs)
         above = sp.not_turning
-        ax.scatter(idx[~above], sp.wavelengths[~above], s=9, color=theme.series[0], label="转得满一圈")
-        ax.scatter(idx[above], sp.wavelengths[above], s=9, color=theme.series[1], label="转不满一圈")
+        ax.scatter(idx[~above], sp.wavelengths[~above], s=9, color=theme.series[0], label=T("turning"))
+        ax.scatter(idx[above], sp.wavelengths[above], s=9, color=theme.series[1], label=T("not_turning"))
         ax.axhline(sp.context, color=theme.fg, linestyle="--", linewidth=0.9)
-        ax.text(0, sp.context * 2.2, f"上下文 {sp.context:,}", fontsize=FS, color=theme.fg, va="bottom")
+        ax.text(0, sp.context * 2.2, T("context_line", context=f"{sp.context:,}"), fontsize=FS, color=theme.fg, va="bottom")
         ax.set_yscale("log")
         ax.set_yticks([1e1, 1e3, 1e5, 1e7])
         ax.set_xlim(-1, sp.pairs)
         theta = cfg.field("rope_theta")
-        mark = "（未核实）" if theta.tag == "U" else ""
-        ax.set_title(f"{_short_name(cfg)}：{sp.count_not_turning}/{sp.pairs} 对转不满\nθ = {theta.value:,.0f}{mark}",
-                     fontsize=FS, loc="left")
+        mark = T("unverified") if theta.tag == "U" else ""
+        ax.set_title(T("spectrum_title", model=_short_name(cfg), count=sp.count_not_turning, pairs=sp.pairs,
+                       theta=f"{theta.value:,.0f}", mark=mark), fontsize=FS, loc="left")
         ax.grid(True, which="major", axis="y")
         ax.tick_params(labelsize=FS)
-    axes[-1].set_xlabel("频率对编号 i", fontsize=FS)
-    fig.supylabel("转一圈的 token 数", fontsize=FS)
+    axes[-1].set_xlabel(T("spectrum_xlabel"), fontsize=FS)
+    fig.supylabel(T("spectrum_ylabel"), fontsize=FS)
     handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="lower center", ncols=2, fontsize=FS, bbox_to_anchor=(0.5, 0.0))
     fig.subplots_adjust(bottom=0.14, top=0.94)
@@ -225,14 +215,13 @@ def rope_spectrum(fig, theme):
 
 @figure(
     "rope_vs_alibi_by_distance",
-    alt=lambda: (
-        f"上下两张折线图，横轴都是距离 m − n，也就是键在查询前面多少个 token（0 到 {num('l4_why_rope_span')}），纵轴是分数。"
-        f"两条线是同一个查询对两种不同内容的键。上图 ALiBi：内容分加上同一条斜线，两条线互相平行，都在距离 {num('l4_why_alibi_peak')} 最高。"
-        f"下图 RoPE：两条线形状不同，一条在距离 {num('l4_why_rope_peak_a')} 最高，另一条在距离 {num('l4_why_rope_peak_b')} 最高。"
+    alt=lambda: T(
+        "alt.rope_vs_alibi_by_distance", span=num("l4_why_rope_span"), alibi_peak=num("l4_why_alibi_peak"),
+        peak_a=num("l4_why_rope_peak_a"), peak_b=num("l4_why_rope_peak_b"),
     ),
-    caption=lambda: (
-        f"同一个查询、两种键内容，分数随距离 m − n 怎么变（d = {num('sin_demo_d')}，不除以 √d）。上：ALiBi（斜率 a = {num('alibi_demo_slope')}），"
-        f"偏置对谁都一样，最近的键永远最高；下：RoPE，距离通过旋转进到内容里，两种键各自在距离 {num('l4_why_rope_peak_a')} 和 {num('l4_why_rope_peak_b')} 最高。"
+    caption=lambda: T(
+        "caption.rope_vs_alibi_by_distance", d=num("sin_demo_d"), slope=num("alibi_demo_slope"),
+        peak_a=num("l4_why_rope_peak_a"), peak_b=num("l4_why_rope_peak_b"),
     ),
     size=(W, 5.6),
 )
@@ -240,7 +229,7 @@ def rope_vs_alibi_by_distance(fig, theme):
     inv, q, keys, slope = why_rope_demo()
     r = np.arange(ex.WHY_ROPE_SPAN + 1)
     top, bottom = fig.subplots(2, 1, sharex=True, gridspec_kw={"hspace": 0.35})
-    for j, (k, label) in enumerate(zip(keys, ("键内容甲", "键内容乙"))):
+    for j, (k, label) in enumerate(zip(keys, (T("key_a"), T("key_b")))):
         style = dict(color=theme.series[j], linewidth=1.8, linestyle=("-", "--")[j], label=label)
         alibi = relative.alibi_scores_by_distance(q, k, slope, ex.WHY_ROPE_SPAN)
         rope_s = relative.rope_scores_by_distance(q, k, inv, ex.WHY_ROPE_SPAN)
@@ -249,12 +238,12 @@ def rope_vs_alibi_by_distance(fig, theme):
         for ax, s in ((top, alibi), (bottom, rope_s)):
             peak = int(np.argmax(s))
             ax.plot([peak], [s[peak]], "o", color=theme.series[j], markersize=7)
-    top.set_title("ALiBi：内容分 − a·(m − n)", fontsize=FS + 1)
-    bottom.set_title("RoPE：旋转后的 q·k", fontsize=FS + 1)
+    top.set_title(T("alibi_title"), fontsize=FS + 1)
+    bottom.set_title(T("rope_title"), fontsize=FS + 1)
     for ax in (top, bottom):
-        ax.set_ylabel("分数", fontsize=FS)
+        ax.set_ylabel(T("score"), fontsize=FS)
         ax.grid(True, linewidth=0.5)
         ax.tick_params(labelsize=FS)
         ax.legend(loc="lower left", fontsize=FS)
-    bottom.set_xlabel("m − n：键在查询前面多少个 token", fontsize=FS)
+    bottom.set_xlabel(T("distance"), fontsize=FS)
     bottom.set_xlim(0, ex.WHY_ROPE_SPAN)

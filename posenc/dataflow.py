@@ -26,6 +26,11 @@ model is the training experiment's (``posenc.examples.PROJECT``), one entry per 
 
 Which stages each lesson has taught is ``TOPICS`` (topic → lesson) and ``STAGES`` (stage → topic):
 the panel at the top of lesson N shows the stages of lessons ≤ N as learned.
+
+Words. Every name and sentence the panel shows (a stage's, a tensor's, where position enters) comes from
+the words table of one language, ``posenc/data/dataflow.yaml`` (Chinese) or ``dataflow.en.yaml``, with
+its numbers filled in. A model is loaded in a language (``load(key, "en")``) and everything computed
+from it speaks that language; the numbers are the same in every language.
 """
 
 from __future__ import annotations
@@ -34,64 +39,58 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 
-from . import configs, relative, rope
+from pathlib import Path
+
+from . import _yaml, configs, relative, rope
 from .configs import Field, ModelConfig
-from .formatting import format_value
+from .formatting import LANGUAGES, check_language, format_value
 
 # The course's lessons in reading order; "all" is the home page's map (every stage).
 LESSONS = ("1", "2", "3", "3b", "4", "5", "6", "6b")
 STATES = (*LESSONS, "all")
 
-# topic → (the lesson that teaches it, its name on the panel)
+# topic → the lesson that teaches it (its name: words table, topic.<topic>)
 TOPICS = {
-    "ids": ("1", "token ID 与位置 ID"),
-    "embedding": ("1", "词向量"),
-    "attention": ("1", "注意力"),
-    "causal_mask": ("1", "因果掩码"),
+    "ids": "1",
+    "embedding": "1",
+    "attention": "1",
+    "causal_mask": "1",
     # the rest of a block (feed-forward layer, norms, output layer): lesson 1 names them as the
     # parts that act on each token alone
-    "block": ("1", "前馈层与输出层"),
-    "learned": ("2", "可学习位置表"),
-    "sinusoidal": ("3", "正弦位置编码"),
-    "score_bias": ("3b", "相对位置偏置"),
-    "rope": ("4", "RoPE"),
-    "rope_scaling": ("5", "RoPE 的频率缩放"),
-    "partial_rope": ("6", "部分 RoPE"),
-    "nope": ("6", "NoPE"),
-    "mrope": ("6b", "M-RoPE"),
+    "block": "1",
+    "learned": "2",
+    "sinusoidal": "3",
+    "score_bias": "3b",
+    "rope": "4",
+    "rope_scaling": "5",
+    "partial_rope": "6",
+    "nope": "6",
+    "mrope": "6b",
 }
 
-# (key, name on the panel, topic that teaches it, repeated in every layer)
+# (key, topic that teaches it, repeated in every layer); a stage's name: words table, stage.<key>
 STAGES = (
-    ("ids", "token 与位置编号", "ids", False),
-    ("embedding", "词向量", "embedding", False),
-    ("position", "加位置向量", "learned", False),
-    ("qkv", "q、k、v 投影", "attention", True),
-    ("rope", "旋转 q、k", "rope", True),
-    ("scores", "注意力分数", "attention", True),
-    ("mask", "因果掩码", "causal_mask", True),
-    ("softmax", "softmax", "attention", True),
-    ("output", "加权求和与输出投影", "attention", True),
-    ("mlp", "前馈层", "block", True),
-    ("logits", "输出层", "block", False),
+    ("ids", "ids", False),
+    ("embedding", "embedding", False),
+    ("position", "learned", False),
+    ("qkv", "attention", True),
+    ("rope", "rope", True),
+    ("scores", "attention", True),
+    ("mask", "causal_mask", True),
+    ("softmax", "attention", True),
+    ("output", "attention", True),
+    ("mlp", "block", True),
+    ("logits", "block", False),
 )
 STAGE_KEYS = tuple(s[0] for s in STAGES)
 
-# Position methods: their panel names and the posenc.relative scheme that counts their parameters.
-METHODS = {
-    "learned": ("可学习位置表", "learned"),
-    "sinusoidal": ("正弦位置编码", "sinusoidal"),
-    "alibi": ("ALiBi（分数上的偏置）", "alibi"),
-    "rope": ("RoPE", "rope"),
-    "nope": ("NoPE（不加位置）", "nope"),
-    "mrope": ("M-RoPE", "rope"),
-}
+# Position methods: the posenc.relative scheme that counts their parameters (a name: words table, method.<method>).
+METHODS = {"learned": "learned", "sinusoidal": "sinusoidal", "alibi": "alibi", "rope": "rope", "nope": "nope", "mrope": "rope"}
 
-# The experiment's position methods offered as project models: the kind each one is, and its name on
-# the panel (partial RoPE is a RoPE model that turns only part of each head, so it needs its own name).
+# The experiment's position methods offered as project models, and the kind each one is (partial RoPE is
+# a RoPE model that turns only part of each head; its name: words table, project_model.<method>).
 PROJECT_METHODS = {"nope": "nope", "learned": "learned", "sinusoidal": "sinusoidal", "alibi": "alibi",
                    "rope": "rope", "rope_partial": "rope"}
-PROJECT_NAMES = {m: METHODS[k][0] for m, k in PROJECT_METHODS.items()} | {"rope_partial": "部分 RoPE"}
 PROJECT_PREFIX = "project_"
 
 # Fields a real model needs on the panel (posenc/data/models*.yaml).
@@ -100,6 +99,49 @@ SIZE_FIELDS = ("vocab_size", "hidden", "layers", "heads", "kv_heads", "head_dim"
 BLOCK_FIELDS = {"norm": ("layernorm", "rmsnorm"), "mlp": ("gelu", "swiglu"), "attention_bias": (True, "qkv", False),
                 "mlp_bias": (True, False), "tie_word_embeddings": (True, False), "qk_norm": (True, False)}
 LAYERNORM, RMSNORM = "layernorm", "rmsnorm"
+
+
+# --- words --------------------------------------------------------------------------------------------------
+
+WORDS = Path(__file__).resolve().parent / "data"
+
+
+def words_path(lang: str) -> Path:
+    """The words table of ``lang``: posenc/data/dataflow.yaml for Chinese, dataflow.<lang>.yaml for the others."""
+    return WORDS / ("dataflow.yaml" if check_language(lang) == LANGUAGES[0] else f"dataflow.{lang}.yaml")
+
+
+@lru_cache(maxsize=None)
+def words(lang: str) -> dict[str, str]:
+    """The words table of ``lang``, flattened: "group.key" → text with {name} fields."""
+    data = _yaml.load(words_path(lang).read_text(encoding="utf-8"))
+
+    def flatten(mapping: dict, prefix: str = "") -> dict[str, str]:
+        flat = {}
+        for key, value in mapping.items():
+            if isinstance(value, dict):
+                flat.update(flatten(value, f"{prefix}{key}."))
+            else:
+                flat[f"{prefix}{key}"] = str(value)
+        return flat
+
+    return flatten(data)
+
+
+def say(lang: str, key: str, **values) -> str:
+    """The text ``key`` of the words table of ``lang``, its {fields} filled with ``values``."""
+    table = words(lang)
+    if key not in table:
+        raise KeyError(f"{words_path(lang).relative_to(WORDS.parent.parent)} has no {key!r}")
+    return table[key].format(**values)
+
+
+def topic_name(topic: str, lang: str = "zh") -> str:
+    return say(lang, f"topic.{topic}")
+
+
+def stage_name(key: str, lang: str = "zh") -> str:
+    return say(lang, f"stage.{key}")
 
 
 # --- lessons ------------------------------------------------------------------------------------------------
@@ -116,14 +158,14 @@ def taught(state: str) -> frozenset[str]:
     if _state(state) == "all":
         return frozenset(TOPICS)
     last = LESSONS.index(state)
-    return frozenset(t for t, (lesson, _) in TOPICS.items() if LESSONS.index(lesson) <= last)
+    return frozenset(t for t, lesson in TOPICS.items() if LESSONS.index(lesson) <= last)
 
 
 def new_in(state: str) -> frozenset[str]:
     """The topics lesson ``state`` itself teaches (none for ``"all"``)."""
     if _state(state) == "all":
         return frozenset()
-    return frozenset(t for t, (lesson, _) in TOPICS.items() if lesson == state)
+    return frozenset(t for t, lesson in TOPICS.items() if lesson == state)
 
 
 # --- models -------------------------------------------------------------------------------------------------
@@ -131,12 +173,14 @@ def new_in(state: str) -> frozenset[str]:
 
 @dataclass(frozen=True)
 class Model:
-    """A model on the panel: its config (sizes, block structure, position fields) and position method."""
+    """A model on the panel: its config (sizes, block structure, position fields) and position method, with
+    its name and the words of its stages in ``lang``."""
 
     key: str
     name: str
     method: str  # a key of METHODS
     cfg: ModelConfig
+    lang: str = LANGUAGES[0]
 
     def __getitem__(self, field: str):
         return self.cfg[field]
@@ -146,7 +190,7 @@ class Model:
         return self.cfg.get("rotary_fraction", 1.0)
 
 
-def _project_config(method: str) -> ModelConfig:
+def _project_config(method: str, lang: str) -> ModelConfig:
     """The experiment's model (posenc.examples.PROJECT, which restates PRESETS["full"]) as a ModelConfig.
 
     The block structure is posenc/experiment/model.py's: nn.LayerNorm (gain and bias), linear layers
@@ -182,7 +226,7 @@ def _project_config(method: str) -> ModelConfig:
     if kind == "sinusoidal":
         values["sin_base"] = (p.sin_base, f"{src} (sin_base)")
     fields = {k: Field(v, s, "V") for k, (v, s) in values.items()}
-    return ModelConfig(f"{PROJECT_PREFIX}{method}", f"本课程的小模型 · {PROJECT_NAMES[method]}", kind, fields)
+    return ModelConfig(f"{PROJECT_PREFIX}{method}", say(lang, f"project_model.{method}"), kind, fields)
 
 
 def model_keys() -> list[str]:
@@ -193,15 +237,17 @@ def model_keys() -> list[str]:
 
 
 @lru_cache(maxsize=None)
-def load(key: str) -> Model:
-    """A model of the panel by key: ``project_<method>`` (the experiment's model) or a posenc.configs key."""
+def load(key: str, lang: str = "zh") -> Model:
+    """A model of the panel by key: ``project_<method>`` (the experiment's model) or a posenc.configs key;
+    its name and its stages' words in ``lang``."""
+    check_language(lang)
     if key.startswith(PROJECT_PREFIX):
         method = key[len(PROJECT_PREFIX):]
         if method not in PROJECT_METHODS:
             raise ValueError(f"unknown project model {key!r}; the experiment's methods are "
                              f"{', '.join(PROJECT_PREFIX + m for m in PROJECT_METHODS)}")
-        cfg = _project_config(method)
-        return Model(key, cfg.name, cfg.position, cfg)
+        cfg = _project_config(method, lang)
+        return Model(key, cfg.name, cfg.position, cfg, lang)
     cfg = configs.load(key)
     if cfg.position not in METHODS:
         raise ValueError(f"model {key!r} uses {cfg.position} positions, which the data-flow panel does not draw; "
@@ -217,9 +263,9 @@ def load(key: str) -> Model:
     if cfg["heads"] % cfg["kv_heads"]:
         raise ValueError(f"model {key!r}: heads {cfg['heads']} is not a multiple of kv_heads {cfg['kv_heads']}")
     # M-RoPE models are vision-language models; the panel draws and counts their language model only,
-    # so its name says so where the panel prints "整个模型 … 个参数"
-    name = f"{cfg.name} 语言模型" if cfg.position == "mrope" else cfg.name
-    return Model(key, name, cfg.position, cfg)
+    # so its name says so where the panel prints the whole model's parameter count
+    name = say(lang, "language_model", name=cfg.name) if cfg.position == "mrope" else cfg.name
+    return Model(key, name, cfg.position, cfg, lang)
 
 
 # --- stages -------------------------------------------------------------------------------------------------
@@ -275,7 +321,7 @@ class Stage:
 
     @property
     def lesson(self) -> str:
-        return TOPICS[self.topic][0]
+        return TOPICS[self.topic]
 
 
 def shape_text(shape) -> str:
@@ -288,22 +334,23 @@ def _num(v) -> str:
 
 
 def _norm(m: Model, where: str) -> Part:
+    """The norm before attention, before the feed-forward layer or at the end (``where``: a key of norm_at)."""
     d = m["hidden"]
+    at = say(m.lang, f"norm_at.{where}")
     if m["norm"] == LAYERNORM:
-        return Part(f"{where}的 LayerNorm（增益和偏置）", (2, d))
-    return Part(f"{where}的 RMSNorm（增益）", (d,))
+        return Part(say(m.lang, "part.layernorm", where=at), (2, d))
+    return Part(say(m.lang, "part.rmsnorm", where=at), (d,))
 
 
 def _position_entries(m: Model) -> dict[str, tuple[Entry, ...]]:
     """stage key → the entries of the model's position method there."""
-    d, h = m["hidden"], m["heads"]
+    lang = m.lang
     if m.method == "learned":
-        rows = m["context"]
-        return {"position": (Entry("learned", f"加上位置表的第 p 行：表有 {_num(rows)} 行，位置 {_num(rows)} 起查无此行"),)}
+        return {"position": (Entry("learned", say(lang, "entry.learned", rows=_num(m["context"]))),)}
     if m.method == "sinusoidal":
-        return {"position": (Entry("sinusoidal", f"加上正弦位置编码 PE(p)（base = {_num(m['sin_base'])}）：公式现算，不是参数"),)}
+        return {"position": (Entry("sinusoidal", say(lang, "entry.sinusoidal", base=_num(m["sin_base"]))),)}
     if m.method == "alibi":
-        return {"scores": (Entry("score_bias", f"每个头 h 给分数加 −a_h·(m − n)：{_num(h)} 个头各一个固定斜率，不是参数"),)}
+        return {"scores": (Entry("score_bias", say(lang, "entry.alibi", heads=_num(m["heads"]))),)}
     if m.method == "nope":
         return {}
     pairs = m["head_dim"] // 2
@@ -313,99 +360,98 @@ def _position_entries(m: Model) -> dict[str, tuple[Entry, ...]]:
     entries = []
     if m.method == "mrope":
         sec = m["mrope_section"]
-        entries.append(Entry("mrope", f"按 mrope_section {sec} 把每个头的 {_num(pairs)} 对分给时间、高、宽三组位置 ID，θ = {theta}"))
+        entries.append(Entry("mrope", say(lang, "entry.mrope", section=sec, pairs=_num(pairs), theta=theta)))
     elif turned < pairs:
         # Partial RoPE drops dimensions, not frequencies: the turned dims get the whole fast-to-slow ladder
         # over their own width (transformers: inv_freq over head_dim·partial_rotary_factor), unlike p-RoPE.
-        entries.append(Entry("partial_rope", f"每个头 {_num(m['head_dim'])} 维里只转前 {_num(turned_dims)} 维（部分 RoPE）："
-                                             f"这 {_num(turned)} 对的频率 ω_i = θ^(−2i/{_num(turned_dims)}) 仍从快到慢铺满，"
-                                             f"其余 {_num(m['head_dim'] - turned_dims)} 维不带位置；θ = {theta}"))
+        entries.append(Entry("partial_rope", say(lang, "entry.partial_rope", head_dim=_num(m["head_dim"]), turned_dims=_num(turned_dims),
+                                                 turned=_num(turned), rest=_num(m["head_dim"] - turned_dims), theta=theta)))
     else:
-        entries.append(Entry("rope", f"每个头的 {_num(pairs)} 对全部按位置旋转：第 i 对转 p·ω_i，θ = {theta}"))
+        entries.append(Entry("rope", say(lang, "entry.rope", pairs=_num(pairs), theta=theta)))
     sc = m.cfg.get("scaling")
     if sc:
-        opt_in = "（默认不开，长输入时在配置里加上）" if m.cfg.get("scaling_opt_in") else ""
+        opt_in = say(lang, "entry.rope_scaling_opt_in") if m.cfg.get("scaling_opt_in") else ""
         target = m.cfg.get("scaled_context")
-        reach = f"，{_num(m['context'])} → {_num(target)} 个 token" if target else ""
-        entries.append(Entry("rope_scaling", f"长上下文：按 {sc['rope_type']} 缩放频率，s = {_num(sc['factor'])}{reach}{opt_in}"))
+        reach = say(lang, "entry.rope_scaling_reach", context=_num(m["context"]), target=_num(target)) if target else ""
+        entries.append(Entry("rope_scaling", say(lang, "entry.rope_scaling", rope_type=sc["rope_type"], factor=_num(sc["factor"]),
+                                                 reach=reach, opt_in=opt_in)))
     out = {"rope": tuple(entries)}
     if m.method == "mrope":
-        out["ids"] = (Entry("mrope", "每个 token 有三个位置 ID：时间、高、宽（纯文本时三个相同）"),)
+        out["ids"] = (Entry("mrope", say(lang, "entry.mrope_ids")),)
     return out
 
 
 def method_note(m: Model) -> Entry | None:
     """What the panel says about a model whose position enters nowhere (NoPE), else None."""
     if m.method == "nope":
-        return Entry("nope", "位置不从任何一处进入：没有位置向量、偏置或旋转，只有因果掩码让 token 分得出先后")
+        return Entry("nope", say(m.lang, "entry.nope"))
     return None
 
 
 def position_parameters(m: Model) -> int:
     """Parameters the model's position method adds (posenc.relative.added_parameters: GPT-2's wpe, else 0 here)."""
-    return relative.added_parameters(METHODS[m.method][1], m.cfg)
+    return relative.added_parameters(METHODS[m.method], m.cfg)
 
 
 def stages(model: Model | str) -> tuple[Stage, ...]:
-    """The model's data flow, one Stage per entry of STAGES, in order."""
+    """The model's data flow, one Stage per entry of STAGES, in order, in the model's language."""
     m = load(model) if isinstance(model, str) else model
+    lang = m.lang
     d, V, L = m["hidden"], m["vocab_size"], m["layers"]
     H, KV, hd, F = m["heads"], m["kv_heads"], m["head_dim"], m["intermediate_size"]
     entries = _position_entries(m)
-    ids_out = Tensor("位置 ID（时间、高、宽）", (3, T)) if m.method == "mrope" else Tensor("位置 ID", (T,))
+    ids_out = Tensor(say(lang, "tensor.position_ids_3"), (3, T)) if m.method == "mrope" else Tensor(say(lang, "tensor.position_ids"), (T,))
     x, tok = Tensor("x", (T, d)), Tensor("token ID", (T,))
     q, k, v = Tensor("q", (T, H, hd)), Tensor("k", (T, KV, hd)), Tensor("v", (T, KV, hd))
-    scores, weights = Tensor("分数 S", (H, T, T)), Tensor("权重 A", (H, T, T))
+    scores, weights = Tensor(say(lang, "tensor.scores"), (H, T, T)), Tensor(say(lang, "tensor.weights"), (H, T, T))
 
-    position_parts, position_note = (), "这个模型不在输入上加位置：x 原样通过"
+    position_parts, position_note = (), say(lang, "note.position_none")
     if m.method == "learned":
-        position_parts = (Part("位置表", (m["context"], d)),)
+        position_parts = (Part(say(lang, "part.position_table"), (m["context"], d)),)
         position_note = ""
     elif m.method == "sinusoidal":
-        position_note = "PE 由公式算出，不是可训练的参数"
+        position_note = say(lang, "note.position_sinusoidal")
     if sum(p.count for p in position_parts) != position_parameters(m):
         raise AssertionError(f"{m.key}: the position stage's parts disagree with posenc.relative.added_parameters")
 
-    qkv_parts = [_norm(m, "注意力前"), Part("W_q", (d, H, hd)), Part("W_k", (d, KV, hd)), Part("W_v", (d, KV, hd))]
+    qkv_parts = [_norm(m, "attention"), Part("W_q", (d, H, hd)), Part("W_k", (d, KV, hd)), Part("W_v", (d, KV, hd))]
     if m["attention_bias"] in (True, "qkv"):
         qkv_parts += [Part("b_q", (H, hd)), Part("b_k", (KV, hd)), Part("b_v", (KV, hd))]
     if m["qk_norm"]:
-        qkv_parts += [Part("q 的 RMSNorm（各头共用）", (hd,)), Part("k 的 RMSNorm（各头共用）", (hd,))]
+        qkv_parts += [Part(say(lang, "part.q_norm"), (hd,)), Part(say(lang, "part.k_norm"), (hd,))]
     out_parts = [Part("W_o", (H, hd, d))] + ([Part("b_o", (d,))] if m["attention_bias"] is True else [])
     if m["mlp"] == "gelu":
-        mlp_parts = [_norm(m, "前馈层前"), Part("W_up", (d, F))] + ([Part("b_up", (F,))] if m["mlp_bias"] else [])
+        mlp_parts = [_norm(m, "mlp"), Part("W_up", (d, F))] + ([Part("b_up", (F,))] if m["mlp_bias"] else [])
         mlp_parts += [Part("W_down", (F, d))] + ([Part("b_down", (d,))] if m["mlp_bias"] else [])
-        mlp_note = f"GELU：{_num(d)} → {_num(F)} → {_num(d)}"
+        mlp_note = say(lang, "note.gelu", d=_num(d), f=_num(F))
     else:
         if m["mlp_bias"]:  # no model on the panel has one; refuse rather than guess where the biases sit
             raise ValueError(f"model {m.key!r}: a SwiGLU layer with biases is not drawn by the data-flow panel")
-        mlp_parts = [_norm(m, "前馈层前"), Part("W_gate", (d, F)), Part("W_up", (d, F)), Part("W_down", (F, d))]
-        mlp_note = f"SwiGLU：W_down(silu(W_gate x) ⊙ W_up x)，{_num(d)} → {_num(F)} → {_num(d)}"
-    logits_parts = [_norm(m, "最后")] + ([] if m["tie_word_embeddings"] else [Part("输出矩阵", (d, V))])
-    logits_note = "输出层与词向量表共用同一张表（权重绑定），不另占参数" if m["tie_word_embeddings"] else ""
-    gqa = f"每 {_num(H // KV)} 个 q 头共用一个 k、v 头（GQA）" if KV < H else ""
-    ids_note = "tokenizer 把文本切成 T 个 token；位置 ID 是 0, 1, …, T − 1"
-    if m.method == "mrope":  # the panel draws the language model only: say where image tokens come from
-        ids_note = ("纯文本时三个位置 ID 都是 0, 1, …, T − 1。图片 token 由视觉编码器生成，"
-                    "这里只画语言模型这一段：视觉编码器不在图里，它的参数也不算在总数里")
+        mlp_parts = [_norm(m, "mlp"), Part("W_gate", (d, F)), Part("W_up", (d, F)), Part("W_down", (F, d))]
+        mlp_note = say(lang, "note.swiglu", d=_num(d), f=_num(F))
+    logits_parts = [_norm(m, "final")] + ([] if m["tie_word_embeddings"] else [Part(say(lang, "part.output_matrix"), (d, V))])
+    logits_note = say(lang, "note.tied") if m["tie_word_embeddings"] else ""
+    gqa = say(lang, "note.gqa", n=_num(H // KV)) if KV < H else ""
+    # the panel draws the language model only: an M-RoPE model's note says where image tokens come from
+    ids_note = say(lang, "note.ids_mrope" if m.method == "mrope" else "note.ids")
 
     body = {
-        "ids": ((Tensor("文本", ()),), (tok, ids_out), (), ids_note),
-        "embedding": ((tok,), (x,), (Part("词向量表", (V, d)),), ""),
+        "ids": ((Tensor(say(lang, "tensor.text"), ()),), (tok, ids_out), (), ids_note),
+        "embedding": ((tok,), (x,), (Part(say(lang, "part.embedding_table"), (V, d)),), ""),
         "position": ((x, ids_out) if m.method in ("learned", "sinusoidal") else (x,), (x,), position_parts, position_note),
         "qkv": ((x,), (q, k, v), tuple(qkv_parts), gqa),
-        "rope": ((q, k, ids_out), (q, k), (), "") if m.method in ("rope", "mrope") else ((q, k), (q, k), (), "这个模型不转 q、k：它们原样通过"),
-        "scores": ((q, k), (scores,), (), f"S = q·kᵀ / √{_num(hd)}，每个头一张 T × T 的表"),
-        "mask": ((scores,), (scores,), (), "j > i 的格子填 −∞：每个 token 只看得到自己和前面的 token"),
-        "softmax": ((scores,), (weights,), (), "每一行变成和为 1 的权重"),
-        "output": ((weights, v), (x,), tuple(out_parts), "各头的 A·v 拼起来再乘 W_o，加回残差"),
-        "mlp": ((x,), (x,), tuple(mlp_parts), mlp_note + "，逐个 token 独立作用，加回残差"),
+        "rope": ((q, k, ids_out), (q, k), (), "") if m.method in ("rope", "mrope") else ((q, k), (q, k), (), say(lang, "note.rope_none")),
+        "scores": ((q, k), (scores,), (), say(lang, "note.scores", head_dim=_num(hd))),
+        "mask": ((scores,), (scores,), (), say(lang, "note.mask")),
+        "softmax": ((scores,), (weights,), (), say(lang, "note.softmax")),
+        "output": ((weights, v), (x,), tuple(out_parts), say(lang, "note.output")),
+        "mlp": ((x,), (x,), tuple(mlp_parts), say(lang, "note.mlp", layer=mlp_note)),
         "logits": ((x,), (Tensor("logits", (T, V)),), tuple(logits_parts), logits_note),
     }
     out = []
-    for key, name, topic, per_layer in STAGES:
+    for key, topic, per_layer in STAGES:
         ins, outs, parts, note = body[key]
-        out.append(Stage(key, name, topic, ins, outs, parts, L if per_layer else 1, entries.get(key, ()), note))
+        out.append(Stage(key, stage_name(key, lang), topic, ins, outs, parts, L if per_layer else 1, entries.get(key, ()), note))
     return tuple(out)
 
 
@@ -427,29 +473,29 @@ def active(stage_: Stage, state: str) -> bool:
 
 # --- the browser's copy ----------------------------------------------------------------------------------
 
-FIELD_LABELS = (("vocab_size", "词表大小"), ("hidden", "隐藏维 d"), ("layers", "层数 L"), ("heads", "q 头数"),
-                ("kv_heads", "k、v 头数"), ("head_dim", "每头维度"), ("intermediate_size", "前馈层宽度"),
-                ("context", "上下文长度"), ("rope_theta", "RoPE 的 θ"))
+# The config fields listed under the panel, in order (their labels: words table, field.<name>).
+FIELDS = ("vocab_size", "hidden", "layers", "heads", "kv_heads", "head_dim", "intermediate_size", "context", "rope_theta")
 
 
-def browser_export() -> dict:
-    """What the data-flow widget shows, as plain JSON (the build writes it to assets/dataflow.json)."""
+def browser_export(lang: str = "zh") -> dict:
+    """What the data-flow widget shows, as plain JSON, its words in ``lang`` (the build writes it to
+    assets/dataflow.json, and the English to en/assets/dataflow.json); the numbers are the same in every language."""
     from . import examples as ex
 
     models = []
     for key in model_keys():
-        m = load(key)
+        m = load(key, lang)
         note = method_note(m)
         models.append({
             "key": key,
             "name": m.name,
             "method": m.method,
-            "method_name": METHODS[m.method][0],
+            "method_name": say(lang, f"method.{m.method}"),
             "layers": m["layers"],
             "total": total_parameters(m),
             "position_parameters": position_parameters(m),
             "note": [note.topic, note.text] if note else None,
-            "fields": [[label, m.cfg[f], m.cfg.field(f).tag] for f, label in FIELD_LABELS if f in m.cfg.fields],
+            "fields": [[say(lang, f"field.{f}"), m.cfg[f], m.cfg.field(f).tag] for f in FIELDS if f in m.cfg.fields],
             "stages": {
                 s.key: {
                     "inputs": [[t.name, list(t.shape)] for t in s.inputs],
@@ -470,8 +516,8 @@ def browser_export() -> dict:
             raise ValueError(f"posenc/examples.py DATAFLOW_START[{state!r}] = {key!r} is not one of the panel's models {model_keys()}")
     return {
         "lessons": list(LESSONS),
-        "topics": {t: list(v) for t, v in TOPICS.items()},
-        "stages": [[key, name, topic, per_layer] for key, name, topic, per_layer in STAGES],
+        "topics": {t: [lesson, topic_name(t, lang)] for t, lesson in TOPICS.items()},
+        "stages": [[key, stage_name(key, lang), topic, per_layer] for key, topic, per_layer in STAGES],
         "start": start,
         "models": models,
     }

@@ -41,6 +41,11 @@ class BaseRaise:
     new_base: float
     new_length: int
     far: int | None = None  # a longer length the model is reported to handle, if any
+    label_en: str = ""  # how the English page names the case (empty: the same as label)
+
+    def label_in(self, lang: str) -> str:
+        """The case's name on a page in ``lang`` ('zh' or 'en')."""
+        return self.label_en or self.label if lang == "en" else self.label
 
     def change(self) -> scaling.BaseChange:
         return scaling.base_change(self.head_dim, self.base, self.new_base, self.length, self.new_length)
@@ -70,17 +75,17 @@ def base_raises() -> tuple[BaseRaise, ...]:
         BaseRaise("codellama", "Code Llama", llama2["head_dim"],
                   _fact("codellama_base_before"), llama2["context"],
                   _fact("codellama_base_after"), _fact("codellama_lcft_length"),
-                  far=_fact("codellama_extrapolation_length")),
+                  far=_fact("codellama_extrapolation_length"), label_en="Code Llama"),
         BaseRaise("qwen3", "Qwen3 长上下文阶段", qwen3["head_dim"],
                   _fact("qwen3_abf_base_before"), _fact("qwen3_general_stage_length"),
                   _fact("qwen3_abf_base_after"), _fact("qwen3_long_stage_length"),
-                  far=qwen3["scaled_context"]),
+                  far=qwen3["scaled_context"], label_en="Qwen3, long-context stage"),
         BaseRaise("smollm3_32k", "SmolLM3 第一段", smol["head_dim"],
                   _fact("smollm3_stage1_theta"), _fact("smollm3_stage1_length"),
-                  _fact("smollm3_32k_theta"), _fact("smollm3_32k_length")),
+                  _fact("smollm3_32k_theta"), _fact("smollm3_32k_length"), label_en="SmolLM3, first stage"),
         BaseRaise("smollm3_64k", "SmolLM3 第二段", smol["head_dim"],
                   _fact("smollm3_32k_theta"), _fact("smollm3_32k_length"),
-                  _fact("smollm3_64k_theta"), _fact("smollm3_64k_length")),
+                  _fact("smollm3_64k_theta"), _fact("smollm3_64k_length"), label_en="SmolLM3, second stage"),
     )
 
 
@@ -93,7 +98,7 @@ def smollm3_blog_variant() -> BaseRaise:
     """
     case = base_raise("smollm3_32k")
     return BaseRaise("smollm3_32k_blog", "SmolLM3 第一段（按博客）", case.head_dim, case.base, case.length,
-                     _fact("smollm3_blog_32k_theta"), case.new_length)
+                     _fact("smollm3_blog_32k_theta"), case.new_length, label_en="SmolLM3, first stage (by the blog)")
 
 
 def base_raise(key: str) -> BaseRaise:

@@ -370,3 +370,60 @@ def test_fallback_figure_alt_text_is_chinese_and_names_the_model_and_the_entry(s
             assert e.text in alt
     if not any(s.entries for s in df.stages(m)):
         assert df.method_note(m).text in alt
+
+
+# --- the words, in each language ----------------------------------------------------------------------------
+
+CJK = re.compile(r"[\u2e80-\u2fff\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]")
+
+
+def _fields(text: str) -> set[str]:
+    import string
+
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def test_every_language_has_the_same_words_with_the_same_fields():
+    zh, en = df.words("zh"), df.words("en")
+    assert set(zh) == set(en), sorted(set(zh) ^ set(en))
+    assert [k for k in zh if _fields(zh[k]) != _fields(en[k])] == []
+    assert [k for k, text in en.items() if CJK.search(text)] == []
+    # every topic, stage and position method is named, every listed field labelled
+    needed = ({f"topic.{t}" for t in df.TOPICS} | {f"stage.{k}" for k in df.STAGE_KEYS} | {f"method.{m}" for m in df.METHODS}
+              | {f"project_model.{m}" for m in df.PROJECT_METHODS} | {f"field.{f}" for f in df.FIELDS})
+    assert needed <= set(zh), sorted(needed - set(zh))
+    with pytest.raises(KeyError, match=r"posenc/data/dataflow.en.yaml has no 'stage.nowhere'"):
+        df.say("en", "stage.nowhere")
+    with pytest.raises(ValueError, match="unknown language 'fr'"):
+        df.load("gpt2", "fr")
+
+
+def test_the_english_export_has_the_same_numbers_and_no_chinese():
+    zh, en = df.browser_export("zh"), df.browser_export("en")
+    text = json.dumps(en, ensure_ascii=False)
+    assert not CJK.search(text), CJK.findall(text)[:10]
+
+    def strip(value):  # every text out, every number and key in
+        if isinstance(value, dict):
+            return {k: strip(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [strip(v) for v in value]
+        return "" if isinstance(value, str) else value
+
+    # model keys, shapes ("T"), tags and topics are the same strings in both: compare them too
+    assert [m["key"] for m in en["models"]] == [m["key"] for m in zh["models"]]
+    assert strip(en) == strip(zh)
+    for m_en, m_zh in zip(en["models"], zh["models"]):
+        assert [f[2] for f in m_en["fields"]] == [f[2] for f in m_zh["fields"]]
+        for key, s in m_en["stages"].items():
+            z = m_zh["stages"][key]
+            assert [t[1] for t in s["inputs"] + s["outputs"]] == [t[1] for t in z["inputs"] + z["outputs"]]
+            assert [e[0] for e in s["entries"]] == [e[0] for e in z["entries"]]
+            # the numbers a sentence quotes: the same digits in both languages
+            for e_en, e_zh in zip(s["entries"], z["entries"]):
+                assert Counter(re.findall(r"[\d,.]+\d", e_en[1])) == Counter(re.findall(r"[\d,.]+\d", e_zh[1])), (e_en, e_zh)
+    gpt2 = en["models"][[m["key"] for m in en["models"]].index("gpt2")]
+    assert gpt2["stages"]["position"]["parts"] == [["position table", [1024, 768], 786_432]]
+    assert "1,024 rows" in gpt2["stages"]["position"]["entries"][0][1]
+    assert ["context length", 1024, "V"] in gpt2["fields"]
+    assert en["stages"][4][:2] == ["rope", "rotate q, k"]

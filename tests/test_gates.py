@@ -362,7 +362,9 @@ def test_every_url_loads_under_the_subpath(site_dir):
         # Start from the home page, and from every page and notebook file too: a page missing from
         # the nav must load as well (test_every_lesson_links_its_notebook checks the links).
         todo = [(p, "(every page)") for p in doc_pages()] + [("", "(start)")]
-        todo += [(f"notebooks/{nb.stem}/{nb.name}", "(every notebook)") for nb in sorted((ROOT / "docs/notebooks").glob("*.ipynb"))]
+        # lessonN.ipynb is served at notebooks/lessonN/, its English twin lessonN.en.ipynb at en/notebooks/lessonN/lessonN.ipynb
+        todo += [(f"{'en/' if nb.stem.endswith('.en') else ''}notebooks/{nb.stem.removesuffix('.en')}/{nb.stem.removesuffix('.en')}.ipynb",
+                  "(every notebook)") for nb in sorted((ROOT / "docs/notebooks").glob("*.ipynb"))]
         while todo:
             rel, source = todo.pop()
             if rel in seen:
@@ -403,15 +405,17 @@ def test_every_url_loads_under_the_subpath(site_dir):
 
 
 def test_every_lesson_links_its_notebook(site_dir):
-    """Every lesson page NN[x]-name.md has a notebook lessonN[x] and links its download; the link resolves."""
+    """Every lesson page NN[x]-name.md has a notebook lessonN[x] and links its download; the link resolves.
+    An English page NN[x]-name.en.md, built at en/lessons/NN[x]-name/, links the English download under en/notebooks/."""
     missing = []
     for md in sorted((ROOT / "docs/lessons").glob("[0-9]*.md")):  # the numbered lessons; results.md has no notebook
         n = re.match(r"0*(\d+[a-z]?)-", md.name).group(1)  # 03b-relative-bias.md → 3b
-        nb = f"notebooks/lesson{n}/lesson{n}.ipynb"
+        english = md.name.endswith(".en.md")
+        nb = f"{'en/' if english else ''}notebooks/lesson{n}/lesson{n}.ipynb"  # an English page links the English download
         if not (ROOT / f"docs/notebooks/lesson{n}.ipynb").exists():
             missing.append(f"{md.name} has no notebook docs/notebooks/lesson{n}.py/.ipynb")
             continue
-        page = f"lessons/{md.stem}/index.html"
+        page = f"en/lessons/{md.name[:-len('.en.md')]}/index.html" if english else f"lessons/{md.stem}/index.html"
         targets = {r[0] for _t, _a, url in parse(site_dir / page).links if (r := resolve(site_dir, page, url)) and r[0] != BROKEN}
         if nb not in targets:
             missing.append(f"{page} has no download link to {nb}")
@@ -497,35 +501,37 @@ def _site_wide(site_dir: Path, pages: list[str]) -> set[str]:
     return common or set()
 
 
-FIGURE_FILE = re.compile(r"figures/(.+)\.(?:light|dark)\.svg")
+# a figure in either scheme, the Chinese site's (figures/) or the English site's (en/figures/)
+FIGURE_FILE = re.compile(r"((?:en/)?figures/.+)\.(?:light|dark)\.svg")
+SITE_PARTS = ("assets/", "vendor/", "search/")  # cached for the whole site, in each language (en/…)
 
 
 def _split_figures(resources: set[str]) -> tuple[set[str], set[str]]:
-    """(the resources that are not figures, the names of the figures among them)."""
+    """(the resources that are not figures, each figure's path without its scheme and extension)."""
     names = {m.group(1) for r in resources if (m := FIGURE_FILE.fullmatch(r))}
     return {r for r in resources if not FIGURE_FILE.fullmatch(r)}, names
 
 
 def page_weights(site_dir: Path) -> list[dict]:
     """For every page but the notebooks and 404: its own weight, split into HTML, figures and scripts."""
-    pages = [p for p in doc_pages() if p != "404.html" and not p.startswith("notebooks/")]
+    pages = [p for p in doc_pages() if p not in ("404.html", "en/404.html") and not p.startswith(("notebooks/", "en/notebooks/"))]
     shared = _site_wide(site_dir, pages)
     rows = []
     for page in pages:
         rel = page_file(site_dir, page).relative_to(site_dir).as_posix()
         own = {r for r in page_resources(site_dir, rel)
-               if r not in shared and not r.startswith(("assets/", "vendor/", "search/"))}
+               if r not in shared and not r.startswith(SITE_PARTS + tuple(f"en/{part}" for part in SITE_PARTS))}
         rest, figures = _split_figures(own)
         sizes = {rel: (site_dir / rel).stat().st_size}
         for name in figures:
-            variants = [f"figures/{name}.{t}.svg" for t in ("light", "dark") if (site_dir / f"figures/{name}.{t}.svg").is_file()]
+            variants = [f"{name}.{t}.svg" for t in ("light", "dark") if (site_dir / f"{name}.{t}.svg").is_file()]
             big = max(variants, key=lambda v: (site_dir / v).stat().st_size)
             sizes[big] = (site_dir / big).stat().st_size
         for r in rest:
             sizes[r] = (site_dir / r).stat().st_size
         kinds = defaultdict(int)
         for r, size in sizes.items():
-            kinds["html" if r == rel else "figures" if r.startswith("figures/") else "scripts" if r.endswith((".js", ".mjs")) else "other"] += size
+            kinds["html" if r == rel else "figures" if FIGURE_FILE.fullmatch(r) else "scripts" if r.endswith((".js", ".mjs")) else "other"] += size
         rows.append({"page": page or "(home)", "total": sum(sizes.values()), "kinds": dict(kinds),
                      "largest": sorted(sizes.items(), key=lambda kv: -kv[1])[:3]})
     return rows

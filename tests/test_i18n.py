@@ -8,6 +8,7 @@ is complete; everything here holds now.
 from __future__ import annotations
 
 import json
+import posixpath
 import re
 import shutil
 import string
@@ -18,12 +19,13 @@ import pytest
 from site_support import ROOT
 
 CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
+WIDGET_STRINGS = ROOT / "docs" / "javascripts" / "widgets" / "strings"
 
 # Figure modules drawn in both languages. Add a module here when its section is in both label tables:
 # its English figures, alt texts and captions are then held to "no CJK character" below.
-CONVERTED_FIGURE_MODULES = ("dataflow", "experiment", "lesson1", "lesson3")
+CONVERTED_FIGURE_MODULES = ("dataflow", "experiment", "lesson1", "lesson2", "lesson3", "lesson3b", "lesson4", "lesson5", "lesson6", "lesson6b")
 # Widgets whose every word comes from strings/<lang>.js (the others still hold Chinese; test_i18n_parity lists them).
-CONVERTED_WIDGETS = ("sin-clock", "sin-dot", "sin-heatmap", "swap-attention")
+CONVERTED_WIDGETS = ("alibi-bias", "content-position", "dataflow", "rope-pair", "scaling-explorer", "sin-clock", "sin-dot", "sin-heatmap", "swap-attention", "t5-buckets")
 
 
 # --- numbers ------------------------------------------------------------------------------------------------
@@ -163,8 +165,14 @@ def test_each_language_has_its_own_cached_drawing_of_a_converted_figure(tmp_path
 def widget_strings() -> dict[str, dict[str, str]]:
     node = shutil.which("node")
     assert node, "node is a setup requirement (tools/setup_system.sh)"
-    script = ("Promise.all(['zh','en'].map(l => import(`./docs/javascripts/widgets/strings/${l}.js`)))"
-              ".then(([zh, en]) => console.log(JSON.stringify({zh: zh.default, en: en.default})))")
+    # each language's whole table: the shared words (strings/<lang>.js) and every widget's (strings/<lang>/<widget>.js)
+    files = {lang: [f"./docs/javascripts/widgets/strings/{lang}.js"]
+             + [f"./docs/javascripts/widgets/strings/{lang}/{p.name}" for p in sorted((WIDGET_STRINGS / lang).glob("*.js"))]
+             for lang in ("zh", "en")}
+    script = (f"const files = {json.dumps(files)};"
+              "Promise.all(Object.entries(files).map(([l, fs]) => Promise.all(fs.map(f => import(f)))"
+              ".then(ms => [l, Object.assign({}, ...ms.map(m => m.default))])))"
+              ".then(e => console.log(JSON.stringify(Object.fromEntries(e))))")
     proc = subprocess.run([node, "--input-type=module", "-e", script], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout)
@@ -182,6 +190,18 @@ def test_widget_string_tables_have_the_same_keys_and_english_no_chinese(widget_s
         # English may leave out the Chinese typography fields ({lead}, the label's trailing space) and
         # capitalise the label ({Label}); it fills nothing the code does not give the Chinese text
         assert _fields(en[key]) - {"Label", "label_bare"} <= _fields(zh[key]) | {"label"}, key
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_page_loads_only_the_words_it_shows(lang):
+    """The shared table (strings/<lang>.js) holds only words with no widget prefix; each widget's words
+    ("<widget>.<key>") are in strings/<lang>/<widget>.js, which widgets/index.js loads with that widget."""
+    shared = (WIDGET_STRINGS / f"{lang}.js").read_text(encoding="utf-8")
+    assert not re.findall(r'^\s*"[\w-]+\.[\w.-]+"\s*:', shared, re.M), "a widget's key in the shared table"
+    for path in sorted((WIDGET_STRINGS / lang).glob("*.js")):
+        assert (ROOT / "docs" / "javascripts" / "widgets" / path.name).is_file(), f"strings/{lang}/{path.name}: no such widget"
+        keys = re.findall(r'^\s*"([^"]+)"\s*:', path.read_text(encoding="utf-8"), re.M)
+        assert keys and all(k.startswith(path.stem + ".") for k in keys), f"strings/{lang}/{path.name}: {keys[:5]}"
 
 
 @pytest.mark.parametrize("widget", CONVERTED_WIDGETS)
@@ -367,3 +387,10 @@ def test_notebook_pages_are_pages_in_both_languages_with_their_download(site_dir
         for page in sorted((site_dir / folder).glob("lesson*/index.html")):
             assert page.read_text(encoding="utf-8").lstrip().startswith("<!doctype html>"), f"{page.relative_to(site_dir)} is not a page"
             assert (page.parent / f"{page.parent.name}.ipynb").is_file(), f"{page.relative_to(site_dir)}: no download"
+    # a lesson's notebook box downloads the notebook of the lesson's language (lesson 5 has both)
+    for folder, want in (("lessons/05-long-context", "notebooks/lesson5/lesson5.ipynb"),
+                         ("en/lessons/05-long-context", "en/notebooks/lesson5/lesson5.ipynb")):
+        page = site_dir / folder / "index.html"
+        links = {posixpath.normpath(posixpath.join(folder, href)) for href in
+                 re.findall(r'<a href="([^"]+\.ipynb)" download', page.read_text(encoding="utf-8"))}
+        assert links == {want}, (folder, links)

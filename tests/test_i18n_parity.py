@@ -1,10 +1,10 @@
 """The two editions cannot drift apart (issue 35): every page in both languages, the same sections and
 the same macro calls in each lesson, and nothing Chinese left in what the English edition draws.
 
-These tests fail until the English edition is complete: each lists what is still to do (pages to
-translate, figure modules and widgets to convert, quantities whose English text is Chinese). They are
-cheap (source files only, no build). The README's "How to change a lesson in both languages" says how
-to clear each line.
+Each test lists what a change left undone (a page, a notebook, a figure module or a widget with no English,
+a quantity or a fact whose English text is Chinese, sections or macro calls that differ between the
+editions). They are cheap (source files only, no build). The README's "How to change a lesson in both
+languages" says how to clear each line.
 """
 
 from __future__ import annotations
@@ -16,8 +16,6 @@ from pathlib import Path
 import pytest
 
 from site_support import ROOT
-
-pytestmark = pytest.mark.translation
 
 DOCS = ROOT / "docs"
 NOTEBOOKS = DOCS / "notebooks"

@@ -152,6 +152,7 @@ def test_shaw_sentence_distances_are_m_minus_n_and_clipped_at_c():
     distances = [n - 1 - j for j in range(n)]
     assert quantities.text("shaw_sentence_distances") == "、".join(map(str, distances))
     assert quantities.text("shaw_sentence_clipped") == "、".join(str(min(r, c)) for r in distances)
+    assert quantities.text("shaw_sentence_clipped", "en") == ", ".join(str(min(r, c)) for r in distances)
 
 
 def page_bucket(x: int, buckets: int, max_distance: int) -> int:

@@ -150,6 +150,9 @@ def test_spectrum_alt_text_quotes_the_counts():
     alt = build.load_all()["rope_spectrum"].alt_text()
     assert f"64 对里 {_count(128, 1e6, 32_768)} 对" in alt
     assert f"64 对里 {_count(128, 1e4, 4096)} 对" in alt and f"64 对里 {_count(128, 5e5, 8192)} 对" in alt
+    en = build.load_all()["rope_spectrum"].alt_text("en")  # the English alt text quotes the same counts
+    assert f"{_count(128, 1e6, 32_768)} of 64 pairs" in en and "context line 32,768" in en
+    assert f"{_count(128, 1e4, 4096)} of 64 pairs" in en and f"{_count(128, 5e5, 8192)} of 64 pairs" in en
 
 
 def _page_text(site_dir, page: str) -> str:

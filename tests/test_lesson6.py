@@ -112,6 +112,7 @@ def test_self_score_numbers():
     energies = qv[0::2] ** 2 + qv[1::2] ** 2
     assert q.value("l6_self_heaviest_pair") == int(np.argmax(energies))
     assert q.text("l6_self_energies") == "、".join(f"{e:.2f}" for e in energies)
+    assert q.text("l6_self_energies", "en") == ", ".join(f"{e:.2f}" for e in energies)  # a list, joined as English joins one
     sin_curve = [sinusoidal.dot_closed_form(int(k), ex.SIN_DIM) for k in ks]
     assert q.value("l6_sum_cos_min_share") == pytest.approx(min(sin_curve) / sin_curve[0])
     assert q.value("l6_self_score_min_share") > 0 > q.value("l6_sum_cos_min_share")  # the page's contrast
@@ -127,6 +128,8 @@ def test_layer_counts_on_the_page():
     assert q.value("gptoss_full_attention_share") == pytest.approx(0.5)
     assert q.text("ex_smollm3_nope_layer_numbers") == "、".join(str(i) for i in range(4, 37, 4))
     assert q.text("ex_gemma_global_layers") == "6、12" and q.value("ex_gemma_globals") == 2
+    assert q.text("ex_smollm3_nope_layer_numbers", "en") == ", ".join(str(i) for i in range(4, 37, 4))
+    assert q.text("ex_gemma_global_layers", "en") == "6, 12"
 
 
 def test_partial_rotary_of_2021_to_2023_by_hand():
@@ -170,6 +173,7 @@ def test_no_position_in_any_attention_layer_counts():
     assert (q.value("nope_layers_kimi_linear_48b"), q.value("nope_other_layers_kimi_linear_48b")) == (7, 20)
     assert (q.value("nope_layers_jamba_v01"), q.value("nope_other_layers_jamba_v01")) == (4, 28)
     assert q.text("ex_kimi_mla_layer_numbers") == "4、8、12、16、20、24、27"
+    assert q.text("ex_kimi_mla_layer_numbers", "en") == "4, 8, 12, 16, 20, 24, 27"
 
 
 def test_mistral_pairs_within_its_window():
@@ -271,7 +275,7 @@ def _kind_of(rect, theme) -> str:
     if rect.get_hatch():
         return "nope_global"
     face = _color(rect.get_facecolor())
-    for kind, (_label, idx, _h) in figures_lesson6.PATTERN_STYLE.items():
+    for kind, (idx, _h) in figures_lesson6.PATTERN_STYLE.items():
         ref = theme.muted if idx is None else theme.series[idx]
         if kind != "nope_global" and face == _color(ref):
             return kind
@@ -307,6 +311,21 @@ def test_layer_pattern_titles_carry_the_counts():
     assert titles["jamba_v01"] == "Jamba · 32 层：4 层全局 NoPE，28 层 Mamba"
     assert titles["gemma3_27b"].endswith("每 6 层：1 层全局+RoPE，5 层局部+RoPE")
     assert titles["glm45"].endswith("每一层：都是全局+RoPE")
+
+
+def test_layer_pattern_titles_in_english():
+    # the same counts as above, in the English figure's words (figures_src/labels/en.yaml, section lesson6)
+    from figures_src import in_language
+
+    with in_language("en"), drawn("layer_patterns") as fig:
+        titles = dict(zip(ex.LAYER_MODELS, _ax_texts(fig.axes[0])))
+        ticks = tick_labels(fig.axes[0], "x")
+    assert titles["llama4_scout"].endswith("48 layers: 36 chunked+RoPE, 12 global NoPE")
+    assert titles["command_r7b"].endswith("32 layers (unverified): 24 local+RoPE, 8 global NoPE")
+    assert titles["jamba_v01"] == "Jamba · 32 layers: 4 global NoPE, 28 Mamba"
+    assert titles["gemma3_27b"].endswith("every 6 layers: 1 global+RoPE, 5 local+RoPE")
+    assert titles["glm45"].endswith("every layer: all global+RoPE")
+    assert ticks == [str(i + 1) for i in range(0, ex.LAYERS_DRAWN, 4)]
 
 
 def test_mla_cache_bars_are_the_per_token_caches():

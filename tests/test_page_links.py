@@ -50,10 +50,12 @@ def test_every_notebook_page_offers_its_ipynb(site_dir):
     owner_repo = setting("repo_url").removeprefix("https://github.com/").rstrip("/")
     assert NOTEBOOKS
     for nb in NOTEBOOKS:
-        page = site_dir / "notebooks" / nb.stem / "index.html"
+        # lessonN.ipynb on notebooks/lessonN/; lessonN.en.ipynb on en/notebooks/lessonN/, downloaded as lessonN.ipynb
+        stem, _, lang = nb.stem.partition(".")
+        page = site_dir / page_for(f"docs/notebooks/{stem}.ipynb", lang or "zh")
         found = links(page)
         (download,) = [a for a in found if a.get("download") is not None]
-        assert download["href"] == nb.name and download["download"] == nb.name
+        assert download["href"] == f"{stem}.ipynb" and download["download"] == f"{stem}.ipynb"
         # the file the link points to is the notebook as the build ran it, pinned to the build's commit
         # (tools/notebook_download.py): the same cells, every code cell with its outputs
         commit = json.loads((site_dir / "notebooks" / "build.json").read_text(encoding="utf-8"))["commit"]

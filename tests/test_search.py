@@ -149,6 +149,22 @@ ENGLISH_QUERY_TABLE = {
     "sinusoidal position encoding": "en/lessons/03-sinusoidal/",
     "clock analogy": "en/lessons/03-sinusoidal/",
     "shift is a rotation": "en/lessons/03-sinusoidal/",
+    "learned position table": "en/lessons/02-learned-table/",
+    "naive design": "en/lessons/02-learned-table/",
+    "M-RoPE": "en/lessons/06b-mrope/",
+    "image tokens": "en/lessons/06b-mrope/",
+    "transition band": "en/lessons/05-long-context/",
+    "overshoot": "en/lessons/05-long-context/",
+    "effective length": "en/lessons/05-long-context/",
+    "partial rotary factor": "en/lessons/06-partial-nope/",
+    "decoupled RoPE": "en/lessons/06-partial-nope/",
+    "NoPE layers": "en/lessons/06-partial-nope/",
+    "relative position bias": "en/lessons/03b-relative-bias/",
+    "ALiBi slopes": "en/lessons/03b-relative-bias/",
+    "T5 buckets": "en/lessons/03b-relative-bias/",
+    "RoFormer": "en/lessons/04-rope/",
+    "rotate_half": "en/lessons/04-rope/",
+    "critical dimension": "en/lessons/04-rope/",
 }
 
 

@@ -153,7 +153,8 @@ def define_env(env):
             raise ValueError(f"no notebook docs/notebooks/lesson{lesson}.ipynb; write docs/notebooks/lesson{lesson}.py and run python -m tools.notebooks")
         here = posixpath.dirname(env.page.file.src_uri)
         page = posixpath.relpath(i18n.source_for(f"notebooks/lesson{lesson}.ipynb", lang()), here)
-        raw = posixpath.relpath(f"notebooks/lesson{lesson}/lesson{lesson}.ipynb", env.page.url or ".")
+        # the download of the page's language: an English page's is under en/ (lessonN.en.ipynb, saved as lessonN.ipynb)
+        raw = posixpath.relpath(i18n.counterpart(f"notebooks/lesson{lesson}/lesson{lesson}.ipynb", lang()), env.page.url or ".")
         t = lambda key, **v: i18n.text(lang(), key, **v)  # noqa: E731
         return (
             f'!!! tip "{t("notebook_title")}"\n'

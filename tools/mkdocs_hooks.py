@@ -67,7 +67,8 @@ def on_files(files, config):
     for f in _vendor_files(config):
         files.append(f)
     files.append(_models_json(config))
-    files.append(_dataflow_json(config))
+    for f in _dataflow_json(config):
+        files.append(f)
     _patch_search_worker(files, config)
     return files
 
@@ -117,15 +118,25 @@ def _models_json(config) -> File:
     return File.generated(config, "assets/models.json", content=content)
 
 
-def _dataflow_json(config) -> File:
-    """assets/dataflow.json: the data-flow panel's stages, shapes and parameter counts, from posenc.dataflow."""
+def _dataflow_json(config) -> list[File]:
+    """assets/dataflow.json: the data-flow panel's stages, shapes and parameter counts, from posenc.dataflow,
+    in Chinese; the English build adds en/assets/dataflow.json, the same numbers in English words, which
+    the panel fetches on an English page (docs/javascripts/widgets/dataflow.js)."""
     import json
 
     from posenc.dataflow import browser_export
+    from tools import i18n
 
-    # compact: every page with the panel fetches it
-    content = json.dumps(browser_export(), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    return File.generated(config, "assets/dataflow.json", content=content)
+    def export(lang: str, path: str) -> File:
+        # compact: every page with the panel fetches it
+        content = json.dumps(browser_export(lang), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+        return File.generated(config, path, content=content)
+
+    lang = i18n.build_language(config)
+    out = [export(i18n.DEFAULT, "assets/dataflow.json")]
+    if lang != i18n.DEFAULT:  # written beside the English pages, as their figures are (_figure_files)
+        out.append(export(lang, f"{lang}/assets/dataflow.json"))
+    return out
 
 
 # mkdocs-jupyter (nbconvert's lab template) writes into every notebook page a MathJax loader

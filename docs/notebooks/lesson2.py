@@ -17,6 +17,15 @@
 #
 # 在自己电脑上运行：克隆课程仓库，执行 `make setup`，再用 Jupyter 打开 `docs/notebooks/` 下的这个文件，或者在这个页面上下载 `.ipynb`。最后一节是本课的练习，改一改代码格里的参数，看看结果怎么变。
 
+# %% [markdown] lang="en"
+# # Lesson 2, hands-on: adding the index, and a learned position table
+#
+# This notebook goes with [lesson 2](https://posenc.github.io/posenc/en/lessons/02-learned-table/): compute how small "adding the index" makes the content signal, see why a normalised index drifts with the length, then check how big the learned position tables of GPT-2 and BERT are and what happens when you look up a row outside them.
+#
+# Every code cell calls the course's own `posenc` library, the same code behind every number and figure on the course pages. The site runs this notebook from top to bottom when it is built, and the output you see on the page is from that run; if any cell fails, the site build fails.
+#
+# To run it on your own machine: clone the course repository, run `make setup`, then open this file under `docs/notebooks/` in Jupyter, or download the `.ipynb` from this page. The last section holds the lesson's exercises: change the parameters in the code cells and see how the results change.
+
 # %%
 # posenc: include _setup.py
 
@@ -24,6 +33,11 @@
 # ## 1. 直接把编号加到词向量上：raw_index_content_ratio
 #
 # 设词向量每个分量的均方根（RMS）是 $\sigma$，位置 $p$ 直接以数字 $p$ 加上去。内容和位置信号之比是 $\sigma/p$：位置越靠后，内容越被淹没。
+
+# %% [markdown] lang="en"
+# ## 1. Adding the index to the token embedding: raw_index_content_ratio
+#
+# Say each component of a token embedding has a root mean square (RMS) of $\sigma$, and position $p$ adds the number $p$ itself. The ratio of content to position signal is $\sigma/p$: the later the position, the more the content is drowned.
 
 # %%
 from posenc import naive
@@ -41,6 +55,11 @@ print(f"RMS = {ex.UNIT_CONTENT_RMS} 时，内容从位置 {p} 起跌到位置信
 # ## 2. 把编号压到 [0, 1]：normalised_index
 #
 # 另一个直觉是用 $p/(N-1)$（$N$ 是句子的 token 数），把位置压进 $[0, 1]$。问题是：同一个数值在不同长度下表示的距离不一样，而且每生成一个新 token，之前所有 token 的编号都会变。
+
+# %% [markdown] lang="en"
+# ## 2. Squeezing the index into [0, 1]: normalised_index
+#
+# Another instinct is to use $p/(N-1)$ ($N$ is the sentence's number of tokens) and so squeeze positions into $[0, 1]$. The trouble: the same value means a different distance at a different length, and every newly generated token changes the index of every token before it.
 
 # %%
 short, long = ex.NORMALISED_SHORT, ex.NORMALISED_LONG
@@ -60,6 +79,11 @@ print(f"数值 {half} 在长度 {short} 里是位置 {naive.normalised_position(
 #
 # GPT-2 和 BERT 给每个位置学一行向量：表有「上下文长度 × 隐藏维」个参数。数字来自 `posenc/data/models.yaml`，每个字段都带着来源和核实标签（V 为一手来源核实）。
 
+# %% [markdown] lang="en"
+# ## 3. How big a learned position table is: table_parameters
+#
+# GPT-2 and BERT learn one vector per position: the table has "context length × hidden size" parameters. The numbers come from `posenc/data/models.yaml`, every field with its source and verification tag (V: checked against a primary source).
+
 # %%
 from posenc import configs, learned
 
@@ -74,11 +98,19 @@ for key in ("gpt2", "bert_base"):
 #
 # 位置表就是一个 `nn.Embedding(上下文长度, 隐藏维)`。最后一行能查到，再往后一行就没有了：
 
+# %% [markdown] lang="en"
+# ## 4. Looking up a row outside the table: IndexError
+#
+# A position table is just an `nn.Embedding(context_length, hidden_size)`. The last row can be looked up; the row after it does not exist:
+
 # %%
 # posenc: include lesson2_lookup.py
 
 # %% [markdown]
 # 课程网页上的判断来自 `posenc.learned`，和上面 torch 的结果一致：
+
+# %% [markdown] lang="en"
+# The answers on the course page come from `posenc.learned`, and they agree with torch above:
 
 # %%
 print("posenc 的判断:", learned.probe_rows(cfg, [ex.LOOKUP_FIRST, last, cfg["context"], ex.FAR_POSITION]))
@@ -86,6 +118,9 @@ print(f"要让位置 {ex.FAR_POSITION} 也有一行，表还得加 {learned.rows
 
 # %% [markdown]
 # 表里有这一行，也不代表这一行学过东西：如果训练时的句子都只有 `train_len` 长，更靠后的行一次梯度也拿不到，永远停在随机初始值。
+
+# %% [markdown] lang="en"
+# A row being in the table does not mean it has learned anything: if every training sentence is only `train_len` long, the later rows never get a single gradient and stay at their random initial values for good.
 
 # %%
 got = learned.rows_with_gradient(rows=16, train_len=ex.PROJECT_TRAIN_LEN // 16)
@@ -99,6 +134,14 @@ print("收到梯度的行数:", int(got.sum()), "/", got.size)
 # 2. 归一化编号下，长序列里数值相差一个「短序列步长」的两个 token 相隔多远？换几组长度算一算（`naive.normalised_gap_in_tokens`）。
 # 3. 如果把 GPT-2 的上下文加长到四倍、隐藏维不变，位置表要多多少参数？先心算，再用代码算。
 # 4. 改 `rows_with_gradient` 的 `train_len`，验证收到梯度的行数总是等于 `train_len`。
+
+# %% [markdown] lang="en"
+# ## Exercises
+#
+# 1. Try another RMS in section 1: how large must the content signal be to still equal the position signal at the last position? Check your answer with `naive.raw_index_content_ratio`.
+# 2. With a normalised index, how far apart are two tokens of a long sequence whose values differ by one "short-sequence step"? Work it out for a few pairs of lengths (`naive.normalised_gap_in_tokens`).
+# 3. If GPT-2's context were made four times longer with the same hidden size, how many more parameters would its position table have? Work it out in your head first, then in code.
+# 4. Change `train_len` in `rows_with_gradient` and check that the number of rows with a gradient always equals `train_len`.
 
 # %%
 # 练习 1、3、4：起点

@@ -17,6 +17,15 @@
 #
 # 在自己电脑上运行：克隆课程仓库，执行 `make setup`，再用 Jupyter 打开 `docs/notebooks/` 下的这个文件，或者在这个页面上下载 `.ipynb`。最后一节是本课的练习，改一改代码格里的参数，看看结果怎么变。
 
+# %% [markdown] lang="en"
+# # Lesson 6, hands on: partial RoPE, or none at all
+#
+# This notebook goes with [lesson 6](https://posenc.github.io/posenc/en/lessons/06-partial-nope/): from real configs it computes how many dimensions partial RoPE actually rotates, why the same vector scored against itself gives Σ|q_i|²cos(kω_i), which layers have no position encoding, how much of Qwen3-Next's q/k really carries RoPE, and why DeepSeek-V3's MLA has to append RoPE as a separate piece.
+#
+# Every code cell calls the course's own `posenc` library, the same code behind every number and figure on the course pages. When the site is built, this notebook is run from top to bottom, and the output you see on the page is that run's; if any cell fails, the site does not build.
+#
+# To run it on your own computer: clone the course repository, run `make setup`, then open this file under `docs/notebooks/` in Jupyter, or download the `.ipynb` from this page. The last section holds the lesson's exercises: change the parameters in the code cells and see how the results change.
+
 # %%
 # posenc: include _setup.py
 
@@ -24,6 +33,11 @@
 # ## 1. 配置里的 partial_rotary_factor：head_dims
 #
 # transformers 用 `partial_rotary_factor` 表示只旋转每个头的前 `int(head_dim × factor)` 维，其余维度原样通过，完全不带位置信号。`hybrid.head_dims` 从配置数出一个头的总维数、旋转的维数，以及在原生上下文里至少转满一圈的维数。注意核实标签：有的字段只找到了同系列模型的配置（U）。
+
+# %% [markdown] lang="en"
+# ## 1. partial_rotary_factor in the config: head_dims
+#
+# In transformers, `partial_rotary_factor` means that only the first `int(head_dim × factor)` dimensions of each head rotate; the rest pass through unchanged and carry no position signal at all. `hybrid.head_dims` counts, from a config, a head's width, how many dimensions rotate, and how many turn at least once within the native context. Mind the verification tags: for some fields only the config of a model from the same family was found (U).
 
 # %%
 from posenc import configs, hybrid, mla, rope
@@ -40,6 +54,11 @@ for key in ex.PARTIAL_MODELS:
 #
 # 部分 RoPE 的指数除以旋转维数 $d_{rot}$，而不是 head_dim：$\omega_i = \theta^{-2i/d_{rot}}$，所以最慢一对仍然接近 $\theta$ 决定的那个波长。
 
+# %% [markdown] lang="en"
+# ## 2. Frequencies from the rotating dimensions: rotary_dim
+#
+# Partial RoPE's exponent divides by the number of rotating dimensions $d_{rot}$, not by head_dim: $\omega_i = \theta^{-2i/d_{rot}}$, so the slowest pair is still close to the wavelength that $\theta$ sets.
+
 # %%
 cfg = configs.load("glm45")
 inv_partial = rope.inverse_frequencies(cfg["head_dim"], cfg["rope_theta"], cfg["rotary_fraction"])
@@ -51,6 +70,11 @@ print(f"原生上下文 {cfg['context']:,} 内转不完一圈的对数:", rope.p
 # ## 3. p-RoPE 去掉的是慢的频率：p_rope_frequencies
 #
 # p-RoPE（Barbero et al. 2024）留下的是整个头里转得最快的那些对，指数仍除以 head_dim，其余的对频率为 0、不转；transformers 把它叫 proportional RoPE。上一节的部分 RoPE 则在旋转的维数上铺满从快到慢的整段频率。同样转一部分的对，两种做法最慢的那一对差了几个数量级。
+
+# %% [markdown] lang="en"
+# ## 3. p-RoPE removes the slow frequencies: p_rope_frequencies
+#
+# p-RoPE (Barbero et al. 2024) keeps the fastest pairs of the whole head, with the exponent still divided by head_dim; the other pairs get frequency 0 and do not rotate. transformers calls it proportional RoPE. The partial RoPE of the previous section instead spreads the whole range of frequencies, fast to slow, over the rotating dimensions. With the same number of pairs rotating, the two designs' slowest pairs are orders of magnitude apart.
 
 # %%
 nxt = configs.load(ex.PROPE_MODEL)
@@ -68,6 +92,11 @@ for name, inv_ in (("整个头都转", full), ("部分 RoPE", partial), ("p-RoPE
 #
 # 把同一对 q、k 放在不同位置上：旋转部分的分数随相对距离变化，不旋转部分的分数和位置完全无关。
 
+# %% [markdown] lang="en"
+# ## 4. The unrotated dimensions carry no position: partial rotation
+#
+# Put the same q and k at different positions: the rotated part's score changes with the relative distance, while the unrotated part's score does not depend on position at all.
+
 # %%
 hd = cfg["head_dim"]
 rdim = rope.rotary_dim(hd, cfg["rotary_fraction"])
@@ -82,6 +111,11 @@ for m, n in ((0, 0), (0, 50), (1000, 1050), (0, 5000)):
 # ## 5. 同一个向量隔 k 个位置和自己打分：self_scores
 #
 # `rope.self_scores` 真的把 q 转过去再做点积；`rope.self_scores_closed_form` 用推导出的公式 Σ|q_i|²cos(kω_i)。两者应该只差舍入误差。每一对长度都为 1 时，才是第 3 课那条 Σcos(kω_i)。
+
+# %% [markdown] lang="en"
+# ## 5. The same vector scored against itself k positions later: self_scores
+#
+# `rope.self_scores` really rotates q and takes the dot product; `rope.self_scores_closed_form` uses the derived formula Σ|q_i|²cos(kω_i). The two should differ only by rounding error. Only when every pair has length 1 is it lesson 3's curve Σcos(kω_i).
 
 # %%
 d = ex.SIN_DIM
@@ -103,6 +137,11 @@ print(f"每对长度为 1：起点 {sum_cos[0]:.2f}，最低 {sum_cos.min():.2f}
 #
 # 每一层的类型：带 RoPE 的全局、局部（滑动窗口）、分块注意力，不加位置编码的全局注意力（NoPE），没有 softmax 的线性注意力（Gated DeltaNet、KDA），或者 Mamba 层。Kimi Linear 和 Jamba 的注意力层一层也不带位置编码。没有记录总层数的模型，只数一个周期；Kimi Linear 的层排列不是严格的周期，它的「一个周期」就是全部层。
 
+# %% [markdown] lang="en"
+# ## 6. Which layers have RoPE: layer_pattern and pattern_counts
+#
+# Each layer's kind: global, local (sliding-window) or chunked attention with RoPE, global attention with no position encoding (NoPE), linear attention without softmax (Gated DeltaNet, KDA), or a Mamba layer. No attention layer of Kimi Linear or Jamba has a position encoding. For a model whose total depth is not recorded, only one period is counted; Kimi Linear's layer order is not strictly periodic, so its "one period" is all of its layers.
+
 # %%
 for key in ex.LAYER_MODELS + ("command_a",):
     model = configs.load(key)
@@ -117,6 +156,11 @@ for key in ex.LAYER_MODELS + ("command_a",):
 #
 # 按每一层真实的宽度加起来，和「带 RoPE 的层的占比 × 每头旋转维的占比」比较。
 
+# %% [markdown] lang="en"
+# ## 7. How much of Qwen3-Next's q/k carries RoPE: rope_dim_shares
+#
+# Add up each layer's real width, and compare with "the share of layers with RoPE × the share of rotating dimensions per head".
+
 # %%
 s = hybrid.rope_dim_shares(configs.load("qwen3_next_80b_a3b"))
 print(f"q: {s.query_rope:,} / {s.query_dims:,} = {s.query_share:.2%}")
@@ -125,6 +169,9 @@ print(f"简单乘积: {s.layer_share:.0%} × {s.head_share:.0%} = {s.simple_prod
 
 # %% [markdown]
 # ## 8. Llama 4 的 NoPE 层放大 q：llama4_attn_scale
+
+# %% [markdown] lang="en"
+# ## 8. Llama 4's NoPE layers scale q up: llama4_attn_scale
 
 # %%
 scout = configs.load("llama4_scout")
@@ -137,6 +184,11 @@ for p, scale in zip(positions, hybrid.llama4_attn_scale(positions, scout["floor_
 #
 # 一个小的随机注意力头：不加 RoPE 时，先把 W_UQᵀW_UK 乘好（吸收）和先还原 k 再打分，结果只差舍入误差；RoPE 加在压缩后的 key 上，固定矩阵就算错了；把 RoPE 挪到单独的 q_R、k_R 上（解耦），又对了。
 
+# %% [markdown] lang="en"
+# ## 9. Why MLA's absorption has no room for RoPE: absorption_demo
+#
+# A small random attention head: without RoPE, multiplying out W_UQᵀW_UK first (absorption) and rebuilding k before scoring agree up to rounding error; with RoPE on the compressed key, the fixed matrix gets it wrong; move RoPE onto a separate q_R and k_R (decoupling), and it is right again.
+
 # %%
 demo = mla.absorption_demo(base=ex.DEFAULT_BASE, **ex.MLA_DEMO)
 print(f"不加 RoPE:            最大差 {demo.plain:.1e}")
@@ -145,6 +197,9 @@ print(f"解耦 RoPE:            最大差 {demo.decoupled:.1e}")
 
 # %% [markdown]
 # ## 10. DeepSeek-V3 每个 token 缓存多少：for_model
+
+# %% [markdown] lang="en"
+# ## 10. How much DeepSeek-V3 caches per token: for_model
 
 # %%
 cmp = mla.for_model(configs.load(ex.MLA_MODEL))
@@ -159,6 +214,14 @@ print(f"同样的头做多头注意力是 MLA 的 {cmp.mha_full_keys / cmp.mla:.
 # 2. 第 5 节里，换一个种子，或者把 q 的分量都放到最快的一对上：分数曲线怎么变？
 # 3. 第 6 节里，SmolLM3 哪几层不加 RoPE？把 `nope_layer_interval` 想成 3，数一数会有几层。
 # 4. 第 9 节里，把 `rope_head_dim` 改大或改小，解耦之后的差还是舍入误差吗？
+
+# %% [markdown] lang="en"
+# ## Exercises
+#
+# 1. If GLM-4.5's exponent were wrongly computed with head_dim instead of the number of rotating dimensions, what would the slowest pair's wavelength become? Compare it with the right value. This "wrong" result is exactly the set of frequencies p-RoPE keeps: check it with `hybrid.p_rope_frequencies`.
+# 2. In section 5, try another seed, or put all of q's weight on the fastest pair: how does the score curve change?
+# 3. In section 6, which of SmolLM3's layers have no RoPE? Imagine `nope_layer_interval` were 3 and count how many layers that would give.
+# 4. In section 9, make `rope_head_dim` larger or smaller: is the difference after decoupling still rounding error?
 
 # %%
 # 练习 1：起点（错误的写法：指数除以 head_dim）

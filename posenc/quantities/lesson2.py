@@ -14,6 +14,7 @@ import numpy as np
 
 from posenc import configs, learned, naive
 from posenc import examples as ex
+from posenc.formatting import PerLanguage
 from posenc.quantities import family, number
 
 GPT2 = "gpt2"
@@ -148,8 +149,8 @@ def _probe_positions() -> dict[str, int]:
     return {"p0": ex.LOOKUP_FIRST, "p1": ex.LOOKUP_SECOND, "last": last, "ctx": last + 1, "far": ex.FAR_POSITION}
 
 
-def _mark(ok: bool) -> str:
-    return "✓ 有" if ok else "✗ 查无此行"
+def _mark(ok: bool) -> PerLanguage:
+    return PerLanguage(zh="✓ 有", en="✓ yes") if ok else PerLanguage(zh="✗ 查无此行", en="✗ no such row")
 
 
 ROWS = family(("l2_row_{}",), {

@@ -51,17 +51,17 @@ def _():
     return ex.SHAW_SENTENCE_K
 
 
-@number("shaw_sentence_clipped", "", "例句最后一个字看各个键时截断后的距离 clip(m − n, c)，从第一个字到它自己")
+@number("shaw_sentence_clipped", "d", "例句最后一个字看各个键时截断后的距离 clip(m − n, c)，从第一个字到它自己")
 def _():
     n = len(ex.SENTENCE)
     distance = -rel.relative_positions(n)[-1]  # m − n: relative_positions gives n − m (Shaw's j − i)
-    return "、".join(str(int(v)) for v in rel.shaw_clipped(distance, ex.SHAW_SENTENCE_K))
+    return tuple(int(v) for v in rel.shaw_clipped(distance, ex.SHAW_SENTENCE_K))  # a list: each language joins it
 
 
-@number("shaw_sentence_distances", "", "例句最后一个字看各个键时的距离 m − n（未截断），从第一个字到它自己")
+@number("shaw_sentence_distances", "d", "例句最后一个字看各个键时的距离 m − n（未截断），从第一个字到它自己")
 def _():
     n = len(ex.SENTENCE)
-    return "、".join(str(int(v)) for v in -rel.relative_positions(n)[-1])
+    return tuple(int(v) for v in -rel.relative_positions(n)[-1])
 
 
 @number("shaw_vectors_base", "d", "Shaw et al. base 模型每层、每个头的相对位置向量个数 2k + 1")

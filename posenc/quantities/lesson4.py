@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import clock, configs, examples as ex, relative, rope, shift
+from ..formatting import PerLanguage
 from ..sinusoidal import DEFAULT_BASE
 from . import family, number
 from .lesson1 import tiny
@@ -276,9 +277,15 @@ def _models_using(position: str) -> list:
     return [configs.load(k) for k in configs.keys() if configs.load(k).position == position]
 
 
-# How lesson 4 names the position methods of the models it does not count as RoPE. A new kind in
-# models.yaml fails here until it is named, so the sentence never leaves a model out.
-_OTHER_KINDS = {"learned": "可学习位置表", "alibi": "ALiBi", "t5": "T5 的相对位置偏置", "nope": "注意力层一律不加位置编码"}
+# How lesson 4 names the position methods of the models it does not count as RoPE, in each language
+# (the English page reads "the others use …"). A new kind in models.yaml fails here until it is named,
+# so the sentence never leaves a model out.
+_OTHER_KINDS = {
+    "learned": PerLanguage(zh="可学习位置表", en="a learned position table"),
+    "alibi": PerLanguage(zh="ALiBi", en="ALiBi"),
+    "t5": PerLanguage(zh="T5 的相对位置偏置", en="T5's relative position bias"),
+    "nope": PerLanguage(zh="注意力层一律不加位置编码", en="no position encoding in any attention layer"),
+}
 
 
 @number("l4_rope_models", "d", "models.yaml 里用 RoPE 的模型数（不含多模态的 M-RoPE）")
@@ -297,7 +304,11 @@ def _():
     unnamed = sorted(set(kinds) - set(_OTHER_KINDS) - {"rope", "mrope"})
     if unnamed:
         raise ValueError(f"models.yaml has position kind(s) {unnamed} that lesson 4 does not name; add them to _OTHER_KINDS")
-    return "、".join(f"{_OTHER_KINDS[kind]} {kinds.count(kind)} 个" for kind in _OTHER_KINDS if kind in kinds)
+    named = [kind for kind in _OTHER_KINDS if kind in kinds]
+    return PerLanguage(
+        zh="、".join(f"{_OTHER_KINDS[kind]['zh']} {kinds.count(kind)} 个" for kind in named),
+        en=", ".join(f"{_OTHER_KINDS[kind]['en']} ({kinds.count(kind)})" for kind in named),
+    )
 
 
 @number("l4_models_total", "d", "models.yaml 里收录的模型总数")

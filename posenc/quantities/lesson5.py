@@ -16,7 +16,7 @@ import numpy as np
 
 from .. import configs, facts, long_context, numerics, rope, rope_bounds, scaling
 from .. import examples as ex
-from ..formatting import format_value
+from ..formatting import PerLanguage, format_value
 from . import number
 
 
@@ -568,20 +568,31 @@ def _arrow(before: str, after: str) -> str:
     return f"{before} → {after}"
 
 
-@number("abf_cases_table", "", "真实的调底数（ABF）案例：θ、训练长度、转满一圈的对数、最慢一对转过的比例、等效 NTK 倍数")
-def _():
-    head = ("| 案例 | 底数 $\\theta$ | 训练长度 | 转满一圈的对 | 最慢一对转过 | 相当于 NTK-aware 的 $s$ |")
-    lines = [head, "|:--|--:|--:|--:|--:|--:|"]
+_ABF_HEAD = {
+    "zh": "| 案例 | 底数 $\\theta$ | 训练长度 | 转满一圈的对 | 最慢一对转过 | 相当于 NTK-aware 的 $s$ |",
+    "en": "| case | base $\\theta$ | training length | pairs completing a turn | slowest pair covers | equivalent NTK-aware $s$ |",
+}
+_OF_PAIRS = {"zh": "（共 {n}）", "en": " (of {n})"}
+
+
+def abf_cases_markdown(lang: str) -> str:
+    """The real base changes as a Markdown table, in ``lang``."""
+    lines = [_ABF_HEAD[lang], "|:--|--:|--:|--:|--:|--:|"]
     for c in long_context.base_raises():
         ch = c.change()
         lines.append(
-            f"| {c.label} | {_arrow(format_value(c.base, ','), format_value(c.new_base, ','))} "
+            f"| {c.label_in(lang)} | {_arrow(format_value(c.base, ','), format_value(c.new_base, ','))} "
             f"| {_arrow(format_value(c.length, ','), format_value(c.new_length, ','))} "
-            f"| {_arrow(str(ch.turned_before), str(ch.turned_after))}（共 {ch.pairs}） "
+            f"| {_arrow(str(ch.turned_before), str(ch.turned_after))}{_OF_PAIRS[lang].format(n=ch.pairs)} "
             f"| {_arrow(format_value(ch.slowest_fraction_before, '.2%'), format_value(ch.slowest_fraction_after, '.2%'))} "
             f"| {format_value(c.ntk_factor(), '.3g')} |"
         )
     return "\n".join(lines)
+
+
+@number("abf_cases_table", "", "真实的调底数（ABF）案例：θ、训练长度、转满一圈的对数、最慢一对转过的比例、等效 NTK 倍数")
+def _():
+    return PerLanguage(zh=abf_cases_markdown("zh"), en=abf_cases_markdown("en"))
 
 
 @number("abf_cases_fewer_turned", ",", "表里的调底数案例中，训练长度变长、转满一圈的对数却没有变多的案例数")
@@ -597,14 +608,24 @@ def _():
 # --- window ≠ effective length (RULER) -----------------------------------------------------------------
 
 
-@number("ruler_table", "", "RULER 表：声称的窗口、有效长度和两者之比（作者与 Qwen 团队报告）")
-def _():
-    lines = ["| 模型 | 声称的窗口 | 有效长度 | 有效 ÷ 声称 |", "|:--|--:|--:|--:|"]
+_RULER_HEAD = {"zh": "| 模型 | 声称的窗口 | 有效长度 | 有效 ÷ 声称 |",
+               "en": "| model | claimed window | effective length | effective ÷ claimed |"}
+_SELF_REPORTED = {"zh": "（Qwen 自报）", "en": " (reported by Qwen)"}
+
+
+def ruler_markdown(lang: str) -> str:
+    """The RULER rows as a Markdown table, in ``lang``."""
+    lines = [_RULER_HEAD[lang], "|:--|--:|--:|--:|"]
     for r in long_context.ruler_rows():
-        model = r.model + ("（Qwen 自报）" if r.key == "qwen3_8b" else "")
-        share = format_value(r.share, ".1%" if r.share < 0.1 else ".0%")
+        model = r.model + (_SELF_REPORTED[lang] if r.key == "qwen3_8b" else "")
+        share = format_value(r.share, ".1%" if r.share < 0.1 else ".0%", lang)
         lines.append(f"| {model} | {r.claimed} | {r.effective} | {share} |")
     return "\n".join(lines)
+
+
+@number("ruler_table", "", "RULER 表：声称的窗口、有效长度和两者之比（作者与 Qwen 团队报告）")
+def _():
+    return PerLanguage(zh=ruler_markdown("zh"), en=ruler_markdown("en"))
 
 
 @number("ruler_share_max", ".0%", "RULER 表所列模型里，有效长度占声称窗口的最大比例")
@@ -659,8 +680,15 @@ def table_rows(t: scaling.YarnPairs) -> list[int]:
     return sorted(r for r in rows if 0 <= r < n)
 
 
-def yarn_table_markdown(t: scaling.YarnPairs, rows: list[int] | None = None) -> str:
-    """A Markdown table of ``t`` (see scaling.yarn_pairs), one row per pair in ``rows`` (all when None).
+_YARN_HEAD = {
+    "zh": "| 对 i | 周期 λᵢ（token） | 圈数 rᵢ = L/λᵢ | 论文 1−γ(rᵢ) | 代码 rampᵢ | 区段 | ω′ᵢ/ωᵢ | 最终频率 ω′ᵢ |",
+    "en": "| pair i | period λᵢ (tokens) | turns rᵢ = L/λᵢ | paper 1−γ(rᵢ) | code rampᵢ | band | ω′ᵢ/ωᵢ | final frequency ω′ᵢ |",
+}
+_YARN_BAND = {"zh": ("保持原频率", "除以 {s}", "过渡"), "en": ("unchanged", "divided by {s}", "blend")}
+
+
+def yarn_table_markdown(t: scaling.YarnPairs, rows: list[int] | None = None, lang: str = "zh") -> str:
+    """A Markdown table of ``t`` (see scaling.yarn_pairs), one row per pair in ``rows`` (all when None), in ``lang``.
 
     Columns: pair i, wavelength λ_i, r_i = L/λ_i, the paper's weight 1 − γ(r_i),
     the code's ramp_i, the band, ω'_i/ω_i and the final ω'_i.
@@ -672,12 +700,12 @@ def yarn_table_markdown(t: scaling.YarnPairs, rows: list[int] | None = None) -> 
     omega = 2 * np.pi / t.wavelength
     paper = t.paper_ramp
     # headers in plain Unicode, not TeX: a formula in a header is set by KaTeX into a few hundred bytes of markup
-    head = "| 对 i | 周期 λᵢ（token） | 圈数 rᵢ = L/λᵢ | 论文 1−γ(rᵢ) | 代码 rampᵢ | 区段 | ω′ᵢ/ωᵢ | 最终频率 ω′ᵢ |"
+    kept, divided, blend = _YARN_BAND[lang]
     # default alignment: each of up to 8 × 64 cells would otherwise carry a style attribute
-    lines = [head, "|---|---|---|---|---|---|---|---|"]
+    lines = [_YARN_HEAD[lang], "|---|---|---|---|---|---|---|---|"]
     for j in idx:
         ramp = float(t.ramp[j])
-        band = "保持原频率" if ramp == 0 else f"除以 {t.factor:g}" if ramp == 1 else "过渡"
+        band = kept if ramp == 0 else divided.format(s=f"{t.factor:g}") if ramp == 1 else blend
         lines.append(
             f"| {int(t.pair[j])} | {_tokens(float(t.wavelength[j]))} | {_turns(float(t.rotations[j]))} | {paper[j]:.3f} "
             f"| {ramp:.3f} | {band} | {t.inv_freq[j] / omega[j]:.3f} | {_sci(float(t.inv_freq[j]))} |"
@@ -688,12 +716,13 @@ def yarn_table_markdown(t: scaling.YarnPairs, rows: list[int] | None = None) -> 
 @number("qwen3_yarn_table", "", "Qwen3-8B YaRN ×4 逐对表（挑出的行）：周期、圈数 r、论文与代码的插值权重、最终频率")
 def _():
     t = _yarn("qwen3_8b")
-    return yarn_table_markdown(t, table_rows(t))
+    return PerLanguage(zh=yarn_table_markdown(t, table_rows(t)), en=yarn_table_markdown(t, table_rows(t), "en"))
 
 
 @number("qwen3_yarn_table_full", "", "Qwen3-8B YaRN ×4 逐对表（全部 64 对）")
 def _():
-    return yarn_table_markdown(_yarn("qwen3_8b"))
+    t = _yarn("qwen3_8b")
+    return PerLanguage(zh=yarn_table_markdown(t), en=yarn_table_markdown(t, lang="en"))
 
 
 # YaRN paper Table 2 (Llama 2 fine-tuned with YaRN, s = 32): the evaluation lengths and the facts per row.
@@ -701,9 +730,13 @@ YARN_TABLE2_LENGTHS = ("8k", "32k", "64k", "98k", "128k")
 YARN_TABLE2_ROWS = (("Llama 2 7B", "7b"), ("Llama 2 13B", "13b"))
 
 
-def yarn_table2_markdown() -> str:
+_TABLE2_MODEL = {"zh": "模型（YaRN 微调，s = {s}）", "en": "model (fine-tuned with YaRN, s = {s})"}
+
+
+def yarn_table2_markdown(lang: str = "zh") -> str:
     """The YaRN paper's Table 2 perplexities as a Markdown table, every cell read from facts_lesson5.yaml."""
-    head = "| 模型（YaRN 微调，s = " + facts.get("yarn_s_128k").text + "） | " + " | ".join(YARN_TABLE2_LENGTHS) + " |"
+    model = _TABLE2_MODEL[lang].format(s=facts.get("yarn_s_128k").text_in(lang))
+    head = "| " + model + " | " + " | ".join(YARN_TABLE2_LENGTHS) + " |"
     lines = [head, "|:--|" + "---:|" * len(YARN_TABLE2_LENGTHS)]
     for label, size in YARN_TABLE2_ROWS:
         cells = [facts.get(f"yarn_t2_{size}_ppl_{n}").text for n in YARN_TABLE2_LENGTHS]
@@ -713,7 +746,7 @@ def yarn_table2_markdown() -> str:
 
 @number("yarn_table2", "", "YaRN 论文表 2：Llama 2 7B/13B 用 YaRN（s=32）微调后在各长度上的困惑度（作者自报）")
 def _():
-    return yarn_table2_markdown()
+    return PerLanguage(zh=yarn_table2_markdown("zh"), en=yarn_table2_markdown("en"))
 
 
 @number("abf_codellama_far_over_length", ".1f", "Code Llama 自报可用的 100,000 是它新训练长度 16,384 的几倍")
@@ -854,12 +887,12 @@ def _():
 # --- Liu et al.'s critical dimension and Men et al.'s base test on the course's configs ----------------------------
 
 
-def _bound_rows() -> list[tuple[str, int, float, int]]:
+def _bound_rows(lang: str = "zh") -> list[tuple[str, int, float, int]]:
     """(label, head_dim, base, length) for each row: the models as trained, then the recipes' long stages."""
     rows = [(_cfg(k).name, _cfg(k)["head_dim"], _cfg(k)["rope_theta"], _cfg(k)["context"]) for k in ex.BOUND_MODELS]
     for key in ex.BOUND_RECIPES:
         c = long_context.base_raise(key)
-        rows.append((c.label, c.head_dim, c.new_base, c.new_length))
+        rows.append((c.label_in(lang), c.head_dim, c.new_base, c.new_length))
     return rows
 
 
@@ -868,11 +901,16 @@ def men_table_fact(length: int) -> str:
     return f"men_t2_{length // 1024}k"
 
 
-def bounds_table_markdown() -> str:
-    head = ("| 配置 | 底数 θ | 训练长度 L | Liu 的 d_extra | 转不满一圈的对 | B 的最小值 "
-            "| B 第一次小于 0 的距离 | Men 表 2 的下界 |")
-    lines = [head, "|:--|--:|--:|--:|--:|--:|--:|--:|"]
-    for label, d, base, L in _bound_rows():
+_BOUNDS_HEAD = {
+    "zh": "| 配置 | 底数 θ | 训练长度 L | Liu 的 d_extra | 转不满一圈的对 | B 的最小值 | B 第一次小于 0 的距离 | Men 表 2 的下界 |",
+    "en": ("| config | base θ | training length L | Liu's d_extra | pairs not completing a turn | minimum of B "
+           "| first distance with B < 0 | Men's Table 2 bound |"),
+}
+
+
+def bounds_table_markdown(lang: str = "zh") -> str:
+    lines = [_BOUNDS_HEAD[lang], "|:--|--:|--:|--:|--:|--:|--:|--:|"]
+    for label, d, base, L in _bound_rows(lang):
         check = rope_bounds.check_base(d, base, L)
         extra = rope_bounds.critical_dimension(d, base, L)
         first = "—" if check.passes else format_value(check.first_negative, ",")
@@ -883,7 +921,7 @@ def bounds_table_markdown() -> str:
 
 @number("men_bounds_table", "", "Liu 的临界维度与 Men 的 B≥0 检验，算在本课的真实配置上（表 2 的值为论文自报）")
 def _():
-    return bounds_table_markdown()
+    return PerLanguage(zh=bounds_table_markdown("zh"), en=bounds_table_markdown("en"))
 
 
 @number("liu_d_extra_llama2_7b", ",", "Liu et al. 的临界维度：Llama 2（θ=10,000，L=4,096）")

@@ -213,9 +213,9 @@ def _self_curve() -> np.ndarray:
     return rope.self_scores(_self_q(), np.arange(ex.MAX_DISTANCE + 1), _self_inv())
 
 
-@number("l6_self_energies", "", "示例 q 各频率对的 |q_i|²（第 0 对到最后一对，两位小数）")
+@number("l6_self_energies", ".2f", "示例 q 各频率对的 |q_i|²（第 0 对到最后一对，两位小数）")
 def _():
-    return "、".join(f"{e:.2f}" for e in rope.pair_energies(_self_q(), len(_self_inv())))
+    return tuple(float(e) for e in rope.pair_energies(_self_q(), len(_self_inv())))
 
 
 @number("l6_self_heaviest_pair", "d", "示例 q 里 |q_i|² 最大的那一对（从 0 数）")
@@ -619,10 +619,10 @@ def _():
     return hybrid.pattern_counts(configs.load("gemma3_27b"), ex.EX_GEMMA_LAYERS)["rope_global"]
 
 
-@number("ex_gemma_global_layers", "", "练习：这些全局层的编号（从 1 数）")
+@number("ex_gemma_global_layers", "d", "练习：这些全局层的编号（从 1 数）")
 def _():
     pattern = hybrid.layer_pattern(configs.load("gemma3_27b"), ex.EX_GEMMA_LAYERS)
-    return "、".join(str(i + 1) for i, k in enumerate(pattern) if k == "rope_global")
+    return tuple(i + 1 for i, k in enumerate(pattern) if k == "rope_global")
 
 
 @number("ex_nope_t", "d", "练习：计数示例里问的位置")
@@ -640,10 +640,10 @@ def _():
     return hybrid.counter_gap(ex.EX_NOPE_T)
 
 
-@number("ex_kimi_mla_layer_numbers", "", "练习：Kimi Linear 48B 里 MLA（全注意力、不加位置编码）层的编号（从 1 数）")
+@number("ex_kimi_mla_layer_numbers", "d", "练习：Kimi Linear 48B 里 MLA（全注意力、不加位置编码）层的编号（从 1 数）")
 def _():
     pattern = hybrid.layer_pattern(configs.load("kimi_linear_48b"))
-    return "、".join(str(i + 1) for i, k in enumerate(pattern) if k == "nope_global")
+    return tuple(i + 1 for i, k in enumerate(pattern) if k == "nope_global")
 
 
 def _neox(kind: str) -> np.ndarray:
@@ -680,7 +680,7 @@ def _():
     return len(_neox("partial"))
 
 
-@number("ex_smollm3_nope_layer_numbers", "", "练习：SmolLM3 里不加 RoPE 的层编号（从 1 数）")
+@number("ex_smollm3_nope_layer_numbers", "d", "练习：SmolLM3 里不加 RoPE 的层编号（从 1 数）")
 def _():
     pattern = hybrid.layer_pattern(configs.load("smollm3_3b"))
-    return "、".join(str(i + 1) for i, k in enumerate(pattern) if k == "nope_global")
+    return tuple(i + 1 for i, k in enumerate(pattern) if k == "nope_global")

@@ -22,8 +22,9 @@ def _grid():
     return mrope.merged_grid(image, configs.load(ex.MROPE_MODEL)["spatial_merge_size"])
 
 
-def _row(axis: str) -> str:
-    return "、".join(str(int(v)) for v in _ids()[mrope.AXES.index(axis)])
+def _row(axis: str) -> tuple[int, ...]:
+    """One axis's IDs for every token, a list each language joins its own way."""
+    return tuple(int(v) for v in _ids()[mrope.AXES.index(axis)])
 
 
 # --- the small example: text, an image, text ---------------------------------------------------------------

@@ -44,7 +44,7 @@ def test_an_english_page_searches_the_english_index(browser, site_url):
         box.click()
         box.press_sequentially("intervals")
         # the worker first builds its index; a stemmed match carries no ?h= highlight to wait on, so wait for a result
-        page.wait_for_function("document.querySelector('.md-search-result__list > li a') !== null", timeout=60_000)
+        page.wait_for_function("() => document.querySelector('.md-search-result__list > li a') !== null", timeout=60_000)
         href = page.locator(".md-search-result__list > li a").first.get_attribute("href")
         assert urlsplit(urljoin(page.url, href)).path.endswith("/en/lessons/results/")
         assert asked and all(p.endswith("/en/search/search_index.json") for p in asked), asked

@@ -29,7 +29,7 @@ from playwright.sync_api import expect
 
 from figures_src import lesson3b as relfig
 from posenc import attention as at
-from posenc import configs, learned, naive, relative, rope, scaling, sinusoidal
+from posenc import configs, dataflow, learned, naive, relative, rope, scaling, sinusoidal
 from posenc import examples as ex
 from posenc.sinusoidal import DEFAULT_BASE
 
@@ -279,6 +279,86 @@ def test_sin_clock_bad_input_shows_message(visit, site_dir, lang):
             el.locator(".pe-live [aria-label], .pe-live [title]").evaluate_all(
                 "els => els.map(e => (e.getAttribute('aria-label') || '') + ' ' + (e.getAttribute('title') || ''))"))
         assert not CJK_TEXT.search(shown), f"Chinese in the English sin-clock: {CJK_TEXT.findall(shown)[:10]}"
+    sp.assert_clean()
+
+
+# The data-flow panel's refusals in each language: (mount attributes, or "broken" for data that lacks a
+# stage, and the words the message must contain). tests/browser/test_dataflow_panel.py checks the rest.
+BAD_DATAFLOW = {
+    "zh": [
+        ({"data-lesson": "2", "data-model": "gpt3", "data-data": ""}, "数据里没有模型「gpt3」"),
+        ({"data-lesson": "7", "data-model": "", "data-data": ""}, 'data-lesson="7" 要是 1、2、3、3b、4、5、6、6b、all 之一'),
+        ({"data-lesson": "2", "data-model": ""}, "缺少 data-data"),
+        ({"data-lesson": "2", "data-model": "", "data-data": "{not json"}, "数据流面板没能读到它的数据"),
+        ("broken", "的数据缺少环节 rope"),
+    ],
+    "en": [
+        ({"data-lesson": "2", "data-model": "gpt3", "data-data": ""}, 'the data has no model "gpt3"'),
+        ({"data-lesson": "7", "data-model": "", "data-data": ""}, 'data-lesson="7" must be one of 1, 2, 3, 3b, 4, 5, 6, 6b, all'),
+        ({"data-lesson": "2", "data-model": ""}, "data-data is missing"),
+        ({"data-lesson": "2", "data-model": "", "data-data": "{not json"}, "The data-flow panel could not read its data"),
+        ("broken", "lacks the stages rope"),
+    ],
+}
+
+
+def _open_dataflow(visit, site_dir: Path, lang: str):
+    """The home page in ``lang`` with its data-flow panel mounted (the English lessons may not exist yet)."""
+    path = "" if lang == "zh" else f"{lang}/"
+    assert 'data-pe-widget="dataflow"' in (site_dir / path / "index.html").read_text(encoding="utf-8")
+    sp = visit(path, wait="domcontentloaded")
+    el = sp.page.locator('[data-pe-widget="dataflow"]').first
+    expect(el).to_have_class(re.compile(r"\bpe-widget--live\b"), timeout=30_000)
+    assert sp.page.evaluate("document.documentElement.lang") == lang
+    return sp, el
+
+
+@pytest.mark.build
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_dataflow_bad_input_shows_message(visit, site_dir, lang):
+    from test_dataflow_panel import MOUNT
+
+    sp, el = _open_dataflow(visit, site_dir, lang)
+    # the data beside the page: assets/dataflow.json in Chinese, en/assets/dataflow.json in English
+    data = sp.page.evaluate("() => fetch(new URL('assets/dataflow.json', location.href)).then(r => r.json())")
+    assert data == json.loads(json.dumps(dataflow.browser_export(lang), ensure_ascii=False))
+    assert sp.page.evaluate(MOUNT, {"data-lesson": "3", "data-model": "llama3_8b", "data-data": ""})[0] == "mounted"
+    for attrs, message in BAD_DATAFLOW[lang]:
+        if attrs == "broken":
+            broken = json.loads(json.dumps(data))
+            del broken["models"][0]["stages"]["rope"]
+            attrs = {"data-lesson": "2", "data-model": "", "data-data": json.dumps(broken, ensure_ascii=False)}
+        error, shown = sp.page.evaluate(MOUNT, attrs)
+        assert error != "mounted" and message in shown, (attrs, shown)
+        if lang != "zh":
+            assert not CJK_TEXT.search(shown), f"Chinese in the English panel's message: {shown}"
+    sp.assert_clean()
+
+
+@pytest.mark.build
+@pytest.mark.browser
+def test_dataflow_on_an_english_page_shows_no_chinese(visit, site_dir):
+    """Every model and every stage of the English panel: its words in English (the data fetched from en/), its
+    numbers posenc's (the same as the Chinese panel's, tests/browser/test_dataflow_panel.py)."""
+    sp, el = _open_dataflow(visit, site_dir, "en")
+
+    def words() -> str:  # the text, hidden parts (the folded configuration) and accessible names included
+        return el.locator(".pe-live").evaluate(
+            "e => e.textContent + ' ' + [...e.querySelectorAll('[aria-label], [title]')].map(x => (x.getAttribute('aria-label') || '') + ' ' + (x.getAttribute('title') || '')).join(' ')")
+
+    for key in dataflow.model_keys():
+        el.locator('[data-pe-input="model"]').select_option(key)
+        m = dataflow.load(key, "en")
+        assert float(el.locator('[data-pe-out="total"]').get_attribute("data-value")) == dataflow.total_parameters(m)
+        assert float(el.locator('[data-pe-out="position-parameters"]').get_attribute("data-value")) == dataflow.position_parameters(m)
+        for s in dataflow.stages(m):
+            el.locator(f'[data-pe-stage="{s.key}"]').click()
+            assert el.locator('[data-pe-out="stage-name"]').inner_text() == s.name
+            assert float(el.locator('[data-pe-out="stage-parameters"]').get_attribute("data-value")) == s.parameters
+            shown = words()
+            assert not CJK_TEXT.search(shown), f"Chinese in the English panel ({key}, {s.key}): {CJK_TEXT.findall(shown)[:10]}"
+    assert "Data flow" in el.locator("[data-pe-toggle]").inner_text()
     sp.assert_clean()
 
 
@@ -714,24 +794,77 @@ def test_content_position_matches_posenc_naive_and_learned(visit, site_dir):
     sp.assert_clean()
 
 
-BAD_CONTENT_POSITION = [
-    ("position", "", "请填写位置 p"),
-    ("position", "-1", "不能是负数"),
-    ("position", "2.5", "整数"),
-    ("position", "abc", "不是数字"),
-    ("position", "2000000000", "10⁹"),
-]
+# The same bad inputs in each language (the widget's words: docs/javascripts/widgets/strings/<lang>.js).
+BAD_CONTENT_POSITION = {
+    "zh": [
+        ("position", "", "请填写位置 p"),
+        ("position", "-1", "不能是负数"),
+        ("position", "2.5", "整数"),
+        ("position", "abc", "不是数字"),
+        ("position", "2000000000", "10⁹"),
+    ],
+    "en": [
+        ("position", "", "Enter position p."),
+        ("position", "-1", "cannot be negative"),
+        ("position", "2.5", "whole number"),
+        ("position", "abc", "Position p must be a number"),
+        ("position", "2000000000", "10⁹"),
+    ],
+}
 
 
 @pytest.mark.build
 @pytest.mark.browser
-def test_content_position_bad_input_keeps_the_last_result(visit, site_dir):
-    sp, el = open_widget(visit, site_dir, "content-position")
-    drive_bad_input(el, BAD_CONTENT_POSITION, lambda el: value(el.locator('[data-pe-out="ratio"]')))
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_content_position_bad_input_keeps_the_last_result(visit, site_dir, lang):
+    sp, el = open_widget(visit, site_dir, "content-position", lang)
+    drive_bad_input(el, BAD_CONTENT_POSITION[lang], lambda el: value(el.locator('[data-pe-out="ratio"]')))
+    if lang != "zh":  # a converted widget speaks only the page's language: its readout at a row the table lacks too
+        el.locator(f'[data-preset="{configs.load("gpt2")["context"]}"]').click()
+        shown = el.locator(".pe-live").inner_text() + " ".join(
+            el.locator(".pe-live [aria-label], .pe-live [title]").evaluate_all(
+                "els => els.map(e => (e.getAttribute('aria-label') || '') + ' ' + (e.getAttribute('title') || ''))"))
+        assert "no such row" in shown
+        assert not CJK_TEXT.search(shown), f"Chinese in the English content-position: {CJK_TEXT.findall(shown)[:10]}"
     sp.assert_clean()
 
 
 # --- lesson 4 ----------------------------------------------------------------------------------------------
+
+
+# The same bad positions in each language (strings/<lang>.js); the table of scores stays as it was meanwhile.
+BAD_ROPE_PAIR_INPUT = {
+    "zh": [
+        ("m", "", "请填写"),
+        ("m", "abc", "不是数字"),
+        ("n", "-5", "不能是负数"),
+        ("n", "2000000000", "10⁹"),
+        ("m", "2.5", "整数"),
+    ],
+    "en": [
+        ("m", "", "Enter position m of q."),
+        ("m", "abc", "Position m of q must be a number"),
+        ("n", "-5", "cannot be negative"),
+        ("n", "2000000000", "10⁹"),
+        ("m", "2.5", "whole number"),
+    ],
+}
+
+
+@pytest.mark.build
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_rope_pair_bad_input_shows_message(visit, site_dir, lang):
+    sp, el = open_widget(visit, site_dir, "rope-pair", lang)
+    drive_bad_input(el, BAD_ROPE_PAIR_INPUT[lang], lambda el: values(el.locator("[data-pe-row] .pe-num")).tolist())
+    check_display(el)
+    if lang != "zh":  # a converted widget speaks only the page's language (its static figure is checked elsewhere)
+        el.locator("[data-pe-shift]").click()  # the note after a shift, too
+        shown = el.locator(".pe-live").inner_text() + " ".join(
+            el.locator(".pe-live [aria-label], .pe-live [title]").evaluate_all(
+                "els => els.map(e => (e.getAttribute('aria-label') || '') + ' ' + (e.getAttribute('title') || ''))"))
+        assert not CJK_TEXT.search(shown), f"Chinese in the English rope-pair: {CJK_TEXT.findall(shown)[:10]}"
+    sp.assert_clean()
 
 
 @pytest.mark.build
@@ -801,6 +934,41 @@ def test_scaling_explorer_matches_posenc_scaling(visit, site_dir):
     # every model in the list is one of models.yaml's RoPE models, with its own numbers
     keys = el.locator('[data-pe-input="model"] option').evaluate_all("els => els.map(e => e.value)")
     assert keys == [k for k in configs.keys() if configs.load(k).position == "rope"]
+    sp.assert_clean()
+
+
+# The same bad inputs in each language (strings/<lang>.js): the factor box, and the last valid table stays.
+BAD_SCALING_INPUT = {
+    "zh": [
+        ("factor", "", "请填写"),
+        ("factor", "abc", "不是数字"),
+        ("factor", "0.5", "不小于 1"),
+        ("factor", "-2", "不能是负数"),
+        ("factor", "65", "最大是 64"),
+    ],
+    "en": [
+        ("factor", "", "Enter extension factor s."),
+        ("factor", "abc", "Extension factor s must be a number"),
+        ("factor", "0.5", "must be at least 1"),
+        ("factor", "-2", "cannot be negative"),
+        ("factor", "65", "at most 64"),
+    ],
+}
+
+
+@pytest.mark.build
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_scaling_explorer_bad_input_shows_message(visit, site_dir, lang):
+    sp, el = open_widget(visit, site_dir, "scaling-explorer", lang)
+    drive_bad_input(el, BAD_SCALING_INPUT[lang], lambda el: values(el.locator('[data-pe-col="omega-scaled"]')).tolist())
+    check_display(el)
+    if lang != "zh":  # a converted widget speaks only the page's language
+        el.locator("details").first.evaluate("d => d.open = true")
+        shown = el.locator(".pe-live").inner_text() + " ".join(
+            el.locator(".pe-live [aria-label], .pe-live [title], .pe-live option").evaluate_all(
+                "els => els.map(e => (e.getAttribute('aria-label') || '') + ' ' + (e.getAttribute('title') || '') + ' ' + e.textContent)"))
+        assert not CJK_TEXT.search(shown), f"Chinese in the English scaling-explorer: {CJK_TEXT.findall(shown)[:10]}"
     sp.assert_clean()
 
 
@@ -967,30 +1135,62 @@ def test_alibi_bias_matches_posenc_relative(visit, site_dir):
     sp.assert_clean()
 
 
-BAD_ALIBI_INPUT = [
-    ("heads", "", "请填写头数 H"),
-    ("heads", "0", "最小是 1"),
-    ("heads", "-4", "不能是负数"),
-    ("heads", "2.5", "整数"),
-    ("heads", "abc", "不是数字"),
-    ("heads", "5000", "最大是 1,024"),
-    ("distance", "-1", "不能是负数"),
-    ("distance", "1.5", "整数"),
-    ("distance", "100000", "最大是"),
-]
+BAD_ALIBI_INPUT = {
+    "zh": [
+        ("heads", "", "请填写头数 H"),
+        ("heads", "0", "最小是 1"),
+        ("heads", "-4", "不能是负数"),
+        ("heads", "2.5", "整数"),
+        ("heads", "abc", "不是数字"),
+        ("heads", "5000", "最大是 1,024"),
+        ("distance", "-1", "不能是负数"),
+        ("distance", "1.5", "整数"),
+        ("distance", "100000", "最大是"),
+    ],
+    "en": [
+        ("heads", "", "Enter number of heads H."),
+        ("heads", "0", "is at least 1"),
+        ("heads", "-4", "cannot be negative"),
+        ("heads", "2.5", "whole number"),
+        ("heads", "abc", "must be a number"),
+        ("heads", "5000", "is at most 1,024"),
+        ("distance", "-1", "cannot be negative"),
+        ("distance", "1.5", "whole number"),
+        ("distance", "100000", "is at most"),
+    ],
+}
+
+
+def assert_no_chinese(el, name):
+    """A converted widget on an English page shows no Chinese: its text, and its labels for screen readers."""
+    shown = el.locator(".pe-live").inner_text() + " ".join(
+        el.locator(".pe-live [aria-label], .pe-live [title]").evaluate_all(
+            "els => els.map(e => (e.getAttribute('aria-label') || '') + ' ' + (e.getAttribute('title') || ''))"))
+    assert not CJK_TEXT.search(shown), f"Chinese in the English {name}: {CJK_TEXT.findall(shown)[:10]}"
 
 
 @pytest.mark.build
 @pytest.mark.browser
-def test_alibi_bias_bad_input_shows_a_message_and_keeps_the_last_result(visit, site_dir):
-    sp, el = open_widget(visit, site_dir, "alibi-bias")
-    drive_bad_input(el, BAD_ALIBI_INPUT,
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_alibi_bias_bad_input_shows_a_message_and_keeps_the_last_result(visit, site_dir, lang):
+    sp, el = open_widget(visit, site_dir, "alibi-bias", lang)
+    drive_bad_input(el, BAD_ALIBI_INPUT[lang],
                     lambda el: (values(el.locator('[data-pe-col="slope"]')).tolist(), value(el.locator('[data-pe-out="bias"]'))))
     check_display(el)
+    if lang != "zh":
+        el.locator('[data-pe-input="heads"]').fill("12")  # not a power of two: the added heads' mark and rule show
+        assert_no_chinese(el, "alibi-bias")
     sp.assert_clean()
 
 
-def check_t5(el, nb, md, bi, rel):
+# The words of t5-buckets' readout for each region (strings/<lang>.js), in each language.
+T5_REGION_WORDS = {
+    "zh": {"after": "查询后面的键都进桶 0", "exact": "精确区", "last": "最后一个桶", "log": "对数区"},
+    "en": {"after": "every key after the query goes into bucket 0", "exact": "Exact range", "last": "The last bucket", "log": "Logarithmic range"},
+}
+
+
+def check_t5(el, nb, md, bi, rel, lang="zh"):
     bucket = int(relative.t5_bucket(np.array(rel), bi, nb, md))
     assert value(el.locator('[data-pe-out="distance"]')) == rel
     assert value(el.locator('[data-pe-out="bucket"]')) == bucket
@@ -1012,17 +1212,18 @@ def check_t5(el, nb, md, bi, rel):
     first, last = next((f, l) for b, f, l in edges if b == own)
     r = abs(rel) if bi or rel <= 0 else 0
     text = el.locator(".pe-readout").inner_text()
+    words = T5_REGION_WORDS[lang]
     if rel > 0 and not bi:
-        assert bucket == 0 and "查询后面的键都进桶 0" in text, text
+        assert bucket == 0 and words["after"] in text, text
         return check_display(el)
     assert value(el.locator('[data-pe-out="bucket-first"]')) == first
     if r < one_side // 2:
-        assert first == last == r and "精确区" in text, text
+        assert first == last == r and words["exact"] in text, text
     elif own == edges[-1][0]:
-        assert first <= r and "最后一个桶" in text, text
+        assert first <= r and words["last"] in text, text
     else:
         assert value(el.locator('[data-pe-out="bucket-last"]')) == last
-        assert first <= r <= last and "对数区" in text, text
+        assert first <= r <= last and words["log"] in text, text
     check_display(el)
 
 
@@ -1055,27 +1256,44 @@ def test_t5_buckets_match_posenc_relative(visit, site_dir):
     sp.assert_clean()
 
 
-BAD_T5_INPUT = [
-    ("num-buckets", "", "请填写桶数 num_buckets"),
-    ("num-buckets", "1", "最小是 2"),
-    ("num-buckets", "0", "最小是 2"),
-    ("num-buckets", "32.5", "整数"),
-    ("num-buckets", "3", "精确桶"),  # bidirectional: one bucket per direction, none exact
-    ("max-distance", "8", "max_exact = 8"),  # 32 buckets, bidirectional: max_exact = 8
-    ("max-distance", "2", "max_exact"),
-    ("max-distance", "128.5", "整数"),
-    ("max-distance", "0", "最小是 1"),
-    ("max-distance", "2000000", "最大是"),
-    ("distance", "1.5", "整数"),
-    ("distance", "", "请填写相对位置"),
-]
+BAD_T5_INPUT = {
+    "zh": [
+        ("num-buckets", "", "请填写桶数 num_buckets"),
+        ("num-buckets", "1", "最小是 2"),
+        ("num-buckets", "0", "最小是 2"),
+        ("num-buckets", "32.5", "整数"),
+        ("num-buckets", "3", "精确桶"),  # bidirectional: one bucket per direction, none exact
+        ("max-distance", "8", "max_exact = 8"),  # 32 buckets, bidirectional: max_exact = 8
+        ("max-distance", "2", "max_exact"),
+        ("max-distance", "128.5", "整数"),
+        ("max-distance", "0", "最小是 1"),
+        ("max-distance", "2000000", "最大是"),
+        ("distance", "1.5", "整数"),
+        ("distance", "", "请填写相对位置"),
+    ],
+    "en": [
+        ("num-buckets", "", "Enter number of buckets num_buckets."),
+        ("num-buckets", "1", "is at least 2"),
+        ("num-buckets", "0", "is at least 2"),
+        ("num-buckets", "32.5", "whole number"),
+        ("num-buckets", "3", "no exact bucket in each direction"),
+        ("max-distance", "8", "max_exact = 8"),
+        ("max-distance", "2", "max_exact"),
+        ("max-distance", "128.5", "whole number"),
+        ("max-distance", "0", "is at least 1"),
+        ("max-distance", "2000000", "is at most"),
+        ("distance", "1.5", "whole number"),
+        ("distance", "", "Enter relative position"),
+    ],
+}
 
 
 @pytest.mark.build
 @pytest.mark.browser
-def test_t5_buckets_bad_input_shows_a_message_never_a_clamp(visit, site_dir):
-    sp, el = open_widget(visit, site_dir, "t5-buckets")
-    drive_bad_input(el, BAD_T5_INPUT,
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_t5_buckets_bad_input_shows_a_message_never_a_clamp(visit, site_dir, lang):
+    sp, el = open_widget(visit, site_dir, "t5-buckets", lang)
+    drive_bad_input(el, BAD_T5_INPUT[lang],
                     lambda el: (values(el.locator('[data-pe-col="first"]')).tolist(), value(el.locator('[data-pe-out="bucket"]'))))
     # switching to causal makes max_exact 16: a max_distance of 12 that fitted both ways no longer does
     el.locator('[data-pe-input="max-distance"]').fill("12")
@@ -1084,7 +1302,9 @@ def test_t5_buckets_bad_input_shows_a_message_never_a_clamp(visit, site_dir):
     expect(el.locator('[data-pe-error="max-distance"]')).to_contain_text("max_exact = 16")
     el.locator('[data-pe-input="bidirectional-true"]').check()
     expect(el.locator('[data-pe-error="max-distance"]')).to_be_hidden()
-    check_t5(el, 32, 12, True, int(el.locator('[data-pe-input="distance"]').input_value()))
+    check_t5(el, 32, 12, True, int(el.locator('[data-pe-input="distance"]').input_value()), lang)
+    if lang != "zh":
+        assert_no_chinese(el, "t5-buckets")
     sp.assert_clean()
 
 

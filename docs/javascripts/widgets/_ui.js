@@ -17,10 +17,16 @@ export function pageLanguage() {
   return LANGUAGES.includes(lang) ? lang : "zh";
 }
 
-// Only the page's own table is fetched: a page shows one language, and every widget's words in every
-// language would cost a phone on a slow network bytes it never shows. A link into the other language is
-// a full page load (docs/javascripts/alternate.js), so the language cannot change under this module.
-const STRINGS = (await import(`./strings/${pageLanguage()}.js`)).default;
+// Only the page's own language is fetched, and of it only the shared words (strings/<lang>.js) and the
+// words of the widgets the page mounts (strings/<lang>/<widget>.js, loadWidgetStrings): every widget's words
+// in every language would cost a phone on a slow network bytes it never shows. A link into the other
+// language is a full page load (docs/javascripts/alternate.js), so the language cannot change under this module.
+const STRINGS = { ...(await import(`./strings/${pageLanguage()}.js`)).default };
+
+/** Adds widget ``name``'s words in the page's language to the table; widgets/index.js calls it before mounting. */
+export async function loadWidgetStrings(name) {
+  Object.assign(STRINGS, (await import(`./strings/${pageLanguage()}/${name}.js`)).default);
+}
 
 /** The page language's string table. */
 export function strings() {
@@ -278,7 +284,7 @@ export function pageOptions(el, spec, limits = {}) {
       else {
         const check = limits[key];
         const wrong = check && list.map((v) => parseInput(String(v), { label: attr, ...check })).find((r) => !r.ok);
-        if (wrong) problems.push(wrong.message.replace(/[。.]$/, ""));
+        if (wrong) problems.push(wrong.message.replace(/[\u3002.]$/, ""));
         else out[key] = kind === "numbers" ? list : list[0];
       }
     } else out[key] = text;

@@ -11,7 +11,7 @@
 //   data-factor    the reach's factor f > 1 (the lesson uses 10: ln 10 / m)
 import { formatInt, formatNumber, formatSci } from "../posenc-math/format.js";
 import { alibiBias, alibiReach, alibiSlopes, alibiWeightRatio } from "../posenc-math/relative.js";
-import { activate, chartWidth, fill, frame, h, num, numberField, pageOptions, s, scroller, selectField, setNum, showFailure, slider } from "./_ui.js";
+import { activate, chartWidth, fill, frame, h, num, numberField, pageOptions, s, scroller, selectField, setNum, showFailure, slider, t } from "./_ui.js";
 
 const MAX_HEADS = 1024; // a table and a plot of every head still load at once
 const MAX_CURVES = 64; // faint weight curves drawn for the other heads (evenly spaced beyond that)
@@ -35,7 +35,7 @@ export function mount(el) {
   try {
     opt = pageOptions(el, { heads: "int", head: "int", distance: "int", span: "int", factor: "number" });
     if (opt.heads < 1 || opt.heads > MAX_HEADS || opt.head < 1 || opt.head > opt.heads || opt.span < 1 || opt.distance < 0 || opt.distance > opt.span || !(opt.factor > 1)) {
-      throw new Error(`页面传入的参数不合要求：要 1 ≤ data-head ≤ data-heads ≤ ${formatInt(MAX_HEADS)}，0 ≤ data-distance ≤ data-span，data-factor > 1。下面是构建时画好的静态图。`);
+      throw new Error(t("alibi-bias.bad_options", { max: formatInt(MAX_HEADS) }));
     }
   } catch (err) {
     showFailure(el, err.message);
@@ -44,14 +44,14 @@ export function mount(el) {
   const state = { n: opt.heads, h: opt.head, r: opt.distance, slopes: alibiSlopes(opt.heads) };
   const f = opt.factor;
   const fText = formatNumber(f, Number.isInteger(f) ? 0 : 2);
-  const root = frame(el, "试一试：选头数和其中一个头，看偏置怎样随距离压低注意力权重");
+  const root = frame(el, t("alibi-bias.title"));
 
-  const headsField = numberField({ label: "头数 H", kind: "int", min: 1, max: MAX_HEADS }, state.n, (v) => setHeads(v), { name: "heads", size: 5 });
+  const headsField = numberField({ label: t("alibi-bias.heads"), kind: "int", min: 1, max: MAX_HEADS }, state.n, (v) => setHeads(v), { name: "heads", size: 5 });
   const headPicker = h("div", { class: "pe-field-slot" });
   const headNote = h("p", { class: "pe-status", role: "status", "data-pe-status": "" });
   const range = { min: 0, max: opt.span, step: 1 };
-  const rField = numberField({ label: "距离 m − n（往前数几个 token）", kind: "int", min: 0, max: opt.span }, state.r, (v) => setR(v, false), { name: "distance", size: 6 });
-  const rSlider = slider("距离 m − n（滑块）", range, state.r, (v) => setR(v, true), "distance-slider");
+  const rField = numberField({ label: t("alibi-bias.distance"), kind: "int", min: 0, max: opt.span }, state.r, (v) => setR(v, false), { name: "distance", size: 6 });
+  const rSlider = slider(t("alibi-bias.distance_slider"), range, state.r, (v) => setR(v, true), "distance-slider");
 
   const out = {
     h: num(0, "", { "data-pe-out": "head" }),
@@ -67,8 +67,9 @@ export function mount(el) {
   const readout = h(
     "div",
     { class: "pe-readout", "aria-live": "polite" },
-    h("p", {}, "第 ", out.h, " 个头的斜率 a_h = ", out.slope, "（约 1/", out.inverse, "）。距离 m − n = ", out.r, " 时，偏置 −a_h·(m − n) = ", out.bias, "，权重因子 exp(−a_h·(m − n)) = ", out.weight, "。"),
-    h("p", {}, `只靠偏置，把一个键的权重压到 1/${fText} 的距离是 ln ${fText} / a_h = `, out.reach, " 个 token", reachNote, "。"),
+    h("p", {}, t("alibi-bias.readout_1"), out.h, t("alibi-bias.readout_2"), out.slope, t("alibi-bias.readout_3"), out.inverse,
+      t("alibi-bias.readout_4"), out.r, t("alibi-bias.readout_5"), out.bias, t("alibi-bias.readout_6"), out.weight, t("alibi-bias.readout_7")),
+    h("p", {}, t("alibi-bias.reach_1", { f: fText }), out.reach, t("alibi-bias.reach_2"), reachNote, t("alibi-bias.reach_3")),
     rule,
   );
 
@@ -76,7 +77,7 @@ export function mount(el) {
   const biasPlot = s("svg", { class: "pe-plot", viewBox: `0 0 ${W} ${H}`, role: "img" });
   const weightPlot = s("svg", { class: "pe-plot", viewBox: `0 0 ${W} ${H}`, role: "img" });
   const table = h("table", { class: "pe-table" });
-  const tableBox = scroller("每个头的斜率表（可滚动）", table);
+  const tableBox = scroller(t("alibi-bias.table_scroll"), table);
   tableBox.classList.add("pe-scroll--tall");
   root.append(
     h("div", { class: "pe-controls" }, headsField.wrap, headPicker),
@@ -84,26 +85,26 @@ export function mount(el) {
     h("div", { class: "pe-controls" }, rField.wrap, h("div", { class: "pe-field pe-field--slider" }, rSlider)),
     readout,
     h("div", { class: "pe-plots" },
-      h("figure", { class: "pe-plotbox pe-plotbox--wide" }, h("figcaption", {}, "每个头的斜率 a_h（纵轴是 log₂ a_h）"), slopePlot),
-      h("figure", { class: "pe-plotbox" }, h("figcaption", {}, "所选的头：偏置 −a_h·(m − n)"), biasPlot),
+      h("figure", { class: "pe-plotbox pe-plotbox--wide" }, h("figcaption", {}, t("alibi-bias.slopes_caption")), slopePlot),
+      h("figure", { class: "pe-plotbox" }, h("figcaption", {}, t("alibi-bias.bias_caption")), biasPlot),
       h("figure", { class: "pe-plotbox" },
-        h("figcaption", {}, "权重因子 exp(−a_h·(m − n))"),
-        h("ul", { class: "pe-legend", "aria-label": "图例" },
-          h("li", {}, h("span", { class: "pe-legend__line", "aria-hidden": "true" }), "所选的头"),
-          h("li", {}, h("span", { class: "pe-legend__line pe-legend__line--faint", "aria-hidden": "true" }), "其他头"),
-          h("li", {}, h("span", { class: "pe-legend__ref", "aria-hidden": "true" }), `1/${fText} 和它的距离`),
+        h("figcaption", {}, t("alibi-bias.weights_caption")),
+        h("ul", { class: "pe-legend", "aria-label": t("alibi-bias.legend") },
+          h("li", {}, h("span", { class: "pe-legend__line", "aria-hidden": "true" }), t("alibi-bias.legend_chosen")),
+          h("li", {}, h("span", { class: "pe-legend__line pe-legend__line--faint", "aria-hidden": "true" }), t("alibi-bias.legend_others")),
+          h("li", {}, h("span", { class: "pe-legend__ref", "aria-hidden": "true" }), t("alibi-bias.legend_ref", { f: fText })),
         ),
         weightPlot,
       ),
     ),
-    h("details", {}, h("summary", {}, "每个头的斜率和“压到 1/", fText, "”的距离"), tableBox),
+    h("details", {}, h("summary", {}, t("alibi-bias.table_summary", { f: fText })), tableBox),
   );
 
   function setHeads(n) {
     const slopes = alibiSlopes(n);
     let note = "";
     if (state.h > n) {
-      note = `原来看的第 ${state.h} 个头在 ${n} 个头里没有了，改看最后一个头（第 ${n} 个）。`;
+      note = t("alibi-bias.head_gone", { h: state.h, n });
       state.h = n;
     }
     Object.assign(state, { n, slopes });
@@ -127,8 +128,8 @@ export function mount(el) {
   }
 
   function drawHeadPicker() {
-    const options = Array.from(state.slopes, (m, i) => [String(i + 1), `第 ${i + 1} 个头（a_h = ${fmtSlope(m)}）`]);
-    fill(headPicker, selectField("看第几个头", options, state.h, (v) => setHead(Number(v)), "head").wrap);
+    const options = Array.from(state.slopes, (m, i) => [String(i + 1), t("alibi-bias.head_option", { h: i + 1, m: fmtSlope(m) })]);
+    fill(headPicker, selectField(t("alibi-bias.head_pick"), options, state.h, (v) => setHead(Number(v)), "head").wrap);
   }
 
   function renderAll() {
@@ -136,12 +137,12 @@ export function mount(el) {
     const p = powerOfTwoPart(n);
     fill(rule,
       n === p
-        ? `H = ${formatInt(n)} 是 2 的幂：斜率是首项和公比都为 2^(−8/${formatInt(n)}) 的等比数列，第 h 个头 a_h = 2^(−8h/${formatInt(n)})。`
-        : `H = ${formatInt(n)} 不是 2 的幂：前 ${formatInt(p)} 个头用 ${formatInt(p)} 个头的那组斜率，后 ${formatInt(n - p)} 个头取 ${formatInt(2 * p)} 个头那组斜率里的第 1、3、5…… 个，正好插在前面的斜率之间。`,
+        ? t("alibi-bias.rule_power", { n: formatInt(n) })
+        : t("alibi-bias.rule_other", { n: formatInt(n), p: formatInt(p), rest: formatInt(n - p), double: formatInt(2 * p) }),
     );
     fill(table,
-      h("caption", {}, `${formatInt(n)} 个头的斜率；“压到 1/${fText}”的距离 = ln ${fText} / a_h${n === p ? "" : "；＊：H 不是 2 的幂时补上的头"}`),
-      h("thead", {}, h("tr", {}, ["头 h", "斜率 a_h", "1/a_h", `压到 1/${fText} 的距离`].map((t) => h("th", { scope: "col" }, t)))),
+      h("caption", {}, t("alibi-bias.table_caption", { n: formatInt(n), f: fText }), n === p ? "" : t("alibi-bias.table_caption_extra", { mark: t("alibi-bias.extra_mark") })),
+      h("thead", {}, h("tr", {}, [t("alibi-bias.col_head"), t("alibi-bias.col_slope"), "1/a_h", t("alibi-bias.col_reach", { f: fText })].map((c) => h("th", { scope: "col" }, c)))),
       h(
         "tbody",
         {},
@@ -150,7 +151,7 @@ export function mount(el) {
           return h(
             "tr",
             { "data-pe-row": i + 1 },
-            h("th", { scope: "row" }, String(i + 1), i >= p ? "＊" : ""),
+            h("th", { scope: "row" }, String(i + 1), i >= p ? t("alibi-bias.extra_mark") : ""),
             h("td", {}, num(m, fmtSlope(m), { "data-pe-col": "slope" })),
             h("td", {}, num(1 / m, formatNumber(1 / m, 1), { "data-pe-col": "inverse-slope" })),
             h("td", {}, num(reach, fmtReach(reach), { "data-pe-col": "reach" })),
@@ -174,7 +175,7 @@ export function mount(el) {
     setNum(out.bias, b, formatNumber(b, 3));
     setNum(out.weight, w, fmtWeight(w));
     setNum(out.reach, reach, fmtReach(reach));
-    reachNote.textContent = reach > opt.span ? `（比图的横轴 ${formatInt(opt.span)} 还远）` : "";
+    reachNote.textContent = reach > opt.span ? t("alibi-bias.reach_beyond", { span: formatInt(opt.span) }) : "";
     drawBias(m);
     drawWeights(m, reach);
   }
@@ -182,7 +183,7 @@ export function mount(el) {
   const x = (r) => PAD.l + (r / opt.span) * (W - PAD.l - PAD.r);
   const xAxis = (svg) => [
     [0, opt.span / 2, opt.span].map((r) => s("text", { class: "pe-plot__tick", x: x(r), y: H - PAD.b + 18, "text-anchor": "middle" }, formatInt(r))),
-    s("text", { class: "pe-plot__tick", x: (W + PAD.l) / 2, y: H - 4, "text-anchor": "middle" }, "距离 m − n（token）"),
+    s("text", { class: "pe-plot__tick", x: (W + PAD.l) / 2, y: H - 4, "text-anchor": "middle" }, t("alibi-bias.axis_distance")),
   ];
 
   function drawSlopes() {
@@ -195,7 +196,7 @@ export function mount(el) {
     const py = (v) => PAD.t + ((hi - v) / (hi - lo || 1)) * (H - PAD.t - PAD.b);
     const radius = Math.max(1.2, Math.min(4, 160 / n));
     const ticks = Array.from({ length: hi - lo + 1 }, (_, k) => lo + k).filter((v, _, all) => all.length <= 9 || v % 2 === 0);
-    slopePlot.setAttribute("aria-label", `${formatInt(n)} 个头的斜率，从第 1 个头的 ${fmtSlope(slopes[0])} 到最小的 ${fmtSlope(Math.min(...slopes))}；选中的是第 ${state.h} 个头`);
+    slopePlot.setAttribute("aria-label", t("alibi-bias.slopes_aria", { n: formatInt(n), first: fmtSlope(slopes[0]), min: fmtSlope(Math.min(...slopes)), h: state.h }));
     fill(slopePlot,
       ticks.map((v) => [
         s("line", { class: "pe-plot__grid", x1: PAD.l, x2: W - PAD.r, y1: py(v), y2: py(v) }),
@@ -203,14 +204,14 @@ export function mount(el) {
       ]),
       logs.map((v, i) => s("circle", { class: i >= p ? "pe-plot__point pe-plot__point--extra" : "pe-plot__point", cx: px(i), cy: py(v), r: radius })),
       s("circle", { class: "pe-plot__dot", cx: px(state.h - 1), cy: py(logs[state.h - 1]), r: radius + 3 }),
-      s("text", { class: "pe-plot__tick", x: (W + PAD.l) / 2, y: H - 4, "text-anchor": "middle" }, n === p ? `头 h = 1 … ${formatInt(n)}` : `头 h = 1 … ${formatInt(n)}（空心：补上的 ${formatInt(n - p)} 个头）`),
+      s("text", { class: "pe-plot__tick", x: (W + PAD.l) / 2, y: H - 4, "text-anchor": "middle" }, n === p ? t("alibi-bias.axis_heads", { n: formatInt(n) }) : t("alibi-bias.axis_heads_extra", { n: formatInt(n), extra: formatInt(n - p) })),
     );
   }
 
   function drawBias(m) {
     const low = -m * opt.span;
     const py = (v) => PAD.t + (v / low) * (H - PAD.t - PAD.b);
-    biasPlot.setAttribute("aria-label", `一条直线：偏置从距离 0 的 0 降到距离 ${formatInt(opt.span)} 的 ${formatNumber(low, 2)}，斜率 −a_h`);
+    biasPlot.setAttribute("aria-label", t("alibi-bias.bias_aria", { span: formatInt(opt.span), low: formatNumber(low, 2) }));
     fill(biasPlot,
       [0, low / 2, low].map((v) => [
         s("line", { class: "pe-plot__grid", x1: PAD.l, x2: W - PAD.r, y1: py(v), y2: py(v) }),
@@ -231,7 +232,7 @@ export function mount(el) {
     }).join(" ");
     const every = Math.ceil(state.n / MAX_CURVES);
     const others = Array.from(state.slopes).filter((_, i) => i !== state.h - 1 && i % every === 0);
-    weightPlot.setAttribute("aria-label", `曲线 exp(−a_h·(m − n))：所选的头从 1 降到距离 ${formatInt(opt.span)} 的 ${fmtWeight(alibiWeightRatio(m, opt.span))}；虚线标出 1/${fText} 和它出现的距离 ${fmtReach(reach)}`);
+    weightPlot.setAttribute("aria-label", t("alibi-bias.weights_aria", { span: formatInt(opt.span), end: fmtWeight(alibiWeightRatio(m, opt.span)), f: fText, reach: fmtReach(reach) }));
     fill(weightPlot,
       [0, 0.5, 1].map((v) => [
         s("line", { class: "pe-plot__grid", x1: PAD.l, x2: W - PAD.r, y1: py(v), y2: py(v) }),

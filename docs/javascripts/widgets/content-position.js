@@ -11,7 +11,7 @@
 import { formatInt, formatNumber, formatSci } from "../posenc-math/format.js";
 import { hasRow, tableParameters } from "../posenc-math/learned.js";
 import { rawIndexContentRatio } from "../posenc-math/naive.js";
-import { activate, button, chartWidth, fill, frame, h, num, numberField, pageOptionsOrFail, refuse, s, selectField, setNum } from "./_ui.js";
+import { activate, button, chartWidth, fill, frame, h, num, numberField, pageOptionsOrFail, refuse, s, selectField, setNum, t } from "./_ui.js";
 
 const W = chartWidth(480); // 400 on a phone: its text stays legible (_ui.js)
 const H = 230;
@@ -31,18 +31,18 @@ export function mount(el) {
     rows: { kind: "int", min: 1 },
     width: { kind: "int", min: 1 },
   });
-  if (!opt.rms.every((r) => r > 0)) refuse(el, `页内实验的参数不合要求：data-rms="${opt.rms.join(",")}" 的每个值都要大于 0（均方根）。下面是构建时画好的静态图。`);
+  if (!opt.rms.every((r) => r > 0)) refuse(el, t("content-position.bad_rms", { rms: opt.rms.join(",") }));
   const state = { p: opt.position, rms: opt.rms[0] };
-  const root = frame(el, "试一试：把编号 p 直接加进每一维，内容还剩多少？位置表查得到第 p 行吗？");
+  const root = frame(el, t("content-position.title"));
 
-  const pField = numberField({ label: "位置 p", kind: "position" }, state.p, (v) => setP(v, false), { name: "position" });
+  const pField = numberField({ label: t("content-position.position"), kind: "position" }, state.p, (v) => setP(v, false), { name: "position" });
   const presets = h(
     "div",
-    { class: "pe-presets", role: "group", "aria-label": "预设位置" },
-    h("span", { class: "pe-presets__label" }, "预设："),
+    { class: "pe-presets", role: "group", "aria-label": t("content-position.presets") },
+    h("span", { class: "pe-presets__label" }, t("content-position.presets_label")),
     opt.presets.map((p) => button(formatInt(p), () => setP(p, true), { "data-preset": p })),
   );
-  const rmsField = selectField("词向量每一维的均方根 σ", opt.rms.map((r) => [String(r), `σ = ${sigma(r)}`]), String(state.rms), (v) => {
+  const rmsField = selectField(t("content-position.rms"), opt.rms.map((r) => [String(r), `σ = ${sigma(r)}`]), String(state.rms), (v) => {
     state.rms = Number(v);
     render();
   }, "rms");
@@ -77,18 +77,18 @@ export function mount(el) {
     setNum(out.rms, rms, sigma(rms));
     if (p === 0) {
       setNum(out.ratio, NaN, "");
-      fill(naive, "位置 p = ", out.p, "：朴素方案在位置 0 加的是 0，什么也没加，内容与位置之比没有定义。换一个不小于 1 的位置看看。");
+      fill(naive, t("content-position.p_is"), out.p, t("content-position.zero"));
     } else {
       const r = rawIndexContentRatio(p, rms);
       setNum(out.ratio, r, pct(r));
-      fill(naive, "位置 p = ", out.p, "：加进去的位置信号每一维都是 ", formatInt(p), "，内容（每一维均方根 σ = ", out.rms, "）只剩它的 ", out.ratio, "。");
+      fill(naive, t("content-position.p_is"), out.p, t("content-position.ratio_1"), formatInt(p), t("content-position.ratio_2"), out.rms, t("content-position.ratio_3"), out.ratio, t("content-position.ratio_4"));
     }
     const ok = hasRow(opt.rows, p);
     const shortBy = p - opt.rows + 1;
     fill(lookup,
-      "位置表有 ", out.rows, " 行（0 … ", out.last, "），共 ", formatInt(opt.rows), " × ", formatInt(opt.width), " = ", out.params, " 个参数。第 p 行：",
-      h("strong", { "data-pe-out": "has-row", "data-value": ok ? "1" : "0" }, ok ? "✓ 查得到" : "✗ 查无此行"),
-      ok ? "。" : ["（torch 会抛 IndexError）：表至少要有 ", formatInt(p + 1), " 行，还差 ", num(shortBy, formatInt(shortBy), { "data-pe-out": "rows-short" }), " 行。"],
+      t("content-position.table_1"), out.rows, t("content-position.table_2"), out.last, t("content-position.table_3"), formatInt(opt.rows), " × ", formatInt(opt.width), " = ", out.params, t("content-position.table_4"),
+      h("strong", { "data-pe-out": "has-row", "data-value": ok ? "1" : "0" }, ok ? t("content-position.has_row") : t("content-position.no_row")),
+      ok ? t("content-position.found_end") : [t("content-position.missing_1"), formatInt(p + 1), t("content-position.missing_2"), num(shortBy, formatInt(shortBy), { "data-pe-out": "rows-short" }), t("content-position.missing_3")],
     );
     drawPlot();
   }
@@ -102,7 +102,7 @@ export function mount(el) {
     const hi = Math.max(0, Math.ceil(Math.log10(Math.max(...ys.flat()))));
     const x = (p) => PAD.l + (Math.log10(p) / Math.log10(top)) * (W - PAD.l - PAD.r);
     const y = (v) => PAD.t + ((hi - Math.log10(v)) / (hi - lo || 1)) * (H - PAD.t - PAD.b);
-    svg.setAttribute("aria-label", `折线图（双对数坐标）：横轴位置 p 从 1 到 ${formatInt(top)}，纵轴内容 ÷ 位置信号；每条线对应一个 σ，都随 p 下降，没有下限`);
+    svg.setAttribute("aria-label", t("content-position.plot", { top: formatInt(top) }));
     const line = (r, i) => s("polyline", { class: `pe-plot__line${r === state.rms ? "" : " pe-plot__line--before"}`, points: xs.map((p, k) => `${x(p).toFixed(1)},${y(ys[i][k]).toFixed(1)}`).join(" ") });
     fill(svg,
       Array.from({ length: hi - lo + 1 }, (_, k) => lo + k).map((e) => [
@@ -110,7 +110,7 @@ export function mount(el) {
         s("text", { class: "pe-plot__tick", x: PAD.l - 6, y: y(10 ** e) + 5, "text-anchor": "end" }, percentTick(e + 2)),
       ]),
       Array.from({ length: decades + 1 }, (_, e) => s("text", { class: "pe-plot__tick", x: x(10 ** e), y: H - PAD.b + 17, "text-anchor": "middle" }, e > 3 ? `10${sup(e)}` : formatInt(10 ** e))),
-      s("text", { class: "pe-plot__tick", x: (W + PAD.l) / 2, y: H - 4, "text-anchor": "middle" }, "位置 p（对数刻度）"),
+      s("text", { class: "pe-plot__tick", x: (W + PAD.l) / 2, y: H - 4, "text-anchor": "middle" }, t("content-position.x_axis")),
       opt.rms.map(line),
       state.p >= 1 ? s("circle", { class: "pe-plot__dot", r: 5, cx: x(state.p), cy: y(rawIndexContentRatio(state.p, state.rms)), "data-pe-out": "point" }) : null,
     );

@@ -3,6 +3,9 @@
 // input and output shapes and its parameters for the chosen model, and where that model's position
 // method enters. Nothing is computed here: posenc/dataflow.py computes every shape and count and the
 // build writes them to assets/dataflow.json (tools/mkdocs_hooks.py), which this file only shows.
+// Its words: the panel's own from strings/<lang>.js (t()), the data's (stage, tensor and model names, where
+// position enters) from the data itself, which the build writes in each language: an English page
+// (<html lang="en">) fetches en/assets/dataflow.json, the same numbers in English words.
 //
 // The page passes every starting value (data-*, all required; this file holds no defaults;
 // posenc/examples.py WIDGET_DEFAULTS["dataflow"] is what the widget() macro writes):
@@ -15,19 +18,21 @@
 // are one Tab stop: Tab reaches the chosen stage, the arrow keys (Home, End) move between stages, and
 // Enter or Space chooses one.
 import { formatInt } from "../posenc-math/format.js";
-import { activate, fill, h, num, pageOptionsOrFail, refuse, selectField, uid } from "./_ui.js";
+import { activate, fill, h, num, pageLanguage, pageOptionsOrFail, refuse, selectField, t, uid } from "./_ui.js";
 
 const NARROW = "(max-width: 44.984375em)"; // Material's phone and small-tablet layout
 
-const TAGS = { V: "已核实", V3: "副本核实", U: "未核实" };
+// The data in each language, beside the pages of that language (tools/mkdocs_hooks.py _dataflow_json).
+const DATA = { zh: "../../assets/dataflow.json", en: "../../en/assets/dataflow.json" };
 const shape = (dims) => dims.map((d) => (d === "T" ? "T" : formatInt(d))).join(" × ");
 
-// assets/dataflow.json, fetched once per visit: instant navigation reuses it on the next page.
+// The page language's data, fetched once per visit: instant navigation reuses it on the next page (a link
+// into the other language is a full page load, so the language never changes under this module).
 let shared = null;
 
 async function load(raw) {
   if (raw) return JSON.parse(raw);
-  shared ??= fetch(new URL("../../assets/dataflow.json", import.meta.url)).then((res) => {
+  shared ??= fetch(new URL(DATA[pageLanguage()], import.meta.url)).then((res) => {
     if (!res.ok) throw new Error(`HTTP ${res.status}`);
     return res.json();
   });
@@ -45,25 +50,26 @@ export async function mount(el) {
   try {
     data = await load(opt.data);
   } catch (err) {
-    refuse(el, `数据流面板没能读到它的数据（${err.message}），下面是构建时画好的静态图。`);
+    refuse(el, t("dataflow.no_data", { error: err.message }));
   }
-  const bad = (what) => refuse(el, `数据流面板的参数不合要求：${what}。下面是构建时画好的静态图。`);
+  const bad = (what) => refuse(el, t("dataflow.bad", { what }));
+  const names = (list) => list.join(t("dataflow.name_join"));
   const { lessons, topics, stages, models } = data;
-  if (![...lessons, "all"].includes(opt.lesson)) bad(`data-lesson="${opt.lesson}" 要是 ${[...lessons, "all"].join("、")} 之一`);
+  if (![...lessons, "all"].includes(opt.lesson)) bad(t("dataflow.bad_lesson", { lesson: opt.lesson, choices: names([...lessons, "all"]) }));
   const first = opt.model || data.start[opt.lesson];
-  if (!models.some((m) => m.key === first)) bad(`数据里没有模型「${first}」，有的是 ${models.map((m) => m.key).join("、")}`);
+  if (!models.some((m) => m.key === first)) bad(t("dataflow.bad_model", { model: first, models: names(models.map((m) => m.key)) }));
   for (const m of models) {
     const missing = stages.filter(([key]) => !m.stages[key]).map(([key]) => key);
-    if (missing.length) bad(`模型「${m.key}」的数据缺少环节 ${missing.join("、")}`);
+    if (missing.length) bad(t("dataflow.missing_stages", { model: m.key, stages: names(missing) }));
   }
 
   const here = lessons.indexOf(opt.lesson);
   const lessonOf = (topic) => topics[topic][0];
   const state = (topic) => (opt.lesson === "all" || lessons.indexOf(lessonOf(topic)) < here ? "learned" : lessonOf(topic) === opt.lesson ? "new" : "later");
-  const lessonText = (topic) => `第 ${lessonOf(topic)} 课`;
-  const stateText = { learned: "已学", new: "本课", later: "还没学" };
+  const lessonText = (topic) => t("dataflow.lesson", { n: lessonOf(topic) });
+  const stateText = (st) => t(`dataflow.state_${st}`);
   const ui = { model: models.find((m) => m.key === first), stage: null };
-  const title = opt.lesson === "all" ? "数据流：一个 token 序列怎样走到 logits，位置从哪里进入" : `数据流：学到第 ${opt.lesson} 课为止（点一个环节看形状和参数）`;
+  const title = opt.lesson === "all" ? t("dataflow.title_home") : t("dataflow.title_lesson", { n: opt.lesson });
   const bodyId = uid("flow");
   const titleId = uid("title");
   const toggle = h("button", { type: "button", class: "pe-flow__toggle", "aria-controls": bodyId, "data-pe-toggle": "" });
@@ -71,12 +77,12 @@ export async function mount(el) {
   const root = h("div", { class: "pe-live pe-flowpanel", role: "group", "aria-labelledby": titleId },
     h("p", { class: "pe-live__title pe-flow__head", id: titleId }, toggle), body);
 
-  const picker = selectField("模型", models.map((m) => [m.key, m.name]), first, (key) => {
+  const picker = selectField(t("dataflow.model"), models.map((m) => [m.key, m.name]), first, (key) => {
     ui.model = models.find((m) => m.key === key);
     render();
   }, "model");
   const summary = h("div", { class: "pe-readout", "aria-live": "polite", "data-pe-out": "summary" });
-  const row = h("ol", { class: "pe-flow", "aria-label": "数据流的环节（按顺序；方向键在环节之间移动）", onkeydown: moveFocus });
+  const row = h("ol", { class: "pe-flow", "aria-label": t("dataflow.stages_label"), onkeydown: moveFocus });
   const detail = h("div", { class: "pe-readout pe-flow__detail", "aria-live": "polite", "data-pe-out": "detail" });
   const fields = h("ul", {});
   body.append(
@@ -84,24 +90,24 @@ export async function mount(el) {
     h("div", { class: "pe-controls" }, picker.wrap),
     summary,
     row,
-    h("p", { class: "pe-note" }, "带「每层」的环节在每一层各做一遍；◆ 标出这个模型的位置信息从哪里进入。灰色虚线框是后面的课才讲的环节。"),
+    h("p", { class: "pe-note" }, t("dataflow.legend")),
     detail,
-    h("details", {}, h("summary", {}, "这个模型的配置（数值与核实标记）"), fields),
+    h("details", {}, h("summary", {}, t("dataflow.config")), fields),
   );
 
   function entryLine([topic, text], i) {
     const later = state(topic) === "later";
-    return h("li", { "data-pe-entry": i, "data-state": state(topic) }, text, `（${lessonText(topic)}${later ? "讲，还没学到" : ""}）`);
+    return h("li", { "data-pe-entry": i, "data-state": state(topic) }, text, t(later ? "dataflow.entry_later" : "dataflow.entry_lesson", { lesson: lessonText(topic) }));
   }
 
   function render() {
     const m = ui.model;
     const entries = stages.flatMap(([key, name]) => m.stages[key].entries.map((e) => [name, e]));
     fill(summary,
-      h("p", {}, `${m.name}：位置方案「${m.method_name}」，位置相关的参数 `, num(m.position_parameters, formatInt(m.position_parameters), { "data-pe-out": "position-parameters" }),
-        " 个；整个模型 ", num(m.total, formatInt(m.total), { "data-pe-out": "total" }), " 个参数。"),
-      h("p", {}, "位置从哪里进入："),
-      h("ul", {}, entries.length ? entries.map(([name, e], i) => entryLine([e[0], `${name}：${e[1]}`], i)) : entryLine(m.note, 0)),
+      h("p", {}, t("dataflow.summary_1", { model: m.name, method: m.method_name }), num(m.position_parameters, formatInt(m.position_parameters), { "data-pe-out": "position-parameters" }),
+        t("dataflow.summary_2"), num(m.total, formatInt(m.total), { "data-pe-out": "total" }), t("dataflow.summary_3")),
+      h("p", {}, t("dataflow.where")),
+      h("ul", {}, entries.length ? entries.map(([name, e], i) => entryLine([e[0], t("dataflow.stage_entry", { stage: name, text: e[1] })], i)) : entryLine(m.note, 0)),
     );
     fill(row, stages.map(([key, name, topic, perLayer]) => {
       const s = m.stages[key];
@@ -111,11 +117,13 @@ export async function mount(el) {
         h("button", { type: "button", class: "pe-flow__stage", "aria-pressed": String(key === ui.stage), tabindex: key === ui.stage ? "0" : "-1",
           "data-pe-stage": key, "data-state": st, onclick: () => select(key) },
           h("span", { class: "pe-flow__name" }, name),
-          h("span", { class: "pe-flow__meta" }, `${lessonText(topic)} · ${stateText[st]}${perLayer ? ` · 每层 ×${m.layers}` : ""}`),
-          s.entries.length ? h("span", { class: "pe-flow__pos", "data-pe-pos": later ? "later" : "" }, `◆ 位置从这里进入${later ? `（${lessonText(s.entries[0][0])}讲）` : ""}`) : null,
+          h("span", { class: "pe-flow__meta" }, `${lessonText(topic)} · ${stateText(st)}${perLayer ? t("dataflow.per_layer", { n: m.layers }) : ""}`),
+          s.entries.length ? h("span", { class: "pe-flow__pos", "data-pe-pos": later ? "later" : "" },
+            t("dataflow.enters_here") + (later ? t("dataflow.enters_later", { lesson: lessonText(s.entries[0][0]) }) : "")) : null,
         ));
     }));
-    fill(fields, m.fields.map(([label, value, tag]) => h("li", {}, `${label}：${typeof value === "number" ? formatInt(value) : value} `, h("span", { class: `pe-tag pe-tag--${tag.toLowerCase()}` }, TAGS[tag]))));
+    fill(fields, m.fields.map(([label, value, tag]) => h("li", {}, t("dataflow.field", { label, value: typeof value === "number" ? formatInt(value) : value }),
+      h("span", { class: `pe-tag pe-tag--${tag.toLowerCase()}` }, t(`dataflow.tag_${tag}`)))));
     showStage();
   }
 
@@ -159,17 +167,19 @@ export async function mount(el) {
   function showStage() {
     const [key, name, topic] = stages.find(([k]) => k === ui.stage);
     const s = ui.model.stages[key];
-    const tensors = (list, side) => list.map(([n, dims], i) => [i ? "；" : "", n, dims.length ? ["：", h("span", { class: "pe-num", "data-pe-shape": `${side}-${i}` }, shape(dims))] : ""]);
+    const tensors = (list, side) => list.map(([n, dims], i) => [i ? t("dataflow.tensor_join") : "", n,
+      dims.length ? [t("dataflow.tensor_shape"), h("span", { class: "pe-num", "data-pe-shape": `${side}-${i}` }, shape(dims))] : ""]);
     const parts = s.parts.map(([n, factors, count]) =>
-      h("li", { "data-pe-part": n }, `${n}：${factors.map(formatInt).join(" × ")} = `, num(count, formatInt(count), { "data-pe-out": "part" })));
-    const each = s.repeat > 1 ? `每层 ${formatInt(s.parameters / s.repeat)} 个，共 ${s.repeat} 层，` : "";
+      h("li", { "data-pe-part": n }, t("dataflow.part", { name: n, factors: factors.map(formatInt).join(" × ") }), num(count, formatInt(count), { "data-pe-out": "part" })));
+    const each = s.repeat > 1 ? t("dataflow.each", { n: formatInt(s.parameters / s.repeat), layers: s.repeat }) : "";
     fill(detail,
-      h("p", {}, h("strong", { "data-pe-out": "stage-name" }, name), `（${lessonText(topic)} · ${stateText[state(topic)]}）`),
-      h("p", {}, "输入：", tensors(s.inputs, "in")),
-      h("p", {}, "输出：", tensors(s.outputs, "out")),
-      h("p", {}, `参数：${each}合计 `, num(s.parameters, formatInt(s.parameters), { "data-pe-out": "stage-parameters" }), " 个", parts.length ? "：" : "。"),
+      h("p", {}, h("strong", { "data-pe-out": "stage-name" }, name), t("dataflow.stage_where", { lesson: lessonText(topic), state: stateText(state(topic)) })),
+      h("p", {}, t("dataflow.inputs"), tensors(s.inputs, "in")),
+      h("p", {}, t("dataflow.outputs"), tensors(s.outputs, "out")),
+      h("p", {}, t("dataflow.params_1", { each }), num(s.parameters, formatInt(s.parameters), { "data-pe-out": "stage-parameters" }),
+        t(parts.length ? "dataflow.params_list" : "dataflow.params_end")),
       parts.length ? h("ul", {}, parts) : null,
-      s.entries.length ? h("ul", { class: "pe-flow__entries" }, s.entries.map((e, i) => entryLine([e[0], `位置：${e[1]}`], i))) : null,
+      s.entries.length ? h("ul", { class: "pe-flow__entries" }, s.entries.map((e, i) => entryLine([e[0], t("dataflow.entry_detail", { text: e[1] })], i))) : null,
       s.note ? h("p", { class: "pe-note" }, s.note) : null,
     );
   }
@@ -180,8 +190,8 @@ export async function mount(el) {
     stages.find(([key]) => m0.stages[key].entries.some(([t]) => state(t) !== "later")) || stages[0])[0];
   const stageName = stages.find(([k]) => k === ui.stage)[1];
   toggle.append(
-    h("span", { class: "pe-flow__toggle-name" }, "数据流"),
-    h("span", { class: "pe-flow__toggle-here" }, opt.lesson === "all" ? "一个 token 序列怎样走到 logits" : `本课：${stageName}`),
+    h("span", { class: "pe-flow__toggle-name" }, t("dataflow.toggle")),
+    h("span", { class: "pe-flow__toggle-here" }, opt.lesson === "all" ? t("dataflow.toggle_home") : t("dataflow.toggle_lesson", { stage: stageName })),
     h("span", { class: "pe-flow__toggle-icon", "aria-hidden": "true" }),
   );
   setOpen(!narrow.matches);

@@ -10,10 +10,11 @@
 //   data-d, data-base   the head's width and base (ω_i = base^(−2i/d)); data-pair  the pair i shown first
 //   data-m, data-n      the positions of q and k;  data-shift  how far one press moves both
 //   data-q, data-k      the pair's two numbers of q and of k ("1,0.4")
+// Every word comes from strings/<lang>.js (keys "rope-pair.*") through t().
 import { formatInt, formatNumber, formatSci, MAX_INPUT } from "../posenc-math/format.js";
 import { vdot } from "../posenc-math/sinusoidal.js";
 import { inverseFrequencies, rotatePair } from "../posenc-math/rope.js";
-import { activate, fill, frame, h, limitedButton, num, numberField, pageOptionsOrFail, refuse, s, scroller, selectField } from "./_ui.js";
+import { activate, fill, frame, h, limitedButton, num, numberField, pageOptionsOrFail, refuse, s, scroller, selectField, t } from "./_ui.js";
 
 const HISTORY = 6;
 const R = 70; // SVG radius of length 1
@@ -28,16 +29,16 @@ export function mount(el) {
     shift: { kind: "int", min: 1 },
   });
   const omegas = inverseFrequencies(opt.d, opt.base);
-  if (opt.pair >= omegas.length) refuse(el, `页内实验的参数不合要求：d = ${opt.d} 只有 ${omegas.length} 对（第 0 … ${omegas.length - 1} 对），data-pair = ${opt.pair}。下面是构建时画好的静态图。`);
-  if (opt.q.length !== 2 || opt.k.length !== 2) refuse(el, `页内实验的参数不合要求：data-q 和 data-k 各要两个数（一对维度），收到 ${opt.q.length} 个和 ${opt.k.length} 个。下面是构建时画好的静态图。`);
+  if (opt.pair >= omegas.length) refuse(el, t("rope-pair.bad_pair", { d: opt.d, pairs: omegas.length, last: omegas.length - 1, pair: opt.pair }));
+  if (opt.q.length !== 2 || opt.k.length !== 2) refuse(el, t("rope-pair.bad_qk", { q: opt.q.length, k: opt.k.length }));
   const state = { m: opt.m, n: opt.n, pair: opt.pair, history: [] };
-  const root = frame(el, `试一试：把 m 和 n 一起往后移 ${opt.shift}，两种分数谁会变？`);
+  const root = frame(el, t("rope-pair.title", { shift: opt.shift }));
 
-  const mField = numberField({ label: "q 的位置 m", kind: "position" }, state.m, (v) => edit({ m: v }), { name: "m", size: 7 });
-  const nField = numberField({ label: "k 的位置 n", kind: "position" }, state.n, (v) => edit({ n: v }), { name: "n", size: 7 });
-  const pairs = Array.from(omegas, (w, i) => [String(i), `第 ${i} 对（ω = ${w < 0.01 ? w.toExponential(2) : formatNumber(w, 4)}）`]);
-  const pairField = selectField("哪一对维度", pairs, state.pair, (v) => edit({ pair: Number(v) }), "pair");
-  const shiftBtn = limitedButton(`m、n 都往后移 +${opt.shift}`, shift, { "data-pe-shift": "" });
+  const mField = numberField({ label: t("rope-pair.m"), kind: "position" }, state.m, (v) => edit({ m: v }), { name: "m", size: 7 });
+  const nField = numberField({ label: t("rope-pair.n"), kind: "position" }, state.n, (v) => edit({ n: v }), { name: "n", size: 7 });
+  const pairs = Array.from(omegas, (w, i) => [String(i), t("rope-pair.pair_option", { i, omega: w < 0.01 ? w.toExponential(2) : formatNumber(w, 4) })]);
+  const pairField = selectField(t("rope-pair.pair"), pairs, state.pair, (v) => edit({ pair: Number(v) }), "pair");
+  const shiftBtn = limitedButton(t("rope-pair.shift", { shift: opt.shift }), shift, { "data-pe-shift": "" });
 
   const arrows = {
     q: s("line", { class: "pe-pair__q", x1: 0, y1: 0 }),
@@ -47,7 +48,7 @@ export function mount(el) {
   };
   const svg = s(
     "svg",
-    { class: "pe-pair", viewBox: "-100 -100 200 200", role: "img", "aria-label": "单位圆上的两支箭头：转过 m·ω 的 q 和转过 n·ω 的 k；两者的夹角只取决于距离 m − n" },
+    { class: "pe-pair", viewBox: "-100 -100 200 200", role: "img", "aria-label": t("rope-pair.circle") },
     s("circle", { class: "pe-pair__circle", cx: 0, cy: 0, r: R }),
     s("line", { class: "pe-pair__axis", x1: -95, y1: 0, x2: 95, y2: 0 }),
     s("line", { class: "pe-pair__axis", x1: 0, y1: -95, x2: 0, y2: 95 }),
@@ -64,7 +65,7 @@ export function mount(el) {
     h("div", { class: "pe-controls" }, mField.wrap, nField.wrap, pairField.wrap),
     h("div", { class: "pe-controls" }, shiftBtn.wrap),
     svg,
-    h("div", { class: "pe-readout" }, h("div", { "aria-live": "polite" }, now, note), scroller("平移记录表（可左右滚动）", table)),
+    h("div", { class: "pe-readout" }, h("div", { "aria-live": "polite" }, now, note), scroller(t("rope-pair.history"), table)),
   );
 
   function scores(m, n) {
@@ -92,7 +93,7 @@ export function mount(el) {
 
   function render() {
     const top = Math.max(state.m, state.n) + opt.shift;
-    shiftBtn.disable(top > MAX_INPUT ? `再移 +${opt.shift} 就超过这个演示的最大位置 ${formatInt(MAX_INPUT)}（10⁹），按钮先停用；把 m、n 改小一些再试。` : "");
+    shiftBtn.disable(top > MAX_INPUT ? t("rope-pair.limit", { shift: opt.shift, max: formatInt(MAX_INPUT) }) : "");
     const w = omegas[state.pair];
     const q = rotatePair(opt.q, state.m * w);
     const k = rotatePair(opt.k, state.n * w);
@@ -104,13 +105,13 @@ export function mount(el) {
     }
     const cur = state.history[state.history.length - 1];
     fill(now,
-      "距离 m − n = ", num(state.m - state.n, formatInt(state.m - state.n), { "data-pe-out": "offset" }),
-      "。RoPE 的分数 q_m·k_n = ", num(cur.rope, formatNumber(cur.rope, 4), { "data-pe-out": "rope" }),
-      "；正弦相加的分数 (q + PE(m))·(k + PE(n)) = ", num(cur.added, formatNumber(cur.added, 4), { "data-pe-out": "added" }), "。",
+      t("rope-pair.now_1"), num(state.m - state.n, formatInt(state.m - state.n), { "data-pe-out": "offset" }),
+      t("rope-pair.now_2"), num(cur.rope, formatNumber(cur.rope, 4), { "data-pe-out": "rope" }),
+      t("rope-pair.now_3"), num(cur.added, formatNumber(cur.added, 4), { "data-pe-out": "added" }), t("rope-pair.now_4"),
     );
     fill(table,
-      h("caption", {}, "每次平移记一行（改 m、n 或换一对维度会重新开始）"),
-      h("thead", {}, h("tr", {}, ["m", "n", "RoPE 分数", "正弦相加的分数"].map((t) => h("th", { scope: "col" }, t)))),
+      h("caption", {}, t("rope-pair.caption")),
+      h("thead", {}, h("tr", {}, ["m", "n", t("rope-pair.col_rope"), t("rope-pair.col_added")].map((c) => h("th", { scope: "col" }, c)))),
       h(
         "tbody",
         {},
@@ -131,12 +132,12 @@ export function mount(el) {
     const dAdded = Math.max(...state.history.map((r) => Math.abs(r.added - first.added)));
     fill(note,
       state.history.length < 2
-        ? `点「m、n 都往后移 +${opt.shift}」看看。`
+        ? t("rope-pair.hint", { shift: opt.shift })
         : h(
             "span",
             {},
-            "和第一行相比，RoPE 分数最多变了 ", num(dRope, formatSci(dRope, 1), { "data-pe-out": "rope-change" }),
-            "（浮点舍入）；正弦相加的分数最多变了 ", num(dAdded, formatNumber(dAdded, 4), { "data-pe-out": "added-change" }), "。",
+            t("rope-pair.change_1"), num(dRope, formatSci(dRope, 1), { "data-pe-out": "rope-change" }),
+            t("rope-pair.change_2"), num(dAdded, formatNumber(dAdded, 4), { "data-pe-out": "added-change" }), t("rope-pair.change_3"),
           ),
     );
   }

@@ -13,13 +13,10 @@
 import { formatInt, formatNumber, formatSci } from "../posenc-math/format.js";
 import { inverseFrequencies, wavelengths } from "../posenc-math/rope.js";
 import { scaleModel } from "../posenc-math/scaling.js";
-import { activate, chartWidth, fill, frame, h, num, numberField, pageOptionsOrFail, refuse, s, scroller, selectField, slider } from "./_ui.js";
+import { activate, chartWidth, fill, frame, h, num, numberField, pageOptionsOrFail, refuse, s, scroller, selectField, slider, t } from "./_ui.js";
 
-const METHODS = [
-  ["yarn", "YaRN"],
-  ["linear", "PI（线性插值）"],
-  ["ntk", "NTK-aware"],
-];
+const METHODS = ["yarn", "linear", "ntk"]; // named by t(`scaling-explorer.method_${key}`)
+const COLUMNS = ["pair", "omega", "omega_scaled", "ratio", "lambda", "lambda_scaled", "turn", "turn_scaled"];
 const FACTOR_RANGE = { min: 1, max: 64 }; // the box and the slider take the same range (real models use ≤ 40)
 const W = chartWidth(480); // 400 on a phone: its text stays legible (_ui.js)
 const H = 280;
@@ -28,7 +25,7 @@ const PAD = { l: 52, r: 12, t: 14, b: 36 };
 async function loadModels(el, raw) {
   const data = raw ? JSON.parse(raw) : await fetchJson(new URL("../../assets/models.json", import.meta.url));
   const models = (data.models || []).filter((m) => m.head_dim && m.rope_theta && m.context);
-  if (!models.length) throw new Error("models.json 里没有 RoPE 模型");
+  if (!models.length) throw new Error(t("scaling-explorer.no_models"));
   return models;
 }
 
@@ -53,31 +50,33 @@ export async function mount(el) {
   try {
     models = await loadModels(el, opt.models);
   } catch (err) {
-    refuse(el, `页内实验没能加载模型配置（${err.message}），下面是构建时画好的静态图。`);
+    refuse(el, t("scaling-explorer.load_failed", { error: err.message }));
   }
   const first = models.find((m) => m.key === opt.model);
-  const bad = (what) => refuse(el, `页内实验的参数不合要求：${what}。下面是构建时画好的静态图。`);
-  if (!first) bad(`模型配置里没有 data-model="${opt.model}"，有的是 ${models.map((m) => m.key).join("、")}`);
-  if (!METHODS.some(([k]) => k === opt.method)) bad(`data-method="${opt.method}" 要是 ${METHODS.map(([k]) => k).join("、")} 之一`);
-  if (opt.factor !== 0 && opt.factor < FACTOR_RANGE.min) bad(`data-factor = ${opt.factor} 要是 0（用模型自己的倍数）或不小于 1`);
+  const bad = (what) => refuse(el, t("scaling-explorer.bad_option", { what }));
+  const join = t("scaling-explorer.join");
+  if (!first) bad(t("scaling-explorer.bad_model", { model: opt.model, models: models.map((m) => m.key).join(join) }));
+  if (!METHODS.includes(opt.method)) bad(t("scaling-explorer.bad_method", { method: opt.method, methods: METHODS.join(join) }));
+  if (opt.factor !== 0 && opt.factor < FACTOR_RANGE.min) bad(t("scaling-explorer.bad_factor", { factor: opt.factor }));
   const state = { model: first, method: opt.method, factor: opt.factor || defaultFactor(first) };
-  const root = frame(el, "试一试：选一个真实模型和一种方法，拖动扩展倍数 s");
+  const root = frame(el, t("scaling-explorer.title"));
 
-  const modelField = selectField("模型", models.map((m) => [m.key, m.name]), state.model.key, (k) => {
+  const modelField = selectField(t("scaling-explorer.model"), models.map((m) => [m.key, m.name]), state.model.key, (k) => {
     state.model = models.find((m) => m.key === k);
     setFactor(defaultFactor(state.model), true);
   }, "model");
-  const methodField = selectField("方法", METHODS, state.method, (v) => ((state.method = v), render()), "method");
-  const factorField = numberField({ label: "扩展倍数 s", kind: "factor", ...FACTOR_RANGE }, state.factor, (v) => setFactor(v, false), { name: "factor", size: 6 });
-  const factorSlider = slider("扩展倍数 s（滑块）", { ...FACTOR_RANGE, step: 1 }, state.factor, (v) => setFactor(v, true), "factor-slider");
+  const methods = METHODS.map((k) => [k, t(`scaling-explorer.method_${k}`)]);
+  const methodField = selectField(t("scaling-explorer.method"), methods, state.method, (v) => ((state.method = v), render()), "method");
+  const factorField = numberField({ label: t("scaling-explorer.factor"), kind: "factor", ...FACTOR_RANGE }, state.factor, (v) => setFactor(v, false), { name: "factor", size: 6 });
+  const factorSlider = slider(t("scaling-explorer.factor_slider"), { ...FACTOR_RANGE, step: 1 }, state.factor, (v) => setFactor(v, true), "factor-slider");
 
   const svg = s("svg", { class: "pe-plot", viewBox: `0 0 ${W} ${H}`, role: "img" });
   const legend = h(
     "ul",
-    { class: "pe-legend", "aria-label": "图例" },
-    h("li", {}, h("span", { class: "pe-legend__dot pe-legend__dot--before", "aria-hidden": "true" }), "扩展前的周期"),
-    h("li", {}, h("span", { class: "pe-legend__dot pe-legend__dot--after", "aria-hidden": "true" }), "扩展后的周期"),
-    h("li", {}, h("span", { class: "pe-legend__ref", "aria-hidden": "true" }), "虚线：原生上下文 L 和扩展后的 s·L"),
+    { class: "pe-legend", "aria-label": t("scaling-explorer.legend") },
+    h("li", {}, h("span", { class: "pe-legend__dot pe-legend__dot--before", "aria-hidden": "true" }), t("scaling-explorer.legend_before")),
+    h("li", {}, h("span", { class: "pe-legend__dot pe-legend__dot--after", "aria-hidden": "true" }), t("scaling-explorer.legend_after")),
+    h("li", {}, h("span", { class: "pe-legend__ref", "aria-hidden": "true" }), t("scaling-explorer.legend_ref")),
   );
   const summary = h("div", {});
   const table = h("table", { class: "pe-table" });
@@ -87,7 +86,7 @@ export async function mount(el) {
     legend,
     svg,
     h("div", { class: "pe-readout", "aria-live": "polite" }, summary),
-    h("details", {}, h("summary", {}, "逐对数值：每一对的频率和周期（扩展前 → 扩展后）"), scroller("逐对数值表（可左右滚动）", table)),
+    h("details", {}, h("summary", {}, t("scaling-explorer.details")), scroller(t("scaling-explorer.table"), table)),
   );
 
   function setFactor(v, fromControl) {
@@ -115,29 +114,30 @@ export async function mount(el) {
       h(
         "p",
         {},
-        `${m.name}：RoPE 转 `, num(2 * n, formatInt(2 * n), { "data-pe-out": "rotary-dim" }), " 维（", formatInt(n), " 对），θ = ",
-        num(m.rope_theta, formatInt(m.rope_theta), { "data-pe-out": "theta" }), "，原生上下文 L = ", num(L, formatInt(L), { "data-pe-out": "context" }),
-        "；扩展到 s·L = ", num(target, formatInt(target), { "data-pe-out": "target" }), "。",
+        t("scaling-explorer.summary_rotates", { model: m.name }), num(2 * n, formatInt(2 * n), { "data-pe-out": "rotary-dim" }),
+        t("scaling-explorer.summary_dims", { pairs: formatInt(n) }),
+        num(m.rope_theta, formatInt(m.rope_theta), { "data-pe-out": "theta" }), t("scaling-explorer.summary_context"), num(L, formatInt(L), { "data-pe-out": "context" }),
+        t("scaling-explorer.summary_target"), num(target, formatInt(target), { "data-pe-out": "target" }), t("scaling-explorer.end"),
       ),
       h(
         "p",
         {},
-        "扩展前，有 ", num(notB, formatInt(notB), { "data-pe-out": "not-before" }), " 对在 L 内转不满一圈；扩展后，有 ",
-        num(notA, formatInt(notA), { "data-pe-out": "not-after" }), " 对在 s·L 内转不满一圈。注意力系数（cos、sin 乘的数）= ",
-        num(res.attentionFactor, formatNumber(res.attentionFactor, 4), { "data-pe-out": "attention-factor" }), "。",
+        t("scaling-explorer.turns_before"), num(notB, formatInt(notB), { "data-pe-out": "not-before" }), t("scaling-explorer.turns_after"),
+        num(notA, formatInt(notA), { "data-pe-out": "not-after" }), t("scaling-explorer.turns_factor"),
+        num(res.attentionFactor, formatNumber(res.attentionFactor, 4), { "data-pe-out": "attention-factor" }), t("scaling-explorer.end"),
       ),
       state.method === "yarn"
         ? h(
             "p",
             {},
-            "YaRN 的过渡区间：第 ", num(res.low, formatNumber(res.low, Number.isInteger(res.low) ? 0 : 2), { "data-pe-out": "yarn-low" }), " 对以前保持原频率，第 ",
-            num(res.high, formatNumber(res.high, Number.isInteger(res.high) ? 0 : 2), { "data-pe-out": "yarn-high" }), " 对以后除以 s，中间线性过渡。",
+            t("scaling-explorer.yarn_1"), num(res.low, formatNumber(res.low, Number.isInteger(res.low) ? 0 : 2), { "data-pe-out": "yarn-low" }), t("scaling-explorer.yarn_2"),
+            num(res.high, formatNumber(res.high, Number.isInteger(res.high) ? 0 : 2), { "data-pe-out": "yarn-high" }), t("scaling-explorer.yarn_3"),
           )
         : null,
     );
     drawPlot(lamB, lamA, L, target);
     fill(table,
-      h("thead", {}, h("tr", {}, ["对 i", "ω 扩展前", "ω 扩展后", "ω / ω′", "周期 λ 前", "周期 λ′ 后", "L 内转满一圈", "s·L 内转满一圈"].map((t) => h("th", { scope: "col" }, t)))),
+      h("thead", {}, h("tr", {}, COLUMNS.map((key) => h("th", { scope: "col" }, t(`scaling-explorer.col_${key}`))))),
       h(
         "tbody",
         {},
@@ -151,8 +151,8 @@ export async function mount(el) {
             h("td", {}, num(w / after[i], formatNumber(w / after[i], 3), { "data-pe-col": "ratio" })),
             h("td", {}, num(lamB[i], fmtLambda(lamB[i]), { "data-pe-col": "lambda" })),
             h("td", {}, num(lamA[i], fmtLambda(lamA[i]), { "data-pe-col": "lambda-scaled" })),
-            h("td", { class: lamB[i] <= L ? "pe-yes" : "pe-no" }, lamB[i] <= L ? "是" : "否"),
-            h("td", { class: lamA[i] <= target ? "pe-yes" : "pe-no" }, lamA[i] <= target ? "是" : "否"),
+            h("td", { class: lamB[i] <= L ? "pe-yes" : "pe-no" }, t(lamB[i] <= L ? "scaling-explorer.yes" : "scaling-explorer.no")),
+            h("td", { class: lamA[i] <= target ? "pe-yes" : "pe-no" }, t(lamA[i] <= target ? "scaling-explorer.yes" : "scaling-explorer.no")),
           ),
         ),
       ),
@@ -176,7 +176,7 @@ export async function mount(el) {
       s("line", { class: "pe-plot__ref", x1: PAD.l, x2: W - PAD.r, y1: y(v), y2: y(v) }),
       s("text", { class: "pe-plot__label", x: PAD.l + 4, y: below ? y(v) + LABEL - 2 : y(v) - 5, "data-pe-ref": text.split(" ")[0] }, text),
     ];
-    svg.setAttribute("aria-label", `每一对的周期（对数纵轴）：灰点是扩展前，彩色点是扩展后；两条虚线是 L = ${formatInt(L)} 和 s·L = ${formatInt(target)}`);
+    svg.setAttribute("aria-label", t("scaling-explorer.plot", { length: formatInt(L), target: formatInt(target) }));
     fill(svg,
       decades.map((e) => [
         s("line", { class: "pe-plot__grid", x1: PAD.l, x2: W - PAD.r, y1: y(10 ** e), y2: y(10 ** e) }),
@@ -186,7 +186,7 @@ export async function mount(el) {
       target !== L ? ref(target, `s·L = ${formatInt(target)}`, close && y(target) > y(L)) : null,
       Array.from(lamB, (v, i) => s("circle", { class: "pe-plot__point", cx: x(i), cy: y(v), r: 2.6 })),
       Array.from(lamA, (v, i) => s("circle", { class: "pe-plot__point pe-plot__point--after", cx: x(i), cy: y(v), r: 2.6 })),
-      s("text", { class: "pe-plot__tick", x: (W + PAD.l) / 2, y: H - 6, "text-anchor": "middle" }, `第 i 对（0 … ${n - 1}），纵轴：周期（token，对数刻度）`),
+      s("text", { class: "pe-plot__tick", x: (W + PAD.l) / 2, y: H - 6, "text-anchor": "middle" }, t("scaling-explorer.axis", { last: n - 1 })),
     );
   }
 

@@ -12,7 +12,7 @@
 // message at the field and keeps the last valid result; nothing is clamped.
 import { formatInt, MAX_INPUT } from "../posenc-math/format.js";
 import { t5Args, t5Bucket, t5BucketEdges } from "../posenc-math/relative.js";
-import { activate, chartWidth, fill, frame, h, num, numberField, pageOptions, s, scroller, setNum, showFailure, uid } from "./_ui.js";
+import { activate, chartWidth, fill, frame, h, num, numberField, pageOptions, s, scroller, setNum, showFailure, t, uid } from "./_ui.js";
 
 const MAX_BUCKETS = 4096; // the table lists every bucket
 const MAX_DISTANCE = 1_000_000; // the edges are found by looking up every distance up to max_distance
@@ -20,33 +20,52 @@ const W = chartWidth(480); // 400 on a phone: its text stays legible (_ui.js)
 const H = 250;
 const PAD = { l: 44, r: 14, t: 14, b: 42 };
 
+/**
+ * Why num_buckets, max_distance and the direction do not fit together, in the page's language, or null when
+ * they do. posenc-math's t5Args judges; this only words its verdict (its own messages are Chinese).
+ */
+function misfit(nb, md, bi) {
+  try {
+    t5Args(nb, md, bi);
+    return null;
+  } catch {
+    const side = bi ? t("t5-buckets.per_side") : "";
+    if (!Number.isInteger(nb) || nb < 2) return t("t5-buckets.at_least", { name: "num_buckets", min: 2, raw: nb });
+    const maxExact = Math.floor((bi ? Math.floor(nb / 2) : nb) / 2);
+    if (maxExact < 1) return t("t5-buckets.no_exact", { nb, side });
+    if (!Number.isInteger(md) || md < 1) return t("t5-buckets.at_least", { name: "max_distance", min: 1, raw: md });
+    return t("t5-buckets.too_near", { md, max_exact: maxExact, side });
+  }
+}
+
 export function mount(el) {
   let opt;
   try {
     opt = pageOptions(el, { numBuckets: "int", maxDistance: "int", bidirectional: "bool", distance: "int" });
-    t5Args(opt.numBuckets, opt.maxDistance, opt.bidirectional);
+    const problem = misfit(opt.numBuckets, opt.maxDistance, opt.bidirectional);
+    if (problem) throw new Error(t("t5-buckets.bad_options", { message: problem }));
   } catch (err) {
-    showFailure(el, err.message.includes("页内实验") ? err.message : `页面传入的参数不合要求：${err.message}。下面是构建时画好的静态图。`);
+    showFailure(el, err.message);
     throw err;
   }
   const state = { nb: opt.numBuckets, md: opt.maxDistance, bi: opt.bidirectional, rel: opt.distance };
-  const root = frame(el, "试一试：相对位置 j − i 落进 T5 的哪个桶");
+  const root = frame(el, t("t5-buckets.title"));
 
-  const nbField = numberField({ label: "桶数 num_buckets", kind: "int", min: 2, max: MAX_BUCKETS }, state.nb, apply, { name: "num-buckets", size: 6 });
+  const nbField = numberField({ label: t("t5-buckets.num_buckets"), kind: "int", min: 2, max: MAX_BUCKETS }, state.nb, apply, { name: "num-buckets", size: 6 });
   const mdField = numberField({ label: "max_distance", kind: "int", min: 1, max: MAX_DISTANCE }, state.md, apply, { name: "max-distance", size: 8 });
-  const relField = numberField({ label: "相对位置 j − i", kind: "int", min: -MAX_INPUT, max: MAX_INPUT }, state.rel, apply, {
+  const relField = numberField({ label: t("t5-buckets.relative"), kind: "int", min: -MAX_INPUT, max: MAX_INPUT }, state.rel, apply, {
     name: "distance",
     size: 8,
-    hint: "负数：键在查询前面",
+    hint: t("t5-buckets.relative_hint"),
   });
   const modeName = uid("mode");
   const modes = h(
     "fieldset",
     { class: "pe-radios" },
-    h("legend", {}, "方向"),
+    h("legend", {}, t("t5-buckets.direction")),
     [
-      [true, "双向（编码器：前后的键都看）"],
-      [false, "单向（解码器：只看前面的键）"],
+      [true, t("t5-buckets.bidirectional")],
+      [false, t("t5-buckets.unidirectional")],
     ].map(([value, text]) =>
       h(
         "label",
@@ -67,15 +86,15 @@ export function mount(el) {
   const summary = h("p", {});
   const plot = s("svg", { class: "pe-plot", viewBox: `0 0 ${W} ${H}`, role: "img" });
   const table = h("table", { class: "pe-table" });
-  const tableBox = scroller("每个桶管的距离（可滚动）", table);
+  const tableBox = scroller(t("t5-buckets.table_scroll"), table);
   tableBox.classList.add("pe-scroll--tall");
   root.append(
     h("div", { class: "pe-controls" }, nbField.wrap, mdField.wrap),
     modes,
     h("div", { class: "pe-controls" }, relField.wrap),
     h("div", { class: "pe-readout", "aria-live": "polite" }, lookup, summary),
-    h("figure", { class: "pe-plotbox pe-plotbox--wide" }, h("figcaption", {}, "距离 → 桶（键在查询前面的一侧；横轴是对数刻度）"), plot),
-    h("details", {}, h("summary", {}, "每个桶管哪些距离"), tableBox),
+    h("figure", { class: "pe-plotbox pe-plotbox--wide" }, h("figcaption", {}, t("t5-buckets.plot_caption")), plot),
+    h("details", {}, h("summary", {}, t("t5-buckets.table_summary")), tableBox),
   );
 
   /** Read every control; render only when all of them, together, are valid. */
@@ -87,10 +106,9 @@ export function mount(el) {
     if (!(nb.ok && md.ok && rel.ok)) return;
     // the two numbers can each be fine and still not fit together
     const oneSide = bi ? Math.floor(nb.value / 2) : nb.value;
-    try {
-      t5Args(nb.value, md.value, bi);
-    } catch (err) {
-      (Math.floor(oneSide / 2) < 1 ? nbField : mdField).showError(`${err.message}。`);
+    const problem = misfit(nb.value, md.value, bi);
+    if (problem) {
+      (Math.floor(oneSide / 2) < 1 ? nbField : mdField).showError(t("t5-buckets.field_error", { message: problem }));
       return;
     }
     Object.assign(state, { nb: nb.value, md: md.value, bi, rel: rel.value });
@@ -112,28 +130,28 @@ export function mount(el) {
     setNum(out.bucket, bucket, formatInt(bucket));
     setNum(out.first, first, formatInt(first));
     setNum(out.last, last, formatInt(last));
-    const side = rel < 0 ? `键在查询前面 ${formatInt(r)} 个 token` : rel === 0 ? "键就是查询自己" : `键在查询后面 ${formatInt(r)} 个 token`;
+    const side = rel < 0 ? t("t5-buckets.side_before", { r: formatInt(r) }) : rel === 0 ? t("t5-buckets.side_self") : t("t5-buckets.side_after", { r: formatInt(r) });
     let where;
-    if (after && !bi) where = ["单向模式下，查询后面的键都进桶 0，和距离 0 同桶（因果掩码反正会遮住它们）。"];
-    else if (r < maxExact) where = ["精确区：一个距离一个桶（这个桶只管距离 ", out.first, "）。"];
-    else if (isLast) where = ["最后一个桶：距离 ", out.first, " 起，包括 max_distance = ", formatInt(md), " 和更远的，都在这里，不再区分。"];
-    else where = ["对数区：这个桶管距离 ", out.first, " … ", out.last, "，共 ", formatInt(last - first + 1), " 个距离共用一个数。"];
+    if (after && !bi) where = [t("t5-buckets.where_after_causal")];
+    else if (r < maxExact) where = [t("t5-buckets.where_exact_1"), out.first, t("t5-buckets.where_exact_2")];
+    else if (isLast) where = [t("t5-buckets.where_last_1"), out.first, t("t5-buckets.where_last_2", { md: formatInt(md) })];
+    else where = [t("t5-buckets.where_log_1"), out.first, " … ", out.last, t("t5-buckets.where_log_2", { n: formatInt(last - first + 1) })];
     fill(lookup,
-      "j − i = ", out.rel, `：${side}，进桶 `, out.bucket, "。", ...where,
-      after && bi ? `（查询后面的键用另一半桶：桶号加 ${formatInt(oneSide)}。）` : "",
+      "j − i = ", out.rel, t("t5-buckets.lookup_1", { side }), out.bucket, t("t5-buckets.lookup_2"), ...where,
+      after && bi ? t("t5-buckets.other_half", { n: formatInt(oneSide) }) : "",
     );
     const logEdges = edges.filter(([b]) => b >= maxExact);
     const widest = logEdges.length > 1 ? logEdges[logEdges.length - 2] : null;
     fill(summary,
-      bi ? `双向：${formatInt(nb)} 个桶对半分，每个方向 ` : "单向：",
+      bi ? t("t5-buckets.summary_bi", { nb: formatInt(nb) }) : t("t5-buckets.summary_uni"),
       num(oneSide, formatInt(oneSide), { "data-pe-out": "one-side" }),
-      " 个桶。精确桶 0 … ", formatInt(maxExact - 1), " 各管一个距离，精确区到距离 ",
-      num(maxExact - 1, formatInt(maxExact - 1), { "data-pe-out": "exact-end" }), " 为止（max_exact = ", formatInt(maxExact), "）；",
+      t("t5-buckets.summary_exact_1", { last: formatInt(maxExact - 1) }),
+      num(maxExact - 1, formatInt(maxExact - 1), { "data-pe-out": "exact-end" }), t("t5-buckets.summary_exact_2", { max_exact: formatInt(maxExact) }),
       logEdges.length > 1
-        ? ["对数桶越往后越宽，倒数第二个桶已经管 ", num(widest[2] - widest[1] + 1, formatInt(widest[2] - widest[1] + 1), { "data-pe-out": "widest" }), " 个距离；"]
+        ? [t("t5-buckets.summary_widest_1"), num(widest[2] - widest[1] + 1, formatInt(widest[2] - widest[1] + 1), { "data-pe-out": "widest" }), t("t5-buckets.summary_widest_2")]
         : "",
-      "最后一个桶从距离 ", num(edges[edges.length - 1][1], formatInt(edges[edges.length - 1][1]), { "data-pe-out": "last-first" }), " 起收下所有更远的距离。",
-      edges.length < oneSide ? `（有 ${formatInt(oneSide - edges.length)} 个桶一个距离也分不到：max_distance 离 max_exact 太近，对数区太窄。）` : "",
+      t("t5-buckets.summary_last_1"), num(edges[edges.length - 1][1], formatInt(edges[edges.length - 1][1]), { "data-pe-out": "last-first" }), t("t5-buckets.summary_last_2"),
+      edges.length < oneSide ? t("t5-buckets.summary_empty", { n: formatInt(oneSide - edges.length) }) : "",
     );
     drawTable(edges, maxExact, md);
     drawPlot(edges, maxExact, md, after && !bi ? 0 : r, own);
@@ -141,8 +159,8 @@ export function mount(el) {
 
   function drawTable(edges, maxExact, md) {
     fill(table,
-      h("caption", {}, "键在查询前面的一侧（另一侧的桶号加每个方向的桶数）"),
-      h("thead", {}, h("tr", {}, ["桶", "距离从", "到", "个数", "区"].map((t) => h("th", { scope: "col" }, t)))),
+      h("caption", {}, t("t5-buckets.table_caption")),
+      h("thead", {}, h("tr", {}, ["col_bucket", "col_from", "col_to", "col_count", "col_range"].map((k) => h("th", { scope: "col" }, t(`t5-buckets.${k}`))))),
       h(
         "tbody",
         {},
@@ -153,9 +171,9 @@ export function mount(el) {
             { "data-pe-row": b },
             h("th", { scope: "row" }, formatInt(b)),
             h("td", {}, num(first, formatInt(first), { "data-pe-col": "first" })),
-            h("td", {}, end ? "更远" : num(last, formatInt(last), { "data-pe-col": "last" })),
+            h("td", {}, end ? t("t5-buckets.farther") : num(last, formatInt(last), { "data-pe-col": "last" })),
             h("td", {}, end ? "∞" : num(last - first + 1, formatInt(last - first + 1), { "data-pe-col": "width" })),
-            h("td", {}, b < maxExact ? "精确" : end ? `≥ ${formatInt(first)}` : "对数"),
+            h("td", {}, b < maxExact ? t("t5-buckets.range_exact") : end ? `≥ ${formatInt(first)}` : t("t5-buckets.range_log")),
           );
         }),
       ),
@@ -175,7 +193,7 @@ export function mount(el) {
     });
     const shown = Math.min(r, md * 2);
     const ticks = [0, maxExact, md].filter((v, i, a) => a.indexOf(v) === i);
-    plot.setAttribute("aria-label", `阶梯图：距离 0 到 ${formatInt(maxExact - 1)} 每个距离一个桶，之后台阶越来越宽，距离 ${formatInt(md)} 起都是桶 ${formatInt(top)}`);
+    plot.setAttribute("aria-label", t("t5-buckets.plot_aria", { last: formatInt(maxExact - 1), md: formatInt(md), top: formatInt(top) }));
     fill(plot,
       [0, Math.round(top / 2), top].map((b) => [
         s("line", { class: "pe-plot__grid", x1: PAD.l, x2: W - PAD.r, y1: y(b), y2: y(b) }),
@@ -185,7 +203,7 @@ export function mount(el) {
         s("line", { class: "pe-plot__ref", x1: x(d), x2: x(d), y1: PAD.t, y2: H - PAD.b }),
         s("text", { class: "pe-plot__tick", x: x(d), y: H - PAD.b + 18, "text-anchor": "middle" }, formatInt(d)),
       ]),
-      s("text", { class: "pe-plot__tick", x: (W + PAD.l) / 2, y: H - 4, "text-anchor": "middle" }, "距离 |j − i|（虚线：0、max_exact、max_distance）"),
+      s("text", { class: "pe-plot__tick", x: (W + PAD.l) / 2, y: H - 4, "text-anchor": "middle" }, t("t5-buckets.axis_distance")),
       s("polyline", { class: "pe-plot__line pe-plot__line--step", points: points.join(" ") }),
       s("circle", { class: "pe-plot__dot", cx: x(shown), cy: y(own), r: 5.5 }),
     );

@@ -1,6 +1,7 @@
-// The widgets' words in English: the same keys and {fields} as strings/zh.js (tests/test_widget_strings.py).
+// The words every widget shares (English): option and input messages, by key, with {name} fields
+// (_ui.js t(), posenc-math's parseInput). strings/zh.js has the same keys and fields (tests/test_i18n.py).
+// Each widget's own words are in strings/en/<widget>.js, keys starting with its name, loaded with it.
 export default {
-  // _ui.js
   kept_last: "{message} (What follows is still the result of the last valid input.)",
   option_missing: "{attr} is missing",
   option_bool: "{attr}=\"{raw}\" must be true or false",
@@ -9,7 +10,6 @@ export default {
   option_number: "{attr}=\"{raw}\" must be a number",
   options_failed: "The page did not give this experiment the options it needs, or gave unusable ones: {problems}. The static figure drawn at build time is shown instead.",
   list_join: "; ",
-  // posenc-math/format.js parseInput ({Label}: the label with a capital letter)
   input_label: "this value",
   input_empty: "Enter {label_bare}.",
   input_nan: "{Label} must be a number; “{raw}” is not one.",
@@ -22,118 +22,4 @@ export default {
   input_factor: "{Label} must be at least 1 (new context ÷ original context); got {raw}. For example, 4 stretches 32,768 to 131,072.",
   input_min: "{Label} is at least {min}; got {raw}.",
   input_max: "{Label} is at most {max} in this demo; got {raw}.",
-  // sin-clock.js
-  "sin-clock.title": "Try it: each hand's angle = p × ωᵢ",
-  "sin-clock.position": "position p",
-  "sin-clock.dim": "dimension d",
-  "sin-clock.base": "base",
-  "sin-clock.presets": "Preset positions",
-  "sin-clock.presets_label": "Presets:",
-  "sin-clock.play": "▶ Play",
-  "sin-clock.pause": "■ Pause",
-  "sin-clock.speed": "Speed",
-  "sin-clock.rate": "{n} tokens a second",
-  "sin-clock.readout_1": "The encoding of position p = ",
-  "sin-clock.readout_2": ": ",
-  "sin-clock.readout_3": " numbers, each within [−1, 1] (the largest in absolute value is ",
-  "sin-clock.readout_4": ").",
-  "sin-clock.at_end": "Reached the largest position this demo takes, {max} (10⁹); playing stopped. Choose a smaller position and play again.",
-  "sin-clock.faces": "{n} clock faces; the hand of face i points at p × ωᵢ; periods from {shortest} to {longest} tokens",
-  "sin-clock.period": "period ",
-  "sin-clock.gauge": "range [−1, 1], ω = {omega}",
-
-  // --- _ui.js (more): its keys go right below this line (replace nothing else) ---
-
-
-  // --- dataflow.js: its keys go right below this line (replace nothing else) ---
-
-
-  // --- swap-attention.js: its keys go right below this line (replace nothing else) ---
-  "swap-attention.title": "Try it: swap two tokens and see whether each token's attention output changes",
-  "swap-attention.head_token": "token, old→new position",
-  "swap-attention.head_nopos": "difference (no positions)",
-  "swap-attention.head_pos": "difference (with positions)",
-  "swap-attention.head_out_a": "output in the original sentence",
-  "swap-attention.head_out_b": "output after the swap",
-  "swap-attention.count_bad": "needs 2 to {max} tokens, got {n}",
-  "swap-attention.positions_bad": "needs two different positions from 0 to {last}, got {i} and {j}",
-  "swap-attention.bad": "The page gave this experiment options it cannot use: {what}. The static figure drawn at build time is shown instead.",
-  "swap-attention.bad_preset": "“{item}” in data-presets {why}",
-  "swap-attention.bad_start": "data-sentence, data-swap-i, data-swap-j: {why}",
-  "swap-attention.bad_head": "data-head is not JSON ({error})",
-  "swap-attention.bad_tokens_en": "“{raw}” in data-tokens-en must be written character=word",
-  "swap-attention.no_word": "data-tokens-en has no English word for the character U+{code}",
-  "swap-attention.presets": "Preset sentences",
-  "swap-attention.presets_label": "Presets:",
-  "swap-attention.modes": "Output vectors in the table",
-  "swap-attention.mode_nopos": "no positions",
-  "swap-attention.mode_pos": "with position vectors PE(p)",
-  "swap-attention.table_label": "Each token's outputs (scrolls sideways)",
-  "swap-attention.sentence": "Sentence (words separated by spaces)",
-  "swap-attention.too_short": "The sentence needs at least two words, so that there is something to swap.",
-  "swap-attention.too_long": "In this demo a sentence has at most {max} words; this one has {n}.",
-  "swap-attention.pick": "{k}: {token}",
-  "swap-attention.swap_at": "Swap position",
-  "swap-attention.swap_with": "with position",
-  "swap-attention.said_1": "The sentence “",
-  "swap-attention.said_2": "”, with positions ",
-  "swap-attention.said_3": " and ",
-  "swap-attention.said_4": " swapped, becomes “",
-  "swap-attention.said_5": "”.",
-  "swap-attention.caption": "Largest difference of each token's output between the two orders, and its output vectors (d = {d}, {mode})",
-  "swap-attention.caption_nopos": "no positions",
-  "swap-attention.caption_pos": "with position vectors",
-  "swap-attention.exact": "The weights and token vectors are those of this page's static figure (generated by posenc with numpy, seed {seed}).",
-  "swap-attention.drawn": "These random weights and token vectors are generated in the browser with mulberry32 (seed {seed}), so the numbers differ from the static figure; the property to look for is the same: without positions the differences are only rounding, with positions they are not.",
-  "swap-attention.summary_1": "No positions: each token's output is exactly the same in both orders (largest difference ",
-  "swap-attention.summary_2": ", only floating-point rounding). With position vectors: once a token moves, its output changes (largest difference ",
-  "swap-attention.summary_3": ").",
-
-
-  // --- content-position.js: its keys go right below this line (replace nothing else) ---
-
-
-  // --- sin-dot.js: its keys go right below this line (replace nothing else) ---
-  "sin-dot.k_over_max": "This experiment's page options do not fit: data-k = {k} is larger than data-max = {max}. The static figure drawn at build time is shown instead.",
-  "sin-dot.title": "Try it: change the start p; does the curve move?",
-  "sin-dot.position": "start p",
-  "sin-dot.distance": "distance k",
-  "sin-dot.slider": "distance k (slider)",
-  "sin-dot.presets": "Preset starts",
-  "sin-dot.presets_label": "Presets:",
-  "sin-dot.plot": "Line chart: distance k from 0 to {max} across, PE(p)·PE(p+k) up; the wide faint line is Σcos(kωᵢ)",
-  "sin-dot.axis": "distance k (tokens)",
-  "sin-dot.readout_k": ", k = ",
-  "sin-dot.readout_dot": ": PE(p)·PE(p+k) = ",
-  "sin-dot.readout_closed": "; the formula Σᵢcos(kωᵢ) = ",
-  "sin-dot.readout_end": ".",
-  "sin-dot.curve_1": "Largest difference of the whole curve (k = 0 … {max}) from the formula: ",
-  "sin-dot.curve_2": ". Whatever the start, the curve does not move.",
-
-
-  // --- sin-heatmap.js: its keys go right below this line (replace nothing else) ---
-  "sin-heatmap.too_long": "This experiment's page options do not fit: data-sentence has {n} tokens, and this demo takes at most {max}. The static figure drawn at build time is shown instead.",
-  "sin-heatmap.title": "Try it: the dot products PE(a)·PE(b) of every two positions of “{sentence}”",
-  "sin-heatmap.start": "position of the first token",
-  "sin-heatmap.shift": "Shift the sentence later +{shift}",
-  "sin-heatmap.reset": "Back to position 0",
-  "sin-heatmap.readout_1": "The sentence starts at position ",
-  "sin-heatmap.readout_2": ". Compared with starting at position 0, the largest difference among the {n}×{n} = {cells} cells is ",
-  "sin-heatmap.readout_3": ": only floating-point rounding; not one colour changes.",
-  "sin-heatmap.table": "Dot-product table (scrolls sideways)",
-  "sin-heatmap.caption": "PE(a)·PE(b) (d = {d}, base = {base}); rows and columns show each token and its position.",
-  "sin-heatmap.at_limit": "One more shift of +{shift} would take the first token past this demo's largest position, {max} (10⁹), so the button is off for now; make the position smaller and try again.",
-
-
-  // --- alibi-bias.js: its keys go right below this line (replace nothing else) ---
-
-
-  // --- t5-buckets.js: its keys go right below this line (replace nothing else) ---
-
-
-  // --- rope-pair.js: its keys go right below this line (replace nothing else) ---
-
-
-  // --- scaling-explorer.js: its keys go right below this line (replace nothing else) ---
-
 };

@@ -1,0 +1,21 @@
+// sin-clock.js's words (en): the same keys and {fields} as strings/zh/sin-clock.js. Loaded with the widget (widgets/index.js), on pages of this language only.
+export default {
+  "sin-clock.title": "Try it: each hand's angle = p × ωᵢ",
+  "sin-clock.position": "position p",
+  "sin-clock.dim": "dimension d",
+  "sin-clock.base": "base",
+  "sin-clock.presets": "Preset positions",
+  "sin-clock.presets_label": "Presets:",
+  "sin-clock.play": "▶ Play",
+  "sin-clock.pause": "■ Pause",
+  "sin-clock.speed": "Speed",
+  "sin-clock.rate": "{n} tokens a second",
+  "sin-clock.readout_1": "The encoding of position p = ",
+  "sin-clock.readout_2": ": ",
+  "sin-clock.readout_3": " numbers, each within [−1, 1] (the largest in absolute value is ",
+  "sin-clock.readout_4": ").",
+  "sin-clock.at_end": "Reached the largest position this demo takes, {max} (10⁹); playing stopped. Choose a smaller position and play again.",
+  "sin-clock.faces": "{n} clock faces; the hand of face i points at p × ωᵢ; periods from {shortest} to {longest} tokens",
+  "sin-clock.period": "period ",
+  "sin-clock.gauge": "range [−1, 1], ω = {omega}",
+};

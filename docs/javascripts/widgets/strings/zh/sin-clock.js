@@ -1,0 +1,21 @@
+// sin-clock.js's words (zh): the same keys and {fields} as strings/en/sin-clock.js. Loaded with the widget (widgets/index.js), on pages of this language only.
+export default {
+  "sin-clock.title": "试一试：每根指针的角度 = p × ωᵢ",
+  "sin-clock.position": "位置 p",
+  "sin-clock.dim": "维度 d",
+  "sin-clock.base": "base",
+  "sin-clock.presets": "预设位置",
+  "sin-clock.presets_label": "预设：",
+  "sin-clock.play": "▶ 播放",
+  "sin-clock.pause": "■ 暂停",
+  "sin-clock.speed": "速度",
+  "sin-clock.rate": "每秒 {n} 个 token",
+  "sin-clock.readout_1": "位置 p = ",
+  "sin-clock.readout_2": " 的编码：",
+  "sin-clock.readout_3": " 个数，每个都在 [−1, 1] 之内（绝对值最大的是 ",
+  "sin-clock.readout_4": "）。",
+  "sin-clock.at_end": "已到这个演示的最大位置 {max}（10⁹），播放停止；换一个小一点的位置再播放。",
+  "sin-clock.faces": "{n} 个钟面，第 i 个钟面的指针指向 p × ωᵢ；周期从 {shortest} 到 {longest} 个 token",
+  "sin-clock.period": "周期 ",
+  "sin-clock.gauge": "范围 [−1, 1]，ω = {omega}",
+};
