@@ -151,6 +151,15 @@ def test_an_estimate_needs_a_fixed_point_format():
 
 
 def test_every_quoted_loss_of_the_experiment_carries_its_spread():
-    # Issue: every loss the prose quotes carries its ± over seeds.
+    # Issue: every loss the prose quotes carries its spread over seeds: a mean ± its interval, or, for a method
+    # whose seeds split into two groups (claims.TWO_GROUPS: unscaled sinusoidal), the smallest–largest seed.
+    from posenc.experiment.claims import TWO_GROUPS
+    from posenc.quantities.experiment import DIFFERENCES, METHOD_LOSSES
+
     losses = [n for n in numbers.names() if re.match(r"exp_(in_dist|beyond|rise|diff|ext_(start|end|new|rise|gap))_", n)]
-    assert losses and all(" ± " in numbers.text(n) for n in losses), [n for n in losses if " ± " not in numbers.text(n)]
+    two_groups = {n for n, (method, _) in METHOD_LOSSES.items() if method in TWO_GROUPS}
+    two_groups |= {n for n, ((_, a), (_, b)) in DIFFERENCES.items() if {a, b} & set(TWO_GROUPS)}
+    assert two_groups and two_groups <= set(losses)
+    spread = re.compile(r"^−?\d+\.\d+–−?\d+\.\d+$")  # "0.539–0.786"
+    wrong = [n for n in losses if not (spread.match(numbers.text(n)) if n in two_groups else " ± " in numbers.text(n))]
+    assert losses and not wrong, {n: numbers.text(n) for n in wrong}
