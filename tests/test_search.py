@@ -148,7 +148,6 @@ ENGLISH_QUERY_TABLE = {
     "swap two tokens": "en/lessons/01-order-blind/",
     "sinusoidal position encoding": "en/lessons/03-sinusoidal/",
     "clock analogy": "en/lessons/03-sinusoidal/",
-    "shift is a rotation": "en/lessons/03-sinusoidal/",
     "learned position table": "en/lessons/02-learned-table/",
     "naive design": "en/lessons/02-learned-table/",
     "M-RoPE": "en/lessons/06b-mrope/",

@@ -51,7 +51,11 @@ LESSON = {
     "content-position": "lessons/02-learned-table/",
     "dataflow": "lessons/02-learned-table/",  # on every page: tests/browser/test_dataflow_panel.py tests each
 }
-JS_BUDGET = 72 * 1024  # bytes of the site's own JavaScript per page: issue 5's 60 KiB, plus the data-flow panel every page now carries (≈8 KiB; issue 20)
+# bytes of the site's own JavaScript per page: issue 5's 60 KiB, plus the data-flow panel every page now carries
+# (≈8 KiB; issue 20), plus the second language (issue 35; measured on lesson 3, the heaviest page: 62.7 KB before,
+# 76.2 KB after: the language selector alternate.js 2.6 KB, the string tables 7.8 KB (the page's language only,
+# the shared one and those of the widgets it mounts), the t() calls and language handling 3.1 KB)
+JS_BUDGET = 80 * 1024
 TOL = 1e-12
 
 

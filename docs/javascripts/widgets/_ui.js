@@ -18,12 +18,12 @@ export function pageLanguage() {
 }
 
 // Only the page's own language is fetched, and of it only the shared words (strings/<lang>.js) and the
-// words of the widgets the page mounts (strings/<lang>/<widget>.js, loadWidgetStrings): every widget's words
+// words of the widgets the page mounts (strings/<lang>/<widget>.js, which each widget loads: loadWidgetStrings): every widget's words
 // in every language would cost a phone on a slow network bytes it never shows. A link into the other
 // language is a full page load (docs/javascripts/alternate.js), so the language cannot change under this module.
 const STRINGS = { ...(await import(`./strings/${pageLanguage()}.js`)).default };
 
-/** Adds widget ``name``'s words in the page's language to the table; widgets/index.js calls it before mounting. */
+/** Adds widget ``name``'s words in the page's language to the table; each widget module awaits it at its top. */
 export async function loadWidgetStrings(name) {
   Object.assign(STRINGS, (await import(`./strings/${pageLanguage()}/${name}.js`)).default);
 }

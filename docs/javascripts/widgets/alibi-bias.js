@@ -11,7 +11,9 @@
 //   data-factor    the reach's factor f > 1 (the lesson uses 10: ln 10 / m)
 import { formatInt, formatNumber, formatSci } from "../posenc-math/format.js";
 import { alibiBias, alibiReach, alibiSlopes, alibiWeightRatio } from "../posenc-math/relative.js";
-import { activate, chartWidth, fill, frame, h, num, numberField, pageOptions, s, scroller, selectField, setNum, showFailure, slider, t } from "./_ui.js";
+import { activate, chartWidth, fill, frame, h, num, numberField, pageOptions, s, scroller, selectField, setNum, showFailure, slider, t, loadWidgetStrings } from "./_ui.js";
+
+await loadWidgetStrings("alibi-bias"); // this widget's words in the page's language (strings/<lang>/alibi-bias.js)
 
 const MAX_HEADS = 1024; // a table and a plot of every head still load at once
 const MAX_CURVES = 64; // faint weight curves drawn for the other heads (evenly spaced beyond that)

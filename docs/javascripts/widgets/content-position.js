@@ -11,7 +11,9 @@
 import { formatInt, formatNumber, formatSci } from "../posenc-math/format.js";
 import { hasRow, tableParameters } from "../posenc-math/learned.js";
 import { rawIndexContentRatio } from "../posenc-math/naive.js";
-import { activate, button, chartWidth, fill, frame, h, num, numberField, pageOptionsOrFail, refuse, s, selectField, setNum, t } from "./_ui.js";
+import { activate, button, chartWidth, fill, frame, h, num, numberField, pageOptionsOrFail, refuse, s, selectField, setNum, t, loadWidgetStrings } from "./_ui.js";
+
+await loadWidgetStrings("content-position"); // this widget's words in the page's language (strings/<lang>/content-position.js)
 
 const W = chartWidth(480); // 400 on a phone: its text stays legible (_ui.js)
 const H = 230;

@@ -18,7 +18,9 @@
 // are one Tab stop: Tab reaches the chosen stage, the arrow keys (Home, End) move between stages, and
 // Enter or Space chooses one.
 import { formatInt } from "../posenc-math/format.js";
-import { activate, fill, h, num, pageLanguage, pageOptionsOrFail, refuse, selectField, t, uid } from "./_ui.js";
+import { activate, fill, h, num, pageLanguage, pageOptionsOrFail, refuse, selectField, t, uid, loadWidgetStrings } from "./_ui.js";
+
+await loadWidgetStrings("dataflow"); // this widget's words in the page's language (strings/<lang>/dataflow.js)
 
 const NARROW = "(max-width: 44.984375em)"; // Material's phone and small-tablet layout
 

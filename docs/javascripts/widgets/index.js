@@ -32,10 +32,7 @@ async function mountOne(el) {
   const name = el.dataset.peWidget;
   el.dataset.peMounted = "1";
   try {
-    if (!loaded.has(name)) {
-      // the widget's module and its words in the page's language (strings/<lang>/<name>.js), together
-      loaded.set(name, Promise.all([import(`./${name}.js`), import("./_ui.js").then((ui) => ui.loadWidgetStrings(name))]).then(([mod]) => mod));
-    }
+    if (!loaded.has(name)) loaded.set(name, import(`./${name}.js`)); // it loads its own words (strings/<lang>/<name>.js)
     const [mod] = await Promise.all([loaded.get(name), widgetStyles()]);
     await mod.mount(el); // a widget may be async (scaling-explorer loads model configs)
   } catch (err) {

@@ -14,7 +14,9 @@
 import { formatInt, formatNumber, formatSci, MAX_INPUT } from "../posenc-math/format.js";
 import { vdot } from "../posenc-math/sinusoidal.js";
 import { inverseFrequencies, rotatePair } from "../posenc-math/rope.js";
-import { activate, fill, frame, h, limitedButton, num, numberField, pageOptionsOrFail, refuse, s, scroller, selectField, t } from "./_ui.js";
+import { activate, fill, frame, h, limitedButton, num, numberField, pageOptionsOrFail, refuse, s, scroller, selectField, t, loadWidgetStrings } from "./_ui.js";
+
+await loadWidgetStrings("rope-pair"); // this widget's words in the page's language (strings/<lang>/rope-pair.js)
 
 const HISTORY = 6;
 const R = 70; // SVG radius of length 1

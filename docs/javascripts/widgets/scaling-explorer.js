@@ -13,7 +13,9 @@
 import { formatInt, formatNumber, formatSci } from "../posenc-math/format.js";
 import { inverseFrequencies, wavelengths } from "../posenc-math/rope.js";
 import { scaleModel } from "../posenc-math/scaling.js";
-import { activate, chartWidth, fill, frame, h, num, numberField, pageOptionsOrFail, refuse, s, scroller, selectField, slider, t } from "./_ui.js";
+import { activate, chartWidth, fill, frame, h, num, numberField, pageOptionsOrFail, refuse, s, scroller, selectField, slider, t, loadWidgetStrings } from "./_ui.js";
+
+await loadWidgetStrings("scaling-explorer"); // this widget's words in the page's language (strings/<lang>/scaling-explorer.js)
 
 const METHODS = ["yarn", "linear", "ntk"]; // named by t(`scaling-explorer.method_${key}`)
 const COLUMNS = ["pair", "omega", "omega_scaled", "ratio", "lambda", "lambda_scaled", "turn", "turn_scaled"];

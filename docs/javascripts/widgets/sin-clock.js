@@ -12,7 +12,9 @@
 // grid of d numbers is built once per d (rebuilding it every frame cost ~4× the time at d = 64).
 import { formatInt, formatNumber, MAX_INPUT } from "../posenc-math/format.js";
 import { angularFrequencies, encode, handAngles, periods } from "../posenc-math/sinusoidal.js";
-import { activate, fill, animation, button, frame, h, num, numberField, pageOptionsOrFail, s, selectField, setNum, t } from "./_ui.js";
+import { activate, fill, animation, button, frame, h, num, numberField, pageOptionsOrFail, s, selectField, setNum, t, loadWidgetStrings } from "./_ui.js";
+
+await loadWidgetStrings("sin-clock"); // this widget's words in the page's language (strings/<lang>/sin-clock.js)
 
 const NARROW = window.matchMedia("(max-width: 30em)").matches;
 

@@ -9,7 +9,9 @@
 //   data-k              the distance read out first, 0 … max
 import { formatInt, formatNumber, formatSci } from "../posenc-math/format.js";
 import { dot, dotClosedForm } from "../posenc-math/sinusoidal.js";
-import { activate, button, chartWidth, frame, h, num, numberField, pageOptionsOrFail, refuse, s, setNum, t } from "./_ui.js";
+import { activate, button, chartWidth, frame, h, num, numberField, pageOptionsOrFail, refuse, s, setNum, t, loadWidgetStrings } from "./_ui.js";
+
+await loadWidgetStrings("sin-dot"); // this widget's words in the page's language (strings/<lang>/sin-dot.js)
 
 const MAX_K = 10000; // the curve is recomputed for every k on each change of p
 const W = chartWidth(480); // 400 on a phone: its text stays legible (_ui.js)

@@ -9,7 +9,9 @@
 //   data-d, data-base   the encoding (d even, base > 1);  data-start  the first character's position
 import { formatInt, formatNumber, formatSci, MAX_INPUT } from "../posenc-math/format.js";
 import { dotClosedForm, dotMatrix, maxAbsDiff } from "../posenc-math/sinusoidal.js";
-import { activate, fill, button, frame, h, limitedButton, num, numberField, pageOptionsOrFail, refuse, scroller, setNum, t, viridis } from "./_ui.js";
+import { activate, fill, button, frame, h, limitedButton, num, numberField, pageOptionsOrFail, refuse, scroller, setNum, t, viridis, loadWidgetStrings } from "./_ui.js";
+
+await loadWidgetStrings("sin-heatmap"); // this widget's words in the page's language (strings/<lang>/sin-heatmap.js)
 
 const MAX_CHARS = 16; // a row of the table still fits a phone's scroll box
 

@@ -31,7 +31,9 @@
 import { formatNumber, formatSci } from "../posenc-math/format.js";
 import { encode } from "../posenc-math/sinusoidal.js";
 import { attention, mulberry32, randomMatrix } from "../posenc-math/attention.js";
-import { activate, fill, button, frame, h, num, pageLanguage, pageOptionsOrFail, refuse, scroller, selectField, t, uid } from "./_ui.js";
+import { activate, fill, button, frame, h, num, pageLanguage, pageOptionsOrFail, refuse, scroller, selectField, t, uid, loadWidgetStrings } from "./_ui.js";
+
+await loadWidgetStrings("swap-attention"); // this widget's words in the page's language (strings/<lang>/swap-attention.js)
 
 const MAX_TOKENS = 12;
 

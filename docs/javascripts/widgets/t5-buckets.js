@@ -12,7 +12,9 @@
 // message at the field and keeps the last valid result; nothing is clamped.
 import { formatInt, MAX_INPUT } from "../posenc-math/format.js";
 import { t5Args, t5Bucket, t5BucketEdges } from "../posenc-math/relative.js";
-import { activate, chartWidth, fill, frame, h, num, numberField, pageOptions, s, scroller, setNum, showFailure, t, uid } from "./_ui.js";
+import { activate, chartWidth, fill, frame, h, num, numberField, pageOptions, s, scroller, setNum, showFailure, t, uid, loadWidgetStrings } from "./_ui.js";
+
+await loadWidgetStrings("t5-buckets"); // this widget's words in the page's language (strings/<lang>/t5-buckets.js)
 
 const MAX_BUCKETS = 4096; // the table lists every bucket
 const MAX_DISTANCE = 1_000_000; // the edges are found by looking up every distance up to max_distance
