@@ -247,9 +247,9 @@ def page_time(markdown: str, page: str) -> PageTime:
 def header_text(t: PageTime, lang: str = "zh") -> str:
     """What {{ reading_time() }} prints, in the page's language."""
     if lang == "en":
-        out = f"About {t.main.minutes()} minutes to read and try"
+        out = f"About {t.main.minutes()} min to read and try"
         if t.folded.minutes():
-            out += f"; the folded optional depth, about {t.folded.minutes()} more"
+            out += f" (+{t.folded.minutes()} min folded)"
         return out
     out = f"阅读加动手约 {t.main.minutes()} 分钟"
     if t.folded.minutes():
