@@ -178,7 +178,11 @@ def on_config(config):
         key = tree_digest(ROOT / "posenc", exclude=("__pycache__", "experiment"))[:16]
         key += tree_digest(ROOT / "docs" / "snippets", patterns=("*.py",))[:8]
         key += hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:8]  # how this hook makes notebooks execute
-        nb.config["cache_dir"] = str(ROOT / ".cache" / "mkdocs-jupyter" / key)
+        # one folder per language: mkdocs-jupyter evicts, after each build, the cached notebooks that build did
+        # not use, and the Chinese and the English passes use different notebooks (lessonN.en.ipynb)
+        from tools.i18n import build_language
+
+        nb.config["cache_dir"] = str(ROOT / ".cache" / "mkdocs-jupyter" / key / build_language(config))
     _coalesce_notebook_streams()
     return config
 
