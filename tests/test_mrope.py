@@ -8,10 +8,10 @@ What the tests compare against, part by part:
   docstring): contiguous (Qwen2-VL) gives pairs 0 … n_T−1 to the temporal ID, the next n_H to height, the last n_W
   to width. Interleaved (Qwen3-VL, transformers ``apply_interleaved_mrope``): pair j goes to height when j ≡ 1 (mod
   3) and j < 3·n_H, to width when j ≡ 2 (mod 3) and j < 3·n_W, to temporal otherwise. The expected pairs below are
-  worked out from those rules by hand; test_mrope.py checks the layouts themselves against transformers.
-- posenc.mrope's contract for bad input: a ValueError that names the argument (or the model) and the fix.
-  Complements the table in test_mrope.py (position_ids, pair_axes, angles) with the per-axis helpers and the model
-  wrappers, and checks that the wrappers take the model's own spatial_merge_size.
+  worked out from those rules by hand; the first part checks the layouts themselves against transformers.
+- posenc.mrope's contract for bad input: a ValueError that names the argument (or the model) and the fix, for
+  position_ids, pair_axes and angles, the per-axis helpers and the model wrappers; and the wrappers take the
+  model's own spatial_merge_size.
 """
 
 from __future__ import annotations
