@@ -205,35 +205,11 @@ def check(markdown: str, page: str, path: Path | None = None, glossary: Path | N
 
 
 def check_files(paths) -> list[Finding]:
-    out = []
-    for path in paths:
-        path = Path(path).resolve()
-        out.extend(check(path.read_text(encoding="utf-8"), lp.docs_page(path), path))
-    return out
+    return lp.check_files(paths, check)
 
 
-# --- as a MkDocs hook (mkdocs.yml: hooks) ------------------------------------------------------------------
-
-
-def on_page_markdown(markdown, page, config, files):
-    """Check the page's own Markdown (before macros run); each finding is an error (fails --strict, even with -q)."""
-    import logging
-
-    if str(ROOT) not in sys.path:  # MkDocs restores sys.path after loading a hook file
-        sys.path.insert(0, str(ROOT))
-    log = logging.getLogger("mkdocs.hooks.concept_order")
-    path = Path(page.file.abs_src_path) if page.file.abs_src_path else lp.DOCS / page.file.src_uri
-    for finding in check(markdown, page.file.src_uri, path):
-        log.error(str(finding))
-    return markdown
-
-
-try:  # before mkdocs-macros replaces the macro calls (the previews it renders are not the page's prose)
-    from mkdocs.plugins import event_priority
-
-    on_page_markdown = event_priority(100)(on_page_markdown)
-except ImportError:
-    pass
+# As a MkDocs hook (mkdocs.yml: hooks): each finding is an error, so it fails --strict even with -q.
+on_page_markdown = lp.markdown_hook("mkdocs.hooks.concept_order", check)
 
 
 def main(argv=None) -> int:

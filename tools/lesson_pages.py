@@ -177,3 +177,44 @@ def blank_lines(text: str, lines) -> str:
         if 1 <= n <= len(rows):
             rows[n - 1] = " " * len(rows[n - 1])
     return "\n".join(rows)
+
+
+# --- a check of a page's own Markdown, as a command and as a MkDocs hook -----------------------------------
+# tools/concept_order.py, tools/notation.py and tools/universal_claims.py each define
+# ``check(markdown, page, path) -> findings`` and get their file walk and their hook from here.
+
+
+def check_files(paths, check) -> list:
+    """Every finding of ``check(markdown, page, path)`` on the files at ``paths`` (page: the path under docs/)."""
+    out = []
+    for path in paths:
+        path = Path(path).resolve()
+        out.extend(check(path.read_text(encoding="utf-8"), docs_page(path), path))
+    return out
+
+
+def markdown_hook(logger: str, check, applies=lambda src_uri: True):
+    """An ``on_page_markdown`` hook that logs each finding of ``check`` on a page as an error.
+
+    An error, not a warning: ``mkdocs build -q`` drops warnings before ``--strict`` counts them. Priority 100: the
+    check reads the page's own Markdown, before mkdocs-macros replaces the macro calls (a preview or a fact()
+    the check looks for would be gone)."""
+    import logging
+    import sys
+
+    log = logging.getLogger(logger)
+
+    def on_page_markdown(markdown, page, config, files):
+        if str(ROOT) not in sys.path:  # MkDocs restores sys.path after loading a hook file; checks import lazily
+            sys.path.insert(0, str(ROOT))
+        if applies(page.file.src_uri):
+            path = Path(page.file.abs_src_path) if page.file.abs_src_path else DOCS / page.file.src_uri
+            for finding in check(markdown, page.file.src_uri, path):
+                log.error(str(finding))
+        return markdown
+
+    try:
+        from mkdocs.plugins import event_priority
+    except ImportError:  # the checks also run without MkDocs (python -m tools.<check>)
+        return on_page_markdown
+    return event_priority(100)(on_page_markdown)

@@ -208,35 +208,11 @@ def applies_to(page: str) -> bool:
 
 
 def check_files(paths) -> list[Finding]:
-    out = []
-    for path in paths:
-        path = Path(path).resolve()
-        out.extend(check(path.read_text(encoding="utf-8"), lp.docs_page(path), path))
-    return out
+    return lp.check_files(paths, check)
 
 
-# --- as a MkDocs hook (mkdocs.yml: hooks) ------------------------------------------------------------------
-
-
-def on_page_markdown(markdown, page, config, files):
-    """Check the page's own Markdown; each finding is an error (fails --strict, even with -q)."""
-    import logging
-
-    if not applies_to(page.file.src_uri):
-        return markdown
-    log = logging.getLogger("mkdocs.hooks.notation")
-    path = Path(page.file.abs_src_path) if page.file.abs_src_path else lp.DOCS / page.file.src_uri
-    for finding in check(markdown, page.file.src_uri, path):
-        log.error(str(finding))
-    return markdown
-
-
-try:
-    from mkdocs.plugins import event_priority
-
-    on_page_markdown = event_priority(100)(on_page_markdown)
-except ImportError:
-    pass
+# As a MkDocs hook (mkdocs.yml: hooks): each finding is an error, so it fails --strict even with -q.
+on_page_markdown = lp.markdown_hook("mkdocs.hooks.notation", check, applies_to)
 
 
 def main(argv=None) -> int:

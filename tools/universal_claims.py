@@ -155,35 +155,11 @@ def applies_to(page: str) -> bool:
 
 
 def check_files(paths) -> list[Finding]:
-    out = []
-    for path in paths:
-        path = Path(path).resolve()
-        out.extend(check(path.read_text(encoding="utf-8"), path))
-    return out
+    return lp.check_files(paths, lambda markdown, page, path: check(markdown, path))
 
 
-# --- as a MkDocs hook (mkdocs.yml: hooks) ------------------------------------------------------------------
-
-
-def on_page_markdown(markdown, page, config, files):
-    """Check the page's own Markdown (before macros run); each finding is an error (fails --strict, even with -q)."""
-    import logging
-
-    if not applies_to(page.file.src_uri):
-        return markdown
-    log = logging.getLogger("mkdocs.hooks.universal_claims")
-    path = Path(page.file.abs_src_path) if page.file.abs_src_path else lp.DOCS / page.file.src_uri
-    for finding in check(markdown, path):
-        log.error(str(finding))
-    return markdown
-
-
-try:  # before mkdocs-macros replaces the fact() calls this guard looks for
-    from mkdocs.plugins import event_priority
-
-    on_page_markdown = event_priority(100)(on_page_markdown)
-except ImportError:
-    pass
+# As a MkDocs hook (mkdocs.yml: hooks): each finding is an error, so it fails --strict even with -q.
+on_page_markdown = lp.markdown_hook("mkdocs.hooks.universal_claims", lambda markdown, page, path: check(markdown, path), applies_to)
 
 
 def main(argv=None) -> int:
