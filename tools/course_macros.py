@@ -143,33 +143,21 @@ def rejected() -> dict[str, str]:
 
 
 def glossary_markdown(from_page: str, render, lang: str = "zh") -> str:
-    """The glossary as a definition list (one term per entry, anchored by its id), links relative to ``from_page``."""
-    if lang != "zh":
-        return _glossary_markdown_en(from_page, render)
+    """The glossary as a definition list (one term per entry, anchored by its id), links relative to ``from_page``.
+
+    In English the English name comes first with the course's Chinese term beside it, the definition is
+    glossary.en.yaml's, and the rejected synonyms (Chinese words) are left out."""
     out = ['<div class="pe-glossary" markdown>', ""]
     for t in load_glossary():
         page, _ = split_target(t.first)
-        out.append(f"**{t.term}** · {t.english} {{ #{t.id} }}")
-        out.append(f":   {relink(render(t.define), from_page)}")
-        out.append("")
-        out.append(f"    首次讲解：[{page_label(page)}]({relative_link(t.first, from_page)})"
-                   + ("。不用：" + "、".join(f"「{r}」" for r in t.reject) if t.reject else ""))
-        out.append("")
-    out.append("</div>")
-    return "\n".join(out)
-
-
-def _glossary_markdown_en(from_page: str, render) -> str:
-    """The English glossary: the English name first, the course's Chinese term beside it, the English
-    definition (glossary.en.yaml) and where it is first taught. The rejected synonyms are Chinese words."""
-    out = ['<div class="pe-glossary" markdown>', ""]
-    for t in load_glossary():
-        page, _ = split_target(t.first)
-        out.append(f"**{t.english}** · {t.term} {{ #{t.id} }}")
-        out.append(f":   {relink(render(_english(GLOSSARY_EN, t.id)), from_page)}")
-        out.append("")
-        out.append(f"    First taught in [{page_label(page, 'en')}]({relative_link(t.first, from_page)}).")
-        out.append("")
+        first = f"[{page_label(page, lang)}]({relative_link(t.first, from_page)})"
+        if lang == "zh":
+            names, define = f"**{t.term}** · {t.english}", t.define
+            taught = f"首次讲解：{first}" + ("。不用：" + "、".join(f"「{r}」" for r in t.reject) if t.reject else "")
+        else:
+            names, define = f"**{t.english}** · {t.term}", _english(GLOSSARY_EN, t.id)
+            taught = f"First taught in {first}."
+        out += [f"{names} {{ #{t.id} }}", f":   {relink(render(define), from_page)}", "", f"    {taught}", ""]
     out.append("</div>")
     return "\n".join(out)
 
