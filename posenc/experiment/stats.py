@@ -52,21 +52,49 @@ LEVEL = 0.95
 QUANTILE = 0.5 + LEVEL / 2  # the two-sided interval uses the t quantile at 97.5%
 
 
+class TooFewSeeds(ValueError):
+    """A statement over seeds needs at least two seeds (the quick preset has one)."""
+
+
 @dataclass(frozen=True)
-class SeedRange:
-    """The smallest and largest per-seed value, for a method whose seeds split into two groups (see above)."""
+class _OverSeeds:
+    """A per-seed quantity (at least two seeds, every value finite) and the span [low, high] a statement reads:
+    the span lies above a margin, below it, or inside ±margin."""
 
     values: tuple[float, ...]
 
     @classmethod
-    def of(cls, per_seed) -> "SeedRange":
+    def of(cls, per_seed):
         values = np.asarray(per_seed, dtype=np.float64).ravel()
-        if values.size < 2:  # one seed says nothing about how the seeds spread, as for Estimate
+        if values.size < 2:  # one seed says nothing about how the seeds spread
             raise TooFewSeeds(f"a statement over seeds needs at least 2 seeds, got {values.size}; "
                               "run `python -m posenc.experiment run --preset full --seeds 8` (or more)")
         if not np.all(np.isfinite(values)):
             raise ValueError(f"per-seed values must be finite, got {values.tolist()}")
         return cls(tuple(float(v) for v in values))
+
+    @property
+    def n(self) -> int:
+        return len(self.values)
+
+    # Each subclass says what the span is: properties ``low`` and ``high``.
+
+    def above(self, margin: float) -> bool:
+        """The whole span lies above ``margin``."""
+        return self.low > margin
+
+    def below(self, margin: float) -> bool:
+        """The whole span lies below ``margin``."""
+        return self.high < margin
+
+    def inside(self, margin: float) -> bool:
+        """The whole span lies inside (−margin, +margin)."""
+        return -margin < self.low and self.high < margin
+
+
+@dataclass(frozen=True)
+class SeedRange(_OverSeeds):
+    """The smallest and largest per-seed value, for a method whose seeds split into two groups (see above)."""
 
     @property
     def smallest(self) -> float:
@@ -76,43 +104,15 @@ class SeedRange:
     def largest(self) -> float:
         return max(self.values)
 
-    def above(self, margin: float) -> bool:
-        """Every seed above ``margin``."""
-        return self.smallest > margin
-
-    def below(self, margin: float) -> bool:
-        return self.largest < margin
-
-    def inside(self, margin: float) -> bool:
-        return -margin < self.smallest and self.largest < margin
+    low, high = smallest, largest
 
     def __str__(self) -> str:
         return f"every seed in [{self.smallest:+.3f}, {self.largest:+.3f}] (n={len(self.values)})"
 
 
-class TooFewSeeds(ValueError):
-    """An interval over seeds needs at least two seeds (the quick preset has one)."""
-
-
 @dataclass(frozen=True)
-class Estimate:
+class Estimate(_OverSeeds):
     """The mean over seeds of a per-seed quantity, with its 95% Student-t interval."""
-
-    values: tuple[float, ...]
-
-    @classmethod
-    def of(cls, per_seed) -> "Estimate":
-        values = np.asarray(per_seed, dtype=np.float64).ravel()
-        if values.size < 2:
-            raise TooFewSeeds(f"an interval over seeds needs at least 2 seeds, got {values.size}; "
-                              "run `python -m posenc.experiment run --preset full --seeds 8` (or more)")
-        if not np.all(np.isfinite(values)):
-            raise ValueError(f"per-seed values must be finite, got {values.tolist()}")
-        return cls(tuple(float(v) for v in values))
-
-    @property
-    def n(self) -> int:
-        return len(self.values)
 
     @property
     def mean(self) -> float:
@@ -132,18 +132,6 @@ class Estimate:
     @property
     def high(self) -> float:
         return self.mean + self.half_width
-
-    def above(self, margin: float) -> bool:
-        """The whole interval lies above ``margin``."""
-        return self.low > margin
-
-    def below(self, margin: float) -> bool:
-        """The whole interval lies below ``margin``."""
-        return self.high < margin
-
-    def inside(self, margin: float) -> bool:
-        """The whole interval lies inside (−margin, +margin)."""
-        return -margin < self.low and self.high < margin
 
     def __str__(self) -> str:
         return f"{self.mean:+.3f} [{self.low:+.3f}, {self.high:+.3f}] over {self.n} seeds"
