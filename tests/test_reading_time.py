@@ -126,6 +126,19 @@ def test_every_lesson_header_uses_the_macro(page):
     assert problem is None, f"docs/{page}: {problem}"
 
 
+
+def test_an_annotated_lists_notes_are_folded_depth_and_its_items_are_main_path():
+    note = CJK * 6  # twelve seconds
+    page = ("# 课\n\n" + CJK + '\n\n<div class="annotate" markdown>\n\n- ' + CJK + " (1)\n- " + CJK + " (2)\n\n</div>\n\n"
+            f"1.  {note}\n2.  {note}\n    {note}\n\n{CJK}\n")
+    t = rt.page_time(page, "lessons/99-test.md")
+    # main path: the title, the prose line, the two items with their markers, the line after
+    assert t.main.total() == pytest.approx(seconds(f"# 课\n\n{CJK}\n\n- {CJK} (1)\n- {CJK} (2)\n\n{CJK}\n"))
+    assert t.folded.total() == pytest.approx(seconds(f"1.  {note}\n2.  {note}\n    {note}\n"))
+    # an ordered list that follows some other block is prose
+    plain = rt.page_time(f"# 课\n\n<div markdown>\n\n{CJK}\n\n</div>\n\n1.  {note}\n", "lessons/99-test.md")
+    assert plain.folded.total() == 0
+
 # Issue 32: "each lesson's main path reads in about 30 minutes by the page's own rule". About: two minutes of
 # slack, so that a sentence added later does not fail the build, while a section left unfolded still does.
 MAIN_PATH_MINUTES = 32

@@ -1,8 +1,10 @@
 """How long a page takes to read, computed from its Markdown: ``{{ reading_time() }}`` in a lesson's header.
 
 The main path is what a learner reads straight through: the page without its folded blocks (``??? …``: the
-deep dives, the FAQ, the exercises' answers) and without its sources section (``{ #sources }``). The folded
-depth is the folded blocks outside the sources section. ``python -m tools.reading_time`` prints both for every
+deep dives, the FAQ, the exercises' answers), without the notes of an annotated list (Material's annotations:
+the ordered list after a ``<div class="annotate" markdown>`` block, each note shown only when its ⊕ is clicked)
+and without its sources section (``{ #sources }``). The folded depth is the folded blocks and the annotations'
+notes outside the sources section. ``python -m tools.reading_time`` prints both for every
 lesson; the macro prints the main path, and the folded depth after it.
 
 The rule (seconds are summed, then rounded to whole minutes, at least 1):
@@ -222,13 +224,42 @@ def split(markdown: str) -> tuple[str, str]:
     lines = markdown.split("\n")
     sources = lp.section(markdown, SOURCES_ANCHOR)
     out_of_path = set(sources.lines()) if sources else set()
-    folded = set()
+    folded = set(annotation_notes(lines)) - out_of_path
     for block in lp.admonitions(markdown):
         if block.folded:
             folded.update(n for n in block.lines() if n not in out_of_path)
     main = [line for n, line in enumerate(lines, 1) if n not in folded and n not in out_of_path]
     depth = [lines[n - 1] for n in sorted(folded)]
     return "\n".join(main), "\n".join(_dedent_block(depth))
+
+
+ANNOTATE_OPEN = re.compile(r'^<div class="annotate" markdown>\s*$')
+NOTE_ITEM = re.compile(r"^\d+\.\s")
+
+
+def annotation_notes(lines: list[str]) -> list[int]:
+    """The line numbers (from 1) of the notes of each annotated list: the ordered list that follows the ``</div>``
+    closing a ``<div class="annotate" markdown>`` block (Material shows a note only when its marker is clicked)."""
+    out: list[int] = []
+    n, inside = 0, False
+    while n < len(lines):
+        line = lines[n]
+        if ANNOTATE_OPEN.match(line):
+            inside = True
+        elif inside and line.strip() == "</div>":
+            inside = False
+            k = n + 1
+            while k < len(lines) and not lines[k].strip():
+                k += 1
+            end = k
+            while end < len(lines) and (NOTE_ITEM.match(lines[end]) or lines[end].startswith("    ") or not lines[end].strip()):
+                end += 1
+            if k < len(lines) and NOTE_ITEM.match(lines[k]):
+                out.extend(range(k + 1, end + 1))
+                n = end
+                continue
+        n += 1
+    return out
 
 
 def _dedent_block(lines: list[str]) -> list[str]:
