@@ -609,6 +609,13 @@ def _far() -> int:
 
 # --- exercises ------------------------------------------------------------------------------------------------
 
+
+def _layer_numbers(model: str, kind: str, n_layers: int | None = None) -> tuple[int, ...]:
+    """The layers of ``kind`` in the model's layer pattern (its first ``n_layers``), numbered from 1 as a reader counts."""
+    pattern = hybrid.layer_pattern(configs.load(model), n_layers)
+    return tuple(i + 1 for i, k in enumerate(pattern) if k == kind)
+
+
 @number("ex_gemma_layers", "d", "练习：Gemma 3 的前多少层")
 def _():
     return ex.EX_GEMMA_LAYERS
@@ -621,8 +628,7 @@ def _():
 
 @number("ex_gemma_global_layers", "d", "练习：这些全局层的编号（从 1 数）")
 def _():
-    pattern = hybrid.layer_pattern(configs.load("gemma3_27b"), ex.EX_GEMMA_LAYERS)
-    return tuple(i + 1 for i, k in enumerate(pattern) if k == "rope_global")
+    return _layer_numbers("gemma3_27b", "rope_global", ex.EX_GEMMA_LAYERS)
 
 
 @number("ex_nope_t", "d", "练习：计数示例里问的位置")
@@ -642,8 +648,7 @@ def _():
 
 @number("ex_kimi_mla_layer_numbers", "d", "练习：Kimi Linear 48B 里 MLA（全注意力、不加位置编码）层的编号（从 1 数）")
 def _():
-    pattern = hybrid.layer_pattern(configs.load("kimi_linear_48b"))
-    return tuple(i + 1 for i, k in enumerate(pattern) if k == "nope_global")
+    return _layer_numbers("kimi_linear_48b", "nope_global")
 
 
 def _neox(kind: str) -> np.ndarray:
@@ -682,5 +687,4 @@ def _():
 
 @number("ex_smollm3_nope_layer_numbers", "d", "练习：SmolLM3 里不加 RoPE 的层编号（从 1 数）")
 def _():
-    pattern = hybrid.layer_pattern(configs.load("smollm3_3b"))
-    return tuple(i + 1 for i, k in enumerate(pattern) if k == "nope_global")
+    return _layer_numbers("smollm3_3b", "nope_global")
