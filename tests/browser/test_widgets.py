@@ -78,10 +78,18 @@ def _assert_mounted(site_dir: Path, name: str, lang: str = "zh") -> None:
                                              "the widget is untested there")
 
 
+# Every widget swaps its static figure for a live part of another height when it mounts, each on its own
+# (docs/javascripts/widgets/index.js): a click aimed at one widget while a widget above it (the data-flow
+# panel, which waits for its data) is still mounting can land where the target no longer is.
+ALL_SETTLED = """() => [...document.querySelectorAll('[data-pe-widget]')]
+  .every((e) => e.classList.contains('pe-widget--live') || e.classList.contains('pe-widget--failed'))"""
+
+
 def _live(sp, name: str):
-    """Widget ``name`` on the open page, once it has mounted."""
+    """Widget ``name`` on the open page, once it and every other widget of the page have mounted."""
     el = sp.page.locator(f'[data-pe-widget="{name}"]').first
     expect(el).to_have_class(re.compile(r"\bpe-widget--live\b"), timeout=10_000)
+    sp.page.wait_for_function(ALL_SETTLED, timeout=10_000)
     return el
 
 
