@@ -23,8 +23,9 @@ from site_support import ROOT, build_site, copy_project
 pytestmark = [pytest.mark.build, pytest.mark.long]
 
 PROSE_ONLY = {"POSENC_SKIP_FIGURES": "1", "POSENC_EXECUTE_NOTEBOOKS": "false"}
-# The faulty copy's faults are all in Chinese sources and its guards run the same in either language: its builds
-# make the Chinese site alone, in half the time (the session's strict build runs every guard on the English pages).
+# The faulty copies' faults are all in Chinese sources, and what these tests read is the Chinese pages and the
+# errors they name: their builds make the Chinese site alone, in half the time (the session's strict build runs
+# every guard on the English pages).
 CHINESE_ONLY = {"POSENC_BUILD_ENGLISH": "false"}
 
 
@@ -116,7 +117,7 @@ def test_changing_an_example_updates_every_page_or_fails_naming_each_place(tmp_p
     n = original.count("\n")
     lesson.write_text(original + f"\n取 d = {ex.SIN_DIM} 时。\n\n拿「{ex.SENTENCE}」来说。\n", encoding="utf-8")
 
-    proc = build_site(tmp_path / "site", env_extra=PROSE_ONLY, cwd=copy)
+    proc = build_site(tmp_path / "site", env_extra=PROSE_ONLY | CHINESE_ONLY, cwd=copy)
     assert proc.returncode != 0
     err = proc.stderr
     assert f"docs/lessons/03-sinusoidal.md:{n + 2}: typed number '{ex.SIN_DIM}' in prose" in err, err[-3000:]
@@ -135,7 +136,7 @@ def test_changing_an_example_updates_every_page_or_fails_naming_each_place(tmp_p
         js = copy / "docs" / "javascripts" / "widgets" / name
         js.write_text(re.sub(rf"(^const DEFAULTS = \{{.*\bd: ){ex.SIN_DIM}\b", rf"\g<1>{new_dim}", js.read_text(encoding="utf-8"), flags=re.M),
                       encoding="utf-8")
-    proc = build_site(tmp_path / "site", env_extra=PROSE_ONLY, cwd=copy)
+    proc = build_site(tmp_path / "site", env_extra=PROSE_ONLY | CHINESE_ONLY, cwd=copy)
     assert proc.returncode == 0, proc.stderr[-4000:]
     import math
 
