@@ -43,7 +43,7 @@ def test_a_clean_page_logs_nothing_and_the_hook_runs_before_the_macros(module, c
     assert module.on_page_markdown.mkdocs_priority == 100
 
 
-def test_check_files_reads_each_file_as_its_page_under_docs(tmp_path):
+def test_check_files_reads_each_file_as_its_page_under_docs():
     seen = []
     lp.check_files([lp.DOCS / "lessons/04-rope.md"], lambda md, page, path: seen.append((page, path.name, md[:1])) or [])
     assert seen == [("lessons/04-rope.md", "04-rope.md", "#")]

@@ -107,7 +107,7 @@ class SeedRange(_OverSeeds):
     low, high = smallest, largest
 
     def __str__(self) -> str:
-        return f"every seed in [{self.smallest:+.3f}, {self.largest:+.3f}] (n={len(self.values)})"
+        return f"every seed in [{self.smallest:+.3f}, {self.largest:+.3f}] (n={self.n})"
 
 
 @dataclass(frozen=True)
