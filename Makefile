@@ -6,6 +6,14 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PYTHON ?= python3
 export NO_MKDOCS_2_WARNING := 1
+# The site generator: ProperDocs, the maintained fork of MkDocs 1.x, reading mkdocs.yml. Run as a module
+# (`python -m`), which puts the repository on the import path; its console script does not, and the hooks
+# import posenc (README, "Maintenance").
+SITEGEN := $(PY) -m properdocs
+SITECONFIG := -f mkdocs.yml
+# Node.js and npm are the lock's (tools/install_venv.sh links them into the virtualenv): one exact
+# version for every target here, on any machine, whatever node the system has.
+export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
 .PHONY: setup system serve serve-zh build test test-fast figures notebooks lint experiment-quick experiment-full bench mutation clean
@@ -18,13 +26,14 @@ system:
 # The virtualenv is rebuilt whenever the lock file changes: uv, installed by pip, installs the lock, every
 # file checked against the lock's hashes, from PyPI (or the mirror and wheel folders this machine's pip is
 # configured with); torch's pinned CPU build (torch==…+cpu), which PyPI does not carry, is read from the
-# torch page of PyTorch's CPU index where those places lack it, and nothing else is (tools/install_venv.sh).
+# torch page of PyTorch's CPU index where those places lack it, and nothing else is; Node.js, pinned in the
+# lock as a wheel, is linked into the virtualenv's bin/ (tools/install_venv.sh).
 TORCH_CPU_INDEX := https://download.pytorch.org/whl/cpu
 $(VENV)/.installed: requirements.lock pyproject.toml tools/install_venv.sh
 	@bash tools/install_venv.sh "$(PYTHON)" $(VENV) requirements.lock $(TORCH_CPU_INDEX)
 	@touch $@
 
-node_modules/.installed: package.json package-lock.json
+node_modules/.installed: package.json package-lock.json $(VENV)/.installed
 	@echo "setup: npm ci (KaTeX, from package-lock.json, each package checked against its integrity hash)"
 	@npm ci --ignore-scripts --no-audit --no-fund  # no package's install script runs: KaTeX needs none
 	@touch $@
@@ -32,14 +41,14 @@ node_modules/.installed: package.json package-lock.json
 # Rebuilds on every save under docs/, posenc/, figures_src/ and tools/, importing changed code again
 # and drawing figures in a fresh process, so it serves what a clean build would (README: make serve).
 serve: setup
-	$(PY) -m mkdocs serve -a 127.0.0.1:8000
+	$(SITEGEN) serve $(SITECONFIG) -a 127.0.0.1:8000
 
 # The Chinese site alone: each rebuild about half as long, for editing the Chinese pages (mkdocs.yml).
 serve-zh: setup
-	POSENC_BUILD_ENGLISH=false $(PY) -m mkdocs serve -a 127.0.0.1:8000
+	POSENC_BUILD_ENGLISH=false $(SITEGEN) serve $(SITECONFIG) -a 127.0.0.1:8000
 
 build: setup
-	$(PY) -m mkdocs build --strict
+	$(SITEGEN) build $(SITECONFIG) --strict
 
 # Two pytest-xdist workers, whole files to one worker (module fixtures stay shared); the site is built
 # once for both, in the background while the other tests run; tests/conftest.py orders the files and
@@ -57,7 +66,7 @@ FAST_TESTS := tests/test_numbers.py tests/test_number_formats.py tests/test_fact
 	tests/test_notebooks.py tests/test_glossary.py tests/test_timeline.py tests/test_lesson*.py \
 	tests/test_concept_order.py tests/test_notation.py tests/test_universal_claims.py tests/test_reading_time.py
 test-fast: setup
-	@site=$$(mktemp -d) && POSENC_SKIP_FIGURES=1 POSENC_EXECUTE_NOTEBOOKS=false $(PY) -m mkdocs build --strict -q -d "$$site"; \
+	@site=$$(mktemp -d) && POSENC_SKIP_FIGURES=1 POSENC_EXECUTE_NOTEBOOKS=false $(SITEGEN) build $(SITECONFIG) --strict -q -d "$$site"; \
 		status=$$?; rm -rf "$$site"; exit $$status
 	$(PY) -m pytest -n 2 --dist loadfile -m "not build and not browser" $(FAST_TESTS)
 

@@ -9,17 +9,19 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
+
+from tools.site_command import site_command
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def build_site(dest: Path, env_extra: dict | None = None, cwd: Path = ROOT, flags: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
-    """``mkdocs build --strict`` into ``dest``; ``flags`` adds options (``("-q",)`` for a quiet build)."""
+    """``python -m properdocs build --strict`` into ``dest`` (tools/site_command.py); ``flags`` adds options
+    (``("-q",)`` for a quiet build)."""
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1", **(env_extra or {}))
     return subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", *flags, "-d", str(dest)],
+        site_command("build", "--strict", *flags, "-d", str(dest)),
         cwd=cwd,
         env=env,
         capture_output=True,

@@ -1,4 +1,4 @@
-"""Guardrail: `mkdocs serve` shows an edited figure and an edited posenc module with the bytes a fresh
+"""Guardrail: `python -m properdocs serve` (`make serve`) shows an edited figure and an edited posenc module with the bytes a fresh
 build draws, and a guard's errors without stopping (README: make serve). On a copy of the project, started from the session build's figure cache
 as an author's checkout is; so this file runs after that build (tests/conftest.py), while the guardrails
 that need no cache (tests/test_guardrails.py) run beside it.
@@ -16,6 +16,7 @@ import pytest
 
 from test_guardrails import _copy, _edit
 from tools.local_http import fetch, free_port
+from tools.site_command import site_command
 
 pytestmark = [pytest.mark.build, pytest.mark.long]
 
@@ -29,7 +30,7 @@ def _wait(what: str, check, proc, log: Path, timeout: float = 600.0):
         if value:
             return value
         if proc.poll() is not None:
-            raise AssertionError(f"mkdocs serve exited while waiting for {what}:\n{log.read_text()[-3000:]}")
+            raise AssertionError(f"serve exited while waiting for {what}:\n{log.read_text()[-3000:]}")
         time.sleep(1.0)
     raise AssertionError(f"timed out waiting for {what}:\n{log.read_text()[-3000:]}")
 
@@ -57,7 +58,7 @@ def test_serve_shows_edited_figure_code_and_posenc_with_the_bytes_of_a_fresh_bui
     # the Chinese site alone: what this checks does not depend on the language, and each rebuild takes half as long
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1", POSENC_EXECUTE_NOTEBOOKS="false", POSENC_BUILD_ENGLISH="false")
     with open(log, "w", encoding="utf-8") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"], cwd=copy, env=env,
+        proc = subprocess.Popen(site_command("serve", "-a", f"127.0.0.1:{port}"), cwd=copy, env=env,
                                 stdout=out, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}/posenc/"
     try:

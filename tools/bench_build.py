@@ -8,7 +8,7 @@ measures on this machine:
     prose edit  after adding a sentence to one lesson: must redraw no figure
     figure edit after changing one lesson's figure code: must redraw that lesson's figures only
     plain       the same build with figure generation switched off (POSENC_SKIP_FIGURES=1)
-    serve       `mkdocs serve`: seconds from saving an edited lesson until the served page shows
+    serve       `python -m properdocs serve`: seconds from saving an edited lesson until the served page shows
                 the edit (target < 2 s), with and without --dirty
 
 Every edit is one an author makes and the build accepts: a sentence the prose lint passes (no typed
@@ -37,6 +37,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from tools.local_http import fetch, free_port
+from tools.site_command import site_command
 
 ROOT = Path(__file__).resolve().parent.parent
 LATEST = ROOT / "tools" / "bench_build.latest.txt"
@@ -64,7 +65,7 @@ def _env(**extra) -> dict:
 def build(copy: Path, label: str, **env) -> Build:
     out = copy / "_bench_site"
     start = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],
+    proc = subprocess.run(site_command("build", "--strict", "-d", str(out)),
                           cwd=copy, env=_env(**env), capture_output=True, text=True, timeout=1800)
     seconds = time.perf_counter() - start
     if proc.returncode != 0:
@@ -117,10 +118,10 @@ def serve_reload(copy: Path, lesson: str, dirty: bool, timeout: float = 300.0) -
     """(seconds until serve first answers, seconds from saving an edit until the page shows it)."""
     port = free_port()
     # --dirty logs a warning ("a dirty build is being performed"), which strict: true turns into an abort
-    args = [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"] + (["--dirty", "--no-strict"] if dirty else [])
+    args = site_command("serve", "-a", f"127.0.0.1:{port}", *(["--dirty", "--no-strict"] if dirty else []))
     log = open(copy / f"_bench_serve_{'dirty' if dirty else 'full'}.log", "w", encoding="utf-8")
     proc = subprocess.Popen(args, cwd=copy, env=_env(), stdout=log, stderr=subprocess.STDOUT)
-    # mkdocs serve mounts the site under site_url's path (/posenc/), as GitHub Pages does
+    # serve mounts the site under site_url's path (/posenc/), as GitHub Pages does
     m = re.search(r"^site_url:\s*\S+?://[^/\s]+(/\S*)?", (copy / "mkdocs.yml").read_text(encoding="utf-8"), re.M)
     prefix = ((m.group(1) if m and m.group(1) else "/").rstrip("/")) + "/"
     page = f"http://127.0.0.1:{port}{prefix}lessons/{lesson}/"
@@ -130,7 +131,7 @@ def serve_reload(copy: Path, lesson: str, dirty: bool, timeout: float = 300.0) -
         start = time.perf_counter()
         while fetch(page, timeout=5) is None:
             if proc.poll() is not None or time.perf_counter() - start > timeout:
-                raise RuntimeError(f"mkdocs serve did not answer {page}: {_tail(log.name, copy)}")
+                raise RuntimeError(f"properdocs serve did not answer {page}: {_tail(log.name, copy)}")
             time.sleep(0.2)
         up = time.perf_counter() - start
         time.sleep(1.0)  # let the file watcher settle after the first build
@@ -202,7 +203,7 @@ def main(argv=None) -> int:
 
         serve = {}
         for dirty in (False, True):
-            label = f"mkdocs serve{' --dirty --no-strict' if dirty else ''}"
+            label = f"properdocs serve{' --dirty --no-strict' if dirty else ''}"
             try:
                 serve[dirty] = serve_reload(copy, args.lesson, dirty)
             except RuntimeError as err:

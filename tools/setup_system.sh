@@ -2,7 +2,8 @@
 # System packages the build and tests need, installed only when missing, on
 # Debian/Ubuntu (as root, or with sudo):
 #   python3-venv      the project's virtualenv
-#   nodejs, npm       KaTeX and the JS unit tests (versions pinned in package-lock.json)
+#   (not Node.js: the lock pins one exact version, and tools/install_venv.sh links it into the virtualenv;
+#   Debian's nodejs, 18 on bookworm, is older than the locked KaTeX's dependencies allow)
 #   fonts-noto-cjk    Chinese labels in figures (any CJK font found by fc-list will do)
 #   chromium          browser tests (Playwright drives /usr/bin/chromium; no browser download)
 #   fortunes-zh       the training corpus is checked against this package's file
@@ -16,8 +17,6 @@ fi
 
 missing=()
 python3 -c 'import venv, ensurepip' 2>/dev/null || missing+=(python3-venv)
-command -v node >/dev/null || missing+=(nodejs)
-command -v npm >/dev/null || missing+=(npm)
 command -v fc-list >/dev/null || missing+=(fontconfig)
 if ! command -v fc-list >/dev/null || [ -z "$(fc-list :lang=zh 2>/dev/null)" ]; then missing+=(fonts-noto-cjk); fi
 [ -x /usr/bin/chromium ] || missing+=(chromium)
@@ -27,6 +26,9 @@ if [ ${#missing[@]} -eq 0 ]; then
   echo "setup: system packages present"
   exit 0
 fi
-echo "setup: installing ${missing[*]}"
+# These come from whatever the distribution's archive serves today: they are not pinned (README, "Two
+# commands"). Print the versions installed, so that a log says what a run used.
+echo "setup: installing ${missing[*]} from the distribution's archive (versions not pinned)"
 $SUDO apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+dpkg-query -W -f='setup: installed ${Package} ${Version}\n' "${missing[@]}" 2>/dev/null || true
