@@ -65,7 +65,7 @@ class SharedSite:
                 return
             proc = build_site(self.dest)
             if proc.returncode != 0:
-                self.failed.write_text(f"mkdocs build --strict failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-6000:]}",
+                self.failed.write_text(f"the strict site build (python -m properdocs) failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-6000:]}",
                                        encoding="utf-8")
             else:
                 self.done.touch()

@@ -166,7 +166,7 @@ def test_each_language_has_its_own_cached_drawing_of_a_converted_figure(tmp_path
 @pytest.fixture(scope="module")
 def widget_strings() -> dict[str, dict[str, str]]:
     node = shutil.which("node")
-    assert node, "node is a setup requirement (tools/setup_system.sh)"
+    assert node, "node is a setup requirement (the lock's Node, linked into .venv/bin by tools/install_venv.sh; make puts it on PATH)"
     # each language's whole table: the shared words (strings/<lang>.js) and every widget's (strings/<lang>/<widget>.js)
     files = {lang: [f"./docs/javascripts/widgets/strings/{lang}.js"]
              + [f"./docs/javascripts/widgets/strings/{lang}/{p.name}" for p in sorted((WIDGET_STRINGS / lang).glob("*.js"))]

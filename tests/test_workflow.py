@@ -182,6 +182,22 @@ def test_lock_satisfies_pyprojects_direct_dependencies():
         assert dep.specifier.contains(pinned[name], prereleases=True), f"lock {name}=={pinned[name]} vs pyproject {dep}"
 
 
+def test_the_lock_tool_takes_pyprojects_pins_keeping_torchs_cpu_label():
+    """Dependabot moves a pin in pyproject.toml; `python -m tools.lock` carries it into the lock (then hashes it)."""
+    from tools import lock
+
+    direct = lock.direct_pins('[project]\ndependencies = ["torch==2.14.0", "numpy==2.4.6", "tqdm>=4"]\n'
+                              '[project.optional-dependencies]\nsite = ["ProperDocs==1.6.8"]\n')
+    assert direct == {"torch": "2.14.0", "numpy": "2.4.6", "properdocs": "1.6.8"}  # a range is not a pin
+    pinned = {"torch": "2.13.0+cpu", "numpy": "2.4.6", "properdocs": "1.6.7", "click": "8.5.1"}
+    changed = lock.follow_pyproject(pinned, direct)
+    assert pinned == {"torch": "2.14.0+cpu", "numpy": "2.4.6", "properdocs": "1.6.8", "click": "8.5.1"}
+    assert changed == ["properdocs 1.6.7 → 1.6.8", "torch 2.13.0+cpu → 2.14.0+cpu"]
+    # and the committed lock already agrees with pyproject.toml: running the tool would change no version
+    committed = lock.pins(LOCK.read_text(encoding="utf-8"))
+    assert lock.follow_pyproject(committed, lock.direct_pins((ROOT / "pyproject.toml").read_text(encoding="utf-8"))) == []
+
+
 def uv_args(tmp_path: Path, conf: str, **env) -> list[str]:
     (tmp_path / "pip.conf").write_text(conf, encoding="utf-8")
     environ = {k: v for k, v in os.environ.items() if not k.startswith("PIP_")}

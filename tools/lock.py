@@ -2,7 +2,8 @@
 
     python -m tools.lock [--torch-index URL]
 
-Every package but torch gets the sha256 of every file PyPI serves for its pinned version
+First, pyproject.toml's direct pins (`name==version`) are taken into the lock: pyproject.toml is the lock's
+source for them, and what Dependabot updates (torch keeps the lock's +cpu label). Every package but torch gets the sha256 of every file PyPI serves for its pinned version
 (`uv pip compile --no-deps --generate-hashes`). torch, pinned as its CPU build (torch==X+cpu), gets
 the +cpu wheels for the Pythons pyproject.toml allows from the torch page of PyTorch's CPU index
 (the sha256 in each link), plus PyPI's macOS arm64 wheels of X (macOS has no +cpu build; README,
@@ -20,11 +21,13 @@ import re
 import subprocess
 import sys
 import tempfile
+import tomllib
 import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCK = ROOT / "requirements.lock"
+PYPROJECT = ROOT / "pyproject.toml"
 UV = Path(os.environ.get("POSENC_UV", ROOT / ".venv" / "bin" / "uv"))
 PYPI = "https://pypi.org/simple"
 TORCH_CPU_INDEX = "https://download.pytorch.org/whl/cpu"
@@ -38,6 +41,31 @@ def header(text: str) -> str:
 
 def pins(text: str) -> dict[str, str]:
     return {name.lower().replace("_", "-"): version for name, version in PIN.findall(text)}
+
+
+def direct_pins(pyproject: str) -> dict[str, str]:
+    """name → version of each `name==version` among pyproject.toml's dependencies and optional dependencies."""
+    project = tomllib.loads(pyproject)["project"]
+    out = {}
+    for dep in project["dependencies"] + [d for extra in project["optional-dependencies"].values() for d in extra]:
+        m = re.fullmatch(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*==\s*([^\s;]+)\s*", dep)
+        if m:
+            out[m.group(1).lower().replace("_", "-")] = m.group(2)
+    return out
+
+
+def follow_pyproject(pinned: dict[str, str], direct: dict[str, str]) -> list[str]:
+    """Set the lock's version of each direct dependency to pyproject.toml's, keeping a local label the lock gives
+    it (torch's +cpu); returns what changed, `name old → new`."""
+    changed = []
+    for name, version in sorted(direct.items()):
+        old = pinned.get(name)
+        local = old.partition("+")[2] if old else ""
+        new = version if "+" in version or not local else f"{version}+{local}"
+        if old != new:
+            pinned[name] = new
+            changed.append(f"{name} {old or '(not in the lock)'} → {new}")
+    return changed
 
 
 def uv(*args: str) -> str:
@@ -77,6 +105,8 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     text = LOCK.read_text(encoding="utf-8")
     pinned = pins(text)
+    for line in follow_pyproject(pinned, direct_pins(PYPROJECT.read_text(encoding="utf-8"))):
+        print(f"requirements.lock: {line} (pyproject.toml)")
     with tempfile.TemporaryDirectory() as tmp:
         others = Path(tmp, "others.in")
         others.write_text("".join(f"{n}=={v}\n" for n, v in pinned.items() if n != "torch"), encoding="utf-8")

@@ -206,7 +206,7 @@ def drive_bad_input(el, cases, shown) -> None:
 def test_js_unit_tests():
     """node --test tests/js/: posenc-math.js against posenc's own numbers."""
     node = shutil.which("node")
-    assert node, "node is a setup requirement (tools/setup_system.sh installs nodejs); it runs tests/js/"
+    assert node, "node is a setup requirement (the lock's Node, linked into .venv/bin by tools/install_venv.sh; make puts it on PATH); it runs tests/js/"
     proc = subprocess.run([node, "--test", "tests/js/"], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, f"node --test tests/js/ failed:\n{proc.stdout[-6000:]}\n{proc.stderr[-3000:]}"
 
