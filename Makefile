@@ -13,6 +13,8 @@ SITEGEN := $(PY) -m properdocs
 SITECONFIG := -f mkdocs.yml
 # Node.js and npm are the lock's (tools/install_venv.sh links them into the virtualenv): one exact
 # version for every target here, on any machine, whatever node the system has.
+# Setup itself (system packages, the virtualenv) runs with the PATH as it was, so it finds the system's Python.
+SYSTEM_PATH := $(PATH)
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
@@ -21,7 +23,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 setup: system $(VENV)/.installed node_modules/.installed
 
 system:
-	@bash tools/setup_system.sh
+	@PATH="$(SYSTEM_PATH)" bash tools/setup_system.sh
 
 # The virtualenv is rebuilt whenever the lock file changes: uv, installed by pip, installs the lock, every
 # file checked against the lock's hashes, from PyPI (or the mirror and wheel folders this machine's pip is
@@ -30,10 +32,10 @@ system:
 # lock as a wheel, is linked into the virtualenv's bin/ (tools/install_venv.sh).
 TORCH_CPU_INDEX := https://download.pytorch.org/whl/cpu
 $(VENV)/.installed: requirements.lock pyproject.toml tools/install_venv.sh
-	@bash tools/install_venv.sh "$(PYTHON)" $(VENV) requirements.lock $(TORCH_CPU_INDEX)
+	@PATH="$(SYSTEM_PATH)" bash tools/install_venv.sh "$(PYTHON)" $(VENV) requirements.lock $(TORCH_CPU_INDEX)
 	@touch $@
 
-node_modules/.installed: package.json package-lock.json $(VENV)/.installed
+node_modules/.installed: package.json package-lock.json | $(VENV)/.installed  # npm is the lock's, linked into the virtualenv
 	@echo "setup: npm ci (KaTeX, from package-lock.json, each package checked against its integrity hash)"
 	@npm ci --ignore-scripts --no-audit --no-fund  # no package's install script runs: KaTeX needs none
 	@touch $@
