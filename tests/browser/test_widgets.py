@@ -4,7 +4,7 @@ Each widget is driven through its controls (fill, click, keyboard) on the built
 lesson page, and every number it shows is read from its machine-readable copy
 (``data-value``, full precision) and compared with posenc computed here for the
 same inputs. Every widget module must be listed in LESSON and mounted on its page:
-a missing mount point fails. Also: the JS unit tests (node --test tests/js/), no
+a missing mount point fails. Also: the JS unit tests (node --test tests/js/*.test.mjs), no
 autoplay and reduced motion, bad input messages, what happens at the limits (no
 silent no-op), slider and text ranges, focusable scroll boxes, Chinese/Latin
 spacing, instant navigation, print and no-JavaScript fallbacks, a 360 px phone,
@@ -204,11 +204,14 @@ def drive_bad_input(el, cases, shown) -> None:
 
 
 def test_js_unit_tests():
-    """node --test tests/js/: posenc-math.js against posenc's own numbers."""
+    """node --test tests/js/*.test.mjs: posenc-math.js against posenc's own numbers. The files are named: from
+    Node 22 on, an argument to --test is a file or a glob, and a bare folder finds nothing and fails."""
     node = shutil.which("node")
     assert node, "node is a setup requirement (the lock's Node, linked into .venv/bin by tools/install_venv.sh; make puts it on PATH); it runs tests/js/"
-    proc = subprocess.run([node, "--test", "tests/js/"], cwd=ROOT, capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, f"node --test tests/js/ failed:\n{proc.stdout[-6000:]}\n{proc.stderr[-3000:]}"
+    files = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "tests" / "js").glob("*.test.mjs"))
+    assert files, "no tests/js/*.test.mjs"
+    proc = subprocess.run([node, "--test", *files], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, f"node --test {' '.join(files)} failed:\n{proc.stdout[-6000:]}\n{proc.stderr[-3000:]}"
 
 
 # --- lesson 3 ------------------------------------------------------------------------------------------

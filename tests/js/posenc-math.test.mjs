@@ -1,6 +1,6 @@
 // Unit tests of docs/javascripts/posenc-math.js against posenc (Python).
 //
-//   node --test tests/js/          (from the repository root; also run by tests/browser/test_widgets.py)
+//   node --test tests/js/*.test.mjs   (from the repository root; also run by tests/browser/test_widgets.py)
 //
 // The reference numbers are computed by posenc itself: this file runs the
 // Python below once (the project's .venv/bin/python, or $POSENC_PYTHON) and
