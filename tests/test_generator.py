@@ -25,7 +25,7 @@ import pytest
 from site_support import ROOT
 from test_clean_build import TIME_STAMPED, _digests
 
-pytestmark = [pytest.mark.build]
+pytestmark = [pytest.mark.build, pytest.mark.long]  # a second full build: start it early in the site phase
 
 GENERATOR_META = re.compile(rb'<meta name="generator" content="([^"]*)"\s*/?>')
 
