@@ -41,7 +41,7 @@ def material_search(site_dir, queries: list[str], index: str = "search/search_in
     ``index`` (the Chinese pages' by default; en/search/search_index.json: the English pages')."""
     node = shutil.which("node")
     if node is None:
-        pytest.fail("node not found: run `make setup` (it installs nodejs)")
+        pytest.fail("node not found: run `make setup` (it links the lock's Node into .venv/bin) and put .venv/bin first on PATH")
     proc = subprocess.run([node, str(ROOT / "tests" / "material_search.cjs"), str(site_dir), index],
                           input=json.dumps(queries), capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr[-3000:]
