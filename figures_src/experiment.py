@@ -196,7 +196,7 @@ def exp_training_curves(fig, theme):
 
 @figure(
     "exp_learning_curves",
-    alt=lambda: _text("alt.exp_learning_curves", said=_said("sin_flat_half_way", "others_below_unigram_half_way")),
+    alt=lambda: _text("alt.exp_learning_curves", said=_said("sin_slightly_above_unigram_half_way", "others_below_unigram_half_way")),
     caption=lambda: _text("caption.exp_learning_curves"),
     size=(WIDTH, 5.0),
 )
@@ -212,7 +212,7 @@ def exp_learning_curves(fig, theme):
 
 @figure(
     "exp_position_loss",
-    alt=lambda: _text("alt.exp_position_loss", said=_said("sin_scaled_rises", "learned_rises_less", "nope_flat_past_train_len")),
+    alt=lambda: _text("alt.exp_position_loss", said=_said("sin_scaled_rises", "learned_rises_less", "nope_rises_slightly_past_train_len")),
     caption=lambda: _text("caption.exp_position_loss"),
     size=(WIDTH, 4.6),
 )
@@ -232,7 +232,7 @@ def exp_position_loss(fig, theme):
 
 @figure(
     "exp_alibi_position_loss",
-    alt=lambda: _text("alt.exp_alibi_position_loss", said=_said("alibi_flat_past_train_len", "alibi_beats_additive_beyond", "alibi_beats_nope_in_distribution")),
+    alt=lambda: _text("alt.exp_alibi_position_loss", said=_said("alibi_falls_slightly_past_train_len", "alibi_beats_additive_beyond", "alibi_beats_nope_in_distribution")),
     caption=lambda: _text("caption.exp_alibi_position_loss"),
     size=(WIDTH, 4.3),
 )
@@ -245,7 +245,7 @@ def exp_alibi_position_loss(fig, theme):
 
 @figure(
     "exp_rope_position_loss",
-    alt=lambda: _text("alt.exp_rope_position_loss", said=_said("rope_and_alibi_no_clear_difference", "rope_rises", "alibi_beats_rope_beyond")),
+    alt=lambda: _text("alt.exp_rope_position_loss", said=_said("rope_a_little_below_alibi", "rope_rises", "alibi_beats_rope_beyond")),
     caption=lambda: _text("caption.exp_rope_position_loss"),
     size=(WIDTH, 4.3),
 )
@@ -269,7 +269,7 @@ def _position_loss_of(fig, theme, methods, ncols):
 
 @figure(
     "exp_rope_scaling",
-    alt=lambda: _text("alt.exp_rope_scaling", said=_said("pi_needs_finetuning", "ntk_costs_a_little_in_distribution", "ntk_yarn_help_rope_beyond", "yarn_flat_past_train_len")),
+    alt=lambda: _text("alt.exp_rope_scaling", said=_said("pi_needs_finetuning", "ntk_costs_a_little_in_distribution", "ntk_yarn_help_rope_beyond", "yarn_rise_within_same_band")),
     caption=lambda: _text("caption.exp_rope_scaling"),
     size=(WIDTH, 4.3),
 )
@@ -287,7 +287,7 @@ def exp_rope_scaling(fig, theme):
 
 @figure(
     "exp_extension_recovery",
-    alt=lambda: _text("alt.exp_extension_recovery", said=_said("ext_big_base_change_hurts_first", "ext_ntk_yarn_recover", "ext_abf_slowest", "ext_pi_not_recovered")),
+    alt=lambda: _text("alt.exp_extension_recovery", said=_said("ext_big_base_change_hurts_first", "ext_ntk_slightly_below_yarn_within_pretraining", "ext_abf_later_than_ntk_and_yarn", "ext_pi_not_recovered")),
     caption=lambda: _text("caption.exp_extension_recovery"),
     size=(WIDTH, 4.3),
 )
@@ -305,7 +305,7 @@ def exp_extension_recovery(fig, theme):
 
 @figure(
     "exp_extension_positions",
-    alt=lambda: _text("alt.exp_extension_positions", said=_said("ext_pi_worst_in_new_range", "ext_control_as_good", "ext_yarn_pi_rise_past_new_length",
+    alt=lambda: _text("alt.exp_extension_positions", said=_said("ext_pi_worst_in_new_range", "ext_control_ties_ntk_slightly_beats_yarn", "ext_yarn_pi_rise_past_new_length",
                 "ext_others_rise_less_than_yarn")),
     caption=lambda: _text("caption.exp_extension_positions"),
     size=(WIDTH, 4.3),
@@ -344,7 +344,7 @@ def exp_nope_vs_rope(fig, theme):
 
 @figure(
     "exp_partial_rope",
-    alt=lambda: _text("alt.exp_partial_rope", said=_said("partial_no_clear_difference_from_rope", "partial_beats_nope", "partial_rises_beyond")),
+    alt=lambda: _text("alt.exp_partial_rope", said=_said("partial_within_same_band_of_rope", "partial_beats_nope", "partial_rises_beyond")),
     caption=lambda: _text("caption.exp_partial_rope"),
     size=(WIDTH, 3.9),
 )
@@ -357,7 +357,7 @@ def exp_partial_rope(fig, theme):
 
 @figure(
     "exp_all_position_loss",
-    alt=lambda: _text("alt.exp_all_position_loss", said=_said("top_three_no_clear_difference", "top_three_beat_the_rest", "all_but_sin_beat_unigram")),
+    alt=lambda: _text("alt.exp_all_position_loss", said=_said("top_three_close_rope_a_little_lowest", "top_three_beat_the_rest", "all_but_sin_beat_unigram")),
     caption=lambda: _text("caption.exp_all_position_loss"),
     size=(WIDTH, 7.4),
 )
@@ -379,7 +379,7 @@ def exp_all_position_loss(fig, theme):
 
 @figure(
     "exp_paired_differences",
-    alt=lambda: _text("alt.exp_paired_differences", said=_said("top_three_no_clear_difference", "top_three_beat_the_rest")),
+    alt=lambda: _text("alt.exp_paired_differences", said=_said("top_three_close_rope_a_little_lowest", "top_three_beat_the_rest")),
     caption=lambda: _text("caption.exp_paired_differences"),
     size=(WIDTH, 6.6),
 )

@@ -616,7 +616,7 @@ def test_one_seed_judges_no_interval_claim(committed, tmp_path):
     path = tmp_path / "one.json"
     path.write_text(json.dumps(_subset(committed, [0])))
     verdicts = claims.verdicts(path)
-    assert verdicts["rope_and_alibi_no_clear_difference"][0] == "cannot judge"
+    assert verdicts["rope_a_little_below_alibi"][0] == "cannot judge"
     assert verdicts["sqrt_d_learns_every_seed"][0] == "holds"  # a per-seed count needs no interval
     with pytest.raises(claims.ClaimFailed, match="cannot be judged"):
         claims.check("rope_rises", path)
@@ -754,19 +754,19 @@ BREAKS = {
     "sqrt_d_learns_every_seed": lambda r: _in_seed(r, "sinusoidal_scaled", 1, _unigram(r)),
     "sqrt_d_gap_is_clear": lambda r: _copy_in(r, "sinusoidal", "sinusoidal_scaled"),
     "sin_scaled_ahead_of_learned_and_nope": lambda r: _copy_in(r, "learned", "sinusoidal_scaled"),
-    "learned_no_clear_gain_over_nope": lambda r: _all_seeds(r, "learned", lambda u: _add(u["position_loss"], 0, 128, 0.3)),
+    "learned_a_little_worse_than_nope": lambda r: _all_seeds(r, "learned", lambda u: _add(u["position_loss"], 0, 128, 0.3)),
     "sin_scaled_rises": lambda r: _all_seeds(r, "sinusoidal_scaled", lambda u: _flatten_beyond(u["position_loss"])),
     "learned_rises_less": lambda r: _all_seeds(r, "learned", lambda u: _flatten_beyond(u["position_loss"])),
-    "nope_flat_past_train_len": lambda r: _all_seeds(r, "nope", lambda u: _add(u["position_loss"], 128, None, 0.2)),
+    "nope_rises_slightly_past_train_len": lambda r: _all_seeds(r, "nope", lambda u: _add(u["position_loss"], 128, None, 0.2)),
     "early_positions_higher": lambda r: _all_seeds(r, "nope", lambda u: _set_mean(u["position_loss"], 0, 8, float(np.mean(u["position_loss"][64:128])))),
     "lesson3_methods_beat_unigram": lambda r: _in_seed(r, "learned", 2, _unigram(r) - 0.05),
-    "sin_flat_half_way": lambda r: _all_seeds(r, "sinusoidal", lambda u: _add(u["val_curve"], 7, 8, -0.3)),  # step 200 = 8th point
+    "sin_slightly_above_unigram_half_way": lambda r: _all_seeds(r, "sinusoidal", lambda u: _add(u["val_curve"], 7, 8, -0.3)),  # step 200 = 8th point
     "others_below_unigram_half_way": lambda r: _all_seeds(r, "nope", lambda u: _add(u["val_curve"], 7, 8, _unigram(r) - u["val_curve"][7])),
-    "alibi_flat_past_train_len": lambda r: _all_seeds(r, "alibi", lambda u: _add(u["position_loss"], 128, None, 0.2)),
+    "alibi_falls_slightly_past_train_len": lambda r: _all_seeds(r, "alibi", lambda u: _add(u["position_loss"], 128, None, 0.2)),
     "alibi_beats_additive_beyond": lambda r: _all_seeds(r, "alibi", lambda u: _add(u["position_loss"], 128, None, 0.35)),
     "alibi_beats_nope_in_distribution": lambda r: _copy_in(r, "nope", "alibi"),
     "alibi_ahead_of_sin_scaled_in_distribution": lambda r: _copy_in(r, "sinusoidal_scaled", "alibi"),
-    "rope_and_alibi_no_clear_difference": lambda r: _all_seeds(r, "alibi", lambda u: _add(u["position_loss"], 0, 128, 0.2)),
+    "rope_a_little_below_alibi": lambda r: _all_seeds(r, "alibi", lambda u: _add(u["position_loss"], 0, 128, 0.2)),
     "rope_and_alibi_beat_additive_in_distribution": lambda r: _copy_in(r, "learned", "rope"),
     "rope_rises": lambda r: _all_seeds(r, "rope", lambda u: _flatten_beyond(u["position_loss"])),
     "nope_beats_rope_beyond": lambda r: _all_seeds(r, "nope", lambda u: _add(u["position_loss"], 128, None, 0.5)),
@@ -775,28 +775,28 @@ BREAKS = {
     "pi_needs_finetuning": lambda r: _all_seeds(r, "rope", lambda u: _set_mean(u["rope_scaling"]["pi"], 0, 128, _in(u["position_loss"]))),
     "pi_worse_beyond_too": lambda r: _all_seeds(r, "rope", lambda u: _add(u["rope_scaling"]["pi"], 128, None, -0.5)),
     "ntk_costs_a_little_in_distribution": lambda r: _all_seeds(r, "rope", lambda u: _add(u["rope_scaling"]["ntk"], 0, 128, 0.15)),
-    "yarn_flat_past_train_len": lambda r: _all_seeds(r, "rope", lambda u: _add(u["rope_scaling"]["yarn"], 128, None, 0.2)),
+    "yarn_rise_within_same_band": lambda r: _all_seeds(r, "rope", lambda u: _add(u["rope_scaling"]["yarn"], 128, None, 0.2)),
     "yarn_costs_in_distribution": lambda r: _all_seeds(r, "rope", lambda u: _set_mean(u["rope_scaling"]["yarn"], 0, 128, _in(u["position_loss"]))),
     "yarn_rope_beats_nope_beyond": lambda r: _all_seeds(r, "rope", lambda u: _add(u["rope_scaling"]["yarn"], 128, None, 0.3)),
     "ext_big_base_change_hurts_first": lambda r: [_set_mean(a["position_loss_before"], 0, 128, _in(n["position_loss_before"]))
                                                   for a, n in zip(r["extension"]["abf"], r["extension"]["ntk"])],
-    "ext_ntk_yarn_recover": lambda r: _ext_all(r, "yarn", lambda u: _add(u["in_distribution_curve"], len(u["in_distribution_curve"]) - 1, None, 0.1)),
+    "ext_ntk_slightly_below_yarn_within_pretraining": lambda r: _ext_all(r, "yarn", lambda u: _add(u["in_distribution_curve"], len(u["in_distribution_curve"]) - 1, None, 0.1)),
     # ABF as fast as NTK-aware: its curves copied
-    "ext_abf_slowest": lambda r: [a.__setitem__("in_distribution_curve", list(n["in_distribution_curve"]))
+    "ext_abf_later_than_ntk_and_yarn": lambda r: [a.__setitem__("in_distribution_curve", list(n["in_distribution_curve"]))
                                   for a, n in zip(r["extension"]["abf"], r["extension"]["ntk"])],
     "ext_pi_not_recovered": lambda r: [_add(u["in_distribution_curve"], len(u["in_distribution_curve"]) - 1, None,
                                             _run(r, "rope", i)["val_curve"][-1] - u["in_distribution_curve"][-1])
                                        for i, u in enumerate(r["extension"]["pi"])],
     "ext_pi_worst_in_new_range": lambda r: _ext_all(r, "pi", lambda u: _add(u["position_loss_after"], 128, 512, -0.2)),
-    "ext_control_as_good": lambda r: _ext_all(r, "rope", lambda u: _add(u["position_loss_after"], 128, 512, 0.2)),
+    "ext_control_ties_ntk_slightly_beats_yarn": lambda r: _ext_all(r, "rope", lambda u: _add(u["position_loss_after"], 128, 512, 0.2)),
     "ext_yarn_pi_rise_past_new_length": lambda r: _ext_all(r, "pi", lambda u: _set_mean(u["position_loss_after"], 512, None,
                                                                                           float(np.mean(u["position_loss_after"][256:512])))),
     "ext_others_rise_less_than_yarn": lambda r: _ext_all(r, "abf", lambda u: _add(u["position_loss_after"], 512, None, 0.4)),
     "rope_beats_nope_in_distribution": lambda r: _copy_in(r, "nope", "rope"),
-    "partial_no_clear_difference_from_rope": lambda r: _all_seeds(r, "rope_partial", lambda u: _add(u["position_loss"], 0, 128, 0.2)),
+    "partial_within_same_band_of_rope": lambda r: _all_seeds(r, "rope_partial", lambda u: _add(u["position_loss"], 0, 128, 0.2)),
     "partial_beats_nope": lambda r: _copy_in(r, "nope", "rope_partial"),
     "partial_rises_beyond": lambda r: _all_seeds(r, "rope_partial", lambda u: _flatten_beyond(u["position_loss"])),
-    "top_three_no_clear_difference": lambda r: _all_seeds(r, "rope_partial", lambda u: _add(u["position_loss"], 0, 128, 0.2)),
+    "top_three_close_rope_a_little_lowest": lambda r: _all_seeds(r, "rope_partial", lambda u: _add(u["position_loss"], 0, 128, 0.2)),
     "top_three_beat_the_rest": lambda r: _copy_in(r, "sinusoidal_scaled", "rope_partial"),
     "all_but_sin_beat_unigram": lambda r: _in_seed(r, "rope_partial", 1, _unigram(r)),
 }

@@ -41,13 +41,13 @@ import os
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 
 from .config import EXTENSIONS, METHODS, ROPE_SCALINGS as SCALINGS
 from .provenance import seal
-from .stats import CLEARLY, DIFFERENT, NO_CLEAR, SAME, Estimate, SeedRange, TooFewSeeds
+from . import stats
+from .stats import Estimate, SeedRange, TooFewSeeds
 
 RESULTS_FILE = Path(__file__).parent / "results" / "full.json"
 TRAIN_LEN = 128  # = config's train_len; checked against the file on load
@@ -310,13 +310,6 @@ def sqrt_d_gap(per_seed: bool = False, path=None):
     return out if per_seed else float(out.mean())
 
 
-def sqrt_d_share(path=None) -> float:
-    """Share of sinusoidal's in-distribution gap to the better of learned/RoPE that √d_model closes."""
-    best = min(in_distribution("learned", path=path), in_distribution("rope", path=path))
-    total = in_distribution("sinusoidal", path=path) - best
-    return sqrt_d_gap(path=path) / total
-
-
 def unigram_loss(path=None) -> float:
     """Validation loss of predicting by character frequency alone (no context)."""
     return float(results(path)["data"]["unigram_loss"])
@@ -326,11 +319,6 @@ def stalled_seeds(method: str, path=None) -> list[int]:
     """Seeds whose loss inside the training length stayed within STALL of the unigram baseline."""
     s = in_distribution(method, True, path)
     return [seed for seed, v in zip(seeds(path), s) if abs(v - unigram_loss(path)) < STALL]
-
-
-def final_train_loss(method: str, last: int = 20, path=None) -> float:
-    """Mean training loss over the last ``last`` steps, averaged over seeds."""
-    return float(train_losses(method, path)[:, -last:].mean())
 
 
 def parameters(method: str = "rope", path=None) -> int:
@@ -349,14 +337,26 @@ def seeds(path=None) -> list[int]:
 # --- qualitative claims --------------------------------------------------------------------------
 #
 # Each sentence below is what a page says; the page prints it with {{ claim("name") }}, so the
-# words on the page and the test that backs them are one entry here. A sentence carries no
-# numbers (the prose around it quotes them with {{ num(...) }}, each with its ± over seeds) and
-# no final punctuation, so it sits inside a paragraph. Its test compares the methods per seed
-# and asks the interval of the mean difference to clear the margin its words mean (stats.py).
+# words on the page and the test that backs them are one entry here. A sentence carries no typed
+# numbers and no final punctuation, so it sits inside a paragraph; where it says on how many seeds
+# a comparison goes its way, it writes {seeds} ({seeds1}, {seeds2} … for its first, second …
+# comparison), which check() fills from the results: "全部 16 个种子" / "16 个种子里的 15 个".
+#
+# A claim is a list of Checks, each a word of stats.WORDS applied to the per-seed difference a − b
+# (oriented so that the sentence's direction is positive). The list is data, not code, so the whole
+# claim set can be frozen in a file before new seeds are run (preregistration/, frozen.py).
+
+ZERO = ("zero",)  # the constant 0: ("rise", m) − ZERO is the rise itself
+UNIGRAM = ("unigram",)  # the character-frequency baseline, the same on every seed
 
 
-def _per_seed(source: str, key: str, path) -> np.ndarray:
-    """One per-seed array by name: ("in", "rope") → in_distribution("rope", per_seed=True) …"""
+def _value(side: tuple, path) -> np.ndarray | float:
+    """One side of a comparison, per seed: ("in", "rope") → in_distribution("rope", per_seed=True) …"""
+    if side == ZERO:
+        return 0.0
+    if side == UNIGRAM:
+        return unigram_loss(path)
+    source, key = side
     fn = {
         "in": in_distribution, "beyond": beyond, "rise": rise,
         "scaled_in": scaling_in_distribution, "scaled_beyond": scaling_beyond, "scaled_rise": scaling_rise,
@@ -366,65 +366,97 @@ def _per_seed(source: str, key: str, path) -> np.ndarray:
         "ext_gap": extension_gap,
         "early": early_excess,
         "half_way": lambda m, _, p: curve_at(m, half_way(p), True, p),
+        # steps of continued training until the in-distribution loss is back (recovery_steps)
+        "recovery": lambda v, _, p: np.asarray(recovery_steps(v, p), dtype=np.float64),
+        # STALL − |loss − unigram|: above 0 on a seed that stayed at the character-frequency level
+        "stalled": lambda m, _, p: STALL - np.abs(in_distribution(m, True, p) - unigram_loss(p)),
     }[source]
     return np.asarray(fn(key, True, path), dtype=np.float64)
 
 
-def _label(source: str, key: str) -> str:
-    return f"{source}({key})"
-
-
-def _diff(a: tuple[str, str], b: tuple[str, str] | None, path) -> tuple[str, np.ndarray]:
-    """Per-seed a − b (b None: a alone; b ("unigram",): the baseline minus a, so lower loss is positive)."""
-    if b is None:
-        return _label(*a), _per_seed(*a, path)
-    if b == ("unigram",):
-        return f"unigram − {_label(*a)}", unigram_loss(path) - _per_seed(*a, path)
-    return f"{_label(*a)} − {_label(*b)}", _per_seed(*a, path) - _per_seed(*b, path)
+def _label(side: tuple) -> str:
+    return side[0] if len(side) == 1 else f"{side[0]}({side[1]})"
 
 
 # Methods whose seeds split into two groups (most stall at the character-frequency level): a mean and its
 # interval describe neither group, so a comparison with one is judged seed by seed (stats.SeedRange).
+# Set after the 16 seeds had shown the split (the record on the results page says so).
 TWO_GROUPS = ("sinusoidal",)
 
 
-def _judge(word: str, a, b=None, path=None) -> tuple[bool, str]:
-    """Does the interval of the per-seed a − b satisfy ``word`` (see stats.py for the margins)? With a
-    method of TWO_GROUPS on either side, every seed's difference must satisfy it instead."""
-    label, d = _diff(a, b, path)
-    two_groups = any(side is not None and side[-1] in TWO_GROUPS for side in (a, b))
-    est = SeedRange.of(d) if two_groups else Estimate.of(d)
-    ok, rule = {
-        "clearly": (est.above(CLEARLY), f"> {CLEARLY}"),
-        "more": (est.above(DIFFERENT), f"> {DIFFERENT}"),
-        "a_little": (est.above(DIFFERENT) and est.below(CLEARLY), f"in ({DIFFERENT}, {CLEARLY})"),
-        "no_clear": (est.inside(NO_CLEAR), f"inside ±{NO_CLEAR}"),
-        "same": (est.inside(SAME), f"inside ±{SAME}"),
-    }[word]
-    return bool(ok), f"{label} = {est}, needs {rule}"
+@dataclass(frozen=True)
+class Check:
+    """``word`` (stats.WORDS) holds for the per-seed a − b; with ``every_seed`` (or a TWO_GROUPS method on
+    either side) every seed's difference must satisfy it, otherwise the 95% interval of their mean."""
+
+    word: str
+    a: tuple
+    b: tuple = ZERO
+    every_seed: bool = False
+
+    def __post_init__(self):
+        if self.word not in stats.WORDS:
+            raise ValueError(f"unknown word {self.word!r}; choose from {', '.join(stats.WORDS)}")
+        if self.a == self.b:
+            raise ValueError(f"a check compares {self.a} with itself")
+
+    def seed_by_seed(self) -> bool:
+        return self.every_seed or self.word == "most_seeds" or any(side[-1] in TWO_GROUPS for side in (self.a, self.b))
+
+    def as_dict(self) -> dict:
+        return {"word": self.word, "a": list(self.a), "b": list(self.b), "every_seed": self.every_seed}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Check":
+        return cls(d["word"], tuple(d["a"]), tuple(d["b"]), bool(d["every_seed"]))
+
+    def __str__(self) -> str:
+        b = "" if self.b == ZERO else f" − {_label(self.b)}"
+        return f"{self.word}: {_label(self.a)}{b}{' (every seed)' if self.every_seed else ''}"
 
 
-def _every_seed_clearly_below_unigram(method: str, path) -> tuple[bool, str]:
-    """Each seed (a count, n of n) at least CLEARLY below the character-frequency baseline."""
-    gap = unigram_loss(path) - in_distribution(method, True, path)
-    return bool(np.all(gap > CLEARLY)), f"unigram − in({method}) per seed, smallest {gap.min():+.3f}, needs > {CLEARLY} on all {gap.size} seeds"
+@dataclass(frozen=True)
+class Outcome:
+    """What one Check found: whether it holds, the span it read and on how many seeds a − b > 0."""
+
+    check: Check
+    ok: bool
+    span: stats._OverSeeds
+    positive: int
+
+    @property
+    def n(self) -> int:
+        return self.span.n
+
+    def __str__(self) -> str:
+        b = "" if self.check.b == ZERO else f" − {_label(self.check.b)}"
+        return (f"{_label(self.check.a)}{b} = {self.span}, > 0 on {self.positive} of {self.n}; "
+                f"{self.check.word} needs {stats.RULES[self.check.word]}")
 
 
-def _stalls_on_most_seeds(method: str, path) -> tuple[bool, str]:
-    stalled, n = len(stalled_seeds(method, path)), len(seeds(path))
-    return stalled > n / 2, f"{method} stalled (within {STALL} of unigram) on {stalled} of {n} seeds, needs more than half"
+def judge(check: Check, path=None) -> Outcome:
+    d = np.broadcast_to(_value(check.a, path) - _value(check.b, path), (len(seeds(path)),))
+    if check.every_seed:
+        span = SeedRange.counted(d)  # a count of seeds: one seed can be judged too
+    else:
+        span = SeedRange.of(d) if check.seed_by_seed() else Estimate.of(d)
+    return Outcome(check, stats.satisfies(check.word, span), span, span.positive_count())
 
 
-def _recovers_later(variant: str, than: str, path) -> tuple[bool, str]:
-    """``variant`` reaches pre-training's level later than ``than`` (plain "later": the interval of the
-    per-seed difference in steps above 0; see stats.py)."""
-    est = Estimate.of(np.array(recovery_steps(variant, path)) - np.array(recovery_steps(than, path)))
-    return est.above(0.0), f"recovery steps {variant} − {than} = {est}, needs > 0"
+def seeds_phrase(positive: int, n: int, lang: str, several: bool = False) -> str:
+    """"全部 16 个种子" / "16 个种子里的 15 个" (zh); "all 16 seeds" / "15 of 16 seeds" (en); with
+    ``several`` comparisons and not all seeds: "at least 15 of 16 seeds" (the smallest count)."""
+    if lang == "zh":
+        if positive == n:
+            return f"全部 {n} 个种子"
+        return f"{n} 个种子里至少 {positive} 个" if several else f"{n} 个种子里的 {positive} 个"
+    if positive == n:
+        return f"all {n} seeds"
+    return f"at least {positive} of {n} seeds" if several else f"{positive} of {n} seeds"
 
 
-def _all(checks) -> tuple[bool, str]:
-    oks, details = zip(*checks)
-    return all(oks), "; ".join(details)
+def _c(word, a, b=ZERO, every_seed=False) -> Check:
+    return Check(word, a, b, every_seed)
 
 
 def _in(m):
@@ -439,261 +471,282 @@ def _rise(m):
     return ("rise", m)
 
 
-_UNIGRAM = ("unigram",)
 LESSON3_METHODS = ("learned", "sinusoidal_scaled", "nope")  # what lesson 3 compares with unscaled sinusoidal
 
 
 @dataclass(frozen=True)
 class Claim:
-    sentence: str  # Chinese, as the Chinese pages print it
+    sentence: str  # Chinese, as the Chinese pages print it; {seeds}, {seeds1} … are filled by check()
     # The same sentence in English (the English pages): what the Chinese says and no more, with the same
-    # margin words (clearly / plain "better", "lower", "rises" / about the same / no clear difference).
-    # It starts with a capital when the Chinese starts a sentence, in lower case when it continues one.
+    # words (stats.WORDS). It starts with a capital when the Chinese starts a sentence, in lower case
+    # when it continues one.
     en: str
-    test: Callable[[object], tuple[bool, str]]
+    checks: tuple[Check, ...]
 
-    def text(self, lang: str) -> str:
+    def template(self, lang: str) -> str:
         from ..formatting import check_language
 
         return self.sentence if check_language(lang) == "zh" else self.en
+
+    def outcomes(self, path=None) -> list[Outcome]:
+        return [judge(c, path) for c in self.checks]
+
+    def render(self, lang: str, outcomes: list[Outcome]) -> str:
+        several = len(outcomes) > 1
+        smallest = min(outcomes, key=lambda o: o.positive)
+        fields = {"seeds": seeds_phrase(smallest.positive, smallest.n, lang, several)}
+        fields.update({f"seeds{i}": seeds_phrase(o.positive, o.n, lang) for i, o in enumerate(outcomes, 1)})
+        return self.template(lang).format(**fields)
+
+    def test(self, path=None) -> tuple[bool, str]:
+        outcomes = self.outcomes(path)
+        return all(o.ok for o in outcomes), "; ".join(str(o) for o in outcomes)
+
+    def as_dict(self) -> dict:
+        return {"zh": self.sentence, "en": self.en, "checks": [c.as_dict() for c in self.checks]}
+
+
+def _every(word, pairs, every_seed=False):
+    return tuple(_c(word, a, b, every_seed) for a, b in pairs)
 
 
 CLAIMS: dict[str, Claim] = {
     # lesson 1
     "nope_beats_unigram": Claim(
-        "不加任何位置编码的因果小模型，loss 也明显低于只按字频猜的基线：它确实用上了前文",
-        "Even with no position encoding at all, the small causal model's loss is clearly below the baseline that guesses from character frequencies alone: it does use the preceding text",
-        lambda p: _judge("clearly", _in("nope"), _UNIGRAM, p),
+        "不加任何位置编码的因果小模型，loss 也明显低于只按字频猜的基线（{seeds}如此）：它确实用上了前文",
+        "Even with no position encoding at all, the small causal model's loss is clearly below the baseline that guesses from character frequencies alone (on {seeds}): it does use the preceding text",
+        (_c("clearly", UNIGRAM, _in("nope")),),
     ),
     # lesson 3: learned table, sinusoidal with and without √d_model, and no position encoding at all
     "sin_worse_in_distribution": Claim(
-        "不乘 √d_model 的 sinusoidal 在训练长度之内明显比可学习位置表差，甚至明显不如不加任何位置编码的模型",
-        "Sinusoidal encoding without the √d_model factor is clearly worse than the learned position table within the training length, and clearly worse even than the model with no position encoding at all",
-        lambda p: _all([_judge("clearly", _in("sinusoidal"), _in(m), p) for m in ("learned", "nope")]),
+        "不乘 √d_model 的 sinusoidal 在训练长度之内明显比可学习位置表差，甚至明显不如不加任何位置编码的模型（{seeds}如此）",
+        "Sinusoidal encoding without the √d_model factor is clearly worse than the learned position table within the training length, and clearly worse even than the model with no position encoding at all (on {seeds})",
+        _every("clearly", [(_in("sinusoidal"), _in(m)) for m in ("learned", "nope")]),
     ),
     "sin_stalls_on_most_seeds": Claim(
-        "不乘 √d_model 时，多数种子训练结束时仍停在只按字频猜的水平，等于没学会用上下文",
-        "Without the √d_model factor, most seeds end training still at the level of guessing from character frequencies: they never learned to use the context",
-        lambda p: _stalls_on_most_seeds("sinusoidal", p),
+        "不乘 √d_model 时，多数种子（{seeds}）训练结束时仍停在只按字频猜的水平，等于没学会用上下文",
+        "Without the √d_model factor, most seeds ({seeds}) end training still at the level of guessing from character frequencies: they never learned to use the context",
+        (_c("most_seeds", ("stalled", "sinusoidal")),),
     ),
     "sqrt_d_learns_every_seed": Claim(
-        "乘上 √d_model 之后，每个种子都明显低于字频基线",
-        "With √d_model, every seed ends clearly below the character-frequency baseline",
-        lambda p: _every_seed_clearly_below_unigram("sinusoidal_scaled", p),
+        "乘上 √d_model 之后，{seeds}都明显低于字频基线",
+        "With √d_model, {seeds} end clearly below the character-frequency baseline",
+        (_c("clearly", UNIGRAM, _in("sinusoidal_scaled"), every_seed=True),),
     ),
     "sqrt_d_gap_is_clear": Claim(
-        "只改这一处，训练长度之内的 loss 就明显降了下来",
-        "Changing only this one thing clearly lowers the loss within the training length",
-        lambda p: _judge("clearly", _in("sinusoidal"), _in("sinusoidal_scaled"), p),
+        "只改这一处，训练长度之内的 loss 就明显降了下来（{seeds}如此）",
+        "Changing only this one thing clearly lowers the loss within the training length (on {seeds})",
+        (_c("clearly", _in("sinusoidal"), _in("sinusoidal_scaled")),),
     ),
     "sin_scaled_ahead_of_learned_and_nope": Claim(
-        "而且好于可学习位置表和不加任何位置编码的模型",
-        "and it also beats the learned position table and the model with no position encoding",
-        lambda p: _all([_judge("more", _in(m), _in("sinusoidal_scaled"), p) for m in ("learned", "nope")]),
+        "而且好于可学习位置表和不加任何位置编码的模型（{seeds}如此）",
+        "and it also beats the learned position table and the model with no position encoding (on {seeds})",
+        _every("more", [(_in(m), _in("sinusoidal_scaled")) for m in ("learned", "nope")]),
     ),
-    "learned_no_clear_gain_over_nope": Claim(
-        "可学习位置表在训练长度之内和不加任何位置编码的模型分不出明显高下",
-        "Within the training length, the learned position table shows no clear difference from the model with no position encoding",
-        lambda p: _judge("no_clear", _in("learned"), _in("nope"), p),
+    "learned_a_little_worse_than_nope": Claim(
+        "可学习位置表在训练长度之内反而比不加任何位置编码的模型差一点：差别不到「明显」的门槛，但方向是确定的，{seeds}都是它的 loss 更高",
+        "Within the training length, the learned position table is a little worse than the model with no position encoding: the difference is short of the clearly margin, but its sign is resolved, with the higher loss on {seeds}",
+        (_c("a_little", _in("learned"), _in("nope")),),
     ),
     "sin_scaled_rises": Claim(
-        "越过训练长度，乘了 √d_model 的 sinusoidal 的 loss 明显抬高",
-        "Past the training length, the loss of sinusoidal encoding with √d_model rises clearly",
-        lambda p: _judge("clearly", _rise("sinusoidal_scaled"), None, p),
+        "越过训练长度，乘了 √d_model 的 sinusoidal 的 loss 明显抬高（{seeds}如此）",
+        "Past the training length, the loss of sinusoidal encoding with √d_model rises clearly (on {seeds})",
+        (_c("clearly", _rise("sinusoidal_scaled")),),
     ),
     "learned_rises_less": Claim(
-        "可学习位置表也抬高，但明显不如它抬得多",
-        "the learned position table's loss rises too, but clearly less",
-        lambda p: _all([_judge("more", _rise("learned"), None, p), _judge("clearly", _rise("sinusoidal_scaled"), _rise("learned"), p)]),
+        "可学习位置表也抬高，但明显不如它抬得多（{seeds}如此）",
+        "the learned position table's loss rises too, but clearly less (on {seeds})",
+        (_c("more", _rise("learned")), _c("clearly", _rise("sinusoidal_scaled"), _rise("learned"))),
     ),
-    "nope_flat_past_train_len": Claim(
-        "不加任何位置编码的模型，越过训练长度之后 loss 基本不变",
-        "The model with no position encoding keeps about the same loss past the training length",
-        lambda p: _judge("same", _rise("nope"), None, p),
+    "nope_rises_slightly_past_train_len": Claim(
+        "不加任何位置编码的模型，越过训练长度之后 loss 几乎不变，只略高一点（{seeds}如此）",
+        "The model with no position encoding keeps almost the same loss past the training length, only slightly higher (on {seeds})",
+        (_c("slightly", _rise("nope")),),
     ),
     "early_positions_higher": Claim(
-        "最开头几个位置几乎没有上下文，乘了 √d_model 的 sinusoidal 和不加位置编码的模型在那里的 loss 都高于训练长度的后半段",
-        "The first few positions have almost no context, and there both sinusoidal encoding with √d_model and the model with no position encoding have a higher loss than in the second half of the training length",
-        lambda p: _all([_judge("more", ("early", m), None, p) for m in ("sinusoidal_scaled", "nope")]),
+        "最开头几个位置几乎没有上下文，乘了 √d_model 的 sinusoidal 和不加位置编码的模型在那里的 loss 都高于训练长度的后半段（{seeds}如此）",
+        "The first few positions have almost no context, and there both sinusoidal encoding with √d_model and the model with no position encoding have a higher loss than in the second half of the training length (on {seeds})",
+        _every("more", [(("early", m), ZERO) for m in ("sinusoidal_scaled", "nope")]),
     ),
     "lesson3_methods_beat_unigram": Claim(
-        "可学习位置表、乘了 √d_model 的 sinusoidal 和不加位置编码的模型，每个种子在训练长度之内都明显好于只按字频猜的基线",
-        "The learned position table, sinusoidal encoding with √d_model and the model with no position encoding are each, on every seed, clearly better than the character-frequency baseline within the training length",
-        lambda p: _all([_every_seed_clearly_below_unigram(m, p) for m in LESSON3_METHODS]),
+        "可学习位置表、乘了 √d_model 的 sinusoidal 和不加位置编码的模型，{seeds}在训练长度之内都明显好于只按字频猜的基线",
+        "The learned position table, sinusoidal encoding with √d_model and the model with no position encoding are each, on {seeds}, clearly better than the character-frequency baseline within the training length",
+        _every("clearly", [(UNIGRAM, _in(m)) for m in LESSON3_METHODS], every_seed=True),
     ),
-    "sin_flat_half_way": Claim(
-        "不乘 √d_model 的 sinusoidal 训练到一半时，还停在字频基线附近",
-        "Half-way through training, sinusoidal encoding without √d_model is still at about the character-frequency baseline",
-        lambda p: _judge("same", ("half_way", "sinusoidal"), _UNIGRAM, p),
+    "sin_slightly_above_unigram_half_way": Claim(
+        "不乘 √d_model 的 sinusoidal 训练到一半时，还停在字频基线附近，甚至略高于它（{seeds}如此）",
+        "Half-way through training, sinusoidal encoding without √d_model is still at the character-frequency baseline, even slightly above it (on {seeds})",
+        (_c("slightly", ("half_way", "sinusoidal"), UNIGRAM),),
     ),
     "others_below_unigram_half_way": Claim(
-        "另外三组这时都已经明显低于基线",
-        "the other three are by then all clearly below it",
-        lambda p: _all([_judge("clearly", ("half_way", m), _UNIGRAM, p) for m in LESSON3_METHODS]),
+        "另外三组这时都已经明显低于基线（{seeds}如此）",
+        "the other three are by then all clearly below it (on {seeds})",
+        _every("clearly", [(UNIGRAM, ("half_way", m)) for m in LESSON3_METHODS]),
     ),
     # lesson 3b: ALiBi
-    "alibi_flat_past_train_len": Claim(
-        "ALiBi 越过训练长度之后 loss 基本不变",
-        "ALiBi keeps about the same loss past the training length",
-        lambda p: _judge("same", _rise("alibi"), None, p),
+    "alibi_falls_slightly_past_train_len": Claim(
+        "ALiBi 越过训练长度之后 loss 几乎不变，还略低一点（{seeds}如此）",
+        "ALiBi keeps almost the same loss past the training length, even slightly lower (on {seeds})",
+        (_c("slightly", ZERO, _rise("alibi")),),
     ),
     "alibi_beats_additive_beyond": Claim(
-        "训练长度之外，ALiBi 的 loss 明显低于前面几种把位置加在输入上的做法，也明显低于不加位置编码的模型",
-        "Beyond the training length, ALiBi's loss is clearly lower than that of the earlier methods that add the position to the input, and clearly lower than that of the model with no position encoding",
-        lambda p: _all([_judge("clearly", _beyond(m), _beyond("alibi"), p) for m in ("learned", "sinusoidal", "sinusoidal_scaled", "nope")]),
+        "训练长度之外，ALiBi 的 loss 明显低于前面几种把位置加在输入上的做法，也明显低于不加位置编码的模型（{seeds}如此）",
+        "Beyond the training length, ALiBi's loss is clearly lower than that of the earlier methods that add the position to the input, and clearly lower than that of the model with no position encoding (on {seeds})",
+        _every("clearly", [(_beyond(m), _beyond("alibi")) for m in ("learned", "sinusoidal", "sinusoidal_scaled", "nope")]),
     ),
     "alibi_beats_nope_in_distribution": Claim(
-        "训练长度之内，ALiBi 明显好于不加任何位置编码的模型",
-        "Within the training length, ALiBi is clearly better than the model with no position encoding",
-        lambda p: _judge("clearly", _in("nope"), _in("alibi"), p),
+        "训练长度之内，ALiBi 明显好于不加任何位置编码的模型（{seeds}如此）",
+        "Within the training length, ALiBi is clearly better than the model with no position encoding (on {seeds})",
+        (_c("clearly", _in("nope"), _in("alibi")),),
     ),
     "alibi_ahead_of_sin_scaled_in_distribution": Claim(
-        "也好于乘了 √d_model 的 sinusoidal",
-        "and better than sinusoidal encoding with √d_model as well",
-        lambda p: _judge("more", _in("sinusoidal_scaled"), _in("alibi"), p),
+        "也好于乘了 √d_model 的 sinusoidal（{seeds}如此）",
+        "and better than sinusoidal encoding with √d_model as well (on {seeds})",
+        (_c("more", _in("sinusoidal_scaled"), _in("alibi")),),
     ),
     # lesson 4: RoPE
-    "rope_and_alibi_no_clear_difference": Claim(
-        "训练长度之内，RoPE 和 ALiBi 分不出明显高下",
-        "Within the training length, RoPE and ALiBi show no clear difference",
-        lambda p: _judge("no_clear", _in("alibi"), _in("rope"), p),
+    "rope_a_little_below_alibi": Claim(
+        "训练长度之内，RoPE 比 ALiBi 低一点：差别不到「明显」的门槛，但方向是确定的，{seeds}都是 RoPE 更低",
+        "Within the training length, RoPE is a little lower than ALiBi: the difference is short of the clearly margin, but its sign is resolved, with RoPE lower on {seeds}",
+        (_c("a_little", _in("alibi"), _in("rope")),),
     ),
     "rope_and_alibi_beat_additive_in_distribution": Claim(
-        "两者都明显好于可学习位置表和不加位置编码的模型，也好于乘了 √d_model 的 sinusoidal",
-        "both are clearly better than the learned position table and the model with no position encoding, and better than sinusoidal encoding with √d_model",
-        lambda p: _all([_judge(word, _in(m), _in(best), p) for best in ("rope", "alibi")
-                        for m, word in (("learned", "clearly"), ("nope", "clearly"), ("sinusoidal_scaled", "more"))]),
+        "两者都明显好于可学习位置表和不加位置编码的模型，也好于乘了 √d_model 的 sinusoidal（每一项都在{seeds}上如此）",
+        "both are clearly better than the learned position table and the model with no position encoding, and better than sinusoidal encoding with √d_model (each on {seeds})",
+        tuple(_c(word, _in(m), _in(best)) for best in ("rope", "alibi")
+              for m, word in (("learned", "clearly"), ("nope", "clearly"), ("sinusoidal_scaled", "more"))),
     ),
     "rope_rises": Claim(
-        "越过训练长度，直接外推的 RoPE 的 loss 明显抬高",
-        "Past the training length, the loss of RoPE used as it is rises clearly",
-        lambda p: _judge("clearly", _rise("rope"), None, p),
+        "越过训练长度，直接外推的 RoPE 的 loss 明显抬高（{seeds}如此）",
+        "Past the training length, the loss of RoPE used as it is rises clearly (on {seeds})",
+        (_c("clearly", _rise("rope")),),
     ),
     "nope_beats_rope_beyond": Claim(
-        "直接外推的 RoPE 在训练长度之外反而不如不加任何位置编码的模型",
-        "Beyond the training length, RoPE used as it is does worse than the model with no position encoding at all",
-        lambda p: _judge("more", _beyond("rope"), _beyond("nope"), p),
+        "直接外推的 RoPE 在训练长度之外反而不如不加任何位置编码的模型（{seeds}如此）",
+        "Beyond the training length, RoPE used as it is does worse than the model with no position encoding at all (on {seeds})",
+        (_c("more", _beyond("rope"), _beyond("nope")),),
     ),
     "alibi_beats_rope_beyond": Claim(
-        "训练长度之外，ALiBi 的 loss 明显低于直接外推的 RoPE",
-        "Beyond the training length, ALiBi's loss is clearly lower than that of RoPE used as it is",
-        lambda p: _judge("clearly", _beyond("rope"), _beyond("alibi"), p),
+        "训练长度之外，ALiBi 的 loss 明显低于直接外推的 RoPE（{seeds}如此）",
+        "Beyond the training length, ALiBi's loss is clearly lower than that of RoPE used as it is (on {seeds})",
+        (_c("clearly", _beyond("rope"), _beyond("alibi")),),
     ),
     # lesson 5: RoPE scaled at evaluation time, no training
     "ntk_yarn_help_rope_beyond": Claim(
-        "不做任何微调，推理时用上 NTK-aware 或 YaRN 的缩放，RoPE 在训练长度之外的 loss 就比直接外推低",
-        "With no fine-tuning at all, scaling RoPE with NTK-aware or YaRN at inference time gives a lower loss beyond the training length than using it as it is",
-        lambda p: _all([_judge("more", _beyond("rope"), ("scaled_beyond", n), p) for n in ("ntk", "yarn")]),
+        "不做任何微调，推理时用上 NTK-aware 或 YaRN 的缩放，RoPE 在训练长度之外的 loss 就比直接外推低（{seeds}如此）",
+        "With no fine-tuning at all, scaling RoPE with NTK-aware or YaRN at inference time gives a lower loss beyond the training length than using it as it is (on {seeds})",
+        _every("more", [(_beyond("rope"), ("scaled_beyond", n)) for n in ("ntk", "yarn")]),
     ),
     "pi_needs_finetuning": Claim(
-        "不微调就直接用 PI，连训练长度之内的 loss 都明显变差",
-        "Applied without fine-tuning, PI clearly worsens the loss even within the training length",
-        lambda p: _judge("clearly", ("scaled_in", "pi"), _in("rope"), p),
+        "不微调就直接用 PI，连训练长度之内的 loss 都明显变差（{seeds}如此）",
+        "Applied without fine-tuning, PI clearly worsens the loss even within the training length (on {seeds})",
+        (_c("clearly", ("scaled_in", "pi"), _in("rope")),),
     ),
     "pi_worse_beyond_too": Claim(
-        "在训练长度之外，PI 也比什么都不做的直接外推更差",
-        "Beyond the training length, PI is also worse than leaving RoPE as it is",
-        lambda p: _judge("more", ("scaled_beyond", "pi"), _beyond("rope"), p),
+        "在训练长度之外，PI 也比什么都不做的直接外推更差（{seeds}如此）",
+        "Beyond the training length, PI is also worse than leaving RoPE as it is (on {seeds})",
+        (_c("more", ("scaled_beyond", "pi"), _beyond("rope")),),
     ),
     "ntk_costs_a_little_in_distribution": Claim(
-        "NTK-aware 在训练长度之内只比不缩放高一点",
-        "Within the training length, NTK-aware is only a little worse than no scaling",
-        lambda p: _judge("a_little", ("scaled_in", "ntk"), _in("rope"), p),
+        "NTK-aware 在训练长度之内只比不缩放高一点（{seeds}如此）",
+        "Within the training length, NTK-aware is only a little worse than no scaling (on {seeds})",
+        (_c("a_little", ("scaled_in", "ntk"), _in("rope")),),
     ),
-    "yarn_flat_past_train_len": Claim(
-        "用 YaRN 缩放后，越过训练长度 loss 基本不再上升",
-        "Scaled with YaRN, the loss stays about the same past the training length",
-        lambda p: _judge("same", ("scaled_rise", "yarn"), None, p),
+    "yarn_rise_within_same_band": Claim(
+        "用 YaRN 缩放后，越过训练长度 loss 几乎不变：变化落在「几乎不变」的范围里（{seeds}是升的）",
+        "Scaled with YaRN, the loss stays almost the same past the training length: the change is inside the band of barely changing (up on {seeds})",
+        (_c("within", ("scaled_rise", "yarn")),),
     ),
     "yarn_costs_in_distribution": Claim(
-        "代价是训练长度之内明显比不缩放高",
-        "the price is a clearly higher loss than no scaling within the training length",
-        lambda p: _judge("clearly", ("scaled_in", "yarn"), _in("rope"), p),
+        "代价是训练长度之内明显比不缩放高（{seeds}如此）",
+        "the price is a clearly higher loss than no scaling within the training length (on {seeds})",
+        (_c("clearly", ("scaled_in", "yarn"), _in("rope")),),
     ),
     "yarn_rope_beats_nope_beyond": Claim(
-        "推理时给 RoPE 用上 YaRN 的缩放，它在训练长度之外的 loss 又低于不加任何位置编码的模型",
-        "With YaRN scaling at inference time, RoPE's loss beyond the training length is again lower than that of the model with no position encoding",
-        lambda p: _judge("more", _beyond("nope"), ("scaled_beyond", "yarn"), p),
+        "推理时给 RoPE 用上 YaRN 的缩放，它在训练长度之外的 loss 又低于不加任何位置编码的模型（{seeds}如此）",
+        "With YaRN scaling at inference time, RoPE's loss beyond the training length is again lower than that of the model with no position encoding (on {seeds})",
+        (_c("more", _beyond("nope"), ("scaled_beyond", "yarn")),),
     ),
     # lesson 5: extending the context by continued training
     "ext_big_base_change_hurts_first": Claim(
-        "继续训练之前，换了频率的模型在训练长度之内已经变差：改动最轻的 NTK-aware 伤得最少，ABF 更重，连最快的频率对也一起放慢的位置插值又明显重于 ABF",
-        "Before any continued training, each model with changed frequencies is already worse within the training length: NTK-aware, the lightest change, suffers least, ABF more, and Position Interpolation, which also slows the fastest pair, clearly more than ABF",
-        lambda p: _all([_judge("more", ("ext_in_before", v), ("ext_in_before", "ntk"), p) for v in ("yarn", "abf", "pi")]
-                       + [_judge("clearly", ("ext_in_before", "pi"), ("ext_in_before", "abf"), p)]),
+        "继续训练之前，换了频率的模型在训练长度之内已经变差：改动最轻的 NTK-aware 伤得最少，ABF 更重，连最快的频率对也一起放慢的位置插值又明显重于 ABF（每一项都在{seeds}上如此）",
+        "Before any continued training, each model with changed frequencies is already worse within the training length: NTK-aware, the lightest change, suffers least, ABF more, and Position Interpolation, which also slows the fastest pair, clearly more than ABF (each on {seeds})",
+        _every("more", [(("ext_in_before", v), ("ext_in_before", "ntk")) for v in ("yarn", "abf", "pi")])
+        + (_c("clearly", ("ext_in_before", "pi"), ("ext_in_before", "abf")),),
     ),
-    "ext_ntk_yarn_recover": Claim(
-        "NTK-aware 和 YaRN 在这点步数之内都回到了预训练的水平",
-        "NTK-aware and YaRN both return to the pre-training level within these few steps",
-        lambda p: _all([_judge("same", ("ext_gap", v), None, p) for v in ("ntk", "yarn")]),
+    "ext_ntk_slightly_below_yarn_within_pretraining": Claim(
+        "NTK-aware 和 YaRN 在这点步数之内都回到了预训练的水平：NTK-aware 甚至略低于它（{seeds1}如此），YaRN 与它的差距落在「几乎不变」的范围里（{seeds2}高于它）",
+        "NTK-aware and YaRN both return to the pre-training level within these few steps: NTK-aware even slightly below it (on {seeds1}), YaRN inside the band of barely changing around it (above it on {seeds2})",
+        (_c("slightly", ZERO, ("ext_gap", "ntk")), _c("within", ("ext_gap", "yarn"))),
     ),
-    "ext_abf_slowest": Claim(
-        "ABF 回得比这两种慢",
-        "ABF gets back more slowly than either",
-        lambda p: _all([_recovers_later("abf", v, p) for v in ("ntk", "yarn")]),
+    "ext_abf_later_than_ntk_and_yarn": Claim(
+        "ABF 回得比这两种慢（{seeds}如此）",
+        "ABF gets back more slowly than either (on {seeds})",
+        _every("later", [(("recovery", "abf"), ("recovery", v)) for v in ("ntk", "yarn")]),
     ),
     "ext_pi_not_recovered": Claim(
-        "位置插值到最后也没回到预训练的水平",
-        "Position Interpolation does not get back to the pre-training level by the end",
-        lambda p: _judge("more", ("ext_gap", "pi"), None, p),
+        "位置插值到最后也没回到预训练的水平（{seeds}如此）",
+        "Position Interpolation does not get back to the pre-training level by the end (on {seeds})",
+        (_c("more", ("ext_gap", "pi")),),
     ),
     "ext_pi_worst_in_new_range": Claim(
-        "继续训练之后，在新长度之内位置插值仍是五种里最差的",
-        "After continued training, Position Interpolation is still the worst of the five within the new length",
-        lambda p: _all([_judge("more", ("ext_new", "pi"), ("ext_new", v), p) for v in EXTENSIONS if v != "pi"]),
+        "继续训练之后，在新长度之内位置插值仍是五种里最差的（每一项比较都在{seeds}上如此）",
+        "After continued training, Position Interpolation is still the worst of the five within the new length (each comparison on {seeds})",
+        _every("more", [(("ext_new", "pi"), ("ext_new", v)) for v in EXTENSIONS if v != "pi"]),
     ),
-    "ext_control_as_good": Claim(
-        "而频率一点不改、直接在长序列上接着训练的对照组，和 NTK-aware、YaRN 差不多",
-        "while the control, which keeps its frequencies and simply goes on training on long sequences, does about as well as NTK-aware and YaRN",
-        lambda p: _all([_judge("same", ("ext_new", "rope"), ("ext_new", v), p) for v in ("ntk", "yarn")]),
+    "ext_control_ties_ntk_slightly_beats_yarn": Claim(
+        "而频率一点不改、直接在长序列上接着训练的对照组，和 NTK-aware 分不出高低（{seeds1}是对照组更高），比 YaRN 还略好一点（{seeds2}如此）",
+        "while the control, which keeps its frequencies and simply goes on training on long sequences, cannot be told apart from NTK-aware (the control is higher on {seeds1}) and is slightly better than YaRN (on {seeds2})",
+        (_c("cannot_tell", ("ext_new", "rope"), ("ext_new", "ntk")), _c("slightly", ("ext_new", "yarn"), ("ext_new", "rope"))),
     ),
     "ext_yarn_pi_rise_past_new_length": Claim(
-        "越过新的长度，YaRN 和位置插值的 loss 又抬高了",
-        "Past the new length, the loss of YaRN and Position Interpolation rises again",
-        lambda p: _all([_judge("more", ("ext_rise", v), None, p) for v in ("yarn", "pi")]),
+        "越过新的长度，YaRN 和位置插值的 loss 又抬高了（{seeds}如此）",
+        "Past the new length, the loss of YaRN and Position Interpolation rises again (on {seeds})",
+        _every("more", [(("ext_rise", v), ZERO) for v in ("yarn", "pi")]),
     ),
     "ext_others_rise_less_than_yarn": Claim(
-        "对照组、NTK-aware 和 ABF 抬得明显比 YaRN 少",
-        "the control, NTK-aware and ABF rise clearly less than YaRN",
-        lambda p: _all([_judge("clearly", ("ext_rise", "yarn"), ("ext_rise", v), p) for v in ("rope", "ntk", "abf")]),
+        "对照组、NTK-aware 和 ABF 抬得明显比 YaRN 少（{seeds}如此）",
+        "the control, NTK-aware and ABF rise clearly less than YaRN (on {seeds})",
+        _every("clearly", [(("ext_rise", "yarn"), ("ext_rise", v)) for v in ("rope", "ntk", "abf")]),
     ),
     # lesson 6: NoPE and partial RoPE
     "rope_beats_nope_in_distribution": Claim(
-        "训练长度之内，RoPE 明显比 NoPE 好",
-        "Within the training length, RoPE is clearly better than NoPE",
-        lambda p: _judge("clearly", _in("nope"), _in("rope"), p),
+        "训练长度之内，RoPE 明显比 NoPE 好（{seeds}如此）",
+        "Within the training length, RoPE is clearly better than NoPE (on {seeds})",
+        (_c("clearly", _in("nope"), _in("rope")),),
     ),
-    "partial_no_clear_difference_from_rope": Claim(
-        "只转每个头四分之一维度的部分 RoPE，训练长度之内和全转的 RoPE 分不出明显高下",
-        "Partial RoPE, which rotates only a quarter of each head's dimensions, shows no clear difference from full RoPE within the training length",
-        lambda p: _judge("no_clear", _in("rope_partial"), _in("rope"), p),
+    "partial_within_same_band_of_rope": Claim(
+        "只转每个头四分之一维度的部分 RoPE，训练长度之内和全转的 RoPE 相差很小：差距落在「几乎不变」的范围里（{seeds}是部分 RoPE 更高）",
+        "Partial RoPE, which rotates only a quarter of each head's dimensions, comes very close to full RoPE within the training length: the difference is inside the band of barely changing (partial RoPE is higher on {seeds})",
+        (_c("within", _in("rope_partial"), _in("rope")),),
     ),
     "partial_beats_nope": Claim(
-        "却明显好于完全不加位置编码的 NoPE",
-        "yet it is clearly better than NoPE, with no position encoding at all",
-        lambda p: _judge("clearly", _in("nope"), _in("rope_partial"), p),
+        "却明显好于完全不加位置编码的 NoPE（{seeds}如此）",
+        "yet it is clearly better than NoPE, with no position encoding at all (on {seeds})",
+        (_c("clearly", _in("nope"), _in("rope_partial")),),
     ),
     "partial_rises_beyond": Claim(
-        "越过训练长度，部分 RoPE 的 loss 同样明显抬高，明显不如 NoPE：外推并没有因为少转了维度而变好",
-        "Past the training length, partial RoPE's loss also rises clearly, and it is clearly worse than NoPE: rotating fewer dimensions did not make it extrapolate better",
-        lambda p: _all([_judge("clearly", _rise("rope_partial"), None, p), _judge("clearly", _beyond("rope_partial"), _beyond("nope"), p)]),
+        "越过训练长度，部分 RoPE 的 loss 同样明显抬高，明显不如 NoPE（{seeds}如此）：外推并没有因为少转了维度而变好",
+        "Past the training length, partial RoPE's loss also rises clearly, and it is clearly worse than NoPE (on {seeds}): rotating fewer dimensions did not make it extrapolate better",
+        (_c("clearly", _rise("rope_partial")), _c("clearly", _beyond("rope_partial"), _beyond("nope"))),
     ),
     # the results page: all seven methods side by side
-    "top_three_no_clear_difference": Claim(
-        "训练长度之内，RoPE、ALiBi 和部分 RoPE 三者之间分不出明显高下",
-        "Within the training length, RoPE, ALiBi and partial RoPE show no clear difference from one another",
-        lambda p: _all([_judge("no_clear", _in(a), _in(b), p) for a, b in (("alibi", "rope"), ("rope_partial", "rope"), ("rope_partial", "alibi"))]),
+    "top_three_close_rope_a_little_lowest": Claim(
+        "训练长度之内，这三种挨得很近：RoPE 比 ALiBi 低一点，方向是确定的（{seeds1}如此）；部分 RoPE 与 RoPE 的差距落在「几乎不变」的范围里（{seeds2}是部分 RoPE 更高）；部分 RoPE 和 ALiBi 分不出高低（{seeds3}是部分 RoPE 更低）",
+        "Within the training length, the three are close: RoPE is a little lower than ALiBi, and the sign is resolved (on {seeds1}); partial RoPE is inside the band of barely changing around RoPE (higher on {seeds2}); partial RoPE and ALiBi cannot be told apart (partial RoPE lower on {seeds3})",
+        (_c("a_little", _in("alibi"), _in("rope")), _c("within", _in("rope_partial"), _in("rope")),
+         _c("cannot_tell", _in("alibi"), _in("rope_partial"))),
     ),
     "top_three_beat_the_rest": Claim(
-        "它们都明显好于 NoPE 和可学习位置表，也好于乘了 √d_model 的 sinusoidal",
-        "all three are clearly better than NoPE and the learned position table, and better than sinusoidal encoding with √d_model",
-        lambda p: _all([_judge(word, _in(m), _in(best), p) for best in ("rope", "alibi", "rope_partial")
-                        for m, word in (("learned", "clearly"), ("nope", "clearly"), ("sinusoidal_scaled", "more"))]),
+        "它们都明显好于 NoPE 和可学习位置表，也好于乘了 √d_model 的 sinusoidal（每一项都在{seeds}上如此）",
+        "all three are clearly better than NoPE and the learned position table, and better than sinusoidal encoding with √d_model (each on {seeds})",
+        tuple(_c(word, _in(m), _in(best)) for best in ("rope", "alibi", "rope_partial")
+              for m, word in (("learned", "clearly"), ("nope", "clearly"), ("sinusoidal_scaled", "more"))),
     ),
     "all_but_sin_beat_unigram": Claim(
-        "除了不乘 √d_model 的 sinusoidal，其余六组模型的每个种子在训练长度之内都明显好于只按字频猜的基线",
-        "Except sinusoidal encoding without √d_model, every seed of the other six models is clearly better than the character-frequency baseline within the training length",
-        lambda p: _all([_every_seed_clearly_below_unigram(m, p) for m in METHODS if m != "sinusoidal"]),
+        "除了不乘 √d_model 的 sinusoidal，其余六组模型在训练长度之内都明显好于只按字频猜的基线，{seeds}如此",
+        "Except sinusoidal encoding without √d_model, the other six models are clearly better than the character-frequency baseline within the training length, on {seeds}",
+        _every("clearly", [(UNIGRAM, _in(m)) for m in METHODS if m != "sinusoidal"], every_seed=True),
     ),
 }
 
@@ -708,18 +761,17 @@ def evaluate(name: str, path=None) -> tuple[bool, str]:
 
 def check(name: str, path=None, lang: str = "zh") -> str:
     """Return the claim's sentence in ``lang`` if the results support it; raise ClaimFailed quoting it otherwise."""
+    if name not in CLAIMS:
+        raise KeyError(f"unknown claim {name!r}; known: {', '.join(CLAIMS)}")
+    claim = CLAIMS[name]
     try:
-        ok, detail = evaluate(name, path)
+        outcomes = claim.outcomes(path)
     except TooFewSeeds as err:
-        raise ClaimFailed(f"claim {name!r} 「{CLAIMS[name].sentence}」 cannot be judged from {path or RESULTS_FILE}: {err}") from err
-    if not ok:
-        raise ClaimFailed(f"claim {name!r} 「{CLAIMS[name].sentence}」 is contradicted by {path or RESULTS_FILE}: {detail}")
-    return CLAIMS[name].text(lang)
-
-
-def check_all(names=None, path=None) -> dict[str, str]:
-    """Check several claims (default all); returns {name: sentence}. Raises on the first failure."""
-    return {n: check(n, path) for n in (CLAIMS if names is None else names)}
+        raise ClaimFailed(f"claim {name!r} 「{claim.sentence}」 cannot be judged from {path or RESULTS_FILE}: {err}") from err
+    if not all(o.ok for o in outcomes):
+        detail = "; ".join(str(o) for o in outcomes)
+        raise ClaimFailed(f"claim {name!r} 「{claim.sentence}」 is contradicted by {path or RESULTS_FILE}: {detail}")
+    return claim.render(lang, outcomes)
 
 
 def verdicts(path=None) -> dict[str, tuple[str, str]]:

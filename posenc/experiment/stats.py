@@ -22,19 +22,39 @@ counts seeds, and a comparison with it is judged seed by seed: every seed's
 difference must clear the word's margin (SeedRange), and the pages quote the
 smallest and largest per-seed value instead of a mean.
 
-Words and their margins, in nats (fixed by what the word means, never fitted to
-the results; e^0.1 ≈ 1.105, so 0.1 nats is about a 10% higher perplexity):
+Two questions, two kinds of words. A sentence about a difference A − B answers both:
 
-    CLEARLY   = 0.1    "明显" (clearly better/worse, clearly rises): the whole interval beyond 0.1
-    DIFFERENT = 0.02   a plain comparison ("better", "worse", "lower", "rises"): the whole interval beyond 0.02
-    NO_CLEAR  = 0.1    "分不出明显高下" (no clear difference): the whole interval inside ±0.1
-    SAME      = 0.05   "差不多", "基本不变" (about the same, flat): the whole interval inside ±0.05
-    "a little" (略, 一点): beyond DIFFERENT, and the whole interval below CLEARLY
+(a) Does the data resolve the sign? Yes when the 95% interval excludes 0: then A is
+    higher (or lower), whatever the size, and no sentence may call it luck,
+    "分不出" or "cannot tell". Only an interval that contains 0 leaves the sign open.
+(b) How large is it? Against a scale from this experiment's own effects: the whole
+    gain from any position signal (NoPE − RoPE within the training length) is about
+    0.25 nats, and a difference of x nats is a perplexity e^x − 1 higher.
 
-Statements about how many steps of continued training a variant needs count steps,
-not nats: plain "later" (慢) needs the interval of the per-seed difference above
-0 steps, "clearly later" (明显慢) above one measurement interval of the curve
-(ext_curve_every steps), the most a single seed's reading can be off by.
+Margins, in nats (e^0.1 − 1 ≈ 10.5% perplexity, e^0.05 − 1 ≈ 5%, e^0.02 − 1 ≈ 2%):
+
+    CLEARLY   = 0.1    about 40% of the whole position-signal gain
+    SAME      = 0.05   about 20% of it: the band of "barely changes"
+    DIFFERENT = 0.02   about 8% of it: the least a plain comparison claims
+
+These margins were set when the 16-seed results were already committed (not before,
+as the pages once said) and checked on each half of the seeds; from the pre-registration
+(preregistration/) on, the claims and their margins are frozen before new seeds are run.
+
+The words (WORDS), each a condition on the interval [low, high] of A − B, oriented so
+that the sentence's direction is positive:
+
+    clearly      low > CLEARLY                       "明显" / "clearly": resolved and large
+    more         low > DIFFERENT                     a plain "lower", "better", "rises": resolved, at least ~2%
+    a_little     0 < low and high < CLEARLY          "一点" / "a little": resolved, but under the clearly margin
+    slightly     0 < low and high < SAME             "略" / "slightly": resolved, and it barely changes anything
+    within       −SAME < low and high < SAME          "几乎不变" / "barely changing": a size only (no sign claimed)
+    cannot_tell  low ≤ 0 ≤ high, inside ±SAME        "分不出" / "cannot tell": the only word for an open sign
+    later        low > 0 (steps of continued training)
+    most_seeds   a per-seed indicator above 0 on more than half of the seeds (a count, "多数")
+
+A claim whose method's seeds split into two groups is judged with a SeedRange (every
+seed, not an interval), and so is a claim that says "every seed".
 """
 
 from __future__ import annotations
@@ -46,7 +66,6 @@ import numpy as np
 
 CLEARLY = 0.1
 DIFFERENT = 0.02
-NO_CLEAR = 0.1
 SAME = 0.05
 LEVEL = 0.95
 QUANTILE = 0.5 + LEVEL / 2  # the two-sided interval uses the t quantile at 97.5%
@@ -91,6 +110,14 @@ class _OverSeeds:
         """The whole span lies inside (−margin, +margin)."""
         return -margin < self.low and self.high < margin
 
+    def contains_zero(self) -> bool:
+        """The sign is left open: the span reaches 0 or crosses it."""
+        return self.low <= 0.0 <= self.high
+
+    def positive_count(self) -> int:
+        """On how many seeds the value is above 0 (the sentence's direction holds)."""
+        return sum(1 for v in self.values if v > 0)
+
 
 @dataclass(frozen=True)
 class SeedRange(_OverSeeds):
@@ -105,6 +132,14 @@ class SeedRange(_OverSeeds):
         return max(self.values)
 
     low, high = smallest, largest
+
+    @classmethod
+    def counted(cls, per_seed):
+        """A statement about every seed is a count, which one seed can already make (no spread needed)."""
+        values = np.asarray(per_seed, dtype=np.float64).ravel()
+        if values.size < 1 or not np.all(np.isfinite(values)):
+            raise ValueError(f"per-seed values must be finite and at least one, got {values.tolist()}")
+        return cls(tuple(float(v) for v in values))
 
     def __str__(self) -> str:
         return f"every seed in [{self.smallest:+.3f}, {self.largest:+.3f}] (n={self.n})"
@@ -135,3 +170,38 @@ class Estimate(_OverSeeds):
 
     def __str__(self) -> str:
         return f"{self.mean:+.3f} [{self.low:+.3f}, {self.high:+.3f}] over {self.n} seeds"
+
+
+# The words a sentence about a difference may use, each a condition on the span of A − B (oriented so
+# that the sentence's direction is positive); see the module docstring for what each means on a page.
+WORDS = {
+    "clearly": lambda e: e.above(CLEARLY),
+    "more": lambda e: e.above(DIFFERENT),
+    "a_little": lambda e: e.above(0.0) and e.below(CLEARLY),
+    "slightly": lambda e: e.above(0.0) and e.below(SAME),
+    "within": lambda e: e.inside(SAME),
+    "cannot_tell": lambda e: e.contains_zero() and e.inside(SAME),
+    # counts, not nats: a difference in recovery steps, and a per-seed indicator (> 0 where a seed does it)
+    "later": lambda e: e.above(0.0),
+    "most_seeds": lambda e: 2 * e.positive_count() > e.n,
+}
+RULES = {
+    "clearly": f"> {CLEARLY}",
+    "more": f"> {DIFFERENT}",
+    "a_little": f"in (0, {CLEARLY})",
+    "slightly": f"in (0, {SAME})",
+    "within": f"inside ±{SAME}",
+    "cannot_tell": f"contains 0, inside ±{SAME}",
+    "later": "> 0 steps",
+    "most_seeds": "> 0 on more than half of the seeds",
+}
+# Words whose sentence leaves the sign open; every other word says the data resolves it.
+SIGN_OPEN = ("cannot_tell",)
+SIZE_ONLY = ("within",)
+
+
+def satisfies(word: str, span: _OverSeeds) -> bool:
+    """Does ``span`` (an Estimate or a SeedRange of A − B) satisfy ``word``?"""
+    if word not in WORDS:
+        raise ValueError(f"unknown word {word!r}; choose from {', '.join(WORDS)} (posenc/experiment/stats.py)")
+    return bool(WORDS[word](span))
