@@ -115,9 +115,9 @@ class Symbol:
 def load(path: Path = NOTATION) -> tuple[tuple[Symbol, ...], tuple[str, ...], tuple[str, ...]]:
     """(the symbols in order, the notes, the notes in English), checked: every symbol has a meaning in each
     language and appears once, and the notes are in both languages."""
-    import yaml
+    from posenc import _yaml
 
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    data = _yaml.load_file(path) or {}
     rows = data.get("symbols")
     if not isinstance(rows, list) or not rows:
         raise ValueError(f"{path.name}: expected a list under 'symbols'")
