@@ -26,3 +26,7 @@ EXTENSION_LABELS = {
     "yarn": "YaRN + 续训",
     "abf": "ABF（调大 base）+ 续训",
 }
+
+# Seeds of the committed results/full.json that the pages quote (`make experiment-full`); a repair hint
+# for a missing or unreadable file re-runs this many.
+PAGE_SEEDS = 16
