@@ -215,18 +215,8 @@ def check_files(paths) -> list[Finding]:
 on_page_markdown = lp.markdown_hook("mkdocs.hooks.notation", check, applies_to)
 
 
-def main(argv=None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    paths = [Path(a) for a in argv] or [lp.DOCS / "index.md"] + sorted((lp.DOCS / "lessons").glob("*.md"))
-    findings = check_files(paths)
-    for f in findings:
-        print(f)
-    if findings:
-        print(f"\n{len(findings)} place(s) off the course's notation (tools/notation.py RULES, posenc/data/notation.yaml)")
-        return 1
-    print(f"notation: {len(paths)} page(s) clean")
-    return 0
-
+main = lp.command("notation", check_files, lambda: [lp.DOCS / "index.md"] + sorted((lp.DOCS / "lessons").glob("*.md")),
+                  "{n} place(s) off the course's notation (tools/notation.py RULES, posenc/data/notation.yaml)")
 
 if __name__ == "__main__":
     raise SystemExit(main())
