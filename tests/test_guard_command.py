@@ -10,7 +10,7 @@ from tools import concept_order, lesson_pages, notation, prose_lint, universal_c
 def test_findings_are_printed_and_counted_and_fail(tmp_path, capsys):
     page = tmp_path / "page.md"
     page.write_text("x", encoding="utf-8")
-    main = lesson_pages.command("demo", lambda paths: [f"{p.name}:1: one", f"{p.name}:2: two"] if paths else [],
+    main = lesson_pages.command("demo", lambda paths: [f"{paths[0].name}:1: one", f"{paths[0].name}:2: two"],
                                 lambda: [], "{n} thing(s) wrong; fix them")
     assert main([str(page)]) == 1
     assert capsys.readouterr().out.splitlines() == ["page.md:1: one", "page.md:2: two", "", "2 thing(s) wrong; fix them"]
