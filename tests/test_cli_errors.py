@@ -14,7 +14,7 @@ import pytest
 
 from posenc.experiment import __main__ as cli
 from posenc.experiment import provenance
-from posenc.experiment.labels import PAGE_SEEDS
+from posenc.experiment.course import PAGE_SEEDS
 from posenc.experiment.run import results_path
 from site_support import ROOT
 

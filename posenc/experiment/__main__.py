@@ -8,13 +8,14 @@ import sys
 from pathlib import Path
 
 from .config import EXTENSIONS, METHODS, PRECISIONS, PRESETS, check_extensions, check_methods, preset
-from .labels import PAGE_SEEDS
+from ..formatting import count_words
+from .course import PAGE_SEEDS
 
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m posenc.experiment",
-        description="The course's training experiment: one small Transformer, seven position methods, "
+        description=f"The course's training experiment: one small Transformer, {count_words(len(METHODS))['en']} position methods, "
         "trained at length 128 and evaluated per position up to 512; then the RoPE model extended to 512 "
         "by continued training (plain, PI, NTK-aware, YaRN, ABF) and evaluated to 1,024.",
     )

@@ -59,7 +59,7 @@ from pathlib import Path
 from . import corpus, provenance
 from . import data as data_mod
 from .config import EXTENSIONS, METHODS, PRESETS, ROPE_SCALINGS
-from .labels import PAGE_SEEDS
+from .course import PAGE_SEEDS
 from .run import SCHEMA, results_path
 from .runtime import setup
 from .train import train
