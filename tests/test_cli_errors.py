@@ -86,7 +86,8 @@ def test_good_options_reach_the_run_with_the_seeds_asked_for(no_training):
 
 
 @pytest.mark.parametrize("argv, words", [(["--threads", "0"], ["--threads must be at least 1"]),
-                                         (["--steps", "0"], ["--steps must be at least 1"])])
+                                         (["--steps", "0"], ["--steps must be at least 1"]),
+                                         (["--steps", "100000"], ["--steps 100000", "'full'", "at most"])])
 def test_a_bad_verify_option_is_one_line_naming_it(capsys, argv, words):
     err = _usage_error(capsys, ["verify", "--no-rerun", *argv])
     for word in words:
@@ -129,6 +130,7 @@ CORRUPT = {
     "a NaN, resealed": lambda: json.dumps(_resealed(_nan)),
     "numbers as strings, resealed": lambda: json.dumps(_resealed(_strings)),
     "runs as a list, resealed": lambda: json.dumps(_resealed(_runs_as_list)),
+    "seeds as a number": lambda: json.dumps(dict(_committed(), seeds=16)),
 }
 
 

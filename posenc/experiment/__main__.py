@@ -105,7 +105,7 @@ def _run_arguments(args) -> dict:
                 out=args.out, compute_seeds=args.compute_seeds, progress=not args.no_progress)
 
 
-def _readable(path: Path | None) -> tuple[dict, Path]:
+def _readable(path: Path | None) -> dict:
     """The results file as the readers below need it: valid JSON, an object, sealed and complete with finite numbers.
 
     Raises StaleResults naming the file and the fix, so ``summary`` and ``verify`` print one line, not a traceback.
@@ -117,13 +117,13 @@ def _readable(path: Path | None) -> tuple[dict, Path]:
     results = v.load(path)
     seeds = results.get("seeds")
     fix = v._fix(str(results.get("preset", "full")), len(seeds) if isinstance(seeds, list) and seeds else PAGE_SEEDS)
-    v.check_seal(results, path)
     try:
+        v.check_seal(results, path)
         v.check_complete(results, path)
         v.check_consistent(results, path)
     except (KeyError, IndexError, TypeError, ValueError, AttributeError) as err:
         raise v.StaleResults(f"{path}: not a results file this code can read ({type(err).__name__}: {err}); {fix}") from None
-    return results, path
+    return results
 
 
 def main(argv=None) -> int:
@@ -150,13 +150,14 @@ def _command(args) -> int:
         _positive("--threads", args.threads)
         _positive("--steps", args.steps)
         try:
-            _readable(args.results)
+            results = _readable(args.results)
+            if args.steps is not None and args.steps > PRESETS[results["preset"]].steps:
+                raise InputError(f"--steps {args.steps} is more than the {PRESETS[results['preset']].steps} steps preset "
+                                 f"{results['preset']!r} trains; pass at most that")
             report = verify(args.results, threads=args.threads, rerun=not args.no_rerun, steps=args.steps, deep=args.deep)
         except StaleResults as err:
             print(f"FAILED: {err}", file=sys.stderr)
             return 1
-        except ValueError as err:  # --steps beyond the preset's training steps
-            raise InputError(str(err)) from None
         print(report)
         return 0
     if args.command == "summary":
