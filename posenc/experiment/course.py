@@ -119,6 +119,7 @@ _CHECKS = {
     "name": (_names_ok, f"a name in each language ({', '.join(LANGUAGES)})"),
     "extension_name": (_names_ok, f"a name in each language ({', '.join(LANGUAGES)})"),
     "scaling_name": (lambda v: v is None or _names_ok(v), f"None or a name in each language ({', '.join(LANGUAGES)})"),
+    # theme.series has seven colours (figures_src/_style.py; tests/test_figures_experiment.py holds the two together)
     "colour": (lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 7, "an index 0–6 into theme.series"),
     "dashed": (lambda v: isinstance(v, bool), "True or False"),
     "family": (lambda v: v in FAMILIES, f"one of {', '.join(FAMILIES)}"),
