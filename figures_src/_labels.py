@@ -52,7 +52,7 @@ def in_language(lang: str):
 def table(lang: str) -> dict[str, dict[str, str]]:
     """The label table of ``lang``, flattened: module → {"key" or "group.key": text}."""
     path = TABLES / f"{lang}.yaml"
-    data = _yaml.load(path.read_text(encoding="utf-8")) if path.is_file() else None
+    data = _yaml.load_file(path) if path.is_file() else None
     def flatten(mapping: dict, prefix: str = "") -> dict[str, str]:
         flat = {}
         for key, value in (mapping or {}).items():

@@ -5,7 +5,8 @@ posenc/experiment/results/full.json (listed in INPUTS, so a new results file
 redraws these figures). With several seeds a curve is the mean over seeds and
 the shaded band spans the lowest to the highest seed; the paired-difference
 figure draws every seed as a dot. A lesson's figures show only the methods it
-and the lessons before it teach; the results page shows all seven.
+and the lessons before it teach; the results page shows them all.
+Names, colours, dashes and families come from the records in posenc/experiment/course.py.
 
 Phone rule (figures_src/_style.py): every figure is at most 4.8 in wide with text of
 at least 9 pt, so legends sit below the axes (never over the data) and a figure
@@ -17,7 +18,8 @@ from __future__ import annotations
 import numpy as np
 
 from figures_src import figure, language, num, texts
-from posenc.experiment import claims
+from posenc.experiment import claims, course
+from posenc.formatting import count_words
 from posenc.experiment import figures as F
 
 T = texts(__name__)  # every word these figures draw: figures_src/labels/<lang>.yaml, section experiment
@@ -36,24 +38,21 @@ BAND_POINTS = 256
 FS = 9  # legend and annotation text: the phone minimum (_style.MIN_TEXT_PT)
 WIDTH = 4.6  # figure width in inches; with the tight bounding box it stays under _style.PHONE_MAX_WIDTH_IN
 
-# One colour per position method in every figure (an index into theme.series, which has seven).
-# NoPE takes the neutral black/white; RoPE's two variants are far apart (blue, orange) so
-# exp_partial_rope reads in both themes. The √d control shares plain sinusoidal's colour, dashed.
-METHOD_SERIES = {"nope": 6, "learned": 1, "sinusoidal": 2, "sinusoidal_scaled": 2, "alibi": 3, "rope": 0, "rope_partial": 4}
-# RoPE's frequency changes (evaluation-time scaling, and the continued-training extension):
-# plain RoPE keeps its method colour; the same change has the same colour and dash in both.
-VARIANT_SERIES = {"rope": 0, "pi": 1, "ntk": 2, "yarn": 3, "abf": 4}
-VARIANT_STYLES = {"rope": "-", "pi": (0, (1, 1.5)), "ntk": "-.", "yarn": "--", "abf": (0, (6, 1.5, 1, 1.5, 1, 1.5))}
+# One colour per position method in every figure (an index into theme.series), and one per RoPE frequency
+# change, the same in the evaluation-time scaling and the continued-training extension: the records' colours.
+METHOD_SERIES = {m.key: m.colour for m in course.METHOD_RECORDS}
+VARIANT_SERIES = {v.key: v.colour for v in course.VARIANT_RECORDS}
+VARIANT_STYLES = {v.key: v.style for v in course.VARIANT_RECORDS}
 
 # Which methods each lesson's figures show: what that lesson and the ones before it teach.
 LESSON3_METHODS = ("nope", "learned", "sinusoidal", "sinusoidal_scaled")
 ALIBI_METHODS = ("nope", "learned", "sinusoidal_scaled", "alibi")
 ROPE_METHODS = ("nope", "sinusoidal_scaled", "alibi", "rope")
-# exp_all_position_loss (the results page): seven lines in one panel are too many for a phone, so two
-# stacked panels, the position added to the input vs the position inside attention; no encoding in both.
+# exp_all_position_loss (the results page): every method in one panel is too many lines for a phone, so two
+# stacked panels by family, the position added to the input vs the position inside attention; no encoding in both.
 POSITION_PANELS = (
-    ("panel_added", ("nope", "learned", "sinusoidal", "sinusoidal_scaled")),
-    ("panel_attention", ("nope", "alibi", "rope", "rope_partial")),
+    ("panel_added", course.in_family("none") + course.in_family("input")),
+    ("panel_attention", course.in_family("none") + course.in_family("attention")),
 )
 # exp_paired_differences: each method minus a reference, seed by seed; inside the training length
 # against RoPE (the lowest mean), beyond it against no encoding (the flattest).
@@ -70,6 +69,9 @@ NOPE_VS_ROPE = ("nope", "rope")
 QUOTED = (
     "exp_batch",
     "exp_clearly",
+    "exp_extension_count",
+    "exp_method_count",
+    "exp_scaling_count",
     "exp_curve_every",
     "exp_eval_last",
     "exp_eval_len",
@@ -106,7 +108,11 @@ def _colour(theme, method: str) -> str:
 
 
 def _style(method: str) -> str:
-    return "--" if method == "sinusoidal_scaled" else "-"
+    return "--" if course.method(method).dashed else "-"
+
+
+def _name(method: str) -> str:
+    return course.method(method).label(language())
 
 
 def _line(ax, curve, colour, label, linestyle="-", linewidth=1.5):
@@ -118,13 +124,13 @@ def _line(ax, curve, colour, label, linestyle="-", linewidth=1.5):
 
 def _method_lines(ax, theme, curves):
     for c in curves:
-        _line(ax, c, _colour(theme, c.key), T(f"method.{c.key}"), _style(c.key))
+        _line(ax, c, _colour(theme, c.key), _name(c.key), _style(c.key))
 
 
 def _variant_lines(ax, theme, curves, kind: str):
     """RoPE's frequency changes: ``kind`` "scaling" (at evaluation) or "extension" (continued training)."""
     for c in curves:
-        _line(ax, c, theme.series[VARIANT_SERIES[c.key]], T(f"{kind}.{c.key}"), VARIANT_STYLES[c.key], 1.6)
+        _line(ax, c, theme.series[VARIANT_SERIES[c.key]], course.variant(c.key).label(kind, language()), VARIANT_STYLES[c.key], 1.6)
 
 
 def _seeds_text() -> str:
@@ -177,7 +183,7 @@ def _positions_xlim(ax, curve):
 @figure(
     "exp_training_curves",
     alt=lambda: _text("alt.exp_training_curves", said=_said("sin_worse_in_distribution", "sin_stalls_on_most_seeds", "sqrt_d_learns_every_seed")),
-    caption=lambda: _text("caption.exp_training_curves"),
+    caption=lambda: _text("caption.exp_training_curves", methods=count_words(len(LESSON3_METHODS))[language()]),
     size=(WIDTH, 5.0),
 )
 def exp_training_curves(fig, theme):
@@ -186,7 +192,7 @@ def exp_training_curves(fig, theme):
     for v in F.final_validation(methods=LESSON3_METHODS):
         # validation at the end, drawn just right of the last step so it does not hide the curve
         ax.errorbar(v.x + 8, v.mean, yerr=[v.mean - v.low, v.high - v.mean], fmt="o", markersize=4,
-                    color=_colour(theme, v.key), mfc="none" if v.key == "sinusoidal_scaled" else _colour(theme, v.key),
+                    color=_colour(theme, v.key), mfc="none" if course.method(v.key).dashed else _colour(theme, v.key),
                     capsize=2, linewidth=1)
     ax.plot([], [], "o", color=theme.fg, markersize=4, label=T("validation"))
     _unigram(ax, theme)
@@ -276,7 +282,7 @@ def _position_loss_of(fig, theme, methods, ncols):
 def exp_rope_scaling(fig, theme):
     ax = _single(fig)
     (nope,) = F.position_curves(methods=("nope",), smooth=POSITION_SMOOTH)
-    ax.plot(nope.x, nope.mean, "-", color=_colour(theme, "nope"), linewidth=1.0, label=T("method.nope"))
+    ax.plot(nope.x, nope.mean, "-", color=_colour(theme, "nope"), linewidth=1.0, label=_name("nope"))
     curves = F.scaling_curves(smooth=POSITION_SMOOTH)
     _variant_lines(ax, theme, curves, "scaling")
     _train_length(ax, theme)
@@ -352,7 +358,7 @@ def exp_partial_rope(fig, theme):
     _position_loss_of(fig, theme, PARTIAL_METHODS, ncols=2)
 
 
-# --- the results page: all seven methods ----------------------------------------------------------------
+# --- the results page: every method ----------------------------------------------------------------------
 
 
 @figure(
@@ -398,7 +404,7 @@ def exp_paired_differences(fig, theme):
             ax.plot(row.values, y + offsets, "o", markersize=3, color=_colour(theme, row.key), alpha=0.8)
             ax.errorbar(row.estimate.mean, y, xerr=row.estimate.half_width, fmt="s", markersize=5,
                         color=theme.fg, capsize=3, linewidth=1.4)
-        ax.set_yticks(range(len(rows)), [T(f"method.{r.key}") for r in reversed(rows)])
+        ax.set_yticks(range(len(rows)), [_name(r.key) for r in reversed(rows)])
         ax.set_ylim(-0.6, len(rows) - 0.4)
         ax.set_title(T(title), fontsize=10, loc="left")
         ax.set_xlabel(T("difference"))

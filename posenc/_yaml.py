@@ -7,8 +7,11 @@ the same nodes (with their line numbers, which the duplicate-key checks report).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import yaml
 
+_ROOT = Path(__file__).resolve().parents[1]
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
@@ -26,3 +29,39 @@ def load_with_nodes(text: str) -> tuple[object, yaml.Node | None]:
         return (None if node is None else loader.construct_document(node)), node
     finally:
         loader.dispose()
+
+
+class YAMLFileError(ValueError):
+    """A data file that is not valid YAML; the message names the file, the line and the column."""
+
+
+def _parse_error(path, err: yaml.YAMLError) -> YAMLFileError:
+    # The parser sees a string, so its own message says "<unicode string>": name the file instead.
+    path = Path(path)
+    try:
+        path = path.resolve().relative_to(_ROOT)
+    except ValueError:
+        pass
+    mark, context = getattr(err, "problem_mark", None), getattr(err, "context", None)
+    context_mark = getattr(err, "context_mark", None)
+    at = f"{path.as_posix()}:{mark.line + 1}:{mark.column + 1}" if mark is not None else path.as_posix()
+    problem = getattr(err, "problem", None) or str(err).replace("\n", " ")
+    if context:
+        problem += f" ({context}{f' started at line {context_mark.line + 1}' if context_mark is not None else ''})"
+    return YAMLFileError(f"{at}: not valid YAML: {problem}; fix the indentation or quoting there")
+
+
+def load_file(path):
+    """``load`` of the file at ``path``; a syntax error names the file and line (YAMLFileError)."""
+    try:
+        return load(Path(path).read_text(encoding="utf-8"))
+    except yaml.YAMLError as err:
+        raise _parse_error(path, err) from None
+
+
+def load_file_with_nodes(path) -> tuple[object, yaml.Node | None]:
+    """``load_with_nodes`` of the file at ``path``; a syntax error names the file and line (YAMLFileError)."""
+    try:
+        return load_with_nodes(Path(path).read_text(encoding="utf-8"))
+    except yaml.YAMLError as err:
+        raise _parse_error(path, err) from None

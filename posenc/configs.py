@@ -108,13 +108,14 @@ class ModelConfig:
     name: str
     position: str
     fields: dict[str, Field]
+    file: str = MODELS_FILE.name  # the data file that defines it, for error messages
 
     def __getitem__(self, field: str) -> Any:
         return self.field(field).value
 
     def field(self, field: str) -> Field:
         if field not in self.fields:
-            raise ValueError(f"model {self.key!r} has no field {field!r}; add it with source and tag to {MODELS_FILE.name}")
+            raise ValueError(f"model {self.key!r} has no field {field!r}; add it with source and tag to {self.file}")
         return self.fields[field]
 
     def get(self, field: str, default: Any = None) -> Any:
@@ -145,7 +146,7 @@ def _parse(key: str, raw: dict, file: str = MODELS_FILE.name) -> ModelConfig:
     missing = [f for f in REQUIRED_FIELDS[position] if f not in fields]
     if missing:
         raise ValueError(f"{file}: model {key!r} ({position}) lacks {', '.join(missing)}; add them with source and tag")
-    cfg = ModelConfig(key, raw["name"], position, fields)
+    cfg = ModelConfig(key, raw["name"], position, fields, file)
     _check_consistent(cfg)
     return cfg
 
@@ -154,11 +155,11 @@ def _check_consistent(cfg: ModelConfig) -> None:
     for fname in ("context", "hidden"):
         v = cfg.get(fname)
         if v is not None and (not isinstance(v, int) or isinstance(v, bool) or v <= 0):
-            raise ValueError(f"{MODELS_FILE.name}: {cfg.key}.{fname} must be a positive integer, got {v!r}")
+            raise ValueError(f"{cfg.file}: {cfg.key}.{fname} must be a positive integer, got {v!r}")
     for fname in _POSITIVE_INT_FIELDS:
         v = cfg.get(fname)
         if v is not None and (not _is_int(v) or v <= 0):
-            raise ValueError(f"{MODELS_FILE.name}: {cfg.key}.{fname} must be a positive integer, got {v!r}; "
+            raise ValueError(f"{cfg.file}: {cfg.key}.{fname} must be a positive integer, got {v!r}; "
                              f"write it without a decimal point")
     _check_heads(cfg)
     _check_layer_pattern(cfg)
@@ -173,7 +174,7 @@ def _check_consistent(cfg: ModelConfig) -> None:
 
 
 def _check_heads(cfg: ModelConfig) -> None:
-    where = f"{MODELS_FILE.name}: {cfg.key}"
+    where = f"{cfg.file}: {cfg.key}"
     heads, kv = cfg.get("heads"), cfg.get("kv_heads")
     if heads is not None and kv is not None and heads % kv:
         raise ValueError(f"{where}: heads {heads} is not a multiple of kv_heads {kv}; grouped-query attention "
@@ -186,7 +187,7 @@ def _check_heads(cfg: ModelConfig) -> None:
 
 def _check_layer_pattern(cfg: ModelConfig) -> None:
     """Fields that say which layers have no RoPE (posenc.hybrid reads them)."""
-    where = f"{MODELS_FILE.name}: {cfg.key}"
+    where = f"{cfg.file}: {cfg.key}"
     nope_on_full = cfg.get("nope_on_full_attention")
     if nope_on_full is not None:
         if not isinstance(nope_on_full, bool):
@@ -204,7 +205,7 @@ def _check_layer_pattern(cfg: ModelConfig) -> None:
 
 
 def _check_t5(cfg: ModelConfig) -> None:
-    where = f"{MODELS_FILE.name}: {cfg.key}"
+    where = f"{cfg.file}: {cfg.key}"
     buckets, max_distance = cfg["relative_attention_num_buckets"], cfg["relative_attention_max_distance"]
     # Bidirectional (encoder) buckets: half per direction, half of those exact.
     max_exact = buckets // 2 // 2
@@ -217,7 +218,7 @@ def _check_t5(cfg: ModelConfig) -> None:
 
 
 def _check_mrope(cfg: ModelConfig) -> None:
-    where = f"{MODELS_FILE.name}: {cfg.key}"
+    where = f"{cfg.file}: {cfg.key}"
     for fname in ("head_dim",):
         v = cfg[fname]
         if not _is_int(v) or v <= 0 or v % 2:
@@ -240,7 +241,7 @@ def _check_mrope(cfg: ModelConfig) -> None:
 
 def _check_nope(cfg: ModelConfig) -> None:
     """A model without positions: which of its ``layers`` are softmax attention, given one way only."""
-    where = f"{MODELS_FILE.name}: {cfg.key}"
+    where = f"{cfg.file}: {cfg.key}"
     if cfg["no_position_in_attention"] is not True:
         raise ValueError(f"{where}.no_position_in_attention must be true (with the source that says so); a model whose "
                          f"attention layers turn q and k is a rope model")
@@ -274,7 +275,7 @@ def _is_num(v) -> bool:
 
 def _check_rope(cfg: ModelConfig) -> None:
     """Checks a RoPE model's fields against each other; each error names model, field and fix."""
-    where = f"{MODELS_FILE.name}: {cfg.key}"
+    where = f"{cfg.file}: {cfg.key}"
     for fname in _ROPE_INT_FIELDS:
         v = cfg.get(fname)
         if v is not None and (not _is_int(v) or v <= 0):
@@ -419,7 +420,7 @@ def _all() -> dict[str, ModelConfig]:
         raise ValueError(f"{', '.join(unknown)}: not a models file posenc reads; put each model in the file of its position "
                          f"kind ({homes}), or add the file to posenc.configs.MODEL_FILES")
     for name, kinds in MODEL_FILES.items():
-        raw = _yaml.load((data / name).read_text(encoding="utf-8")) or {}
+        raw = _yaml.load_file(data / name) or {}
         for key, entry in raw.items():
             if key in models:
                 raise ValueError(f"model {key!r} is defined twice, in {where[key]} and {name}; keep one entry with all its fields")

@@ -114,7 +114,7 @@ def words_path(lang: str) -> Path:
 @lru_cache(maxsize=None)
 def words(lang: str) -> dict[str, str]:
     """The words table of ``lang``, flattened: "group.key" → text with {name} fields."""
-    data = _yaml.load(words_path(lang).read_text(encoding="utf-8"))
+    data = _yaml.load_file(words_path(lang))
 
     def flatten(mapping: dict, prefix: str = "") -> dict[str, str]:
         flat = {}

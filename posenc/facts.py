@@ -79,7 +79,7 @@ def key_lines(path: Path) -> dict[str, int]:
 
 def _read(path: Path) -> tuple[dict, dict[str, int]]:
     """The file's mapping and the line of each top-level key, from one parse; a key written twice is an error."""
-    value, root = _yaml.load_with_nodes(path.read_text(encoding="utf-8"))
+    value, root = _yaml.load_file_with_nodes(path)
     if root is None:
         return {}, {}
     todo = [root]

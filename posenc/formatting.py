@@ -45,6 +45,20 @@ class PerLanguage(dict):
         super().__init__(texts)
 
 
+# A small count as prose writes it before a noun or a measure word: 两种 (not 二种), seven methods.
+_COUNT_WORDS = {
+    "zh": ("一", "两", "三", "四", "五", "六", "七", "八", "九", "十"),
+    "en": ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"),
+}
+
+
+def count_words(n: int) -> PerLanguage:
+    """``n`` (1–10) as a word in each language, for a count the prose states ("七种", "seven methods")."""
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 10:
+        raise ValueError(f"count_words writes counts 1 to 10 as words, got {n!r}; quote a larger count as digits")
+    return PerLanguage(**{lang: words[n - 1] for lang, words in _COUNT_WORDS.items()})
+
+
 def check_language(lang: str) -> str:
     if lang not in LANGUAGES:
         raise ValueError(f"unknown language {lang!r}; the course's languages are {', '.join(LANGUAGES)} (posenc/formatting.py)")

@@ -53,8 +53,29 @@ def all_lines(ax) -> list[tuple[np.ndarray, np.ndarray]]:
     return [(np.asarray(ln.get_xdata(), float), np.asarray(ln.get_ydata(), float)) for ln in ax.get_lines()]
 
 
+def rectangles(ax) -> list[matplotlib.patches.Rectangle]:
+    return [p for p in ax.patches if isinstance(p, matplotlib.patches.Rectangle)]
+
+
+def rect_rows(ax) -> list[list[matplotlib.patches.Rectangle]]:
+    """Rectangles grouped by their row (same y), top row first, each row left to right."""
+    by_y: dict[float, list] = {}
+    for r in rectangles(ax):
+        by_y.setdefault(round(r.get_y(), 6), []).append(r)
+    return [sorted(row, key=lambda r: r.get_x()) for _y, row in sorted(by_y.items(), reverse=True)]
+
+
+def rgb(c) -> tuple:
+    """A colour as (r, g, b) rounded to 4 decimals, so a named colour and its hex compare equal."""
+    return tuple(np.round(matplotlib.colors.to_rgba(c)[:3], 4))
+
+
+def ax_texts(ax) -> list[str]:
+    return [t.get_text() for t in ax.texts]
+
+
 def bar_heights(ax) -> np.ndarray:
-    return np.array([p.get_height() for p in ax.patches if isinstance(p, matplotlib.patches.Rectangle)])
+    return np.array([p.get_height() for p in rectangles(ax)])
 
 
 def tick_labels(ax, axis: str = "x") -> list[str]:

@@ -20,7 +20,9 @@ from figures_src.build import load_all
 from posenc.experiment import claims
 from posenc.experiment import figures as F
 from posenc.experiment.config import EXTENSIONS, METHODS
-from posenc.experiment.labels import EXTENSION_LABELS, METHOD_LABELS, ROPE_SCALING_LABELS
+from posenc.experiment import course
+from posenc.experiment.course import EXTENSION_LABELS, METHOD_LABELS, ROPE_SCALING_LABELS
+from posenc.formatting import count_words
 from figure_support import all_lines, drawn, legend_labels, lines
 
 FIGURES = ("exp_training_curves", "exp_learning_curves", "exp_position_loss", "exp_alibi_position_loss", "exp_rope_position_loss",
@@ -43,7 +45,6 @@ QUOTED = {
     "exp_all_position_loss": ("top_three_no_clear_difference", "top_three_beat_the_rest", "all_but_sin_beat_unigram"),
     "exp_paired_differences": ("top_three_no_clear_difference", "top_three_beat_the_rest"),
 }
-CHINESE_COUNT = {3: "三", 4: "四", 5: "五", 6: "六", 7: "七"}
 
 
 def _same(actual: np.ndarray, expected: np.ndarray, what: str):
@@ -122,16 +123,18 @@ def test_figures_count_their_methods_right(name, methods):
     text = spec.alt_text() + spec.caption_text()
     for claim in QUOTED[name]:  # the checked sentences count in their own words ("其余六组")
         text = text.replace(claims.CLAIMS[claim].sentence, "")
-    assert f"{CHINESE_COUNT[len(methods)]}组" in text, f"{name}: alt or caption does not say how many methods"
-    wrong = [f"{c}组" for n, c in CHINESE_COUNT.items() if n != len(methods) and f"{c}组" in text]
+    assert f"{count_words(len(methods))['zh']}组" in text, f"{name}: alt or caption does not say how many methods"
+    wrong = [f"{count_words(n)['zh']}组" for n in range(2, 11) if n != len(methods) and f"{count_words(n)['zh']}组" in text]
     assert not wrong, f"{name}: a wrong count of methods in alt or caption: {wrong}"
 
 
-@pytest.mark.parametrize("name, lesson", [("exp_training_curves", 3), ("exp_learning_curves", 3), ("exp_position_loss", 3),
-                                          ("exp_alibi_position_loss", "3b"), ("exp_rope_position_loss", 4)])
+@pytest.mark.parametrize("name, lesson", [("exp_training_curves", "03-sinusoidal.md"), ("exp_learning_curves", "03-sinusoidal.md"),
+                                          ("exp_position_loss", "03-sinusoidal.md"), ("exp_alibi_position_loss", "03b-relative-bias.md"),
+                                          ("exp_rope_position_loss", "04-rope.md")])
 def test_a_lessons_figures_show_only_methods_taught_by_then(name, lesson):
-    # A learner meets ALiBi in 3b, RoPE in 4 and partial RoPE in 6: an earlier figure may not draw them.
-    later = {3: ("alibi", "rope", "rope_partial"), "3b": ("rope", "rope_partial"), 4: ("rope_partial",)}[lesson]
+    # A learner meets ALiBi in 3b, RoPE in 4 and partial RoPE in 6 (each record's lesson): an earlier figure may not draw them.
+    later = [m for m in METHODS if m not in course.taught_by(lesson)]
+    assert later, "every method is taught by then: the test would check nothing"
     with drawn(name) as fig:
         labels = set(legend_labels(fig)) | {t.get_text() for ax in fig.axes if ax.get_legend() for t in ax.get_legend().get_texts()}
     assert not labels & {METHOD_LABELS[m] for m in later}, f"{name} draws a method taught after lesson {lesson}"
@@ -139,7 +142,7 @@ def test_a_lessons_figures_show_only_methods_taught_by_then(name, lesson):
 
 @pytest.mark.parametrize("name", ["exp_extension_recovery", "exp_extension_positions"])
 def test_extension_figures_count_the_variants(name):
-    assert f"{CHINESE_COUNT[len(EXTENSIONS)]}种" in load_all()[name].alt_text()
+    assert f"{count_words(len(EXTENSIONS))['zh']}种" in load_all()[name].alt_text()
 
 
 # --- one colour per method, one per variant -----------------------------------------------------------------------

@@ -94,17 +94,6 @@ def test_label_tables_agree_and_english_has_no_chinese(module):
     assert _labels.check(module) == []
 
 
-def test_chinese_curve_names_are_the_experiments_display_names():
-    from figures_src import _labels
-    from posenc.experiment.labels import EXTENSION_LABELS, METHOD_LABELS, ROPE_SCALING_LABELS
-
-    zh = _labels.table("zh")["experiment"]
-    for group, names in (("method", METHOD_LABELS), ("scaling", ROPE_SCALING_LABELS), ("extension", EXTENSION_LABELS)):
-        assert {k: zh[f"{group}.{k}"] for k in names} == names, group
-    en = _labels.table("en")["experiment"]
-    assert {k.partition(".")[2] for k in en if k.startswith("method.")} == set(METHOD_LABELS)
-
-
 @pytest.mark.parametrize("module", CONVERTED_FIGURE_MODULES)
 def test_english_alt_texts_and_captions_have_no_chinese(module):
     from figures_src import build

@@ -35,6 +35,7 @@ from posenc import quantities as numbers
 from posenc.quantities import lesson5 as L5
 from posenc.quantities import value
 from figure_support import all_lines, drawn, legend_labels, lines, registered, tick_labels
+from yarn_by_hand import QWEN, correction_dim_by_hand, gamma_by_hand, omega_by_hand, yarn_by_hand
 
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,43 +60,6 @@ def v(name):
 
 def t(name):
     return numbers.text(name)
-
-
-QWEN = {"d": field("qwen3_8b", "head_dim"), "theta": float(field("qwen3_8b", "rope_theta")),
-        "s": field("qwen3_8b", "scaling")["factor"], "L": field("qwen3_8b", "scaling")["original_max_position_embeddings"]}
-
-
-def omega_by_hand(j, d, theta):
-    return theta ** (-2 * j / d)
-
-
-def correction_dim_by_hand(r, d, theta, L):
-    """Pair index whose pair turns r times in L tokens: L / (2π θ^(2j/d)) = r solved for j."""
-    return d * math.log(L / (2 * math.pi * r)) / (2 * math.log(theta))
-
-
-def yarn_by_hand(d, theta, s, L, fast=32.0, slow=1.0, truncate=True):
-    """(ω', ramp, low, high) pair by pair, from the YaRN reference code's description."""
-    low, high = correction_dim_by_hand(fast, d, theta, L), correction_dim_by_hand(slow, d, theta, L)
-    if truncate:
-        low, high = math.floor(low), math.ceil(high)
-    low, high = max(low, 0), min(high, d - 1)
-    out, ramps = [], []
-    for j in range(d // 2):
-        ramp = min(max((j - low) / (high - low), 0.0), 1.0)
-        w = omega_by_hand(j, d, theta)
-        out.append((1 - ramp) * w + ramp * w / s)
-        ramps.append(ramp)
-    return out, ramps, low, high
-
-
-def gamma_by_hand(r, alpha=1.0, beta=32.0):
-    """YaRN's NTK-by-parts γ(r): 0 below α, 1 above β, linear in r between."""
-    if r < alpha:
-        return 0.0
-    if r > beta:
-        return 1.0
-    return (r - alpha) / (beta - alpha)
 
 
 def max_angles(freq, n_positions):

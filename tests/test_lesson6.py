@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import math
 
-import matplotlib
 import numpy as np
 import pytest
 
@@ -33,7 +32,7 @@ from posenc import quantities as numbers
 from posenc import quantities as q
 from posenc.quantities import text as num
 from figures_src.build import load_all
-from figure_support import bar_heights, drawn, legend_labels, registered, tick_labels
+from figure_support import ax_texts, bar_heights, drawn, legend_labels, rect_rows, registered, rgb, tick_labels
 
 
 def test_model_masks_match_facts_md():
@@ -232,34 +231,14 @@ def test_llama4_scale_numbers():
 # --- figures -------------------------------------------------------------------------------------------------------
 
 
-def _rects(ax) -> list[matplotlib.patches.Rectangle]:
-    return [p for p in ax.patches if isinstance(p, matplotlib.patches.Rectangle)]
-
-
-def _rows(ax) -> list[list[matplotlib.patches.Rectangle]]:
-    """Rectangles grouped by their row (same y), top row first, each row left to right."""
-    by_y: dict[float, list] = {}
-    for r in _rects(ax):
-        by_y.setdefault(round(r.get_y(), 6), []).append(r)
-    return [sorted(row, key=lambda r: r.get_x()) for _y, row in sorted(by_y.items(), reverse=True)]
-
-
-def _color(c) -> tuple:
-    return tuple(np.round(matplotlib.colors.to_rgba(c)[:3], 4))
-
-
-def _ax_texts(ax) -> list[str]:
-    return [t.get_text() for t in ax.texts]
-
-
 def test_partial_rotary_dims_draws_each_models_segments():
     # facts.md §1: Qwen3-8B turns all 128 dims; GLM-4.5 64 of 128; Qwen3-Next 64 of 256 (partial 0.25)
     expected_rotary = {"qwen3_8b": (128, 128), "glm45": (128, 64), "qwen3_next_80b_a3b": (256, 64)}
     with drawn("partial_rotary_dims") as fig:
         ax = fig.axes[0]
-        rows = _rows(ax)
+        rows = rect_rows(ax)
         assert len(rows) == len(ex.PARTIAL_MODELS)
-        for row, key, title in zip(rows, ex.PARTIAL_MODELS, _ax_texts(ax)):
+        for row, key, title in zip(rows, ex.PARTIAL_MODELS, ax_texts(ax)):
             d = hybrid.head_dims(configs.load(key))
             assert (d.width, d.rotary) == expected_rotary[key]
             widths = [r.get_width() for r in row]
@@ -274,10 +253,10 @@ def _kind_of(rect, theme) -> str:
     """Back from a drawn cell to its layer kind: hatched = NoPE, else by face colour."""
     if rect.get_hatch():
         return "nope_global"
-    face = _color(rect.get_facecolor())
+    face = rgb(rect.get_facecolor())
     for kind, (idx, _h) in figures_lesson6.PATTERN_STYLE.items():
         ref = theme.muted if idx is None else theme.series[idx]
-        if kind != "nope_global" and face == _color(ref):
+        if kind != "nope_global" and face == rgb(ref):
             return kind
     raise AssertionError(f"cell colour {face} is no layer kind")
 
@@ -286,12 +265,12 @@ def _kind_of(rect, theme) -> str:
 def test_layer_patterns_draws_each_models_layers_in_order(theme):
     with drawn("layer_patterns", theme) as fig:
         ax = fig.axes[0]
-        rows = _rows(ax)
+        rows = rect_rows(ax)
         assert len(rows) == len(ex.LAYER_MODELS)
         for row, key in zip(rows, ex.LAYER_MODELS):
             drawn_kinds = [_kind_of(r, _style.THEMES[theme]) for r in row]
             assert drawn_kinds == hybrid.layer_pattern(configs.load(key), ex.LAYERS_DRAWN), key
-        titles = _ax_texts(ax)
+        titles = ax_texts(ax)
         assert [t.split(" · ")[0] for t in titles] == [configs.load(k).name.split(" (")[0] for k in ex.LAYER_MODELS]
         assert tick_labels(ax, "x") == [str(i + 1) for i in range(0, ex.LAYERS_DRAWN, 4)]
         assert len(legend_labels(fig)) == len(hybrid.PATTERN_KINDS)
@@ -301,7 +280,7 @@ def test_layer_pattern_titles_carry_the_counts():
     # Independent of posenc: every 4th of Llama 4 Scout's 48 layers and SmolLM3's 36 is NoPE (configs'
     # no_rope_layers lists); Command R7B's 32 layers are 3 sliding + 1 global (sliding_window_pattern 4).
     with drawn("layer_patterns") as fig:
-        titles = dict(zip(ex.LAYER_MODELS, _ax_texts(fig.axes[0])))
+        titles = dict(zip(ex.LAYER_MODELS, ax_texts(fig.axes[0])))
     assert titles["llama4_scout"].endswith("48 层：36 层分块+RoPE，12 层全局 NoPE")
     assert titles["smollm3_3b"].endswith("36 层：27 层全局+RoPE，9 层全局 NoPE")
     assert titles["command_r7b"].endswith("32 层（未核实）：24 层局部+RoPE，8 层全局 NoPE")
@@ -318,7 +297,7 @@ def test_layer_pattern_titles_in_english():
     from figures_src import in_language
 
     with in_language("en"), drawn("layer_patterns") as fig:
-        titles = dict(zip(ex.LAYER_MODELS, _ax_texts(fig.axes[0])))
+        titles = dict(zip(ex.LAYER_MODELS, ax_texts(fig.axes[0])))
         ticks = tick_labels(fig.axes[0], "x")
     assert titles["llama4_scout"].endswith("48 layers: 36 chunked+RoPE, 12 global NoPE")
     assert titles["command_r7b"].endswith("32 layers (unverified): 24 local+RoPE, 8 global NoPE")
@@ -333,11 +312,11 @@ def test_mla_cache_bars_are_the_per_token_caches():
     expected = [(512 + 64) * 61 * 2 / 1024, 128 * (192 + 128) * 61 * 2 / 1024]
     with drawn("mla_cache") as fig:
         ax = fig.axes[0]
-        rows = _rows(ax)
+        rows = rect_rows(ax)
         assert [r[0].get_width() for r in rows] == pytest.approx(expected)
         cmp = mla.for_model(configs.load(ex.MLA_MODEL))
         assert [r[0].get_width() for r in rows] == pytest.approx([cmp.bytes()["mla"] / 1024, cmp.bytes()["mha_full_keys"] / 1024])
-        labels = _ax_texts(ax)
+        labels = ax_texts(ax)
         assert labels[0].startswith("MLA") and labels[1] == f" {num('mla_cache_kib_deepseek_v3')} KiB"
         assert labels[2].startswith("多头注意力") and labels[3] == f" {num('mha_cache_kib_deepseek_v3')} KiB"
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 
-import matplotlib
 import numpy as np
 import pytest
 
@@ -20,7 +19,7 @@ from posenc import configs, mrope
 from posenc import examples as ex
 from posenc import quantities as q
 from figures_src.build import load_all
-from figure_support import drawn, legend_labels, registered, tick_labels
+from figure_support import ax_texts, drawn, legend_labels, rect_rows, rectangles, registered, rgb, tick_labels
 
 
 def test_example_numbers():
@@ -52,26 +51,6 @@ def test_section_numbers():
 # --- figures -------------------------------------------------------------------------------------------------------
 
 
-def _rects(ax) -> list[matplotlib.patches.Rectangle]:
-    return [p for p in ax.patches if isinstance(p, matplotlib.patches.Rectangle)]
-
-
-def _rows(ax) -> list[list[matplotlib.patches.Rectangle]]:
-    """Rectangles grouped by their row (same y), top row first, each row left to right."""
-    by_y: dict[float, list] = {}
-    for r in _rects(ax):
-        by_y.setdefault(round(r.get_y(), 6), []).append(r)
-    return [sorted(row, key=lambda r: r.get_x()) for _y, row in sorted(by_y.items(), reverse=True)]
-
-
-def _color(c) -> tuple:
-    return tuple(np.round(matplotlib.colors.to_rgba(c)[:3], 4))
-
-
-def _ax_texts(ax) -> list[str]:
-    return [t.get_text() for t in ax.texts]
-
-
 def test_mrope_position_ids_table_matches_the_worked_example():
     # 3 text tokens, a 4 × 6-patch image (2 × 3 tokens after 2 × 2 merging), 2 text tokens: by hand
     # (the same rule transformers' get_rope_index follows, tests/test_mrope.py)
@@ -82,14 +61,14 @@ def test_mrope_position_ids_table_matches_the_worked_example():
     np.testing.assert_array_equal(ids, by_hand)
     with drawn("mrope_position_ids") as fig:
         ax = fig.axes[0]
-        cells = _ax_texts(ax)
+        cells = ax_texts(ax)
         n = ids.shape[1]
         rows = [cells[r * (n + 1):(r + 1) * (n + 1)] for r in range(4)]
         assert [row[0] for row in rows] == ["token", "时间", "高度", "宽度"]
         assert rows[0][1:] == ["文"] * 3 + ["图"] * 6 + ["文"] * 2
         for r, axis_row in enumerate(by_hand, start=1):
             assert rows[r][1:] == [str(v) for v in axis_row]
-        shaded = [r.get_x() for r in _rects(ax) if r.get_facecolor()[3] > 0 and r.get_y() < 0.5 and r.get_y() > -0.5]
+        shaded = [r.get_x() for r in rectangles(ax) if r.get_facecolor()[3] > 0 and r.get_y() < 0.5 and r.get_y() > -0.5]
         assert sorted(shaded) == list(range(3, 9))  # the image's columns
 
 
@@ -100,15 +79,15 @@ def test_mrope_pair_axes_rows():
     with drawn("mrope_pair_axes", "dark") as fig:
         ax = fig.axes[0]
         theme = _style.THEMES["dark"]
-        color_axis = {_color(theme.series[1]): 0, _color(theme.series[0]): 1, _color(theme.series[2]): 2}
-        rows = _rows(ax)
-        got = [[color_axis[_color(r.get_facecolor())] for r in row] for row in rows]
+        color_axis = {rgb(theme.series[1]): 0, rgb(theme.series[0]): 1, rgb(theme.series[2]): 2}
+        rows = rect_rows(ax)
+        got = [[color_axis[rgb(r.get_facecolor())] for r in row] for row in rows]
         assert got == [contiguous, interleaved]
         assert got[0] == mrope.model_pair_axes(configs.load(ex.MROPE_MODEL)).tolist()
         assert got[1] == mrope.model_pair_axes(configs.load(ex.MROPE_INTERLEAVED_MODEL)).tolist()
         assert tick_labels(ax, "x") == ["0", "16", "32", "48", "63"]
         assert legend_labels(fig) == ["跟时间编号", "跟高度编号", "跟宽度编号"]
-        titles = _ax_texts(ax)
+        titles = ax_texts(ax)
         assert "[16, 24, 24]" in titles[0] and "连续" in titles[0] and "[24, 20, 20]" in titles[1] and "交错" in titles[1]
 
 FIGURES = ("mrope_position_ids", "mrope_pair_axes")  # each has its content test above

@@ -39,6 +39,7 @@ import pytest
 import yaml
 
 from expect import raises_exactly
+from yarn_by_hand import QWEN, correction_dim_by_hand, correction_range_by_hand, gamma_by_hand, omega_by_hand, yarn_by_hand
 from posenc import configs, rope, scaling
 from posenc import configs, scaling
 from posenc import quantities as numbers
@@ -350,19 +351,6 @@ def test_linear_scaling_is_position_interpolation(head_dim, theta, factor, m):
 def test_ntk_aware_example_from_facts():
     # facts §3: θ=1e4, s=4, d=128 → 40,890
     assert round(scaling.ntk_aware_base(10_000, 4, 128)) == 40_890
-
-
-def correction_dim_by_hand(r, d, theta, L):
-    """Pair index j with L / (2π θ^(2j/d)) = r, solved for j."""
-    return d * math.log(L / (2 * math.pi * r)) / (2 * math.log(theta))
-
-
-def correction_range_by_hand(beta_fast, beta_slow, d, theta, L, truncate=True):
-    """YaRN's (low, high): floor/ceil of the correction dims when truncating, then clamped to [0, d − 1]."""
-    low, high = correction_dim_by_hand(beta_fast, d, theta, L), correction_dim_by_hand(beta_slow, d, theta, L)
-    if truncate:
-        low, high = math.floor(low), math.ceil(high)
-    return max(low, 0), min(high, d - 1)
 
 
 def test_qwen3_yarn_numbers():
@@ -919,28 +907,13 @@ def test_ntk_factor_for_an_unchanged_base_is_one():
     assert scaling.ntk_factor_for_base(10_000.0, 10_000.0, 128) == 1.0
 
 
-def yarn_by_hand(d: int, theta: float, s: float, L: int, fast: float = 32.0, slow: float = 1.0) -> list[float]:
-    """YaRN's ω' pair by pair as the reference code describes it (truncated correction range)."""
-    def corr(r):  # pair index turning r times in L tokens: L / (2π θ^(2j/d)) = r
-        return d * math.log(L / (2 * math.pi * r)) / (2 * math.log(theta))
-
-    low, high = max(math.floor(corr(fast)), 0), min(math.ceil(corr(slow)), d - 1)
-    if high == low:
-        high += 0.001
-    out = []
-    for j in range(d // 2):
-        ramp = min(max((j - low) / (high - low), 0.0), 1.0)
-        out.append((1 - ramp) * omega(j, d, theta) + ramp * omega(j, d, theta) / s)
-    return out
-
-
 def methods_by_hand(d: int, theta: float, s: float, L: int, **betas) -> dict[str, list[float]]:
     ntk_theta = theta * s ** (d / (d - 2))  # YaRN Eq. 16
     return {
         "none": [omega(i, d, theta) for i in range(d // 2)],
         "linear": [omega(i, d, theta) / s for i in range(d // 2)],
         "ntk": [omega(i, d, ntk_theta) for i in range(d // 2)],
-        "yarn": yarn_by_hand(d, theta, s, L, **betas),
+        "yarn": yarn_by_hand(d, theta, s, L, **betas)[0],
     }
 
 
@@ -1440,45 +1413,6 @@ def test_angle_overshoot_is_nan_for_pairs_that_turn_and_s_times_the_ratio_otherw
 # --- the paper's ramp and the compared methods ---------------------------------------------------------------------
 
 
-MODELS = yaml.safe_load((ROOT / "posenc" / "data" / "models.yaml").read_text(encoding="utf-8"))
-
-
-def field(model, name):
-    return MODELS[model]["fields"][name]["value"]
-
-
-QWEN = {"d": field("qwen3_8b", "head_dim"), "theta": float(field("qwen3_8b", "rope_theta")),
-        "s": field("qwen3_8b", "scaling")["factor"], "L": field("qwen3_8b", "scaling")["original_max_position_embeddings"]}
-
-
-def omega_by_hand(j, d, theta):
-    return theta ** (-2 * j / d)
-
-
-def yarn_ramp_by_hand(d, theta, s, L, fast=32.0, slow=1.0, truncate=True):
-    """(ω', ramp, low, high) pair by pair, from the YaRN reference code's description."""
-    low, high = correction_dim_by_hand(fast, d, theta, L), correction_dim_by_hand(slow, d, theta, L)
-    if truncate:
-        low, high = math.floor(low), math.ceil(high)
-    low, high = max(low, 0), min(high, d - 1)
-    out, ramps = [], []
-    for j in range(d // 2):
-        ramp = min(max((j - low) / (high - low), 0.0), 1.0)
-        w = omega_by_hand(j, d, theta)
-        out.append((1 - ramp) * w + ramp * w / s)
-        ramps.append(ramp)
-    return out, ramps, low, high
-
-
-def gamma_by_hand(r, alpha=1.0, beta=32.0):
-    """YaRN's NTK-by-parts γ(r): 0 below α, 1 above β, linear in r between."""
-    if r < alpha:
-        return 0.0
-    if r > beta:
-        return 1.0
-    return (r - alpha) / (beta - alpha)
-
-
 @pytest.mark.parametrize("r", [0.01, 0.5, 1.0, 1.5, 8.03, 16.5, 31.9, 32.0, 40.0, 5215.0])
 def test_paper_weight_is_one_minus_gamma(r):
     assert scaling.yarn_paper_ramp([r])[0] == pytest.approx(1 - gamma_by_hand(r), abs=1e-15)
@@ -1507,7 +1441,7 @@ def test_methods_for_qwen3_follow_each_formula():
     d, theta, s, L = QWEN["d"], QWEN["theta"], QWEN["s"], QWEN["L"]
     m = scaling.methods_for(configs.load("qwen3_8b"))
     new_base = theta * s ** (d / (d - 2))
-    yarn, _, _, _ = yarn_ramp_by_hand(d, theta, s, L)
+    yarn, _, _, _ = yarn_by_hand(d, theta, s, L)
     for j in range(d // 2):
         w = omega_by_hand(j, d, theta)
         assert m["none"][j] == pytest.approx(w, rel=1e-12)

@@ -43,7 +43,7 @@ def escape(text: str) -> str:
 
 def load(path: Path = CFF) -> dict:
     """CITATION.cff as a dict; a date written without quotes (YAML reads it as a date) is kept as text."""
-    data = _yaml.load(Path(path).read_text(encoding="utf-8"))
+    data = _yaml.load_file(path)
     if not isinstance(data, dict):
         raise ValueError(f"{path}: expected a YAML mapping of CFF keys, got {type(data).__name__}")
     return {k: v.isoformat() if isinstance(v, dt.date) else v for k, v in data.items()}

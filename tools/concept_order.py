@@ -212,18 +212,8 @@ def check_files(paths) -> list[Finding]:
 on_page_markdown = lp.markdown_hook("mkdocs.hooks.concept_order", check)
 
 
-def main(argv=None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    paths = [Path(a) for a in argv] or [lp.DOCS / p for p in lp.lesson_pages()]
-    findings = check_files(paths)
-    for f in findings:
-        print(f)
-    if findings:
-        print(f"\n{len(findings)} term(s) before the lesson that teaches them (tools/concept_order.py says what counts)")
-        return 1
-    print(f"concept order: {len(paths)} page(s) clean")
-    return 0
-
+main = lp.command("concept order", check_files, lambda: [lp.DOCS / p for p in lp.lesson_pages()],
+                  "{n} term(s) before the lesson that teaches them (tools/concept_order.py says what counts)")
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -61,7 +61,7 @@ def page_label(page: str, lang: str = "zh") -> str:
 @lru_cache(maxsize=None)
 def english_texts(path: Path) -> dict:
     """glossary.en.yaml's terms or timeline.en.yaml's stages: id or key → its English words."""
-    data = _yaml.load(path.read_text(encoding="utf-8")) or {}
+    data = _yaml.load_file(path) or {}
     return data.get("terms") or data.get("stages") or {}
 
 
@@ -113,7 +113,7 @@ _TERM_FIELDS = ("id", "term", "english", "first", "define")
 @lru_cache(maxsize=None)
 def load_glossary(path: Path = GLOSSARY) -> tuple[Term, ...]:
     """The glossary's entries in order, checked: every field present, ids and terms unique, pages real."""
-    data, root = _yaml.load_with_nodes(path.read_text(encoding="utf-8"))
+    data, root = _yaml.load_file_with_nodes(path)
     data = data or {}
     if not isinstance(data.get("terms"), list):
         raise ValueError(f"{path.name}: expected a list under 'terms'")
@@ -251,7 +251,7 @@ class Stage:
 @lru_cache(maxsize=None)
 def load_timeline(path: Path = TIMELINE) -> tuple[Stage, ...]:
     """The stages in order, checked; only generations are numbered (第一代 …), the start and the naive design not."""
-    data = _yaml.load(path.read_text(encoding="utf-8")) or {}
+    data = _yaml.load_file(path) or {}
     stages, generation, keys = [], 0, set()
     for raw in data.get("stages") or []:
         name = raw.get("key", "?")

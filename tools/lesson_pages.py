@@ -181,7 +181,8 @@ def blank_lines(text: str, lines) -> str:
 
 # --- a check of a page's own Markdown, as a command and as a MkDocs hook -----------------------------------
 # tools/concept_order.py, tools/notation.py and tools/universal_claims.py each define
-# ``check(markdown, page, path) -> findings`` and get their file walk and their hook from here.
+# ``check(markdown, page, path) -> findings`` and get their file walk and their hook from here;
+# they and tools/prose_lint.py get their command line (``main``) from ``command``.
 
 
 def check_files(paths, check) -> list:
@@ -218,3 +219,27 @@ def markdown_hook(logger: str, check, applies=lambda src_uri: True):
     except ImportError:  # the checks also run without MkDocs (python -m tools.<check>)
         return on_page_markdown
     return event_priority(100)(on_page_markdown)
+
+
+def command(name: str, find, default_paths, failed: str):
+    """The ``main(argv=None) -> int`` of a guard run as ``python -m tools.<guard> [page.md …]``.
+
+    ``find(paths)`` gives the findings on those files (all of ``default_paths()`` when none is named); each is
+    printed, then ``failed`` with ``{n}`` replaced by their count, and the exit status is 1. Clean: one line, 0.
+    """
+
+    def main(argv=None) -> int:
+        import sys
+
+        argv = sys.argv[1:] if argv is None else argv
+        paths = [Path(a) for a in argv] or list(default_paths())
+        findings = find(paths)
+        for f in findings:
+            print(f)
+        if findings:
+            print("\n" + failed.replace("{n}", str(len(findings))))
+            return 1
+        print(f"{name}: {len(paths)} page(s) clean")
+        return 0
+
+    return main

@@ -115,9 +115,9 @@ class Symbol:
 def load(path: Path = NOTATION) -> tuple[tuple[Symbol, ...], tuple[str, ...], tuple[str, ...]]:
     """(the symbols in order, the notes, the notes in English), checked: every symbol has a meaning in each
     language and appears once, and the notes are in both languages."""
-    import yaml
+    from posenc import _yaml
 
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    data = _yaml.load_file(path) or {}
     rows = data.get("symbols")
     if not isinstance(rows, list) or not rows:
         raise ValueError(f"{path.name}: expected a list under 'symbols'")
@@ -215,18 +215,8 @@ def check_files(paths) -> list[Finding]:
 on_page_markdown = lp.markdown_hook("mkdocs.hooks.notation", check, applies_to)
 
 
-def main(argv=None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    paths = [Path(a) for a in argv] or [lp.DOCS / "index.md"] + sorted((lp.DOCS / "lessons").glob("*.md"))
-    findings = check_files(paths)
-    for f in findings:
-        print(f)
-    if findings:
-        print(f"\n{len(findings)} place(s) off the course's notation (tools/notation.py RULES, posenc/data/notation.yaml)")
-        return 1
-    print(f"notation: {len(paths)} page(s) clean")
-    return 0
-
+main = lp.command("notation", check_files, lambda: [lp.DOCS / "index.md"] + sorted((lp.DOCS / "lessons").glob("*.md")),
+                  "{n} place(s) off the course's notation (tools/notation.py RULES, posenc/data/notation.yaml)")
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -39,6 +39,11 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+if str(Path(__file__).resolve().parent.parent) not in sys.path:  # loaded as a hook file: tools must be importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tools import lesson_pages as lp  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 
@@ -223,18 +228,7 @@ except ImportError:  # the lint also runs without MkDocs (python -m tools.prose_
     pass
 
 
-def main(argv=None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    paths = [Path(a) for a in argv] or sorted(DOCS.rglob("*.md"))
-    findings = lint(paths)
-    for f in findings:
-        print(f)
-    if findings:
-        print(f"\n{len(findings)} finding(s). {FIX}")
-        return 1
-    print(f"prose lint: {len(paths)} page(s) clean")
-    return 0
-
+main = lp.command("prose lint", lint, lambda: sorted(DOCS.rglob("*.md")), "{n} finding(s). " + FIX)
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -162,18 +162,8 @@ def check_files(paths) -> list[Finding]:
 on_page_markdown = lp.markdown_hook("mkdocs.hooks.universal_claims", lambda markdown, page, path: check(markdown, path), applies_to)
 
 
-def main(argv=None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    paths = [Path(a) for a in argv] or sorted((lp.DOCS / "lessons").glob("*.md"))
-    findings = check_files(paths)
-    for f in findings:
-        print(f)
-    if findings:
-        print(f"\n{len(findings)} universal claim(s) without a source (tools/universal_claims.py says what counts)")
-        return 1
-    print(f"universal claims: {len(paths)} page(s) clean")
-    return 0
-
+main = lp.command("universal claims", check_files, lambda: sorted((lp.DOCS / "lessons").glob("*.md")),
+                  "{n} universal claim(s) without a source (tools/universal_claims.py says what counts)")
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -1,7 +1,7 @@
 """Lesson 3's training experiment: which position method does a small model actually use?
 
 One decoder-only Transformer (d_model 256, 4 pre-LN layers, 4 heads, ≈3.7M
-parameters, token embedding N(0, 0.02²)) is trained seven times on the same
+parameters, token embedding N(0, 0.02²)) is trained once per position method on the same
 classical Chinese text, differing only in how it learns about order: none
 (NoPE), a learned table, the sinusoidal table added to the input, the same with
 the embedding multiplied by √d_model, ALiBi's distance bias on the scores,
@@ -21,7 +21,7 @@ Modules, one job each:
 
     corpus     fortunes-zh → data/corpus.txt (cleaning rules, checksum)
     data       characters → ids, split, batches, evaluation windows, baselines
-    model      the Transformer and its seven position methods
+    model      the Transformer and its position methods
     train      one (method, seed) training run, with its learning curve
     evaluate   loss at every position; RoPE scaling at evaluation time
     scalings   the RoPE frequencies of PI, NTK-aware, YaRN and ABF (from posenc.scaling)
@@ -33,6 +33,7 @@ Modules, one job each:
     stats      a mean over seeds with its 95% t interval; the margins words mean
     claims     numbers and checked sentences for the lessons
     figures    arrays for figures_src/
+    course     each method and RoPE variant as the pages show it: names, colours, family, lesson
 
 Timings, measured on the project's 2-core AMD EPYC (AVX2, no native bf16), fp32,
 one thread per process (each unit records its CPU seconds; the file sums them):

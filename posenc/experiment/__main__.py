@@ -8,12 +8,14 @@ import sys
 from pathlib import Path
 
 from .config import EXTENSIONS, METHODS, PRECISIONS, PRESETS, check_extensions, check_methods, preset
+from ..formatting import count_words
+from .course import PAGE_SEEDS
 
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m posenc.experiment",
-        description="The course's training experiment: one small Transformer, seven position methods, "
+        description=f"The course's training experiment: one small Transformer, {count_words(len(METHODS))['en']} position methods, "
         "trained at length 128 and evaluated per position up to 512; then the RoPE model extended to 512 "
         "by continued training (plain, PI, NTK-aware, YaRN, ABF) and evaluated to 1,024.",
     )
@@ -48,30 +50,110 @@ def _parser() -> argparse.ArgumentParser:
 
     c = sub.add_parser("corpus", help="rebuild the corpus from the installed fortunes-zh and check its sha256")
     c.add_argument("--rebuild", action="store_true", help="overwrite data/corpus.txt (after changing the cleaning rules on purpose)")
+    for sub_parser in sub.choices.values():  # a bad value is reported with its command's usage
+        sub_parser.set_defaults(parser=sub_parser)
     return p
+
+
+class InputError(Exception):
+    """A command-line value the run cannot use; the message names the option and a value it accepts."""
+
+
+def _positive(option: str, value: int | None) -> None:
+    if value is not None and value < 1:
+        raise InputError(f"{option} must be at least 1, got {value}")
+
+
+def _names(option: str, text: str, check, choices) -> tuple[str, ...]:
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    if not names and option == "--methods":
+        raise InputError(f"{option} is empty; choose from {','.join(choices)}")
+    repeated = sorted({n for n in names if names.count(n) > 1})
+    if repeated:
+        raise InputError(f"{option} names {', '.join(repeated)} twice; list each once")
+    try:
+        return check(names)
+    except ValueError as err:
+        raise InputError(f"{option}: {err}") from None
+
+
+def _run_arguments(args) -> dict:
+    """The ``run`` options checked and converted, before any work starts."""
+    from .runtime import resolve_device
+
+    _positive("--seeds", args.seeds)
+    if args.first_seed < 0:
+        raise InputError(f"--first-seed must be 0 or more, got {args.first_seed}")
+    seeds = range(args.first_seed, args.first_seed + args.seeds)
+    outside = [k for k in args.compute_seeds or () if k not in seeds]
+    if outside:
+        raise InputError(f"--seed {outside[0]} is not one of this run's seeds {seeds.start}…{seeds.stop - 1} "
+                         f"(--first-seed {args.first_seed} --seeds {args.seeds}); pass a seed in that range, or raise --seeds")
+    methods = _names("--methods", args.methods, check_methods, METHODS)
+    variants = _names("--extensions", args.extensions, check_extensions, EXTENSIONS)
+    if variants and "rope" not in methods:
+        raise InputError("--extensions continue the RoPE model: add rope to --methods, or pass --extensions ''")
+    _positive("--jobs", args.jobs)
+    _positive("--threads", args.threads)
+    try:
+        resolve_device(args.device)
+    except ValueError as err:  # CUDA asked for, none seen
+        raise InputError(str(err)) from None
+    except RuntimeError:  # torch's message names neither the option nor the choices that make sense here
+        raise InputError(f"--device {args.device} is not a device torch knows; use cpu, cuda, cuda:N or auto") from None
+    return dict(seeds=seeds, methods=methods, variants=variants, device=args.device, threads=args.threads, jobs=args.jobs,
+                out=args.out, compute_seeds=args.compute_seeds, progress=not args.no_progress)
+
+
+def _readable(path: Path | None) -> dict:
+    """The results file as the readers below need it: valid JSON, an object, sealed and complete with finite numbers.
+
+    Raises StaleResults naming the file and the fix, so ``summary`` and ``verify`` print one line, not a traceback.
+    """
+    from . import verify as v
+    from .run import results_path
+
+    path = results_path("full") if path is None else Path(path)
+    results = v.load(path)
+    seeds = results.get("seeds")
+    fix = v._fix(str(results.get("preset", "full")), len(seeds) if isinstance(seeds, list) and seeds else PAGE_SEEDS)
+    try:
+        v.check_seal(results, path)
+        v.check_complete(results, path)
+        v.check_consistent(results, path)
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError) as err:
+        raise v.StaleResults(f"{path}: not a results file this code can read ({type(err).__name__}: {err}); {fix}") from None
+    return results
 
 
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
+    try:
+        return _command(args)
+    except InputError as err:
+        args.parser.error(str(err))  # the subcommand's usage and the one line; exits 2
+    return 2
+
+
+def _command(args) -> int:
     if args.command == "run":
         from .run import run
 
         cfg = preset(args.preset)
         if args.precision:
             cfg = dataclasses.replace(cfg, precision=args.precision)
-        methods = check_methods(m.strip() for m in args.methods.split(",") if m.strip())
-        variants = check_extensions(v.strip() for v in args.extensions.split(",") if v.strip())
-        if args.seeds < 1:
-            raise SystemExit(f"--seeds must be at least 1, got {args.seeds}")
-        if args.first_seed < 0:
-            raise SystemExit(f"--first-seed must be 0 or more, got {args.first_seed}")
-        run(cfg, seeds=range(args.first_seed, args.first_seed + args.seeds), methods=methods, variants=variants, device=args.device, threads=args.threads,
-            jobs=args.jobs, out=args.out, compute_seeds=args.compute_seeds, progress=not args.no_progress)
+        run(cfg, **_run_arguments(args))
         return 0
     if args.command == "verify":
         from .verify import StaleResults, verify
 
+        _positive("--threads", args.threads)
+        _positive("--steps", args.steps)
         try:
+            results = _readable(args.results)
+            if args.steps is not None and args.steps > PRESETS[results["preset"]].steps:
+                raise InputError(f"--steps {args.steps} is more than the {PRESETS[results['preset']].steps} steps preset "
+                                 f"{results['preset']!r} trains; pass at most that")
             report = verify(args.results, threads=args.threads, rerun=not args.no_rerun, steps=args.steps, deep=args.deep)
         except StaleResults as err:
             print(f"FAILED: {err}", file=sys.stderr)
@@ -80,14 +162,16 @@ def main(argv=None) -> int:
         return 0
     if args.command == "summary":
         from . import claims
+        from .verify import StaleResults
 
         try:
+            _readable(args.results)
             print(claims.summary(args.results))
-        except (claims.ResultsMissing, claims.ClaimFailed) as err:
+            # a claim the results contradict fails the command; one a single seed cannot judge does not
+            return 1 if any(verdict == "FAILS" for verdict, _ in claims.verdicts(args.results).values()) else 0
+        except (StaleResults, claims.ResultsMissing, claims.ClaimFailed) as err:
             print(f"FAILED: {err}", file=sys.stderr)
             return 1
-        # a claim the results contradict fails the command; one a single seed cannot judge does not
-        return 1 if any(verdict == "FAILS" for verdict, _ in claims.verdicts(args.results).values()) else 0
     if args.command == "corpus":
         from . import corpus
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import claims, stats
-from .labels import EXTENSION_LABELS, METHOD_LABELS, ROPE_SCALING_LABELS
+from .course import EXTENSION_LABELS, METHOD_LABELS, ROPE_SCALING_LABELS
 
 
 @dataclass(frozen=True)

@@ -59,6 +59,7 @@ from pathlib import Path
 from . import corpus, provenance
 from . import data as data_mod
 from .config import EXTENSIONS, METHODS, PRESETS, ROPE_SCALINGS
+from .course import PAGE_SEEDS
 from .run import SCHEMA, results_path
 from .runtime import setup
 from .train import train
@@ -84,18 +85,21 @@ def _fix(preset: str, seeds: int) -> str:
 def load(path: Path | None = None) -> dict:
     path = results_path("full") if path is None else Path(path)
     if not path.is_file():
-        raise StaleResults(f"{path} does not exist; {_fix('full', 3)}")
+        raise StaleResults(f"{path} does not exist; {_fix('full', PAGE_SEEDS)}")
     try:
-        return json.loads(path.read_text())
+        results = json.loads(path.read_text())
     except json.JSONDecodeError as err:
-        raise StaleResults(f"{path} is not valid JSON ({err}); {_fix('full', 3)}") from None
+        raise StaleResults(f"{path} is not valid JSON ({err}); {_fix('full', PAGE_SEEDS)}") from None
+    if not isinstance(results, dict):
+        raise StaleResults(f"{path} holds a JSON {type(results).__name__}, not a results object; {_fix('full', PAGE_SEEDS)}")
+    return results
 
 
 def check_seal(results: dict, path) -> None:
     if results.get("seal_sha256") != provenance.seal(results):
         raise StaleResults(
             f"{path}: the numbers do not match the file's seal_sha256, so the file was changed after the run "
-            f"wrote it; {_fix(results.get('preset', 'full'), len(results.get('seeds', [0, 1, 2])))}"
+            f"wrote it; {_fix(results.get('preset', 'full'), len(results.get('seeds') or range(PAGE_SEEDS)))}"
         )
 
 

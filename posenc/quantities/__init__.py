@@ -219,7 +219,16 @@ def _load_all() -> None:
     if _LOADED:
         return
     for mod in pkgutil.iter_modules(__path__):
-        importlib.import_module(f"{__name__}.{mod.name}")
+        before = set(_FUNCTIONS)
+        try:
+            importlib.import_module(f"{__name__}.{mod.name}")
+        except BaseException:
+            # Forget what a failed module registered before it failed (Python drops it from sys.modules):
+            # the next call imports it again and must report the same error, not its names as registered twice.
+            for name in set(_FUNCTIONS) - before:
+                if _FUNCTIONS[name].fn.__module__ not in sys.modules:
+                    del _FUNCTIONS[name]
+            raise
     _LOADED = True
 
 
@@ -261,7 +270,3 @@ def text(name: str, lang: str = "zh") -> str:
         _TEXTS[key] = get(name).text_in(lang)
     return _TEXTS[key]
 
-
-def clear_cache() -> None:
-    """Forget computed values (tests that change an example call this)."""
-    _CACHE.clear()

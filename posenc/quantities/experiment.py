@@ -13,6 +13,7 @@ below, so every name a page quotes can be found by searching for it.
 
 from __future__ import annotations
 
+from ..formatting import count_words
 from . import number
 
 
@@ -37,6 +38,34 @@ def _spread(per_seed, *methods: str):
 
 
 # --- setting --------------------------------------------------------------------------------------
+
+
+@number("exp_method_count", "", "实验里位置方案的个数，写成字（七 / seven）：posenc/experiment/course.py 的记录数")
+def _():
+    from ..experiment import course
+
+    return count_words(len(course.METHOD_RECORDS))
+
+
+@number("exp_attention_method_count", "", "实验里把位置放进注意力里的方案个数，写成字（course.py 的 attention 一族）")
+def _():
+    from ..experiment import course
+
+    return count_words(len(course.in_family("attention")))
+
+
+@number("exp_extension_count", "", "继续训练的做法个数，写成字（五 / five）：course.py 的 RoPE 频率变体")
+def _():
+    from ..experiment import course
+
+    return count_words(len(course.VARIANT_RECORDS))
+
+
+@number("exp_scaling_count", "", "推理时给 RoPE 换频率的做法个数（含不缩放），写成字")
+def _():
+    from ..experiment import course
+
+    return count_words(len(course.ROPE_SCALING_LABELS))
 
 
 @number("exp_params_m", ".1f", "实验模型参数量,以百万计(≈3.7M 里的 3.7)")
