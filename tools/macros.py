@@ -167,7 +167,7 @@ def define_env(env):
         """The course's BibTeX entry, generated from CITATION.cff (tools/citation.py), as a code block."""
         from tools.citation import bibtex_entry
 
-        return f"```bibtex\n{bibtex_entry().rstrip()}\n```"
+        return f"```bibtex\n{bibtex_entry(lang=lang()).rstrip()}\n```"
 
     @env.macro
     def attention_head_json() -> str:
