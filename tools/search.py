@@ -38,9 +38,11 @@ import html
 import json
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 ROOT = Path(__file__).resolve().parent.parent
 TERMS = ROOT / "tools" / "search_terms.txt"
+GLOSSARY = ROOT / "posenc" / "data" / "glossary.yaml"
 
 # Lessons keep Material's default boost (1); the pages that point at them rank lower. A notebook's
 # sections are short headings made of the very terms its lesson teaches ("ALiBi 的斜率"), so at 0.5
@@ -226,10 +228,14 @@ def glossary_tags() -> dict[str, list[str]]:
     "partial RoPE"), and its Chinese term when that is Latin letters, whole or in parentheses ("ALiBi",
     "RoPE（旋转位置编码）" → "RoPE"). The section is the glossary's ``first`` (page and anchor).
     """
-    from tools import course_macros
+    from posenc import _yaml
 
+    # read directly, not through tools.course_macros (which imports tools.i18n, which imports this module);
+    # the glossary page's build checks the file (course_macros.load_glossary)
+    glossary = _yaml.load(GLOSSARY.read_text(encoding="utf-8"))["terms"]
     tags: dict[str, list[str]] = {}
-    for term in course_macros.load_glossary():
+    for raw in glossary:
+        term = SimpleNamespace(**{k: raw[k] for k in ("first", "english", "term")})
         page, _, anchor = term.first.partition("#")
         location = "en/" + page.removesuffix(".md") + "/" + (f"#{anchor}" if anchor else "")
         names = [re.sub(r"\s*\(.*?\)", "", term.english).strip()]
