@@ -156,7 +156,7 @@ def test_english_pages_show_no_cjk_outside_the_deliberate_places(site_dir):
         parser = Text()
         parser.feed(page.read_text(encoding="utf-8"))
         text = "\n".join(parser.out)
-        text = re.sub(r"origtitle = \{\{[^}]*\}\}", "", text)  # the citation's original (Chinese) title, said so on the page
+        text = re.sub(r"origtitle\s*=\s*\{\{[^}]*\}\}", "", text)  # the citation's original (Chinese) title, said so on the page
         bad = sorted({ch for ch in CJK.findall(text) if ch not in allowed})
         if bad:
             lines = [line.strip()[:100] for line in text.splitlines() if any(ch in line for ch in bad)]
