@@ -42,11 +42,39 @@ def test_citation_cff_agrees_with_the_site_and_the_package(cff):
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert cff["repository-code"] == mkdocs_setting("repo_url")
     assert cff["url"] == mkdocs_setting("site_url")
-    assert mkdocs_setting("site_name") in cff["title"]
+    assert citation.site_names()["en"] in cff["title"]
     assert cff["version"] == project["version"]
     assert cff["license"] == project["license"] == "MIT"
     assert cff["authors"] == [{"name": "posenc contributors"}]
     dt.date.fromisoformat(cff["date-released"])
+
+
+CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
+
+
+def test_the_cff_title_is_english_and_the_site_names_are_read_from_mkdocs_yml(cff):
+    # an English LaTeX document on pdflatex cannot set a Chinese title; GitHub's "Cite this repository" shows this one
+    assert not CJK.search(cff["title"]), cff["title"]
+    names = citation.site_names()
+    assert names == {"zh": mkdocs_setting("site_name"), "en": "Position: how a model knows the order"}
+    assert citation.original_title(cff, names) == "posenc · " + mkdocs_setting("site_name")
+
+
+def test_the_original_title_needs_the_english_name_in_the_cff_title():
+    with pytest.raises(ValueError, match="English site name"):
+        citation.original_title({"title": "posenc · Something else"}, {"zh": "位置", "en": "Position"})
+
+
+def test_the_english_entry_is_english_with_the_chinese_title_as_origtitle(cff):
+    en = dict(re.findall(r"^  (\w+) = (.*),$", citation.bibtex_entry(lang="en"), re.M))
+    zh = dict(re.findall(r"^  (\w+) = (.*),$", citation.bibtex_entry(lang="zh"), re.M))
+    assert en["title"] == "{{posenc · Position: how a model knows the order}}"
+    assert en["origtitle"] == "{{posenc · " + mkdocs_setting("site_name") + "}}"
+    assert [k for k, v in en.items() if CJK.search(v)] == ["origtitle"]
+    assert zh["title"] == en["origtitle"] and "origtitle" not in zh
+    assert {k: v for k, v in zh.items() if k != "title"} == {k: v for k, v in en.items() if k not in ("title", "origtitle")}
+    with pytest.raises(ValueError, match="'zh' or 'en'"):
+        citation.bibtex_entry(lang="fr")
 
 
 def test_bibtex_of_citation_cff(cff):
@@ -57,6 +85,7 @@ def test_bibtex_of_citation_cff(cff):
     assert fields == {
         "author": "{{posenc contributors}}",
         "title": "{{" + cff["title"] + "}}",
+        "origtitle": "{{posenc · " + mkdocs_setting("site_name") + "}}",
         "year": "{" + year + "}",
         "month": "dec",
         "version": "{" + cff["version"] + "}",
@@ -102,7 +131,7 @@ def test_bibtex_load_keeps_an_unquoted_date(tmp_path):
     f = tmp_path / "CITATION.cff"
     f.write_text("cff-version: 1.2.0\nmessage: m\ntitle: T\nauthors:\n  - name: X\ndate-released: 2024-02-29\n")
     assert citation.load(f)["date-released"] == "2024-02-29"
-    assert "  month = feb,\n" in citation.bibtex_entry(f)
+    assert "  month = feb,\n" in citation.bibtex(citation.load(f))
 
 
 @pytest.mark.parametrize(

@@ -75,6 +75,21 @@ def test_both_editions_have_the_same_sections_and_macro_calls(page):
                     f"  only Chinese: {sorted((a - b).elements())}\n  only English: {sorted((b - a).elements())}")
 
 
+@pytest.mark.parametrize("page", [p.relative_to(DOCS).as_posix() for p in chinese_pages()])
+def test_every_section_heading_has_an_explicit_anchor(page):
+    # without { #id } a heading's anchor comes from its words, so the two editions' anchors differ (Chinese
+    # "## 怎么读" becomes #_3) and the language switch lands at the top of the page instead of the section
+    bare = []
+    for path in (DOCS / page, english_of(DOCS / page)):
+        fenced = False
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if line.lstrip().startswith(("```", "~~~")):
+                fenced = not fenced
+            elif not fenced and re.match(r"#{2,6} ", line) and not ANCHOR.search(line):
+                bare.append(f"{path.relative_to(ROOT).as_posix()}:{number}: {line}")
+    assert not bare, "section headings with no { #id } (give each the same id in both editions):\n  " + "\n  ".join(bare)
+
+
 def test_every_figure_module_is_drawn_in_english():
     from figures_src import _labels, build
 

@@ -146,9 +146,9 @@ ENGLISH_QUERY_TABLE = {
     "left padding": "en/lessons/01-order-blind/",
     "causal mask": "en/lessons/01-order-blind/",
     "swap two tokens": "en/lessons/01-order-blind/",
-    "sinusoidal position encoding": "en/lessons/03-sinusoidal/",
+    "sinusoidal positional encoding": "en/lessons/03-sinusoidal/",
     "clock analogy": "en/lessons/03-sinusoidal/",
-    "learned position table": "en/lessons/02-learned-table/",
+    "learned position embeddings": "en/lessons/02-learned-table/",
     "naive design": "en/lessons/02-learned-table/",
     "M-RoPE": "en/lessons/06b-mrope/",
     "image tokens": "en/lessons/06b-mrope/",
@@ -176,6 +176,40 @@ def test_each_language_has_its_own_index(site_dir):
     assert en["docs"] and not [d["location"] for d in en["docs"] if not d["location"].startswith("en/")]
 
 
+# The queries an English reader types for a course term → the lesson that teaches it, first. The glossary says
+# which section first teaches each term; these are the terms the English review found misranked or asked about.
+ENGLISH_TERM_QUERIES = {
+    "rotary": "en/lessons/04-rope/",
+    "rotary position embedding": "en/lessons/04-rope/",
+    "needle in a haystack": "en/lessons/05-long-context/",  # stop words: "in*" and "a*" prefix most words
+    "KV cache": "en/lessons/01-order-blind/",  # taught with padding in lesson 1; lesson 6's MLA caches less
+    "ALiBi slope": "en/lessons/03b-relative-bias/",
+    "YaRN": "en/lessons/05-long-context/",
+    "NTK": "en/lessons/05-long-context/",
+    "learned position embedding": "en/lessons/02-learned-table/",
+    "NoPE": "en/lessons/06-partial-nope/",
+    "M-RoPE": "en/lessons/06b-mrope/",
+}
+
+
+@pytest.mark.build
+def test_an_english_search_puts_the_lesson_that_teaches_a_term_first(site_dir):
+    results = material_search(site_dir, list(ENGLISH_TERM_QUERIES), "en/search/search_index.json")
+    wrong = {q: [r["page"] for r in results[q]][:5] for q, want in ENGLISH_TERM_QUERIES.items()
+             if not results[q] or results[q][0]["page"] != want}
+    assert not wrong, f"English term queries that list another page first (want {ENGLISH_TERM_QUERIES}): {wrong}"
+
+
+@pytest.mark.build
+def test_an_english_query_ignores_its_stop_words(site_dir):
+    # "in" and "a" alone are stop words: nothing to search; with them, "needle" finds what it finds alone
+    results = material_search(site_dir, ["in a", "needle", "needle in a"], "en/search/search_index.json")
+    assert results["in a"] == []
+    assert [r["page"] for r in results["needle in a"]] == [r["page"] for r in results["needle"]]
+    index = json.loads((site_dir / "en" / "search" / "search_index.json").read_text(encoding="utf-8"))
+    assert index["config"]["pipeline"] == ["stemmer", "stopWordFilter", "trimmer"]
+
+
 @pytest.mark.build
 def test_an_english_search_finds_the_english_page(site_dir):
     results = material_search(site_dir, list(ENGLISH_QUERY_TABLE), "en/search/search_index.json")
@@ -185,6 +219,37 @@ def test_an_english_search_finds_the_english_page(site_dir):
 
 
 # ---- no site needed ----------------------------------------------------------------------------------
+
+
+def test_glossary_terms_name_the_section_that_first_teaches_them():
+    from tools.search import glossary_tags
+
+    tags = glossary_tags()
+    assert tags["en/lessons/04-rope/#pair"] == ["rotary position embedding", "RoPE"]
+    assert tags["en/lessons/03b-relative-bias/#alibi"][:2] == ["Attention with Linear Biases", "ALiBi"]
+    assert "needle in a haystack" in tags["en/lessons/05-long-context/#effective-length"]  # "(NIAH)" dropped
+    assert tags["en/lessons/06-partial-nope/#partial"] == ["partial RoPE"]  # not the gloss "(partial rotary)"
+    assert "KV cache" in tags["en/lessons/01-order-blind/#padding"]
+    # a Chinese term's Latin letters count only when they are the whole term or its whole gloss
+    assert tags["en/lessons/02-learned-table/#no-relation"] == ["perplexity", "PPL", "BLEU"]
+    assert not any(re.search(r"[\u4e00-\u9fff]", name) for names in tags.values() for name in names)
+
+
+def test_english_index_gets_the_full_pipeline_and_the_terms_field(monkeypatch):
+    from tools import search
+
+    monkeypatch.setattr(search, "glossary_tags", lambda: {"en/a/#s": ["rotary position embedding", "RoPE"],
+                                                          "en/b/#gone": ["NoPE"]})
+    data = {"config": {"lang": ["en"], "pipeline": ["stemmer"], "fields": {"title": {"boost": 1000.0}}},
+            "docs": [{"location": "en/a/#s", "title": "One pair"}, {"location": "en/b/", "title": "B"}]}
+    out = search.english_index(data)
+    assert out["config"]["pipeline"] == ["stemmer", "stopWordFilter", "trimmer"]
+    assert out["config"]["fields"]["terms"] == {"boost": 1000.0}
+    assert out["docs"][0]["terms"] == ["rotary position embedding", "RoPE"]
+    assert out["docs"][1]["terms"] == ["NoPE"]  # an anchor that is no section's: its page
+    monkeypatch.setattr(search, "glossary_tags", lambda: {"en/c/#s": ["x"]})
+    with pytest.raises(SystemExit, match="en/c/"):
+        search.english_index(data)
 
 
 @pytest.mark.parametrize("tex, text", [

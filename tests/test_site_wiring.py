@@ -11,9 +11,11 @@ from macro_env import MacroEnv
 def test_citation_bibtex_macro_is_a_bibtex_block_from_citation_cff():
     from tools.citation import bibtex_entry
 
-    block = MacroEnv().macros["citation_bibtex"]()
-    assert block.startswith("```bibtex\n@software{") and block.endswith("\n```")
-    assert block == f"```bibtex\n{bibtex_entry().rstrip()}\n```"
+    for page, lang in (("index.md", "zh"), ("index.en.md", "en")):
+        block = MacroEnv(page).macros["citation_bibtex"]()
+        assert block.startswith("```bibtex\n@software{") and block.endswith("\n```")
+        assert block == f"```bibtex\n{bibtex_entry(lang=lang).rstrip()}\n```"
+    assert "origtitle" in MacroEnv("index.en.md").macros["citation_bibtex"]()
 
 
 def test_verification_tags_read_distinctly():

@@ -167,7 +167,7 @@ def define_env(env):
         """The course's BibTeX entry, generated from CITATION.cff (tools/citation.py), as a code block."""
         from tools.citation import bibtex_entry
 
-        return f"```bibtex\n{bibtex_entry().rstrip()}\n```"
+        return f"```bibtex\n{bibtex_entry(lang=lang()).rstrip()}\n```"
 
     @env.macro
     def attention_head_json() -> str:
@@ -206,8 +206,10 @@ def define_env(env):
         path = SNIPPETS / snippet
         if not path.is_file():
             raise ValueError(f"unknown snippet {snippet!r}: put the file in docs/snippets/")
-        source = path.read_text(encoding="utf-8")
-        output = run_snippet(path)
+        from tools import code_i18n
+
+        source = code_i18n.snippet(path, lang())  # its comments and labels in the page's language
+        output = run_snippet(path, lang())
         return f'```python title="{snippet}"\n{source.rstrip()}\n```\n\n```text title="{i18n.text(lang(), "snippet_output")}"\n{output.rstrip()}\n```'
 
     @env.macro
@@ -367,18 +369,37 @@ def snippet_imports(path: Path) -> list[Path]:
     return sorted(seen)
 
 
-def _snippet_cache_path(path: Path) -> Path:
-    """Where a snippet's output is cached: keyed on its source, the snippets it imports, and posenc."""
+def _snippet_cache_path(path: Path, lang: str = "zh") -> Path:
+    """Where a snippet's output is cached: keyed on its source, the snippets it imports, and posenc; a
+    folder per language, as each language's edition of the snippets prints its own words."""
     from figures_src.build import tree_digest
 
     h = hashlib.sha256(path.read_bytes())
     for dep in snippet_imports(path):
         h.update(dep.name.encode() + b"\0" + dep.read_bytes())
     h.update(tree_digest(ROOT / "posenc").encode())
-    return SNIPPET_CACHE / f"{path.stem}.{h.hexdigest()[:16]}.txt"
+    return SNIPPET_CACHE / lang / f"{path.stem}.{h.hexdigest()[:16]}.txt"
 
 
-def _execute_snippets(paths: list[Path]) -> dict[Path, str | RuntimeError]:
+def localised_snippets(lang: str) -> Path:
+    """The folder of the snippets as ``lang``'s edition shows and runs them: docs/snippets/ itself for Chinese;
+    for another language a copy under the cache, each file's words from its table (tools/code_i18n.py), so
+    that a snippet imports its neighbours in the same language."""
+    from tools import code_i18n
+
+    if lang == code_i18n.SOURCE_LANGUAGE:
+        return SNIPPETS
+    folder = SNIPPET_CACHE / f"src-{lang}"
+    folder.mkdir(parents=True, exist_ok=True)
+    for path in sorted(SNIPPETS.glob("*.py")):
+        text = code_i18n.snippet(path, lang)
+        target = folder / path.name
+        if not target.is_file() or target.read_text(encoding="utf-8") != text:
+            target.write_text(text, encoding="utf-8")
+    return folder
+
+
+def _execute_snippets(paths: list[Path], lang: str = "zh") -> dict[Path, str | RuntimeError]:
     """Run the snippets (tools/snippet_runner.py: one process imports torch once and forks one per snippet).
 
     Returns what each printed, cached, or for a snippet that failed an error naming it, with its traceback.
@@ -400,28 +421,31 @@ def _execute_snippets(paths: list[Path]) -> dict[Path, str | RuntimeError]:
                 results[path] = RuntimeError(f"snippet {path.name} failed (exit {status}); fix it or the code it calls:\n{err}")
             else:
                 results[path] = (out / f"{path.stem}.out").read_text(encoding="utf-8")
-    SNIPPET_CACHE.mkdir(parents=True, exist_ok=True)
+    (SNIPPET_CACHE / lang).mkdir(parents=True, exist_ok=True)
     for path, text in results.items():
-        for stale in SNIPPET_CACHE.glob(f"{path.stem}.*.txt"):
+        for stale in (SNIPPET_CACHE / lang).glob(f"{path.stem}.*.txt"):
             stale.unlink()
         if isinstance(text, str):
-            _snippet_cache_path(path).write_text(text, encoding="utf-8")
+            _snippet_cache_path(path, lang).write_text(text, encoding="utf-8")
     return results
 
 
-def run_snippet(path: Path) -> str:
-    """Run a snippet with the project's Python; cache its output by the snippet's and posenc's content.
+def run_snippet(path: Path, lang: str = "zh") -> str:
+    """Run a snippet (in ``lang``'s edition) with the project's Python; cache its output by the snippet's and
+    posenc's content.
 
     On a miss every stale snippet is run at once (tools/snippet_runner.py): each would spend most of its
     few seconds importing torch, so they share one import, and a cold build runs them together.
     """
-    cached = _snippet_cache_path(path)
+    folder = localised_snippets(lang) if path.parent == SNIPPETS else path.parent
+    path = folder / path.name
+    cached = _snippet_cache_path(path, lang)
     if cached.exists():
         return cached.read_text(encoding="utf-8")
-    stale = [p for p in sorted(SNIPPETS.glob("*.py")) if not _snippet_cache_path(p).exists()]
+    stale = [p for p in sorted(folder.glob("*.py")) if not _snippet_cache_path(p, lang).exists()]
     if path not in stale:
         stale.append(path)
-    result = _execute_snippets(stale)[path]
+    result = _execute_snippets(stale, lang)[path]
     if isinstance(result, RuntimeError):
         raise result
     return result

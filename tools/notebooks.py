@@ -41,7 +41,9 @@ marked ``lang="en"`` right after each Chinese one::
     # ## 1. One sentence, one attention head: attend
 
     # %%
-    from posenc import attention as at        (code cells: one copy, in both notebooks)
+    from posenc import attention as at        (code cells: one copy, in both notebooks; their comments and
+                                              strings in English from docs/notebooks/strings/en.yaml,
+                                              tools/code_i18n.py)
 
 ``python -m tools.notebooks`` then writes lessonN.ipynb (the Chinese cells and the code) and
 lessonN.en.ipynb (the English cells and the same code), which the English site renders under
@@ -114,19 +116,25 @@ def check_headings(name: str, cells: list[tuple[str, str]]) -> None:
                          f"repeated: {dup}); add the posenc function the section uses, e.g. '## 2. 交换两个字：swap'")
 
 
-def _included(name: str, source: str) -> str:
+def _included(name: str, source: str, lang: str = "zh") -> str:
+    """A code cell's source in ``lang``: an included file's, or the cell's own, with the words of that
+    language (tools/code_i18n.py: the Chinese source's comments and strings from the language's table)."""
+    from tools import code_i18n
+
     m = INCLUDE.match(source.strip())
     if not m:
-        return source
+        return code_i18n.localise(source, "notebooks", f"{name}.py", lang)
     file = m.group("file")
     path = (NOTEBOOKS if file.startswith("_") else SNIPPETS) / file
     if not path.is_file():
         raise ValueError(f"{name}: '# posenc: include {file}' names no file {_rel(path)}")
-    return path.read_text(encoding="utf-8").rstrip("\n")
+    kind = "notebooks" if file.startswith("_") else "snippets"
+    return code_i18n.localise(path.read_text(encoding="utf-8"), kind, file, lang).rstrip("\n")
 
 
-def build(name: str, cells: list[tuple[str, str]]) -> nbformat.NotebookNode:
-    """A normalised notebook from (kind, source) cells: no outputs, ids "<name>-<index>", fixed metadata."""
+def build(name: str, cells: list[tuple[str, str]], lang: str = "zh") -> nbformat.NotebookNode:
+    """A normalised notebook from (kind, source) cells: no outputs, ids "<name>-<index>", fixed metadata;
+    its code's comments and strings in ``lang``."""
     check_headings(name, cells)
     nb = new_notebook(metadata=METADATA)
     for index, (kind, source) in enumerate(cells):
@@ -134,7 +142,7 @@ def build(name: str, cells: list[tuple[str, str]]) -> nbformat.NotebookNode:
         if kind == "markdown":
             nb.cells.append(new_markdown_cell(source, id=cell_id))
         elif kind == "code":
-            cell = new_code_cell(_included(name, source), id=cell_id)
+            cell = new_code_cell(_included(name, source, lang), id=cell_id)
             if source.strip() == SETUP_INCLUDE:  # the page shows what it printed, not its code (mkdocs.yml remove_tag_config)
                 cell.metadata["tags"] = ["remove-input"]
             nb.cells.append(cell)
@@ -203,7 +211,7 @@ def notebook_path(path: Path, lang: str) -> Path:
 
 def render(path: Path, lang: str = "zh") -> str:
     """The .ipynb text for the source ``path`` in ``lang`` (the same bytes on every run)."""
-    return nbformat.writes(build(path.stem, cells_of(path, lang)), version=4) + "\n"
+    return nbformat.writes(build(path.stem, cells_of(path, lang), lang), version=4) + "\n"
 
 
 def requirements() -> str:

@@ -22,6 +22,11 @@ What this module adds:
   notebook headings without the ¶ of nbconvert's anchor link at the end of their titles.
 - a reported value's verification tag (已核实 …) stays out of the index (``data-search-exclude``
   in ``tools/macros.py`` ``tag_badge``).
+- the English index (``clean_index``, ``english_index``): lunr's whole English pipeline (stemmer, stop-word
+  filter, trimmer; the build had kept the Chinese ``stemmer`` alone), a query's stop words left out
+  (``patch_worker``: "needle in a haystack" searched "in*" and "a*", which prefix most words), and each
+  glossary term's English names in a search field of the section that first teaches it (``glossary_tags``),
+  so "rotary" finds lesson 4 rather than the pages that mention the word in passing.
 
 tests/test_search.py runs a table of Chinese queries through the built site's own search worker
 (tests/material_search.cjs, in Node) and checks the page each one finds first.
@@ -33,9 +38,11 @@ import html
 import json
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 ROOT = Path(__file__).resolve().parent.parent
 TERMS = ROOT / "tools" / "search_terms.txt"
+GLOSSARY = ROOT / "posenc" / "data" / "glossary.yaml"
 
 # Lessons keep Material's default boost (1); the pages that point at them rank lower. A notebook's
 # sections are short headings made of the very terms its lesson teaches ("ALiBi 的斜率"), so at 0.5
@@ -59,6 +66,10 @@ WORKER = re.compile(r"^assets/javascripts/workers/search\.[0-9a-f]+\.min\.js$")
 
 
 # English search (tools/i18n.py: the English pages have their own index, stemmed by lunr's English stemmer).
+# Stop words: lunr's stop-word filter runs on the index only (its search pipeline is the stemmer alone), and a
+# query term with a wildcard skips even that; so "in*" and "a*" of "needle in a haystack" were searched and
+# matched most pages. The patch leaves out a wildcard term that lunr.stopWordFilter drops, unless the reader
+# marked it required (+in).
 # Material appends a wildcard to every query term ("interval" → "interval*"), and lunr runs no pipeline on a
 # term with a wildcard, so the query is never stemmed while the index is: "verification*" is no prefix of the
 # indexed stem "verif", and a stemmed English index found nothing for "verification", "glossary" or "tags"
@@ -68,8 +79,9 @@ WORKER = re.compile(r"^assets/javascripts/workers/search\.[0-9a-f]+\.min\.js$")
 # words ("query*" finds "query" there; "queri*" would not).
 WORKER_WILDCARD_QUERY = "c.usePipeline?f=this.pipeline.runString(c.term,{fields:c.fields}):f=[c.term];"
 WORKER_WILDCARD_STEMMED = ("c.usePipeline?f=this.pipeline.runString(c.term,{fields:c.fields}):"
-                           "f=[...new Set([...(/^[a-z0-9]+\\*$/.test(c.term)?this.pipeline.runString(c.term.slice(0,-1),"
-                           "{fields:c.fields}).filter(s=>s).map(s=>s+\"*\"):[]),c.term])];")
+                           "f=/^[a-z0-9]+\\*$/.test(c.term)?(b=>t.stopWordFilter(b)===void 0&&c.presence!==t.Query.presence.REQUIRED?[]:"
+                           "[...new Set([...this.pipeline.runString(b,{fields:c.fields}).filter(s=>s).map(s=>s+\"*\"),c.term])])"
+                           "(c.term.slice(0,-1)):[c.term];")
 
 
 def patch_worker(source: str, where: str) -> str:
@@ -204,8 +216,63 @@ def plain_text(text: str) -> str:
 _ANCHOR_MARK = re.compile(r"[\s\u200b]*¶$")
 
 
+# lunr's English pipeline in full (Material's names): Material's search plugin takes its pipeline from the
+# theme language of the first build (Chinese: the stemmer alone), and the English build inherits it.
+ENGLISH_PIPELINE = ["stemmer", "stopWordFilter", "trimmer"]
+
+
+def glossary_tags() -> dict[str, list[str]]:
+    """English index location → the names of the glossary terms first taught there.
+
+    A term's names: its English name without the gloss in parentheses ("partial RoPE (partial rotary)" →
+    "partial RoPE"), and its Chinese term when that is Latin letters, whole or in parentheses ("ALiBi",
+    "RoPE（旋转位置编码）" → "RoPE"). The section is the glossary's ``first`` (page and anchor).
+    """
+    from posenc import _yaml
+
+    # read directly, not through tools.course_macros (which imports tools.i18n, which imports this module);
+    # the glossary page's build checks the file (course_macros.load_glossary)
+    glossary = _yaml.load(GLOSSARY.read_text(encoding="utf-8"))["terms"]
+    tags: dict[str, list[str]] = {}
+    for raw in glossary:
+        term = SimpleNamespace(**{k: raw[k] for k in ("first", "english", "term")})
+        page, _, anchor = term.first.partition("#")
+        location = "en/" + page.removesuffix(".md") + "/" + (f"#{anchor}" if anchor else "")
+        names = [re.sub(r"\s*\(.*?\)", "", term.english).strip()]
+        head, _, gloss = term.term.partition("（")
+        names += [part.strip() for part in (head, gloss.rstrip("）")) if re.fullmatch(r"[\x21-\x7e]+(?: [\x21-\x7e]+)*", part.strip())]
+        for name in names:
+            if name and name not in tags.setdefault(location, []):
+                tags[location].append(name)
+    return tags
+
+
+# The field that holds a section's glossary terms, weighted as Material weighs a title (1000; text: 1). Less was
+# not enough (measured on the built site, tests/test_search.py): a notebook's heading "rotary_dim" matches
+# "rotary*" in a title field, and even at the notebooks' low page boost it outranked lesson 4 for "rotary".
+TERMS_FIELD = "terms"
+TERMS_BOOST = 1000.0
+
+
+def english_index(data: dict) -> dict:
+    """The English search index with lunr's full English pipeline and the glossary's terms as a field."""
+    data["config"]["pipeline"] = list(ENGLISH_PIPELINE)
+    data["config"]["fields"][TERMS_FIELD] = {"boost": TERMS_BOOST}
+    locations = {doc["location"]: doc for doc in data["docs"]}
+    for location, names in glossary_tags().items():
+        if location not in locations:  # an anchor that is not a heading's (a fold's, say) has no entry: its page
+            location = location.partition("#")[0]
+        if location not in locations:
+            raise SystemExit(f"tools/search.py: the glossary's first-taught page {location} is not in the English "
+                             "search index; check the term's `first` in posenc/data/glossary.yaml")
+        doc = locations[location]
+        doc[TERMS_FIELD] = [*doc.get(TERMS_FIELD, []), *(n for n in names if n not in doc.get(TERMS_FIELD, []))]
+    return data
+
+
 def clean_index(path: Path) -> None:
-    """Rewrite Material's search_index.json so that no title or teaser shows raw LaTeX, and no title ends in ¶."""
+    """Rewrite Material's search_index.json so that no title or teaser shows raw LaTeX, and no title ends in ¶;
+    the English index also gets its pipeline and the glossary's tags (english_index)."""
     data = json.loads(path.read_text(encoding="utf-8"))
     for doc in data["docs"]:
         for key in ("title", "text"):
@@ -213,4 +280,6 @@ def clean_index(path: Path) -> None:
                 doc[key] = plain_text(doc[key])
         if "title" in doc:
             doc["title"] = _ANCHOR_MARK.sub("", doc["title"])
+    if data["config"].get("lang") == ["en"]:
+        data = english_index(data)
     path.write_text(json.dumps(data, separators=(",", ":"), ensure_ascii=True), encoding="utf-8")

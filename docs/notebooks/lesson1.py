@@ -24,7 +24,7 @@
 #
 # Every code cell calls the course's own `posenc` library, the same code behind every number and figure of the course pages. The site runs this notebook from top to bottom when it is built, and the outputs you see on the page are that run's; if any cell fails, the site build fails.
 #
-# The course's example sentences are Chinese, one character per token, and the code prints them as they are: the lesson page writes each character as an English word. The comments in the code cells are in Chinese too; the text cells say what each cell does.
+# The course's example sentences are Chinese, one character per token. Where the code prints a sentence it writes each character as its English word, as the lesson page does; where it prints the tokens themselves (the first cell), you see the Chinese characters the code works on.
 #
 # To run it on your own computer: clone the course repository, run `make setup`, then open this file under `docs/notebooks/` with Jupyter, or download the `.ipynb` from this page. The last section holds the lesson's exercises: change the parameters in its code cells and see how the results change.
 

@@ -18,9 +18,9 @@
 # 在自己电脑上运行：克隆课程仓库，执行 `make setup`，再用 Jupyter 打开 `docs/notebooks/` 下的这个文件，或者在这个页面上下载 `.ipynb`。最后一节是本课的练习，改一改代码格里的参数，看看结果怎么变。
 
 # %% [markdown] lang="en"
-# # Lesson 2, hands-on: adding the index, and a learned position table
+# # Lesson 2, hands-on: adding the index, and a learned position embedding
 #
-# This notebook goes with [lesson 2](https://posenc.github.io/posenc/en/lessons/02-learned-table/): compute how small "adding the index" makes the content signal, see why a normalised index drifts with the length, then check how big the learned position tables of GPT-2 and BERT are and what happens when you look up a row outside them.
+# This notebook goes with [lesson 2](https://posenc.github.io/posenc/en/lessons/02-learned-table/): compute how small "adding the index" makes the content signal, see why a normalised index drifts with the length, then check how big the learned position embeddings of GPT-2 and BERT are and what happens when you look up a row outside them.
 #
 # Every code cell calls the course's own `posenc` library, the same code behind every number and figure on the course pages. The site runs this notebook from top to bottom when it is built, and the output you see on the page is from that run; if any cell fails, the site build fails.
 #
@@ -80,7 +80,7 @@ print(f"数值 {half} 在长度 {short} 里是位置 {naive.normalised_position(
 # GPT-2 和 BERT 给每个位置学一行向量：表有「上下文长度 × 隐藏维」个参数。数字来自 `posenc/data/models.yaml`，每个字段都带着来源和核实标签（V 为一手来源核实）。
 
 # %% [markdown] lang="en"
-# ## 3. How big a learned position table is: table_parameters
+# ## 3. How big a learned position embedding is: table_parameters
 #
 # GPT-2 and BERT learn one vector per position: the table has "context length × hidden size" parameters. The numbers come from `posenc/data/models.yaml`, every field with its source and verification tag (V: checked against a primary source).
 

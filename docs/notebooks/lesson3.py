@@ -18,7 +18,7 @@
 # 在自己电脑上运行：克隆课程仓库，执行 `make setup`，再用 Jupyter 打开 `docs/notebooks/` 下的这个文件，或者在这个页面上下载 `.ipynb`。最后一节是本课的练习，改一改代码格里的参数，看看结果怎么变。
 
 # %% [markdown] lang="en"
-# # Lesson 3, hands on: positions from a formula: sinusoidal position encoding
+# # Lesson 3, hands on: positions from a formula: sinusoidal positional encoding
 #
 # This notebook goes with [lesson 3](https://posenc.github.io/posenc/en/lessons/03-sinusoidal/): build the sinusoidal position table step by step in torch, see how the same characters in a different order come apart once positions are added, and check that the encoding stays bounded over thousands of positions, that the dot product of two positions depends only on their distance, and that a shift is a rotation.
 #
@@ -67,7 +67,7 @@ print("与 numpy 版 sinusoidal.table（float64）的最大差值:",
 # %% [markdown] lang="en"
 # ## 2. The same characters in another order: nn.Embedding
 #
-# Token embeddings are a table looked up by character, with no position in it. With token embeddings alone, a sentence with two characters swapped is the original sentence's rows in another order; once position encodings are added, the same character gets different vectors at its two positions (`docs/snippets/lesson3_cat_fish.py`):
+# Token embeddings are a table looked up by character, with no position in it. With token embeddings alone, a sentence with two characters swapped is the original sentence's rows in another order; once positional encodings are added, the same character gets different vectors at its two positions (`docs/snippets/lesson3_cat_fish.py`):
 
 # %%
 # posenc: include lesson3_cat_fish.py
@@ -149,7 +149,7 @@ print("每一对转过的角度（度）:", np.degrees(clock.turn_angles(k, d)).
 # ## Exercises
 #
 # 1. Change the base `base` ($\theta$) to another value (ten times larger, say): how many tokens does the slowest pair need for one turn? Check with `sinusoidal.periods`.
-# 2. In section 2, if the position encoding used only the first pair (the fastest), could the same character still be told apart at position 0 and at the whole-number positions near `2π`?
+# 2. In section 2, if the positional encoding used only the first pair (the fastest), could the same character still be told apart at position 0 and at the whole-number positions near `2π`?
 # 3. Does a larger distance $k$ always mean a smaller dot product? Change the range of `clock.lowest_dot` and watch how the lowest point moves.
 # 4. Check that $M_a M_b = M_{a+b}$: two shifts make one shift.
 # 5. The small model this course trains has a larger $d_{model}$: count with `clock.pairs_not_turning(ex.PROJECT_TRAIN_LEN, ex.PROJECT_D_MODEL)` how many pairs do not complete a single turn within the training length.

@@ -22,7 +22,7 @@
 #
 # This notebook goes with [lesson 3b](https://posenc.github.io/posenc/en/lessons/03b-relative-bias/). It computes the distance matrix, shows how Shaw clips distances, how T5 buckets them and how ALiBi's slopes are set; adds the bias to the example sentence's attention and checks that the scores do not change by a single bit when the sentence moves far away; then counts how far each head of real models looks, and how many parameters each approach learns.
 #
-# Every code cell calls the course's own `posenc` library, the same code behind every number and figure on the course pages. The site runs this notebook from top to bottom when it is built, and the outputs you see on the page are from that run. (The code's printed labels are in Chinese, as in the Chinese edition; the numbers are the same.)
+# Every code cell calls the course's own `posenc` library, the same code behind every number and figure on the course pages. The site runs this notebook from top to bottom when it is built, and the outputs you see on the page are from that run.
 #
 # To run it on your own machine: clone the course repository, run `make setup`, and open this file under `docs/notebooks/` with Jupyter, or download the `.ipynb` from this page. The last section holds the lesson's exercises: change the parameters in the code cells and see how the results change.
 
@@ -44,7 +44,7 @@ from posenc import examples as ex
 from posenc import relative
 
 n = len(ex.SENTENCE)
-print(list(ex.SENTENCE))
+print("例句的 token:", list(ex.SENTENCE))
 distance = -relative.relative_positions(n)  # m − n
 print(distance)
 

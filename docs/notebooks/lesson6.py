@@ -20,7 +20,7 @@
 # %% [markdown] lang="en"
 # # Lesson 6, hands on: partial RoPE, or none at all
 #
-# This notebook goes with [lesson 6](https://posenc.github.io/posenc/en/lessons/06-partial-nope/): from real configs it computes how many dimensions partial RoPE actually rotates, why the same vector scored against itself gives Σ|q_i|²cos(kω_i), which layers have no position encoding, how much of Qwen3-Next's q/k really carries RoPE, and why DeepSeek-V3's MLA has to append RoPE as a separate piece.
+# This notebook goes with [lesson 6](https://posenc.github.io/posenc/en/lessons/06-partial-nope/): from real configs it computes how many dimensions partial RoPE actually rotates, why the same vector scored against itself gives Σ|q_i|²cos(kω_i), which layers have no positional encoding, how much of Qwen3-Next's q/k really carries RoPE, and why DeepSeek-V3's MLA has to append RoPE as a separate piece.
 #
 # Every code cell calls the course's own `posenc` library, the same code behind every number and figure on the course pages. When the site is built, this notebook is run from top to bottom, and the output you see on the page is that run's; if any cell fails, the site does not build.
 #
@@ -140,7 +140,7 @@ print(f"每对长度为 1：起点 {sum_cos[0]:.2f}，最低 {sum_cos.min():.2f}
 # %% [markdown] lang="en"
 # ## 6. Which layers have RoPE: layer_pattern and pattern_counts
 #
-# Each layer's kind: global, local (sliding-window) or chunked attention with RoPE, global attention with no position encoding (NoPE), linear attention without softmax (Gated DeltaNet, KDA), or a Mamba layer. No attention layer of Kimi Linear or Jamba has a position encoding. For a model whose total depth is not recorded, only one period is counted; Kimi Linear's layer order is not strictly periodic, so its "one period" is all of its layers.
+# Each layer's kind: global, local (sliding-window) or chunked attention with RoPE, global attention with no positional encoding (NoPE), linear attention without softmax (Gated DeltaNet, KDA), or a Mamba layer. No attention layer of Kimi Linear or Jamba has a positional encoding. For a model whose total depth is not recorded, only one period is counted; Kimi Linear's layer order is not strictly periodic, so its "one period" is all of its layers.
 
 # %%
 for key in ex.LAYER_MODELS + ("command_a",):

@@ -2,18 +2,18 @@
 import torch
 
 from lesson3_table import sinusoidal_table  # 第一步里的函数（同一目录）
-from posenc.examples import SWAP_SHORT, WALKTHROUGH_DIM, WALKTHROUGH_SEED, WALKTHROUGH_TABLE_LEN
+from posenc import examples as ex
 
-text, i, j = SWAP_SHORT                      # 例句，以及要交换的两个位置
+text, i, j = ex.SWAP_SHORT                     # 例句，以及要交换的两个位置
 order = list(range(len(text)))
 order[i], order[j] = j, i                    # 交换后的第 t 个字，是原句的第 order[t] 个字
 swapped = "".join(text[t] for t in order)
 
-torch.manual_seed(WALKTHROUGH_SEED)
+torch.manual_seed(ex.WALKTHROUGH_SEED)
 vocab = {ch: k for k, ch in enumerate(dict.fromkeys(text))}
-d_model = WALKTHROUGH_DIM
+d_model = ex.WALKTHROUGH_DIM
 embedding = torch.nn.Embedding(len(vocab), d_model)  # 词向量：一张按字查的表，和位置无关
-pe = sinusoidal_table(WALKTHROUGH_TABLE_LEN, d_model)
+pe = sinusoidal_table(ex.WALKTHROUGH_TABLE_LEN, d_model)
 
 
 def embed(sentence: str, with_position: bool) -> torch.Tensor:
