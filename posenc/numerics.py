@@ -19,7 +19,7 @@ import math
 import numpy as np
 
 from . import _check
-from .rope import inverse_frequencies
+from .rope import inverse_frequencies, rotary_dim
 
 PRECISIONS = ("bfloat16", "float32")
 BF16_MANTISSA_BITS = 7  # stored bits after the leading 1 (float32 has 23)
@@ -69,6 +69,28 @@ def angles(position: int, head_dim: int, base: float, precision: str, rotary_fra
         return (np.float32(p) * omega.astype(np.float32)).astype(np.float64)
     product = to_bfloat16(p).astype(np.float32) * to_bfloat16(omega)  # exact in float32: 8 × 8 bits
     return to_bfloat16(product).astype(np.float64)
+
+
+def transformers_inverse_frequencies(head_dim: int, base: float, rotary_fraction: float = 1.0) -> np.ndarray:
+    """ω_i as transformers builds its float32 ``inv_freq``: ``1.0 / (base ** (torch.arange(0, d, 2, dtype=torch.float) / d))``
+    (``LlamaRotaryEmbedding.compute_default_rope_parameters``), on the CPU.
+
+    The float32 power carries its own rounding error, so these differ from ω_i rounded once to float32 by a
+    few float32 steps; at a large position p that shifts the angle p·ω_i by more than the multiply's own rounding.
+    """
+    import torch
+
+    dim = rotary_dim(head_dim, rotary_fraction)
+    base = _check.base("base", base)
+    return (1.0 / (base ** (torch.arange(0, dim, 2, dtype=torch.float) / dim))).numpy()
+
+
+def transformers_float32_angle_errors(position: int, head_dim: int, base: float, rotary_fraction: float = 1.0) -> np.ndarray:
+    """|p·ω_i in float32 with transformers' own ``inv_freq`` − p·ω_i in float64|, per pair, in radians
+    (transformers' ``position_ids.float() * inv_freq``)."""
+    p = _check.position("position", position)
+    phi = np.float32(p) * transformers_inverse_frequencies(head_dim, base, rotary_fraction)
+    return np.abs(phi.astype(np.float64) - p * inverse_frequencies(head_dim, base, rotary_fraction))
 
 
 def angle_errors(position: int, head_dim: int, base: float, precision: str, rotary_fraction: float = 1.0) -> np.ndarray:

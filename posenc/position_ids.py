@@ -7,11 +7,13 @@ how many real tokens come before it, whatever side the padding is on:
     position_ids = cumsum(mask) − 1,   padded slots set to a fill value
 
 This is the rule Hugging Face transformers uses when it builds position IDs
-from an attention mask for generation (GPT-2's and Llama's
+from an attention mask for generation (v4's GPT-2 and Llama
 ``prepare_inputs_for_generation``: ``position_ids = attention_mask.long().cumsum(-1) - 1``,
-then ``position_ids.masked_fill_(attention_mask == 0, 1)``). The fill value
-does not matter for the result as long as the mask hides those slots; it must
-only be a valid row of a position table, which is why transformers uses 1.
+then ``position_ids.masked_fill_(attention_mask == 0, 1)``; the pinned v5 does the
+same in ``GenerationMixin._prepare_position_ids_for_generation`` but fills 0). The
+fill value does not matter for the result as long as the mask hides those slots;
+it must only be a valid row of a position table. The default here is v4's 1,
+the value lesson 1 shows.
 
 ``naive_position_ids`` is the bug: numbering every slot 0 … n−1 ignores the
 mask, so with left padding each real token is pushed right by the number of
@@ -47,7 +49,7 @@ import numpy as np
 
 from . import tokenize
 
-DEFAULT_FILL = 1  # transformers' choice for padded slots
+DEFAULT_FILL = 1  # transformers v4's choice for padded slots (v5 fills 0)
 
 
 def check_mask(mask, name: str = "mask") -> np.ndarray:
@@ -72,7 +74,7 @@ def check_mask(mask, name: str = "mask") -> np.ndarray:
 
 def _fill(fill) -> int:
     if isinstance(fill, bool) or not isinstance(fill, (_numbers.Integral, np.integer)):
-        raise ValueError(f"fill must be an integer position ID for padded slots, got {fill!r}; transformers uses fill=1")
+        raise ValueError(f"fill must be an integer position ID for padded slots, got {fill!r}; transformers v4 uses fill=1")
     if fill < 0:
         raise ValueError(f"fill must be a valid (non-negative) row of a position table, got {fill}; use fill=1")
     return int(fill)

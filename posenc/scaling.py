@@ -112,7 +112,8 @@ def ntk_aware(head_dim: int, base: float, factor: float, rotary_fraction: float 
     """Static NTK-aware scaling: ω_i' = θ'^(−2i/d) with θ' from ``ntk_aware_base`` (YaRN paper Eq. 16).
 
     As in jquesnelle/yarn ``LlamaNTKScaledRotaryEmbedding`` (base = base · alpha^(dim/(dim−2))).
-    transformers has no static variant; its "dynamic" type at ℓ = s·L gives the same numbers.
+    transformers has no static variant; its "dynamic" type (``dynamic_ntk``) gives the same numbers at
+    ℓ = L·(2 − 1/s), where its effective factor s·ℓ/L − (s − 1) equals s (at ℓ = s·L it is s² − s + 1).
     """
     dim = rotary_dim(head_dim, rotary_fraction)
     return inverse_frequencies(head_dim, ntk_aware_base(base, factor, dim), rotary_fraction), 1.0

@@ -233,6 +233,7 @@ def test_fact_without_source_is_rejected(tmp_path):
         ("模型有 3.7M 个参数", ["3.7"]),
         ("1. 第一步\n2. 第二步里有 42 个", ["42"]),
         ("!!! note \"位置 100,000\"\n    正文", ["100,000"]),
+        ("*Beyond 2 Million Tokens*，后面没有 arXiv 号", ["2"]),  # italics alone are not a cited title
         ("<span title=\"x\">BLEU 25.8</span>", ["25.8"]),
         # math is prose for numbers of two or more significant digits
         ("最慢的一根要 $19{,}869$ 个 token。", ["19,869"]),
@@ -256,6 +257,7 @@ def test_lint_catches_typed_numbers(prose, literals):
         "代码 `max_len = 5000` 以及 {{ num(\"sin_slowest_period\") }}",
         "```python\nx = 16\n```",
         "[arXiv:1706.03762](https://arxiv.org/abs/1706.03762)",
+        "- Ding et al. 2024. *LongRoPE: Extending LLM Context Window Beyond 2 Million Tokens*. [arXiv:2402.13753](https://arxiv.org/abs/2402.13753)",
         "注释标记 (1) 不是数字。",
         # single-digit formula constants, and §3.5's formula as printed
         "$\\omega_i = \\text{base}^{-2i/d}$，$\\frac{1}{t+1}$，$0.1\\ln s + 1$，$d/2$",

@@ -62,6 +62,29 @@ def test_errors_against_float64_and_their_size():
     assert nu.angle_errors(200, 128, 1e6, "float32").max() < 1e-4
 
 
+@pytest.mark.parametrize("head_dim, base, p", [(128, 1e6, 131_071), (128, 1e4, 4095), (64, 1.5e5, 32_767)])
+def test_transformers_inv_freq_and_its_angles_are_the_llama_rotary_embeddings(head_dim, base, p):
+    from transformers import LlamaConfig
+    from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding
+
+    cfg = LlamaConfig(hidden_size=head_dim * 2, num_attention_heads=2, head_dim=head_dim,
+                      rope_parameters={"rope_type": "default", "rope_theta": base})
+    emb = LlamaRotaryEmbedding(cfg)
+    np.testing.assert_array_equal(nu.transformers_inverse_frequencies(head_dim, base), emb.inv_freq.numpy())
+    # the angles its forward forms: position_ids.float() * inv_freq, in float32
+    phi = (torch.tensor([float(p)])[:, None] * emb.inv_freq.float()[None, :]).double().numpy()[0]
+    exact = p * rope.inverse_frequencies(head_dim, base)
+    np.testing.assert_array_equal(nu.transformers_float32_angle_errors(p, head_dim, base), np.abs(phi - exact))
+
+
+def test_transformers_float32_power_moves_the_angle_by_more_than_the_multiply_alone():
+    # lesson 5's point: at p = 131,071 its own inv_freq gives a larger worst error than a correctly rounded ω_i,
+    # still far below bf16's
+    hf = nu.transformers_float32_angle_errors(131_071, 128, 1e6).max()
+    assert hf > nu.angle_errors(131_071, 128, 1e6, "float32").max()
+    assert hf < 1e-2 < math.pi < nu.angle_errors(131_071, 128, 1e6, "bfloat16").max()
+
+
 def test_cos_sin_cast_moves_each_entry_by_at_most_half_a_bf16_ulp():
     e = nu.cos_sin_cast_error(131_071, 128, 1e6)
     assert 0 < e <= 2 ** -9

@@ -149,8 +149,8 @@ def test_bad_input_raises_clear_errors(call, match):
         (lambda: pid.check_mask([0.5, 1.0]), "mask must hold only 0 (padding) and 1 (real token), got [0.5]; "
                                               "convert with (mask > 0).astype(int) if it holds other truthy values"),
         (lambda: pid.from_mask([1, 0], fill=-1), "fill must be a valid (non-negative) row of a position table, got -1; use fill=1"),
-        (lambda: pid.from_mask([1, 0], fill=1.0), "fill must be an integer position ID for padded slots, got 1.0; transformers uses fill=1"),
-        (lambda: pid.from_mask([1, 0], fill=True), "fill must be an integer position ID for padded slots, got True; transformers uses fill=1"),
+        (lambda: pid.from_mask([1, 0], fill=1.0), "fill must be an integer position ID for padded slots, got 1.0; transformers v4 uses fill=1"),
+        (lambda: pid.from_mask([1, 0], fill=True), "fill must be an integer position ID for padded slots, got True; transformers v4 uses fill=1"),
         (lambda: pid.next_position_ids([1, 1], 0), "new_tokens must be a positive integer, got 0; pass new_tokens=1 for one step"),
         (lambda: pid.next_position_ids([1, 1], 2.0), "new_tokens must be a positive integer, got 2.0; pass new_tokens=1 for one step"),
         (lambda: pid.next_position_ids([1, 1], True), "new_tokens must be a positive integer, got True; pass new_tokens=1 for one step"),
@@ -180,7 +180,7 @@ def test_mask_checks_accept_their_edges():
     assert pid.check_mask([1.0, 0.0]).dtype == np.int64
     assert pid.check_mask([[1, 0], [0, 1]]).shape == (2, 2)
     assert pid.from_mask([0, 1, 0], fill=0).tolist() == [0, 0, 0]  # fill 0 is a valid row
-    assert pid.from_mask([0, 1]).tolist() == [1, 0]  # transformers' default fill is 1
+    assert pid.from_mask([0, 1]).tolist() == [1, 0]  # transformers v4's fill is 1
 
 
 def test_naive_ids_are_a_fresh_array_per_row():

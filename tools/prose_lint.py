@@ -22,6 +22,8 @@ ALLOWED, and why each is safe:
   lessons        第 3 课 / 第 3 节 / 第 3 章, and in English lesson 3, Lesson 3b, lessons 3 to 6: course
                  structure, not measurements
   arXiv ids      arXiv:1706.03762
+  paper titles   an italic title right before its arXiv id, as printed: "*LongRoPE: Extending LLM Context
+                 Window Beyond 2 Million Tokens*. [arXiv:2402.13753]" (a cited title, not a measurement)
   identifiers    digits glued to letters: GPT-2, Qwen3-8B, d_model, fp32, h1, 7B in a model name
   model names    a short list of names written with a space: Llama 3.1, Gemma 3, Kimi K2, Mistral 7B
   math           one significant digit inside math ($2$, $0.1$); the paper's "10000^{…}" (see above)
@@ -104,6 +106,7 @@ ALLOWED = [
     re.compile(r"(?:表|Table|Eq\.|式|图|Fig\.|Figure|App\.|附录|Section|Appendix)\s?\(?[A-Z]?\d+(?:\.\d+)*\)?"),
     re.compile(r"第\s?\d+\s?[课节章]"),  # lesson / section numbers
     re.compile(r"\b[Ll]essons?\s\d+b?(?:(?:,\s*|\s(?:to|and|or)\s)\d+b?)*\b"),  # the same in English
+    re.compile(r"\*[^*\n]+\*(?=\.\s\[arXiv:\d{4}\.\d{4,5})"),  # a paper's title right before its arXiv id (before the arXiv rule blanks the id)
     re.compile(r"arXiv:\d{4}\.\d{4,5}(?:v\d+)?"),
     re.compile(r"(?:Llama|Gemma|Kimi|Mistral|Phi|GPT)\s[A-Z]?\d+(?:\.\d+)?[A-Za-z]*(?:\s\d+B)?"),  # names with a space
     re.compile(r"[A-Za-z_][A-Za-z_]*[-_.]?\d[\w.-]*"),  # identifiers: GPT-2, Qwen3-8B, fp32, d_model2

@@ -81,6 +81,7 @@ SCOPES = {
     "mrope": "M-RoPE's axes and pairs, per model",
     "mla": "multi-head latent attention: cache sizes, the demo head",
     "mha": "multi-head attention's cache, beside MLA's",
+    "gqa": "grouped-query attention's cache, beside MLA's (lesson 6's counterfactual with Llama 3 8B's KV heads)",
     "naive": "lesson 2's naive design (the raw index), quoted again in lesson 3",
     "lookup": "looking rows up in a position table (lessons 2 and 3)",
     "rel": "the example sentence's two names and their distance (lesson 3)",

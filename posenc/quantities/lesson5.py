@@ -1044,6 +1044,21 @@ def _():
     return _bf16("yarn_end", "float32").max()
 
 
+def _fp32_transformers(where: str) -> np.ndarray:
+    cfg = _cfg(ex.SCALING_MODEL)
+    return numerics.transformers_float32_angle_errors(_bf16_positions()[where], cfg["head_dim"], cfg["rope_theta"])
+
+
+@number("bf16_fp32_hf_error_train_end", ".4f", "Qwen3-8B 在位置 32,767：用 transformers 自己的 fp32 inv_freq 算出的角度的最大误差（弧度）")
+def _():
+    return _fp32_transformers("train_end").max()
+
+
+@number("bf16_fp32_hf_error_yarn_end", ".4f", "Qwen3-8B 在位置 131,071：用 transformers 自己的 fp32 inv_freq 算出的角度的最大误差（弧度）")
+def _():
+    return _fp32_transformers("yarn_end").max()
+
+
 @number("bf16_cos_sin_cast_error", ".4f", "fp32 的 cos/sin 表转成 bf16 时每一项最多变多少（Qwen3-8B，位置 131,071）")
 def _():
     cfg = _cfg(ex.SCALING_MODEL)

@@ -295,6 +295,26 @@ def _():
     return cmp.mha_full_keys / cmp.mla
 
 
+# The everyday alternative to MLA is grouped-query attention, not full multi-head attention: the same key and value
+# widths with only Llama 3 8B's number of key/value heads (DeepSeek-V2 Table 1 compares MLA with GQA as well).
+GQA_COUNTERFACTUAL_MODEL = "llama3_8b"
+
+
+def _gqa_cache() -> int:
+    v3, gqa = configs.load(ex.MLA_MODEL), configs.load(GQA_COUNTERFACTUAL_MODEL)
+    return mla.mha_cache_elements(gqa["kv_heads"], _dims(ex.MLA_MODEL).width, v3["layers"], value_head_dim=v3["v_head_dim"])
+
+
+@number("gqa_cache_elements_deepseek_v3", ",", "DeepSeek-V3 的头宽和层数、换成 Llama 3 8B 那样的 KV 头数做 GQA，每个 token 缓存的元素数")
+def _():
+    return _gqa_cache()
+
+
+@number("gqa_cache_ratio_deepseek_v3", ".1f", "上面那个 GQA 缓存是 MLA 缓存的多少倍")
+def _():
+    return _gqa_cache() / _cache().mla
+
+
 def _demo() -> mla.AbsorptionDemo:
     return mla.absorption_demo(base=ex.DEFAULT_BASE, **ex.MLA_DEMO)
 
