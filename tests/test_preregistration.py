@@ -111,3 +111,12 @@ def test_the_replication_is_shown_claim_by_claim_whatever_the_outcome(tmp_path):
     assert "seeds 16–23" in page and f"of {len(judged)} sentences" in page
     assert sum(line.startswith("- **") for line in page.splitlines()) == len(judged)
     assert "- **fails** — Within the training length, RoPE is a little lower than ALiBi" in page
+
+
+def test_summary_judges_the_frozen_claims(tmp_path, capsys):
+    from posenc.experiment.__main__ import main
+
+    assert main(["summary", "--frozen", "--results", str(claims.RESULTS_FILE)]) == 0
+    assert f"{len(claims.CLAIMS)} of {len(claims.CLAIMS)} hold" in capsys.readouterr().out
+    assert main(["summary", "--frozen", "--results", str(tmp_path / "absent.json")]) == 1
+    assert "does not exist" in capsys.readouterr().err

@@ -214,3 +214,12 @@ def _render(template: str, outcomes, lang: str) -> str:
     fields = {"seeds": claims.seeds_phrase(smallest.positive, smallest.n, lang, several)}
     fields.update({f"seeds{i}": claims.seeds_phrase(o.positive, o.n, lang) for i, o in enumerate(outcomes, 1)})
     return template.format(**fields)
+
+
+def summary(results_path=None, frozen_path=None) -> tuple[str, bool]:
+    """Plain text for ``summary --frozen``: each frozen claim's verdict on ``results_path``; and whether all hold."""
+    judged = judge(results_path, frozen_path)
+    lines = [f"[{j.verdict}] {j.name}: {j.detail}" for j in judged]
+    held = sum(j.verdict == "holds" for j in judged)
+    lines.append(f"frozen claims ({latest().name if frozen_path is None else Path(frozen_path).name}): {held} of {len(judged)} hold")
+    return "\n".join(lines), held == len(judged)
