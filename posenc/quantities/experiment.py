@@ -142,7 +142,7 @@ def _():
     return stats.DIFFERENT
 
 
-@number("exp_same", ".2f", "「差不多/基本不变」:区间整个落在正负多少 nats 之内(≈ 困惑度差 5%)")
+@number("exp_same", ".2f", "「几乎不变」:区间整个落在正负多少 nats 之内(≈ 困惑度差 5%);「略」和「分不出」也以它为界")
 def _():
     from ..experiment import stats
 
