@@ -603,9 +603,6 @@ for _name, ((_sa, _ka), (_sb, _kb)) in PERPLEXITY_GAPS.items():
 # name: ((source, a), (source, b)): on how many seeds a > b
 SEEDS_ABOVE = {
     "exp_seeds_alibi_above_rope_in": (("in", "alibi"), ("in", "rope")),
-    "exp_seeds_partial_above_rope_in": (("in", "rope_partial"), ("in", "rope")),
-    "exp_seeds_alibi_above_partial_in": (("in", "alibi"), ("in", "rope_partial")),
-    "exp_seeds_learned_above_nope_in": (("in", "learned"), ("in", "nope")),
 }
 
 for _name, ((_sa, _ka), (_sb, _kb)) in SEEDS_ABOVE.items():
