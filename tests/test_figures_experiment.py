@@ -32,18 +32,18 @@ FIGURES = ("exp_training_curves", "exp_learning_curves", "exp_position_loss", "e
 # The claims each figure's alt text quotes (the brief of each figure: what it shows).
 QUOTED = {
     "exp_training_curves": ("sin_worse_in_distribution", "sin_stalls_on_most_seeds", "sqrt_d_learns_every_seed"),
-    "exp_learning_curves": ("sin_flat_half_way", "others_below_unigram_half_way"),
-    "exp_position_loss": ("sin_scaled_rises", "learned_rises_less", "nope_flat_past_train_len"),
-    "exp_alibi_position_loss": ("alibi_flat_past_train_len", "alibi_beats_additive_beyond", "alibi_beats_nope_in_distribution"),
-    "exp_rope_position_loss": ("rope_and_alibi_no_clear_difference", "rope_rises", "alibi_beats_rope_beyond"),
-    "exp_rope_scaling": ("pi_needs_finetuning", "ntk_costs_a_little_in_distribution", "ntk_yarn_help_rope_beyond", "yarn_flat_past_train_len"),
-    "exp_extension_recovery": ("ext_big_base_change_hurts_first", "ext_ntk_yarn_recover", "ext_abf_slowest", "ext_pi_not_recovered"),
-    "exp_extension_positions": ("ext_pi_worst_in_new_range", "ext_control_as_good", "ext_yarn_pi_rise_past_new_length",
+    "exp_learning_curves": ("sin_slightly_above_unigram_half_way", "others_below_unigram_half_way"),
+    "exp_position_loss": ("sin_scaled_rises", "learned_rises_less", "nope_rises_slightly_past_train_len"),
+    "exp_alibi_position_loss": ("alibi_falls_slightly_past_train_len", "alibi_beats_additive_beyond", "alibi_beats_nope_in_distribution"),
+    "exp_rope_position_loss": ("rope_a_little_below_alibi", "rope_rises", "alibi_beats_rope_beyond"),
+    "exp_rope_scaling": ("pi_needs_finetuning", "ntk_costs_a_little_in_distribution", "ntk_yarn_help_rope_beyond", "yarn_rise_within_same_band"),
+    "exp_extension_recovery": ("ext_big_base_change_hurts_first", "ext_ntk_slightly_below_yarn_within_pretraining", "ext_abf_later_than_ntk_and_yarn", "ext_pi_not_recovered"),
+    "exp_extension_positions": ("ext_pi_worst_in_new_range", "ext_control_ties_ntk_slightly_beats_yarn", "ext_yarn_pi_rise_past_new_length",
                                 "ext_others_rise_less_than_yarn"),
     "exp_nope_vs_rope": ("rope_beats_nope_in_distribution", "nope_beats_rope_beyond", "yarn_rope_beats_nope_beyond"),
-    "exp_partial_rope": ("partial_no_clear_difference_from_rope", "partial_beats_nope", "partial_rises_beyond"),
-    "exp_all_position_loss": ("top_three_no_clear_difference", "top_three_beat_the_rest", "all_but_sin_beat_unigram"),
-    "exp_paired_differences": ("top_three_no_clear_difference", "top_three_beat_the_rest"),
+    "exp_partial_rope": ("partial_within_same_band_of_rope", "partial_beats_nope", "partial_rises_beyond"),
+    "exp_all_position_loss": ("top_three_close_rope_a_little_lowest", "top_three_beat_the_rest", "all_but_sin_beat_unigram"),
+    "exp_paired_differences": ("top_three_close_rope_a_little_lowest", "top_three_beat_the_rest"),
 }
 
 
@@ -113,7 +113,7 @@ def test_every_panel_has_a_legend_that_sits_outside_the_data(name):
 def test_alt_text_quotes_the_checked_sentences(name):
     alt = load_all()[name].alt_text()
     for claim in QUOTED[name]:
-        assert claims.CLAIMS[claim].sentence in alt, f"{name}: alt text lacks claim {claim!r}"
+        assert claims.check(claim) in alt, f"{name}: alt text lacks claim {claim!r}"
     assert "〔" not in alt
 
 
@@ -122,7 +122,7 @@ def test_figures_count_their_methods_right(name, methods):
     spec = load_all()[name]
     text = spec.alt_text() + spec.caption_text()
     for claim in QUOTED[name]:  # the checked sentences count in their own words ("其余六组")
-        text = text.replace(claims.CLAIMS[claim].sentence, "")
+        text = text.replace(claims.check(claim), "")
     assert f"{count_words(len(methods))['zh']}组" in text, f"{name}: alt or caption does not say how many methods"
     wrong = [f"{count_words(n)['zh']}组" for n in range(2, 11) if n != len(methods) and f"{count_words(n)['zh']}组" in text]
     assert not wrong, f"{name}: a wrong count of methods in alt or caption: {wrong}"

@@ -74,8 +74,9 @@ def test_every_claim_has_an_english_sentence_and_prints_it_on_english_pages():
     for name, claim in claims.CLAIMS.items():
         assert claim.en and not CJK.search(claim.en), f"claim {name!r}: English sentence {claim.en!r}"
         assert not claim.en.endswith((".", ";")), f"claim {name!r}: no final punctuation (it sits inside a paragraph)"
-    assert claims.check("rope_rises", lang="en") == claims.CLAIMS["rope_rises"].en
-    assert claims.check("rope_rises") == claims.CLAIMS["rope_rises"].sentence
+    n = len(claims.seeds())
+    assert claims.check("rope_rises", lang="en") == claims.CLAIMS["rope_rises"].en.format(seeds=f"all {n} seeds")
+    assert claims.check("rope_rises") == claims.CLAIMS["rope_rises"].sentence.format(seeds=f"全部 {n} 个种子")
 
 
 # --- figures ------------------------------------------------------------------------------------------------

@@ -201,6 +201,16 @@ def define_env(env):
         return f'<span class="pe-claim" data-claim="{name}" title="{title}">{html.escape(sentence)}</span>'
 
     @env.macro
+    def replication() -> str:
+        """The pre-registered claims judged on the replication seeds, claim by claim; a plain note while it runs."""
+        from posenc.experiment import frozen
+
+        try:
+            return frozen.page_section(lang())
+        except ResultsPending:
+            return pending()
+
+    @env.macro
     def show_code(snippet: str) -> str:
         """The snippet's source as a code block, then what running it printed (run at build, cached by content)."""
         path = SNIPPETS / snippet

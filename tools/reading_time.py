@@ -143,6 +143,10 @@ def _macro_text(name: str, args: str, page: str) -> str | None:
         from tools import course_macros as cm
 
         return cm.glossary_markdown(page, lambda t: t)
+    if name == "replication":  # the replication's verdicts, claim by claim (or the note that it is pending)
+        from posenc.experiment import frozen
+
+        return frozen.page_section("en" if page.endswith(".en.md") else "zh")
     return None
 
 

@@ -47,6 +47,7 @@ def _parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("summary", help="per-method losses (mean ± 95%% interval over seeds) and which lesson claims hold; exits 1 if one fails")
     s.add_argument("--results", type=Path, help="results file (default posenc/experiment/results/full.json)")
+    s.add_argument("--frozen", action="store_true", help="judge the latest pre-registered (frozen) claims instead of claims.py's")
 
     c = sub.add_parser("corpus", help="rebuild the corpus from the installed fortunes-zh and check its sha256")
     c.add_argument("--rebuild", action="store_true", help="overwrite data/corpus.txt (after changing the cleaning rules on purpose)")
@@ -160,6 +161,16 @@ def _command(args) -> int:
             return 1
         print(report)
         return 0
+    if args.command == "summary" and args.frozen:
+        from . import claims, frozen
+
+        try:
+            text, all_hold = frozen.summary(args.results)
+        except claims.ResultsMissing as err:
+            print(f"FAILED: {err}", file=sys.stderr)
+            return 1
+        print(text)
+        return 0 if all_hold else 1
     if args.command == "summary":
         from . import claims
         from .verify import StaleResults

@@ -14,15 +14,18 @@ Two kinds of access:
   registered claim is used.
 
 How sure a sentence is (stats.py): methods trained from the same seed share their
-initialisation and their batches, so a comparison is made per seed, and the
-sentence holds only when the 95% t interval of the mean per-seed difference clears
-the margin its words mean: "明显" (clearly) 0.1 nats, a plain "better"/"lower"/
-"rises" 0.02 nats, "差不多"/"基本不变" (about the same, flat) inside ±0.05,
-"分不出明显高下" (no clear difference) inside ±0.1. A claim therefore needs at
-least two seeds; the quick preset (one seed) can judge none of them, and `summary`
-says so. Whether unscaled sinusoidal gets stuck at the character-frequency level
-is counted per seed instead ("on most seeds"), because its seeds split into two
-groups rather than scatter around a mean.
+initialisation and their batches, so a comparison is made per seed. A sentence answers
+two questions about the per-seed difference: does the 95% t interval of its mean exclude
+0 (the sign is resolved: no "分不出", no "luck"), and how large is it (the margins, against
+the gain from any position signal, NoPE − RoPE ≈ 0.25 nats). Each claim is a list of
+Checks, each one word of stats.WORDS; the sentence says on how many seeds it goes its way.
+A claim therefore needs at least two seeds; the quick preset (one seed) can judge only the
+counts, and `summary` says so. Whether unscaled sinusoidal gets stuck at the
+character-frequency level is counted per seed instead ("on most seeds"), because its
+seeds split into two groups rather than scatter around a mean.
+
+The claim set is frozen in preregistration/ before new seeds are run (frozen.py); a
+claim is reworded only after it failed there.
 
 Positions: *in distribution* is positions 0–127 of the length-512 validation
 windows, *beyond* is 128–511 of the same windows. Position 0 has no context and

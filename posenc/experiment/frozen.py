@@ -117,3 +117,109 @@ def judge(results_path=None, frozen_path=None) -> list[Replicated]:
 
 def replication_available(path=None) -> bool:
     return Path(REPLICATION_FILE if path is None else path).is_file()
+
+
+# A claim that fails replication is reworded only after it failed, under a new name: {frozen name: new name}.
+# The results page then shows both wordings; the test allows only failed claims here.
+REWORDED: dict[str, str] = {}
+
+
+# The record, as it happened (the results page prints it): when the results the claims were written from,
+# the margins and the two-groups rule entered the repository. A test checks each against git where the
+# commit is in the history.
+RECORD = {
+    "results": ("f5c3b3e3b7b7d96020d915a28c219eb27bc113d1", "2026-12-04 18:14 UTC"),  # results/full.json, seeds 0–15
+    "margins": ("5d245be36bef11d0f9867a59bed98f9d53eff215", "2026-12-04 18:41 UTC"),  # stats.py and its margins; the halves test
+    "two_groups": ("6c2412a5617719b60c396ee16a950ce0d8722fb4", "2026-12-04 22:16 UTC"),  # TWO_GROUPS, after the split was seen
+}
+
+
+_TEXT = {
+    "zh": {
+        "pending_title": "复现：还在跑",
+        "pending": "这组句子已在 {date} 冻结：`{file}`，共 {n} 句，连同它们的核对条件和门槛，sha256 `{short}…`。"
+                   "冻结之后才开始用从没用过的种子 {seeds}（full 预设）重训。结果文件 `{results}` 提交之前，这里没有复现结论："
+                   "上面的句子只有写它们时已经看过的那些种子撑着。",
+        "done": "种子 {seeds} 的复现结果（冻结于 {date}，`{file}`，sha256 `{short}…`）：{n} 句里 {held} 句照样成立，"
+                "{failed} 句不成立，{open} 句无法判断。下面逐句列出，不论结果如何；每句后面是复现种子上的区间。",
+        "holds": "成立", "FAILS": "不成立", "cannot judge": "无法判断",
+        "reworded": "复现之后改写为",
+    },
+    "en": {
+        "pending_title": "Replication: still running",
+        "pending": "This set of sentences was frozen on {date}: `{file}`, {n} sentences with their checks and margins, sha256 `{short}…`. "
+                   "Only after the freeze were the unused seeds {seeds} (full preset) trained. Until the results file `{results}` is "
+                   "committed there is no replication verdict here: the sentences above rest only on the seeds that were known when they were written.",
+        "done": "Replication on seeds {seeds} (frozen on {date}, `{file}`, sha256 `{short}…`): of {n} sentences, {held} hold, "
+                "{failed} fail and {open} cannot be judged. Each is listed below, whatever the outcome, with its interval on the replication seeds.",
+        "holds": "holds", "FAILS": "fails", "cannot judge": "cannot be judged",
+        "reworded": "reworded after the replication as",
+    },
+}
+
+
+def _span_of(seed_list) -> str:
+    s = sorted(seed_list)
+    return f"{s[0]}–{s[-1]}" if s == list(range(s[0], s[-1] + 1)) else ", ".join(map(str, s))
+
+
+def _seed_span(record: dict) -> str:
+    r = record["replication"]
+    return f"{r['first_seed']}–{r['first_seed'] + r['seeds'] - 1}"
+
+
+def page_section(lang: str = "zh", results_path=None, frozen_path=None) -> str:
+    """Markdown for the results page: the replication claim by claim, or a plain note that it is pending."""
+    from ..formatting import check_language
+
+    t = _TEXT[check_language(lang)]
+    path = latest() if frozen_path is None else Path(frozen_path)
+    record = load(path)
+    results = REPLICATION_FILE if results_path is None else Path(results_path)
+    common = {"date": record["date"], "file": f"posenc/experiment/preregistration/{path.name}", "short": record["sha256"][:12],
+              "n": len(record["claim_set"]["claims"]), "seeds": _seed_span(record), "results": "posenc/experiment/results/replication.json"}
+    if not results.is_file():
+        body = t["pending"].format(**common)
+        return f'!!! note "{t["pending_title"]}"\n    {body}\n'
+    used = set(record["written_from"]["seeds"]) & set(claims.seeds(results))
+    if used:
+        raise ValueError(f"{results} has seeds {sorted(used)} that the frozen claims were written from: not a replication")
+    common["seeds"] = _span_of(claims.seeds(results))
+    judged = judge(results, path)
+    counts = {v: sum(1 for j in judged if j.verdict == v) for v in ("holds", "FAILS", "cannot judge")}
+    lines = [t["done"].format(**common, held=counts["holds"], failed=counts["FAILS"], open=counts["cannot judge"]), ""]
+    frozen_claims = record["claim_set"]["claims"]
+    for j in judged:
+        c = frozen_claims[j.name]
+        outcomes = [claims.judge(claims.Check.from_dict(d), results) for d in c["checks"]] if j.verdict != "cannot judge" else []
+        sentence = _render(c["zh" if lang == "zh" else "en"], outcomes, lang) if outcomes else c["zh" if lang == "zh" else "en"]
+        spans = "; ".join(_span_text(o.span, lang) for o in outcomes)
+        line = f"- **{t[j.verdict]}** — {sentence[:1].upper() + sentence[1:]}" + (f"（{spans}）" if lang == "zh" and spans else f" ({spans})" if spans else "")
+        if j.name in REWORDED:
+            line += f"\n    - {t['reworded']}: {claims.check(REWORDED[j.name], lang=lang)}"
+        lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
+def _span_text(span, lang: str) -> str:
+    """An interval as the page prints it: mean [low, high], or the smallest–largest seed for a seed-by-seed check."""
+    if isinstance(span, stats.Estimate):
+        return f"{span.mean:+.3f} [{span.low:+.3f}, {span.high:+.3f}]"
+    return f"{'逐种子' if lang == 'zh' else 'per seed'} [{span.smallest:+.3f}, {span.largest:+.3f}]"
+
+
+def _render(template: str, outcomes, lang: str) -> str:
+    several = len(outcomes) > 1
+    smallest = min(outcomes, key=lambda o: o.positive)
+    fields = {"seeds": claims.seeds_phrase(smallest.positive, smallest.n, lang, several)}
+    fields.update({f"seeds{i}": claims.seeds_phrase(o.positive, o.n, lang) for i, o in enumerate(outcomes, 1)})
+    return template.format(**fields)
+
+
+def summary(results_path=None, frozen_path=None) -> tuple[str, bool]:
+    """Plain text for ``summary --frozen``: each frozen claim's verdict on ``results_path``; and whether all hold."""
+    judged = judge(results_path, frozen_path)
+    lines = [f"[{j.verdict}] {j.name}: {j.detail}" for j in judged]
+    held = sum(j.verdict == "holds" for j in judged)
+    lines.append(f"frozen claims ({latest().name if frozen_path is None else Path(frozen_path).name}): {held} of {len(judged)} hold")
+    return "\n".join(lines), held == len(judged)

@@ -171,11 +171,52 @@ def _():
     return stats.DIFFERENT
 
 
-@number("exp_same", ".2f", "「差不多/基本不变」:区间整个落在正负多少 nats 之内(≈ 困惑度差 5%)")
+@number("exp_same", ".2f", "「几乎不变」:区间整个落在正负多少 nats 之内(≈ 困惑度差 5%);「略」和「分不出」也以它为界")
 def _():
     from ..experiment import stats
 
     return stats.SAME
+
+
+@number("exp_same_ppl", ".0%", "「几乎不变」的范围换成困惑度:e^0.05 − 1")
+def _():
+    import math
+
+    from ..experiment import stats
+
+    return math.expm1(stats.SAME)
+
+
+def _position_gain() -> float:
+    """The whole gain from a position signal in this experiment: NoPE − RoPE within the training length (mean over seeds)."""
+    c = _claims()
+    return float((c.in_distribution("nope", True) - c.in_distribution("rope", True)).mean())
+
+
+@number("exp_position_gain", ".2f", "位置信息带来的全部收益:训练长度之内 NoPE − RoPE 的均值(nats),门槛的尺度")
+def _():
+    return _position_gain()
+
+
+@number("exp_clearly_share", ".0%", "「明显」的门槛占位置信息全部收益(NoPE − RoPE)的比例")
+def _():
+    from ..experiment import stats
+
+    return stats.CLEARLY / _position_gain()
+
+
+@number("exp_same_share", ".0%", "「几乎不变」的范围占位置信息全部收益的比例")
+def _():
+    from ..experiment import stats
+
+    return stats.SAME / _position_gain()
+
+
+@number("exp_different_share", ".0%", "不带「明显」的比较的门槛占位置信息全部收益的比例")
+def _():
+    from ..experiment import stats
+
+    return stats.DIFFERENT / _position_gain()
 
 
 @number("exp_level", ".0%", "区间的置信水平(95%)")
@@ -201,7 +242,7 @@ def _():
     return float(scipy_stats.norm.ppf(stats.QUANTILE))
 
 
-@number("exp_clearly_ppl", ".0%", "「明显」的门槛换成困惑度:e^0.1 − 1")
+@number("exp_clearly_ppl", ".1%", "「明显」的门槛换成困惑度:e^0.1 − 1")
 def _():
     import math
 
@@ -573,3 +614,75 @@ def _():
 
     c = _claims()
     return _estimate(np.array(c.recovery_steps("abf")) - np.array(c.recovery_steps("yarn")))
+
+
+# --- sizes in perplexity and counts of seeds, for the small differences the pages discuss --------------
+
+# name: ((source, a), (source, b)): e^(mean of a − b) − 1, how much higher a's perplexity is
+PERPLEXITY_GAPS = {
+    "exp_ppl_alibi_rope_in": (("in", "alibi"), ("in", "rope")),
+    "exp_ppl_partial_rope_in": (("in", "rope_partial"), ("in", "rope")),
+    "exp_ppl_learned_nope_in": (("in", "learned"), ("in", "nope")),
+}
+
+for _name, ((_sa, _ka), (_sb, _kb)) in PERPLEXITY_GAPS.items():
+    number(_name, ".1%", f"{_sa}({_ka}) 比 {_sb}({_kb}) 的困惑度高多少:e^(每个种子之差的均值) − 1")(
+        lambda sa=_sa, ka=_ka, sb=_sb, kb=_kb: __import__("math").expm1(float((_per_seed(sa, ka) - _per_seed(sb, kb)).mean())))
+
+# name: ((source, a), (source, b)): on how many seeds a > b
+SEEDS_ABOVE = {
+    "exp_seeds_alibi_above_rope_in": (("in", "alibi"), ("in", "rope")),
+}
+
+for _name, ((_sa, _ka), (_sb, _kb)) in SEEDS_ABOVE.items():
+    number(_name, "", f"在几个种子上 {_sa}({_ka}) 高于 {_sb}({_kb})")(
+        lambda sa=_sa, ka=_ka, sb=_sb, kb=_kb: int(((_per_seed(sa, ka) - _per_seed(sb, kb)) > 0).sum()))
+
+
+# --- the record and the pre-registration (posenc/experiment/frozen.py) ------------------------------------
+
+
+def _frozen():
+    from ..experiment import frozen
+
+    return frozen
+
+
+@number("exp_record_results_at", "", "种子 0–15 的结果文件提交的时间(git)")
+def _():
+    return _frozen().RECORD["results"][1]
+
+
+@number("exp_record_margins_at", "", "stats.py 连同门槛第一次提交的时间(git)")
+def _():
+    return _frozen().RECORD["margins"][1]
+
+
+@number("exp_record_margins_after_min", "", "门槛比 16 个种子的结果晚提交几分钟")
+def _():
+    from datetime import datetime
+
+    f = _frozen()
+    at = [datetime.strptime(f.RECORD[k][1], "%Y-%m-%d %H:%M UTC") for k in ("results", "margins")]
+    return int((at[1] - at[0]).total_seconds() // 60)
+
+
+@number("exp_record_two_groups_at", "", "「种子分两堆、逐种子判」的规则提交的时间(git)")
+def _():
+    return _frozen().RECORD["two_groups"][1]
+
+
+@number("exp_freeze_date", "", "句子集合冻结(预注册)的日期")
+def _():
+    return _frozen().load()["date"]
+
+
+@number("exp_freeze_claims", "", "冻结的句子数")
+def _():
+    return len(_frozen().load()["claim_set"]["claims"])
+
+
+@number("exp_replication_seeds", "", "复现用的新种子(编号范围)")
+def _():
+    r = _frozen().load()["replication"]
+    return f"{r['first_seed']}–{r['first_seed'] + r['seeds'] - 1}"
