@@ -65,8 +65,8 @@ the read's cost model, not fitted lesson by lesson:
 On the pages at 7ba12eb the rule lands within ±15 % of the read on every page (tests/test_reading_time.py
 holds it there): home 13.5 vs 13 minutes, lessons 1–6b 38, 26, 48, 44, 50, 41, 41, 12 against the read's
 37, 23, 45, 45, 48, 44, 41, 12. Lesson 2 sits nearest the edge (+14 %): the reader lost no time to re-reading
-there and was quicker with its widget than the 3 minutes charged. A later read is added as a row; if the rule then leaves ±15 % of it, the
-constants change here (for every page at once), never per lesson.
+there and was quicker with its widget than the 3 minutes charged. A later read is added as a row; if the rule
+then leaves ±15 % of it, the constants change here (for every page at once), never per lesson.
 
 The budget. The course aims at a main path of about 30 minutes a lesson. By this rule most lessons are well
 over it, and each header promises its true time instead of the aim. tests/test_reading_time.py holds every
