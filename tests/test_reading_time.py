@@ -135,6 +135,7 @@ def test_the_cli_prints_every_lesson(capsys):
     out = capsys.readouterr().out
     for page in lp.lesson_pages():
         assert re.search(rf"^{re.escape(page)}\s+\d+\s+\d+$", out, re.M), page
+    assert re.search(rf"^the lessons together\s+{rt.course_minutes('zh')}\s+\(English edition: {rt.course_minutes('en')}\)$", out, re.M)
 
 
 # The header is the line after the title: "*阅读加动手约半小时 · 先读过…*". A typed duration is any number of

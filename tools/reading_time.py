@@ -415,6 +415,8 @@ def main(argv=None) -> int:
         if verbose:
             parts = sorted(t.main.seconds.items(), key=lambda kv: -kv[1])
             print("    " + ", ".join(f"{what} {s / 60:.1f}" for what, s in parts if s))
+    if not [a for a in argv if a != "-v"]:
+        print(f"{'the lessons together':34} {course_minutes('zh'):>9}   (English edition: {course_minutes('en')})")
     return 0
 
 
