@@ -20,6 +20,7 @@
     {{ glossary() }}, {{ timeline(…) }} the glossary and the timeline (tools/course_macros.py)
     {{ reading_time() }}                the page's main-path reading time, computed from its Markdown
                                         (tools/reading_time.py: the rule and its constants)
+    {{ course_reading_time() }}         the lessons' main paths added up (the home page's course overview)
     {{ notation() }}                    the course's notation table (posenc/data/notation.yaml, tools/notation.py)
 
 An unknown name fails the build with a message that says where to add it.
