@@ -137,3 +137,86 @@ def test_every_glossary_term_is_taught_on_a_page_of_the_nav():
 def test_each_lesson_names_only_terms_taught_by_then(page):
     findings = co.check((lp.DOCS / page).read_text(encoding="utf-8"), page)
     assert not findings, f"{len(findings)} term(s) before their lesson (tools/concept_order.py):\n  " + "\n  ".join(map(str, findings))
+
+
+# --- the main path stands alone (tools/concept_order.py: "The main path stands alone") -------------------------
+
+
+def main_path(markdown: str, page: str = L3, pages=None) -> list[tuple[int, str]]:
+    return [(f.line, f.what.split(":")[0]) for f in co.fold_findings(markdown, page, lp.DOCS / page, pages)]
+
+
+@pytest.mark.parametrize("marker, title, kind", [
+    ("??? note", "选读：推导", "选读"),
+    ("??? note", "Optional: the derivation", "选读"),
+    ("??? success", "答案", "答案"),
+    ("??? success", "Answer", "答案"),
+    ("??? failure", "误解四：「RoPE 保证越远越小」", "误解"),
+    ("??? failure", 'Misconception four: \\"RoPE guarantees\\"', "误解"),
+    ("??? question", "为什么只转 q 和 k？", "问答"),
+    ("??? info", "数字从哪来", "数字从哪来"),
+    ("??? note", "记号对照：论文的 α", "记号对照"),
+    ("??? tip", "预告：第 4 课", "预告"),
+    ("??? note", "带虚下划线的句子", None),
+    ("??? failure", "「YaRN 不需要微调」", None),
+    ("??? note", "选读的故事", None),  # the word must be the title's kind, followed by its colon
+])
+def test_a_fold_kind_is_told_by_its_title_or_its_type(marker, title, kind):
+    [block] = lp.admonitions(f'{marker} "{title}"\n    正文。\n')
+    assert co.fold_kind(block) == kind
+
+
+def test_a_fold_of_no_kind_fails_with_file_and_line_but_not_in_the_sources_section():
+    page = "\n".join([
+        "# 课", "", "正文。", "",
+        '??? note "我们的小模型"', "    一段。", "",
+        "## 参考与数字口径 { #sources }", "",
+        '??? note "参考文献"', "    一段。",
+    ])
+    [f] = co.fold_findings(page, L3, lp.DOCS / L3)
+    assert str(f).startswith("docs/lessons/03-sinusoidal.md:5: main path: the fold '我们的小模型' has no kind")
+
+
+def test_a_link_from_the_main_path_into_a_fold_fails_and_words_pass():
+    page = "\n".join([
+        "# 课", "",
+        "见[推导](#derivation)，或[实测](#shift)。推导在选读里。", "",
+        '<span id="derivation"></span>', "",
+        '??? note "选读：推导"', "    一段，[回到正文](#shift)。", "    { #inner }", "",
+        "## 实测 { #shift }", "", "正文。[里面](#inner)", "",
+    ])
+    assert main_path(page) == [(3, "the link to #derivation leads into a fold; the main path must not need a fold"),
+                               (13, "the link to #inner leads into a fold; the main path must not need a fold")]
+
+
+def test_a_link_into_another_lessons_fold_fails():
+    other = '# 第 4 课\n\n<span id="why"></span>\n\n??? note "选读：为什么"\n    一段。\n\n## 正文 { #body }\n\n正文。\n'
+    page = "# 课\n\n见[第 4 课的推导](04-rope.md#why)和[正文](04-rope.md#body)。\n"
+    assert [line for line, _ in main_path(page, L3, {"lessons/04-rope.md": other})] == [3]
+
+
+def test_a_heading_with_only_folds_under_it_fails_and_one_line_of_prose_passes():
+    only = '# 课\n\n## 常见误解 { #m }\n\n??? failure "误解一：「甲」"\n    不对。\n\n## 下一节\n\n正文。\n'
+    assert [line for line, _ in main_path(only)] == [3]
+    said = only.replace("{ #m }\n\n", "{ #m }\n\n每一条的标题是一个常见的误解。\n\n")
+    assert main_path(said) == []
+    parent = "# 课\n\n## 动手\n\n### 第一段\n\n正文。\n"  # a heading whose body is its subsections
+    assert main_path(parent) == []
+
+
+def test_the_home_page_explains_every_fold_kind():
+    zh = (lp.DOCS / "index.md").read_text(encoding="utf-8")
+    en = (lp.DOCS / "index.en.md").read_text(encoding="utf-8")
+    howto_zh = zh[zh.index("## 怎么读"):zh.index("\n## ", zh.index("## 怎么读") + 1)]
+    howto_en = en[en.index("## How to read it"):en.index("\n## ", en.index("## How to read it") + 1)]
+    for kind, prefixes in co.FOLD_KINDS:
+        if prefixes:
+            assert f"「{prefixes[0]}」" in howto_zh and f'"{prefixes[1]}"' in howto_en, kind
+    assert "问句" in howto_zh and "question" in howto_en
+
+
+@pytest.mark.parametrize("page", lp.lesson_pages())
+def test_each_lessons_main_path_stands_without_its_folds(page):
+    for p in (page, page.replace(".md", ".en.md")):
+        findings = co.fold_findings((lp.DOCS / p).read_text(encoding="utf-8"), p, lp.DOCS / p)
+        assert not findings, "\n".join(map(str, findings))

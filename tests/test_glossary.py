@@ -102,3 +102,28 @@ def test_the_glossary_page_renders_every_term_with_a_working_link():
         for word in t.reject:
             assert f"「{word}」" in md
     assert "{{" not in md and "首次讲解：[第 3 课·续](lessons/03b-relative-bias.md" in md
+
+
+# --- the home page: how to read it comes before the timeline, whose terms link to the glossary -------------------
+
+
+@pytest.mark.parametrize("page, howto, timeline", [("index.md", "## 怎么读", "{ #timeline }"),
+                                                   ("index.en.md", "## How to read it", "{ #timeline }")])
+def test_the_home_page_says_how_to_read_before_the_map_and_the_timeline(page, howto, timeline):
+    headings = re.findall(r"^## .*$", (ROOT / "docs" / page).read_text(encoding="utf-8"), re.M)
+    assert headings[0] == howto and any(timeline in h for h in headings[2:])  # then the course map, then the timeline
+
+
+def test_a_glossary_term_links_once_where_the_timeline_first_uses_it():
+    seen: set[str] = set()
+    first = cm.link_glossary_terms("    - 卡在：它排列等变，[排列等变](x.md) 不动，`排列等变` 也不动。", "index.md", seen)
+    assert first == "    - 卡在：它[排列等变](glossary.md#permutation-equivariance)，[排列等变](x.md) 不动，`排列等变` 也不动。"
+    assert cm.link_glossary_terms("    - 又是排列等变和 ALiBi。", "index.md", seen) == "    - 又是排列等变和 [ALiBi](glossary.md#alibi)。"
+    assert seen == {"permutation-equivariance", "alibi"}
+
+
+def test_the_home_timeline_links_each_glossary_term_it_uses_once():
+    md = MacroEnv("index.md").render("{{ timeline() }}")
+    links = re.findall(r"\]\(glossary\.md#([a-z0-9-]+)\)", md)
+    assert len(links) == len(set(links)) and {"permutation-equivariance", "yarn", "mla", "recency-bias"} <= set(links)
+    assert all(f"{n}. **{s.label}：{s.title}**" in md for n, s in enumerate(cm.load_timeline(), 1))

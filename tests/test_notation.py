@@ -20,7 +20,7 @@ def test_the_table_has_one_meaning_per_symbol_and_the_phase_b_rows():
     symbols, notes, notes_en = notation.load()
     names = [s.symbol for s in symbols]
     assert len(set(names)) == len(names)
-    for must in ("p", "m,\\ n", "k", "i", "d", "\\omega_i", "\\theta", "\\varphi", "\\lambda_i", "L,\\ L'", "s", "t",
+    for must in ("p", "m,\\ n", "q,\\ k,\\ v", "\\tau", "i", "d", "\\omega_i", "\\theta", "\\varphi", "\\lambda_i", "L,\\ L'", "s", "t",
                  "\\beta_{fast},\\ \\beta_{slow}", "a_h"):
         assert must in names, must
     assert any("列向量" in n for n in notes) and any("每一行是一个 token" in n for n in notes)
@@ -106,7 +106,27 @@ CASES = [
     ("$\\omega_j$", L4, True),
     ("$\\omega_{d/2-1}$", L4, False),
     ("$L_{train}$", L4, True),
-    ("$L' = sL$", L4, False),
+    ("$L' = sL$", L5, False),
+    # the second meanings letters once had (the newcomer's review): a shift is τ, not k
+    ("$\\mathrm{PE}(p+k)$", L4, True),
+    ("$\\mathrm{PE}(p+\\tau) = M_\\tau\\,\\mathrm{PE}(p)$", L4, False),
+    ("$M_k$", L4, True),
+    ("$\\sum_i \\cos(k\\,\\omega_i)$", L4, True),
+    ("$k\\,\\omega_i$", L4, True),
+    ("$q_m^\\top k_n$ 与 $\\varphi_q - \\varphi_k$", L4, False),
+    ("平移 $k$ 个位置", L4, True),
+    ("Shift the sentence by $k$ positions", "lessons/04-rope.en.md", True),
+    ("旋转 $q$、$k$", L4, False),
+    # h is a head, σ lesson 2's scale, P a permutation, E the word vectors, x the input vector
+    ("$\\lambda < L/h$", L5, True),
+    ("$\\lambda < L/\\text{high\\_freq\\_factor}$", L5, False),
+    ("$\\sigma_i$", L5, True),
+    ("$P[p]$", L2, True),
+    ("$\\mathrm{PE}[p]$", L2, False),
+    ("$X' = PE + U$", "lessons/01-order-blind.md", True),
+    ("$X' = P\\,E + U$", "lessons/01-order-blind.md", False),
+    ("$E = B/2$", "lessons/03b-relative-bias.md", True),
+    ("$\\mathrm{TokenEmbedding}(x_p)$", L2, True),
 ]
 
 
@@ -147,3 +167,125 @@ def test_the_results_page_may_use_students_t():
 def test_each_page_writes_the_course_notation(page):
     findings = notation.check((lp.DOCS / page).read_text(encoding="utf-8"), page)
     assert not findings, f"{len(findings)} place(s) off the notation table:\n  " + "\n  ".join(map(str, findings))
+
+
+# --- every symbol has a row (tools/notation.py: "Every symbol has a row") ---------------------------------------
+
+L1, L3, L3B = "lessons/01-order-blind.md", "lessons/03-sinusoidal.md", "lessons/03b-relative-bias.md"
+
+
+@pytest.mark.parametrize("tex, letters", [
+    ("q_m^\\top k_n / \\sqrt{d}", ["q", "k", "d"]),
+    ("\\mathrm{PE}(p,\\,2i) = \\sin(p\\,\\omega_i)", ["p", "i", "p", "\\omega"]),
+    ("e^{\\mathrm{i} m\\omega} z_q", ["z"]),  # Euler's e and the exponent are not symbols; z is
+    ("\\begin{aligned} &Q = XW_q \\\\[4pt] \\end{aligned}", ["Q", "X", "W"]),
+    ("2\\pi / \\omega_i", ["\\omega"]),
+    ("\\text{smooth}_i = \\mathit{pos} + {{ num(\"x\") }}", []),
+    ("d_{\\text{rot}} = \\mathrm{int}(d \\times \\rho)", ["d", "d", "\\rho"]),
+])
+def test_the_letters_a_formula_writes(tex, letters):
+    assert notation.letters_of(tex) == letters
+
+
+def letters_found(markdown: str, page: str = L4) -> list[str]:
+    return [f.written for f in notation.check(markdown, page)]
+
+
+def test_a_letter_with_no_row_fails_with_file_and_line():
+    [f] = notation.check("# 课\n\n一行。\n\n设 $u$ 是一个数。\n", L4)
+    assert f.line == 5 and f.written == "u" and "no row in the notation table" in str(f)
+    assert str(f).startswith("docs/lessons/04-rope.md:5: notation: 'u'")
+
+
+def test_a_letter_before_its_first_lesson_fails_and_after_it_passes():
+    page = "# 课\n\n扩展倍数 $s$。\n"
+    assert letters_found(page, L3B) == ["s"] and letters_found(page, L5) == []
+    [f] = notation.check(page, L3B)
+    assert "lessons/05-long-context.md on" in str(f)
+
+
+def test_a_letter_outside_its_pages_fails():
+    # t is YaRN's temperature, lesson 5 only: lesson 6 comes later but may not write it
+    assert letters_found("# 课\n\n温度 $t$。\n", "lessons/06-partial-nope.md") == ["t"]
+    assert letters_found("# 课\n\n温度 $t$。\n", L5) == []
+
+
+def test_the_home_page_may_write_any_row_but_no_unknown_letter():
+    assert letters_found("# 课\n\n扩展倍数 $s$，输出 $Y$。\n", "index.md") == []  # Y: lesson 1 only
+    assert letters_found("# 课\n\n一个 $u$。\n", "index.md") == ["u"]
+
+
+def test_an_english_page_is_held_to_the_same_rows_and_keeps_its_one_letter_words():
+    page = "# Lesson\n\nA head is a map, and I say $s$ is the factor; rotate q and k.\n"
+    assert letters_found(page, "lessons/03b-relative-bias.en.md") == ["s"]
+
+
+def test_prose_letters_count_but_not_inside_names_numbers_or_labels():
+    page = "# 课\n\n点「旋转 q、k」。p-RoPE 在 7M 参数、GPT-2 和表 3 的 (E) 行里都不算；单独的 u 算。\n"
+    assert letters_found(page, L4) == ["u"]
+    assert letters_found("# 课\n\n一共 {{ num(\"exp_params_m\") }}M 参数。\n", L4) == []
+
+
+def test_a_fold_and_a_mapping_block_are_not_the_main_text_but_a_preview_may_look_ahead():
+    page = "\n".join([
+        "# 课",
+        '??? note "选读：更深一层"',
+        "    设 $u$ 是一个数。",
+        "",
+        '!!! note "记号对照：论文怎么写"',
+        "    论文写 $u$。",
+        "",
+        '!!! tip "预告：第 5 课"',
+        "    扩展倍数 $s$。",
+        "",
+        "正文的 $s$。",
+    ])
+    assert [(f.line, f.written) for f in notation.check(page, L3B)] == [(11, "s")]
+
+
+def test_a_rule_and_the_letters_report_one_place_once():
+    assert letters_found("# 课\n\n角 $\\alpha$。\n", L4) == ["\\alpha"]
+
+
+def _table(tmp_path, rows: str):
+    path = tmp_path / "notation.yaml"
+    path.write_text("symbols:\n" + rows, encoding="utf-8")
+    return path
+
+
+def test_the_table_refuses_a_letter_in_two_rows_and_a_row_without_its_lesson(tmp_path):
+    two = _table(tmp_path, "  - {symbol: 'k', first: lesson1, meaning: 键, meaning_en: key}\n"
+                           "  - {symbol: 'k_n', first: lesson3, meaning: 平移, meaning_en: shift}\n")
+    with pytest.raises(ValueError, match="'k' belongs to rows 'k' and 'k_n'"):
+        notation.load(two)
+    bare = _table(tmp_path, "  - {symbol: 'k', meaning: 键, meaning_en: key}\n")
+    with pytest.raises(ValueError, match="needs 'first'"):
+        notation.load(bare)
+    wrong = _table(tmp_path, "  - {symbol: 'k', first: lesson9, meaning: 键, meaning_en: key}\n")
+    with pytest.raises(ValueError, match="'lesson9' is not a lesson key"):
+        notation.load(wrong)
+
+
+def test_each_row_is_written_and_no_row_comes_later_than_its_first_use():
+    """The table describes the course as it is: a row's ``first`` lesson is no later than the first lesson whose
+    main text writes the letter in a formula (outside previews), and every row is written somewhere; ρ is
+    written by a fact (lesson 6's paraphrase of p-RoPE), not by the lesson's own Markdown."""
+    from tools import concept_order
+
+    symbols = notation.load()[0]
+    owner = {letter: row for row in symbols for letter in row.letters}
+    order = lp.course_order()
+    first_use: dict[str, str] = {}
+    for page in lp.lesson_pages():
+        md = (lp.DOCS / page).read_text(encoding="utf-8")
+        hidden = [n for b in lp.admonitions(md) if b.folded for n in b.lines()] + sorted(concept_order.preview_lines(md))
+        text = lp.blank_lines(notation._readable(md), hidden)
+        for m in notation.MATH.finditer(text):
+            for letter in notation.letters_of(m.group(0)):
+                first_use.setdefault(owner[letter].symbol, page)
+    facts = (lp.ROOT / "posenc" / "data" / "facts_lesson6.yaml").read_text(encoding="utf-8")
+    assert "ρ" in facts
+    late = [f"{row.symbol}: first {row.first}, but written in {first_use[row.symbol]}" for row in symbols
+            if row.symbol in first_use and order.index(first_use[row.symbol]) < order.index(row.first)]
+    unused = [row.symbol for row in symbols if row.symbol not in first_use and row.symbol != "\\rho"]
+    assert not late and not unused, (late, unused)

@@ -1,4 +1,5 @@
-"""The concept-order check: a lesson names a glossary term only in or after the lesson that teaches it.
+"""The concept-order check: a lesson names a glossary term only in or after the lesson that teaches it, and its
+main path stands alone, without its folds.
 
 A learner reads the course in order (mkdocs.yml's nav: lessons 1, 2, 3, 3b, 4, 5, 6, 6b, then the results
 page, the glossary, the references). Each glossary entry (posenc/data/glossary.yaml) says in ``first``
@@ -30,6 +31,21 @@ whole course. The results page, the glossary and the references come after lesso
 term is taught by then and they pass by their place. Only Markdown pages are read (a notebook's Markdown
 cells are not: the notebooks are exercises done after their lesson).
 
+The main path stands alone (on every numbered lesson, both languages). The main path is the page without its
+folded blocks (``??? …``) and its sources section. Three findings, each with the page's file and line:
+  - a fold of no kind. Every fold is one of FOLD_KINDS, told by its title's first word (选读：…, 答案, 数字从哪来,
+    误解一：…, 记号对照：…, 预告：…; English: Optional:, Answer, Where the numbers come from, Misconception one:,
+    Notation mapping:, Preview:) or, for a reader's question, by its type (``??? question``). The home page's 怎么读
+    explains each kind and that each is safe to skip. A fold in the sources section is not on the path and needs no
+    kind;
+  - a link from the main path into a fold: to an anchor written inside a fold, or a ``<span id>`` standing just
+    before one, on this page or another lesson. The main path says what it needs; where it points at optional
+    depth, it names the 选读 in words ("推导和例子在选读里"), which a reader knows to skip;
+  - a heading with only folds under it (its own lines, before any subheading, are all folds): the main path says
+    what the section holds.
+What the main path needs (a fact an exercise or a 学完 checklist relies on) cannot be found by a pattern; these
+findings keep the shape honest, and the lessons' authors keep the facts on the path.
+
 Which words are a term. For each entry:
   - its ``term``, and each part of a term written with a gloss in full-width brackets: "RoPE（旋转位置编码）"
     gives "RoPE" and "旋转位置编码", "位置插值（PI）" gives "位置插值" and "PI";
@@ -50,6 +66,7 @@ How they match:
 
 from __future__ import annotations
 
+import posixpath
 import re
 import sys
 from dataclasses import dataclass
@@ -182,7 +199,7 @@ def page_position(page: str) -> int | None:
     return order.index(page)
 
 
-def check(markdown: str, page: str, path: Path | None = None, glossary: Path | None = None) -> list[Finding]:
+def check(markdown: str, page: str, path: Path | None = None, glossary: Path | None = None) -> list:
     """The findings on one page: ``page`` is its path under docs/ ('lessons/03-sinusoidal.md')."""
     from tools import prose_lint
 
@@ -201,10 +218,131 @@ def check(markdown: str, page: str, path: Path | None = None, glossary: Path | N
             continue
         seen.add((line, name.term))
         out.append(Finding(path, line, " ".join(written.split()), name.term, name.first))
+    if lp.lesson_key(page.replace(".en.md", ".md")):
+        out += fold_findings(markdown, page, path)
     return out
 
 
-def check_files(paths) -> list[Finding]:
+# --- the main path stands alone: folds are optional depth of a known kind ------------------------------------
+#
+# A lesson's main path is the page without its folded blocks (``??? …``): what a learner reads straight through.
+# Every fold is one of a few kinds the home page explains (docs/index.md, 怎么读), each safe to skip:
+FOLD_KINDS = (
+    # (kind, how the title starts in Chinese, on English pages); the FAQ is told by its type, ``??? question``
+    ("选读", ("选读", "Optional")),  # optional depth: proofs, sources, what real training does
+    ("答案", ("答案", "Answer")),  # an exercise's answer; the exercise is on the main path
+    ("问答", ()),  # a reader's question (``??? question "…"``), answered
+    ("数字从哪来", ("数字从哪来", "Where the numbers come from")),  # the code and sources behind a page's numbers
+    ("误解", ("误解", "Misconception")),  # a common misconception (the title) and why it is wrong
+    ("记号对照", ("记号对照", "Notation mapping")),  # a paper's or a library's notation mapped to the course's
+    ("预告", ("预告", "Preview")),  # a look ahead at a later lesson
+)
+_LINK_ANCHOR = re.compile(r"\]\((?P<page>[^)#\s]*)#(?P<anchor>[\w-]+)\)")
+_SPAN_ID = re.compile(r'^\s*<span id="(?P<id>[\w-]+)"></span>\s*$')
+_ATTR_LINE = re.compile(r"^\s*\{[^}]*\}\s*$")
+
+
+def fold_kind(block: lp.Block) -> str | None:
+    """The kind of a folded block (FOLD_KINDS), or None when its title and type name none."""
+    if block.type == "question":
+        return "问答"
+    title = block.title.strip()
+    for kind, prefixes in FOLD_KINDS:
+        # the prefix alone ("答案"), or with a colon after it or after its number ("误解四：", "Misconception four:")
+        if any(title == p or re.match(re.escape(p) + r"[^：:「“\"]{0,12}[：:]", title) for p in prefixes):
+            return kind
+    return None
+
+
+def fold_anchors(markdown: str) -> set[str]:
+    """The anchors that lead into a fold: those written inside it, and a ``<span id>`` standing just before it."""
+    lines = lp.blank_code(markdown).split("\n")
+    folds = [b for b in lp.admonitions(markdown) if b.folded]
+    inside = {n for b in folds for n in b.lines()}
+    out = set()
+    for n, line in enumerate(lines, 1):
+        if n in inside:
+            out.update(m.group(1) for m in re.finditer(r"#([\w-]+)\s*\}|id=\"([\w-]+)\"", line) if m.group(1))
+            out.update(m.group(2) for m in re.finditer(r"#([\w-]+)\s*\}|id=\"([\w-]+)\"", line) if m.group(2))
+    for b in folds:
+        n = b.start - 1
+        while n >= 1 and not lines[n - 1].strip():
+            n -= 1
+        m = _SPAN_ID.match(lines[n - 1]) if n >= 1 else None
+        if m:
+            out.add(m.group("id"))
+    return out
+
+
+@dataclass(frozen=True)
+class FoldFinding:
+    path: Path
+    line: int
+    what: str
+
+    def __str__(self) -> str:
+        rel = self.path.relative_to(ROOT).as_posix() if self.path.is_relative_to(ROOT) else str(self.path)
+        return f"{rel}:{self.line}: main path: {self.what}"
+
+
+KIND_FIX = ("start its title with a kind, " + ", ".join(f"{p[0]}…" for _, p in FOLD_KINDS if p)
+            + " (English: " + ", ".join(f"{p[1]}…" for _, p in FOLD_KINDS if p) + "), make it a ??? question, "
+            "or unfold it: every fold is a kind the home page explains, safe to skip")
+
+
+def fold_findings(markdown: str, page: str, path: Path, pages: dict[str, str] | None = None) -> list[FoldFinding]:
+    """On a lesson page: a fold of no kind; a link from the main path into a fold (of this page or another
+    lesson); a heading with only folds under it. ``pages``: other lessons' Markdown by their path under docs/
+    (read from docs/ when missing)."""
+    out = []
+    blocks = lp.admonitions(markdown)
+    folds = [b for b in blocks if b.folded]
+    sources = lp.section(markdown, "sources")
+    for b in folds:
+        if sources and b.start in sources.lines():  # the sources section is not the main path's
+            continue
+        if fold_kind(b) is None:
+            out.append(FoldFinding(path, b.start, f"the fold {b.title!r} has no kind: {KIND_FIX}"))
+    hidden = {n for b in folds for n in b.lines()}
+    if sources:
+        hidden.update(sources.lines())
+    text = lp.blank_code(markdown)
+    here = page.replace(".en.md", ".md")
+    own = fold_anchors(markdown)
+    for n, line in enumerate(text.split("\n"), 1):
+        if n in hidden:
+            continue
+        for m in _LINK_ANCHOR.finditer(line):
+            target, anchor = m.group("page"), m.group("anchor")
+            if not target:
+                inside = anchor in own
+            else:
+                other = posixpath.normpath(posixpath.join(posixpath.dirname(here), target)).replace(".en.md", ".md")
+                if not lp.lesson_key(other):
+                    continue
+                source = (pages or {}).get(other)
+                if source is None:
+                    other_path = lp.DOCS / (other.replace(".md", ".en.md") if page.endswith(".en.md") else other)
+                    source = other_path.read_text(encoding="utf-8") if other_path.exists() else ""
+                inside = anchor in fold_anchors(source)
+            if inside:
+                out.append(FoldFinding(path, n, f"the link to #{anchor} leads into a fold; the main path must not need "
+                                                "a fold: say it here, or name the 选读 in words as optional depth"))
+    lines = text.split("\n")
+    secs = lp.sections(markdown)
+    for sec in secs:
+        if sec.start in hidden or len(sec.marker) < 2:
+            continue
+        body_end = next((s.start - 1 for s in secs if sec.start < s.start <= sec.end), sec.end)
+        body = [k for k in range(sec.start + 1, body_end + 1)
+                if lines[k - 1].strip() and not _ATTR_LINE.match(lines[k - 1]) and not _SPAN_ID.match(lines[k - 1])]
+        if body and all(k in hidden for k in body):
+            out.append(FoldFinding(path, sec.start, f"the heading {sec.title!r} has only folds under it: say on the "
+                                                    "main path what the section holds, or unfold what it needs"))
+    return out
+
+
+def check_files(paths) -> list:
     return lp.check_files(paths, check)
 
 
@@ -213,7 +351,8 @@ on_page_markdown = lp.markdown_hook("mkdocs.hooks.concept_order", check)
 
 
 main = lp.command("concept order", check_files, lambda: [lp.DOCS / p for p in lp.lesson_pages()],
-                  "{n} term(s) before the lesson that teaches them (tools/concept_order.py says what counts)")
+                  "{n} place(s): a term before the lesson that teaches it, or a main path that leans on a fold "
+                  "(tools/concept_order.py says what counts)")
 
 if __name__ == "__main__":
     raise SystemExit(main())

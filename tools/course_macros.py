@@ -360,24 +360,54 @@ def timeline_markdown(here: str | None, from_page: str, render, lang: str = "zh"
                     f"What each stop solved and where it got stuck: [the timeline on the home page]({home}).")
         return "\n".join(['<div class="pe-timeline pe-timeline--line" markdown>', "", line, "", "</div>"])
     out = ['<div class="pe-timeline" markdown>', ""]
+    seen: set[str] = set()  # the glossary terms linked so far: each once, where the timeline first uses it
+
+    def body(line: str) -> str:
+        return link_glossary_terms(line, from_page, seen)
+
     for n, s in enumerate(stages, 1):
         out.append(f"{n}. {_heading(s, from_page, lang)}")
         if zh:
             if s.who:
-                out.append(f"    - 出处：{text(s.who)}")
-            out.append(f"    - 解决了：{text(s.fixed)}")
-            out.append(f"    - 卡在：{text(s.left)}")
+                out.append(body(f"    - 出处：{text(s.who)}"))
+            out.append(body(f"    - 解决了：{text(s.fixed)}"))
+            out.append(body(f"    - 卡在：{text(s.left)}"))
             if s.models:
-                out.append("    - 代表模型：" + "；".join(text(m) for m in s.models) + "。")
+                out.append(body("    - 代表模型：" + "；".join(text(m) for m in s.models) + "。"))
             continue
         if s.who:
-            out.append(f"    - {words['who']}: {text(s.who)}")
-        out.append(f"    - {words['fixed']}: {text(s.fixed)}")
-        out.append(f"    - {words['left']}: {text(s.left)}")
+            out.append(body(f"    - {words['who']}: {text(s.who)}"))
+        out.append(body(f"    - {words['fixed']}: {text(s.fixed)}"))
+        out.append(body(f"    - {words['left']}: {text(s.left)}"))
         if s.models:
-            out.append(f"    - {words['models']}: " + "; ".join(text(m) for m in s.models) + ".")
+            out.append(body(f"    - {words['models']}: " + "; ".join(text(m) for m in s.models) + "."))
     out += ["", "</div>"]
     return "\n".join(out)
+
+
+_NOT_PROSE = re.compile(r"\[[^\]\n]*\]\([^)\n]*\)|`[^`\n]+`|\$[^$\n]+\$|<[^>\n]+>")  # links, code, math, tags
+
+
+def link_glossary_terms(line: str, from_page: str, seen: set[str]) -> str:
+    """``line`` with the first use of each glossary term not yet in ``seen`` linked to its glossary entry.
+
+    The home page's timeline recaps the whole course before a newcomer has read a lesson (tools/concept_order.py
+    exempts the home page); a link to the term's entry says what it means and where it is taught. A term already
+    inside a link, code, math or a tag is left alone."""
+    from tools import concept_order
+
+    masked = _NOT_PROSE.sub(lambda m: "\0" * len(m.group(0)), line)
+    found = []
+    for _, written, name in concept_order.find_terms(masked):
+        entry = next(t for t in load_glossary() if t.term == name.term)
+        if entry.id in seen:
+            continue
+        seen.add(entry.id)
+        start = masked.index(written, found[-1][1] if found else 0)
+        found.append((start, start + len(written), entry.id))
+    for start, end, ident in reversed(found):
+        line = f"{line[:start]}[{line[start:end]}]({relative_link('glossary.md#' + ident, from_page)}){line[end:]}"
+    return line
 
 
 # --- mkdocs-macros ---------------------------------------------------------------------------------------
