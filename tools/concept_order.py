@@ -350,6 +350,34 @@ def check_files(paths) -> list:
 on_page_markdown = lp.markdown_hook("mkdocs.hooks.concept_order", check)
 
 
+_NOT_PROSE = re.compile(r"\[[^\]\n]*\]\([^)\n]*\)|`[^`\n]+`|\$[^$\n]+\$|<[^>\n]+>")  # links, code, math, tags
+
+
+def link_glossary_terms(line: str, from_page: str, seen: set[str]) -> str:
+    """``line`` with the first use of each glossary term not yet in ``seen`` linked to its glossary entry.
+
+    The home page's timeline recaps the whole course before a newcomer has read a lesson (tools/concept_order.py
+    exempts the home page); a link to the term's entry says what it means and where it is taught. A term already
+    inside a link, code, math or a tag is left alone."""
+    from tools import course_macros as cm
+
+    masked = _NOT_PROSE.sub(lambda m: "\0" * len(m.group(0)), line)
+    found = []
+    for _, written, name in find_terms(masked):
+        entry = next(t for t in cm.load_glossary() if t.term == name.term)
+        if entry.id in seen:
+            continue
+        seen.add(entry.id)
+        start = masked.index(written, found[-1][1] if found else 0)
+        found.append((start, start + len(written), entry.id))
+    for start, end, ident in reversed(found):
+        line = f"{line[:start]}[{line[start:end]}]({cm.relative_link('glossary.md#' + ident, from_page)}){line[end:]}"
+    return line
+
+
+# --- mkdocs-macros ---------------------------------------------------------------------------------------
+
+
 main = lp.command("concept order", check_files, lambda: [lp.DOCS / p for p in lp.lesson_pages()],
                   "{n} place(s): a term before the lesson that teaches it, or a main path that leans on a fold "
                   "(tools/concept_order.py says what counts)")

@@ -327,12 +327,14 @@ def _stations(numbers: list[int], lang: str = "zh") -> str:
     return f"第 {span} 站"
 
 
-def timeline_markdown(here: str | None, from_page: str, render, lang: str = "zh") -> str:
+def timeline_markdown(here: str | None, from_page: str, render, lang: str = "zh", link_terms=None) -> str:
     """The timeline for the page ``from_page`` in ``lang``: every stage in full (``here`` None: the home
     page), or, in a lesson, one line: 你在这里, the stage(s) that lesson teaches with their one-line
     summaries (``short``), and a link to the full timeline.
 
     ``render`` turns a data text's macro calls into their values (the page's Jinja environment).
+    ``link_terms(line, from_page, seen)`` links the glossary terms the full timeline uses
+    (tools/concept_order.py link_glossary_terms; passed in, since concept_order reads this module's glossary).
     """
     stages = _stages_in(lang)
     zh = lang == "zh"
@@ -363,7 +365,7 @@ def timeline_markdown(here: str | None, from_page: str, render, lang: str = "zh"
     seen: set[str] = set()  # the glossary terms linked so far: each once, where the timeline first uses it
 
     def body(line: str) -> str:
-        return link_glossary_terms(line, from_page, seen)
+        return link_terms(line, from_page, seen) if link_terms else line
 
     for n, s in enumerate(stages, 1):
         out.append(f"{n}. {_heading(s, from_page, lang)}")
@@ -385,35 +387,7 @@ def timeline_markdown(here: str | None, from_page: str, render, lang: str = "zh"
     return "\n".join(out)
 
 
-_NOT_PROSE = re.compile(r"\[[^\]\n]*\]\([^)\n]*\)|`[^`\n]+`|\$[^$\n]+\$|<[^>\n]+>")  # links, code, math, tags
-
-
-def link_glossary_terms(line: str, from_page: str, seen: set[str]) -> str:
-    """``line`` with the first use of each glossary term not yet in ``seen`` linked to its glossary entry.
-
-    The home page's timeline recaps the whole course before a newcomer has read a lesson (tools/concept_order.py
-    exempts the home page); a link to the term's entry says what it means and where it is taught. A term already
-    inside a link, code, math or a tag is left alone."""
-    from tools import concept_order
-
-    masked = _NOT_PROSE.sub(lambda m: "\0" * len(m.group(0)), line)
-    found = []
-    for _, written, name in concept_order.find_terms(masked):
-        entry = next(t for t in load_glossary() if t.term == name.term)
-        if entry.id in seen:
-            continue
-        seen.add(entry.id)
-        start = masked.index(written, found[-1][1] if found else 0)
-        found.append((start, start + len(written), entry.id))
-    for start, end, ident in reversed(found):
-        line = f"{line[:start]}[{line[start:end]}]({relative_link('glossary.md#' + ident, from_page)}){line[end:]}"
-    return line
-
-
-# --- mkdocs-macros ---------------------------------------------------------------------------------------
-
-
-def register(env) -> None:
+def register(env, link_terms=None) -> None:
     """Add {{ glossary() }} and {{ timeline(…) }} to the macros (call from tools/macros.py define_env)."""
 
     def render(text: str) -> str:
@@ -430,4 +404,4 @@ def register(env) -> None:
     @env.macro
     def timeline(here: str | None = None) -> str:
         """The timeline (posenc/data/timeline.yaml): every stage in full, or a lesson's one line with 你在这里."""
-        return timeline_markdown(here, env.page.file.src_uri, render, source_language(env.page.file.src_uri))
+        return timeline_markdown(here, env.page.file.src_uri, render, source_language(env.page.file.src_uri), link_terms)

@@ -228,10 +228,10 @@ def define_env(env):
         """The three verification tags, each as the page shows it, with what it means (posenc.facts.TAGS)."""
         return tag_legend_markdown(lang())
 
-    from tools import course_macros  # {{ glossary() }} and {{ timeline(…) }}
+    from tools import concept_order, course_macros  # {{ glossary() }} and {{ timeline(…) }}
     from tools import notation, reading_time
 
-    course_macros.register(env)
+    course_macros.register(env, concept_order.link_glossary_terms)
     reading_time.register(env)
     notation.register(env)
 
