@@ -8,7 +8,7 @@ PYTHON ?= python3
 export NO_MKDOCS_2_WARNING := 1
 # The site generator: ProperDocs, the maintained fork of MkDocs 1.x, reading mkdocs.yml. Run as a module
 # (`python -m`), which puts the repository on the import path; its console script does not, and the hooks
-# import posenc (README, "Maintenance").
+# import posenc (MAINTAINING.md, "Maintenance").
 SITEGEN := $(PY) -m properdocs
 SITECONFIG := -f mkdocs.yml
 # Node.js and npm are the lock's (tools/install_venv.sh links them into the virtualenv): one exact
@@ -41,7 +41,7 @@ node_modules/.installed: package.json package-lock.json | $(VENV)/.installed  # 
 	@touch $@
 
 # Rebuilds on every save under docs/, posenc/, figures_src/ and tools/, importing changed code again
-# and drawing figures in a fresh process, so it serves what a clean build would (README: make serve).
+# and drawing figures in a fresh process, so it serves what a clean build would (CONTRIBUTING.md: make serve).
 serve: setup
 	$(SITEGEN) serve $(SITECONFIG) -a 127.0.0.1:8000
 
@@ -55,7 +55,7 @@ build: setup
 # Two pytest-xdist workers, whole files to one worker (module fixtures stay shared); the site is built
 # once for both, in the background while the other tests run; tests/conftest.py orders the files and
 # pyproject's addopts keeps that order (--no-loadscope-reorder). Its time in a fresh clone on 2 cores is in
-# the README.
+# MAINTAINING.md.
 test: setup
 	$(PY) -m pytest -n 2 --dist loadfile
 

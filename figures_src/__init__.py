@@ -26,7 +26,7 @@ from its section of the label tables, ``figures_src/labels/zh.yaml`` and ``figur
 ``T(key, **values)`` is the text in the language being drawn, with ``{name}`` fields filled in;
 ``num(name)`` is a registered quantity as that language prints it. A module with a section in
 ``labels/en.yaml`` is drawn in both languages; the others are drawn once and the English site shows
-the Chinese drawing, until they are converted (README: "How to change a lesson in both languages").
+the Chinese drawing, until they are converted (CONTRIBUTING.md: "How to change a lesson in both languages").
 """
 
 from __future__ import annotations

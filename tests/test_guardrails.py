@@ -1,4 +1,4 @@
-"""Author guardrails, each shown failing the way README describes, on copies of the project (slow: builds).
+"""Author guardrails, each shown failing the way CONTRIBUTING.md describes, on copies of the project (slow: builds).
 
 - the guards run inside `mkdocs build --strict` and fail it with or without -q, naming the place: a typed
   number (the prose lint, with the page's file and line), an unknown name in a macro, a stale notebook, a

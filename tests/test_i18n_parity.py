@@ -3,7 +3,7 @@ the same macro calls in each lesson, and nothing Chinese left in what the Englis
 
 Each test lists what a change left undone (a page, a notebook, a figure module or a widget with no English,
 a quantity or a fact whose English text is Chinese, sections or macro calls that differ between the
-editions). They are cheap (source files only, no build). The README's "How to change a lesson in both
+editions). They are cheap (source files only, no build). CONTRIBUTING.md's "How to change a lesson in both
 languages" says how to clear each line.
 """
 
@@ -96,7 +96,7 @@ def test_every_figure_module_is_drawn_in_english():
     modules = sorted({spec.module.rpartition(".")[2] for spec in build.load_all().values()})
     missing = [m for m in modules if not _labels.converted(m)]
     assert not missing, (f"{len(missing)} figure module(s) still drawn in Chinese on the English site (give each a section "
-                         "in figures_src/labels/zh.yaml and en.yaml, README):\n  " + "\n  ".join(f"figures_src/{m}.py" for m in missing))
+                         "in figures_src/labels/zh.yaml and en.yaml, CONTRIBUTING.md):\n  " + "\n  ".join(f"figures_src/{m}.py" for m in missing))
 
 
 def test_every_widget_speaks_the_page_language():

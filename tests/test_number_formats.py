@@ -4,7 +4,7 @@ Two kinds of expectation, neither taken from the format specs under test:
 
 * spot values from facts.md (checked there with plain Python) as the page must show them;
 * the course's conventions for every registered number: amounts of 1,000 or more are grouped
-  with commas (README: "," → 786,432, ",.0f" → 19,869), a printed number reads back as the
+  with commas (CONTRIBUTING.md: "," → 786,432, ",.0f" → 19,869), a printed number reads back as the
   value rounded to the digits it shows, and a negative number uses the minus sign "−".
 
 A format spec that loses its "," (19,869 printed as 19869) fails here in seconds instead of

@@ -63,7 +63,7 @@ def _():
 
 
 def test_a_second_registration_names_both_places(tmp_path):
-    """The README's pattern names every function ``_``: the check must not compare function names."""
+    """CONTRIBUTING.md's pattern names every function ``_``: the check must not compare function names."""
     first, second = tmp_path / "lesson_a.py", tmp_path / "lesson_b.py"
     first.write_text(DOCUMENTED_PATTERN, encoding="utf-8")
     second.write_text("# another lesson\n\n" + DOCUMENTED_PATTERN, encoding="utf-8")

@@ -28,7 +28,7 @@ def test_prose_is_read_at_the_documented_rates():
     assert seconds(CJK * 30) == pytest.approx(300 * 60 / rt.CJK_PER_MIN)
     assert seconds("word " * 200) == pytest.approx(200 * 60 / rt.LATIN_WORDS_PER_MIN)
     assert seconds("，。！？「」（）——") == 0  # punctuation is not read
-    assert (rt.CJK_PER_MIN, rt.LATIN_WORDS_PER_MIN) == (300, 200)  # the README states these
+    assert (rt.CJK_PER_MIN, rt.LATIN_WORDS_PER_MIN) == (300, 200)  # CONTRIBUTING.md states these
 
 
 def test_formulas_tables_figures_widgets_and_code_have_fixed_costs():

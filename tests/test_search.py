@@ -135,7 +135,7 @@ def test_the_served_search_worker_cuts_a_query_to_its_end(site_dir):
 # ---- each language's own index (tools/i18n.py) ------------------------------------------------------
 
 # English query → the English page that should come first. Until the English lessons exist the table holds
-# the pages that are English now; the translators add each lesson's key terms (README, "How to change a lesson
+# the pages that are English now; the translators add each lesson's key terms (CONTRIBUTING.md, "How to change a lesson
 # in both languages"). "intervals" and "thresholds" are not the words the page uses ("interval", "threshold"):
 # the English index stems, the Chinese one does not.
 ENGLISH_QUERY_TABLE = {

@@ -6,7 +6,7 @@ First, pyproject.toml's direct pins (`name==version`) are taken into the lock: p
 source for them, and what Dependabot updates (torch keeps the lock's +cpu label). Every package but torch gets the sha256 of every file PyPI serves for its pinned version
 (`uv pip compile --no-deps --generate-hashes`). torch, pinned as its CPU build (torch==X+cpu), gets
 the +cpu wheels for the Pythons pyproject.toml allows from the torch page of PyTorch's CPU index
-(the sha256 in each link), plus PyPI's macOS arm64 wheels of X (macOS has no +cpu build; README,
+(the sha256 in each link), plus PyPI's macOS arm64 wheels of X (macOS has no +cpu build; MAINTAINING.md,
 "Installing elsewhere"). Then the lock must be closed: resolved with dependencies, the pins give
 the same set of packages; a dependency the lock lacks is named (add it with its version, run again).
 Needs the network (PyPI and PyTorch's index) and uv (.venv/bin/uv after `make setup`, or POSENC_UV=PATH).

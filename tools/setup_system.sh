@@ -26,8 +26,8 @@ if [ ${#missing[@]} -eq 0 ]; then
   echo "setup: system packages present"
   exit 0
 fi
-# These come from whatever the distribution's archive serves today: they are not pinned (README, "Two
-# commands"). Print the versions installed, so that a log says what a run used.
+# These come from whatever the distribution's archive serves today: they are not pinned (MAINTAINING.md,
+# "Setup"). Print the versions installed, so that a log says what a run used.
 echo "setup: installing ${missing[*]} from the distribution's archive (versions not pinned)"
 $SUDO apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,6 +1,6 @@
 """The command line that builds or serves the site, for the scripts and tests that run it.
 
-The generator is ProperDocs, the maintained fork of MkDocs 1.x, reading mkdocs.yml (README, "Maintenance").
+The generator is ProperDocs, the maintained fork of MkDocs 1.x, reading mkdocs.yml (MAINTAINING.md, "Maintenance").
 It runs as a module, `python -m properdocs`: that puts the working folder on the import path, and the hooks
 import posenc; its console script does not. `-f mkdocs.yml` names the config, so ProperDocs does not suggest
 renaming it. The Makefile spells the same command out.

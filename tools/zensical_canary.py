@@ -1,4 +1,4 @@
-"""Zensical canary: how far the newest Zensical gets with this site today (README, "Maintenance").
+"""Zensical canary: how far the newest Zensical gets with this site today (MAINTAINING.md, "Maintenance").
 
     python -m tools.zensical_canary [--reference site] [--out zensical-canary] [--tries 3]
 
@@ -38,7 +38,7 @@ PACKAGE = "zensical"
 # One Chinese lesson with widgets and many formulas, one that quotes the experiment, one English page.
 THREE_LESSONS = ("lessons/01-order-blind/index.html", "lessons/04-rope/index.html", "en/lessons/05-long-context/index.html")
 # Steps that make part of the site without any generator (before or after `zensical build`), as
-# (name, command run in the copy, "pre" or "post"). Empty until the hooks move out (README, "Maintenance").
+# (name, command run in the copy, "pre" or "post"). Empty until the hooks move out (MAINTAINING.md, "Maintenance").
 GENERATOR_NEUTRAL_STEPS: tuple[tuple[str, tuple[str, ...], str], ...] = ()
 COPY_IGNORE = shutil.ignore_patterns(".venv", "site", "node_modules", ".cache", ".git", "__pycache__", ".hypothesis",
                                      ".pytest_cache", "experiment_runs", "zensical-canary")

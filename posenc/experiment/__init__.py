@@ -42,7 +42,7 @@ one thread per process (each unit records its CPU seconds; the file sums them):
     --preset full, one extension unit          ≈3.7 CPU-min (3.5–3.8)
     --preset full --seeds 3 (36 units)         3.5 CPU-hours: 1 h 52 min 34 s wall with --jobs 2 (2026-12-03)
     --preset full --seeds 16, one H200 GPU     535 s for 173 units with --jobs 14, 107 s for the other 19 (2026-12-04)
-    --preset quick (12 units, --jobs 2)        4 min 6 s wall on an idle machine (README)
+    --preset quick (12 units, --jobs 2)        4 min 6 s wall on an idle machine (CONTRIBUTING.md)
     verify                                     ≈20 s (hashes, self-consistency, the first 2 steps of each method)
     verify --deep                              + one RoPE model re-trained and the first extension steps
 
