@@ -13,7 +13,7 @@ import numpy as np
 
 from figures_src import cell_values, colorbar, figure, heatmap, language, num, texts
 from figures_src._style import MIN_TEXT_PT, PHONE_MAX_WIDTH_IN
-from posenc import clock, sinusoidal
+from posenc import clock, sinusoidal, tokenize
 from posenc import examples as ex
 from posenc.formatting import format_value
 
@@ -96,13 +96,13 @@ def sin_encoding_bars(fig, theme):
 
 @figure(
     "sin_heatmap_shift",
-    alt=lambda: T("alt.sin_heatmap_shift", n=num("l1_main_len"), sentence=ex.SENTENCE, shift=num("sin_shift"),
+    alt=lambda: T("alt.sin_heatmap_shift", n=num("l1_main_len"), sentence=tokenize.join(ex.texts(language()).sentence), shift=num("sin_shift"),
                   diff=num("sin_shift_max_diff")),
     caption=lambda: T("caption.sin_heatmap_shift", shift=num("sin_shift"), diff=num("sin_shift_max_diff")),
     size=(W, 8.4),
 )
 def sin_heatmap_shift(fig, theme):
-    chars = list(ex.SENTENCE)
+    chars = tokenize.tokens(ex.texts(language()).sentence)  # the drawn edition's sentence
     n = len(chars)
     starts = (0, ex.SHIFT)
     mats = [sinusoidal.dot_matrix(np.arange(n) + s, ex.SIN_DIM) for s in starts]
