@@ -21,9 +21,9 @@ T = texts(__name__)  # every word these figures draw: figures_src/labels/<lang>.
 FS = MIN_TEXT_PT  # every label in these figures
 W = PHONE_MAX_WIDTH_IN
 
-# The example sentence is Chinese data (posenc.examples.SENTENCE): the Chinese heat map labels each token
-# with its character and position, the English one with its position only, since an English figure draws
-# no CJK character (figures_src/_style.py). So these texts fill different fields in the two tables.
+# Each edition draws its own example sentence (posenc.examples.texts): the Chinese heat map labels each token
+# with its character and position, the English one with its position only. So these texts fill different
+# fields in the two tables.
 FIELDS_MAY_DIFFER = ("col_label", "row_label", "alt.sin_heatmap_shift")
 
 
