@@ -330,27 +330,23 @@ def _join(text) -> str:
     return join(text)
 
 
-def _lang_of(t: TextExamples) -> str:
-    return next(lang for lang, v in TEXTS.items() if v is t)
-
-
-def _per_language(text_of):
-    """A widget default written in each edition's words (its own text examples): the widget() macro writes the
-    page's language's."""
+def _per_language(value_of):
+    """A widget default taken from each edition's own text examples, ``value_of(lang)``: the widget() macro writes
+    the page's language's."""
     from .formatting import PerLanguage
 
-    return PerLanguage(**{lang: text_of(t) for lang, t in TEXTS.items()})
+    return PerLanguage(**{lang: value_of(lang) for lang in TEXTS})
 
 
 WIDGET_DEFAULTS: dict[str, dict] = {
     "sin-clock": {"d": SIN_DIM, "base": DEFAULT_BASE, "position": NEAR_POSITION, "presets": list(encoding_positions())},
     "sin-dot": {"d": SIN_DIM, "base": DEFAULT_BASE, "max": MAX_DISTANCE, "position": DOT_STARTS[0],
                 "presets": list(DOT_STARTS), "k": DOT_K},
-    "sin-heatmap": {"sentence": _per_language(lambda t: _join(t.sentence)), "shift": SHIFT, "d": SIN_DIM,
+    "sin-heatmap": {"sentence": _per_language(lambda lang: _join(texts(lang).sentence)), "shift": SHIFT, "d": SIN_DIM,
                     "base": DEFAULT_BASE, "start": 0},
-    "swap-attention": {"sentence": _per_language(lambda t: _join(t.swap_main[0])), "swap_i": _per_language(lambda t: t.swap_main[1]),
-                       "swap_j": _per_language(lambda t: t.swap_main[2]), "d": ATTN_D, "seed": ATTN_SEED,
-                       "presets": _per_language(lambda t: swap_presets(_lang_of(t))), "head": ""},
+    "swap-attention": {"sentence": _per_language(lambda lang: _join(texts(lang).swap_main[0])), "swap_i": _per_language(lambda lang: texts(lang).swap_main[1]),
+                       "swap_j": _per_language(lambda lang: texts(lang).swap_main[2]), "d": ATTN_D, "seed": ATTN_SEED,
+                       "presets": _per_language(swap_presets), "head": ""},
     "rope-pair": {"d": L4_DIM, "base": DEFAULT_BASE, "pair": PAIR_INDEX, "m": PAIR_M, "n": PAIR_N, "shift": SHIFT,
                   "q": list(PAIR_Q), "k": list(PAIR_K)},
     "scaling-explorer": {"model": SCALING_MODEL, "method": SCALING_METHOD, "factor": 0, "models": ""},
