@@ -11,15 +11,15 @@ import numpy as np
 from figures_src import colorbar, figure, heatmap, language, num, texts
 from posenc import attention as at
 from posenc import examples as ex
+from posenc import tokenize
 
 T = texts(__name__)
 TICK = 9  # pt: the phone rule's smallest text
 
 
-def _tokens(text: str) -> list[str]:
-    """The tokens as the language being drawn writes them: the characters, or the English edition's word for
-    each (posenc/examples.py ENGLISH_TOKENS); the numbers drawn are the characters' either way."""
-    return list(text) if language() == "zh" else ex.english_tokens(text)
+def _tokens(text) -> list[str]:
+    """The tokens of one of the drawn language's examples: characters (Chinese) or words (English)."""
+    return tokenize.tokens(text)
 
 
 def _sentence(text: str) -> str:
@@ -36,12 +36,12 @@ def _nums(*names: str) -> dict[str, str]:
 
 
 def _swap(positions: bool) -> at.Swap:
-    text, i, j = ex.SWAP_MAIN
+    text, i, j = ex.texts(language()).swap_main  # the drawn edition's own sentence
     return at.swap_experiment(text, i, j, at.make_head(ex.ATTN_D, ex.ATTN_SEED), ex.ATTN_SEED, positions)
 
 
 def _causal() -> at.Swap:
-    text, i, j = ex.CAUSAL
+    text, i, j = ex.texts(language()).causal
     return at.swap_experiment(text, i, j, at.make_head(ex.ATTN_D, ex.ATTN_SEED), ex.ATTN_SEED, causal=True)
 
 

@@ -13,7 +13,7 @@ import numpy as np
 
 from figures_src import cell_values, colorbar, figure, heatmap, language, num, texts
 from figures_src._style import MIN_TEXT_PT, PHONE_MAX_WIDTH_IN
-from posenc import clock, sinusoidal
+from posenc import clock, sinusoidal, tokenize
 from posenc import examples as ex
 from posenc.formatting import format_value
 
@@ -21,9 +21,9 @@ T = texts(__name__)  # every word these figures draw: figures_src/labels/<lang>.
 FS = MIN_TEXT_PT  # every label in these figures
 W = PHONE_MAX_WIDTH_IN
 
-# The example sentence is Chinese data (posenc.examples.SENTENCE): the Chinese heat map labels each token
-# with its character and position, the English one with its position only, since an English figure draws
-# no CJK character (figures_src/_style.py). So these texts fill different fields in the two tables.
+# Each edition draws its own example sentence (posenc.examples.texts): the Chinese heat map labels each token
+# with its character and position, the English one with its position only. So these texts fill different
+# fields in the two tables.
 FIELDS_MAY_DIFFER = ("col_label", "row_label", "alt.sin_heatmap_shift")
 
 
@@ -96,13 +96,13 @@ def sin_encoding_bars(fig, theme):
 
 @figure(
     "sin_heatmap_shift",
-    alt=lambda: T("alt.sin_heatmap_shift", n=num("l1_main_len"), sentence=ex.SENTENCE, shift=num("sin_shift"),
+    alt=lambda: T("alt.sin_heatmap_shift", n=num("l1_main_len"), sentence=tokenize.join(ex.texts(language()).sentence), shift=num("sin_shift"),
                   diff=num("sin_shift_max_diff")),
     caption=lambda: T("caption.sin_heatmap_shift", shift=num("sin_shift"), diff=num("sin_shift_max_diff")),
     size=(W, 8.4),
 )
 def sin_heatmap_shift(fig, theme):
-    chars = list(ex.SENTENCE)
+    chars = tokenize.tokens(ex.texts(language()).sentence)  # the drawn edition's sentence
     n = len(chars)
     starts = (0, ex.SHIFT)
     mats = [sinusoidal.dot_matrix(np.arange(n) + s, ex.SIN_DIM) for s in starts]

@@ -15,15 +15,16 @@ import numpy as np
 from figures_src import cell_values, colorbar, figure, heatmap, language, num, texts
 from posenc import configs, relative
 from posenc import examples as ex
+from posenc import tokenize
 from posenc.quantities import value
 
 T = texts(__name__)  # every word these figures draw: figures_src/labels/<lang>.yaml, section lesson3b
 
 
-def _tokens(text: str) -> list[str]:
-    """The example's tokens as the figure's language writes them: the characters, or in English each character
-    as lesson 1's English edition writes it (posenc.examples.ENGLISH_TOKENS); the weights are the same either way."""
-    return list(text) if language() == "zh" else ex.english_tokens(text)
+def _sentence() -> tuple:
+    """The drawn language's example sentence (posenc.examples.texts) and its tokens: characters, or English words."""
+    text = ex.texts(language()).sentence
+    return text, tokenize.tokens(text)
 
 # The widgets' starting values, read by tests/browser/test_widgets.py (keep these names).
 ALIBI_HEADS, ALIBI_HEAD, ALIBI_DISTANCE, ALIBI_SPAN, ALIBI_FACTOR = (
@@ -77,7 +78,7 @@ def _text(key: str, **values) -> str:
     model settings, the example sentence, and ``values``."""
     mpt, bloom = configs.load("mpt_7b"), configs.load("bloom_176b")
     return T(key, **{n: num(n) for n in QUOTED}, num_buckets=T5_NUM_BUCKETS, max_distance=T5_MAX_DISTANCE,
-             mpt_heads=mpt["heads"], bloom_heads=bloom["heads"], context=f"{mpt['context']:,}", sentence=(ex.SENTENCE if language() == "zh" else " ".join(_tokens(ex.SENTENCE))),
+             mpt_heads=mpt["heads"], bloom_heads=bloom["heads"], context=f"{mpt['context']:,}", sentence=tokenize.join(_sentence()[0]),
              **values)
 
 
@@ -164,8 +165,9 @@ def t5_bucket_staircase(fig, theme):
 
 
 def _sentence_weights():
-    n = len(ex.SENTENCE)
-    scores = relative.content_scores(ex.SENTENCE, ex.ATTN_D, ex.ATTN_SEED)
+    text, tokens = _sentence()
+    n = len(tokens)
+    scores = relative.content_scores(text, ex.ATTN_D, ex.ATTN_SEED)
     bias = relative.alibi_causal_bias_at(ex.ALIBI_HEADS, np.arange(n))[ex.ALIBI_SENTENCE_HEAD - 1]
     return relative.biased_weights(scores, relative.causal_bias(n)), relative.biased_weights(scores, bias)
 
@@ -177,7 +179,7 @@ def _sentence_weights():
     size=(WIDTH, 7.4),
 )
 def alibi_sentence_weights(fig, theme):
-    chars = _tokens(ex.SENTENCE)
+    chars = _sentence()[1]
     n = len(chars)
     causal = np.tril(np.ones((n, n), dtype=bool))
     axes = fig.subplots(2, 1, gridspec_kw={"hspace": 0.45})

@@ -12,9 +12,9 @@ import matplotlib.lines
 import matplotlib.patches
 import numpy as np
 
-from figures_src import colorbar, figure, heatmap, num, texts
+from figures_src import colorbar, figure, heatmap, language, num, texts
 from figures_src._style import MIN_TEXT_PT, PHONE_MAX_WIDTH_IN
-from posenc import configs, relative, rope, shift
+from posenc import configs, relative, rope, shift, tokenize
 from posenc import examples as ex
 from posenc.formatting import format_value
 from posenc.quantities.lesson4 import why_rope_demo
@@ -110,15 +110,16 @@ METHOD_MAX = {"input": "l4_shift_input_max_diff", "qk": "l4_shift_qk_max_diff", 
 @figure(
     "rope_shift_scores",
     alt=lambda: T(
-        "alt.rope_shift_scores", len=num("l1_main_len"), sentence=ex.SENTENCE, shift=num("sin_shift"),
+        "alt.rope_shift_scores", len=num("l1_main_len"), sentence=tokenize.join(ex.texts(language()).sentence), shift=num("sin_shift"),
         input=num("l4_shift_input_max_diff"), qk=num("l4_shift_qk_max_diff"), rope=num("l4_shift_rope_max_diff"),
     ),
     caption=lambda: T("caption.rope_shift_scores", shift=num("sin_shift"), d=num("l4_dim"), seed=num("l4_seed")),
     size=(W, 10.0),
 )
 def rope_shift_scores(fig, theme):
-    ticks = [T("token", char=c, i=i) for i, c in enumerate(ex.SENTENCE)]  # its characters (zh), its positions (en)
-    diffs = {m: shift.score_changes(ex.SENTENCE, ex.SHIFT, m, ex.L4_DIM, ex.L4_SEED) for m in shift.METHODS}
+    text = ex.texts(language()).sentence  # the drawn edition's sentence, as its prose numbers
+    ticks = [T("token", char=c, i=i) for i, c in enumerate(tokenize.tokens(text))]  # its characters (zh), its positions (en)
+    diffs = {m: shift.score_changes(text, ex.SHIFT, m, ex.L4_DIM, ex.L4_SEED) for m in shift.METHODS}
     hi = max(float(d.max()) for d in diffs.values())
     axes = fig.subplots(len(shift.METHODS), 1, gridspec_kw={"hspace": 0.3})
     for ax, (method, d) in zip(axes, diffs.items()):

@@ -12,7 +12,7 @@ import matplotlib.patches
 import numpy as np
 
 from figures_src import figure, language, num, texts
-from posenc import configs, hybrid, mla
+from posenc import configs, hybrid, mla, tokenize
 from posenc import examples as ex
 
 T = texts(__name__)  # every word these figures draw: figures_src/labels/<lang>.yaml, section lesson6
@@ -213,10 +213,9 @@ def mla_cache(fig, theme):
 # --- NoPE: the causal counter -----------------------------------------------------------------------------------
 
 
-def _tokens(text: str) -> list[str]:
-    """The example's tokens as the language being drawn writes them: its characters, or the English edition's word
-    for each (posenc/examples.py ENGLISH_TOKENS, as lesson 1's figures); what the bars show is the same either way."""
-    return list(text) if language() == "zh" else ex.english_tokens(text)
+def _tokens() -> list[str]:
+    """The drawn language's example sentence as tokens (posenc.examples.texts): characters, or English words."""
+    return tokenize.tokens(ex.texts(language()).sentence)
 
 
 @figure(
@@ -229,13 +228,13 @@ def _tokens(text: str) -> list[str]:
 )
 def nope_counter(fig, theme):
     top, bottom = fig.subplots(2, 1)
-    n = len(ex.SENTENCE)
+    n = len(_tokens())
     t = np.arange(n)
     causal = hybrid.causal_counter(n)
     bidir = hybrid.causal_counter(n, causal=False)
     top.bar(t - 0.2, causal, width=0.4, color=theme.series[0], label=T("causal_mask"))
     top.bar(t + 0.2, bidir, width=0.4, color=theme.series[1], label=T("no_mask"))
-    top.set_xticks(t, [T("token_tick", token=c, i=i) for i, c in enumerate(_tokens(ex.SENTENCE))])
+    top.set_xticks(t, [T("token_tick", token=c, i=i) for i, c in enumerate(_tokens())])
     top.set_ylabel(T("marker_share"), fontsize=FONT)
     top.legend(fontsize=FONT)
     top.grid(True, axis="y")

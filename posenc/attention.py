@@ -199,11 +199,13 @@ def permutation_matrix(perm) -> np.ndarray:
     return m
 
 
-def permute_text(text: str, perm) -> str:
-    """The characters of ``text`` rearranged by ``perm`` (the same rule as X[perm])."""
+def permute_text(text, perm):
+    """The tokens of ``text`` rearranged by ``perm`` (the same rule as X[perm]): a str of characters, or a
+    tuple of words, as ``text`` was."""
     chars = tokenize.tokens(text)
     p = check_permutation(perm, len(chars))
-    return "".join(chars[i] for i in p)
+    moved = [chars[i] for i in p]
+    return tuple(moved) if isinstance(text, (tuple, list)) else "".join(moved)
 
 
 def matched_difference(out_a, out_b, perm) -> float:

@@ -29,9 +29,12 @@ from .sinusoidal import DEFAULT_BASE
 
 # === the whole course ================================================================================
 
-# The course's example sentence: one character = one token. Lesson 1 swaps two of its
-# characters, lesson 3 shifts it along the positions, lesson 4 shifts it inside attention,
-# lesson 6 counts its tokens without positions.
+# The course's text examples, one set per edition (TEXTS below). Lesson 1 swaps two tokens of SENTENCE,
+# lesson 3 shifts it along the positions, lesson 4 shifts it inside attention, lesson 6 counts its tokens
+# without positions. The Chinese edition's texts are str, one character = one token; the English edition's are
+# tuples of words, one word (or punctuation mark) = one token (posenc.tokenize), so each edition's numbers are
+# computed from its own sentence. Both editions' pages make the same macro calls, so an English text has as many
+# tokens as its Chinese counterpart, and its swaps keep the same tokens (tests/test_examples.py).
 SENTENCE = "小明打了小王"
 
 
@@ -72,7 +75,7 @@ ATTN_D = 8  # the demo head's width: small enough to print every number of a tok
 ATTN_SEED = 7  # seed of W_q, W_k, W_v and of the token vectors
 SECOND_LAYER_SEED = ATTN_SEED + 1  # the second layer of the two-layer causal example
 
-# (sentence, i, j): the sentences whose characters at positions i and j are swapped.
+# (sentence, i, j): the sentences whose tokens at positions i and j are swapped.
 SWAP_MAIN = (SENTENCE, 1, 5)  # 小明打了小王 → 小王打了小明
 SHORT_SENTENCE = "猫吃鱼"  # also lesson 3's walk-through and the home page's opening question
 SWAP_SHORT = (SHORT_SENTENCE, 0, 2)  # 猫吃鱼 → 鱼吃猫
@@ -83,28 +86,56 @@ PACKED = BATCH  # the packing deep dive: the same two sentences laid end to end 
 MHA_HEADS = 2  # the multi-head layer splits the ATTN_D-wide rows into this many heads (seeded with ATTN_SEED)
 MIX_ROW = 0  # the token of SENTENCE whose vector is changed to see which layers mix tokens …
 MIX_CHAR = "老"  # … into this character's vector
+REL_A, REL_B = "小明", "小王"  # lesson 3: the two people of SENTENCE whose distance stays when the sentence moves
+
+Text = "str | tuple[str, ...]"  # a str of characters (Chinese) or a tuple of words (English): posenc.tokenize
 
 
-# The English edition shows lesson 1's examples token for token: each character as an English word (names
-# and the particle 了 in pinyin). The tokens, their IDs and every number stay those of the Chinese
-# characters; only the way a character is written changes. A character of the examples that this table
-# lacks is an error when an English page asks for it (english_tokens).
-ENGLISH_TOKENS = {"小": "Xiao", "明": "Ming", "打": "hit", "了": "le", "王": "Wang",
-                  "猫": "cat", "吃": "eats", "鱼": "fish", "老": "Lao"}
+@dataclass(frozen=True)
+class TextExamples:
+    """One edition's text examples: the same roles in each language (the Chinese ones are the constants above)."""
+
+    sentence: Text  # the course's sentence, with a repeated token
+    swap_main: tuple  # (sentence, i, j): swapping tokens i and j reverses who does what
+    short_sentence: Text  # the short pair of lesson 1, lesson 3's walk-through, the home page's question
+    swap_short: tuple
+    causal: tuple  # the causal-mask example: its last token sees the same set of tokens in both orders
+    batch: tuple  # the padded batch, the short sentence first (it is the one padded); also the packed row
+    mix_token: Text  # what token MIX_ROW of the sentence is changed into (lesson 1's multi-head section)
+    rel_a: Text  # lesson 3: two words of the sentence whose distance stays when the sentence moves
+    rel_b: Text
+
+    @property
+    def packed(self) -> tuple:
+        return self.batch
 
 
-def english_tokens(text: str) -> list[str]:
-    """Each character of ``text`` as the English edition writes it (ENGLISH_TOKENS), in order."""
-    missing = sorted({ch for ch in text if ch not in ENGLISH_TOKENS})
-    if missing:
-        raise ValueError(f"posenc/examples.py ENGLISH_TOKENS has no English word for {', '.join(map(repr, missing))} "
-                         f"(in the example {text!r}): add one for each character of lesson 1's examples")
-    return [ENGLISH_TOKENS[ch] for ch in text]
+# The English edition's examples, one word (or punctuation mark) per token: "the dog bit the man ." and
+# "the man bit the dog ." are the same six tokens, "the" twice, and mean opposite things.
+_EN_SENTENCE = ("the", "dog", "bit", "the", "man", ".")
+_EN_SHORT = ("cats", "eat", "fish")
+TEXTS = {
+    "zh": TextExamples(sentence=SENTENCE, swap_main=SWAP_MAIN, short_sentence=SHORT_SENTENCE, swap_short=SWAP_SHORT,
+                       causal=CAUSAL, batch=BATCH, mix_token=MIX_CHAR, rel_a=REL_A, rel_b=REL_B),
+    "en": TextExamples(sentence=_EN_SENTENCE, swap_main=(_EN_SENTENCE, 1, 4), short_sentence=_EN_SHORT,
+                       swap_short=(_EN_SHORT, 0, 2), causal=(("cats", "eat", "fish", "."), 0, 2),
+                       batch=(_EN_SHORT, _EN_SENTENCE), mix_token=("a",), rel_a=("dog",), rel_b=("man",)),
+}
 
 
-def swap_presets() -> str:
-    """The swap widget's preset sentences, "text:i:j,text:i:j"."""
-    return ",".join(f"{text}:{i}:{j}" for text, i, j in (SWAP_MAIN, SWAP_SHORT))
+def texts(lang: str) -> TextExamples:
+    """The text examples of the ``lang`` edition ("zh" or "en")."""
+    if lang not in TEXTS:
+        raise ValueError(f"no text examples for language {lang!r}; posenc/examples.py TEXTS has {', '.join(TEXTS)}")
+    return TEXTS[lang]
+
+
+def swap_presets(lang: str = "zh") -> str:
+    """The swap widget's preset sentences in ``lang``, "text:i:j,text:i:j" (an English text's words joined by spaces)."""
+    from .tokenize import join
+
+    t = texts(lang)
+    return ",".join(f"{join(text)}:{i}:{j}" for text, i, j in (t.swap_main, t.swap_short))
 
 
 # === lesson 2: adding the index; learned tables =======================================================
@@ -143,7 +174,6 @@ MAX_DISTANCE = 200  # how far the PE(p)·PE(p+k) curve runs (lessons 3, 4)
 DOT_STARTS = (0, 300, FAR_POSITION)  # start positions p whose PE(p)·PE(p+k) curves are drawn on top of each other
 DOT_K = SHIFT  # the distance the dot-product widget starts at
 ROTATION_PAIRS = 4  # pairs drawn in the "a shift is a rotation" figure: those that turn visibly at k = SHIFT
-REL_A, REL_B = "小明", "小王"  # the two people of SENTENCE whose distance stays when the sentence moves
 PROJECTION_SEED = 0  # seed of the random W_q, W_k that break the shift invariance
 WALKTHROUGH_DIM = 8  # the torch walk-through's d_model
 WALKTHROUGH_FIRST_LEN = 10  # the table the walk-through prints first
@@ -294,14 +324,29 @@ DATAFLOW_START = {"all": "qwen3_8b", "1": "gpt2", "2": "gpt2", "3": "project_sin
 # numbers as plain decimals, lists comma-separated, strings as they are. Keyword options
 # written in the page override these. "" means "none": the widget computes or fetches it.
 
+def _join(text) -> str:
+    from .tokenize import join
+
+    return join(text)
+
+
+def _per_language(value_of):
+    """A widget default taken from each edition's own text examples, ``value_of(lang)``: the widget() macro writes
+    the page's language's."""
+    from .formatting import PerLanguage
+
+    return PerLanguage(**{lang: value_of(lang) for lang in TEXTS})
+
+
 WIDGET_DEFAULTS: dict[str, dict] = {
     "sin-clock": {"d": SIN_DIM, "base": DEFAULT_BASE, "position": NEAR_POSITION, "presets": list(encoding_positions())},
     "sin-dot": {"d": SIN_DIM, "base": DEFAULT_BASE, "max": MAX_DISTANCE, "position": DOT_STARTS[0],
                 "presets": list(DOT_STARTS), "k": DOT_K},
-    "sin-heatmap": {"sentence": SENTENCE, "shift": SHIFT, "d": SIN_DIM, "base": DEFAULT_BASE, "start": 0},
-    "swap-attention": {"sentence": SWAP_MAIN[0], "swap_i": SWAP_MAIN[1], "swap_j": SWAP_MAIN[2], "d": ATTN_D,
-                       "seed": ATTN_SEED, "presets": swap_presets(), "head": "",
-                       "tokens_en": ",".join(f"{ch}={word}" for ch, word in ENGLISH_TOKENS.items())},
+    "sin-heatmap": {"sentence": _per_language(lambda lang: _join(texts(lang).sentence)), "shift": SHIFT, "d": SIN_DIM,
+                    "base": DEFAULT_BASE, "start": 0},
+    "swap-attention": {"sentence": _per_language(lambda lang: _join(texts(lang).swap_main[0])), "swap_i": _per_language(lambda lang: texts(lang).swap_main[1]),
+                       "swap_j": _per_language(lambda lang: texts(lang).swap_main[2]), "d": ATTN_D, "seed": ATTN_SEED,
+                       "presets": _per_language(swap_presets), "head": ""},
     "rope-pair": {"d": L4_DIM, "base": DEFAULT_BASE, "pair": PAIR_INDEX, "m": PAIR_M, "n": PAIR_N, "shift": SHIFT,
                   "q": list(PAIR_Q), "k": list(PAIR_K)},
     "scaling-explorer": {"model": SCALING_MODEL, "method": SCALING_METHOD, "factor": 0, "models": ""},

@@ -46,7 +46,7 @@ def _method(method) -> str:
 
 
 def _text(text) -> str:
-    if not isinstance(text, str) or len(tokenize.tokens(text)) < 2:
+    if not isinstance(text, (str, tuple)) or len(tokenize.tokens(text)) < 2:
         raise ValueError(f"text must be a string of at least two tokens, got {text!r}; pass e.g. text='小明打了小王'")
     return text
 

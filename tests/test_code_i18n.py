@@ -89,14 +89,35 @@ def test_each_english_snippet_is_python_with_no_cjk(path):
     assert english != path.read_text(encoding="utf-8") or not CJK.search(path.read_text(encoding="utf-8"))
 
 
-def test_english_snippets_print_no_cjk_and_the_same_numbers():
-    """Run both editions of every snippet: the English prints no Chinese, and the same numbers as the Chinese."""
+def test_the_source_language_code_becomes_the_editions():
+    """examples.texts("zh") in the Chinese code reads texts("en") in the English code; nothing else named zh changes."""
+    source = 'a = ex.texts("zh")  # "zh"\nb = "zh-cn"\n'
+    assert code_i18n.localise(source, "snippets", "none.py", "en") == 'a = ex.texts("en")  # "zh"\nb = "zh-cn"\n'
+    assert code_i18n.localise(source, "snippets", "none.py", "zh") == source
+
+
+def test_english_snippets_print_no_cjk_and_the_same_numbers(tmp_path):
+    """Run both editions of every snippet: the English prints no Chinese, and the numbers the Chinese code prints when
+    it runs on the English edition's examples (texts("en")): only the words differ. A snippet that takes no
+    edition's examples prints the same numbers in both."""
+    import os
+    import subprocess
+    import sys
+
     from tools import macros
 
     numbers = re.compile(r"\d+(?:[.,]\d+)*(?:e[-+]?\d+)?")
+    for path in SNIPPETS:  # the Chinese code, its examples the English edition's
+        (tmp_path / path.name).write_text(code_i18n._edition(path.read_text(encoding="utf-8"), "en"), encoding="utf-8")
+    takes_examples = {p for p in SNIPPETS if 'texts("zh")' in p.read_text(encoding="utf-8")}
     for path in SNIPPETS:
         zh, en = macros.run_snippet(path, "zh"), macros.run_snippet(path, "en")
         assert not CJK.search(en), f"{path.name} prints Chinese in English: {[l for l in en.splitlines() if CJK.search(l)][:3]}"
+        if takes_examples & {path, *macros.snippet_imports(path)}:
+            run = subprocess.run([sys.executable, path.name], cwd=tmp_path, capture_output=True, text=True, timeout=300,
+                                 env=dict(os.environ, PYTHONPATH=f"{ROOT}{os.pathsep}{tmp_path}"))
+            assert run.returncode == 0, run.stderr
+            zh = run.stdout
         assert numbers.findall(CJK.sub(" ", zh)) == numbers.findall(en), path.name
 
 

@@ -42,6 +42,12 @@ def test_the_widget_macro_writes_every_default_as_a_data_attribute():
     swap = _attrs(macros.widget_attributes("swap-attention", {}))
     assert swap["swap-i"] == str(ex.SWAP_MAIN[1]) and swap["sentence"] == ex.SENTENCE  # swap_i → data-swap-i
     assert swap["presets"] == f"{ex.SWAP_MAIN[0]}:{ex.SWAP_MAIN[1]}:{ex.SWAP_MAIN[2]},{ex.SWAP_SHORT[0]}:{ex.SWAP_SHORT[1]}:{ex.SWAP_SHORT[2]}"
+    # an English page's widgets start from the English edition's own sentences, words joined by spaces
+    en = ex.texts("en")
+    swap_en = _attrs(macros.widget_attributes("swap-attention", {}, "en"))
+    assert (swap_en["sentence"], swap_en["swap-i"], swap_en["swap-j"]) == (" ".join(en.swap_main[0]), str(en.swap_main[1]), str(en.swap_main[2]))
+    assert swap_en["presets"] == ",".join(f"{' '.join(t)}:{i}:{j}" for t, i, j in (en.swap_main, en.swap_short))
+    assert _attrs(macros.widget_attributes("sin-heatmap", {}, "en"))["sentence"] == " ".join(en.sentence)
 
 
 def test_values_parse_as_the_widgets_read_them():
@@ -55,7 +61,7 @@ def test_values_parse_as_the_widgets_read_them():
             elif isinstance(value, list):
                 assert [float(x) for x in raw.split(",")] == [float(v) for v in value], (name, key)
             else:
-                assert raw == value, (name, key)
+                assert raw == (str(value["zh"]) if isinstance(value, dict) else value), (name, key)
 
 
 def test_page_options_override_defaults_and_unknown_options_fail():
@@ -113,9 +119,9 @@ def test_every_widget_reads_its_options_from_the_page_and_keeps_no_copy():
 
 def test_example_macro_prints_text_and_refuses_numbers():
     assert macros.example_text("SENTENCE") == ex.SENTENCE
-    # an English page writes each character as the English edition's token word, one word per character
-    english = macros.example_text("SENTENCE", "en").split(" ")
-    assert len(english) == len(ex.SENTENCE) and english == [ex.ENGLISH_TOKENS[ch] for ch in ex.SENTENCE]
+    # an English page quotes the English edition's own sentence, its words joined by spaces
+    assert macros.example_text("SENTENCE", "en") == " ".join(ex.texts("en").sentence) != ex.SENTENCE
+    assert macros.example_text("REL_A", "en") == "dog" and macros.example_text("REL_A", "zh") == ex.REL_A
     with pytest.raises(ValueError, match="is a number.*num"):
         macros.example_text("SHIFT")
     with pytest.raises(ValueError, match="Did you mean 'SENTENCE'"):

@@ -13,7 +13,7 @@ from figure_support import drawn, registered, tick_labels
 from posenc import attention as at
 from posenc import examples as ex
 from posenc import quantities
-from posenc import tokenize
+from posenc import sinusoidal, tokenize
 
 
 def test_tiny_values_are_printed_as_powers_of_ten():
@@ -26,19 +26,49 @@ def test_tiny_values_are_printed_as_powers_of_ten():
         tiny(float("nan"))
 
 
-def test_the_english_edition_writes_each_example_character_as_one_word():
-    """Token for token: the English text of an example has one word per Chinese character (the numbers are the
-    characters'), and a character without an English word is an error naming the table."""
-    for name in ("l1_main_a", "l1_main_b", "l1_causal_a", "l1_batch_short", "l1_pack_chars", "l1_repeat_char"):
-        zh, en = quantities.text(name, "zh"), quantities.text(name, "en")
-        assert en.split() == ex.english_tokens(zh.replace(" ", "")), name
-        assert en.isascii(), name
-    assert quantities.text("l1_char_0", "en") == quantities.text("l1_char_4", "en") == quantities.text("l1_repeat_char", "en")
-    with pytest.raises(ValueError, match="ENGLISH_TOKENS has no English word for '狗'"):
-        ex.english_tokens("猫追狗")
-    # the swap widget maps a word back to its character (data-tokens-en): one word per character, no separators in it
-    words = list(ex.ENGLISH_TOKENS.values())
-    assert len(set(words)) == len(words) and all(w.isascii() and w.isalpha() for w in words)
+def test_fnv1a_word_ids_match_the_published_test_vectors():
+    """posenc.tokenize.word_id is 32-bit FNV-1a (the swap widget's hashWord): the reference values of its authors'
+    test suite (http://www.isthe.com/chongo/src/fnv/test_fnv.c), for ASCII words whose UTF-16 units are their bytes."""
+    assert tokenize.word_id("a") == 0xE40C292C
+    assert tokenize.word_id("foobar") == 0xBF9CF968
+    assert list(tokenize.token_ids(("a", "foobar", "a"))) == [0xE40C292C, 0xBF9CF968, 0xE40C292C]
+    assert tokenize.tokens(("cats", "eat")) == ["cats", "eat"] and list(tokenize.token_ids("猫")) == [ord("猫")]
+    with pytest.raises(ValueError, match="without spaces"):
+        tokenize.tokens(("the dog", "bit"))
+
+
+def test_each_edition_quotes_the_numbers_of_its_own_sentence():
+    """The English page's lesson 1 numbers are computed from the English sentence (one token per word), through the
+    same names as the Chinese page's: recomputed here from the sentence itself, not read from the registry."""
+    en, zh = ex.texts("en"), ex.texts("zh")
+    text, i, j = en.swap_main
+    assert quantities.text("l1_main_a", "en") == " ".join(text) and quantities.text("l1_main_a", "zh") == zh.swap_main[0]
+    swapped = list(text)
+    swapped[i], swapped[j] = text[j], text[i]
+    assert quantities.text("l1_main_b", "en") == " ".join(swapped)
+    head = at.make_head(ex.ATTN_D, ex.ATTN_SEED)
+    for positions in (False, True):  # the same head on the English sentence: each token's output, matched by token
+        x_a = at.token_vectors(tokenize.token_ids(text), ex.ATTN_D, ex.ATTN_SEED)
+        x_b = at.token_vectors(tokenize.token_ids(tuple(swapped)), ex.ATTN_D, ex.ATTN_SEED)
+        if positions:
+            x_a, x_b = x_a + sinusoidal.table(np.arange(len(text)), ex.ATTN_D), x_b + sinusoidal.table(np.arange(len(text)), ex.ATTN_D)
+        perm = list(range(len(text)))
+        perm[i], perm[j] = j, i
+        moved = float(np.abs(at.attend(x_b, head).out - at.attend(x_a, head).out[perm]).max())
+        if positions:
+            assert quantities.value("l1_main_diff_pos", "en") == pytest.approx(moved, abs=1e-12)
+            assert abs(quantities.value("l1_main_diff_pos", "en") - quantities.value("l1_main_diff_pos", "zh")) > 0.01
+        else:
+            from posenc.quantities.lesson1 import tiny
+
+            assert moved < 1e-15 and quantities.text("l1_main_diff_nopos", "en") == tiny(moved)
+    # the table of token IDs: the English words' hashes; "the" twice, with one ID and two positions
+    assert [quantities.value(f"l1_tid_{k}", "en") for k in range(len(text))] == [tokenize.word_id(w) for w in text]
+    assert [quantities.text(f"l1_char_{k}", "en") for k in range(len(text))] == list(text)
+    assert quantities.text("l1_repeat_char", "en") == "the" and quantities.value("l1_repeat_pos_b", "en") == text.index("the", 1)
+    assert quantities.text("l1_causal_last_char", "en") == en.causal[0][-1]
+    # a number about the seeded head alone is the same on both pages
+    assert not quantities.per_language("l1_d") and quantities.per_language("l1_main_diff_pos")
 
 
 FIGURES = ("l1_swap_outputs", "l1_permutation", "l1_causal")  # each has its content test below

@@ -289,6 +289,10 @@ def test_lint_catches_typed_example_text_and_names_the_macro():
     swapped = quantities.text("l1_main_b")
     assert texts[swapped] == '{{ num("l1_main_b") }}'  # the swapped sentence is derived: a quantity
     assert "typed example text" in str(findings[0])
+    # the English edition's sentences too, as an English page writes them
+    en = " ".join(ex.texts("en").swap_main[0])
+    assert [f.literal for f in prose_lint.find_examples(f"Take “{en}” again.")] == [en]
+    assert texts[en] == '{{ num("l1_main_a") }}' and texts[quantities.text("l1_main_b", "en")] == '{{ num("l1_main_b") }}'
 
 
 def test_lesson_prose_has_no_typed_numbers():

@@ -161,7 +161,10 @@ def test_bad_input_raises_clear_errors(call, match):
         (lambda: pid.format_row([0, 1], [1]), "pad_mask has shape (1,) but row has shape (2,); they must match"),
         (lambda: pid.format_row([0, 1], [1, 2]), "pad_mask must hold only 0 (padding) and 1 (real token), got [2]; "
                                                   "convert with (mask > 0).astype(int) if it holds other truthy values"),
-        (lambda: tokenize.tokens(3), "text must be a str, got int; pass e.g. '小明打了小王'"),
+        (lambda: tokenize.tokens(3), "text must be a str or a tuple of words, got int; pass e.g. '小明打了小王'"),
+        (lambda: tokenize.tokens(()), "text is an empty tuple of words; pass at least one word, e.g. ('cats', 'eat', 'fish')"),
+        (lambda: tokenize.tokens(("the dog",)), "a tuple of words must hold non-empty words without spaces, got 'the dog' "
+                                                "in ('the dog',); split the text into words, e.g. ('cats', 'eat', 'fish')"),
         (lambda: tokenize.tokens(""), "text is empty; pass at least one character, e.g. '猫吃鱼'"),
         (lambda: tokenize.tokens("猫\x00"), "text contains U+0000, which this tokenizer reserves for padding; remove it"),
         (lambda: tokenize.decode([[1]]), "ids must be a 1-D sequence of token IDs, got shape (1, 1); decode one row at a time"),

@@ -9,9 +9,9 @@ English token that replaces it::
     docs/snippets/strings/en.yaml     snippet file name → {Chinese token: English token}
     docs/notebooks/strings/en.yaml    notebook source (lesson1.py, _setup.py) → {Chinese token: English token}
 
-The value replaces the whole token, so an English f-string may print an example differently: the English
-edition writes lesson 1's example characters as words (posenc.examples.english_tokens), as its prose does.
-The code around the words is the same in both languages, so both print the same numbers.
+The value replaces the whole token. The code around the words is the same in both languages, with one
+exception: the string literal "zh" becomes "en", so code that takes an edition's text examples
+(``examples.texts("zh")``) runs, on the English page, on the English sentences its prose quotes.
 
 A token the table lacks (a comment edited in Chinese, say), an entry no token uses any more, or an English
 value that still holds CJK is an error naming the file and the token: the build fails until the table
@@ -100,10 +100,28 @@ def table(kind: str, name: str, lang: str) -> dict[str, str]:
 
 
 def localise(source: str, kind: str, name: str, lang: str) -> str:
-    """``source`` (of the snippet or notebook source ``name``) in ``lang``; Chinese is the source itself."""
+    """``source`` (of the snippet or notebook source ``name``) in ``lang``; Chinese is the source itself.
+
+    Besides the words, the string literal "zh" becomes "{lang}": code that takes the edition's examples
+    (``examples.texts("zh")``) computes, on the English page, from the English edition's own sentences."""
     if lang == SOURCE_LANGUAGE:
         return source
-    return translate(source, table(kind, name, lang), f"docs/{kind}/{name}")
+    return _edition(translate(source, table(kind, name, lang), f"docs/{kind}/{name}"), lang)
+
+
+def _edition(source: str, lang: str) -> str:
+    """``source`` with every string literal token "zh" (the source language's code) written as ``lang``'s."""
+    starts = [0]
+    for line in source.splitlines(keepends=True):
+        starts.append(starts[-1] + len(line))
+    out, end = [], 0
+    for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+        if tok.type == tokenize.STRING and tok.string in (f'"{SOURCE_LANGUAGE}"', f"'{SOURCE_LANGUAGE}'"):
+            (r0, c0), (r1, c1) = tok.start, tok.end
+            start, stop = starts[r0 - 1] + c0, starts[r1 - 1] + c1
+            out += [source[end:start], f'"{lang}"']
+            end = stop
+    return "".join(out) + source[end:]
 
 
 def snippet(path: Path, lang: str) -> str:

@@ -13,8 +13,8 @@
                                         an in-page experiment (docs/javascripts/widgets/) mounted over
                                         its static figure, which stays for readers without JavaScript;
                                         it starts from posenc.examples.WIDGET_DEFAULTS["sin-clock"]
-    {{ example("SENTENCE") }}           a text example from posenc/examples.py (小明打了小王): prose
-                                        never types an example sentence
+    {{ example("SENTENCE") }}           a text example of the page's edition from posenc/examples.py
+                                        (小明打了小王; the dog bit the man .): prose never types one
     {{ citation_bibtex() }}             the course's BibTeX entry, generated from CITATION.cff
     {{ tag_legend() }}                  what the verification tags after a reported value mean (the home page)
     {{ glossary() }}, {{ timeline(…) }} the glossary and the timeline (tools/course_macros.py)
@@ -140,7 +140,7 @@ def define_env(env):
         if not (WIDGETS / f"{name}.js").is_file():
             raise ValueError(f"unknown widget {name!r}: add docs/javascripts/widgets/{name}.js")
         inner = figure(fallback) if fallback else ""
-        return f'<div class="pe-widget" data-pe-widget="{name}"{widget_attributes(name, options)} markdown>\n{inner}\n</div>'
+        return f'<div class="pe-widget" data-pe-widget="{name}"{widget_attributes(name, options, lang())} markdown>\n{inner}\n</div>'
 
     @env.macro
     def example(name: str) -> str:
@@ -178,9 +178,14 @@ def define_env(env):
         from posenc import attention
         from posenc import examples as ex
 
+        from posenc import tokenize
+
         head = attention.make_head(ex.ATTN_D, ex.ATTN_SEED)
-        chars = sorted(set(ex.SWAP_MAIN[0] + ex.SWAP_SHORT[0]))
-        vecs = attention.token_vectors([ord(c) for c in chars], ex.ATTN_D, ex.ATTN_SEED)
+        t = ex.texts(lang())  # the page's own sentences: characters, or words on an English page
+        ids = {tok: int(i) for text in (t.swap_main[0], t.swap_short[0])
+               for tok, i in zip(tokenize.tokens(text), tokenize.token_ids(text))}
+        chars = sorted(ids)
+        vecs = attention.token_vectors([ids[c] for c in chars], ex.ATTN_D, ex.ATTN_SEED)
         return json.dumps(
             {"w_q": head.w_q.tolist(), "w_k": head.w_k.tolist(), "w_v": head.w_v.tolist(),
              "vectors": {c: v.tolist() for c, v in zip(chars, vecs)}},
@@ -279,13 +284,15 @@ def pending_mark(lang: str = "zh") -> str:
     return f'<span class="pe-pending">{i18n.text(lang, "pending")}</span>'
 
 
-def widget_attributes(name: str, options: dict) -> str:
+def widget_attributes(name: str, options: dict, lang: str = "zh") -> str:
     """' data-k="v"' for every default of widget ``name`` (posenc.examples.WIDGET_DEFAULTS), options overriding.
 
-    A key swap_i becomes data-swap-i, which the browser's dataset reads as swapI.
+    A key swap_i becomes data-swap-i, which the browser's dataset reads as swapI; a default written per
+    edition (PerLanguage: an example sentence) is the ``lang`` edition's.
     An option the widget has no default for is an error: the widget would ignore it.
     """
     from posenc.examples import WIDGET_DEFAULTS
+    from posenc.formatting import PerLanguage
 
     if name not in WIDGET_DEFAULTS:
         raise ValueError(f"widget {name!r} has no defaults: add WIDGET_DEFAULTS[{name!r}] to posenc/examples.py")
@@ -294,7 +301,7 @@ def widget_attributes(name: str, options: dict) -> str:
     if unknown:
         raise ValueError(f"widget {name!r} has no option {', '.join(map(repr, unknown))}; its options are {', '.join(defaults)} "
                          f"(posenc/examples.py WIDGET_DEFAULTS)")
-    merged = {**defaults, **options}
+    merged = {k: v[lang] if isinstance(v, PerLanguage) else v for k, v in {**defaults, **options}.items()}
     return "".join(f' data-{k.replace("_", "-")}="{html.escape(attribute_text(v), quote=True)}"' for k, v in merged.items())
 
 
@@ -347,19 +354,25 @@ def widget_default_mismatches() -> list[str]:
 
 
 def example_text(name: str, lang: str = "zh") -> str:
-    """posenc.examples.<name>, which must be text; an unknown name or a number is an error that says what to use.
-    On an English page the example's characters are written as the English edition writes lesson 1's tokens
-    (posenc.examples.ENGLISH_TOKENS: "小明打了小王" → "Xiao Ming hit le Xiao Wang"), one word per token."""
+    """A text example of the page's edition (posenc.examples.texts(lang)), by its upper-case role name
+    ("SENTENCE", "REL_A" …); an unknown name or a number is an error that says what to use. An English text
+    is written word by word, joined with spaces."""
+    from dataclasses import fields
+
     from posenc import examples
     from posenc._check import did_you_mean
+    from posenc.tokenize import join
 
-    texts = {k: v for k, v in vars(examples).items() if k.isupper() and isinstance(v, str)}
+    t = examples.texts(lang)
+    texts = {f.name.upper(): getattr(t, f.name) for f in fields(t) if isinstance(getattr(t, f.name), (str, tuple))
+             and all(isinstance(w, str) for w in getattr(t, f.name))}
     if name not in texts:
         if isinstance(getattr(examples, name, None), (int, float)):
             raise ValueError(f"example({name!r}) is a number: quote it through a registered quantity, {{{{ num(...) }}}}")
         hint = did_you_mean(name, texts)
-        raise ValueError(f"unknown text example {name!r}.{hint} Text examples are the str constants of posenc/examples.py.")
-    return texts[name] if lang == "zh" else " ".join(examples.english_tokens(texts[name]))
+        raise ValueError(f"unknown text example {name!r}.{hint} Text examples are the text fields of "
+                         f"posenc/examples.py TextExamples: {', '.join(texts)}.")
+    return join(texts[name])
 
 
 def snippet_imports(path: Path) -> list[Path]:

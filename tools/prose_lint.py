@@ -158,14 +158,16 @@ def example_texts() -> dict[str, str]:
     constants of two or more characters, and the sentences lesson 1's swaps make of them."""
     from posenc import attention
     from posenc import examples as ex
+    from posenc.tokenize import join
 
     out: dict[str, str] = {}
     for name, value in vars(ex).items():
         if name.isupper() and isinstance(value, str) and len(value) >= 2 and not value.isascii():
             out.setdefault(value, f'{{{{ example("{name}") }}}}')
-    for which, (text, i, j) in (("main", ex.SWAP_MAIN), ("short", ex.SWAP_SHORT), ("causal", ex.CAUSAL)):
-        out.setdefault(text, f'{{{{ num("l1_{which}_a") }}}}')
-        out[attention.permute_text(text, attention.swap(len(text), i, j))] = f'{{{{ num("l1_{which}_b") }}}}'
+    for t in (ex.texts("zh"), ex.texts("en")):  # each edition's sentences, an English one's words joined by spaces
+        for which, (text, i, j) in (("main", t.swap_main), ("short", t.swap_short), ("causal", t.causal)):
+            out.setdefault(join(text), f'{{{{ num("l1_{which}_a") }}}}')
+            out[join(attention.permute_text(text, attention.swap(len(text), i, j)))] = f'{{{{ num("l1_{which}_b") }}}}'
     return out
 
 

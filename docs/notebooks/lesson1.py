@@ -46,8 +46,9 @@ from posenc import attention as at
 from posenc import tokenize
 from posenc import examples as ex
 
-text, i, j = ex.SWAP_MAIN          # 主例句，以及要交换的两个位置
-print("句子:", text, " token:", tokenize.tokens(text))
+t = ex.texts("zh")                 # 本版的例句（posenc/examples.py）
+text, i, j = t.swap_main           # 主例句，以及要交换的两个位置
+print("句子:", tokenize.join(text), " token:", tokenize.tokens(text))
 print("token ID:", tokenize.token_ids(text))
 
 d, seed = ex.ATTN_D, ex.ATTN_SEED     # 注意力头的维度和随机种子（posenc/examples.py）
@@ -95,7 +96,7 @@ print("每行之和:", res.weights.sum(axis=1))
 
 # %%
 sw = at.swap_experiment(text, i, j, head, seed)
-print(f"{sw.text} → {sw.swapped}，同一个字输出的最大差值 {sw.moved:.3g}")
+print(f"{tokenize.join(sw.text)} → {tokenize.join(sw.swapped)}，同一个字输出的最大差值 {sw.moved:.3g}")
 
 # %% [markdown]
 # 用排列矩阵 $P$ 写出来就是：输入换成 $PX$，权重变成 $PAP^\top$，输出变成 $P\cdot\mathrm{Out}$。这叫排列等变（permutation equivariance）。
@@ -126,9 +127,9 @@ mh = at.make_multi_head(d, ex.MHA_HEADS, seed)
 x = at.sentence_input(text, d, seed)
 print("MHA(PX) 与 P·MHA(X) 的最大差值:", np.abs(at.multi_head_attend(P @ x, mh) - P @ at.multi_head_attend(x, mh)).max())
 
-vecs = at.token_vectors(tokenize.token_ids(ex.MIX_CHAR + text[ex.MIX_ROW]), d, seed)
-change = vecs[0] - vecs[1]                     # 把第 MIX_ROW 个字换成 MIX_CHAR
-print(f"把「{text[ex.MIX_ROW]}」换成「{ex.MIX_CHAR}」之后，其余字的输出最多变了：")
+vecs = at.token_vectors([tokenize.token_ids(t.mix_token)[0], tokenize.token_ids(text)[ex.MIX_ROW]], d, seed)
+change = vecs[0] - vecs[1]                     # 把第 MIX_ROW 个字换成 t.mix_token
+print(f"把「{text[ex.MIX_ROW]}」换成「{tokenize.join(t.mix_token)}」之后，其余字的输出最多变了：")
 print("  多头注意力:", round(at.others_moved(lambda h: at.multi_head_attend(h, mh), x, ex.MIX_ROW, change), 4))
 print("  LayerNorm: ", at.others_moved(at.layer_norm, x, ex.MIX_ROW, change))
 
@@ -172,7 +173,7 @@ for positions in (False, True):
 # %%
 from posenc import position_ids as pid
 
-ids, mask = pid.pad_batch(ex.BATCH, side="left")
+ids, mask = pid.pad_batch(t.batch, side="left")
 print("token ID（0 是 padding）:\n", ids)
 print("attention_mask:\n", mask)
 print("cumsum 规则得到的 position_ids:\n", pid.from_mask(mask))
@@ -186,7 +187,7 @@ print("arange 把每个真 token 推后了几格:\n", pid.shift(mask))
 # Wrong position IDs give wrong outputs. With the same attention head, compare the short sentence computed alone and inside the left-padded batch:
 
 # %%
-short = ex.BATCH[0]
+short = t.batch[0]
 alone = at.attend(at.sentence_input(short, d, seed, positions=True), head).out
 row_ids, row_mask = ids[0], mask[0]
 good = at.attend_padded(row_ids, row_mask, pid.from_mask(row_mask), head, seed)
@@ -214,7 +215,7 @@ print("arange 当位置：与单独计算的最大差值", round(float(np.abs(ba
 # Pre-training often lays several documents end to end in one row (sequence packing). Whether a later document can see the one before it is decided by the intra-document mask; whether its position IDs continue or start again from 0 for each document is decided by `reset`. Only with both does each document's output match what it gives when computed alone.
 
 # %%
-pids, doc = pid.pack(ex.PACKED)
+pids, doc = pid.pack(t.packed)
 print("属于第几篇文档:", doc)
 print("位置接着数:    ", pid.packed_position_ids(doc, reset=False))
 print("每篇从 0 数:   ", pid.packed_position_ids(doc, reset=True))
@@ -223,7 +224,7 @@ print("文档内掩码（1 = 看得见）:\n", pid.document_mask(doc).astype(int
 # %%
 from posenc import sinusoidal
 
-second = tokenize.token_ids(ex.PACKED[1])
+second = tokenize.token_ids(t.packed[1])
 alone2 = at.attend(at.token_vectors(second, d, seed) + sinusoidal.table(np.arange(second.size), d), head, at.causal_mask(second.size)).out
 for reset in (False, True):
     x = at.token_vectors(pids, d, seed) + sinusoidal.table(pid.packed_position_ids(doc, reset=reset), d)
@@ -234,7 +235,7 @@ for reset in (False, True):
 # %% [markdown]
 # ## 练习 Exercises
 #
-# 1. 把 `ex.SWAP_MAIN` 换成你自己的句子和另一对位置（改下面一格的 `my_text, my_i, my_j`），验证：不加位置时差值仍是机器精度量级，加上位置后不是。
+# 1. 把 `t.swap_main` 换成你自己的句子和另一对位置（改下面一格的 `my_text, my_i, my_j`），验证：不加位置时差值仍是机器精度量级，加上位置后不是。
 # 2. 因果掩码（`at.causal_mask(n)`）下，一层注意力里最后一个字能看到所有字。交换前面两个字，它的输出变不变？叠两层（`at.stack`）再看。
 # 3. 把第 5 节的批改成右侧补齐（`side="right"`）：`arange` 还会出错吗？为什么？
 # 4. 用 KV cache 续写时，下一个 token 的位置是多少？用 `pid.next_position_ids(mask)` 算，再和「缓存长度」比较，说说左补齐的短句会错几格。
@@ -242,14 +243,14 @@ for reset in (False, True):
 # %% [markdown] lang="en"
 # ## Exercises
 #
-# 1. Replace `ex.SWAP_MAIN` with a sentence of your own and another pair of positions (change `my_text, my_i, my_j` in the next cell), and check: without positions the difference is still of the order of machine epsilon, with positions it is not.
+# 1. Replace `t.swap_main` with a sentence of your own and another pair of positions (change `my_text, my_i, my_j` in the next cell), and check: without positions the difference is still of the order of machine epsilon, with positions it is not.
 # 2. Under a causal mask (`at.causal_mask(n)`), the last token of a one-layer attention sees every token. Swap two tokens before it: does its output change? Then stack two layers (`at.stack`) and look again.
 # 3. Pad the batch of section 5 on the right instead (`side="right"`): does `arange` still go wrong? Why?
 # 4. When generation continues with a KV cache, what is the next token's position? Compute it with `pid.next_position_ids(mask)`, compare it with "the cache length", and say by how many places the left-padded short sentence would be off.
 
 # %%
 # 练习 1：改这里
-my_text, my_i, my_j = ex.SWAP_SHORT   # 换成你自己的句子和一对位置，例如 "狗咬人", 0, 2
+my_text, my_i, my_j = t.swap_short   # 换成你自己的句子和一对位置，例如 "狗咬人", 0, 2
 my_perm = at.swap(len(my_text), my_i, my_j)
 for positions in (False, True):
     a = at.attend(at.sentence_input(my_text, d, seed, positions=positions), head).out
@@ -258,13 +259,13 @@ for positions in (False, True):
 
 # %%
 # 练习 2：起点。causal 是一个 (n, n) 的布尔矩阵，True 表示可以看
-c_text, c_i, c_j = ex.CAUSAL
+c_text, c_i, c_j = t.causal
 causal = at.causal_mask(len(c_text))
 print(causal.astype(int))
 # 提示：at.attend(x, head, mask=causal).out[-1]，以及 at.stack(x, [head, at.make_head(d, ex.SECOND_LAYER_SEED)], causal)
 
 # %%
 # 练习 3、4：起点
-ids_r, mask_r = pid.pad_batch(ex.BATCH, side="right")
+ids_r, mask_r = pid.pad_batch(t.batch, side="right")
 print(mask_r)
 print(pid.next_position_ids(mask))

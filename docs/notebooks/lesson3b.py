@@ -43,8 +43,9 @@
 from posenc import examples as ex
 from posenc import relative
 
-n = len(ex.SENTENCE)
-print("例句的 token:", list(ex.SENTENCE))
+sentence = ex.texts("zh").sentence  # 本版的例句
+n = len(sentence)
+print("例句的 token:", list(sentence))
 distance = -relative.relative_positions(n)  # m − n
 print(distance)
 
@@ -140,7 +141,7 @@ for t in range(3):
 # Take the content scores of lesson 1's random attention head, add the causal mask alone, then the ALiBi bias as well, and compare the row of the last token:
 
 # %%
-scores = relative.content_scores(ex.SENTENCE, ex.ATTN_D, ex.ATTN_SEED)
+scores = relative.content_scores(sentence, ex.ATTN_D, ex.ATTN_SEED)
 plain = relative.biased_weights(scores, relative.causal_bias(n))
 bias = relative.alibi_causal_bias_at(ex.ALIBI_HEADS, np.arange(n))[ex.ALIBI_SENTENCE_HEAD - 1]
 with_alibi = relative.biased_weights(scores, bias)

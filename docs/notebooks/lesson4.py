@@ -60,7 +60,8 @@ print("转一圈要多少个 token（λ_i = 2π/ω_i）:", rope.wavelengths(inv_
 # Take the head measured on the lesson page and the first token of the example sentence, and compute the projected $q$ and $k$. The query is at position $m$, the key at position $n$; put the same pair of vectors at different absolute positions, and as long as the distance $m - n$ is the same, the dot product after rotation is the same:
 
 # %%
-head, tokens = shift.head_and_tokens(ex.SENTENCE, head_dim, ex.L4_SEED)
+sentence = ex.texts("zh").sentence  # 本版的例句
+head, tokens = shift.head_and_tokens(sentence, head_dim, ex.L4_SEED)
 q_vec, k_vec = tokens[0] @ head.w_q, tokens[0] @ head.w_k
 
 
@@ -87,8 +88,8 @@ print("旋转不改变长度:", np.allclose(np.linalg.norm(rope.rotate(q_vec[Non
 
 # %%
 for method in shift.METHODS:
-    print(f"{method:>5}: 平移 {ex.SHIFT} 后分数的最大变化 {shift.shift_change(ex.SENTENCE, ex.SHIFT, method, head_dim, ex.L4_SEED):.2e}")
-print(f"只看位置部分（第 3 课证据二）: {shift.position_part_shift_change(ex.SENTENCE, ex.SHIFT, head_dim, ex.L4_SEED):.2f}")
+    print(f"{method:>5}: 平移 {ex.SHIFT} 后分数的最大变化 {shift.shift_change(sentence, ex.SHIFT, method, head_dim, ex.L4_SEED):.2e}")
+print(f"只看位置部分（第 3 课证据二）: {shift.position_part_shift_change(sentence, ex.SHIFT, head_dim, ex.L4_SEED):.2f}")
 
 # %% [markdown]
 # ## 4. 用 torch 写一遍：apply_rope
@@ -111,9 +112,9 @@ print(f"只看位置部分（第 3 课证据二）: {shift.position_part_shift_c
 
 # %%
 q_proj = torch.tensor(tokens @ head.w_q, dtype=torch.float32)
-cos_t, sin_t = rope_cos_sin(torch.arange(len(ex.SENTENCE)), head_dim)
+cos_t, sin_t = rope_cos_sin(torch.arange(len(sentence)), head_dim)
 mine = apply_rope(q_proj, cos_t, sin_t)
-ref = rope.apply_rotary_torch(q_proj, torch.arange(len(ex.SENTENCE)), torch.tensor(inv_freq), convention="half")
+ref = rope.apply_rotary_torch(q_proj, torch.arange(len(sentence)), torch.tensor(inv_freq), convention="half")
 print("与 posenc.rope.apply_rotary_torch 的最大差值:", (mine - ref).abs().max().item())
 
 # %% [markdown]
@@ -136,8 +137,8 @@ print("与 posenc.rope.apply_rotary_torch 的最大差值:", (mine - ref).abs().
 # The course's `posenc.shift.convention_scores` does the same thing, and the numbers the page quotes come from it:
 
 # %%
-s_a, s_b = shift.convention_scores(ex.SENTENCE, d=head_dim, seed=ex.L4_SEED)
-s_c, s_d = shift.convention_scores(ex.SENTENCE, d=head_dim, seed=ex.L4_SEED, permute_weights=False)
+s_a, s_b = shift.convention_scores(sentence, d=head_dim, seed=ex.L4_SEED)
+s_c, s_d = shift.convention_scores(sentence, d=head_dim, seed=ex.L4_SEED, permute_weights=False)
 print("换位后两种写法的最大差:", float(np.abs(s_a - s_b).max()))
 print("不换位的最大差:", round(float(np.abs(s_c - s_d).max()), 2))
 print("与上一格 torch 代码的分数一致:", np.allclose(s_a, s_inter.numpy()), np.allclose(s_d, s_half_raw.numpy()))

@@ -3,7 +3,7 @@ import math
 
 import torch
 
-from posenc.examples import ALIBI_HEADS, ALIBI_SENTENCE_HEAD, FAR_POSITION, SENTENCE
+from posenc.examples import ALIBI_HEADS, ALIBI_SENTENCE_HEAD, FAR_POSITION, texts
 
 
 def alibi_slopes(n_heads: int) -> torch.Tensor:
@@ -26,7 +26,7 @@ def alibi_bias(n_heads: int, positions: torch.Tensor) -> torch.Tensor:
     return bias.masked_fill(offset > 0, float("-inf"))
 
 
-n = len(SENTENCE)  # 每个字一个 token
+n = len(texts("zh").sentence)  # 本版例句的 token 数
 torch.set_printoptions(precision=4, sci_mode=False)
 print(f"{ALIBI_HEADS} 个头的斜率:", alibi_slopes(ALIBI_HEADS))
 bias = alibi_bias(ALIBI_HEADS, torch.arange(n))

@@ -2,14 +2,15 @@
 import torch
 
 from lesson4_rope_torch import apply_rope, rope_cos_sin  # 第一步里的 rotate_half 写法（同一目录）
-from posenc.examples import L4_DIM, L4_SEED, SENTENCE
+from posenc.examples import L4_DIM, L4_SEED, texts
 from posenc.shift import head_and_tokens
 
 d = L4_DIM
-head, tokens = head_and_tokens(SENTENCE, d, L4_SEED)  # 还是上面实测用的同一个头、同一句话
+sentence = texts("zh").sentence
+head, tokens = head_and_tokens(sentence, d, L4_SEED)  # 还是上面实测用的同一个头、同一句话
 x = torch.tensor(tokens)                              # float64：只看写法的差别，不掺 float32 的舍入
 w_q, w_k = torch.tensor(head.w_q), torch.tensor(head.w_k)
-pos = torch.arange(len(SENTENCE))
+pos = torch.arange(len(sentence))
 
 
 def rope_half(x, positions):

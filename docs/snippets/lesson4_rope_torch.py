@@ -1,7 +1,7 @@
 """第一步：用 torch 写 RoPE（rotate_half 写法），再把整句往后平移，看分数变不变。"""
 import torch
 
-from posenc.examples import L4_DIM, L4_SEED, SENTENCE, TORCH_SHIFTS
+from posenc.examples import L4_DIM, L4_SEED, TORCH_SHIFTS, texts
 from posenc.shift import head_and_tokens
 from posenc.sinusoidal import DEFAULT_BASE
 
@@ -25,8 +25,9 @@ def apply_rope(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.T
 
 
 if __name__ == "__main__":
-    d, n = L4_DIM, len(SENTENCE)                 # 每个头的维数（真实模型常见 128）；例句每个字一个 token
-    head, tokens = head_and_tokens(SENTENCE, d, L4_SEED)  # 上面实测用的同一个头、同一句话
+    sentence = texts("zh").sentence
+    d, n = L4_DIM, len(sentence)                 # 每个头的维数（真实模型常见 128）；例句每个字一个 token
+    head, tokens = head_and_tokens(sentence, d, L4_SEED)  # 上面实测用的同一个头、同一句话
     x = torch.tensor(tokens, dtype=torch.float32)         # (句长, d)：每个字的向量
     q = x @ torch.tensor(head.w_q, dtype=torch.float32)   # 投影后的 query，一行一个字
     k = x @ torch.tensor(head.w_k, dtype=torch.float32)   # 投影后的 key

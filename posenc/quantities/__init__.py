@@ -10,6 +10,9 @@ function in the module of the lesson that introduces it (``posenc/quantities/les
         return sinusoidal.periods(ex.SIN_DIM)[-1]
 
 The function only calls posenc and reads ``posenc.examples``; the math lives in posenc.
+A quantity computed from a text example takes the page's language, ``def _(lang)``, and reads that
+edition's examples (``ex.texts(lang)``): each edition's page quotes the number of its own sentence
+through the same name.
 The format is a Python format spec: ",.0f" → 19,869 · ".1%" → 2.8% · ".2f" → 6.28 ·
 "," → 786,432 · "" → str(value). Every module in this package is loaded
 automatically, so a new lesson module needs no other registration.
@@ -41,6 +44,7 @@ not rely on function names, since every registered function is called ``_``.
 from __future__ import annotations
 
 import importlib
+import inspect
 import pkgutil
 import sys
 from dataclasses import dataclass
@@ -130,14 +134,15 @@ class Number:
 
 @dataclass(frozen=True)
 class _Entry:
-    fn: Callable[[], Any]
+    fn: Callable[..., Any]
     fmt: str
     doc: str
     where: str  # "posenc/quantities/lesson3.py:54": the registration statement
+    per_language: bool  # the function takes the page's language (it computes from that edition's text examples)
 
 
 _FUNCTIONS: dict[str, _Entry] = {}
-_CACHE: dict[str, Number] = {}
+_CACHE: dict[tuple[str, str | None], Number] = {}  # (name, language, or None for a number of both editions)
 _TEXTS: dict[tuple[str, str], str] = {}  # (name, language) → printed text: an estimate's ± costs a t quantile
 _LOADED = False
 _ROOT = Path(__file__).resolve().parents[2]
@@ -168,7 +173,8 @@ def call_site(skip_file: str) -> str:
 
 
 def number(name: str, fmt: str, doc: str):
-    """Register the decorated zero-argument function as the quantity ``name``."""
+    """Register the decorated function as the quantity ``name``: one of no argument, or of the page's
+    language (a parameter named ``lang``) when it computes from an edition's text examples."""
     where = call_site(__file__)
 
     def register(fn: Callable[[], Any]):
@@ -181,7 +187,11 @@ def number(name: str, fmt: str, doc: str):
             format(1, fmt)  # fail at import on a malformed spec, not halfway through a build
         except ValueError as err:
             raise ValueError(f"number {name!r} ({where}): bad format spec {fmt!r} ({err}); see the module docstring") from None
-        _FUNCTIONS[name] = _Entry(fn, fmt, doc, where)
+        required = [p.name for p in inspect.signature(fn).parameters.values() if p.default is inspect.Parameter.empty]
+        if required not in ([], ["lang"]):
+            raise ValueError(f"number {name!r} ({where}): its function needs {', '.join(required)}; it needs no argument, "
+                             "or only the page's language, named lang")
+        _FUNCTIONS[name] = _Entry(fn, fmt, doc, where, required == ["lang"])
         return fn
 
     return register
@@ -244,7 +254,16 @@ def where(name: str) -> str:
     return _FUNCTIONS[name].where
 
 
-def get(name: str) -> Number:
+def per_language(name: str) -> bool:
+    """Whether ``name`` is computed from each edition's own text examples (its function takes ``lang``)."""
+    _load_all()
+    if name not in _FUNCTIONS:
+        raise UnknownNumber(f"unknown number {name!r}.{did_you_mean(name, _FUNCTIONS)}")
+    return _FUNCTIONS[name].per_language
+
+
+def get(name: str, lang: str = "zh") -> Number:
+    """Quantity ``name`` as the ``lang`` edition quotes it (the same for both, unless it is per_language)."""
     _load_all()
     if name not in _FUNCTIONS:
         hint = did_you_mean(name, _FUNCTIONS)
@@ -252,22 +271,23 @@ def get(name: str) -> Number:
             f"unknown number {name!r}.{hint} Register it with @number({name!r}, fmt, doc) "
             f"in posenc/quantities/<lesson>.py."
         )
-    if name not in _CACHE:
-        entry = _FUNCTIONS[name]
-        value = entry.fn()
+    entry = _FUNCTIONS[name]
+    key = (name, lang if entry.per_language else None)
+    if key not in _CACHE:
+        value = entry.fn(lang) if entry.per_language else entry.fn()
         if hasattr(value, "item"):  # numpy scalar → Python scalar, so format specs behave
             value = value.item()
-        _CACHE[name] = Number(name, value, entry.fmt, entry.doc)
-    return _CACHE[name]
+        _CACHE[key] = Number(name, value, entry.fmt, entry.doc)
+    return _CACHE[key]
 
 
-def value(name: str) -> Any:
-    return get(name).value
+def value(name: str, lang: str = "zh") -> Any:
+    return get(name, lang).value
 
 
 def text(name: str, lang: str = "zh") -> str:
     key = (name, lang)
     if key not in _TEXTS:
-        _TEXTS[key] = get(name).text_in(lang)
+        _TEXTS[key] = get(name, lang).text_in(lang)
     return _TEXTS[key]
 

@@ -11,6 +11,7 @@ import numpy as np
 
 from posenc import clock, configs, learned, naive, rope, shift, sinusoidal
 from posenc import examples as ex
+from posenc import tokenize
 from posenc.formatting import PerLanguage
 from posenc.quantities import number
 from posenc.sinusoidal import DEFAULT_BASE, PAPER_DIM
@@ -99,8 +100,8 @@ def _():
 
 
 @number("sin_shift_max_diff", ".1e", "演示维度下，例句整句平移 SHIFT 前后两两点积 PE(a)·PE(b) 的最大差值")
-def _():
-    return clock.dot_matrix_shift_change(len(ex.SENTENCE), ex.SHIFT, ex.SIN_DIM)
+def _(lang):
+    return clock.dot_matrix_shift_change(len(tokenize.tokens(ex.texts(lang).sentence)), ex.SHIFT, ex.SIN_DIM)
 
 
 @number("sin_self_dot", ".0f", "PE(p)·PE(p) = d/2")
@@ -410,36 +411,44 @@ def _():
 
 # --- relative position: 小明 and 小王 in the demo sentence ------------------------------------
 
-def _rel_positions(start: int) -> tuple[int, int]:
-    for word in (ex.REL_A, ex.REL_B):
-        if word not in ex.SENTENCE:
-            raise ValueError(f"posenc.examples.SENTENCE = {ex.SENTENCE!r} has no {word!r}; lesson 3's relative-position example needs both REL_A = {ex.REL_A!r} and REL_B = {ex.REL_B!r}")
-    return start + ex.SENTENCE.index(ex.REL_A), start + ex.SENTENCE.index(ex.REL_B)
+def _rel_positions(lang: str, start: int) -> tuple[int, int]:
+    """Where REL_A and REL_B start in the ``lang`` edition's sentence, if it begins at position ``start``."""
+    t = ex.texts(lang)
+    toks = tokenize.tokens(t.sentence)
+    out = []
+    for name, word in (("rel_a", t.rel_a), ("rel_b", t.rel_b)):
+        part = tokenize.tokens(word)
+        at = [k for k in range(len(toks)) if toks[k:k + len(part)] == part]
+        if not at:
+            raise ValueError(f"posenc.examples.texts({lang!r}).sentence = {t.sentence!r} has no {word!r}; lesson 3's "
+                             f"relative-position example needs its {name} in the sentence")
+        out.append(start + at[0])
+    return out[0], out[1]
 
 
-@number("rel_a_pos", "d", "例句里「小明」的位置")
-def _():
-    return _rel_positions(0)[0]
+@number("rel_a_pos", "d", "例句里「小明」（英文版：dog）的位置")
+def _(lang):
+    return _rel_positions(lang, 0)[0]
 
 
 @number("rel_b_pos", "d", "例句里「小王」的位置")
-def _():
-    return _rel_positions(0)[1]
+def _(lang):
+    return _rel_positions(lang, 0)[1]
 
 
 @number("rel_a_pos_shifted", "d", "句首多一个 token 后「小明」的位置")
-def _():
-    return _rel_positions(1)[0]
+def _(lang):
+    return _rel_positions(lang, 1)[0]
 
 
 @number("rel_b_pos_shifted", "d", "句首多一个 token 后「小王」的位置")
-def _():
-    return _rel_positions(1)[1]
+def _(lang):
+    return _rel_positions(lang, 1)[1]
 
 
 @number("rel_gap", "d", "「小明」和「小王」相隔的 token 数")
-def _():
-    a, b = _rel_positions(0)
+def _(lang):
+    a, b = _rel_positions(lang, 0)
     return b - a
 
 
@@ -455,13 +464,13 @@ def _():
 
 @number("sin_pos_score_shift_change", ".2f",
         "位置部分的分数 (PE(a)W_q)·(PE(b)W_k)/√d：例句整句平移 SHIFT 后的最大变化（d = SIN_DIM，种子 PROJECTION_SEED）")
-def _():
-    return shift.position_part_shift_change(ex.SENTENCE, ex.SHIFT, ex.SIN_DIM, ex.PROJECTION_SEED)
+def _(lang):
+    return shift.position_part_shift_change(ex.texts(lang).sentence, ex.SHIFT, ex.SIN_DIM, ex.PROJECTION_SEED)
 
 
 @number("sin_pos_score_max_abs", ".2f", "平移前位置部分分数的最大绝对值（尺度参照，同上设定）")
-def _():
-    return float(np.abs(shift.position_part_scores(ex.SENTENCE, 0, ex.SIN_DIM, ex.PROJECTION_SEED)).max())
+def _(lang):
+    return float(np.abs(shift.position_part_scores(ex.texts(lang).sentence, 0, ex.SIN_DIM, ex.PROJECTION_SEED)).max())
 
 
 # --- exercises ------------------------------------------------------------------------------

@@ -8,11 +8,14 @@ Everything is computed by posenc.relative from posenc.examples and the model dat
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from posenc import configs, facts
 from posenc import examples as ex
 from posenc import relative as rel
+from posenc import tokenize
 from posenc.quantities import family, number
 
 # --- the naive design: one learned number per distance ---------------------------------------------
@@ -52,15 +55,15 @@ def _():
 
 
 @number("shaw_sentence_clipped", "d", "例句最后一个字看各个键时截断后的距离 clip(m − n, c)，从第一个字到它自己")
-def _():
-    n = len(ex.SENTENCE)
+def _(lang):
+    n = len(tokenize.tokens(ex.texts(lang).sentence))
     distance = -rel.relative_positions(n)[-1]  # m − n: relative_positions gives n − m (Shaw's j − i)
     return tuple(int(v) for v in rel.shaw_clipped(distance, ex.SHAW_SENTENCE_K))  # a list: each language joins it
 
 
 @number("shaw_sentence_distances", "d", "例句最后一个字看各个键时的距离 m − n（未截断），从第一个字到它自己")
-def _():
-    n = len(ex.SENTENCE)
+def _(lang):
+    n = len(tokenize.tokens(ex.texts(lang).sentence))
     return tuple(int(v) for v in -rel.relative_positions(n)[-1])
 
 
@@ -387,9 +390,11 @@ def _():
 # --- the example sentence: bias, weights, and the shift -------------------------------------------
 
 
-def _sentence():
-    n = len(ex.SENTENCE)
-    scores = rel.content_scores(ex.SENTENCE, ex.ATTN_D, ex.ATTN_SEED)
+@lru_cache(maxsize=None)
+def _sentence(lang: str):
+    """Content scores of the ``lang`` edition's sentence, and its causal weights without and with ALiBi."""
+    n = len(tokenize.tokens(ex.texts(lang).sentence))
+    scores = rel.content_scores(ex.texts(lang).sentence, ex.ATTN_D, ex.ATTN_SEED)
     bias = rel.alibi_causal_bias_at(ex.ALIBI_HEADS, np.arange(n))[ex.ALIBI_SENTENCE_HEAD - 1]
     return scores, rel.biased_weights(scores, rel.causal_bias(n)), rel.biased_weights(scores, bias)
 
@@ -405,48 +410,48 @@ def _():
 
 
 @number("l3b_sentence_bias_far", ".2f", "例句最后一个字看第一个字时的 ALiBi 偏置")
-def _():
-    n = len(ex.SENTENCE)
+def _(lang):
+    n = len(tokenize.tokens(ex.texts(lang).sentence))
     return float(rel.alibi_causal_bias_at(ex.ALIBI_HEADS, np.arange(n))[ex.ALIBI_SENTENCE_HEAD - 1, -1, 0])
 
 
 @number("l3b_last_self_nope", ".2f", "不加位置时，例句最后一个字给自己的权重")
-def _():
-    return _sentence()[1][-1, -1]
+def _(lang):
+    return _sentence(lang)[1][-1, -1]
 
 
 @number("l3b_last_self_alibi", ".2f", "加上 ALiBi 后，例句最后一个字给自己的权重")
-def _():
-    return _sentence()[2][-1, -1]
+def _(lang):
+    return _sentence(lang)[2][-1, -1]
 
 
 @number("l3b_last_first_nope", ".2f", "不加位置时，例句最后一个字给第一个字的权重")
-def _():
-    return _sentence()[1][-1, 0]
+def _(lang):
+    return _sentence(lang)[1][-1, 0]
 
 
 @number("l3b_last_first_alibi", ".2f", "加上 ALiBi 后，例句最后一个字给第一个字的权重")
-def _():
-    return _sentence()[2][-1, 0]
+def _(lang):
+    return _sentence(lang)[2][-1, 0]
 
 
-def _shifted(bias_at):
-    n = len(ex.SENTENCE)
-    scores = rel.content_scores(ex.SENTENCE, ex.ATTN_D, ex.ATTN_SEED)
+def _shifted(lang: str, bias_at):
+    n = len(tokenize.tokens(ex.texts(lang).sentence))
+    scores = rel.content_scores(ex.texts(lang).sentence, ex.ATTN_D, ex.ATTN_SEED)
     at = np.arange(n)
     return rel.score_change(scores + bias_at(at), scores + bias_at(at + ex.FAR_POSITION))
 
 
 @number("l3b_shift_change_alibi", "g", "整句挪到位置 10 万起，加了 ALiBi（每个头）的分数最大变化")
-def _():
-    return _shifted(lambda at: rel.alibi_causal_bias_at(ex.ALIBI_HEADS, at))
+def _(lang):
+    return _shifted(lang, lambda at: rel.alibi_causal_bias_at(ex.ALIBI_HEADS, at))
 
 
 @number("l3b_shift_change_t5", "g", "整句挪到位置 10 万起，加了 T5 偏置（随机表，T5-Base 的桶）的分数最大变化")
-def _():
+def _(lang):
     nb, md = ex.t5_buckets()
     table = np.random.default_rng(ex.T5_TABLE_SEED).standard_normal((nb, configs.load(ex.T5_MODEL)["heads"]))
-    return _shifted(lambda at: rel.t5_bias_at(table, at, ex.T5_BIDIRECTIONAL, md))
+    return _shifted(lang, lambda at: rel.t5_bias_at(table, at, ex.T5_BIDIRECTIONAL, md))
 
 
 # --- parameters each scheme adds ----------------------------------------------------------------

@@ -126,8 +126,8 @@ def _():
     return ex.ABS_POSITIONS[1]
 
 
-def _change(method: str) -> float:
-    return shift.shift_change(ex.SENTENCE, ex.SHIFT, method, ex.L4_DIM, ex.L4_SEED)
+def _change(lang: str, method: str) -> float:
+    return shift.shift_change(ex.texts(lang).sentence, ex.SHIFT, method, ex.L4_DIM, ex.L4_SEED)
 
 
 # Setup of every l4_shift_* / l4_score_* number: the example sentence, one seeded head (W_q, W_k and
@@ -137,33 +137,33 @@ def _change(method: str) -> float:
 
 
 @number("l4_shift_input_max_diff", ".2f", "正弦位置编码加在输入上：例句整句平移 SHIFT 后，整个注意力分数 q·k/√d 的最大变化（d = L4_DIM，种子 L4_SEED）")
-def _():
-    return _change("input")
+def _(lang):
+    return _change(lang, "input")
 
 
 @number("l4_shift_qk_max_diff", ".2f", "正弦位置编码加在投影后的 q、k 上：整句平移后整个注意力分数的最大变化（同上设定）")
-def _():
-    return _change("qk")
+def _(lang):
+    return _change(lang, "qk")
 
 
 @number("l4_shift_rope_max_diff", "", "RoPE：整句平移后整个注意力分数的最大变化（同上设定；浮点舍入量级）")
-def _():
-    return tiny(_change("rope"))
+def _(lang):
+    return tiny(_change(lang, "rope"))
 
 
 @number("l4_score_max_abs_input", ".2f", "正弦加在输入上时，平移前分数的最大绝对值（尺度参照）")
-def _():
-    return float(abs(shift.scores(ex.SENTENCE, 0, "input", ex.L4_DIM, ex.L4_SEED)).max())
+def _(lang):
+    return float(abs(shift.scores(ex.texts(lang).sentence, 0, "input", ex.L4_DIM, ex.L4_SEED)).max())
 
 
 @number("l4_score_max_abs_qk", ".2f", "正弦加在 q、k 上时，平移前分数的最大绝对值（尺度参照）")
-def _():
-    return float(abs(shift.scores(ex.SENTENCE, 0, "qk", ex.L4_DIM, ex.L4_SEED)).max())
+def _(lang):
+    return float(abs(shift.scores(ex.texts(lang).sentence, 0, "qk", ex.L4_DIM, ex.L4_SEED)).max())
 
 
 @number("l4_score_max_abs_rope", ".2f", "RoPE 时，平移前分数的最大绝对值（尺度参照）")
-def _():
-    return float(abs(shift.scores(ex.SENTENCE, 0, "rope", ex.L4_DIM, ex.L4_SEED)).max())
+def _(lang):
+    return float(abs(shift.scores(ex.texts(lang).sentence, 0, "rope", ex.L4_DIM, ex.L4_SEED)).max())
 
 
 # --- one pair by hand (the widget's defaults) -----------------------------------------------------------
@@ -256,8 +256,8 @@ def _():
 
 
 @number("l4_convention_naive_diff", ".2f", "同一个头的权重不换位、直接换写法时，分数的最大差值（同上设定）")
-def _():
-    a, b = shift.convention_scores(ex.SENTENCE, d=ex.L4_DIM, seed=ex.L4_SEED, permute_weights=False)
+def _(lang):
+    a, b = shift.convention_scores(ex.texts(lang).sentence, d=ex.L4_DIM, seed=ex.L4_SEED, permute_weights=False)
     return float(abs(a - b).max())
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import configs, examples as ex, hybrid, mla, rope, scaling
+from .. import configs, examples as ex, hybrid, mla, rope, scaling, tokenize
 from . import family, number
 from .lesson1 import tiny
 
@@ -572,8 +572,8 @@ def _():
 
 # --- NoPE: a causal head counts its predecessors ----------------------------------------------------------------
 
-def _counter():
-    return hybrid.causal_counter(len(ex.SENTENCE))
+def _counter(lang: str):
+    return hybrid.causal_counter(len(tokenize.tokens(ex.texts(lang).sentence)))
 
 
 # one row per token of the example sentence
@@ -584,25 +584,25 @@ MARKERS = family(("nope_marker_{}", "nope_recovered_{}"), {
     3: ("nope_marker_3", "nope_recovered_3"),
     4: ("nope_marker_4", "nope_recovered_4"),
     5: ("nope_marker_5", "nope_recovered_5"),
-}, members=range(len(ex.SENTENCE)))
+}, members=range(len(ex.SENTENCE)))  # the same count in every edition (tests/test_examples.py)
 
 for _t, (_marker, _recovered) in MARKERS.items():
 
     def _reg_marker(t=_t, marker=_marker, recovered=_recovered):
         @number(marker, ".3f", f"因果、无位置编码、分数全相等时，位置 {t} 的 token 从句首标记拿到的份额 1/(t+1)")
-        def _():
-            return float(_counter()[t])
+        def _(lang):
+            return float(_counter(lang)[t])
 
         @number(recovered, ".0f", f"由份额反推出的位置 1/份额 − 1（位置 {t}）")
-        def _():
-            return hybrid.counter_position(float(_counter()[t]))
+        def _(lang):
+            return hybrid.counter_position(float(_counter(lang)[t]))
 
     _reg_marker()
 
 
 @number("nope_marker_bidirectional", ".3f", "不加因果掩码时，每个 token 拿到的份额（都是 1/n）")
-def _():
-    out = hybrid.causal_counter(len(ex.SENTENCE), causal=False)
+def _(lang):
+    out = hybrid.causal_counter(len(tokenize.tokens(ex.texts(lang).sentence)), causal=False)
     if abs(out.max() - out.min()) > 1e-12:
         raise ValueError("the bidirectional counter should give every token the same share; posenc.hybrid.causal_counter changed")
     return float(out[0])

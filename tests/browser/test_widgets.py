@@ -725,19 +725,19 @@ def test_swap_attention_bad_input_shows_message(visit, site_dir, lang):
 
 @pytest.mark.build
 @pytest.mark.browser
-def test_swap_attention_in_english_computes_the_chinese_sentence_word_for_word(visit, site_dir):
-    """The English page shows lesson 1's sentence one word per character (posenc/examples.py ENGLISH_TOKENS) and
-    computes with the characters' vectors, so its numbers are the Chinese page's; a word of the reader's own is a
-    token too, and without positions nothing moves."""
+def test_swap_attention_in_english_computes_the_english_sentence(visit, site_dir):
+    """The English page starts from the English edition's own sentence (posenc.examples.texts("en"), one word per
+    token) and computes with posenc's vectors of its words, so its numbers are those the English prose quotes; a word
+    of the reader's own is a token too, and without positions nothing moves."""
     from posenc import quantities
 
     sp, el = open_widget(visit, site_dir, "swap-attention", "en")
     live = el.locator(".pe-live")
-    text, i, j = ex.SWAP_MAIN
+    text, i, j = ex.texts("en").swap_main
     assert el.locator('[data-pe-input="sentence"]').input_value() == quantities.text("l1_main_a", "en")
     assert el.locator('[data-pe-out="sentence-b"]').inner_text() == quantities.text("l1_main_b", "en")
     data = json.loads(live.get_attribute("data-inputs"))
-    assert data["tokens"] == ex.english_tokens(text) and data["keys"] == list(text)
+    assert data["tokens"] == list(text)
     assert el.locator('[data-pe-out="source"]').get_attribute("data-exact") == "1"
     head = at.make_head(ex.ATTN_D, ex.ATTN_SEED)
     assert value(el.locator('[data-pe-out="max-pos"]')) == pytest.approx(

@@ -4,12 +4,13 @@
 // keep equal colours, and the widget prints the largest change it computed.
 // The page passes every starting value (data-*, all required; this file holds no defaults;
 // posenc/examples.py WIDGET_DEFAULTS["sin-heatmap"] is what the widget() macro writes):
-//   data-sentence  the characters, one per position (at most MAX_CHARS)
+//   data-sentence  the page's edition's sentence: its characters, or on an English page its words separated by
+//                  spaces, one token per position (at most MAX_CHARS)
 //   data-shift     how far one press of the shift button moves the sentence (≥ 1)
 //   data-d, data-base   the encoding (d even, base > 1);  data-start  the first character's position
 import { formatInt, formatNumber, formatSci, MAX_INPUT } from "../posenc-math/format.js";
 import { dotClosedForm, dotMatrix, maxAbsDiff } from "../posenc-math/sinusoidal.js";
-import { activate, fill, button, frame, h, limitedButton, num, numberField, pageOptionsOrFail, refuse, scroller, setNum, t, viridis, loadWidgetStrings } from "./_ui.js";
+import { activate, fill, button, frame, h, limitedButton, num, numberField, pageLanguage, pageOptionsOrFail, refuse, scroller, setNum, t, viridis, loadWidgetStrings } from "./_ui.js";
 
 await loadWidgetStrings("sin-heatmap"); // this widget's words in the page's language (strings/<lang>/sin-heatmap.js)
 
@@ -22,7 +23,7 @@ export function mount(el) {
     base: { kind: "base" },
     start: { kind: "position" },
   });
-  const chars = Array.from(opt.sentence);
+  const chars = pageLanguage() === "en" ? opt.sentence.trim().split(/\s+/) : Array.from(opt.sentence); // posenc/tokenize.py
   if (chars.length > MAX_CHARS) refuse(el, t("sin-heatmap.too_long", { n: chars.length, max: MAX_CHARS }));
   const n = chars.length;
   const state = { start: opt.start };

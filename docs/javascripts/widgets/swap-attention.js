@@ -21,13 +21,9 @@
 //   data-d, data-seed   the head's width (even: the positions are lesson 3's sinusoidal rows) and seed
 //   data-presets        the preset sentences, "sentence:i:j,sentence:i:j"
 //   data-head           posenc's weights and vectors as JSON, or "" to draw them in the browser
-//   data-tokens-en      the English edition's word for each character of the examples, "<character>=<word>,…"
-//                       (posenc/examples.py ENGLISH_TOKENS)
-// Tokens. On a Chinese page one character is one token (posenc/tokenize.py). On an English page a token is a
-// word: the sentences of data-sentence and data-presets are shown word for word through data-tokens-en, and a
-// word of that table stands for its character (its token ID, its vector: posenc's numbers, as on the Chinese
-// page); any other word the reader types is a token of its own, its vector drawn in the browser from a 32-bit
-// FNV-1a hash of the word in place of a code point.
+// Tokens (posenc/tokenize.py). On a Chinese page one character is one token, its vector seeded by its code
+// point; on an English page one word (or punctuation mark) is one token, its vector seeded by the 32-bit FNV-1a
+// hash of the word. data-sentence and data-presets are the page's edition's own examples (posenc.examples.texts).
 import { formatNumber, formatSci } from "../posenc-math/format.js";
 import { encode } from "../posenc-math/sinusoidal.js";
 import { attention, mulberry32, randomMatrix } from "../posenc-math/attention.js";
@@ -73,10 +69,10 @@ function head(d, seed) {
   return { wq: randomMatrix(rand, d, d, std), wk: randomMatrix(rand, d, d, std), wv: randomMatrix(rand, d, d, std) };
 }
 
-/** The vector of token ``key`` (a character, or a word with no character behind it). */
+/** The vector of token ``key``: a character (seeded by its code point) or a word (by its hash), as posenc.tokenize. */
 function tokenVector(key, d, seed, given) {
   if (given && given.vectors && given.vectors[key]) return Float64Array.from(given.vectors[key]);
-  const id = Array.from(key).length === 1 ? key.codePointAt(0) : hashWord(key);
+  const id = inWords() ? hashWord(key) : key.codePointAt(0);
   return randomMatrix(mulberry32(Math.imul(seed, 0x9e3779b1) ^ id), 1, d)[0];
 }
 
@@ -91,33 +87,18 @@ function inputs(keys, d, seed, withPositions, given) {
 export function mount(el) {
   const opt = pageOptionsOrFail(
     el,
-    { sentence: "text", swapI: "int", swapJ: "int", d: "int", seed: "int", presets: "text", head: "text?", tokensEn: "text" },
+    { sentence: "text", swapI: "int", swapJ: "int", d: "int", seed: "int", presets: "text", head: "text?" },
     { d: { kind: "dim", max: 64 }, seed: { kind: "int", min: 0 } },
   );
   const bad = (what) => refuse(el, t("swap-attention.bad", { what }));
-  // the English edition's words for the examples' characters, and back (a word of the table is its character)
-  const toWord = new Map();
-  const toChar = new Map();
-  for (const pair of opt.tokensEn.split(",")) {
-    const [ch, word, extra] = pair.split("=");
-    if (extra !== undefined || !ch || Array.from(ch).length !== 1 || !word || /\s/.test(word)) bad(t("swap-attention.bad_tokens_en", { raw: pair }));
-    toWord.set(ch, word);
-    toChar.set(word, ch);
-  }
-  /** A sentence of the page (data-sentence, data-presets: the examples' characters) as this page writes it. */
-  const shown = (text) => {
-    if (!inWords()) return text;
-    return joinTokens(Array.from(text).map((ch) => toWord.get(ch) ?? bad(t("swap-attention.no_word", { code: ch.codePointAt(0).toString(16).toUpperCase() }))));
-  };
-  const keyOf = (token) => (inWords() ? (toChar.get(token) ?? token) : token); // what the vectors are keyed by
   const presetList = opt.presets.split(",").map((item) => {
     const [raw, i, j] = item.split(":");
-    const text = shown(raw);
+    const text = raw;
     const why = swapError(tokensOf(text), Number(i), Number(j));
     if (why) bad(t("swap-attention.bad_preset", { item, why }));
     return [text, Number(i), Number(j)];
   });
-  const start = shown(opt.sentence);
+  const start = opt.sentence;
   const why = swapError(tokensOf(start), opt.swapI, opt.swapJ);
   if (why) bad(t("swap-attention.bad_start", { why }));
   let given = null;
@@ -219,12 +200,12 @@ export function mount(el) {
     const results = {};
     const data = {};
     for (const [mode, withPos] of [["nopos", false], ["pos", true]]) {
-      const xa = inputs(chars.map(keyOf), opt.d, opt.seed, withPos, given);
-      const xb = inputs(swapped.map(keyOf), opt.d, opt.seed, withPos, given);
+      const xa = inputs(chars, opt.d, opt.seed, withPos, given);
+      const xb = inputs(swapped, opt.d, opt.seed, withPos, given);
       results[mode] = { a: attention(xa, w.wq, w.wk, w.wv).out, b: attention(xb, w.wq, w.wk, w.wv).out };
       data[mode] = { a: xa.map((r) => Array.from(r)), b: xb.map((r) => Array.from(r)) };
     }
-    root.dataset.inputs = JSON.stringify({ text: state.text, swapped: joinTokens(swapped), tokens: chars, keys: chars.map(keyOf), perm, ...data });
+    root.dataset.inputs = JSON.stringify({ text: state.text, swapped: joinTokens(swapped), tokens: chars, perm, ...data });
     const diffs = {};
     for (const mode of ["nopos", "pos"]) {
       const { a, b } = results[mode];
@@ -260,7 +241,7 @@ export function mount(el) {
       ),
     );
     table.dataset.mode = state.mode;
-    const exact = given && chars.every((c) => given.vectors && given.vectors[keyOf(c)]);
+    const exact = given && chars.every((c) => given.vectors && given.vectors[c]);
     source.dataset.exact = exact ? "1" : "0";
     source.textContent = t(exact ? "swap-attention.exact" : "swap-attention.drawn", { seed: opt.seed });
     const maxNo = Math.max(...diffs.nopos);

@@ -12,8 +12,6 @@ export default {
   "swap-attention.bad_preset": "“{item}” in data-presets {why}",
   "swap-attention.bad_start": "data-sentence, data-swap-i, data-swap-j: {why}",
   "swap-attention.bad_head": "data-head is not JSON ({error})",
-  "swap-attention.bad_tokens_en": "“{raw}” in data-tokens-en must be written character=word",
-  "swap-attention.no_word": "data-tokens-en has no English word for the character U+{code}",
   "swap-attention.presets": "Preset sentences",
   "swap-attention.presets_label": "Presets:",
   "swap-attention.modes": "Output vectors in the table",

@@ -12,8 +12,6 @@ export default {
   "swap-attention.bad_preset": "data-presets 里的「{item}」{why}",
   "swap-attention.bad_start": "data-sentence、data-swap-i、data-swap-j {why}",
   "swap-attention.bad_head": "data-head 不是 JSON（{error}）",
-  "swap-attention.bad_tokens_en": "data-tokens-en 里的「{raw}」要写成「字=词」",
-  "swap-attention.no_word": "data-tokens-en 里没有 U+{code} 这个字的英文词",
   "swap-attention.presets": "预设句子",
   "swap-attention.presets_label": "预设：",
   "swap-attention.modes": "表格里的输出向量",
