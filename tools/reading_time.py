@@ -98,11 +98,12 @@ TABLE_ROW_S = 4
 FIGURE_S = 40
 WIDGET_S = 180
 DATAFLOW_S = 30
-DATAFLOW_TRY_S = 120
+TRY_TASK_S = 60
 CODE_LINE_S = 3
 SNIPPET_OUTPUT_S = 10
 NOTEBOOK_S = 3
 REREAD_SHARE = 0.06
+SKIM_SHARE = 0.5
 
 SOURCES_ANCHOR = "sources"
 
@@ -115,6 +116,7 @@ DISPLAY = re.compile(r"\$\$.*?\$\$|\\\[.*?\\\]", re.S)
 INLINE = re.compile(r"(?<![\\$])\$(?!\s)[^$\n]+?(?<!\s)\$|\\\(.*?\\\)")
 TABLE_ROW = re.compile(r"^[ \t]*\|.*\|[ \t]*$", re.M)
 TABLE_RULE = re.compile(r"^[ \t]*\|(?:[ \t]*:?-+:?[ \t]*\|)+[ \t]*$")
+TRY_TASK = re.compile(r"^[ \t]+\d+\.[ \t]", re.M)  # a numbered task in the box's indented body
 TRY_BOX = re.compile(r"^[ \t]*(?:!!!|\?\?\?\+)[ \t]+example\b", re.M)  # 试三件事 / Try three things, open
 IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
 FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.S)
@@ -188,11 +190,25 @@ def _macro_text(name: str, args: str, page: str) -> str | None:
     return None
 
 
-def _widget_seconds(widget: str, tried: bool) -> float:
-    """A widget the page follows with a try box takes the time its tasks take; a panel without one, a glance."""
-    if widget == "dataflow":
-        return DATAFLOW_TRY_S if tried else DATAFLOW_S
-    return WIDGET_S
+def _widget_seconds(widget: str, tasks: int) -> float:
+    """A widget the page follows with a try box takes the time its tasks take (TRY_TASK_S each); without one, the
+    data-flow panel is a glance and any other widget costs WIDGET_S."""
+    if tasks:
+        return tasks * TRY_TASK_S
+    return DATAFLOW_S if widget == "dataflow" else WIDGET_S
+
+
+def _try_tasks(text: str, start: int, end: int) -> int:
+    """The tasks of the first open try box between start and end: the numbered items of its body (0: no box)."""
+    box = TRY_BOX.search(text, start, end)
+    if not box:
+        return 0
+    body = []
+    for line in text[box.end():end].split("\n")[1:]:
+        if line.strip() and not line[:1].isspace():
+            break
+        body.append(line)
+    return len(TRY_TASK.findall("\n".join(body)))
 
 
 def _inline_seconds(tex: str) -> float:
@@ -201,13 +217,13 @@ def _inline_seconds(tex: str) -> float:
     return INLINE_SHORT_S if n <= INLINE_SHORT_MAX else INLINE_MEDIUM_S if n <= INLINE_MEDIUM_MAX else INLINE_LONG_S
 
 
-def _macro_seconds(name: str, args: str, page: str, cost: Cost, tried: bool = False) -> None:
+def _macro_seconds(name: str, args: str, page: str, cost: Cost, tasks: int = 0) -> None:
     if name in ("num", "cfg"):
         cost.add("numbers", 60 / LATIN_WORDS_PER_MIN)
     elif name == "figure":
         cost.add("figures", FIGURE_S)
     elif name == "widget":
-        cost.add("widgets", _widget_seconds(_first_arg(args), tried))
+        cost.add("widgets", _widget_seconds(_first_arg(args), tasks))
     elif name == "show_code":
         path = lp.DOCS / "snippets" / _first_arg(args)
         if not path.is_file():
@@ -242,9 +258,9 @@ def markdown_cost(markdown: str, page: str = "lessons/page.md") -> Cost:
     widgets = [m for m in macros if m.group("name") == "widget"] + [None]
     tried = {}
     for here, after in zip(widgets, widgets[1:]):
-        tried[here.start()] = bool(TRY_BOX.search(text, here.end(), after.start() if after else len(text)))
+        tried[here.start()] = _try_tasks(text, here.end(), after.start() if after else len(text))
     for m in macros:
-        _macro_seconds(m.group("name"), m.group("args"), page, cost, tried.get(m.start(), False))
+        _macro_seconds(m.group("name"), m.group("args"), page, cost, tried.get(m.start(), 0))
     text = MACRO.sub(" ", text)
     text = STATEMENT.sub(" ", text)
     for pattern in NOT_READ:
@@ -282,12 +298,34 @@ def split(markdown: str) -> tuple[str, str]:
     sources = lp.section(markdown, SOURCES_ANCHOR)
     out_of_path = set(sources.lines()) if sources else set()
     folded = set(annotation_notes(lines, skip_asked=True)) - out_of_path
+    folded |= set(skippable_lines(markdown)) - out_of_path
     for block in lp.admonitions(markdown):
         if block.folded:
             folded.update(n for n in block.lines() if n not in out_of_path)
     main = [line for n, line in enumerate(lines, 1) if n not in folded and n not in out_of_path]
     depth = [lines[n - 1] for n in sorted(folded)]
     return "\n".join(main), "\n".join(_dedent_block(depth))
+
+
+SKIP_FIRST = re.compile(r"第一次读可以先跳过|first (?:read|visit)[^.\n]*\bskip\b|\bskip\b[^.\n]*first (?:read|visit)")
+
+
+def skippable_lines(markdown: str) -> list[int]:
+    """The line numbers (from 1) of what follows a section's first paragraph when that paragraph tells a first
+    reader to skip the section (第一次读可以先跳过, "on a first visit you can skip it"): the home page's timeline,
+    a recap to come back to after the lessons. The paragraph itself is read; the rest is folded depth."""
+    lines = markdown.split("\n")
+    out: list[int] = []
+    for sec in lp.sections(markdown):
+        k = sec.start  # the line after the heading, 0-based
+        while k < sec.end and not lines[k].strip():
+            k += 1
+        para = k
+        while k < sec.end and lines[k].strip():
+            k += 1
+        if SKIP_FIRST.search(" ".join(lines[para:k])):
+            out.extend(range(k + 1, sec.end + 1))
+    return out
 
 
 ANNOTATE_OPEN = re.compile(r'^<div class="annotate" markdown>\s*$')
@@ -345,7 +383,12 @@ def _dedent_block(lines: list[str]) -> list[str]:
 
 def page_time(markdown: str, page: str) -> PageTime:
     main, folded = split(markdown)
-    return PageTime(page, with_rereading(markdown_cost(main, page)), with_rereading(markdown_cost(folded, page)))
+    cost = markdown_cost(main, page)
+    lines = markdown.split("\n")
+    skipped = "\n".join(lines[n - 1] for n in skippable_lines(markdown))
+    if skipped.strip():  # a first reader skims what the page says to skip (SKIM_SHARE of reading it)
+        cost.add("skimmed", SKIM_SHARE * markdown_cost(skipped, page).total())
+    return PageTime(page, with_rereading(cost), with_rereading(markdown_cost(folded, page)))
 
 
 def with_rereading(cost: Cost) -> Cost:
