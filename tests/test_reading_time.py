@@ -359,15 +359,19 @@ def test_the_old_rule_was_outside_the_tolerance():
 # fails here, so growth is a decision. The course's aim is about 30 minutes a lesson; the lessons above it are
 # the next content work (tools/reading_time.py's docstring): when a lesson moves reference material off its
 # main path, lower its budget here to its new time plus a tenth.
+# Recalibrated on the reads at 3eb99e3: a budget is lowered to the lesson's time plus a tenth where that is
+# less (lesson 1: 39 minutes, 43), never raised to take in content added since (lessons 3, 3b, 4 and 5 keep
+# theirs), and raised only where the rule change itself added time: lessons 6 and 6b's data-flow panel box
+# now costs a minute a task, 3 minutes instead of 2 (lesson 6: 44 minutes, 48 -> 49; lesson 6b: 14, 14 -> 16).
 MAIN_PATH_BUDGET = {
-    "lessons/01-order-blind.md": 44,
+    "lessons/01-order-blind.md": 43,
     "lessons/02-learned-table.md": 31,
     "lessons/03-sinusoidal.md": 55,
     "lessons/03b-relative-bias.md": 49,
     "lessons/04-rope.md": 57,
     "lessons/05-long-context.md": 48,
-    "lessons/06-partial-nope.md": 48,
-    "lessons/06b-mrope.md": 14,
+    "lessons/06-partial-nope.md": 49,
+    "lessons/06b-mrope.md": 16,
 }
 
 
