@@ -109,6 +109,9 @@ def test_a_section_the_page_says_to_skip_on_a_first_read_is_skimmed_and_folded()
     assert t.folded.total() == pytest.approx(skipped * (1 + rt.REREAD_SHARE))
     english = SKIP.replace("它是整门课的回顾：第一次读可以先跳过，学完再回来看。", "On a first visit you can skip it and come back.")
     assert rt.page_time(english, "index.en.md").main.seconds["skimmed"] == pytest.approx(rt.SKIM_SHARE * skipped)
+    # a fold inside the section is not skimmed either: it stays folded depth only
+    folded = SKIP.replace("### 一站", '??? note "选读：细节"\n    ' + CJK * 30 + "\n\n### 一站")
+    assert rt.page_time(folded, "index.md").main.total() == pytest.approx(t.main.total())
     # a paragraph that mentions skipping something else (a fold) leaves its section on the path
     other = SKIP.replace("第一次读可以先跳过，学完再回来看", "下面的代码都在选读里，可以先跳过")
     assert "skimmed" not in rt.page_time(other, "index.md").main.seconds

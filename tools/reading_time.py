@@ -407,7 +407,8 @@ def page_time(markdown: str, page: str) -> PageTime:
     main, folded = split(markdown)
     cost = markdown_cost(main, page)
     lines = markdown.split("\n")
-    skipped = "\n".join(lines[n - 1] for n in skippable_lines(markdown))
+    hidden = {n for block in lp.admonitions(markdown) if block.folded for n in block.lines()}
+    skipped = "\n".join(lines[n - 1] for n in skippable_lines(markdown) if n not in hidden)  # a fold stays unread
     if skipped.strip():  # a first reader skims what the page says to skip (SKIM_SHARE of reading it)
         cost.add("skimmed", SKIM_SHARE * markdown_cost(skipped, page).total())
     return PageTime(page, with_rereading(cost), with_rereading(markdown_cost(folded, page)))
