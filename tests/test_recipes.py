@@ -108,19 +108,23 @@ def _add_after(path: Path, anchor: str, text: str) -> None:
 
 
 def _changed_outside_tests_and_data(copy: Path) -> list[str]:
-    """Files added, removed or changed in the copy, compared with this checkout, outside tests/ and posenc/data/."""
+    """Files added, removed or changed in the copy, compared with this checkout, outside tests/ and posenc/data/
+    (what copy_project leaves out, caches and build outputs, is skipped at every level, as the copy skipped it)."""
     changed = []
 
     def walk(cmp: filecmp.dircmp, rel: str) -> None:
         if rel in ("tests", "posenc/data"):
             return
+        names = cmp.left_only + cmp.right_only + cmp.diff_files + cmp.funny_files + list(cmp.subdirs)
+        skip = COPY_IGNORE(cmp.left, names) | {"node_modules"}
         for name in cmp.left_only + cmp.right_only + cmp.diff_files + cmp.funny_files:
-            changed.append(f"{rel}/{name}".lstrip("/"))
+            if name not in skip:
+                changed.append(f"{rel}/{name}".lstrip("/"))
         for name, sub in cmp.subdirs.items():
-            walk(sub, f"{rel}/{name}".lstrip("/"))
+            if name not in skip:
+                walk(sub, f"{rel}/{name}".lstrip("/"))
 
-    ignored = sorted(COPY_IGNORE(str(ROOT), os.listdir(ROOT))) + ["node_modules"]
-    walk(filecmp.dircmp(ROOT, copy, ignore=ignored), "")
+    walk(filecmp.dircmp(ROOT, copy, ignore=[]), "")
     return sorted(changed)
 
 
