@@ -63,7 +63,7 @@ def _():
 
 # step 3: the macro call in the lesson, in both languages, after the paragraph on Qwen3-8B's split
 LESSON = "docs/lessons/05-long-context"
-ANCHOR = '{{ num("qwen3_yarn_beyond_pairs") }}'
+ANCHOR = '{{ num("qwen3_yarn_interpolated") }}'
 STUB_PROSE = {
     "zh": '\n一个假想模型 {{ cfg("stub_2026", "rope_theta") }} 也用 YaRN：它整体除以缩放倍数的频率对有 '
           '{{ num("yarn_interpolated_stub_2026") }} 对。\n',
