@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from . import _check, _yaml
 
@@ -444,16 +444,23 @@ def keys() -> list[str]:
     return list(_all())
 
 
-def browser_export() -> dict:
-    """Every RoPE model's fields as plain JSON, for the in-page experiments.
+def browser_export(keys: Sequence[str]) -> dict:
+    """The fields of the RoPE models ``keys``, in that order, as plain JSON, for the in-page experiments.
 
-    Values and their verification tags travel together, so a widget can label
-    an unverified value the way the prose does.
+    Which models a widget offers is the caller's choice (the scaling explorer's is
+    ``posenc.examples.SCALING_EXPLORER_MODELS``), so a model added to the data files does not
+    appear in a widget unasked. Values and their verification tags travel together, so a widget
+    can label an unverified value the way the prose does.
     """
+    if len(set(keys)) != len(keys):
+        twice = sorted({k for k in keys if list(keys).count(k) > 1})
+        raise ValueError(f"browser_export: {', '.join(twice)} listed twice; list each model once")
     models = []
-    for cfg in _all().values():
+    for key in keys:
+        cfg = load(key)
         if cfg.position != "rope":
-            continue
+            raise ValueError(f"browser_export: model {key!r} is a {cfg.position} model; the in-page experiments "
+                             f"take RoPE models only, so remove it from the list")
         entry = {"key": cfg.key, "name": cfg.name}
         entry.update({name: f.value for name, f in cfg.fields.items()})
         entry["tags"] = {name: f.tag for name, f in cfg.fields.items()}

@@ -255,6 +255,13 @@ WHY_ROPE_SPAN = 40
 
 SCALING_MODEL = "qwen3_8b"  # the model lesson 5 scales, pair by pair (and the explorer's start)
 SCALING_METHOD = "yarn"  # the method the scaling explorer starts with
+# The models the scaling explorer offers, in its menu's order (assets/models.json): a choice, not every RoPE
+# model in posenc/data/models.yaml. A model added there appears in the widget only once listed here; each must
+# be a RoPE model (the build fails naming it otherwise), and SCALING_MODEL must be one of them.
+SCALING_EXPLORER_MODELS = ("llama2_7b", "llama3_8b", "llama31_8b", "mistral_7b_v01", "qwen25_7b", "qwen3_8b",
+                           "qwen3_next_80b_a3b", "deepseek_v3", "gemma3_27b", "glm45", "gpt_oss", "kimi_k2",
+                           "llama4_scout", "smollm3_3b", "command_r7b", "command_a", "gptj_6b", "gpt_neox_20b",
+                           "pythia_6_9b", "phi35_mini")
 NTK_EXAMPLE = {"base": 10_000, "factor": 4, "dim": 128}  # the NTK-aware base worked through by hand
 YARN_TEMPERATURE_EXAMPLE_S = 8  # the s of the YaRN paper's worked example for Eq. 22
 GPTOSS_EXERCISE_PAIR = 13  # a pair inside gpt-oss's ramp, for exercise 1

@@ -17,6 +17,8 @@ What the tests compare against, part by part:
 from __future__ import annotations
 
 import copy
+import re
+from pathlib import Path
 
 import pytest
 import yaml
@@ -103,12 +105,73 @@ def test_deepseek_scaling_matches_the_official_model_args():
     assert f.tag == "V3"
 
 
-def test_all_twenty_rope_models_load():
-    rope_keys = {k for k in configs.keys() if configs.load(k).position == "rope"}
-    assert rope_keys == {"llama2_7b", "llama3_8b", "llama31_8b", "mistral_7b_v01", "qwen25_7b", "qwen3_8b",
-                         "qwen3_next_80b_a3b", "deepseek_v3", "gemma3_27b", "glm45", "gpt_oss", "kimi_k2",
-                         "llama4_scout", "smollm3_3b", "command_r7b", "command_a",
-                         "gptj_6b", "gpt_neox_20b", "pythia_6_9b", "phi35_mini"}
+ROOT = Path(__file__).resolve().parent.parent
+CFG_CALL = re.compile(r"""cfg\(\s*["']([A-Za-z0-9_]+)["']""")
+
+
+def _quoted_models() -> set[str]:
+    """Every model key a page quotes with {{ cfg("key", …) }}, in either language."""
+    pages = (ROOT / "docs").rglob("*.md")
+    return {m.group(1) for page in pages for m in CFG_CALL.finditer(page.read_text(encoding="utf-8"))}
+
+
+def test_every_model_a_page_quotes_loads_from_its_file():
+    # what the pages rely on: each quoted model is in the data files (a deleted or renamed entry fails here
+    # with the page's key, before the build's macro error), and as a RoPE model the ones RoPE lessons quote
+    quoted = _quoted_models()
+    assert {"qwen3_8b", "deepseek_v3", "llama2_7b"} <= quoted  # the scan finds the macro calls at all
+    missing = sorted(quoted - set(configs.keys()))
+    assert not missing, f"pages quote models the data files lack: {missing}"
+    assert configs.load("qwen3_8b").position == configs.load("llama2_7b").position == "rope"
+
+
+@pytest.mark.parametrize("name", list(configs.MODEL_FILES))
+def test_every_entry_of_a_models_file_loads(name):
+    # every entry of the file is a model posenc serves, none dropped or shadowed, each of a kind the file holds
+    raw = yaml.safe_load((configs.MODELS_FILE.parent / name).read_text(encoding="utf-8")) or {}
+    assert raw, f"{name} is empty"
+    for key in raw:
+        assert configs.load(key).position in configs.MODEL_FILES[name], key
+    assert sum(len(yaml.safe_load((configs.MODELS_FILE.parent / f).read_text(encoding="utf-8")) or {})
+               for f in configs.MODEL_FILES) == len(configs.keys())
+
+
+def test_every_rope_model_has_what_rope_needs():
+    # the fields RoPE's math reads, of the right type: an even head width, a base > 1, a native context,
+    # a rotary part of a positive even number of dimensions, and rope_parameters of a type transformers has
+    rope = [configs.load(k) for k in configs.keys() if configs.load(k).position == "rope"]
+    assert len(rope) >= 3
+    for cfg in rope:
+        d, theta, context = cfg["head_dim"], cfg["rope_theta"], cfg["context"]
+        assert isinstance(d, int) and d > 0 and d % 2 == 0, cfg.key
+        assert theta > 1 and isinstance(context, int) and context > 0, cfg.key
+        rotary = int(d * cfg.get("rotary_fraction", 1))  # as transformers truncates partial_rotary_factor
+        assert 0 < rotary <= d and rotary % 2 == 0, cfg.key
+        params = configs.rope_parameters(cfg)
+        assert params["rope_theta"] == theta and params["rope_type"] in ("default", *ROPE_TYPES), cfg.key
+
+
+ROPE_TYPES = ("linear", "dynamic", "yarn", "llama3", "longrope")
+
+
+def test_the_scaling_explorer_offers_exactly_its_list():
+    # which models the widget offers is examples.SCALING_EXPLORER_MODELS, in its order; a RoPE model not
+    # listed is not offered, and the model the widget starts on is listed
+    from posenc import examples as ex
+
+    listed = ex.SCALING_EXPLORER_MODELS
+    assert [m["key"] for m in configs.browser_export(listed)["models"]] == list(listed)
+    assert ex.WIDGET_DEFAULTS["scaling-explorer"]["model"] in listed
+    assert [m["key"] for m in configs.browser_export(listed[1:])["models"]] == list(listed[1:])
+
+
+def test_the_scaling_explorer_list_refuses_a_model_it_cannot_show():
+    with pytest.raises(ValueError, match=r"^browser_export: model 'gpt2' is a learned model; .*remove it from the list$"):
+        configs.browser_export(("qwen3_8b", "gpt2"))
+    with pytest.raises(ValueError, match=r"^browser_export: qwen3_8b listed twice"):
+        configs.browser_export(("qwen3_8b", "llama2_7b", "qwen3_8b"))
+    with pytest.raises(configs.UnknownModel, match="unknown model 'qwen9'"):
+        configs.browser_export(("qwen9",))
 
 
 def test_partial_rotary_models_of_2021_to_2023_match_their_configs():
@@ -402,10 +465,9 @@ def test_transformers_kwargs_pick_the_scaled_length():
 def test_keys_keep_the_files_order_and_browser_export_carries_values_and_tags():
     keys = configs.keys()
     assert keys[:2] == ["gpt2", "bert_base"] and len(keys) == len(set(keys))
-    export = configs.browser_export()
+    export = configs.browser_export(("llama2_7b", "qwen3_8b"))
     assert export["source"] == "models.yaml"
-    rope_keys = [k for k in keys if configs.load(k).position == "rope"]
-    assert [m["key"] for m in export["models"]] == rope_keys
+    assert [m["key"] for m in export["models"]] == ["llama2_7b", "qwen3_8b"]
     qwen = next(m for m in export["models"] if m["key"] == "qwen3_8b")
     cfg = configs.load("qwen3_8b")
     assert qwen["name"] == cfg.name and qwen["head_dim"] == 128 and qwen["tags"]["head_dim"] == "V3"

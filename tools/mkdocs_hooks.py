@@ -112,9 +112,10 @@ def _models_json(config) -> File:
     import json
 
     from posenc.configs import browser_export
+    from posenc.examples import SCALING_EXPLORER_MODELS
 
     # compact: every page with the panel fetches it
-    content = json.dumps(browser_export(), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    content = json.dumps(browser_export(SCALING_EXPLORER_MODELS), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     return File.generated(config, "assets/models.json", content=content)
 
 
