@@ -1,7 +1,7 @@
 // sin-heatmap.js's words (en): the same keys and {fields} as strings/zh/sin-heatmap.js. Loaded with the widget (widgets/index.js), on pages of this language only.
 export default {
   "sin-heatmap.too_long": "This experiment's page options do not fit: data-sentence has {n} tokens, and this demo takes at most {max}. The static figure drawn at build time is shown instead.",
-  "sin-heatmap.title": "Try it: the dot products PE(a)·PE(b) of every two positions of the example sentence",
+  "sin-heatmap.title": "Try it: the dot products PE(a)·PE(b) of every pair of positions in the example sentence",
   "sin-heatmap.start": "position of the first token",
   "sin-heatmap.shift": "Shift the sentence by +{shift}",
   "sin-heatmap.reset": "Back to position 0",
