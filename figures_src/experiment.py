@@ -99,7 +99,14 @@ def _text(key: str, **values) -> str:
 
 def _said(*names: str) -> str:
     """The checked sentences a figure shows, for its alt text: what the figure says is what the page says."""
-    said = T("said_join").join(claims.check(n, lang=language()) for n in names)
+    said = ""
+    for n in names:
+        sentence = claims.check(n, lang=language())
+        if said:
+            # a checked sentence written to follow a comma ("while the control …", "and it also beats …")
+            # continues the one before; any other starts a new sentence
+            said += T("said_continue" if sentence[:1].islower() else "said_join")
+        said += sentence
     return said[:1].upper() + said[1:] + T("said_end")
 
 

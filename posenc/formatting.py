@@ -21,6 +21,7 @@ in words is given in both languages (``PerLanguage``).
 from __future__ import annotations
 
 import math
+import numbers
 import re
 from typing import Any
 
@@ -57,6 +58,21 @@ def count_words(n: int) -> PerLanguage:
     if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 10:
         raise ValueError(f"count_words writes counts 1 to 10 as words, got {n!r}; quote a larger count as digits")
     return PerLanguage(**{lang: words[n - 1] for lang, words in _COUNT_WORDS.items()})
+
+
+def with_noun(text: str, value: Any, noun: str, lang: str) -> str:
+    """A formatted count followed by its English noun, in agreement: "1 token", "5 tokens", "1,024 tokens".
+
+    ``noun`` is the singular; the plural adds "s". Chinese has no plural (the measure word is in the
+    prose), so a Chinese page asking for a noun is an error rather than a silent mix of languages.
+    """
+    check_language(lang)
+    if lang != "en":
+        raise ValueError(f"noun={noun!r} is for English pages (number agreement); on a {lang} page write the word in the prose")
+    whole = isinstance(value, numbers.Real) and not isinstance(value, bool) and float(value).is_integer()
+    if not whole:
+        raise ValueError(f"noun={noun!r} needs a whole-number count, got {value!r}")
+    return f"{text} {noun if value == 1 else noun + 's'}"
 
 
 def check_language(lang: str) -> str:

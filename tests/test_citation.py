@@ -56,7 +56,7 @@ def test_the_cff_title_is_english_and_the_site_names_are_read_from_mkdocs_yml(cf
     # an English LaTeX document on pdflatex cannot set a Chinese title; GitHub's "Cite this repository" shows this one
     assert not CJK.search(cff["title"]), cff["title"]
     names = citation.site_names()
-    assert names == {"zh": mkdocs_setting("site_name"), "en": "Position: how a model knows the order"}
+    assert names == {"zh": mkdocs_setting("site_name"), "en": "Position: how a model knows word order"}
     assert citation.original_title(cff, names) == "posenc · " + mkdocs_setting("site_name")
 
 
@@ -68,7 +68,7 @@ def test_the_original_title_needs_the_english_name_in_the_cff_title():
 def test_the_english_entry_is_english_with_the_chinese_title_as_origtitle(cff):
     en = dict(re.findall(r"^  (\w+) = (.*),$", citation.bibtex_entry(lang="en"), re.M))
     zh = dict(re.findall(r"^  (\w+) = (.*),$", citation.bibtex_entry(lang="zh"), re.M))
-    assert en["title"] == "{{posenc · Position: how a model knows the order}}"
+    assert en["title"] == "{{posenc · Position: how a model knows word order}}"
     assert en["origtitle"] == "{{posenc · " + mkdocs_setting("site_name") + "}}"
     assert [k for k, v in en.items() if CJK.search(v)] == ["origtitle"]
     assert zh["title"] == en["origtitle"] and "origtitle" not in zh

@@ -18,6 +18,7 @@ import re
 
 import pytest
 
+from posenc import formatting
 from posenc import quantities as numbers
 
 # Registered numbers that are not amounts, and so are printed without grouping: token IDs
@@ -163,3 +164,14 @@ def test_every_quoted_loss_of_the_experiment_carries_its_spread():
     spread = re.compile(r"^−?\d+\.\d+–−?\d+\.\d+$")  # "0.539–0.786"
     wrong = [n for n in losses if not (spread.match(numbers.text(n)) if n in two_groups else " ± " in numbers.text(n))]
     assert losses and not wrong, {n: numbers.text(n) for n in wrong}
+
+
+@pytest.mark.parametrize("value, text, expected", [(1, "1", "1 token"), (5, "5", "5 tokens"), (1024, "1,024", "1,024 tokens"), (0, "0", "0 tokens")])
+def test_an_english_count_agrees_with_its_noun(value, text, expected):
+    assert formatting.with_noun(text, value, "token", "en") == expected
+
+
+@pytest.mark.parametrize("value, lang", [(1, "zh"), (1.5, "en"), (True, "en"), ("1", "en")])
+def test_a_noun_needs_an_english_page_and_a_whole_count(value, lang):
+    with pytest.raises(ValueError):
+        formatting.with_noun("1", value, "token", lang)

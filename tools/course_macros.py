@@ -358,8 +358,8 @@ def timeline_markdown(here: str | None, from_page: str, render, lang: str = "zh"
         else:
             titles = "; ".join(f"**{s.label}: {s.title}**" + (f" ({s.year})" if s.year else "") + f" — {text(s.short)}"
                                for _, s in mine)
-            line = (f"{words['here']}: {stations} of {len(stages)}, {titles}. "
-                    f"What each stop solved and where it got stuck: [the timeline on the home page]({home}).")
+            line = (f"{words['here']}: {stations} of {len(stages)}. {titles}. "
+                    f"What each stop solved, and where it got stuck, is in [the timeline on the home page]({home}).")
         return "\n".join(['<div class="pe-timeline pe-timeline--line" markdown>', "", line, "", "</div>"])
     out = ['<div class="pe-timeline" markdown>', ""]
     seen: set[str] = set()  # the glossary terms linked so far: each once, where the timeline first uses it

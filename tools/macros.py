@@ -64,7 +64,7 @@ def tag_badge(tag: str, source: str, lang: str = "zh") -> str:
 
 def define_env(env):
     from posenc import configs, facts, quantities
-    from posenc.formatting import format_value
+    from posenc.formatting import format_value, with_noun
 
     from posenc.experiment.claims import ResultsPending
     from tools import i18n
@@ -77,11 +77,13 @@ def define_env(env):
         return pending_mark(lang())
 
     @env.macro
-    def num(name: str) -> str:
+    def num(name: str, noun: str | None = None) -> str:
+        """A computed number; on an English page, noun="token" makes the word agree ("1 token", "5 tokens")."""
         try:
-            return quantities.text(name, lang())
+            text = quantities.text(name, lang())
         except ResultsPending:
             return pending()
+        return text if noun is None else with_noun(text, quantities.get(name).value, noun, lang())
 
     @env.macro
     def fact(name: str, badge: bool = True) -> str:

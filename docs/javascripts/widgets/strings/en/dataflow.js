@@ -7,7 +7,7 @@ export default {
   "dataflow.missing_stages": "the data of model \"{model}\" lacks the stages {stages}",
   "dataflow.name_join": ", ",
   "dataflow.lesson": "lesson {n}",
-  "dataflow.state_learned": "learned",
+  "dataflow.state_learned": "covered",
   "dataflow.state_new": "this lesson",
   "dataflow.state_later": "not yet",
   "dataflow.title_home": "Data flow: how a token sequence becomes logits, and where position enters",

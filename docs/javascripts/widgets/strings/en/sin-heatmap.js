@@ -1,9 +1,9 @@
 // sin-heatmap.js's words (en): the same keys and {fields} as strings/zh/sin-heatmap.js. Loaded with the widget (widgets/index.js), on pages of this language only.
 export default {
   "sin-heatmap.too_long": "This experiment's page options do not fit: data-sentence has {n} tokens, and this demo takes at most {max}. The static figure drawn at build time is shown instead.",
-  "sin-heatmap.title": "Try it: the dot products PE(a)·PE(b) of every two positions of the example sentence",
+  "sin-heatmap.title": "Try it: the dot products PE(a)·PE(b) of every pair of positions in the example sentence",
   "sin-heatmap.start": "position of the first token",
-  "sin-heatmap.shift": "Shift the sentence later +{shift}",
+  "sin-heatmap.shift": "Shift the sentence by +{shift}",
   "sin-heatmap.reset": "Back to position 0",
   "sin-heatmap.readout_1": "The sentence starts at position ",
   "sin-heatmap.readout_2": ". Compared with starting at position 0, the largest difference among the {n}×{n} = {cells} cells is ",
