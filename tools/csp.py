@@ -50,6 +50,8 @@ SCRIPT = re.compile(r"<script(?P<attrs>(?:\s[^>]*)?)>(?P<text>.*?)</script>", re
 TYPE = re.compile(r"""\stype\s*=\s*["']?([^"'\s>]*)""", re.I)
 JS_TYPES = {"", "text/javascript", "application/javascript", "module"}
 
+SERVE_SCRIPTS = "'unsafe-inline'"  # under `mkdocs serve` (see the module docstring)
+
 _hashes: set[str] = set()
 _serving = False
 
@@ -108,13 +110,18 @@ def on_post_template(output_content, template_name, config):
     return with_policy(output_content, template_name) if template_name == "404.html" else output_content
 
 
+def finish_page(path: Path, scripts: str) -> None:
+    """The page at ``path`` with its policy's placeholder replaced by ``scripts`` (if it has one)."""
+    text = path.read_text(encoding="utf-8")
+    if PLACEHOLDER in text:
+        text = text.replace(policy(PLACEHOLDER), policy(scripts))
+        if PLACEHOLDER in text:
+            raise SystemExit(f"{path}: the page policy's placeholder {PLACEHOLDER!r} is left in the page (tools/csp.py)")
+        path.write_text(text, encoding="utf-8")
+
+
 @event_priority(-100)
 def on_post_build(config):
-    scripts = "'unsafe-inline'" if _serving else " ".join(sorted(_hashes))
+    scripts = SERVE_SCRIPTS if _serving else " ".join(sorted(_hashes))
     for path in Path(config.site_dir).rglob("*.html"):
-        text = path.read_text(encoding="utf-8")
-        if PLACEHOLDER in text:
-            text = text.replace(policy(PLACEHOLDER), policy(scripts))
-            if PLACEHOLDER in text:
-                raise SystemExit(f"{path}: the page policy's placeholder {PLACEHOLDER!r} is left in the page (tools/csp.py)")
-            path.write_text(text, encoding="utf-8")
+        finish_page(path, scripts)

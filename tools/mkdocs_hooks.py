@@ -50,7 +50,12 @@ def _vendor_files(config) -> list[File]:
     return [File.generated(config, f"vendor/katex/{p}", abs_src_path=str(KATEX / p)) for p in KATEX_FILES]
 
 
+_serving = False
+
+
 def on_startup(command, dirty):
+    global _serving
+    _serving = command == "serve"
     if command == "serve":
         # posenc/ and figures_src/ are watched: bytecode written into their __pycache__ (by this
         # process, the snippets, the figure process or a notebook kernel) would start another rebuild
@@ -211,8 +216,10 @@ def _coalesce_notebook_streams() -> None:
 
 
 def on_pre_build(config):
-    from tools import macros, notebooks
+    from tools import macros, notebooks, serve_pages
 
+    if serve_pages.PAGE_ONLY.is_set():
+        return  # site-wide checks, not about the page being built again (tools/serve_pages.py)
     _notebook_css.clear()
 
     for problem in macros.widget_default_mismatches():
@@ -222,6 +229,32 @@ def on_pre_build(config):
         if not path.exists() or path.read_text(encoding="utf-8") != text:
             rel = path.relative_to(ROOT).as_posix()
             log.error(f"{rel} differs from its source {rel.split('.')[0]}.py: run python -m tools.notebooks")
+
+
+@event_priority(-200)  # the navigation as the pages show it, after mkdocs-static-i18n has translated it
+def on_nav(nav, config, files):
+    if _serving:
+        from tools import i18n, serve_pages
+
+        serve_pages.remember_nav(i18n.build_language(config), nav)
+    return nav
+
+
+@event_priority(-200)  # the template environment as every other plugin has left it
+def on_env(env, config, files):
+    if _serving:  # what `mkdocs serve` needs to build one page again (tools/serve_pages.py)
+        from tools import i18n, serve_pages
+
+        serve_pages.remember(i18n.build_language(config), config, files, env)
+    return env
+
+
+def on_serve(server, config, builder):
+    """An edit to a page's Markdown builds that page again, not the site (tools/serve_pages.py)."""
+    from tools import serve_pages
+
+    server.builder = serve_pages.PageBuilder(server, builder, config)
+    return server
 
 
 # What mkdocs-macros (on_error_fail: false) puts in place of a page whose macros failed: a heading,

@@ -1,0 +1,206 @@
+"""`make serve`: an edited lesson shown in about a second, its guards run, instead of a whole-site rebuild.
+
+`mkdocs serve` (ProperDocs) rebuilds the whole site, both languages, after any saved file: every page's
+macros, guards, Markdown and KaTeX, the figures' cache keys, the stale-notebook check, the search
+indexes, the font subsets, the page policy over every page (about 11 s on two cores). An author who
+edits one lesson's prose needs one page again. So while serving, the build keeps what a full build made
+of each language (its files, navigation and template environment: ``remember``), and a change that
+touches only existing Markdown pages in docs/ rebuilds only those pages, in their own language, plus the
+English page that falls back to a Chinese source not translated yet (``pages_to_rebuild``). Each runs the
+same events a full build runs for a page: the page's macros, every guard of the Markdown stage (the
+prose lint, the learner's order, the notation, the sourced claims, a failed macro), Markdown,
+the theme template, and every HTML step (KaTeX, table cards, the language selector, the page policy).
+As in a strict build, an error fails the rebuild, and the server keeps the last good pages.
+
+What a page-only rebuild leaves as the last full build made it, until the next one: the other pages
+(a changed page title shows in their navigation later), the search index, the KaTeX font subsets (a
+formula character new to the site draws in a fallback font) and the site-wide checks that are not
+about a page (stale notebooks, widget defaults). Any other change (code, figures, snippets,
+notebooks, the config, a new or removed page) is a full rebuild, as before. `mkdocs build` never
+takes this path.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import os
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+log = logging.getLogger("mkdocs.hooks.serve")
+
+
+@dataclass
+class Built:
+    """What a full build made of one language, to build one of its pages again."""
+
+    files: object  # properdocs Files, after every on_files hook
+    nav: object  # Navigation, after every on_nav hook
+    env: object  # the theme's Jinja environment, after every on_env hook
+
+
+# language → Built, from the latest full build; the config object both languages' builds share
+BUILT: dict[str, Built] = {}
+CONFIG: list = []
+_NAV: dict[str, object] = {}
+# set while a page-only rebuild runs: the hooks skip their site-wide work (tools/mkdocs_hooks.py)
+PAGE_ONLY = threading.Event()
+
+
+def _current():
+    """This module as the process has it now: tools/freshness.py may have imported it again since the
+    server started (after an edit under tools/), and the hooks remember into the module they import."""
+    return importlib.import_module(__name__)
+
+
+def remember_nav(lang: str, nav) -> None:
+    """Called by the hooks' on_nav during a serve build (last, after the translation of the navigation)."""
+    _NAV[lang] = nav
+
+
+def remember(lang: str, config, files, env) -> None:
+    """Called by the hooks' on_env during a serve build (last): the language's parts are complete."""
+    BUILT[lang] = Built(files, _NAV.pop(lang), env)
+    CONFIG[:] = [config]
+
+
+def forget() -> None:
+    BUILT.clear()
+    _NAV.clear()
+    CONFIG.clear()
+
+
+def pages_to_rebuild(changed: set[Path], docs_dir: Path, built: dict[str, Built]) -> list[tuple[str, str]] | None:
+    """[(language, src_uri)] to build again after ``changed``, or None when only a full build will do.
+
+    Only existing Markdown pages under docs/ (not its snippets), each known to the last full build. A
+    Chinese page is built again in the English site too when it has no English file yet (the fallback).
+    """
+    from tools import i18n
+
+    if not changed or not built:
+        return None
+    out: list[tuple[str, str]] = []
+    for path in sorted(changed):
+        path = Path(os.path.abspath(path))
+        inside = path.is_relative_to(docs_dir)
+        src_uri = path.relative_to(docs_dir).as_posix() if inside else ""
+        if not path.exists():
+            # an editor's temporary file, gone again; a page that is gone needs a full build
+            if inside and any(b.files.get_file_from_path(src_uri) is not None for b in built.values()):
+                return None
+            continue
+        if path.suffix != ".md" or not inside or src_uri.startswith("snippets/"):
+            return None
+        lang = i18n.source_language(src_uri)
+        targets = [lang]
+        if lang == i18n.DEFAULT:
+            targets += [other for other in i18n.OTHERS
+                        if other in built and not (docs_dir / i18n.source_for(src_uri, other)).is_file()]
+        for target in targets:
+            if target not in built or built[target].files.get_file_from_path(src_uri) is None:
+                return None  # a new page, or a language the last build did not write
+            out.append((target, src_uri))
+    if not out:
+        return None
+    order = list(built)
+    return sorted(set(out), key=lambda item: (order.index(item[0]), item[1]))
+
+
+def rebuild_pages(plan: list[tuple[str, str]], config) -> None:
+    """Build the planned pages again, each with its language's last full build (see the module docstring)."""
+    from properdocs import utils
+    from properdocs.commands.build import _build_page, _populate_page
+    from properdocs.exceptions import Abort
+    from properdocs.structure.files import InclusionLevel
+
+    from tools import csp
+
+    counter = utils.CountHandler()
+    counter.setLevel(logging.WARNING)
+    logger = logging.getLogger("properdocs")
+    if config.strict:
+        logger.addHandler(counter)
+    start = time.monotonic()
+    PAGE_ONLY.set()
+    try:
+        i18n_plugin = config.plugins.get("i18n")
+        for lang in dict.fromkeys(lang for lang, _ in plan):
+            built = BUILT[lang]
+            if i18n_plugin is not None:
+                i18n_plugin.current_language = lang
+            # the language's config, as its build sets it (the theme's words, search language, macros)
+            config = config.plugins.on_config(config)
+            config.plugins.on_pre_build(config=config)
+            macros = config.plugins.get("macros")
+            if macros is not None:  # its on_config forgot the navigation it exposes to pages
+                macros.on_nav(built.nav, config=config, files=built.files)
+            doc_files = built.files.documentation_pages(inclusion=InclusionLevel.is_in_serve)
+            for _, src_uri in (item for item in plan if item[0] == lang):
+                page = built.files.get_file_from_path(src_uri).page
+                _populate_page(page, config, built.files)
+                _build_page(page, config, doc_files, built.nav, built.env)
+                page.validate_anchor_links(files=built.files, log_level=config.validation.links.anchors)
+                csp.finish_page(Path(page.file.abs_dest_path), csp.SERVE_SCRIPTS)
+            for plugin in config.plugins.values():  # a hook that keeps per-build state closes it (tools/katex_render.py)
+                finish = getattr(plugin, "finish_page_only", None)
+                if finish is not None:
+                    finish()
+        if counts := counter.get_counts():
+            msg = ", ".join(f"{v} {k.lower()}s" for k, v in counts)
+            raise Abort(f"Aborted with {msg} in strict mode!")
+        pages = ", ".join(f"{src} ({lang})" for lang, src in plan)
+        log.info(f"page-only rebuild of {pages} in {time.monotonic() - start:.2f} seconds")
+    finally:
+        PAGE_ONLY.clear()
+        logger.removeHandler(counter)
+
+
+class PageBuilder:
+    """The serve loop's builder: a page-only rebuild when it will do, else ProperDocs' own full build."""
+
+    def __init__(self, server, full_builder, config):
+        import watchdog.events
+
+        self.full_builder = full_builder
+        self.docs_dir = Path(config.docs_dir).resolve()
+        self._changed: set[Path] = set()
+        self._lock = threading.Lock()
+        self._full_failed = False
+        handler = watchdog.events.FileSystemEventHandler()
+        handler.on_any_event = self._record  # type: ignore[method-assign]
+        watched = [config.docs_dir, *(config.watch or [])]
+        if config.config_file_path:
+            watched.append(config.config_file_path)
+        for path in dict.fromkeys(os.path.abspath(p) for p in watched):
+            server.observer.schedule(handler, path, recursive=os.path.isdir(path))
+
+    def _record(self, event) -> None:
+        if event.is_directory:
+            return
+        with self._lock:
+            for p in (event.src_path, getattr(event, "dest_path", "") or ""):
+                if p:
+                    self._changed.add(Path(os.fsdecode(p)))
+
+    def _take(self) -> set[Path]:
+        with self._lock:
+            changed, self._changed = self._changed, set()
+        return changed
+
+    def __call__(self, config=None):
+        changed = self._take()
+        current = _current()
+        if config is None and not self._full_failed and current.CONFIG:
+            plan = pages_to_rebuild(changed, self.docs_dir, current.BUILT)
+            if plan is not None:
+                # a failed page (a guard's error) keeps the last full build: the fix is a page-only rebuild too
+                current.rebuild_pages(plan, current.CONFIG[0])
+                return
+        current.forget()
+        self._full_failed = True  # until it succeeds: what a failed build remembered is partial
+        self.full_builder(config)
+        self._full_failed = False
