@@ -32,7 +32,11 @@ import hashlib
 import re
 from pathlib import Path
 
-from mkdocs.plugins import event_priority
+try:
+    from mkdocs.plugins import event_priority
+except ImportError:  # used without MkDocs: the post-build step needs no generator (tools/post_build.py)
+    def event_priority(_):
+        return lambda f: f
 
 PLACEHOLDER = "posenc-csp-script-hashes"
 POLICY = {

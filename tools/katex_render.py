@@ -28,7 +28,11 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from mkdocs.exceptions import PluginError
+try:
+    from mkdocs.exceptions import PluginError
+except ImportError:  # used without MkDocs: the post-build step needs no generator (tools/post_build.py)
+    class PluginError(Exception):
+        """A formula or the renderer failed."""
 
 ROOT = Path(__file__).resolve().parent.parent
 RENDERER = Path(__file__).with_suffix(".mjs")
