@@ -81,3 +81,26 @@ def test_no_full_build_yet_or_a_language_it_did_not_write_is_a_full_build(docs, 
     assert sp.pages_to_rebuild(page, docs, {}) is None
     assert sp.pages_to_rebuild({docs / "lessons/03-sinusoidal.en.md"}, docs, {"zh": built["zh"]}) is None
     assert sp.pages_to_rebuild(set(), docs, built) is None
+
+
+@pytest.fixture
+def figures_dir(tmp_path):
+    figures = tmp_path / "figures_src"
+    for name in ("lesson3.py", "build.py", "_style.py", "labels/en.yaml"):
+        (figures / name).parent.mkdir(parents=True, exist_ok=True)
+        (figures / name).write_text("x\n", encoding="utf-8")
+    return figures
+
+
+def test_figure_code_and_label_tables_are_a_figure_redraw(figures_dir):
+    assert sp.figure_change({figures_dir / "lesson3.py"}, figures_dir)
+    assert sp.figure_change({figures_dir / "labels/en.yaml", figures_dir / "_style.py"}, figures_dir)
+    assert sp.figure_change({figures_dir / "lesson3.py", figures_dir / ".lesson3.py.swp"}, figures_dir)  # gone again
+
+
+@pytest.mark.parametrize("changed", ["figures_src/build.py", "posenc/rope.py", "docs/lessons/03-sinusoidal.md",
+                                     "figures_src/lesson9.py"])  # the last: a figure module that is gone
+def test_anything_else_beside_figure_code_is_not(figures_dir, changed):
+    path = figures_dir.parent / changed
+    assert not sp.figure_change({figures_dir / "lesson3.py", path}, figures_dir)
+    assert not sp.figure_change(set(), figures_dir)

@@ -12,11 +12,15 @@ prose lint, the learner's order, the notation, the sourced claims, a failed macr
 the theme template, and every HTML step (KaTeX, table cards, the language selector, the page policy).
 As in a strict build, an error fails the rebuild, and the server keeps the last good pages.
 
+A change to figure code only (figures_src/: a figure module or a label table) draws the figures whose
+cache key changed, both languages at once, copies them into the served site and builds again the
+pages that show them (``redraw_figures``), as the full build would have drawn and written them.
+
 What a page-only rebuild leaves as the last full build made it, until the next one: the other pages
 (a changed page title shows in their navigation later), the search index, the KaTeX font subsets (a
 formula character new to the site draws in a fallback font) and the site-wide checks that are not
-about a page (stale notebooks, widget defaults). Any other change (code, figures, snippets,
-notebooks, the config, a new or removed page) is a full rebuild, as before. `mkdocs build` never
+about a page (stale notebooks, widget defaults). Any other change (posenc/, tools/, snippets,
+notebooks, the config, a new or removed page, a new figure) is a full rebuild, as before. `mkdocs build` never
 takes this path.
 """
 
@@ -110,6 +114,63 @@ def pages_to_rebuild(changed: set[Path], docs_dir: Path, built: dict[str, Built]
     return sorted(set(out), key=lambda item: (order.index(item[0]), item[1]))
 
 
+def figure_change(changed: set[Path], figures_dir: Path) -> bool:
+    """Every changed file is a figure module or a label table under figures_src/ (not its build script):
+    a figure redraw, and the pages that show the redrawn figures again (their alt text is in the figure code)."""
+    live = False
+    for path in changed:
+        path = Path(os.path.abspath(path))
+        if not path.is_relative_to(figures_dir) or path.name == "build.py":
+            return False
+        if not path.exists():
+            if path.suffix == ".py":
+                return False  # a figure module gone: its pages need a full build
+            continue  # an editor's temporary file
+        if path.suffix not in (".py", ".yaml"):
+            return False
+        live = True
+    return live
+
+
+def adopt(old) -> None:
+    """Take over what ``old`` (this module before tools/freshness.py imported it again) remembered."""
+    if old.BUILT is not BUILT:
+        BUILT.update(old.BUILT)
+        CONFIG[:] = old.CONFIG
+
+
+def redraw_figures(config) -> list[tuple[str, str]] | None:
+    """Draw the figures whose code changed, for every language at once (two processes on two cores), copy
+    them into the served site, and return the pages that show them, to build again; None when a figure is
+    new (the pages that name it need a full build)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from figures_src.build import load_all
+    from tools import pre_build
+
+    load_all()  # the figure code as it is now, imported once before the languages' threads use it
+    with ThreadPoolExecutor(max_workers=len(BUILT)) as pool:
+        done = dict(zip(BUILT, pool.map(pre_build.figures, BUILT)))
+    site = Path(config.site_dir)
+    plan = []
+    for lang, (report, files) in done.items():
+        log.info(f"figures ({lang}): {len(report.drawn)} drawn, {len(report.cached)} cached ({report.seconds:.1f} s)")
+        drawn = {label.rsplit(".", 1)[0] for label in report.drawn}
+        for f in files:
+            dest = site / f.dest
+            if not dest.is_file():
+                return None
+            data = f.path.read_bytes()
+            if dest.read_bytes() != data:
+                dest.write_bytes(data)
+        for file in BUILT[lang].files.documentation_pages():
+            if file.src_uri.endswith(".md") and file.page is not None and Path(file.abs_dest_path).is_file():
+                text = Path(file.abs_dest_path).read_text(encoding="utf-8")
+                if any(f"figures/{name}." in text for name in drawn):
+                    plan.append((lang, file.src_uri))
+    return plan
+
+
 def rebuild_pages(plan: list[tuple[str, str]], config) -> None:
     """Build the planned pages again, each with its language's last full build (see the module docstring)."""
     from properdocs import utils
@@ -167,6 +228,7 @@ class PageBuilder:
 
         self.full_builder = full_builder
         self.docs_dir = Path(config.docs_dir).resolve()
+        self.figures_dir = Path(config.config_file_path).resolve().parent / "figures_src"
         self._changed: set[Path] = set()
         self._lock = threading.Lock()
         self._full_failed = False
@@ -200,6 +262,20 @@ class PageBuilder:
                 # a failed page (a guard's error) keeps the last full build: the fix is a page-only rebuild too
                 current.rebuild_pages(plan, current.CONFIG[0])
                 return
+            if figure_change(changed, self.figures_dir):
+                from tools import freshness
+
+                freshness.forget_changed_code()  # the figure code as it is now; this module is imported again too
+                fresh = _current()
+                fresh.adopt(current)
+                start = time.monotonic()
+                plan = fresh.redraw_figures(fresh.CONFIG[0])
+                if plan is not None:
+                    if plan:
+                        fresh.rebuild_pages(plan, fresh.CONFIG[0])
+                    log.info(f"figures redrawn in {time.monotonic() - start:.2f} seconds")
+                    return
+                current = fresh
         current.forget()
         self._full_failed = True  # until it succeeds: what a failed build remembered is partial
         self.full_builder(config)
