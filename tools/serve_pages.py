@@ -171,6 +171,22 @@ def redraw_figures(config) -> list[tuple[str, str]] | None:
     return plan
 
 
+class _NoSearchEntries:
+    """Material's search index while pages are built again alone: the index is written by full builds only,
+    so the page's entry (its text cut by jieba, the slowest part of building a Chinese page) is not made."""
+
+    def add_entry_from_context(self, page) -> None:
+        pass
+
+
+def _skip_search_entries(config) -> None:
+    # on_config gave the plugin a new index; its on_page_context still strips the page's data-search attributes
+    for name in ("search", "material/search"):
+        plugin = config.plugins.get(name)
+        if plugin is not None and hasattr(plugin, "search_index"):
+            plugin.search_index = _NoSearchEntries()
+
+
 def rebuild_pages(plan: list[tuple[str, str]], config) -> None:
     """Build the planned pages again, each with its language's last full build (see the module docstring)."""
     from properdocs import utils
@@ -200,6 +216,7 @@ def rebuild_pages(plan: list[tuple[str, str]], config) -> None:
             if macros is not None:  # its on_config forgot the navigation it exposes to pages
                 macros.on_nav(built.nav, config=config, files=built.files)
             doc_files = built.files.documentation_pages(inclusion=InclusionLevel.is_in_serve)
+            _skip_search_entries(config)
             for _, src_uri in (item for item in plan if item[0] == lang):
                 page = built.files.get_file_from_path(src_uri).page
                 _populate_page(page, config, built.files)
