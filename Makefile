@@ -41,7 +41,8 @@ node_modules/.installed: package.json package-lock.json | $(VENV)/.installed  # 
 	@touch $@
 
 # Rebuilds on every save under docs/, posenc/, figures_src/ and tools/, importing changed code again
-# and drawing figures in a fresh process, so it serves what a clean build would (CONTRIBUTING.md: make serve).
+# and drawing figures in a fresh process, so it serves what a clean build would (CONTRIBUTING.md: make serve). A save
+# that changes only existing pages' Markdown rebuilds those pages alone (tools/serve_pages.py).
 serve: setup
 	$(SITEGEN) serve $(SITECONFIG) -a 127.0.0.1:8000
 

@@ -67,3 +67,24 @@ def test_rendered_formulas_are_cached_by_content(tmp_path, monkeypatch):
     assert again.render(r"\omega_i", False) == html
     again.close(save=True)
     assert again.rendered == 0
+
+
+def test_a_page_only_rebuild_keeps_the_formulas_of_the_other_pages(tmp_path, monkeypatch):
+    first = kr.Renderer(cache_dir=tmp_path)
+    first.render(r"\omega_i", False)
+    first.render(r"\theta", False)
+    first.close(save=True)
+
+    # `mkdocs serve` builds one page again (tools/serve_pages.py): it uses one cached formula and draws a new one
+    page_only = kr.Renderer(cache_dir=tmp_path)
+    monkeypatch.setattr(page_only, "_ask", lambda tex, display: {"html": f"<b>{tex}</b>"})
+    page_only.render(r"\omega_i", False)
+    page_only.render(r"\phi", False)
+    page_only.close(save=True, prune=False)
+    assert set(json.loads(page_only.cache_file.read_text(encoding="utf-8"))) == {"I\\omega_i", "I\\theta", "I\\phi"}
+
+    # a whole site's build keeps only what it used
+    site = kr.Renderer(cache_dir=tmp_path)
+    site.render(r"\phi", False)
+    site.close(save=True)
+    assert set(json.loads(site.cache_file.read_text(encoding="utf-8"))) == {"I\\phi"}

@@ -32,7 +32,11 @@ import hashlib
 import re
 from pathlib import Path
 
-from mkdocs.plugins import event_priority
+try:
+    from mkdocs.plugins import event_priority
+except ImportError:  # used without MkDocs: the post-build step needs no generator (tools/post_build.py)
+    def event_priority(_):
+        return lambda f: f
 
 PLACEHOLDER = "posenc-csp-script-hashes"
 POLICY = {
@@ -49,6 +53,8 @@ CHARSET = re.compile(r'<meta charset="utf-8">', re.I)
 SCRIPT = re.compile(r"<script(?P<attrs>(?:\s[^>]*)?)>(?P<text>.*?)</script>", re.S | re.I)
 TYPE = re.compile(r"""\stype\s*=\s*["']?([^"'\s>]*)""", re.I)
 JS_TYPES = {"", "text/javascript", "application/javascript", "module"}
+
+SERVE_SCRIPTS = "'unsafe-inline'"  # under `mkdocs serve` (see the module docstring)
 
 _hashes: set[str] = set()
 _serving = False
@@ -108,13 +114,18 @@ def on_post_template(output_content, template_name, config):
     return with_policy(output_content, template_name) if template_name == "404.html" else output_content
 
 
+def finish_page(path: Path, scripts: str) -> None:
+    """The page at ``path`` with its policy's placeholder replaced by ``scripts`` (if it has one)."""
+    text = path.read_text(encoding="utf-8")
+    if PLACEHOLDER in text:
+        text = text.replace(policy(PLACEHOLDER), policy(scripts))
+        if PLACEHOLDER in text:
+            raise SystemExit(f"{path}: the page policy's placeholder {PLACEHOLDER!r} is left in the page (tools/csp.py)")
+        path.write_text(text, encoding="utf-8")
+
+
 @event_priority(-100)
 def on_post_build(config):
-    scripts = "'unsafe-inline'" if _serving else " ".join(sorted(_hashes))
+    scripts = SERVE_SCRIPTS if _serving else " ".join(sorted(_hashes))
     for path in Path(config.site_dir).rglob("*.html"):
-        text = path.read_text(encoding="utf-8")
-        if PLACEHOLDER in text:
-            text = text.replace(policy(PLACEHOLDER), policy(scripts))
-            if PLACEHOLDER in text:
-                raise SystemExit(f"{path}: the page policy's placeholder {PLACEHOLDER!r} is left in the page (tools/csp.py)")
-            path.write_text(text, encoding="utf-8")
+        finish_page(path, scripts)

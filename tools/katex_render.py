@@ -28,7 +28,11 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from mkdocs.exceptions import PluginError
+try:
+    from mkdocs.exceptions import PluginError
+except ImportError:  # used without MkDocs: the post-build step needs no generator (tools/post_build.py)
+    class PluginError(Exception):
+        """A formula or the renderer failed."""
 
 ROOT = Path(__file__).resolve().parent.parent
 RENDERER = Path(__file__).with_suffix(".mjs")
@@ -130,15 +134,15 @@ class Renderer:
             raise PluginError(f"the KaTeX renderer ({RENDERER.relative_to(ROOT)}) stopped (exit status {self._node.poll()})")
         return json.loads(line)
 
-    def close(self, save: bool) -> None:
+    def close(self, save: bool, prune: bool = True) -> None:
         if self._node is not None:
             self._node.stdin.close()
             self._node.wait(timeout=30)
             self._node.stdout.close()
             self._node = None
-        if save and (self.rendered or set(self.cache) != self.used):
-            # only what this build used: the cache stays the size of the site's math
-            kept = {k: self.cache[k] for k in sorted(self.used)}
+        if save and (self.rendered or (prune and set(self.cache) != self.used)):
+            # only what this build used (a whole site's build): the cache stays the size of the site's math
+            kept = {k: self.cache[k] for k in sorted(self.used if prune else self.cache)}
             self.cache_file.parent.mkdir(parents=True, exist_ok=True)
             tmp = self.cache_file.with_suffix(f".{os.getpid()}.tmp")
             tmp.write_text(json.dumps(kept, ensure_ascii=False), encoding="utf-8")
@@ -208,6 +212,12 @@ def on_post_page(output, page, config):
 def on_post_build(config):
     log.info(f"math: {_formulas} formulas set at build time ({_renderer.rendered} rendered by KaTeX, the rest from {CACHE_DIR.relative_to(ROOT)})")
     _renderer.close(save=True)
+
+
+def finish_page_only() -> None:
+    """After `mkdocs serve` built some pages again (tools/serve_pages.py): keep what KaTeX rendered for them,
+    forgetting nothing the other pages use."""
+    _renderer.close(save=True, prune=False)
 
 
 def on_build_error(error):

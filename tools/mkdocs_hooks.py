@@ -1,14 +1,14 @@
-"""MkDocs hooks: fresh code for every build, built figures and vendored front-end files in the site.
+"""MkDocs hooks: fresh code for every build, and the adapter to the build steps that do not know MkDocs.
 
 Before each build, code that changed since the last build is imported again
 (tools/freshness.py), so `mkdocs serve` shows an edit to posenc/, figures_src/ or
-tools/ with the same bytes a clean build would. Figures are rendered (or taken from
-the cache) by figures_src.build, in a fresh process when any must be drawn, and served
-as /figures/<name>.<light|dark>.svg. KaTeX's stylesheet comes from node_modules (installed by
-`make setup` from package-lock.json), so math renders with no network; its fonts, cut to the
-characters the formulas use, are written by tools/katex_fonts.py. The
-in-page experiments read the real model configs from /assets/models.json,
-written here from posenc.configs.
+tools/ with the same bytes a clean build would. What the site needs besides its pages comes from the
+pre-build step (tools/pre_build.py): the figures, rendered (or taken from the cache) by figures_src.build
+in a fresh process when any must be drawn and served as /figures/<name>.<light|dark>.svg; KaTeX's
+stylesheet from node_modules (its fonts, cut to the characters the formulas use, are written by
+tools/katex_fonts.py); the widgets' JSON (/assets/models.json from posenc.configs, the data-flow panel's);
+and the site-wide guards. Each page's HTML goes through the post-build step (tools/post_build.py).
+Under `mkdocs serve` an edited page is built again alone (tools/serve_pages.py).
 
 Guards report errors, never warnings: `mkdocs build -q` drops warnings before --strict counts
 them, so a guard that warned would pass a quiet build. A notebook whose .ipynb no longer matches
@@ -38,19 +38,27 @@ if str(ROOT) not in sys.path:
 
 log = logging.getLogger("mkdocs.hooks.posenc")
 
-KATEX = ROOT / "node_modules" / "katex" / "dist"
-# The build sets every formula (tools/katex_render.py): a page needs KaTeX's stylesheet, not its script
-# or auto-render; the fonts the stylesheet names are written, subset, by tools/katex_fonts.py.
-KATEX_FILES = ["katex.min.css"]
+
+def _site_files(config, site_files) -> list[File]:
+    """The pre-build step's files (tools/pre_build.py) as MkDocs files."""
+    out = []
+    for sf in site_files:
+        if sf.content is not None:
+            f = File.generated(config, sf.src, content=sf.content)
+        else:
+            f = File.generated(config, sf.src, abs_src_path=str(sf.path))
+        if sf.dest != sf.src:  # an English figure: linked figures/… like the Chinese one, served under en/
+            f.dest_uri = sf.dest
+        out.append(f)
+    return out
 
 
-def _vendor_files(config) -> list[File]:
-    if not KATEX.is_dir():
-        raise SystemExit(f"KaTeX not found at {KATEX}: run `make setup` (it runs `npm ci`) to install the site's front-end files")
-    return [File.generated(config, f"vendor/katex/{p}", abs_src_path=str(KATEX / p)) for p in KATEX_FILES]
+_serving = False
 
 
 def on_startup(command, dirty):
+    global _serving
+    _serving = command == "serve"
     if command == "serve":
         # posenc/ and figures_src/ are watched: bytecode written into their __pycache__ (by this
         # process, the snippets, the figure process or a notebook kernel) would start another rebuild
@@ -60,37 +68,20 @@ def on_startup(command, dirty):
 
 @event_priority(-200)  # after mkdocs-static-i18n has sorted the pages by language (tools/i18n.py)
 def on_files(files, config):
+    """The pre-build step's files (tools/pre_build.py) added to the site, in this build's language."""
+    from tools import i18n, pre_build
+
+    lang = i18n.build_language(config)
     # Figure generation can be switched off to time a plain MkDocs build (tools/bench_build.py).
     if os.environ.get("POSENC_SKIP_FIGURES") != "1":
-        for f in _figure_files(config):
+        report, figures = pre_build.figures(lang)
+        log.info(f"figures ({lang}): {len(report.drawn)} drawn, {len(report.cached)} cached ({report.seconds:.1f} s)")
+        for f in _site_files(config, figures):
             files.append(f)
-    for f in _vendor_files(config):
-        files.append(f)
-    files.append(_models_json(config))
-    for f in _dataflow_json(config):
+    for f in _site_files(config, pre_build.vendor_files() + pre_build.assets(lang)):
         files.append(f)
     _patch_search_worker(files, config)
     return files
-
-
-def _figure_files(config) -> list[File]:
-    """The figures as this build's language shows them: figures/<name>.<theme>.svg, under en/ for English
-    (figures_src/build.py draws a converted module's figures per language; tools/i18n.py)."""
-    from figures_src.build import render_all
-    from tools import i18n
-
-    lang = i18n.build_language(config)
-    report = render_all(fresh_process=True, lang=lang)
-    log.info(f"figures ({lang}): {len(report.drawn)} drawn, {len(report.cached)} cached ({report.seconds:.1f} s)")
-    prefix = "" if lang == i18n.DEFAULT else f"{lang}/"
-    out = []
-    for name, themes in report.paths.items():
-        for theme, path in themes.items():
-            f = File.generated(config, f"figures/{name}.{theme}.svg", abs_src_path=str(path))
-            if prefix:  # the English pages link figures/… like the Chinese ones; it is served under en/
-                f.dest_uri = prefix + f.dest_uri
-            out.append(f)
-    return out
 
 
 def _patch_search_worker(files, config) -> None:
@@ -105,61 +96,6 @@ def _patch_search_worker(files, config) -> None:
     source = Path(worker.abs_src_path).read_text(encoding="utf-8")
     files.remove(worker)
     files.append(File.generated(config, worker.src_uri, content=search.patch_worker(source, worker.src_uri)))
-
-
-def _models_json(config) -> File:
-    """assets/models.json: the real model configs the scaling explorer offers, from posenc.configs."""
-    import json
-
-    from posenc.configs import browser_export
-    from posenc.examples import SCALING_EXPLORER_MODELS
-
-    # compact: every page with the panel fetches it
-    content = json.dumps(browser_export(SCALING_EXPLORER_MODELS), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    return File.generated(config, "assets/models.json", content=content)
-
-
-def _dataflow_json(config) -> list[File]:
-    """assets/dataflow.json: the data-flow panel's stages, shapes and parameter counts, from posenc.dataflow,
-    in Chinese; the English build adds en/assets/dataflow.json, the same numbers in English words, which
-    the panel fetches on an English page (docs/javascripts/widgets/dataflow.js)."""
-    import json
-
-    from posenc.dataflow import browser_export
-    from tools import i18n
-
-    def export(lang: str, path: str) -> File:
-        # compact: every page with the panel fetches it
-        content = json.dumps(browser_export(lang), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-        return File.generated(config, path, content=content)
-
-    lang = i18n.build_language(config)
-    out = [export(i18n.DEFAULT, "assets/dataflow.json")]
-    if lang != i18n.DEFAULT:  # written beside the English pages, as their figures are (_figure_files)
-        out.append(export(lang, f"{lang}/assets/dataflow.json"))
-    return out
-
-
-# mkdocs-jupyter (nbconvert's lab template) writes into every notebook page a MathJax loader
-# (src="" here, cdnjs by default), its config, and a module script that imports mermaid from
-# cdnjs. The site renders math with its own KaTeX and has no mermaid output: drop the block.
-_NOTEBOOK_CDN = re.compile(r"<!-- Load mathjax -->.*?<!-- End of mermaid configuration -->", re.S)
-
-# Material markup that fails axe-core or calls another host, and its fix (in the build's language,
-# tools/i18n.py UI). Each must match: a theme upgrade that changes the markup fails the build instead
-# of silently losing the fix.
-def _theme_fix_list(lang: str) -> list[tuple[str, str]]:
-    from tools import i18n
-
-    return [
-        # the search overlay is role="dialog" with no name (axe aria-dialog-name, serious)
-        ('<div class="md-search" data-md-component="search" role="dialog">',
-         f'<div class="md-search" data-md-component="search" role="dialog" aria-label="{i18n.text(lang, "search_dialog")}">'),
-        # navigation.instant.progress: a progressbar with no name (axe aria-progressbar-name, serious)
-        ('data-md-component="progress" role="progressbar">',
-         f'data-md-component="progress" role="progressbar" aria-label="{i18n.text(lang, "progress")}">'),
-    ]
-
 
 
 @event_priority(100)  # before mkdocs-macros imports posenc for this build
@@ -212,17 +148,39 @@ def _coalesce_notebook_streams() -> None:
 
 
 def on_pre_build(config):
-    from tools import macros, notebooks
+    from tools import pre_build, serve_pages
 
+    if serve_pages.PAGE_ONLY.is_set():
+        return  # site-wide checks, not about the page being built again (tools/serve_pages.py)
     _notebook_css.clear()
+    for problem in pre_build.guard_problems():
+        log.error(problem)
 
-    for problem in macros.widget_default_mismatches():
-        log.error(f"{problem}: the widgets start from posenc/examples.py WIDGET_DEFAULTS")
 
-    for path, text in notebooks.expected().items():
-        if not path.exists() or path.read_text(encoding="utf-8") != text:
-            rel = path.relative_to(ROOT).as_posix()
-            log.error(f"{rel} differs from its source {rel.split('.')[0]}.py: run python -m tools.notebooks")
+@event_priority(-200)  # the navigation as the pages show it, after mkdocs-static-i18n has translated it
+def on_nav(nav, config, files):
+    if _serving:
+        from tools import i18n, serve_pages
+
+        serve_pages.remember_nav(i18n.build_language(config), nav)
+    return nav
+
+
+@event_priority(-200)  # the template environment as every other plugin has left it
+def on_env(env, config, files):
+    if _serving:  # what `mkdocs serve` needs to build one page again (tools/serve_pages.py)
+        from tools import i18n, serve_pages
+
+        serve_pages.remember(i18n.build_language(config), config, files, env)
+    return env
+
+
+def on_serve(server, config, builder):
+    """An edit to a page's Markdown builds that page again, not the site (tools/serve_pages.py)."""
+    from tools import serve_pages
+
+    server.builder = serve_pages.PageBuilder(server, builder, config)
+    return server
 
 
 # What mkdocs-macros (on_error_fail: false) puts in place of a page whose macros failed: a heading,
@@ -243,81 +201,41 @@ def on_page_markdown(markdown, page, config, files):
 
 
 def on_page_content(html, page, config, files):
-    from tools import search
+    from tools import post_build, search
 
     boost = search.search_boost(page.file.src_uri)
     if boost is not None:  # read by Material's search plugin in on_page_context, after this event
         page.meta["search"] = {"boost": boost, **(page.meta.get("search") or {})}
     if page.file.src_uri.endswith(".ipynb"):
-        html, n = _NOTEBOOK_CDN.subn("", html)
-        if n != 1:
-            raise SystemExit(f"{page.file.src_uri}: mkdocs-jupyter's MathJax/mermaid block not found; update _NOTEBOOK_CDN")
-        # a wide code cell scrolls: let keyboard users reach it (axe scrollable-region-focusable)
-        html = _NOTEBOOK_CODE.sub(r'\1 tabindex="0">', html)
-        html = _notebook_styles_to_file(html, page)
+        html, css = post_build.notebook_page(html, page.file.src_uri, page.url)
+        _notebook_css.update(css)
     return html
 
 
-_NOTEBOOK_CODE = re.compile(r'(<div class="highlight-ipynb[^"]*">\s*<pre)>')
-
-# mkdocs-jupyter inlines nbconvert's JupyterLab CSS (~580 KB) and the Pygments CSS into every notebook
-# page as <style> blocks, and then appends the Pygments CSS once more as the repr of a Python list
-# (nbconvert2.py: f"<style>{resources['inlining']['css']}</style>"), which is not CSS at all.
-# The hook moves the real blocks into one stylesheet, named by its content's hash (a browser caches it
-# once for every notebook page), and drops the broken one.
-_NOTEBOOK_STYLE = re.compile(r'<style type="text/css">(.*?)</style>\s*', re.S)
-_NOTEBOOK_STYLE_REPR = re.compile(r"<style>\s*\['.*?'\]\s*</style>\s*", re.S)
 _notebook_css: dict[str, str] = {}  # site path → CSS, written in on_post_build
 
 
-def _notebook_styles_to_file(html: str, page) -> str:
-    import posixpath
-
-    where = page.file.src_uri
-    blocks = _NOTEBOOK_STYLE.findall(html)
-    if not blocks:
-        raise SystemExit(f"{where}: no <style> block from mkdocs-jupyter; update _NOTEBOOK_STYLE in tools/mkdocs_hooks.py")
-    css = "\n".join(block.strip() for block in blocks) + "\n"
-    name = f"stylesheets/notebook.{hashlib.sha256(css.encode()).hexdigest()[:10]}.css"
-    _notebook_css[name] = css
-    first = _NOTEBOOK_STYLE.search(html).start()
-    link = f'<link rel="stylesheet" href="{posixpath.relpath(name, page.url or ".")}">\n'
-    html = html[:first] + link + _NOTEBOOK_STYLE.sub("", html[first:])
-    html, n = _NOTEBOOK_STYLE_REPR.subn("", html)
-    if n > 1:
-        raise SystemExit(f"{where}: {n} list-shaped <style> blocks; expected mkdocs-jupyter's one")
-    return html
-
-
-def _theme_fixes(output: str, where: str, lang: str = "zh") -> str:
-    for old, new in _theme_fix_list(lang):
-        if old not in output:
-            raise SystemExit(f"{where}: theme markup {old!r} not found; update _theme_fix_list in tools/mkdocs_hooks.py")
-        output = output.replace(old, new)
-    return output
-
-
 def on_post_page(output, page, config):
-    from tools import i18n
+    from tools import i18n, post_build
 
-    return _theme_fixes(output, page.file.src_uri, i18n.build_language(config))
+    return post_build.theme_fixes(output, page.file.src_uri, i18n.build_language(config))
 
 
 def on_post_template(output_content, template_name, config):
-    from tools import i18n
+    from tools import i18n, post_build
 
     # 404.html is a theme template, not a page: on_post_page never sees it
-    return _theme_fixes(output_content, template_name, i18n.build_language(config)) if template_name == "404.html" else output_content
+    if template_name != "404.html":
+        return output_content
+    return post_build.theme_fixes(output_content, template_name, i18n.build_language(config))
 
 
 @event_priority(-100)  # after Material's search plugin has written search/search_index.json
 def on_post_build(config):
-    from tools import search
+    from tools import post_build, search
 
     site = Path(config.site_dir)
-    for name, css in _notebook_css.items():
-        (site / name).parent.mkdir(parents=True, exist_ok=True)
-        (site / name).write_text(css, encoding="utf-8")
+    post_build.write_files(site, _notebook_css)
     index = site / "search" / "search_index.json"
     if index.is_file():
         search.clean_index(index)
