@@ -24,7 +24,7 @@
 #
 # Every code cell calls the course's own `posenc` library, the same code behind every number and figure of the course pages. The site runs this notebook from top to bottom when it is built, and the outputs you see on the page are that run's; if any cell fails, the site build fails.
 #
-# The course's example sentences are Chinese, one character per token. Where the code prints a sentence it writes each character as its English word, as the lesson page does; where it prints the tokens themselves (the first cell), you see the Chinese characters the code works on.
+# The English edition's example sentences are English, one word (or punctuation mark) per token, as on the lesson page: “the dog bit the man .” and “the man bit the dog .”, the full stop a token of its own.
 #
 # To run it on your own computer: clone the course repository, run `make setup`, then open this file under `docs/notebooks/` with Jupyter, or download the `.ipynb` from this page. The last section holds the lesson's exercises: change the parameters in its code cells and see how the results change.
 
@@ -39,7 +39,7 @@
 # %% [markdown] lang="en"
 # ## 1. One sentence, one attention head: attend
 #
-# The course's tokenizer is as simple as it gets: one character is one token, and its token ID is the character's Unicode code point. Each token ID has a fixed random vector (the same character is the same vector in any sentence), and the head's three matrices $W_q, W_k, W_v$ are drawn from a fixed seed too, so every run gives the same results.
+# The course's tokenizer is as simple as it gets: one word (or punctuation mark) is one token, and its token ID is a number computed from its letters (a hash of the word, so no vocabulary is needed). Each token ID has a fixed random vector (the same word is the same vector in any sentence), and the head's three matrices $W_q, W_k, W_v$ are drawn from a fixed seed too, so every run gives the same results.
 
 # %%
 from posenc import attention as at

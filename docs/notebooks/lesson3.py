@@ -65,9 +65,9 @@ print("与 numpy 版 sinusoidal.table（float64）的最大差值:",
 # 词向量是一张按字查的表，和位置无关。只用词向量时，对调两个字的句子就是原句的行换了顺序；加上位置编码后，同一个字在两个位置上的向量就不同了（`docs/snippets/lesson3_cat_fish.py`）：
 
 # %% [markdown] lang="en"
-# ## 2. The same characters in another order: nn.Embedding
+# ## 2. The same words in another order: nn.Embedding
 #
-# Token embeddings are a table looked up by character, with no position in it. With token embeddings alone, a sentence with two characters swapped is the original sentence's rows in another order; once positional encodings are added, the same character gets different vectors at its two positions (`docs/snippets/lesson3_cat_fish.py`):
+# Token embeddings are a table looked up by token, with no position in it. With token embeddings alone, a sentence with two words swapped is the original sentence's rows in another order; once positional encodings are added, the same word gets different vectors at its two positions (`docs/snippets/lesson3_cat_fish.py`):
 
 # %%
 # posenc: include lesson3_cat_fish.py
@@ -149,7 +149,7 @@ print("每一对转过的角度（度）:", np.degrees(clock.turn_angles(k, d)).
 # ## Exercises
 #
 # 1. Change the base `base` ($\theta$) to another value (ten times larger, say): how many tokens does the slowest pair need for one turn? Check with `sinusoidal.periods`.
-# 2. In section 2, if the positional encoding used only the first pair (the fastest), could the same character still be told apart at position 0 and at the whole-number positions near `2π`?
+# 2. In section 2, if the positional encoding used only the first pair (the fastest), could the same word still be told apart at position 0 and at the whole-number positions near `2π`?
 # 3. Does a larger distance $k$ always mean a smaller dot product? Change the range of `clock.lowest_dot` and watch how the lowest point moves.
 # 4. Check that $M_a M_b = M_{a+b}$: two shifts make one shift.
 # 5. The small model this course trains has a larger $d_{model}$: count with `clock.pairs_not_turning(ex.PROJECT_TRAIN_LEN, ex.PROJECT_D_MODEL)` how many pairs do not complete a single turn within the training length.
