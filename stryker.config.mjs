@@ -6,16 +6,19 @@
 // The test file asks posenc (Python) for its reference numbers; POSENC_JS_REFERENCE keeps them in a
 // file after the first run, so each mutant costs node alone. The sandbox holds only what the tests
 // read, and the Python the tests call is the project's (.venv), run from the real repository root.
+import { rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = dirname(fileURLToPath(import.meta.url));
+const REFERENCE = join(ROOT, ".stryker-tmp", "posenc-reference.json");
+rmSync(REFERENCE, { force: true }); // computed afresh by each run's first test run: posenc or the tests may have changed
 
 export default {
   $schema: "./node_modules/@stryker-mutator/core/schema/stryker-schema.json",
   testRunner: "command",
   commandRunner: {
-    command: `POSENC_PYTHON=${join(ROOT, ".venv", "bin", "python")} POSENC_JS_REFERENCE=${join(ROOT, ".stryker-tmp", "posenc-reference.json")} node --test tests/js/`,
+    command: `POSENC_PYTHON=${join(ROOT, ".venv", "bin", "python")} POSENC_JS_REFERENCE=${REFERENCE} node --test tests/js/`,
   },
   mutate: ["docs/javascripts/posenc-math/*.js"],
   // only what the tests import: the formulas, the string tables, the tests themselves, and posenc for the reference
