@@ -373,7 +373,12 @@ def test_content_position_point_sits_on_posenc_ratio(visit, site_dir):
     sp, el = open_widget(visit, site_dir, "content-position")
     svg = el.locator("svg.pe-plot")
     point = svg.locator('[data-pe-out="point"]')
-    for preset in [None, *el.get_attribute("data-presets").split(",")]:
+    sigmas = el.locator('[data-pe-input="rms"] option').evaluate_all("els => els.map(e => e.value)")
+    assert len(sigmas) >= 2
+    cases = [(None, None)] + [(p, sigmas[-1]) for p in el.get_attribute("data-presets").split(",")] + [(None, sigmas[0])]
+    for preset, sigma in cases:
+        if sigma is not None:
+            el.locator('[data-pe-input="rms"]').select_option(sigma)
         if preset is not None:
             el.locator(f'[data-preset="{preset}"]').click()
         p = int(value(el.locator('[data-pe-out="position"]')))

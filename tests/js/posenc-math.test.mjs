@@ -150,6 +150,9 @@ for key in ("gpt2", "bert_base"):
     T["models"][key] = {"rows": cfg["context"], "width": cfg["hidden"], "params": learned.table_parameters(cfg)}
 T["positions"] = [0, 1, 511, 512, 1023, 1024, 1025, 100000, 999999999]
 T["has_row"] = {key: [learned.has_row(configs.load(key), p) for p in T["positions"]] for key in T["models"]}
+from posenc.quantities.lesson1 import tiny
+out["tiny"] = {"values": [float(np.finfo(np.float64).eps), 1.1102230246251565e-16, 0.0, -3.3e-15, 4.4e-12, 9.96e-16, 1e-300]}
+out["tiny"]["text"] = [tiny(v) for v in out["tiny"]["values"]]
 json.dump(out, sys.stdout)
 `;
 
@@ -414,6 +417,13 @@ test("formatting never shows NaN or Infinity and uses the typographic minus", ()
   assert.equal(pm.formatSci(0), "0");
   assert.equal(pm.fullPrecision(0.1 + 0.2), "0.30000000000000004");
   assert.equal(pm.fullPrecision(NaN), "");
+});
+
+test("formatTiny prints a rounding-sized number as posenc's prose does (2.2×10⁻¹⁶, the machine epsilon)", () => {
+  ref.tiny.values.forEach((v, k) => assert.equal(pm.formatTiny(v), ref.tiny.text[k], `formatTiny(${v})`));
+  assert.equal(pm.formatTiny(Number.EPSILON), ref.tiny.text[0], "Number.EPSILON is float64's machine epsilon");
+  assert.equal(pm.formatTiny(NaN), "—");
+  assert.equal(pm.formatTiny(-Infinity), "—");
 });
 
 test("functions reject bad arguments instead of returning NaN", () => {
