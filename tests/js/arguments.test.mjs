@@ -110,6 +110,30 @@ test("parseInput: full-width digits, signs and separators are read, kinds and li
   assert.throws(() => pm.parseInput("1", { kind: "real" }, { input_label: 3 }), /needs a string table/);
 });
 
+test("parseInput's messages: the label set apart from Chinese by a space, capitalised in English, the reader's text quoted", () => {
+  const msg = (text, spec, strings = zh) => pm.parseInput(text, spec, strings).message;
+  assert.equal(msg("x", { label: "base" }), "base 要填数字，「x」不是数字。", "a Latin label ends in a space before Chinese");
+  assert.equal(msg("x", { label: "位置 (p)" }), "位置 (p) 要填数字，「x」不是数字。", "so does one ending in a bracket");
+  assert.equal(msg("x", { label: "位置" }), "位置要填数字，「x」不是数字。", "a Chinese label does not");
+  assert.equal(msg("", { label: "位置" }), "请填写位置。");
+  assert.equal(msg("", { label: "d" }), "请填写 d。");
+  assert.equal(msg(" 1e999 ", { label: "x" }), "x 要填数字，「1e999」不是数字。", "a number too large for a double, trimmed");
+  assert.equal(msg("-5", { label: "n", kind: "int", min: 0 }), "n 不能是负数，收到 -5。");
+  assert.equal(msg("7", { label: "d", kind: "dim" }), "d 要是正偶数（sin、cos 成对出现），收到 7；试试 8。");
+  assert.equal(msg("1,001", { label: "d", kind: "dim" }), "d 要是正偶数（sin、cos 成对出现），收到 1,001；试试 1,002。");
+  assert.equal(msg("x", { label: "extension factor s" }, en), "Extension factor s must be a number; “x” is not one.");
+  assert.equal(msg("x", {}, en), "This value must be a number; “x” is not one.", "the table's own label when none is given");
+  assert.equal(msg("0", { label: "d", kind: "dim", min: 4 }), "d 最小是 4，收到 0。", "a dimension's own minimum above 2");
+});
+
+test("formatNumber keeps a small negative number's sign; only a rounded-away zero loses it", () => {
+  assert.equal(pm.formatNumber(-0.001, 3), "−0.001");
+  assert.equal(pm.formatNumber(-0.0006, 3), "−0.001");
+  assert.equal(pm.formatNumber(-0.00049, 3), "0.000");
+  assert.equal(pm.formatNumber(-10.04, 1), "−10.0");
+  assert.equal(pm.formatNumber(-100, 0), "−100");
+});
+
 test("fillText fills named fields, keeps unknown ones, and refuses a missing text", () => {
   assert.equal(pm.fillText("{a} and {b}", { a: 1 }), "1 and {b}");
   assert.equal(pm.fillText("{a}{a}", { a: "x" }), "xx");
