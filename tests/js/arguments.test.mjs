@@ -134,6 +134,28 @@ test("formatNumber keeps a small negative number's sign; only a rounded-away zer
   assert.equal(pm.formatNumber(-100, 0), "−100");
 });
 
+test("each formula names the argument it refuses (the name the reader's caller passed, not a blank)", () => {
+  refuses(() => pm.angularFrequencies(15), "d", 15, "odd d");
+  refuses(() => pm.angularFrequencies(16, 1), "base", 1, "base 1");
+  refuses(() => pm.encode(-1, 16), "p", -1, "negative p");
+  refuses(() => pm.inverseFrequencies(128, 0.5), "base", 0.5, "RoPE base 0.5");
+  refuses(() => pm.hasRow(0, 1), "rows", 0, "a table of no rows");
+  refuses(() => pm.hasRow(1024, -1), "p", -1, "negative p");
+  refuses(() => pm.tableParameters(1024, 0), "width", 0, "a table of no width");
+  assert.equal(pm.hasRow(1024, 1023), true);
+  assert.equal(pm.hasRow(1024, 1024), false);
+  assert.equal(pm.tableParameters(1024, 768), 786432);
+});
+
+test("RoPE: a head whose rotary part rounds down to 0 dims is refused; a pair whose period is exactly L turns within L", () => {
+  assert.throws(() => pm.rotaryDim(1, 0.5), /= 0 维，RoPE 要正偶数维/);
+  assert.throws(() => pm.rotaryDim(3, 0.5), /= 1 维/);
+  // λ = 2π / (2π/4) = 4 exactly: it completes its turn within 4 tokens (#{λ > L}, as posenc counts)
+  assert.equal(pm.wavelengths([Math.PI / 2])[0], 4);
+  assert.equal(pm.pairsNotCompletingTurn([Math.PI / 2], 4), 0);
+  assert.equal(pm.pairsNotCompletingTurn([Math.PI / 2], 3), 1);
+});
+
 test("fillText fills named fields, keeps unknown ones, and refuses a missing text", () => {
   assert.equal(pm.fillText("{a} and {b}", { a: 1 }), "1 and {b}");
   assert.equal(pm.fillText("{a}{a}", { a: "x" }), "xx");
