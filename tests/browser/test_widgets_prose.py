@@ -143,6 +143,22 @@ def test_lesson3b_alibi_widget_starts_where_the_text_says(visit, site_dir):
     sp.assert_clean()
 
 
+def test_lesson4_rope_pair_widget_starts_with_the_texts_worked_example(visit, site_dir):
+    sp, el = open_widget(visit, site_dir, "rope-pair")
+    assert el.locator('[data-pe-input="pair"]').input_value() == "0"  # 「取第 0 个频率对」
+    agrees(float(el.locator('[data-pe-input="m"]').input_value()), "l4_pair_m")
+    agrees(float(el.locator('[data-pe-input="n"]').input_value()), "l4_pair_n")
+    agrees(shown_value(el, "offset"), "l4_pair_offset")
+    agrees(shown_value(el, "rope"), "l4_pair_rope")
+    agrees(shown_value(el, "added"), "l4_pair_added")
+    el.locator("[data-pe-shift]").click()  # 「都往后移 10」
+    agrees(float(el.locator('[data-pe-input="m"]').input_value()), "l4_pair_m_shifted")
+    agrees(float(el.locator('[data-pe-input="n"]').input_value()), "l4_pair_n_shifted")
+    agrees(shown_value(el, "rope"), "l4_pair_rope_shifted")
+    agrees(shown_value(el, "added"), "l4_pair_added_shifted")
+    sp.assert_clean()
+
+
 def test_lesson5_scaling_widget_counts_the_texts_overshooting_pairs(visit, site_dir):
     sp, el = open_widget(visit, site_dir, "scaling-explorer")
     agrees(shown_value(el, "not-before"), "rope_pairs_not_turning_qwen3_8b")
