@@ -267,3 +267,26 @@ test("relative: ALiBi and T5 refuse bad arguments by name", () => {
   assert.throws(() => pm.t5Bucket(1.5, true, 32, 128), /相对位置 j − i 要是整数，收到 1.5/);
   assert.throws(() => pm.rawIndexContentRatio(0, 1), /p 至少是 1/);
 });
+
+test("attention's parts: softmax never overflows, Box–Muller from a known draw, std scales, matmul and distance by hand", () => {
+  assert.deepEqual(pm.softmax([1000, 1000]), [0.5, 0.5], "shifted by the maximum: exp(1000) would overflow");
+  assert.deepEqual(pm.softmax([-1000, 0, 1000]).map((v) => Math.round(v * 1e12) / 1e12), [0, 0, 1]);
+  assert.ok(Math.abs(pm.softmax([0, Math.log(3)])[1] - 0.75) < 1e-15);
+  const draws = (...xs) => () => xs.shift();
+  assert.ok(Math.abs(pm.gaussian(draws(1 - Math.exp(-0.5), 0)) - 1) < 1e-15, "u = e^(−1/2), v = 0 gives 1");
+  assert.ok(Math.abs(pm.gaussian(draws(1 - Math.exp(-2), 0.5)) + 2) < 1e-15, "u = e^(−2), v = 1/2 gives −2");
+  const one = pm.randomMatrix(pm.mulberry32(7), 2, 3);
+  const two = pm.randomMatrix(pm.mulberry32(7), 2, 3, 2);
+  assert.equal(one.length, 2);
+  assert.equal(one[0].length, 3);
+  one.forEach((row, r) => row.forEach((v, c) => assert.equal(two[r][c], 2 * v, "std multiplies each draw")));
+  assert.notEqual(one[0][0], one[0][1], "each entry is a new draw");
+  assert.deepEqual(pm.matmul([[1, 2], [3, 4]], [[5, 6, 7], [8, 9, 10]]).map((r) => Array.from(r)), [[21, 24, 27], [47, 54, 61]]);
+  assert.equal(pm.distance([0, 0], [3, 4]), 5);
+  assert.equal(pm.distance([1, -1, 2], [1, -1, 2]), 0);
+  const r = pm.mulberry32(0);
+  const xs = Array.from({ length: 1000 }, r);
+  assert.ok(xs.every((x) => x >= 0 && x < 1), "[0, 1)");
+  assert.notDeepEqual(Array.from({ length: 3 }, pm.mulberry32(1)), Array.from({ length: 3 }, pm.mulberry32(2)), "the seed matters");
+  assert.deepEqual(Array.from({ length: 3 }, pm.mulberry32(2 ** 32 + 5)), Array.from({ length: 3 }, pm.mulberry32(5)), "a 32-bit seed");
+});
