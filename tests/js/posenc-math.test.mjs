@@ -151,7 +151,8 @@ for key in ("gpt2", "bert_base"):
 T["positions"] = [0, 1, 511, 512, 1023, 1024, 1025, 100000, 999999999]
 T["has_row"] = {key: [learned.has_row(configs.load(key), p) for p in T["positions"]] for key in T["models"]}
 from posenc.quantities.lesson1 import tiny
-out["tiny"] = {"values": [float(np.finfo(np.float64).eps), 1.1102230246251565e-16, 0.0, -3.3e-15, 4.4e-12, 9.96e-16, 1e-300]}
+out["tiny"] = {"values": [float(np.finfo(np.float64).eps), 1.1102230246251565e-16, 0.0, -3.3e-15, 4.4e-12, 9.96e-16, 1e-300,
+                         1.5e-47, 2.5e-98, 3e-8, 6.02e23]}
 out["tiny"]["text"] = [tiny(v) for v in out["tiny"]["values"]]
 json.dump(out, sys.stdout)
 `;

@@ -25,7 +25,10 @@ for (const name of readdirSync(HERE).filter((f) => f.endsWith(".json") && f !== 
       else if (LIVE.has(m.status)) {
         const { start, end } = m.location;
         const original = start.line === end.line ? lines[start.line - 1].slice(start.column - 1, end.column - 1) : `${lines[start.line - 1].slice(start.column - 1)} …`;
-        entry.live.push({ key: `${basename(file)}:${start.line}:${start.column}:${m.mutatorName}`, original, replacement: m.replacement ?? "", status: m.status });
+        const key = `${basename(file)}:${start.line}:${start.column}:${m.mutatorName}`;
+        // two mutants at one place (a regex's) are told apart by their replacement: "<key> → <replacement>"
+        const note = arguments_[`${key} → ${m.replacement}`] ?? arguments_[key];
+        entry.live.push({ key, original, replacement: m.replacement ?? "", status: m.status, note });
       }
     }
     modules.set(file, entry); // a later run of the same module replaces an earlier one
@@ -47,7 +50,7 @@ const out = [
 let all = { k: 0, n: 0, eq: 0 };
 for (const [file, e] of [...modules].sort()) {
   const n = e.killed + e.live.length;
-  const eq = e.live.filter((m) => (arguments_[m.key] ?? "").startsWith("equivalent")).length;
+  const eq = e.live.filter((m) => (m.note ?? "").startsWith("equivalent")).length;
   all = { k: all.k + e.killed, n: all.n + n, eq: all.eq + eq };
   out.push(`| ${basename(file)} | ${n} | ${e.killed} | ${e.live.length} | ${pct(e.killed, n)} | ${pct(e.killed + eq, n)} | ${e.run} |`);
 }
@@ -55,7 +58,7 @@ out.push(`| **all that ran** | ${all.n} | ${all.k} | ${all.n - all.k} | ${pct(al
 for (const [file, e] of [...modules].sort()) {
   if (!e.live.length) continue;
   out.push(`## ${basename(file)}: ${e.live.length} survived`, "", "| where | mutator | original → mutant | argument or follow-up |", "|---|---|---|---|");
-  for (const m of e.live) out.push(`| ${m.key.split(":").slice(1, 3).join(":")} | ${m.key.split(":")[3]} | ${code(m.original)} → ${code(m.replacement)} | ${arguments_[m.key] ?? "open: no test tells it apart"} |`);
+  for (const m of e.live) out.push(`| ${m.key.split(":").slice(1, 3).join(":")} | ${m.key.split(":")[3]} | ${code(m.original)} → ${code(m.replacement)} | ${m.note ?? "open: no test tells it apart"} |`);
   out.push("");
 }
 writeFileSync(join(HERE, "README.md"), out.join("\n"));
