@@ -16,7 +16,7 @@ import { fileURLToPath } from "node:url";
 
 const ROOT = dirname(fileURLToPath(import.meta.url));
 const ONLY = process.env.POSENC_MUTATE ? process.env.POSENC_MUTATE.split(",") : null;
-const REFERENCE = join(ROOT, ".stryker-tmp", "posenc-reference.json");
+const REFERENCE = join(ROOT, ".stryker-tmp", `posenc-reference-${ONLY ? ONLY.join("+") : "all"}.json`); // one per run: runs may overlap
 rmSync(REFERENCE, { force: true }); // computed afresh by each run's first test run: posenc or the tests may have changed
 
 export default {
