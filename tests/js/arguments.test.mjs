@@ -261,6 +261,13 @@ test("scaling: each method refuses bad arguments and keeps its documented identi
 
 test("relative: ALiBi and T5 refuse bad arguments by name", () => {
   assert.throws(() => pm.alibiReach(0.5, 1), /factor 要大于 1（权重缩小的倍数），收到 1/);
+  refuses(() => pm.alibiReach(0.5, -2), "factor", -2, "a negative factor");
+  refuses(() => pm.alibiReach(0, 10), "slope", 0, "slope 0");
+  refuses(() => pm.alibiBias(0, 1), "slope", 0, "bias, slope 0");
+  refuses(() => pm.alibiBias(0.5, -1), "distance", -1, "bias, negative distance");
+  refuses(() => pm.alibiWeightRatio(-1, 1), "slope", -1, "weight, negative slope");
+  refuses(() => pm.alibiWeightRatio(0.5, NaN), "distance", NaN, "weight, distance NaN");
+  refuses(() => pm.alibiSlopes(0), "n_heads", 0, "no heads");
   assert.equal(pm.alibiReach(1, Math.E), 1);
   assert.equal(pm.alibiBias(0.5, 4), -2);
   assert.equal(pm.alibiWeightRatio(1, 0), 1);
