@@ -15,8 +15,15 @@ const LIVE = new Set(["Survived", "NoCoverage"]);
 
 const arguments_ = existsSync(join(HERE, "equivalent.json")) ? JSON.parse(readFileSync(join(HERE, "equivalent.json"), "utf8")) : {};
 const modules = new Map(); // file → { killed, live: [mutant], run }
+// Each report is first slimmed to what this summary reads (Stryker keeps every killed mutant's test output,
+// megabytes of it) and this machine's paths dropped; a slimmed report is still a valid StrykerJS report.
+const KEEP = ["id", "mutatorName", "replacement", "location", "status"];
 for (const name of readdirSync(HERE).filter((f) => f.endsWith(".json") && f !== "equivalent.json").sort()) {
   const report = JSON.parse(readFileSync(join(HERE, name), "utf8"));
+  for (const file of Object.values(report.files)) file.mutants = file.mutants.map((m) => Object.fromEntries(KEEP.filter((k) => k in m).map((k) => [k, m[k]])));
+  delete report.config;
+  report.projectRoot = ".";
+  writeFileSync(join(HERE, name), JSON.stringify(report) + "\n");
   for (const [file, { source, mutants }] of Object.entries(report.files)) {
     const lines = source.split("\n");
     const entry = { killed: 0, live: [], run: name };
