@@ -84,6 +84,14 @@ C["overshoot"] = {k: {"ratio": [None if np.isnan(v) else float(v) for v in scali
                       "inv": arr(q_methods[k])}
                   for k in q_methods}
 C["overshoot_base"] = {"inv": arr(q_methods["none"]), "L": q_L, "s": q_s}
+# the widget's methods on each RoPE model at its own factor (4 without one): posenc.scaling.methods_for
+C["methods"] = {}
+for key in configs.keys():
+    cfg = configs.load(key)
+    if cfg.position != "rope":
+        continue
+    own = (cfg.get("scaling") or {}).get("factor")
+    C["methods"][key] = {"factor": own or 4.0, **{k: arr(v) for k, v in scaling.methods_for(cfg, None if own else 4.0).items()}}
 
 for key in configs.keys():
     m = configs.load(key)
@@ -286,6 +294,20 @@ test("angle overshoot per pair and the count of pairs that overshoot match posen
   assert.throws(() => pm.angleOvershoot(inv, inv.slice(1), L, s), /omega 和 scaled/);
   assert.throws(() => pm.angleOvershoot(inv, inv, 0, s), /original_context/);
   assert.throws(() => pm.angleOvershoot(inv, inv, L, 0.5), /factor/);
+});
+
+test("scaleModel with the widget's methods (PI, NTK-aware, YaRN) equals posenc.scaling.methods_for on every RoPE model", () => {
+  const models = Object.fromEntries(ref.models.map((m) => [m.key, m]));
+  let compared = 0;
+  for (const [key, want] of Object.entries(ref.scaling.methods)) {
+    const m = models[key];
+    assert.ok(m, `${key} is among the models`);
+    for (const method of ["none", "linear", "ntk", "yarn"]) {
+      close(pm.scaleModel(m, method, want.factor).invFreq, want[method], `${key} ${method} ×${want.factor}`);
+      compared++;
+    }
+  }
+  assert.ok(compared >= 20, `compared ${compared}`);
 });
 
 test("scaleModel(model, 'model') equals posenc.scaling.for_model for every RoPE model in models.yaml", () => {
