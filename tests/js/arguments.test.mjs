@@ -312,3 +312,38 @@ test("attention's parts: softmax never overflows, Box–Muller from a known draw
   assert.notDeepEqual(Array.from({ length: 3 }, pm.mulberry32(1)), Array.from({ length: 3 }, pm.mulberry32(2)), "the seed matters");
   assert.deepEqual(Array.from({ length: 3 }, pm.mulberry32(2 ** 32 + 5)), Array.from({ length: 3 }, pm.mulberry32(5)), "a 32-bit seed");
 });
+
+test("scaling: each function names the argument it refuses", () => {
+  const cases = [
+    [() => pm.linear(128, 1e6, 0.5), "factor", 0.5],
+    [() => pm.ntkAwareBase(10000, 0.5, 128), "factor", 0.5],
+    [() => pm.dynamicNtk(128, 1, 4, 4096), "base", 1],
+    [() => pm.dynamicNtk(128, 1e4, 0.5, 4096), "factor", 0.5],
+    [() => pm.dynamicNtk(128, 1e4, 4, 0), "max_position_embeddings", 0],
+    [() => pm.dynamicNtk(128, 1e4, 4, 4096, 0), "seq_len", 0],
+    [() => pm.yarnMscale(0.5), "factor", 0.5],
+    [() => pm.yarnCorrectionDim(1, 7, 1e4, 4096), "dim", 7],
+    [() => pm.yarnCorrectionDim(1, 8, 1, 4096), "base", 1],
+    [() => pm.yarnCorrectionDim(1, 8, 1e4, 0), "original_context", 0],
+    [() => pm.yarnCorrectionRange(8, 1e4, 4096, 0, 1), "beta_fast", 0],
+    [() => pm.yarnCorrectionRange(8, 1e4, 4096, 32, 0), "beta_slow", 0],
+    [() => pm.yarn(128, 1e4, 0.5, 4096), "factor", 0.5],
+    [() => pm.yarn(128, 1e4, 2, 4096, { attentionFactor: 0 }), "attention_factor", 0],
+    [() => pm.llama3(128, 5e5, 0.5, 1, 4, 8192), "factor", 0.5],
+    [() => pm.llama3(128, 5e5, 8, 0, 4, 8192), "low_freq_factor", 0],
+    [() => pm.llama3(128, 5e5, 8, 1, 0, 8192), "high_freq_factor", 0],
+    [() => pm.llama3(128, 5e5, 8, 1, 4, 0), "original_context", 0],
+    [() => pm.longropeAttentionFactor(0.5, 4096), "factor", 0.5],
+    [() => pm.longropeAttentionFactor(2, 0), "original_context", 0],
+    [() => pm.longrope(4, 1e4, [1, 1], [1, 1], 0, { factor: 2 }), "original_context", 0],
+    [() => pm.longrope(4, 1e4, [1, 1], [1, 1], 4096, { maxPositionEmbeddings: 0 }), "max_position_embeddings", 0],
+    [() => pm.longrope(4, 1e4, [1, 1], [1, 1], 4096, { factor: 2, attentionFactor: 0 }), "attention_factor", 0],
+    [() => pm.longrope(4, 1e4, [1, 1], [1, 1], 4096, { factor: 2, seqLen: 0 }), "seq_len", 0],
+  ];
+  for (const [fn, name, got] of cases) refuses(fn, name, got, `${name} = ${got}`);
+  // boundaries: s = 1 leaves the attention factor at 1; dynamic NTK at ℓ ≤ L is the plain base
+  assert.equal(pm.yarnMscale(1), 1);
+  assert.equal(pm.yarnMscale(1.0000001) > 1, true);
+  assert.deepEqual(pm.dynamicNtk(4, 100, 4, 4096).invFreq, pm.dynamicNtk(4, 100, 4, 4096, 10).invFreq, "no seq_len is ℓ = L");
+  assert.deepEqual(Array.from(pm.dynamicNtk(4, 100, 4, 4096).invFreq), [1, 0.1], "at ℓ = L the base is unchanged");
+});
