@@ -347,3 +347,17 @@ test("scaling: each function names the argument it refuses", () => {
   assert.deepEqual(pm.dynamicNtk(4, 100, 4, 4096).invFreq, pm.dynamicNtk(4, 100, 4, 4096, 10).invFreq, "no seq_len is ℓ = L");
   assert.deepEqual(Array.from(pm.dynamicNtk(4, 100, 4, 4096).invFreq), [1, 0.1], "at ℓ = L the base is unchanged");
 });
+
+test("scaling at its edges: the documented defaults, a period exactly L, a zero LongRoPE factor, Llama 3's divided pairs", () => {
+  // the paper's β_fast = 32, β_slow = 1, truncated, unless told otherwise
+  assert.deepEqual(pm.yarnCorrectionRange(128, 1e6, 32768), pm.yarnCorrectionRange(128, 1e6, 32768, 32, 1, true));
+  assert.notDeepEqual(pm.yarnCorrectionRange(128, 1e6, 32768), pm.yarnCorrectionRange(128, 1e6, 32768, 32, 1, false));
+  assert.deepEqual(pm.yarn(128, 1e6, 4, 32768).invFreq, pm.yarn(128, 1e6, 4, 32768, { truncate: true }).invFreq);
+  assert.notDeepEqual(pm.yarn(128, 1e6, 4, 32768).invFreq, pm.yarn(128, 1e6, 4, 32768, { truncate: false }).invFreq);
+  // a pair whose period is exactly L has seen every angle: no overshoot (NaN), as posenc counts it
+  assert.ok(Number.isNaN(pm.angleOvershoot([Math.PI / 2], [Math.PI / 4], 4, 2)[0]));
+  assert.equal(pm.angleOvershoot([Math.PI / 2], [Math.PI / 4], 3, 2)[0], 1);
+  assert.throws(() => pm.longrope(4, 1e4, [1, 0], [1, 1], 4096, { factor: 2 }), /short_factor 要是 2 个正数/);
+  // ω = [1, 0.1]: λ = 2π < L/h = 25 kept; λ = 20π ≈ 62.8 > L/l = 50 divided by s = 2
+  assert.deepEqual(Array.from(pm.llama3(4, 100, 2, 2, 4, 100).invFreq), [1, 0.05]);
+});
