@@ -138,12 +138,18 @@ def values(loc) -> np.ndarray:
     return np.array([float(r) for r in raws])
 
 
+SUPERSCRIPT_DIGITS = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")
+
+
 def parse_display(text: str) -> tuple[float, float]:
     """The number a formatted text shows and how far from the full value it may be."""
     t = text.replace("\u2212", "-").replace(",", "").strip()
     if t.endswith("%"):  # a share shown in percent: the value is a fraction
         v, tol = parse_display(t[:-1])
         return v / 100, tol / 100
+    if "×10" in t:  # the prose's notation for rounding-sized numbers, "2.2×10⁻¹⁶"
+        mant, exp = t.split("×10")
+        return parse_display(f"{mant}e{int(exp.translate(SUPERSCRIPT_DIGITS))}")
     if "e" in t:
         mant = t.split("e")[0]
         dec = len(mant.split(".")[1]) if "." in mant else 0
@@ -936,7 +942,12 @@ def test_scaling_explorer_matches_posenc_scaling(visit, site_dir):
         assert value(el.locator('[data-pe-out="attention-factor"]')) == pytest.approx(want_att, rel=TOL)
         assert value(el.locator('[data-pe-out="target"]')) == round(factor * L)
         assert value(el.locator('[data-pe-out="not-before"]')) == rope.pairs_not_completing_turn(before, L)
-        assert value(el.locator('[data-pe-out="not-after"]')) == rope.pairs_not_completing_turn(want_inv, round(factor * L))
+        over = scaling.angle_overshoot(before, want_inv, L, factor)
+        assert value(el.locator('[data-pe-out="beyond"]')) == scaling.pairs_beyond_trained_angles(before, want_inv, L, factor)
+        assert value(el.locator('[data-pe-out="max-overshoot"]')) == pytest.approx(np.nanmax(over), rel=TOL)
+        shown = np.array([float(r) if r else np.nan for r in el.locator('[data-pe-col="overshoot"]').evaluate_all("els => els.map(e => e.dataset.value)")])
+        np.testing.assert_array_equal(np.isnan(shown), np.isnan(over))
+        np.testing.assert_allclose(shown[~np.isnan(over)], over[~np.isnan(over)], rtol=TOL)
         check_display(el)
 
     sc = cfg["scaling"]

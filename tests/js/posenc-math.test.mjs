@@ -7,7 +7,7 @@
 // compares every JavaScript result with it. No number is typed in by hand.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -75,6 +75,23 @@ phi = configs.load("phi35_mini")["scaling"]
 C["longrope"] = {str(n): arr(scaling.longrope(96, 10000.0, phi["short_factor"], phi["long_factor"], 4096, 131072, seq_len=n)[0])
                  for n in (4096, 4097)}
 C["longrope_att"] = [scaling.longrope_attention_factor(s, 4096) for s in (1.0, 32.0)]
+# overshoot per pair (NaN -> None in JSON) and the count of pairs that overshoot, for each method on Qwen3-8B
+q = configs.load("qwen3_8b")
+q_methods = scaling.methods_for(q)
+q_L, q_s = q["scaling"]["original_max_position_embeddings"], q["scaling"]["factor"]
+C["overshoot"] = {k: {"ratio": [None if np.isnan(v) else float(v) for v in scaling.angle_overshoot(q_methods["none"], q_methods[k], q_L, q_s)],
+                      "beyond": scaling.pairs_beyond_trained_angles(q_methods["none"], q_methods[k], q_L, q_s),
+                      "inv": arr(q_methods[k])}
+                  for k in q_methods}
+C["overshoot_base"] = {"inv": arr(q_methods["none"]), "L": q_L, "s": q_s}
+# the widget's methods on each RoPE model at its own factor (4 without one): posenc.scaling.methods_for
+C["methods"] = {}
+for key in configs.keys():
+    cfg = configs.load(key)
+    if cfg.position != "rope":
+        continue
+    own = (cfg.get("scaling") or {}).get("factor")
+    C["methods"][key] = {"factor": own or 4.0, **{k: arr(v) for k, v in scaling.methods_for(cfg, None if own else 4.0).items()}}
 
 for key in configs.keys():
     m = configs.load(key)
@@ -141,6 +158,10 @@ for key in ("gpt2", "bert_base"):
     T["models"][key] = {"rows": cfg["context"], "width": cfg["hidden"], "params": learned.table_parameters(cfg)}
 T["positions"] = [0, 1, 511, 512, 1023, 1024, 1025, 100000, 999999999]
 T["has_row"] = {key: [learned.has_row(configs.load(key), p) for p in T["positions"]] for key in T["models"]}
+from posenc.quantities.lesson1 import tiny
+out["tiny"] = {"values": [float(np.finfo(np.float64).eps), 1.1102230246251565e-16, 0.0, -3.3e-15, 4.4e-12, 9.96e-16, 1e-300,
+                         1.5e-47, 2.5e-98, 3e-8, 6.02e23]}
+out["tiny"]["text"] = [tiny(v) for v in out["tiny"]["values"]]
 json.dump(out, sys.stdout)
 `;
 
@@ -150,14 +171,23 @@ function python() {
   return existsSync(venv) ? venv : "python3";
 }
 
-let ref;
-try {
-  ref = JSON.parse(
-    execFileSync(python(), ["-c", REFERENCE], { cwd: ROOT, env: { ...process.env, PYTHONPATH: ROOT }, maxBuffer: 64 << 20, encoding: "utf8" }),
-  );
-} catch (err) {
-  throw new Error(`could not compute posenc's reference numbers with ${python()} (set POSENC_PYTHON to the project's Python): ${err.message}`);
+// POSENC_JS_REFERENCE=<file> keeps posenc's numbers in that file and reads them from there on later runs
+// (mutation testing runs this file hundreds of times against the same posenc); without it, Python runs each time.
+function computeReference() {
+  try {
+    return execFileSync(python(), ["-c", REFERENCE], { cwd: ROOT, env: { ...process.env, PYTHONPATH: ROOT }, maxBuffer: 64 << 20, encoding: "utf8" });
+  } catch (err) {
+    throw new Error(`could not compute posenc's reference numbers with ${python()} (set POSENC_PYTHON to the project's Python): ${err.message}`);
+  }
 }
+const cached = process.env.POSENC_JS_REFERENCE;
+let text;
+if (cached && existsSync(cached)) text = readFileSync(cached, "utf8");
+else {
+  text = computeReference();
+  if (cached) writeFileSync(cached, text);
+}
+const ref = JSON.parse(text);
 
 /** Every entry of `got` within rel·|want| + abs of `want`, with a message naming the entry. */
 function close(got, want, what, { rel = 1e-12, abs = 1e-12 } = {}) {
@@ -247,6 +277,37 @@ test("YaRN: correction range (truncate or not), ramp, frequencies and attention 
     close(got.invFreq, want.inv, `yarn case ${c}`);
     close([got.attentionFactor, got.low, got.high], [want.att, want.low, want.high], `yarn case ${c} (attention, low, high)`);
   });
+});
+
+test("angle overshoot per pair and the count of pairs that overshoot match posenc.scaling (Qwen3-8B, each method)", () => {
+  const { inv, L, s } = ref.scaling.overshoot_base;
+  for (const [method, want] of Object.entries(ref.scaling.overshoot)) {
+    const got = pm.angleOvershoot(inv, want.inv, L, s);
+    assert.equal(got.length, want.ratio.length, `${method}: one ratio per pair`);
+    want.ratio.forEach((r, j) => {
+      if (r === null) assert.ok(Number.isNaN(got[j]), `${method} pair ${j} turns within L: NaN, got ${got[j]}`);
+      else close([got[j]], [r], `${method} overshoot pair ${j}`);
+    });
+    assert.equal(pm.pairsBeyondTrainedAngles(inv, want.inv, L, s), want.beyond, `${method}: pairs beyond`);
+  }
+  assert.ok(Object.values(ref.scaling.overshoot).some((w) => w.beyond > 0), "some method overshoots (else the count is untested)");
+  assert.throws(() => pm.angleOvershoot(inv, inv.slice(1), L, s), /omega 和 scaled/);
+  assert.throws(() => pm.angleOvershoot(inv, inv, 0, s), /original_context/);
+  assert.throws(() => pm.angleOvershoot(inv, inv, L, 0.5), /factor/);
+});
+
+test("scaleModel with the widget's methods (PI, NTK-aware, YaRN) equals posenc.scaling.methods_for on every RoPE model", () => {
+  const models = Object.fromEntries(ref.models.map((m) => [m.key, m]));
+  let compared = 0;
+  for (const [key, want] of Object.entries(ref.scaling.methods)) {
+    const m = models[key];
+    assert.ok(m, `${key} is among the models`);
+    for (const method of ["none", "linear", "ntk", "yarn"]) {
+      close(pm.scaleModel(m, method, want.factor).invFreq, want[method], `${key} ${method} ×${want.factor}`);
+      compared++;
+    }
+  }
+  assert.ok(compared >= 20, `compared ${compared}`);
 });
 
 test("scaleModel(model, 'model') equals posenc.scaling.for_model for every RoPE model in models.yaml", () => {
@@ -379,6 +440,13 @@ test("formatting never shows NaN or Infinity and uses the typographic minus", ()
   assert.equal(pm.formatSci(0), "0");
   assert.equal(pm.fullPrecision(0.1 + 0.2), "0.30000000000000004");
   assert.equal(pm.fullPrecision(NaN), "");
+});
+
+test("formatTiny prints a rounding-sized number as posenc's prose does (2.2×10⁻¹⁶, the machine epsilon)", () => {
+  ref.tiny.values.forEach((v, k) => assert.equal(pm.formatTiny(v), ref.tiny.text[k], `formatTiny(${v})`));
+  assert.equal(pm.formatTiny(Number.EPSILON), ref.tiny.text[0], "Number.EPSILON is float64's machine epsilon");
+  assert.equal(pm.formatTiny(NaN), "—");
+  assert.equal(pm.formatTiny(-Infinity), "—");
 });
 
 test("functions reject bad arguments instead of returning NaN", () => {

@@ -30,6 +30,16 @@ export function formatSci(x, digits = 1) {
   return `${m.replace("-", MINUS)}e${e.replace("+", "").replace("-", MINUS)}`;
 }
 
+const SUPERSCRIPT = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹" };
+
+/** A rounding-sized number as the prose prints it ("2.2×10⁻¹⁶", "0"; posenc/quantities/lesson1.py tiny()). */
+export function formatTiny(x) {
+  if (typeof x !== "number" || !Number.isFinite(x)) return "—";
+  if (x === 0) return "0";
+  const [m, e] = x.toExponential(1).split("e");
+  return `${m.replace("-", MINUS)}×10${String(Number(e)).replace(/[-0-9]/g, (c) => SUPERSCRIPT[c])}`;
+}
+
 /** Integer text with thousands separators ("100,000"). */
 export function formatInt(x) {
   return formatNumber(x, 0);

@@ -209,3 +209,24 @@ export function scaleModel(model, method, factor) {
   }
   throw new Error(`未知的方法 ${method}`);
 }
+
+/**
+ * Per pair: the largest angle reached in s·L tokens after scaling ÷ the largest reached in L tokens before,
+ * s·ω'_j/ω_j, for a pair that never completes a turn within L (λ_j > L); NaN for a pair that does (it has
+ * seen every angle). Above 1 the pair points where training never pointed it: it overshoots (YaRN §3.1).
+ */
+export function angleOvershoot(omega, scaled, originalContext, factor) {
+  const lam = wavelengths(omega);
+  const lamScaled = wavelengths(scaled);
+  if (lam.length !== lamScaled.length) {
+    throw new Error(`omega 和 scaled 要每对一个频率，收到 ${lam.length} 个和 ${lamScaled.length} 个；传同一个模型扩展前后的频率`);
+  }
+  const L = context("original_context", originalContext);
+  const s = factorArg("factor", factor);
+  return Float64Array.from(lam, (x, j) => (x > L ? (s * scaled[j]) / omega[j] : NaN));
+}
+
+/** How many never-turning pairs overshoot: angleOvershoot > 1 (float slack 1e-9), as posenc counts them. */
+export function pairsBeyondTrainedAngles(omega, scaled, originalContext, factor) {
+  return angleOvershoot(omega, scaled, originalContext, factor).filter((r) => r > 1 + 1e-9).length;
+}

@@ -12,13 +12,13 @@
 //   data-models   the configs as JSON, or "" to fetch assets/models.json
 import { formatInt, formatNumber, formatSci } from "../posenc-math/format.js";
 import { inverseFrequencies, wavelengths } from "../posenc-math/rope.js";
-import { scaleModel } from "../posenc-math/scaling.js";
+import { angleOvershoot, pairsBeyondTrainedAngles, scaleModel } from "../posenc-math/scaling.js";
 import { activate, chartWidth, fill, frame, h, num, numberField, pageOptionsOrFail, refuse, s, scroller, selectField, slider, t, loadWidgetStrings } from "./_ui.js";
 
 await loadWidgetStrings("scaling-explorer"); // this widget's words in the page's language (strings/<lang>/scaling-explorer.js)
 
 const METHODS = ["yarn", "linear", "ntk"]; // named by t(`scaling-explorer.method_${key}`)
-const COLUMNS = ["pair", "omega", "omega_scaled", "ratio", "lambda", "lambda_scaled", "turn", "turn_scaled"];
+const COLUMNS = ["pair", "omega", "omega_scaled", "ratio", "lambda", "lambda_scaled", "turn", "turn_scaled", "overshoot"];
 const FACTOR_RANGE = { min: 1, max: 64 }; // the box and the slider take the same range (real models use ≤ 40)
 const W = chartWidth(480); // 400 on a phone: its text stays legible (_ui.js)
 const H = 280;
@@ -110,7 +110,11 @@ export async function mount(el) {
     const L = m.context;
     const target = Math.round(s_ * L);
     const notB = lamB.filter((x) => x > L).length;
-    const notA = lamA.filter((x) => x > target).length;
+    // Overshoot, the lesson's measure: a pair that never turns within L saw only angles up to L·ω in training;
+    // after scaling it reaches s·L·ω′, and above 1× it points where training never pointed it (posenc/scaling.py).
+    const over = angleOvershoot(before, after, L, s_);
+    const beyond = pairsBeyondTrainedAngles(before, after, L, s_);
+    const worst = notB ? Math.max(...over.filter((r) => !Number.isNaN(r))) : NaN;
     const n = before.length;
     fill(summary,
       h(
@@ -125,7 +129,8 @@ export async function mount(el) {
         "p",
         {},
         t("scaling-explorer.turns_before"), num(notB, formatInt(notB), { "data-pe-out": "not-before" }), t("scaling-explorer.turns_after"),
-        num(notA, formatInt(notA), { "data-pe-out": "not-after" }), t("scaling-explorer.turns_factor"),
+        num(beyond, formatInt(beyond), { "data-pe-out": "beyond" }), t("scaling-explorer.turns_beyond"),
+        num(worst, formatNumber(worst, 2), { "data-pe-out": "max-overshoot" }), t("scaling-explorer.turns_factor"),
         num(res.attentionFactor, formatNumber(res.attentionFactor, 4), { "data-pe-out": "attention-factor" }), t("scaling-explorer.end"),
       ),
       state.method === "yarn"
@@ -155,6 +160,9 @@ export async function mount(el) {
             h("td", {}, num(lamA[i], fmtLambda(lamA[i]), { "data-pe-col": "lambda-scaled" })),
             h("td", { class: lamB[i] <= L ? "pe-yes" : "pe-no" }, t(lamB[i] <= L ? "scaling-explorer.yes" : "scaling-explorer.no")),
             h("td", { class: lamA[i] <= target ? "pe-yes" : "pe-no" }, t(lamA[i] <= target ? "scaling-explorer.yes" : "scaling-explorer.no")),
+            Number.isNaN(over[i]) // a pair that turns within L has seen every angle: nothing to overshoot
+              ? h("td", {}, h("span", { "data-pe-col": "overshoot" }, "—"))
+              : h("td", { class: over[i] > 1 + 1e-9 ? "pe-no" : "pe-yes" }, num(over[i], formatNumber(over[i], 2), { "data-pe-col": "overshoot" }), "×"),
           ),
         ),
       ),

@@ -24,7 +24,7 @@
 // Tokens (posenc/tokenize.py). On a Chinese page one character is one token, its vector seeded by its code
 // point; on an English page one word (or punctuation mark) is one token, its vector seeded by the 32-bit FNV-1a
 // hash of the word. data-sentence and data-presets are the page's edition's own examples (posenc.examples.texts).
-import { formatNumber, formatSci } from "../posenc-math/format.js";
+import { formatNumber, formatTiny } from "../posenc-math/format.js";
 import { encode } from "../posenc-math/sinusoidal.js";
 import { attention, mulberry32, randomMatrix } from "../posenc-math/attention.js";
 import { activate, fill, button, frame, h, num, pageLanguage, pageOptionsOrFail, refuse, scroller, selectField, t, uid, loadWidgetStrings } from "./_ui.js";
@@ -232,7 +232,7 @@ export function mount(el) {
             "tr",
             { "data-pe-row": k },
             h("th", { scope: "row" }, `${c} ${k}→${where[k]}`),
-            h("td", { "data-label": headers[1] }, num(diffs.nopos[k], formatSci(diffs.nopos[k], 1), { "data-pe-diff": `nopos-${k}` })),
+            h("td", { "data-label": headers[1] }, num(diffs.nopos[k], formatTiny(diffs.nopos[k]), { "data-pe-diff": `nopos-${k}` })),
             h("td", { "data-label": headers[2] }, num(diffs.pos[k], formatNumber(diffs.pos[k], 3), { "data-pe-diff": `pos-${k}` })),
             h("td", { class: "pe-vec", "data-label": headers[3] }, ...vecNums(a[k], `a-${k}`)),
             h("td", { class: "pe-vec", "data-label": headers[4] }, ...vecNums(b[where[k]], `b-${k}`)),
@@ -247,7 +247,9 @@ export function mount(el) {
     const maxNo = Math.max(...diffs.nopos);
     const maxPos = Math.max(...diffs.pos);
     fill(summary,
-      t("swap-attention.summary_1"), num(maxNo, formatSci(maxNo, 1), { "data-pe-out": "max-nopos" }),
+      // float64's machine epsilon, the bound the lesson's text quotes for this column (posenc's l1_float_eps)
+      t("swap-attention.summary_1"), num(maxNo, formatTiny(maxNo), { "data-pe-out": "max-nopos" }),
+      t("swap-attention.summary_eps"), num(Number.EPSILON, formatTiny(Number.EPSILON), { "data-pe-out": "eps" }),
       t("swap-attention.summary_2"), num(maxPos, formatNumber(maxPos, 3), { "data-pe-out": "max-pos" }), t("swap-attention.summary_3"),
     );
   }

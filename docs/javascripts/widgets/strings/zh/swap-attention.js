@@ -35,6 +35,7 @@ export default {
   "swap-attention.exact": "权重和字向量与本页静态图相同（posenc 用 numpy 生成，种子 {seed}）。",
   "swap-attention.drawn": "这里的随机权重和字向量由浏览器里的 mulberry32 生成（种子 {seed}），数值和静态图不同；要看的性质一样：不加位置时差值只是舍入，加上位置就不是。",
   "swap-attention.summary_1": "不加位置：每个字的输出在两种顺序下完全一样（最大差值 ",
-  "swap-attention.summary_2": "，只是浮点舍入）。加上位置向量：同一个字换了位置，输出就变了（最大差值 ",
+  "swap-attention.summary_eps": "；float64 的机器精度是 ",
+  "swap-attention.summary_2": "；只是浮点舍入）。加上位置向量：同一个字换了位置，输出就变了（最大差值 ",
   "swap-attention.summary_3": "）。",
 };

@@ -1,0 +1,397 @@
+"""What each in-page experiment draws, against posenc: the SVG geometry, not only the numbers.
+
+tests/browser/test_widgets.py reads back every number a widget prints (data-value); this file reads what it
+draws and checks the picture says the same thing, in posenc's numbers computed here:
+
+    sin-clock         each hand's end point: clockwise from 12 o'clock by posenc's angle p·ω_i, i.e. its
+                      horizontal part is PE(p)[2i] = sin and its upward part PE(p)[2i+1] = cos
+    sin-heatmap       each cell's colour: its value's position on one scale, lo … hi of the dot product over the
+                      distances the table holds (posenc's closed form), through matplotlib's viridis
+    alibi-bias        the bias line from 0 down to −m·span (negative is down), the weight curve exp(−m·r), the
+                      slopes on their log₂ axis, each read through the plot's own tick labels
+    t5-buckets        the "widest bucket" count and the staircase: each step at its bucket's height
+    scaling-explorer  each pair's period on the log axis, the L and s·L lines, and the yes/no columns
+    sin-dot           the curve and the point: PE(p)·PE(p+k) on the plot's axis
+    rope-pair         the arrows q and k: turned by m·ω and n·ω, counter-clockwise, y up
+    content-position  the point on the curve: content RMS / p on the plot's log axes
+
+A plot's axis is read from its own tick labels and grid lines (a value → a coordinate, fitted), and every
+plot must put larger values higher: an axis that runs the other way fails however its labels read.
+swap-attention and the data-flow panel draw no picture (tables and text, checked in test_widgets.py and
+test_dataflow_panel.py).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+import pytest
+
+from posenc import naive, relative, rope, scaling, sinusoidal
+from posenc import configs
+
+from test_widgets import LESSON, _assert_mounted, _live, open_widget, value
+
+pytestmark = [pytest.mark.build, pytest.mark.browser]
+
+SUP = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")
+
+
+# --- reading a plot -------------------------------------------------------------------------------
+
+
+def tick_value(text: str) -> float:
+    """A tick label as a number: "−0.50", "1,024", "2⁻⁸", "10³", "0.01%"."""
+    t = text.strip().replace("\u2212", "-").replace(",", "")
+    pct = t.endswith("%")
+    t = t.rstrip("%")
+    m = re.fullmatch(r"(2|10)([⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)", t)
+    v = float(m.group(1)) ** int(m.group(2).translate(SUP)) if m else float(t)
+    return v / 100 if pct else v
+
+
+Y_TICKS = """svg => [...svg.querySelectorAll('line.pe-plot__grid')].map(l => {
+  const label = l.nextElementSibling;
+  return [Number(l.getAttribute('y1')), label && label.matches('text.pe-plot__tick') ? label.textContent : null];
+})"""
+X_TICKS = """svg => [...svg.querySelectorAll('text.pe-plot__tick[text-anchor="middle"]')]
+  .map(t => [Number(t.getAttribute('x')), t.textContent])"""
+
+
+def printed_precision(text: str) -> float:
+    """Half a unit of a label's last printed digit: how far the label may be from the value it rounds."""
+    t = text.strip().rstrip("%")
+    return 0.5 * 10 ** -len(t.split(".")[1]) if "." in t else 0.5
+
+
+class Axis:
+    """value → coordinate from a plot's tick labels: a straight-line fit on the value, or on log(value + shift).
+
+    ``exact``: the values the grid lines stand for (posenc's), when the labels print them rounded; each
+    label must then read its value to the label's printed precision, and the fit uses the exact values.
+    """
+
+    def __init__(self, pairs, log: int | None = None, shift: float = 0.0, exact=None):
+        pts = []
+        for coord, text in pairs:
+            try:
+                v = tick_value(text)
+            except (TypeError, ValueError):
+                continue  # the axis title
+            if exact is not None:
+                want = exact[len(pts)]
+                assert abs(v - want) <= printed_precision(text) * 1.01, f"tick label {text!r} does not read {want}"
+                v = want
+            pts.append((coord, math.log(v + shift, log) if log else v))
+        assert len(pts) >= 2, f"fewer than two numeric tick labels: {pairs}"
+        c, v = np.array(pts).T
+        self.slope, self.icept = np.polyfit(v, c, 1)
+        assert np.allclose(self.slope * v + self.icept, c, atol=0.05), f"tick labels not evenly placed: {pts}"
+        self.log, self.shift = log, shift
+
+    def to_value(self, coord):
+        v = (np.asarray(coord, dtype=float) - self.icept) / self.slope
+        return self.log**v - self.shift if self.log else v
+
+
+def y_axis(svg, log=None, exact=None) -> Axis:
+    axis = Axis(svg.evaluate(Y_TICKS), log, exact=exact)
+    assert axis.slope < 0, "the plot puts larger values lower: its vertical axis is upside down"
+    return axis
+
+
+def x_axis(svg, log=None, shift=0.0) -> Axis:
+    axis = Axis(svg.evaluate(X_TICKS), log, shift)
+    assert axis.slope > 0, "the plot puts larger values to the left"
+    return axis
+
+
+def polyline(loc) -> np.ndarray:
+    return np.array([[float(c) for c in p.split(",")] for p in loc.get_attribute("points").split()])
+
+
+def attr(loc, name: str) -> float:
+    return float(loc.get_attribute(name))
+
+
+# --- lesson 3: sin-clock --------------------------------------------------------------------------
+
+
+def test_sin_clock_hands_point_clockwise_from_twelve_by_posenc_angles(visit, site_dir):
+    sp, el = open_widget(visit, site_dir, "sin-clock")
+    base = float(el.locator('[data-pe-input="base"]').input_value().replace(",", ""))
+    presets = [int(p) for p in el.get_attribute("data-presets").split(",")]
+    for p in [None, *presets, 7]:
+        if p == 7:
+            el.locator('[data-pe-input="position"]').fill("7")
+        elif p is not None:
+            el.locator(f'[data-preset="{p}"]').click()
+        p = int(value(el.locator('[data-pe-out="position"]')))
+        d = int(el.locator('[data-pe-input="d"]').input_value())
+        hands = el.locator("line.pe-clock__hand").evaluate_all(
+            "els => els.map(e => ['x1', 'y1', 'x2', 'y2'].map(a => Number(e.getAttribute(a))))")
+        assert len(hands) == d // 2
+        x1, y1, x2, y2 = np.array(hands).T
+        length = np.hypot(x2 - x1, y2 - y1)
+        assert np.ptp(length) < 0.01 and length.min() > 10, f"hands of unequal length: {length}"
+        right, up = (x2 - x1) / length, (y1 - y2) / length  # SVG's y runs down
+        angle = sinusoidal.hand_angles(p, d, base)
+        pe = sinusoidal.encode(p, d, base)
+        # clockwise from 12 o'clock by angle: the hand's horizontal part is sin, its upward part cos
+        np.testing.assert_allclose(right, np.sin(angle), atol=1e-3, err_msg=f"p = {p}: horizontal parts")
+        np.testing.assert_allclose(up, np.cos(angle), atol=1e-3, err_msg=f"p = {p}: upward parts")
+        np.testing.assert_allclose(right, pe[0::2], atol=1e-3, err_msg=f"p = {p}: the hand's sin is not PE[2i]")
+        np.testing.assert_allclose(up, pe[1::2], atol=1e-3, err_msg=f"p = {p}: the hand's cos is not PE[2i+1]")
+        # 12 o'clock is where each face's tick mark is
+        ticks = np.array(el.locator("line.pe-clock__tick").evaluate_all(
+            "els => els.map(e => ['x1', 'y1', 'x2', 'y2'].map(a => Number(e.getAttribute(a))))")).T
+        np.testing.assert_allclose(ticks[0], x1, atol=1e-9)
+        assert (ticks[1] < y1).all()
+    sp.assert_clean()
+
+
+# --- lesson 3: sin-heatmap ------------------------------------------------------------------------
+
+
+def viridis_rgb(t: np.ndarray) -> np.ndarray:
+    """matplotlib's viridis at 10 evenly spaced stops, linear in between (the widget's table of stops), in 0 … 255."""
+    import matplotlib
+
+    cmap = matplotlib.colormaps["viridis"]
+    stops = np.array([matplotlib.colors.to_rgb(cmap(k / 9)) for k in range(10)]) * 255
+    x = np.clip(t, 0, 1) * 9
+    i = np.minimum(np.floor(x).astype(int), 8)
+    f = (x - i)[..., None]
+    return stops[i] + (stops[i + 1] - stops[i]) * f
+
+
+def test_sin_heatmap_colours_sit_on_one_scale_from_posenc(visit, site_dir):
+    sp, el = open_widget(visit, site_dir, "sin-heatmap")
+    d, base = int(el.get_attribute("data-d")), float(el.get_attribute("data-base"))
+    n = len(el.get_attribute("data-sentence"))
+    by_distance = [sinusoidal.dot_closed_form(k, d, base) for k in range(n)]
+    lo, hi = min(by_distance), max(by_distance)
+    for press in range(2):
+        start = int(value(el.locator('[data-pe-out="start"]')))
+        cells = el.locator("td[data-a]").evaluate_all(
+            "els => els.map(e => [Number(e.dataset.a), Number(e.dataset.b), getComputedStyle(e).backgroundColor])")
+        assert len(cells) == n * n
+        want = sinusoidal.dot_matrix(np.arange(n) + start, d, base)
+        got = np.array([[float(c) for c in re.findall(r"[\d.]+", bg)[:3]] for _, _, bg in cells])
+        ab = np.array([(a, b) for a, b, _ in cells])
+        expected = viridis_rgb((want[ab[:, 0], ab[:, 1]] - lo) / (hi - lo))
+        worst = np.abs(got - expected).max()
+        assert worst <= 1.5, f"start {start}: a cell's colour is {worst:.1f} units off its value's place on the scale"
+        # the ends of the scale: the largest value is viridis' yellow end, the smallest its purple end
+        k_hi = np.argmax(want[ab[:, 0], ab[:, 1]])
+        np.testing.assert_allclose(got[k_hi], viridis_rgb(np.array(1.0)), atol=1.5)
+        el.locator("[data-pe-shift]").click()
+    sp.assert_clean()
+
+
+# --- lesson 3b: alibi-bias ------------------------------------------------------------------------
+
+
+def test_alibi_bias_plots_draw_posenc_bias_weights_and_slopes(visit, site_dir):
+    sp, el = open_widget(visit, site_dir, "alibi-bias")
+    span = int(el.get_attribute("data-span"))
+    plots = el.locator("svg.pe-plot")
+    assert plots.count() == 3
+    slopes_svg, bias_svg, weight_svg = plots.nth(0), plots.nth(1), plots.nth(2)
+    for heads, head in [(None, None), (8, 1), (12, 11), (16, 16)]:
+        if heads is not None:
+            el.locator('[data-pe-input="heads"]').fill(str(heads))
+            el.locator('[data-pe-input="head"]').select_option(str(head))
+        n = int(el.locator('[data-pe-input="heads"]').input_value())
+        h = int(value(el.locator('[data-pe-out="head"]')))
+        r = value(el.locator('[data-pe-out="distance"]'))
+        slopes = relative.alibi_slopes(n)
+        m = slopes[h - 1]
+        # the bias line: from (0, 0) down to (span, −m·span); negative is below zero
+        ya, xa = y_axis(bias_svg, exact=[0, -m * span / 2, -m * span]), x_axis(bias_svg)
+        line = bias_svg.locator("line.pe-plot__line")
+        assert xa.to_value(attr(line, "x1")) == pytest.approx(0, abs=1e-6)
+        assert xa.to_value(attr(line, "x2")) == pytest.approx(span, rel=1e-6)
+        assert ya.to_value(attr(line, "y1")) == pytest.approx(0, abs=1e-6 * m * span)
+        assert ya.to_value(attr(line, "y2")) == pytest.approx(-m * span, rel=1e-6)
+        assert attr(line, "y2") > attr(line, "y1"), "the bias falls with distance: its line must go down"
+        dot = bias_svg.locator("circle.pe-plot__dot")
+        assert xa.to_value(attr(dot, "cx")) == pytest.approx(r, abs=1e-6 * span)
+        assert ya.to_value(attr(dot, "cy")) == pytest.approx(-m * r, abs=1e-6 * m * span)
+        # the weight curve exp(−m·r), points rounded to 0.1 px
+        ya, xa = y_axis(weight_svg), x_axis(weight_svg)
+        pts = polyline(weight_svg.locator("polyline.pe-plot__line"))
+        rs = np.linspace(0, span, len(pts))  # evenly spaced samples from 0 to span
+        np.testing.assert_allclose(xa.to_value(pts[:, 0]), rs, atol=0.06 / xa.slope)
+        np.testing.assert_allclose(ya.to_value(pts[:, 1]), relative.alibi_weight_ratio(m, rs), atol=0.06 / abs(ya.slope))
+        # the slopes, one point per head on a log₂ axis, the chosen head marked
+        ya = y_axis(slopes_svg, log=2)
+        cy = np.array(slopes_svg.locator("circle.pe-plot__point").evaluate_all("els => els.map(e => Number(e.getAttribute('cy')))"))
+        np.testing.assert_allclose(ya.to_value(cy), slopes, rtol=1e-9)
+        mark = slopes_svg.locator("circle.pe-plot__dot")
+        assert ya.to_value(attr(mark, "cy")) == pytest.approx(m, rel=1e-9)
+    sp.assert_clean()
+
+
+# --- lesson 3b: t5-buckets ------------------------------------------------------------------------
+
+
+def test_t5_buckets_widest_count_and_staircase_match_posenc(visit, site_dir):
+    sp, el = open_widget(visit, site_dir, "t5-buckets")
+    svg = el.locator("svg.pe-plot")
+    for settings in [None, ("true", 32, 128), ("false", 32, 128), ("true", 16, 20), ("false", 20, 17)]:
+        if settings is not None:
+            bi, nb, md = settings
+            el.locator(f'[data-pe-input="bidirectional-{bi}"]').check()
+            el.locator('[data-pe-input="num-buckets"]').fill(str(nb))
+            el.locator('[data-pe-input="max-distance"]').fill(str(md))
+        bi = el.locator('[data-pe-input="bidirectional-true"]').is_checked()
+        nb = int(el.locator('[data-pe-input="num-buckets"]').input_value())
+        md = int(el.locator('[data-pe-input="max-distance"]').input_value())
+        # posenc's bucket for every distance to a key before the query, up to twice max_distance
+        dist = np.arange(0, 2 * md + 1)
+        bucket = relative.t5_bucket(-dist, bidirectional=bi, num_buckets=nb, max_distance=md)
+        last = bucket.max()  # open-ended: every farther distance lands in it too
+        widths = np.bincount(bucket)[:last]
+        finite = widths[widths > 0]
+        if len(finite) and finite.max() > 1:
+            assert value(el.locator('[data-pe-out="widest"]')) == finite.max(), (bi, nb, md)
+        # the staircase: each flat step sits at its bucket's height over that bucket's first distance
+        ya = y_axis(svg)
+        pts = polyline(svg.locator("polyline.pe-plot__line--step"))
+        steps = pts.reshape(-1, 2, 2)  # (start, end) of each step
+        np.testing.assert_array_equal(steps[:, 0, 1], steps[:, 1, 1])
+        heights = ya.to_value(steps[:, 0, 1])
+        np.testing.assert_allclose(heights, np.unique(bucket), atol=0.06 / abs(ya.slope), err_msg=f"{(bi, nb, md)}")
+        # and each step starts where posenc's bucket starts (the distance axis is log₁₀(distance + 1))
+        xa = x_axis(svg, log=10, shift=1)
+        firsts = np.array([dist[bucket == b][0] for b in np.unique(bucket)])
+        np.testing.assert_allclose(np.log10(xa.to_value(steps[:, 0, 0]) + 1), np.log10(firsts + 1), atol=0.06 / xa.slope,
+                                   err_msg=f"{(bi, nb, md)}")
+    sp.assert_clean()
+
+
+# --- lesson 5: scaling-explorer -------------------------------------------------------------------
+
+
+def test_scaling_explorer_plot_and_columns_match_posenc(visit, site_dir):
+    sp, el = open_widget(visit, site_dir, "scaling-explorer")
+    svg = el.locator("svg.pe-plot")
+    cfg = configs.load("qwen3_8b")
+    hd, theta, L = cfg["head_dim"], cfg["rope_theta"], cfg["context"]
+    before = rope.inverse_frequencies(hd, theta)
+    for method, factor, after in [
+        ("ntk", 4, scaling.ntk_aware(hd, theta, 4.0)[0]),
+        ("linear", 8, scaling.linear(hd, theta, 8.0)[0]),
+        ("yarn", 4, scaling.yarn(hd, theta, 4.0, cfg["scaling"]["original_max_position_embeddings"])[0]),
+        ("ntk", 1.5, scaling.ntk_aware(hd, theta, 1.5)[0]),
+    ]:
+        el.locator('[data-pe-input="model"]').select_option("qwen3_8b")
+        el.locator('[data-pe-input="method"]').select_option(method)
+        el.locator('[data-pe-input="factor"]').fill(str(factor))
+        target = round(factor * L)
+        lam, lam_after = rope.wavelengths(before), rope.wavelengths(after)
+        ya = y_axis(svg, log=10)
+        cy = lambda sel: np.array(svg.locator(sel).evaluate_all("els => els.map(e => Number(e.getAttribute('cy')))"))  # noqa: E731
+        np.testing.assert_allclose(ya.to_value(cy("circle.pe-plot__point:not(.pe-plot__point--after)")), lam, rtol=1e-9)
+        np.testing.assert_allclose(ya.to_value(cy("circle.pe-plot__point--after")), lam_after, rtol=1e-9)
+        refs = svg.locator("line.pe-plot__ref").evaluate_all("els => els.map(e => Number(e.getAttribute('y1')))")
+        np.testing.assert_allclose(ya.to_value(refs), [L, target] if target != L else [L], rtol=1e-9)
+        # the yes/no columns: a full turn within L before, within s·L after (posenc's count of pairs not turning)
+        rows = el.locator("tbody tr").evaluate_all("els => els.map(r => [...r.cells].map(c => c.className))")
+        turn = np.array([r[6] == "pe-yes" for r in rows])
+        turn_scaled = np.array([r[7] == "pe-yes" for r in rows])
+        assert all(r[6] in ("pe-yes", "pe-no") and r[7] in ("pe-yes", "pe-no") for r in rows)
+        np.testing.assert_array_equal(turn, lam <= L, err_msg=f"{method} ×{factor}: 'a full turn within L'")
+        np.testing.assert_array_equal(turn_scaled, lam_after <= target, err_msg=f"{method} ×{factor}: 'a full turn within s·L'")
+        assert (~turn_scaled).sum() == rope.pairs_not_completing_turn(after, target)
+        # the overshoot column marks exactly the pairs posenc counts as overshooting
+        over = scaling.angle_overshoot(before, after, L, factor)
+        marked = np.array([r[8] == "pe-no" for r in rows])
+        np.testing.assert_array_equal(marked, np.nan_to_num(over, nan=0.0) > 1 + 1e-9)
+        assert marked.sum() == scaling.pairs_beyond_trained_angles(before, after, L, factor)
+    sp.assert_clean()
+
+
+# --- lesson 3: sin-dot ----------------------------------------------------------------------------
+
+
+def test_sin_dot_curve_and_point_are_posenc_dot_products(visit, site_dir):
+    sp, el = open_widget(visit, site_dir, "sin-dot")
+    svg = el.locator("svg.pe-plot")
+    d, base = int(el.get_attribute("data-d")), float(el.get_attribute("data-base"))
+    for p, k in [(None, None), (300, 37), (100_000, 0)]:
+        if p is not None:
+            el.locator(f'[data-preset="{p}"]').click()
+            el.locator('[data-pe-input="k"]').fill(str(k))
+        p = int(value(el.locator('[data-pe-out="position"]')))
+        k = int(value(el.locator('[data-pe-out="k"]')))
+        ya, xa = y_axis(svg), x_axis(svg)
+        pts = polyline(svg.locator("polyline.pe-plot__line"))
+        ks = np.rint(xa.to_value(pts[:, 0])).astype(int)
+        np.testing.assert_array_equal(ks, np.arange(len(ks)))
+        want = np.array([sinusoidal.dot(p, p + j, d, base) for j in ks])
+        np.testing.assert_allclose(ya.to_value(pts[:, 1]), want, atol=0.06 / abs(ya.slope))
+        dot = svg.locator("circle.pe-plot__dot")
+        assert xa.to_value(attr(dot, "cx")) == pytest.approx(k, abs=1e-6)
+        assert ya.to_value(attr(dot, "cy")) == pytest.approx(sinusoidal.dot(p, p + k, d, base), abs=1e-6)
+    sp.assert_clean()
+
+
+# --- lesson 4: rope-pair --------------------------------------------------------------------------
+
+
+def test_rope_pair_arrows_turn_counterclockwise_by_posenc_angles(visit, site_dir):
+    sp, el = open_widget(visit, site_dir, "rope-pair")
+    q0 = [float(v) for v in el.get_attribute("data-q").split(",")]
+    k0 = [float(v) for v in el.get_attribute("data-k").split(",")]
+    d, base = int(el.get_attribute("data-d")), float(el.get_attribute("data-base"))
+    radius = float(el.locator("circle.pe-pair__circle").get_attribute("r"))
+    for pair, shifts in [(None, 0), ("2", 1), ("0", 2)]:
+        if pair is not None:
+            el.locator('[data-pe-input="pair"]').select_option(pair)
+            for _ in range(shifts):
+                el.locator("[data-pe-shift]").click()
+        i = int(el.locator('[data-pe-input="pair"]').input_value())
+        m = int(float(el.locator('[data-pe-input="m"]').input_value().replace(",", "")))
+        n = int(float(el.locator('[data-pe-input="n"]').input_value().replace(",", "")))
+        omega = rope.inverse_frequencies(d, base)[i : i + 1]
+        for name, vec, pos in [("q", q0, m), ("k", k0, n)]:
+            arrow = el.locator(f"line.pe-pair__{name}")
+            want = rope.rotate(np.array([vec]), [pos], omega)[0]
+            drawn = np.array([attr(arrow, "x2"), -attr(arrow, "y2")]) / radius  # SVG's y runs down
+            np.testing.assert_allclose(drawn, want, atol=0.01 / radius, err_msg=f"pair {i}: {name} at {pos}")
+    sp.assert_clean()
+
+
+# --- lesson 2: content-position -------------------------------------------------------------------
+
+
+def test_content_position_point_sits_on_posenc_ratio(visit, site_dir):
+    sp, el = open_widget(visit, site_dir, "content-position")
+    svg = el.locator("svg.pe-plot")
+    point = svg.locator('[data-pe-out="point"]')
+    sigmas = el.locator('[data-pe-input="rms"] option').evaluate_all("els => els.map(e => e.value)")
+    assert len(sigmas) >= 2
+    cases = [(None, None)] + [(p, sigmas[-1]) for p in el.get_attribute("data-presets").split(",")] + [(None, sigmas[0])]
+    for preset, sigma in cases:
+        if sigma is not None:
+            el.locator('[data-pe-input="rms"]').select_option(sigma)
+        if preset is not None:
+            el.locator(f'[data-preset="{preset}"]').click()
+        p = int(value(el.locator('[data-pe-out="position"]')))
+        rms = float(el.locator('[data-pe-input="rms"]').input_value())
+        ya, xa = y_axis(svg, log=10), x_axis(svg, log=10)
+        if p == 0:
+            assert point.count() == 0
+            continue
+        assert xa.to_value(attr(point, "cx")) == pytest.approx(p, rel=1e-9)
+        assert ya.to_value(attr(point, "cy")) == pytest.approx(naive.raw_index_content_ratio(p, rms), rel=1e-9)
+        # the curve of the chosen σ carries the point: content RMS / p at every position it draws
+        pts = polyline(svg.locator("polyline.pe-plot__line:not(.pe-plot__line--before)"))
+        ps = xa.to_value(pts[:, 0])
+        want = naive.raw_index_content_ratios(np.rint(ps).astype(int), rms)
+        np.testing.assert_allclose(np.log10(ya.to_value(pts[:, 1])), np.log10(want), atol=0.06 / abs(ya.slope) + 0.06 / xa.slope)
+    sp.assert_clean()
