@@ -18,7 +18,7 @@ SYSTEM_PATH := $(PATH)
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: setup system serve serve-zh build test test-fast figures notebooks lint experiment-quick experiment-full bench mutation clean
+.PHONY: setup system serve serve-zh build test test-fast figures notebooks lint experiment-quick experiment-full bench mutation mutation-js clean
 
 setup: system $(VENV)/.installed node_modules/.installed
 
@@ -37,7 +37,7 @@ $(VENV)/.installed: requirements.lock pyproject.toml tools/install_venv.sh
 
 node_modules/.installed: package.json package-lock.json | $(VENV)/.installed  # npm is the lock's, linked into the virtualenv
 	@echo "setup: npm ci (KaTeX, from package-lock.json, each package checked against its integrity hash)"
-	@npm ci --ignore-scripts --no-audit --no-fund  # no package's install script runs: KaTeX needs none
+	@npm ci --ignore-scripts --no-audit --no-fund --omit=dev  # no install script runs: KaTeX needs none; StrykerJS (dev) only for mutation-js
 	@touch $@
 
 # Rebuilds on every save under docs/, posenc/, figures_src/ and tools/, importing changed code again
@@ -105,3 +105,12 @@ mutation: setup
 
 clean:
 	rm -rf site .cache
+
+# Mutation testing of the widgets' math (docs/javascripts/posenc-math/) with StrykerJS, a dev dependency that
+# setup leaves out: this installs it from package-lock.json first (long, never part of `make test`).
+# `make mutation-js MODULES=_check,rope` runs only those modules; the report is tests/js/mutation/README.md.
+mutation-js: setup
+	@npm ci --ignore-scripts --no-audit --no-fund --include=dev
+	POSENC_MUTATE=$(MODULES) npx stryker run
+	node tests/js/mutation/summarize.mjs
+	@rm -f node_modules/.installed  # node_modules now holds dev packages: the next setup reinstalls without them

@@ -23,7 +23,7 @@ export default {
   $schema: "./node_modules/@stryker-mutator/core/schema/stryker-schema.json",
   testRunner: "command",
   commandRunner: {
-    command: `POSENC_PYTHON=${join(ROOT, ".venv", "bin", "python")} POSENC_JS_REFERENCE=${REFERENCE} node --test tests/js/`,
+    command: `POSENC_PYTHON=${join(ROOT, ".venv", "bin", "python")} POSENC_JS_REFERENCE=${REFERENCE} node --test tests/js/*.test.mjs`,
   },
   mutate: ONLY ? ONLY.map((m) => `docs/javascripts/posenc-math/${m}.js`) : ["docs/javascripts/posenc-math/*.js"],
   // only what the tests import: the formulas, the string tables, the tests themselves, and posenc for the reference
