@@ -92,7 +92,7 @@ experiment-full: setup
 	$(PY) -m posenc.experiment run --preset full --seeds 16 --jobs 2 --threads 1
 
 # How long the site takes to build (tools/bench_build.py, in a temporary copy), then the built site's first
-# load on a slow phone against issue 33's budget (tools/phone_load.py, on site/, which `build` writes).
+# load on a slow phone against its budget (tools/phone_load.py, on site/, which `build` writes).
 bench: build
 	$(PY) -m tools.bench_build
 	$(PY) -m tools.phone_load --check

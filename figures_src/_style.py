@@ -25,7 +25,7 @@ CJK_FONTS = [
 FIX = "run `make setup` (it installs fonts-noto-cjk) or `sudo apt-get install fonts-noto-cjk`"
 
 
-# Phone rule (issue 18): at 390 CSS px the content column is about 358 px wide. An SVG's
+# Phone rule: at 390 CSS px the content column is about 358 px wide. An SVG's
 # natural width is its width in inches × 96 CSS px; at most 4.8 in (461 px) it renders at
 # ≥ 0.75 of its natural size there, and text of ≥ 9 pt (12 CSS px natural) stays ≥ 9 CSS px.
 # Multi-panel figures stack their panels vertically to fit. tests/test_figure_phone.py checks both.
@@ -156,7 +156,7 @@ def render_svg(spec, theme: Theme, lang: str = "zh") -> bytes:
     return compact_svg(buf.getvalue())
 
 
-# Compact SVG (issue 18: no figure over 120 KB). matplotlib's SVG is verbose; these rewrites draw the
+# Compact SVG (no figure over 120 KB). matplotlib's SVG is verbose; these rewrites draw the
 # same picture in fewer bytes. Each one is exact SVG equivalence or a rounding far below a pixel:
 # - path data with relative moves ("l.3-1.5" for "L 42.638099 -179.467348"), on coordinates rounded
 #   to one decimal: a point moves at most 0.05 pt (1/15 CSS px), a fraction of the thinnest line (0.8 pt);

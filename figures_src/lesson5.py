@@ -5,7 +5,7 @@ Everything plotted comes from posenc: ``scaling.methods_for`` / ``angle_overshoo
 own YaRN betas, truncate and mscale included), ``long_context`` for the base changes
 and RULER's window vs effective length. The figures only draw it.
 
-Phone rule (issue 18): every figure is at most _style.PHONE_MAX_WIDTH_IN wide once
+Phone rule: every figure is at most _style.PHONE_MAX_WIDTH_IN wide once
 trimmed, every text at least _style.MIN_TEXT_PT; two-panel figures stack vertically.
 """
 

@@ -1,9 +1,9 @@
 """Lesson 6 figures: which dims of a head turn, which layers use RoPE, MLA's cache, how NoPE can count.
 
-Each figure draws what one posenc function computes (issue 17), the same call the
+Each figure draws what one posenc function computes, the same call the
 numbers in posenc/quantities/lesson6.py make: hybrid.head_dims, hybrid.layer_pattern /
 pattern_counts / pattern_period, mla.for_model, hybrid.causal_counter / counter_gap.
-Phone layout (issue 18): at most 4.8 in wide, text at least 9 pt, panels stacked.
+Phone layout: at most 4.8 in wide, text at least 9 pt, panels stacked.
 """
 
 from __future__ import annotations

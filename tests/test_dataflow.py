@@ -330,7 +330,7 @@ def test_fallback_figure_draws_posenc_stages_in_order(state):
         for p in fig.axes[0].patches:
             if (p.get_gid() or "").endswith(":later"):
                 assert p.get_linestyle() in ("--", "dashed"), p.get_gid()
-        # phone rule (issue 18): at most 4.8 in wide, every text at least 9 pt
+        # phone rule: at most 4.8 in wide, every text at least 9 pt
         assert fig.get_size_inches()[0] <= _style.PHONE_MAX_WIDTH_IN
         from matplotlib.backends.backend_agg import FigureCanvasAgg
 

@@ -688,7 +688,7 @@ def test_interval_refuses_one_seed_and_non_finite_values():
         stats.Estimate.of([4.9, float("nan")])
 
 
-# --- every claim fails when its condition breaks (issue 21 item 3) ------------------------------------
+# --- every claim fails when its condition breaks ------------------------------------
 # One sealed fake per claim, each breaking exactly one condition of the claim's helper: overlapping
 # seeds with far-apart means, a rise on one seed only, a negative gap, a recovery that does not hold.
 

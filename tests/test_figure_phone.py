@@ -1,4 +1,4 @@
-"""Every figure is legible on a phone (issue 18), checked without a browser.
+"""Every figure is legible on a phone, checked without a browser.
 
 - The SVG the site serves (both themes) is at most ``_style.PHONE_MAX_WIDTH_IN`` wide. The width is the SVG's own: the build
   saves with ``bbox_inches="tight"``, so the drawn size is the figure's tight bounding box

@@ -1,4 +1,4 @@
-"""What the training-experiment figures show (issue 21 item 2), and where their legends sit.
+"""What the training-experiment figures show, and where their legends sit.
 
 Each figure is drawn as the build draws it (tests/figure_support.py) and every labelled line is read
 back and compared, in order and point by point, with the results as posenc.experiment.claims returns

@@ -466,12 +466,12 @@ def test_notebook_pages_reference_no_cdn(site_dir):
             bad.append(f"{page.relative_to(site_dir).as_posix()}: {', '.join(found)}")
     assert not bad, (
         "notebook pages carry CDN/MathJax scripts injected by mkdocs-jupyter (strip them in "
-        "tools/mkdocs_hooks.py on_page_content; see the report of issue 7):\n  " + "\n  ".join(bad)
+        "tools/mkdocs_hooks.py on_page_content; a check of every page):\n  " + "\n  ".join(bad)
     )
 
 
 # =====================================================================================================
-# Gate: page weight (issue 18 item 6)
+# Gate: page weight
 # =====================================================================================================
 
 # Budgets in bytes, uncompressed. A page's own weight is what a reader's browser fetches for that page
@@ -480,11 +480,11 @@ def test_notebook_pages_reference_no_cdn(site_dir):
 # the search index, and the site-wide stylesheets and scripts every page links (found as the files
 # that every page references). A figure counts once, in the larger of its two schemes: the browser
 # never loads the hidden scheme's image (lazy and display: none).
-# Since issue 33 a page's HTML carries its formulas already set by KaTeX (tools/katex_render.py), in
+# A page's HTML carries its formulas already set by KaTeX (tools/katex_render.py), in
 # place of the 267 KB KaTeX script every page ran: about 200 KB more uncompressed HTML for lessons 3
 # and 5 (≈13 KB gzipped, as GitHub Pages serves it), hence 950 KB instead of 700 KB and 165 KB instead
 # of 150 KB. What a phone transfers on a first load is held to its own budget over the wire
-# (tools/phone_load.py, tests/browser/test_phone_load.py). Issue 31 added four folded deep dives to lesson 5
+# (tools/phone_load.py, tests/browser/test_phone_load.py). Four folded deep dives were added to lesson 5
 # (LongRoPE, the critical dimension and base bound, bf16 numerics, the effective-length map): ≈30 KB more
 # HTML, folded so the main path does not grow; hence 1,000 KB.
 PAGE_BUDGET = 1_000_000

@@ -1,4 +1,4 @@
-"""The English edition's machinery (issue 35; tools/i18n.py): numbers, claims, figure labels, widget words,
+"""The English edition's machinery (tools/i18n.py): numbers, claims, figure labels, widget words,
 notebooks and the language selector, each in both languages. Cheap: no site build, two figures drawn.
 
 What is still to translate is listed by tests/test_i18n_parity.py, which fails until the English edition

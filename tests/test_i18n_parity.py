@@ -1,4 +1,4 @@
-"""The two editions cannot drift apart (issue 35): every page in both languages, the same sections and
+"""The two editions cannot drift apart: every page in both languages, the same sections and
 the same macro calls in each lesson, and nothing Chinese left in what the English edition draws.
 
 Each test lists what a change left undone (a page, a notebook, a figure module or a widget with no English,

@@ -186,7 +186,7 @@ def test_built_pages_show_the_computed_counts(site_dir):
     raw = (site_dir / "lessons/04-rope/index.html").read_text(encoding="utf-8")
     assert 'data-pe-widget="rope-pair"' in raw and 'data-q="1,0.4"' in raw and 'data-shift="10"' in raw
     assert 'data-m="7"' in raw and 'data-n="3"' in raw  # the query after the key: distance m − n = 4
-    # the RoPE-vs-ALiBi history, dated (issue 31 item 8), and Mistral's training length (item 11)
+    # the RoPE-vs-ALiBi history, dated, and Mistral's training length
     for text in ("v2.4.0（2023 年 12 月 22 日）", "2024 年 8 月", "PyTorch 2.5（2024 年 10 月）", "2023 年 2 月", "8k"):
         assert text in lesson4, text
     assert "原生上下文 32,768" not in lesson4

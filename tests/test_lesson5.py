@@ -9,7 +9,7 @@ What the tests compare against, part by part:
   posenc/data/models.yaml, read here directly.
 - Lesson 5's figures show what posenc computes, in order, with their labels; and they fit a phone. Each figure is
   drawn as the build draws it (tests/figure_support.py) and its plotted data are compared with posenc's values for
-  the same model: a reversed, truncated or mislabelled series fails. The phone rule (issue 18): trimmed width ≤
+  the same model: a reversed, truncated or mislabelled series fails. The phone rule: trimmed width ≤
   PHONE_MAX_WIDTH_IN, every text ≥ MIN_TEXT_PT, in both themes.
 - Its reading time is computed by tools/reading_time.py, like every lesson's (tests/test_reading_time.py).
 """
@@ -320,7 +320,7 @@ def test_page_shows_the_computed_headline_numbers_it_does_not_type(site_dir):
     assert "项目实测：不微调，直接缩放" in text
 
 
-# --- issue 31: the ABF count, SmolLM3's two sources, LongRoPE, Liu and Men, bf16 -------------------------------------
+# --- the ABF count, SmolLM3's two sources, LongRoPE, Liu and Men, bf16 -------------------------------------
 
 
 def test_abf_count_is_computed_over_recipes_only():

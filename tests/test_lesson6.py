@@ -9,7 +9,7 @@ What the tests compare against, part by part:
   3's Σcos closed form for the self-score; facts.md §1 and the configs' own values (typed here, not read back) for
   head dims, layer counts, the q/k shares and DeepSeek-V3's cache; DeepSeek-V2 §2.1 for absorption; Llama 4's
   formula 1 + a·ln(⌊(p+1)/f⌋ + 1) for its NoPE query scale.
-- What lesson 6's and the M-RoPE page's figures show (issue 21 item 2), and that they fit a phone (issue 18). Each
+- What lesson 6's and the M-RoPE page's figures show, and that they fit a phone. Each
   figure is drawn as the build draws it (tests/figure_support.py) and its plotted data and labels are read back and
   compared, in order, with what posenc computes and, where a closed form or the configs' own values exist, with
   those. A reversed or truncated series fails.

@@ -1,4 +1,4 @@
-"""Two parts every lesson has (issue 32 item 7; tools/lesson_structure.py): a 「试三件事」 box after each in-page
+"""Two parts every lesson has (tools/lesson_structure.py): a 「试三件事」 box after each in-page
 experiment, and a closing 「学完这一课，你应该能」 list whose bullets link the exercises that check them."""
 
 from __future__ import annotations

@@ -76,7 +76,7 @@ def test_ruler_rows_are_the_facts_in_order_with_their_shares():
 
 def test_base_raises_are_read_from_the_sources():
     by_key = {c.key: c for c in long_context.base_raises()}
-    # issue 31: Llama 3 was pre-trained with θ = 500,000 from the start (Table 3), not a base change in a recipe
+    # Llama 3 was pre-trained with θ = 500,000 from the start (Table 3), not a base change in a recipe
     assert list(by_key) == ["codellama", "qwen3", "smollm3_32k", "smollm3_64k"]
     cl = by_key["codellama"]
     assert (cl.head_dim, cl.base, cl.length, cl.new_base, cl.new_length, cl.far) == (

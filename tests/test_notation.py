@@ -1,4 +1,4 @@
-"""One notation for the course (issue 32 item 4): the table (posenc/data/notation.yaml) rendered on the
+"""One notation for the course: the table (posenc/data/notation.yaml) rendered on the
 glossary page, and the rules (tools/notation.py) that hold every lesson's math to it."""
 
 from __future__ import annotations

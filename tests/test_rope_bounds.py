@@ -86,7 +86,7 @@ def test_the_chunks_join_without_a_gap():
 
 
 def test_passing_bases_are_not_an_interval_at_32k():
-    # research note (issue 31): Men et al.'s Table 2 gives 6.4e5 for 32K; 6.3e5 passes and 6.4e5 fails
+    # research note: Men et al.'s Table 2 gives 6.4e5 for 32K; 6.3e5 passes and 6.4e5 fails
     assert rb.check_base(128, 6.3e5, 32_768).passes
     assert not rb.check_base(128, 6.4e5, 32_768).passes
     assert rb.lowest_passing_base(128, 32_768, [5e5, 6.3e5, 6.4e5]) == 6.3e5

@@ -17,7 +17,7 @@ What the tests compare against, part by part:
   does not (base_change, ntk_factor_for_base, yarn_paper_ramp, llama3_bands, angle_overshoot, the model helpers);
   messages that name a model are compared whole.
 - posenc.scaling's base-raising (ABF) analysis against closed forms and facts.md §2's counts.
-- posenc.scaling's registry and the lesson-5 helpers that moved into it (issue 17). One registry (``SCALINGS``) and
+- posenc.scaling's registry and the lesson-5 helpers that moved into it. One registry (``SCALINGS``) and
   one reader of a model's ``scaling`` dict (``scaling_arguments``) feed ``for_model``, ``yarn_pairs_for_model`` and
   ``llama3_bands_for_model``. References are independent of the code under test: the raw YAML files, transformers'
   ``ROPE_INIT_FUNCTIONS``, and the formulas written out term by term (YaRN paper γ(r), llama-models

@@ -1,4 +1,4 @@
-"""Search in Chinese finds the lesson that teaches a term (issue 18 item 3; tools/search.py).
+"""Search in Chinese finds the lesson that teaches a term (tools/search.py).
 
 The query table runs through the built site's own search: Material's search worker, loaded in
 Node by tests/material_search.cjs with the built search_index.json, answers each query as the

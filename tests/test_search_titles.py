@@ -1,5 +1,5 @@
 """Search result titles end with their words: nbconvert's heading anchor (¶) is dropped from the index
-(tools/search.py clean_index; issue 33)."""
+(tools/search.py clean_index)."""
 
 import json
 

@@ -83,7 +83,7 @@ def test_the_home_timeline_renders_every_stage_in_full_with_no_marker():
 
 
 def test_a_lesson_shows_one_line_linking_the_full_timeline():
-    """Issue 32 item 6: the timeline is told in full once (home); a lesson shows the stage(s) it teaches in one
+    """The timeline is told in full once (home); a lesson shows the stage(s) it teaches in one
     line, numbered among all stages, with a link to the home page's timeline."""
     stages = cm.load_timeline()
     md = MacroEnv("lessons/04-rope.md").render('{{ timeline("lesson4") }}')
@@ -111,7 +111,7 @@ def test_a_lesson_with_stages_far_apart_is_refused():
 
 
 def test_partial_rotary_is_dated_from_gpt_j():
-    """Issue 31 item 1: partial rotary is as old as RoPE's first large models, and came back in 2024–25 hybrids."""
+    """Partial rotary is as old as RoPE's first large models, and came back in 2024–25 hybrids."""
     from posenc import configs, facts
 
     stage = next(s for s in cm.load_timeline() if s.key == "partial-nope")
@@ -128,7 +128,7 @@ def test_partial_rotary_is_dated_from_gpt_j():
 
 def test_the_story_of_the_relative_family_and_rope_is_the_corrected_one():
     """ALiBi is relative, adds no parameters and was built for extrapolation; its cost is a fixed recency bias;
-    "adds no parameters" is therefore not what sets RoPE apart (issue 13 item 2)."""
+    "adds no parameters" is therefore not what sets RoPE apart."""
     stages = {s.key: s for s in cm.load_timeline()}
     rel, rope = stages["relative-bias"], stages["rope"]
     assert "ALiBi" in rel.fixed and "一个参数也不加" in rel.fixed and "外推" in rel.fixed
@@ -148,7 +148,7 @@ def test_the_story_of_the_relative_family_and_rope_is_the_corrected_one():
 
 
 def test_qwen3_next_rope_shares_are_counted_layer_by_layer():
-    """Issue 13 item 1: not 25% × 25%, but the real shares over Qwen3-Next's unequal layers."""
+    """Not 25% × 25%, but the real shares over Qwen3-Next's unequal layers."""
     cfg = configs.load("qwen3_next_80b_a3b")
     layers, every = cfg["layers"], cfg["full_attention_interval"]
     full, linear = layers // every, layers - layers // every

@@ -1,4 +1,4 @@
-"""The universal-claims guard (tools/universal_claims.py, issue 31 Guard): a sentence that claims a first, an
+"""The universal-claims guard (tools/universal_claims.py): a sentence that claims a first, an
 only, a none or an all cites a fact in the same sentence."""
 
 from __future__ import annotations

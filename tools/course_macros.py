@@ -6,7 +6,7 @@
     {{ timeline() }}             the timeline (位置编码的演进) from posenc/data/timeline.yaml, every
                                  stage in full: the home page, the one place it is told in full
     {{ timeline("lesson4") }}    inside a lesson: one line, 你在这里 and the stage(s) that lesson teaches,
-                                 with a link to the home page's timeline (issue 32 item 6)
+                                 with a link to the home page's timeline
 ``register(env)`` adds the macros; ``tools/macros.py`` calls it at the end of ``define_env``. This module
 imports nothing from tools/macros.py (the macros module imports it). The data
 files' texts are lesson prose: they quote numbers with the same macros as a page (``num``, ``cfg``,

@@ -1,4 +1,4 @@
-"""KaTeX's fonts cut down to the characters the site's formulas use (issue 33).
+"""KaTeX's fonts cut down to the characters the site's formulas use.
 
 A MkDocs hook (mkdocs.yml `hooks:`, after tools/katex_render.py). KaTeX's fonts carry every glyph
 TeX's math can ask for; a page draws a few dozen of them, and its formulas stay invisible until the

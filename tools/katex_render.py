@@ -1,4 +1,4 @@
-"""Math rendered at build time: every page arrives with its formulas already set by KaTeX (issue 33).
+"""Math rendered at build time: every page arrives with its formulas already set by KaTeX.
 
 A MkDocs hook (mkdocs.yml `hooks:`). Each built page's body is scanned as KaTeX's auto-render scans
 it in the browser (the same delimiters, $$…$$, $…$, \\(…\\), \\[…\\], and the same tags skipped:

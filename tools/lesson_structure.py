@@ -1,4 +1,4 @@
-"""Two parts every lesson has (issue 32 item 7), checked by tests/test_lesson_structure.py.
+"""Two parts every lesson has, checked by tests/test_lesson_structure.py.
 
 1. Every in-page experiment has its 「试三件事」 box: each ``{{ widget("name", …) }}`` call is followed, before
    the next heading and before the next widget call, by ``!!! example "试三件事"`` (three things to try, with

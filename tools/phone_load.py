@@ -1,4 +1,4 @@
-"""A page's first load on a slow phone, measured as a reader gets it (issue 33).
+"""A page's first load on a slow phone, measured as a reader gets it.
 
 The profile: Chromium at 390 × 844, the network throttled to 400 kbit/s down (and up) with 400 ms of
 round trip, the CPU slowed 4×, the cache off; the site served under /posenc/ and gzip-compressed, as
@@ -41,7 +41,7 @@ DOWN_KBPS = 400
 RTT_MS = 400
 CPU_SLOWDOWN = 4
 
-# Issue 33's targets for a lesson's first load on this profile.
+# The targets for a lesson's first load on this profile.
 BUDGET = {"first_text_ms": 2500, "formulas_ms": 3000, "load_ms": 5000, "bytes_at_load": 300_000}
 
 # The home page, the longest lesson (most formulas and tables) and a lesson with many widgets.

@@ -1,4 +1,4 @@
-"""Wide tables as stacked cards on a phone (issue 33): a MkDocs hook, after tools/katex_render.py.
+"""Wide tables as stacked cards on a phone: a MkDocs hook, after tools/katex_render.py.
 
 A Markdown table of CARD_COLUMNS columns or more does not fit a 390 px phone (every lesson table of
 five or more columns needed 100–480 px more). This hook marks such a table (data-pe-cards), unless it

@@ -2,7 +2,7 @@
 
 "第一个用 RoPE 的模型", "唯一的办法", "还没有一个模型……", "所有模型都……": such a sentence is true only
 as far as someone looked, so it states its source with a fact entry, ``{{ fact("…") }}`` in the same sentence
-(posenc/data/facts_<lesson>.yaml: source, url, verification tag), or is rewritten (issue 31, Guard). Otherwise it
+(posenc/data/facts_<lesson>.yaml: source, url, verification tag), or is rewritten . Otherwise it
 is an error with the page's file and line:
 
     docs/lessons/06-partial-nope.md:250: '还没有' claims a none: cite it with {{ fact("…") }} in the same

@@ -755,7 +755,7 @@ def _():
     return c.far / c.new_length
 
 
-# === deep dives (issue 31) ==========================================================================
+# === deep dives ==========================================================================
 
 # --- ABF: SmolLM3's first long stage by the config (the table) and by the release blog -------------------------
 

@@ -1,6 +1,6 @@
 """Numbers lesson 6 quotes: partial RoPE, MLA's decoupled RoPE, layer patterns with NoPE layers, the NoPE counter.
 
-Every quantity comes from one posenc function (issue 17): ``hybrid.head_dims`` for a
+Every quantity comes from one posenc function: ``hybrid.head_dims`` for a
 head's dims, ``hybrid.pattern_counts`` / ``pattern_period`` / ``rope_dim_shares`` for
 layers, ``mla.for_model`` / ``mla.absorption_demo`` for MLA, ``rope.self_scores`` for a
 vector scored against itself, ``hybrid.causal_counter`` for NoPE. figures_src/lesson6.py

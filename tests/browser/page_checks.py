@@ -2,8 +2,8 @@
 test_browser_gates.py, which runs these on every page, and test_phone.py).
 
 On a phone (390 × 844 CSS px, a touch screen), with every folded block opened: a lesson's question and the first
-paragraph after its data-flow panel are on the first screen; nothing scrolls sideways that could reflow (issue 33:
-formulas break into lines, wide tables become cards, code wraps); every control is at least 24 × 24 px and chart
+paragraph after its data-flow panel are on the first screen; nothing scrolls sideways that could reflow
+(formulas break into lines, wide tables become cards, code wraps); every control is at least 24 × 24 px and chart
 text at least 11 px; each figure renders at no less than
 MIN_RATIO of its natural width (so its ≥ 9 pt text stays ≥ 9 CSS px without zooming), and a display
 formula that has to scroll shows a visible cue and can be scrolled from the keyboard. On a desktop

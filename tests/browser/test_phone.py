@@ -1,5 +1,5 @@
-"""On a phone: tapping a figure opens it full size, in either scheme (issue 18); a wide table is cards, and the
-search box's reset leaves no tooltip behind after a tap (issue 33).
+"""On a phone: tapping a figure opens it full size, in either scheme; a wide table is cards, and the
+search box's reset leaves no tooltip behind after a tap.
 
 Every page's phone reading checks (figures legible at 390 px, wide formulas scroll with a cue and from
 the keyboard) and the desktop formula-width check run in the browser gates, on the same page load as
@@ -104,7 +104,7 @@ def test_a_wide_table_is_cards_on_a_phone_and_still_a_table_for_screen_readers(b
 
 
 def test_the_search_reset_leaves_no_tooltip_after_a_tap(browser, site_url):
-    """Issue 33: on a touch screen Material's 清空当前内容 tooltip stayed on screen after the reset was tapped."""
+    """On a touch screen Material's 清空当前内容 tooltip stayed on screen after the reset was tapped."""
     context, page = _touch_page(browser, site_url, "lessons/03-sinusoidal/")
     try:
         page.locator("label[for='__search']").first.tap()

@@ -1,4 +1,4 @@
-"""A first load on a slow phone stays within issue 33's budget (tools/phone_load.py measures it).
+"""A first load on a slow phone stays within its budget (tools/phone_load.py measures it).
 
 Chromium at 390 × 844, 400 kbit/s down, 400 ms round trip, CPU 4× slower, cache off, the site served
 gzip-compressed under /posenc/ as GitHub Pages serves it. Two pages stand for the rest: the home page

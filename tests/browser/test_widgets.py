@@ -51,8 +51,8 @@ LESSON = {
     "content-position": "lessons/02-learned-table/",
     "dataflow": "lessons/02-learned-table/",  # on every page: tests/browser/test_dataflow_panel.py tests each
 }
-# bytes of the site's own JavaScript per page: issue 5's 60 KiB, plus the data-flow panel every page now carries
-# (≈8 KiB; issue 20), plus the second language (issue 35), ≈20 KiB on the heaviest page. Measured on lesson 3b (two
+# bytes of the site's own JavaScript per page: a 60 KiB budget, plus the data-flow panel every page now carries
+# (≈8 KiB), plus the second language, ≈20 KiB on the heaviest page. Measured on lesson 3b (two
 # wordy widgets and the panel): 72.9 KB before, 90.8 KB after: the string tables 11.4 KB (the page's language only:
 # the shared one and those of the widgets it mounts), the language selector alternate.js 2.6 KB, the t() calls and
 # language handling 3.8 KB. Widgets load after the page's load event, so this weight does not hold back the text.
