@@ -2,20 +2,24 @@
 // (tools/macros.py figure()): without JavaScript the browser opens the SVG itself. Here the SVG
 // opens instead in a modal dialog on the page's own background, at its natural size (scrolling
 // and pinch-zoom work there), so the dark variant stays readable in the dark scheme.
-// Keyboard: Enter on the focused figure opens it; Esc or the 关闭 button closes it, and focus
+// Keyboard: Enter on the focused figure opens it; Esc or the close button closes it, and focus
 // returns to the figure (the browser's behaviour for a modal <dialog>).
 // One listener on the document: it serves every page Material's instant navigation shows.
+
+// The page's language picks the words (the English edition's pages are lang="en").
+const FIGURE_WORDS = { zh: { dialog: "原尺寸大图", close: "关闭" }, en: { dialog: "Figure at full size", close: "Close" } };
+const figureWords = () => FIGURE_WORDS[document.documentElement.lang.startsWith("en") ? "en" : "zh"];
 
 function figureDialog() {
   let dialog = document.querySelector("dialog.pe-lightbox");
   if (dialog) return dialog;
   dialog = document.createElement("dialog");
   dialog.className = "pe-lightbox";
-  dialog.setAttribute("aria-label", "原尺寸大图");
+  dialog.setAttribute("aria-label", figureWords().dialog);
   const close = document.createElement("button");
   close.type = "button";
   close.className = "pe-lightbox__close md-button";
-  close.textContent = "关闭";
+  close.textContent = figureWords().close;
   close.addEventListener("click", () => dialog.close());
   const frame = document.createElement("div");
   frame.className = "pe-lightbox__frame";

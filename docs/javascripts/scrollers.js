@@ -7,7 +7,12 @@
 // formula, tools/katex_render.py) are in, since they change the formulas' widths; again whenever a
 // width changes (rotating a phone) and when a skipped block comes near the screen.
 const SCROLLERS = "div.arithmatex, .md-typeset__scrollwrap, .md-typeset .tabbed-labels, .jupyter-wrapper pre";
-const HINT = "公式较宽，可左右滑动查看";
+// The page's language picks the words (the English edition's pages are lang="en").
+const SCROLL_WORDS = {
+  zh: { hint: "公式较宽，可左右滑动查看", label: "公式（可左右滚动）" },
+  en: { hint: "Wide formula: scroll sideways to see all of it", label: "Formula (scrolls sideways)" },
+};
+const scrollWords = () => SCROLL_WORDS[document.documentElement.lang.startsWith("en") ? "en" : "zh"];
 
 function markScroller(el) {
   const scrolls = el.scrollWidth > el.clientWidth + 1;
@@ -18,7 +23,7 @@ function markScroller(el) {
     el.tabIndex = 0;
     if (formula) {
       el.setAttribute("role", "group");
-      el.setAttribute("aria-label", "公式（可左右滚动）");
+      el.setAttribute("aria-label", scrollWords().label);
     }
   } else {
     for (const name of ["tabindex", "role", "aria-label"]) el.removeAttribute(name);
@@ -29,7 +34,7 @@ function markScroller(el) {
     hint = document.createElement("p");
     hint.className = "pe-scroll-hint";
     hint.setAttribute("aria-hidden", "true"); // the formula's own label says that it scrolls
-    hint.textContent = HINT;
+    hint.textContent = scrollWords().hint;
     el.after(hint);
   }
   hint.hidden = !scrolls;
