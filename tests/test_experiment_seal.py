@@ -102,11 +102,7 @@ def _array(r, where, field):
 
 
 def _label(where, field):
-    return f"{where[1]} seed {_unit_seed(where)} {field}"
-
-
-def _unit_seed(where):
-    return where[2]
+    return f"{where[1]} seed {where[2]} {field}"
 
 
 @pytest.mark.parametrize("where, field, n", ARRAYS, ids=[f"{w[1]}-{f}" for w, f, _ in ARRAYS])
