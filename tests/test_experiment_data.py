@@ -36,6 +36,8 @@ def test_encode_maps_unknown_characters_to_unk_and_decode_shows_them():
     assert ids.dtype == torch.long and ids.tolist() == [1, 2, 0, 1]
     assert data.decode(ids, vocab) == "天地□天"
     assert data.decode([2, 1], vocab) == "地天"
+    empty = data.encode("", vocab)  # still ids (int64), which can index an embedding, not torch's default float
+    assert empty.dtype == torch.long and empty.shape == (0,)
 
 
 def test_load_splits_records_and_builds_the_vocabulary_from_training_text_only():
