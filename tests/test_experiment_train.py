@@ -218,13 +218,23 @@ def test_checkpoint_sees_the_model_after_exactly_k_updates():
 
 def test_train_builds_from_the_seed_and_runs_the_configs_schedule(monkeypatch):
     spy = StepSpy(monkeypatch)
-    curve = []
-    m, losses = train.train(TINY, "learned", 2, TRAIN, on_checkpoint=lambda k, mod: curve.append(k))
+    curve, steps = [], []
+    m, losses = train.train(TINY, "learned", 2, TRAIN, on_checkpoint=lambda k, mod: curve.append(k),
+                            on_step=lambda k, loss: steps.append((k, loss)))
     assert m.method == "learned" and len(losses) == TINY.steps
     assert curve == TINY.curve_steps()
+    assert steps == list(enumerate(losses))
     assert [lrs[0] for lrs in spy.lrs] == pytest.approx([train.learning_rate(TINY, k) for k in range(TINY.steps)])
     assert losses[0] == pytest.approx(batch_loss(model.build(TINY, "learned", 2),
                                                  expected_starts(2, len(TRAIN), TINY.train_len, TINY.batch_size, 1)[0],
                                                  TINY.train_len)[0], rel=1e-6)
     _, fewer = train.train(TINY, "learned", 2, TRAIN, steps=2)
     assert fewer == losses[:2]
+
+
+def test_train_puts_the_model_on_the_device_it_is_given():
+    # On the meta device (shapes, no values) training gets as far as reading the first loss, which a
+    # meta tensor cannot give; a model left on the CPU would train on the CPU instead.
+    with pytest.raises((RuntimeError, NotImplementedError)) as err:
+        train.train(TINY, "rope", 0, TRAIN, device="meta")
+    assert any(text in str(err.value) for text in ("cannot be called on meta tensors", "Cannot copy out of meta tensor"))
