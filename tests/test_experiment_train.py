@@ -50,9 +50,11 @@ def test_schedule_rises_then_falls():
     assert max(rates) == pytest.approx(FULL.lr) and min(rates[w:]) > FULL.lr * FULL.min_lr_ratio
 
 
-def test_schedule_with_no_decay_steps_does_not_divide_by_zero():
+def test_schedule_with_no_or_one_decay_step():
     cfg = dataclasses.replace(TINY, steps=2, warmup_steps=2, curve_every=1)
     assert [train.learning_rate(cfg, k) for k in range(3)] == pytest.approx([cfg.lr / 2, cfg.lr, cfg.lr])
+    one = dataclasses.replace(TINY, steps=3, warmup_steps=2, curve_every=1)  # one decay step: from the peak to the floor
+    assert [train.learning_rate(one, k) for k in (2, 3)] == pytest.approx([one.lr, one.lr * one.min_lr_ratio])
 
 
 def test_extension_schedule_warms_up_to_where_pretraining_ended_then_stays():
