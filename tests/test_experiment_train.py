@@ -240,3 +240,20 @@ def test_train_puts_the_model_on_the_device_it_is_given():
     with pytest.raises((RuntimeError, NotImplementedError)) as err:
         train.train(TINY, "rope", 0, TRAIN, device="meta")
     assert any(text in str(err.value) for text in ("cannot be called on meta tensors", "Cannot copy out of meta tensor"))
+
+
+def test_fit_moves_the_tokens_to_the_models_device():
+    # CPU tokens, a model on the meta device: the batches must follow the model (to the first loss read-out).
+    m = model.build(TINY, "rope", 0).to("meta")
+    with pytest.raises((RuntimeError, NotImplementedError)) as err:
+        train.fit(m, TINY, TRAIN, length=TINY.train_len, batch_size=2, steps=1, lr_at=lambda k: 1e-3, seed=0)
+    assert any(text in str(err.value) for text in ("cannot be called on meta tensors", "Cannot copy out of meta tensor")), err.value
+
+
+def test_bf16_training_runs_under_autocast(monkeypatch):
+    dtypes = []
+    m = model.build(TINY, "rope", 0)
+    m.register_forward_hook(lambda mod, args, out: dtypes.append(out.dtype))
+    losses = train.fit(m, dataclasses.replace(TINY, precision="bf16"), TRAIN, length=TINY.train_len, batch_size=2,
+                       steps=1, lr_at=lambda k: 1e-3, seed=0)
+    assert dtypes == [torch.bfloat16] and math.isfinite(losses[0])
