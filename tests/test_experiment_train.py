@@ -203,10 +203,10 @@ def test_the_projects_limit_is_active_at_the_first_steps(monkeypatch):
 
 def test_checkpoints_come_every_k_steps_in_eval_mode():
     calls, modes, steps = [], [], []
-    m, _ = fit(TINY, steps=6, every=2, on_checkpoint=lambda k, mod: (calls.append(k), modes.append(mod.training)),
+    m, _ = fit(TINY, steps=7, every=3, on_checkpoint=lambda k, mod: (calls.append(k), modes.append(mod.training)),
                on_step=lambda k, loss: steps.append((k, loss)))
-    assert calls == [2, 4, 6] and modes == [False] * 3
-    assert [k for k, _ in steps] == list(range(6)) and all(math.isfinite(v) for _, v in steps)
+    assert calls == [3, 6] and modes == [False] * 2
+    assert [k for k, _ in steps] == list(range(7)) and all(math.isfinite(v) for _, v in steps)
     assert not m.training  # fit leaves the model in eval mode
 
 
