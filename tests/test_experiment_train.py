@@ -82,12 +82,16 @@ def test_weight_decay_only_on_the_blocks_weight_matrices():
     assert isinstance(opt, torch.optim.AdamW)
 
 
+@pytest.mark.filterwarnings("ignore:CUDA is not available")
 def test_autocast_only_for_bf16():
     a = torch.ones(4, 4)
     with train.autocast(TINY, torch.device("cpu")):
         assert (a @ a).dtype == torch.float32
-    with train.autocast(dataclasses.replace(TINY, precision="bf16"), torch.device("cpu")):
+    bf16 = dataclasses.replace(TINY, precision="bf16")
+    with train.autocast(bf16, torch.device("cpu")):
         assert (a @ a).dtype == torch.bfloat16
+    # bf16 on a GPU too, where autocast's default would be float16 (the context is made, not entered, without a GPU)
+    assert train.autocast(bf16, torch.device("cuda")).fast_dtype == torch.bfloat16
 
 
 # --- the training loop ---------------------------------------------------------------------------

@@ -251,8 +251,10 @@ def report(suite: Suite = CORE) -> str:
             if s in ("survived", "no tests", "suspicious", "skipped"):
                 changed = diff(name)
                 plus = [normal(ln) for ln in changed if ln.startswith("+")]
-                match = next((i for i, e in enumerate(eq) if e["function"] == function_of(name)
-                              and normal("+" + e["mutated"]) in plus), None)
+                minus = [normal(ln) for ln in changed if ln.startswith("-")]
+                match = next((i for i, e in enumerate(eq) if e["function"] == function_of(name) and (
+                    normal("+" + e["mutated"]) in plus if "mutated" in e  # a line changed
+                    else not plus and normal("-" + e["removed"]) in minus)), None)  # a line (an argument) removed
                 if match is not None:
                     used.add(match)
                     group = "equivalent"
@@ -289,7 +291,7 @@ def report(suite: Suite = CORE) -> str:
     if stale:
         lines.append("")
         lines.append(f"arguments in equivalent.toml that match no surviving mutant ({len(stale)}; remove or update them):")
-        lines.extend(f"  {e['function']}: {e['mutated']}" for e in stale)
+        lines.extend(f"  {e['function']}: {e.get('mutated', 'removed: ' + e.get('removed', ''))}" for e in stale)
     return "\n".join(lines) + "\n"
 
 
