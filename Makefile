@@ -97,9 +97,11 @@ bench: build
 	$(PY) -m tools.bench_build
 	$(PY) -m tools.phone_load --check
 
-# Mutation testing of posenc's core against the fast core tests (mutmut; long, never part of `make test`).
-# Prints the score per module and the surviving mutants; the report is tests/mutation/latest.txt.
-# `make mutation MODULES="scaling relative"` runs only those modules (the report still covers all).
+# Mutation testing (mutmut; long, never part of `make test`) of posenc's core against the fast core tests, and
+# of posenc/experiment/ against its behaviour tests (the results file's code hash neutralised, so that only
+# behaviour counts). Prints the score per module and the surviving mutants; the reports are
+# tests/mutation/latest.txt (core) and latest-experiment.txt. `make mutation MODULES="scaling experiment.train"`
+# runs only those modules (each report still covers its whole suite).
 mutation: setup
 	$(PY) tests/mutation/run.py $(MODULES)
 

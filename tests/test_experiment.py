@@ -483,9 +483,17 @@ def write(tmp_path: Path, results: dict, reseal: bool) -> Path:
     return path
 
 
-# verify's re-run uses the threads this worker has (tests/conftest.py); 1 and 2 threads agree far inside its tolerance.
-def test_verify_passes_on_committed_results():
-    report = verify.verify(threads=torch.get_num_threads())
+# Freshness, not correctness: this fails after any change to the code the results hash covers, a correct
+# fix included, and says so. Whether the experiment code computes the right thing is what the behaviour
+# tests in tests/test_experiment_*.py check. verify's re-run uses the threads this worker has
+# (tests/conftest.py); 1 and 2 threads agree far inside its tolerance.
+def test_committed_results_are_up_to_date():
+    try:
+        report = verify.verify(threads=torch.get_num_threads())
+    except verify.StaleResults as err:
+        pytest.fail(f"results out of date: {err}\n(This is not a bug report: the committed results file no longer "
+                    f"matches the experiment code, which a correct change does too. Re-run the experiment, or undo "
+                    f"the change if it was not meant to move the numbers.)", pytrace=False)
     assert "reproduced" in report
 
 

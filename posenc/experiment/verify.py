@@ -6,8 +6,9 @@ the command that fixes it:
 1. the seal: an unkeyed sha256 over the file, so an accidental edit (a hand
    fix, a bad merge, a truncated copy) is caught; it is not a signature, and
    someone who edits the numbers on purpose can recompute it;
-2. the file is complete: every method, extension variant, seed, step, curve
-   point and position, all finite;
+2. the file is complete: every method, extension variant and seed (distinct
+   integers), and exactly one number per step, curve point and position, all
+   finite numbers;
 3. the file agrees with itself: each learning curve ends at the in-distribution
    loss measured on the length-512 windows, and each extension starts from its
    seed's trained RoPE model (its first curve point is that model's last one);
@@ -103,8 +104,14 @@ def check_seal(results: dict, path) -> None:
         )
 
 
-def _check_units(path, fix, kind: str, units: dict, names, seeds, arrays) -> None:
-    """Every name has one unit per seed, and each unit's arrays have the right length, all finite."""
+def _finite_number(value) -> bool:
+    """A JSON number (not a boolean, not a string) that is finite."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _check_units(path, fix, kind: str, units: dict, names, seeds, arrays, scalars=()) -> None:
+    """Every name has one unit per seed; each unit's arrays have exactly the right length and its
+    scalars are there, all finite numbers."""
     if list(units) != list(names):
         raise StaleResults(f"{path}: {kind} {list(units)} but lessons need all of {list(names)}; {fix}")
     for name in names:
@@ -116,9 +123,12 @@ def _check_units(path, fix, kind: str, units: dict, names, seeds, arrays) -> Non
                 values = u
                 for part in field.split("."):
                     values = values.get(part) if isinstance(values, dict) else None
-                if values is None or len(values) != n or not all(math.isfinite(v) for v in values):
-                    got = "none" if values is None else len(values)
+                if not isinstance(values, list) or len(values) != n or not all(_finite_number(v) for v in values):
+                    got = "none" if values is None else len(values) if isinstance(values, list) else f"a {type(values).__name__}, not a list of"
                     raise StaleResults(f"{path}: {kind} {name} seed {u['seed']} {field} has {got} values (want {n}, all finite); {fix}")
+            for field in scalars:
+                if not _finite_number(u.get(field)):
+                    raise StaleResults(f"{path}: {kind} {name} seed {u['seed']} {field} is {u.get(field)!r}, not a finite number; {fix}")
 
 
 def check_complete(results: dict, path) -> None:
@@ -131,6 +141,9 @@ def check_complete(results: dict, path) -> None:
     if list(results["methods"]) != list(METHODS) or list(results.get("extensions", [])) != list(EXTENSIONS):
         raise StaleResults(f"{path}: methods {results['methods']} and extensions {results.get('extensions')}, "
                            f"but lessons need {list(METHODS)} and {list(EXTENSIONS)}; {fix}")
+    seeds = results["seeds"]
+    if not seeds or not all(isinstance(s, int) and not isinstance(s, bool) for s in seeds) or len(set(seeds)) != len(seeds):
+        raise StaleResults(f"{path}: seeds {seeds!r}, but a run needs one or more distinct integer seeds; {fix}")
 
     def method_arrays(method):
         out = {"train_loss": cfg.steps, "val_curve": len(cfg.curve_steps()), "position_loss": cfg.eval_len}
@@ -142,7 +155,7 @@ def check_complete(results: dict, path) -> None:
         return {"train_loss": cfg.ext_steps, "in_distribution_curve": len(cfg.ext_curve_steps()),
                 "position_loss_before": cfg.ext_eval_len, "position_loss_after": cfg.ext_eval_len}
 
-    _check_units(path, fix, "methods", results["runs"], METHODS, results["seeds"], method_arrays)
+    _check_units(path, fix, "methods", results["runs"], METHODS, results["seeds"], method_arrays, scalars=("val_loss_128",))
     _check_units(path, fix, "extensions", results.get("extension", {}), EXTENSIONS, results["seeds"], extension_arrays)
 
 
@@ -152,13 +165,13 @@ def check_consistent(results: dict, path, tolerance: float = CONSISTENCY_TOLERAN
     for method, runs in results["runs"].items():
         for u in runs:
             gap = abs(u["val_curve"][-1] - u["val_loss_128"])
-            if gap > tolerance:
+            if not gap <= tolerance:  # not `gap > tolerance`: a NaN compares false both ways
                 raise StaleResults(f"{path}: {method} seed {u['seed']}: learning curve ends at {u['val_curve'][-1]:.6f} but the "
                                    f"in-distribution loss is {u['val_loss_128']:.6f} (differ by {gap:.1e}); {fix}")
     base = {u["seed"]: u["val_curve"][-1] for u in results["runs"]["rope"]}
     for u in results["extension"]["rope"]:
         gap = abs(u["in_distribution_curve"][0] - base[u["seed"]])
-        if gap > tolerance:
+        if not gap <= tolerance:
             raise StaleResults(f"{path}: the extension of seed {u['seed']} does not start from that seed's RoPE model "
                                f"(in-distribution {u['in_distribution_curve'][0]:.6f} vs {base[u['seed']]:.6f}); {fix}")
 

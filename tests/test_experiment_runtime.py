@@ -1,0 +1,40 @@
+"""posenc/experiment/runtime.py: thread count, deterministic kernels, device choice."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from posenc.experiment import runtime
+
+
+@pytest.fixture(autouse=True)
+def restore():
+    threads, deterministic = torch.get_num_threads(), torch.are_deterministic_algorithms_enabled()
+    yield
+    torch.set_num_threads(threads)
+    torch.use_deterministic_algorithms(deterministic)
+
+
+def test_setup_fixes_threads_and_asks_for_deterministic_kernels():
+    torch.use_deterministic_algorithms(False)
+    assert runtime.setup(1, "cpu") == torch.device("cpu")
+    assert torch.get_num_threads() == 1
+    assert torch.are_deterministic_algorithms_enabled() and torch.is_deterministic_algorithms_warn_only_enabled()
+    assert runtime.DEFAULT_THREADS == 2
+
+
+@pytest.mark.parametrize("threads", [0, -1, 1.5, True, "2"])
+def test_bad_thread_counts_name_the_fix(threads):
+    with pytest.raises(ValueError, match="threads must be a positive integer.*--threads 2"):
+        runtime.setup(threads)
+
+
+def test_device_choice():
+    assert runtime.resolve_device("cpu") == torch.device("cpu")
+    assert runtime.resolve_device("auto") == torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    with pytest.raises(ValueError, match="unsupported device 'meta'; use cpu, cuda or auto"):
+        runtime.resolve_device("meta")
+    if not torch.cuda.is_available():
+        with pytest.raises(ValueError, match="--device cuda asked for CUDA.*use --device cpu"):
+            runtime.resolve_device("cuda")

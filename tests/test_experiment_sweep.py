@@ -1,0 +1,218 @@
+"""posenc/experiment/run.py: the sweep's units, what a unit records, resuming, and the results file it assembles.
+
+The sweep runs the tiny experiment (tests/experiment_tiny.py) on a random-token dataset into a
+temporary cache. Each unit's numbers are checked against training and evaluating the same seed
+here; resuming is checked by stopping a sweep part-way (a unit that raises KeyboardInterrupt, as
+Ctrl-C does) and counting what the next sweep computes.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+import torch
+from experiment_tiny import TINY, dataset
+
+from posenc.experiment import evaluate, provenance, run, train
+
+DS = dataset()
+SEEDS, METHODS, VARIANTS = (0, 1), ("nope", "rope"), ("pi", "yarn")
+COMPUTE_UNIT = run.compute_unit
+
+
+@pytest.fixture(autouse=True)
+def tiny_sweep(monkeypatch):
+    """run() on the tiny dataset, leaving torch's thread count and determinism setting as they were."""
+    monkeypatch.setattr(run, "_dataset", lambda cfg: DS)
+    threads, deterministic = torch.get_num_threads(), torch.are_deterministic_algorithms_enabled()
+    yield
+    torch.set_num_threads(threads)
+    torch.use_deterministic_algorithms(deterministic)
+
+
+def sweep(cache, out=None, **kw):
+    kw.setdefault("seeds", SEEDS)
+    kw.setdefault("methods", METHODS)
+    kw.setdefault("variants", VARIANTS)
+    return run.run(TINY, threads=torch.get_num_threads(), cache_dir=cache, out=out, progress=False, log=lambda *a: None, **kw)
+
+
+class Computed:
+    """Records the units compute_unit is asked for; raises KeyboardInterrupt at call number ``stop_at``."""
+
+    def __init__(self, monkeypatch, stop_at=None):
+        self.units, self.stop_at = [], stop_at
+        real = COMPUTE_UNIT  # not run.compute_unit, which may be an earlier spy
+
+        def spy(cfg, kind, name, seed, *args, **kw):
+            if self.stop_at is not None and len(self.units) == self.stop_at:
+                raise KeyboardInterrupt("stopped by the test")
+            self.units.append((kind, name, seed))
+            return real(cfg, kind, name, seed, *args, **kw)
+
+        monkeypatch.setattr(run, "compute_unit", spy)
+
+
+ALL_UNITS = [("train", "rope", 0), ("train", "nope", 0), ("train", "rope", 1), ("train", "nope", 1),
+             ("extend", "pi", 0), ("extend", "yarn", 0), ("extend", "pi", 1), ("extend", "yarn", 1)]
+
+
+def test_units_are_every_method_then_every_extension_per_seed_rope_first():
+    assert run._units(METHODS, VARIANTS, SEEDS) == ALL_UNITS
+    assert run._units(("learned",), (), (5,)) == [("train", "learned", 5)]
+
+
+@pytest.fixture(scope="module")
+def whole(tmp_path_factory):
+    """One uninterrupted sweep: (its results, its cache)."""
+    cache = tmp_path_factory.mktemp("whole")
+    mp = pytest.MonkeyPatch()
+    mp.setattr(run, "_dataset", lambda cfg: DS)
+    threads, deterministic = torch.get_num_threads(), torch.are_deterministic_algorithms_enabled()
+    try:
+        results = sweep(cache, out=cache / "tiny.json")
+    finally:
+        mp.undo()
+        torch.set_num_threads(threads)
+        torch.use_deterministic_algorithms(deterministic)
+    return results, cache
+
+
+def numbers(results: dict) -> dict:
+    """The measured numbers of a results file, without timings and provenance."""
+    keep = ("train_loss", "val_curve", "position_loss", "val_loss_128", "rope_scaling", "in_distribution_curve",
+            "position_loss_before", "position_loss_after")
+    strip = lambda u: {k: v for k, v in u.items() if k in keep}  # noqa: E731
+    return {"runs": {m: [strip(u) for u in us] for m, us in results["runs"].items()},
+            "extension": {v: [strip(u) for u in us] for v, us in results["extension"].items()}}
+
+
+def test_a_sweep_computes_every_unit_once_in_order(tmp_path, monkeypatch):
+    computed = Computed(monkeypatch)
+    sweep(tmp_path, out=tmp_path / "r.json")
+    assert computed.units == ALL_UNITS
+    again = Computed(monkeypatch)
+    assert sweep(tmp_path, out=tmp_path / "r.json") is not None
+    assert again.units == []  # everything cached: nothing recomputed
+
+
+@pytest.mark.parametrize("stop_at", [1, 3, 5])
+def test_a_stopped_sweep_resumes_with_exactly_the_missing_units(tmp_path, monkeypatch, whole, stop_at):
+    Computed(monkeypatch, stop_at=stop_at)
+    with pytest.raises(KeyboardInterrupt):
+        sweep(tmp_path)
+    resumed = Computed(monkeypatch)
+    results = sweep(tmp_path, out=tmp_path / "r.json")
+    assert resumed.units == ALL_UNITS[stop_at:]
+    assert numbers(results) == numbers(whole[0])  # and the file is the one an uninterrupted sweep writes
+
+
+def test_a_lost_unit_is_computed_again_and_only_it(tmp_path, monkeypatch, whole):
+    sweep(tmp_path, out=tmp_path / "r.json")
+    key = next((tmp_path / TINY.preset).iterdir()).name
+    run.unit_path(tmp_path, TINY, key, "extend", "yarn", 0).unlink()
+    run.weights_path(tmp_path, TINY, key, 0).unlink()  # the extension re-trains its base model if the weights are gone too
+    computed = Computed(monkeypatch)
+    results = sweep(tmp_path, out=tmp_path / "r.json")
+    assert computed.units == [("extend", "yarn", 0)]
+    assert numbers(results) == numbers(whole[0])
+
+
+def test_split_seeds_compute_only_their_units_and_write_nothing(tmp_path, monkeypatch, whole):
+    computed = Computed(monkeypatch)
+    assert sweep(tmp_path, out=tmp_path / "r.json", compute_seeds=[1]) is None
+    assert computed.units == [u for u in ALL_UNITS if u[2] == 1]
+    assert not (tmp_path / "r.json").exists()
+    computed.units.clear()
+    results = sweep(tmp_path, out=tmp_path / "r.json")
+    assert computed.units == [u for u in ALL_UNITS if u[2] == 0]
+    assert numbers(results) == numbers(whole[0])
+
+
+def test_each_run_unit_is_what_training_and_evaluating_that_seed_gives(whole):
+    results, _ = whole
+    for method in METHODS:
+        for seed, u in zip(SEEDS, results["runs"][method]):
+            assert (u["method"], u["seed"]) == (method, seed)
+            curve = []
+            m, losses = train.train(TINY, method, seed, DS.train,
+                                    on_checkpoint=lambda k, mm: curve.append(evaluate.in_distribution_loss(mm, DS.val, TINY)))
+            pos = evaluate.position_losses(m, DS.val, TINY)
+            np.testing.assert_allclose(u["train_loss"], losses, atol=2e-6)
+            np.testing.assert_allclose(u["val_curve"], curve, atol=2e-6)
+            np.testing.assert_allclose(u["position_loss"], pos, atol=2e-6)
+            assert len(u["val_curve"]) == len(TINY.curve_steps()) and len(u["position_loss"]) == TINY.eval_len
+            # the in-distribution loss: positions 0 … train_len−1 of the per-position loss, no more, no fewer
+            assert u["val_loss_128"] == pytest.approx(pos[: TINY.train_len].mean(), abs=2e-6)
+            assert u["val_loss_128"] == pytest.approx(u["val_curve"][-1], abs=2e-6)
+            if method == "rope":
+                assert sorted(u["rope_scaling"]) == ["ntk", "pi", "yarn"]
+                for name, values in u["rope_scaling"].items():
+                    want = evaluate.position_losses(m, DS.val, TINY, rotary=evaluate.rope_scaling(TINY, name))
+                    np.testing.assert_allclose(values, want, atol=2e-6)
+            else:
+                assert "rope_scaling" not in u
+
+
+def test_each_extension_unit_starts_from_its_seeds_rope_model(whole):
+    results, _ = whole
+    for variant in VARIANTS:
+        for seed, u in zip(SEEDS, results["extension"][variant]):
+            assert (u["variant"], u["seed"]) == (variant, seed)
+            base, _ = train.train(TINY, "rope", seed, DS.train)
+            from posenc.experiment import extend
+
+            want = extend.extend(TINY, base.state_dict(), variant, seed, DS.train, DS.val)
+            for field in ("train_loss", "in_distribution_curve", "position_loss_before", "position_loss_after"):
+                np.testing.assert_allclose(u[field], want[field], atol=2e-6, err_msg=f"{variant} seed {seed} {field}")
+
+
+def test_the_results_file_is_sealed_and_says_what_made_it(whole):
+    results, cache = whole
+    on_disk = json.loads((cache / "tiny.json").read_text())
+    assert on_disk == results
+    assert results["seal_sha256"] == provenance.seal(results)
+    assert (results["preset"], results["config"]) == ("tiny", TINY.to_dict())
+    assert (results["methods"], results["extensions"], results["seeds"]) == (list(METHODS), list(VARIANTS), list(SEEDS))
+    assert results["schema"] == run.SCHEMA and results["code"] == provenance.code_hash(TINY)
+    assert list(results["runs"]) == list(METHODS) and list(results["extension"]) == list(VARIANTS)
+    assert results["parameters"] == {"nope": 944, "rope": 944}
+    data = results["data"]
+    assert (data["train_tokens"], data["val_tokens"], data["vocab_size"]) == (400, 90, 16)
+    assert (data["eval_windows"], data["ext_eval_windows"]) == (10, 8)
+    units = [u for us in (*results["runs"].values(), *results["extension"].values()) for u in us]
+    assert results["cpu_seconds"] == pytest.approx(sum(u["cpu_seconds"] for u in units), abs=0.11)
+    assert results["wall_seconds"] == pytest.approx(max(u["finished"] for u in units) - min(u["started"] for u in units), abs=0.11)
+
+
+def test_the_cache_is_keyed_by_config_and_code(tmp_path):
+    code = provenance.code_hash(TINY)
+    key = run.run_key(TINY, code)
+    assert run.run_key(TINY, {**code, "source_sha256": "0" * 64}) != key
+    assert run.run_key(TINY.__class__(**{**TINY.to_dict(), "lr": 1e-3}), code) != key
+    assert run.unit_path(tmp_path, TINY, key, "train", "rope", 3) == tmp_path / "tiny" / key / "rope-seed3.json"
+    assert run.unit_path(tmp_path, TINY, key, "extend", "rope", 3) == tmp_path / "tiny" / key / "extend-rope-seed3.json"
+    assert run.weights_path(tmp_path, TINY, key, 3) == tmp_path / "tiny" / key / "rope-seed3.pt"
+
+
+def test_a_cache_entry_is_written_whole_or_not_at_all(tmp_path):
+    path = tmp_path / "unit.json"
+
+    def fails(f):
+        f.write(b"{half")
+        raise OSError("disk full")
+
+    with pytest.raises(OSError):
+        run._write_atomically(path, fails)
+    assert not path.exists()
+    run._write_atomically(path, lambda f: f.write(b"{}"))
+    assert path.read_bytes() == b"{}"
+
+
+def test_bad_sweeps_are_refused(tmp_path):
+    with pytest.raises(ValueError, match="jobs must be a positive integer"):
+        sweep(tmp_path, jobs=0)
+    with pytest.raises(ValueError, match="include 'rope' in --methods"):
+        sweep(tmp_path, methods=("nope",))
