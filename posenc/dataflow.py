@@ -1,13 +1,13 @@
 """The decoder's data flow, stage by stage: tensor shapes, parameters, and where position enters.
 
-One token sequence of length T goes through a decoder-only Transformer (batch left out):
+One token sequence of length N goes through a decoder-only Transformer (batch left out):
 
     token and position IDs → token embedding → position added to the input
     → in each of L layers: q/k/v projections → RoPE on q and k → scores q·kᵀ/√d_h (+ a bias)
       → causal mask → softmax → weighted sum of v and output projection → feed-forward layer
     → final norm and output layer (logits)
 
-``stages(model)`` gives each stage's input and output tensors (shapes with the symbol "T" for the
+``stages(model)`` gives each stage's input and output tensors (shapes with the symbol "N" for the
 sequence length), its parameters (as named factors, e.g. GPT-2's position table 1,024 × 768) and the
 places where the model's position method enters:
 
@@ -270,13 +270,13 @@ def load(key: str, lang: str = "zh") -> Model:
 
 # --- stages -------------------------------------------------------------------------------------------------
 
-T = "T"  # the sequence length: a symbol, not a number
+LENGTH = "N"  # the sequence length, written N as in the lessons: a symbol, not a number
 
 
 @dataclass(frozen=True)
 class Tensor:
     name: str
-    shape: tuple  # ints and "T"
+    shape: tuple  # ints and "N"
 
 
 @dataclass(frozen=True)
@@ -325,8 +325,8 @@ class Stage:
 
 
 def shape_text(shape) -> str:
-    """ "T × 32 × 128": a shape as the panel prints it (thousands separators, × between dims)."""
-    return " × ".join(d if d == T else format_value(d, ",") for d in shape)
+    """ "N × 32 × 128": a shape as the panel prints it (thousands separators, × between dims)."""
+    return " × ".join(d if d == LENGTH else format_value(d, ",") for d in shape)
 
 
 def _num(v) -> str:
@@ -400,10 +400,10 @@ def stages(model: Model | str) -> tuple[Stage, ...]:
     d, V, L = m["hidden"], m["vocab_size"], m["layers"]
     H, KV, hd, F = m["heads"], m["kv_heads"], m["head_dim"], m["intermediate_size"]
     entries = _position_entries(m)
-    ids_out = Tensor(say(lang, "tensor.position_ids_3"), (3, T)) if m.method == "mrope" else Tensor(say(lang, "tensor.position_ids"), (T,))
-    x, tok = Tensor("x", (T, d)), Tensor("token ID", (T,))
-    q, k, v = Tensor("q", (T, H, hd)), Tensor("k", (T, KV, hd)), Tensor("v", (T, KV, hd))
-    scores, weights = Tensor(say(lang, "tensor.scores"), (H, T, T)), Tensor(say(lang, "tensor.weights"), (H, T, T))
+    ids_out = Tensor(say(lang, "tensor.position_ids_3"), (3, LENGTH)) if m.method == "mrope" else Tensor(say(lang, "tensor.position_ids"), (LENGTH,))
+    x, tok = Tensor("x", (LENGTH, d)), Tensor("token ID", (LENGTH,))
+    q, k, v = Tensor("q", (LENGTH, H, hd)), Tensor("k", (LENGTH, KV, hd)), Tensor("v", (LENGTH, KV, hd))
+    scores, weights = Tensor(say(lang, "tensor.scores"), (H, LENGTH, LENGTH)), Tensor(say(lang, "tensor.weights"), (H, LENGTH, LENGTH))
 
     position_parts, position_note = (), say(lang, "note.position_none")
     if m.method == "learned":
@@ -446,7 +446,7 @@ def stages(model: Model | str) -> tuple[Stage, ...]:
         "softmax": ((scores,), (weights,), (), say(lang, "note.softmax")),
         "output": ((weights, v), (x,), tuple(out_parts), say(lang, "note.output")),
         "mlp": ((x,), (x,), tuple(mlp_parts), say(lang, "note.mlp", layer=mlp_note)),
-        "logits": ((x,), (Tensor("logits", (T, V)),), tuple(logits_parts), logits_note),
+        "logits": ((x,), (Tensor("logits", (LENGTH, V)),), tuple(logits_parts), logits_note),
     }
     out = []
     for key, topic, per_layer in STAGES:

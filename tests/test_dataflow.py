@@ -31,8 +31,8 @@ def test_gpt2_position_table_is_1024_by_768():
     assert [(p.name, p.factors, p.count) for p in s.parts] == [("位置表", (1024, 768), 786_432)]
     assert s.parameters == 786_432 and df.position_parameters(df.load("gpt2")) == 786_432
     assert [e.topic for e in s.entries] == ["learned"] and "1,024 行" in s.entries[0].text
-    assert [df.shape_text(t.shape) for t in s.inputs] == ["T × 768", "T"]
-    assert [df.shape_text(t.shape) for t in s.outputs] == ["T × 768"]
+    assert [df.shape_text(t.shape) for t in s.inputs] == ["N × 768", "N"]
+    assert [df.shape_text(t.shape) for t in s.outputs] == ["N × 768"]
     # transformers' GPT-2 (its default config is GPT-2 small): wpe is n_positions × n_embd
     from transformers import GPT2Config, GPT2LMHeadModel
 
@@ -44,8 +44,8 @@ def test_gpt2_position_table_is_1024_by_768():
 def test_qwen3_8b_q_projection_and_rope():
     m = df.load("qwen3_8b")
     qkv = df.stage(m, "qkv")
-    assert [df.shape_text(t.shape) for t in qkv.inputs] == ["T × 4,096"]
-    assert [(t.name, df.shape_text(t.shape)) for t in qkv.outputs] == [("q", "T × 32 × 128"), ("k", "T × 8 × 128"), ("v", "T × 8 × 128")]
+    assert [df.shape_text(t.shape) for t in qkv.inputs] == ["N × 4,096"]
+    assert [(t.name, df.shape_text(t.shape)) for t in qkv.outputs] == [("q", "N × 32 × 128"), ("k", "N × 8 × 128"), ("v", "N × 8 × 128")]
     wq = next(p for p in qkv.parts if p.name == "W_q")
     assert wq.factors == (4096, 32, 128) and wq.count == 4096 * 4096
     rope_stage = df.stage(m, "rope")
@@ -203,15 +203,15 @@ def test_position_enters_where_the_method_puts_it(key, where):
 
 
 def test_mrope_has_three_position_ids_and_splits_the_pairs():
-    """Qwen2.5-VL-7B: the ids stage gives 3 × T, the rope stage names the split, and the panel says the vision encoder is left out."""
+    """Qwen2.5-VL-7B: the ids stage gives 3 × N, the rope stage names the split, and the panel says the vision encoder is left out."""
     vl = configs.load("qwen25_vl_7b")
     m = df.load("qwen25_vl_7b")
     assert m.method == "mrope"
     ids, rope_stage = df.stage(m, "ids"), df.stage(m, "rope")
-    assert [df.shape_text(t.shape) for t in ids.outputs] == ["T", "3 × T"]
+    assert [df.shape_text(t.shape) for t in ids.outputs] == ["N", "3 × N"]
     assert [e.topic for e in ids.entries] == ["mrope"] and [e.topic for e in rope_stage.entries] == ["mrope"]
     assert str(vl["mrope_section"]) in rope_stage.entries[0].text and f"{vl['head_dim'] // 2} 对" in rope_stage.entries[0].text
-    assert [t.shape for t in rope_stage.inputs] == [("T", vl["heads"], vl["head_dim"]), ("T", vl["kv_heads"], vl["head_dim"]), (3, "T")]
+    assert [t.shape for t in rope_stage.inputs] == [("N", vl["heads"], vl["head_dim"]), ("N", vl["kv_heads"], vl["head_dim"]), (3, "N")]
     assert "视觉编码器不在图里" in ids.note and m.name == f"{vl.name} 语言模型"  # the total counts the language model only
     assert df.position_parameters(m) == relative.model_position_parameters(vl) == 0
 
@@ -291,7 +291,7 @@ def test_browser_export_is_plain_json_and_complete():
     assert gpt2["total"] == df.total_parameters("gpt2") and gpt2["position_parameters"] == 786_432
     assert ["上下文长度", 1024, "V"] in gpt2["fields"]
     qwen = data["models"][keys.index("qwen3_8b")]
-    assert qwen["stages"]["qkv"]["outputs"][0] == ["q", ["T", 32, 128]]
+    assert qwen["stages"]["qkv"]["outputs"][0] == ["q", ["N", 32, 128]]
     assert ["词表大小", 151936, "V3"] in qwen["fields"]
 
 
@@ -318,7 +318,7 @@ def test_fallback_figure_draws_posenc_stages_in_order(state):
         assert [t.get_text() for t in names] == [s.name for s in stages]  # the y axis points down: top first
         got = _by_gid(fig)
         for s in stages:
-            shapes = "，".join(f"{t.name} [{' × '.join('T' if d == 'T' else f'{d:,}' for d in t.shape)}]" for t in s.outputs)
+            shapes = "，".join(f"{t.name} [{' × '.join('N' if d == 'N' else f'{d:,}' for d in t.shape)}]" for t in s.outputs)
             assert got[f"shape:{s.key}"].get_text() == shapes
             per_layer = s.repeat > 1 and s.parameters
             want = f"参数 每层 {s.parameters // s.repeat:,} × {m['layers']} 层" if per_layer else f"参数 {s.parameters:,}"
@@ -347,7 +347,7 @@ def test_lesson2_figure_shows_gpt2s_table_and_greys_rope():
     with drawn(figs.figure_name("2")) as fig:
         got = _by_gid(fig)
         assert got["params:position"].get_text() == "参数 786,432"
-        assert got["shape:position"].get_text() == "x [T × 768]"
+        assert got["shape:position"].get_text() == "x [N × 768]"
         assert "可学习位置表" in got["pos:position"].get_text()
         boxes = {p.get_gid() for p in fig.axes[0].patches if p.get_gid()}
         assert {"box:position:new", "box:rope:later", "box:qkv:learned"} <= boxes
@@ -410,7 +410,7 @@ def test_the_english_export_has_the_same_numbers_and_no_chinese():
             return [strip(v) for v in value]
         return "" if isinstance(value, str) else value
 
-    # model keys, shapes ("T"), tags and topics are the same strings in both: compare them too
+    # model keys, shapes ("N"), tags and topics are the same strings in both: compare them too
     assert [m["key"] for m in en["models"]] == [m["key"] for m in zh["models"]]
     assert strip(en) == strip(zh)
     for m_en, m_zh in zip(en["models"], zh["models"]):

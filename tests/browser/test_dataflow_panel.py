@@ -81,7 +81,7 @@ def test_the_issues_examples_on_screen(visit, site_dir):
     el.locator('[data-pe-input="model"]').select_option("qwen3_8b")
     el.locator('[data-pe-stage="qkv"]').click()
     text = detail.inner_text()
-    assert "T × 4,096" in text and "q：T × 32 × 128" in text and "W_q：4,096 × 32 × 128 = 16,777,216" in text
+    assert "N × 4,096" in text and "q：N × 32 × 128" in text and "W_q：4,096 × 32 × 128 = 16,777,216" in text
     el.locator('[data-pe-stage="rope"]').click()
     assert "64 对全部" in detail.inner_text()
     assert el.locator('[data-pe-out="position-parameters"]').inner_text() == "0"

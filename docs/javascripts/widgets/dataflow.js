@@ -26,7 +26,7 @@ const NARROW = "(max-width: 44.984375em)"; // Material's phone and small-tablet 
 
 // The data in each language, beside the pages of that language (tools/mkdocs_hooks.py _dataflow_json).
 const DATA = { zh: "../../assets/dataflow.json", en: "../../en/assets/dataflow.json" };
-const shape = (dims) => dims.map((d) => (d === "T" ? "T" : formatInt(d))).join(" × ");
+const shape = (dims) => dims.map((d) => (typeof d === "string" ? d : formatInt(d))).join(" × "); // "N", the sequence length, is a symbol
 
 // The page language's data, fetched once per visit: instant navigation reuses it on the next page (a link
 // into the other language is a full page load, so the language never changes under this module).
