@@ -897,10 +897,11 @@ def test_rope_pair_shift_keeps_rope_score(visit, site_dir):
     el.locator('[data-pe-input="pair"]').select_option("2")
     omega = rope.inverse_frequencies(ex.SIN_DIM, DEFAULT_BASE)[2:3]
     shift = el.locator("[data-pe-shift]")
-    shift.click()
-    shift.click()
     rows = el.locator("[data-pe-row]")
-    assert rows.count() == 3
+    shift.click()
+    expect(rows).to_have_count(2)  # each shift adds its row once the widget has redrawn: wait for it, then shift again
+    shift.click()
+    expect(rows).to_have_count(3)
     ropes, addeds = [], []
     for r in range(3):
         row = rows.nth(r)
