@@ -161,3 +161,22 @@ def test_qwen3_next_rope_shares_are_counted_layer_by_layer():
     assert hybrid.rope_dim_shares(cfg).simple_product == pytest.approx(0.0625) != pytest.approx(q_share)
     stage = next(s for s in cm.load_timeline() if s.key == "partial-nope")
     assert any("rope_query_share_qwen3_next_80b_a3b" in m and "逐层累加" in m for m in stage.models)
+
+
+def test_long_context_scaling_credits_superhot_and_code_llama_with_their_sources():
+    """Position interpolation was published at the same time by kaiokendev (SuperHOT), as the PI paper itself
+    says; Code Llama raised the base before Xiong et al. named the method ABF. Both credits quote a sourced fact."""
+    from posenc import facts
+
+    zh = next(s for s in cm.load_timeline() if s.key == "scaling")
+    en = next(s for s in cm._stages_in("en") if s.key == "scaling")
+    for who in (zh.who, en.who):
+        assert "kaiokendev" in who and "SuperHOT" in who and "Rozière et al. 2023" in who and "Code Llama" in who
+        assert 'fact("superhot_pi_concurrent")' in who and 'fact("codellama_base_after")' in who
+        assert "Xiong et al. 2023" in who and "ABF" in who
+    quote = facts.get("superhot_pi_concurrent")
+    assert quote.value in facts.get("superhot_concurrent_with_pi").value and quote.url == "https://arxiv.org/abs/2306.15595"
+    assert facts.get("codellama_base_after").value == 1_000_000
+    home = MacroEnv("index.md").render("{{ timeline() }}")
+    line = next(line for line in home.splitlines() if line.startswith("    - 出处：Chen et al. 2023"))
+    assert "a concurrent blogpost (Super-HOT kaiokendev (2023))" in line and "1,000,000" in line and "{{" not in line
