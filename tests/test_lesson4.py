@@ -138,6 +138,7 @@ def test_model_counts():
     assert numbers.value("l4_models_total") == len(kinds)
     assert numbers.value("l4_rope_models") == sum(kind == "rope" for kind in kinds.values())
     assert numbers.value("l4_mrope_models") == sum(kind == "mrope" for kind in kinds.values())
+    assert numbers.value("l4_alibi_models") == sum(kind == "alibi" for kind in kinds.values()) == 3  # MPT, BLOOM, Baichuan
     # the models without RoPE: GPT-2 and BERT-base (learned tables), T5 (buckets), MPT, BLOOM, Baichuan (ALiBi),
     # Kimi Linear and Jamba (no positional encoding in any attention layer)
     assert {k for k, kind in kinds.items() if kind not in ("rope", "mrope")} == {

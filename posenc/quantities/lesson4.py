@@ -298,6 +298,11 @@ def _():
     return len(_models_using("mrope"))
 
 
+@number("l4_alibi_models", "d", "models.yaml 里用 ALiBi 的模型数（RoPE 的同代对手）")
+def _():
+    return len(_models_using("alibi"))
+
+
 @number("l4_models_other_positions", "", "models.yaml 里其余模型用的位置方案和个数（一段文字）")
 def _():
     kinds = [configs.load(k).position for k in configs.keys()]
