@@ -349,3 +349,26 @@ def test_alt_texts_quote_the_drawn_numbers():
     alt = specs["layer_patterns"].alt_text()
     assert "Llama 4 Scout · 48 层" in alt
     assert num("mla_cache_ratio_deepseek_v3") in specs["mla_cache"].alt_text()
+
+
+def test_content_dependent_position_is_research_in_attention_and_shipped_in_the_linear_layers():
+    """The fold on PaTH, FoX and CoPE: no configuration the course collects uses them in its attention layers
+    (each model's position kind is one the course teaches), while the linear-attention layers of Qwen3-Next and
+    Kimi Linear compute their decay gate from each token's hidden state (the pinned transformers' reference code)."""
+    import inspect
+    from pathlib import Path
+
+    from transformers.models.kimi_linear import modeling_kimi_linear
+    from transformers.models.qwen3_next import modeling_qwen3_next
+
+    kinds = {configs.load(k).position for k in configs.keys()}
+    assert kinds <= {"learned", "alibi", "t5", "rope", "mrope", "nope"}, kinds
+    assert not kinds & {"path", "fox", "cope"}
+    gdn = inspect.getsource(modeling_qwen3_next.Qwen3NextGatedDeltaNet)
+    assert "self.in_proj_ba(hidden_states)" in gdn and "F.softplus(a.float() + self.dt_bias)" in gdn
+    assert "self.f_b_proj(self.f_a_proj(hidden_states))" in inspect.getsource(modeling_kimi_linear.KimiLinearForgetGate)
+    assert configs.load("kimi_linear_48b").position == "nope"  # its MLA layers: position is left to KDA
+    root = Path(__file__).resolve().parent.parent / "docs" / "lessons"
+    for name, scope in (("06-partial-nope.md", "本课程收录的"), ("06-partial-nope.en.md", "this course collects")):
+        line = next(line for line in (root / name).read_text(encoding="utf-8").splitlines() if "CoPE" in line and "PaTH" in line)
+        assert scope in line and 'num("l4_models_total")' in line and 'fact("kda_finer_gating")' in line, name
