@@ -304,6 +304,37 @@ def test_the_selector_points_at_the_same_page_and_the_head_loses_its_alternates(
         i18n.alternate_links("<html></html>", "", "x")
 
 
+def test_mkdocs_yml_declares_the_course_languages_in_order_and_a_mismatch_stops_the_build():
+    # The languages are declared once (posenc/formatting.py); mkdocs.yml must name the same, in the same order,
+    # in the i18n plugin and in the selector (which the browser scripts read their language list from).
+    from types import SimpleNamespace
+
+    import yaml
+
+    from posenc.formatting import LANGUAGES
+    from tools import i18n
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    Loader.add_multi_constructor("!", lambda loader, suffix, node: None)  # !ENV, !!python/name: not needed here
+    declared = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
+    plugin_conf = next(p["i18n"] for p in declared["plugins"] if isinstance(p, dict) and "i18n" in p)
+
+    def config(alternate, locales):
+        plugin = SimpleNamespace(config=SimpleNamespace(languages=[SimpleNamespace(locale=lang) for lang in locales]))
+        return SimpleNamespace(extra={"alternate": [{"lang": lang} for lang in alternate]}, plugins={"i18n": plugin})
+
+    alternate = [a["lang"] for a in declared["extra"]["alternate"]]
+    locales = [lang["locale"] for lang in plugin_conf["languages"]]
+    assert tuple(alternate) == tuple(locales) == LANGUAGES
+    i18n.check_declared_languages(config(alternate, locales))
+    with pytest.raises(SystemExit, match=r"extra.alternate.*posenc/formatting.py"):
+        i18n.check_declared_languages(config(alternate[::-1], locales))
+    with pytest.raises(SystemExit, match=r"plugins.i18n.languages.*posenc/formatting.py"):
+        i18n.check_declared_languages(config(alternate, locales + ["fr"]))
+
+
 def test_ui_words_exist_in_both_languages_and_english_has_no_chinese():
     from tools import i18n
 

@@ -189,8 +189,23 @@ def _search_plugin(config):
     return next((p for name, p in config.plugins.items() if name in ("search", "material/search")), None)
 
 
+def check_declared_languages(config) -> None:
+    """mkdocs.yml names the languages twice (the i18n plugin's ``languages`` and ``extra.alternate``, the
+    selector that the widgets and docs/javascripts/alternate.js read in the browser); both must be the
+    course's LANGUAGES (posenc/formatting.py), in that order, the default first."""
+    plugin = config.plugins.get("i18n")
+    places = {"extra.alternate": [a.get("lang") for a in config.extra.get("alternate", [])]}
+    if plugin is not None:
+        places["plugins.i18n.languages"] = [lang.locale for lang in plugin.config.languages]
+    for where, langs in places.items():
+        if tuple(langs) != LANGUAGES:
+            raise SystemExit(f"mkdocs.yml {where} lists the languages {langs}; the course's languages are "
+                             f"{list(LANGUAGES)} (posenc/formatting.py LANGUAGES, the default first): make them the same")
+
+
 @event_priority(100)  # before Material's search plugin reads its language
 def on_config(config):
+    check_declared_languages(config)
     lang = build_language(config)
     search = _search_plugin(config)
     if search is not None:

@@ -63,6 +63,8 @@ import jupytext
 import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
+from posenc.formatting import LANGUAGES  # the default first
+
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "docs" / "notebooks"
 SNIPPETS = ROOT / "docs" / "snippets"
@@ -150,9 +152,6 @@ def build(name: str, cells: list[tuple[str, str]], lang: str = "zh") -> nbformat
             raise ValueError(f"{name} cell {index}: a cell is markdown or code, got {kind!r}")
     nbformat.validate(nb)
     return nb
-
-
-LANGUAGES = ("zh", "en")  # posenc/formatting.py LANGUAGES: the default first
 
 
 def _language_cells(path: Path) -> list[tuple[str, str, str]]:

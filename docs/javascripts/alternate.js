@@ -1,4 +1,6 @@
-// The two languages of the site (tools/i18n.py): Chinese at the root, English under en/.
+// The languages of the site (tools/i18n.py): the default (Chinese) at the root, each other one under <lang>/.
+// They are read from the language selector the build writes, in mkdocs.yml's order, which the build checks
+// against the course's languages (posenc/formatting.py LANGUAGES): no list of them here.
 //
 // - The language selector (Material's extra.alternate) lands on the same page in the other language.
 //   The build writes each page's counterparts into it; Material's instant navigation keeps the header
@@ -7,16 +9,17 @@
 // - A link into the other language is a full page load, never an instant navigation: <html lang>
 //   (which the widgets, the search and screen readers read) and the header would stay the old page's.
 (() => {
-  const LANGUAGES = ["zh", "en"]; // the first is the default, at the root
   const select = () => [...document.querySelectorAll(".md-select__link[hreflang]")];
+  const LANGUAGES = select().map((a) => a.hreflang); // the first is the default, at the root
 
-  // The site's root path, from the build's own selector links: /posenc/x/ (zh) and /posenc/en/x/ (en).
+  // The site's root path, from the build's own selector links: /posenc/x/ (default) and /posenc/<lang>/x/.
   function siteRoot() {
     const links = Object.fromEntries(select().map((a) => [a.hreflang, new URL(a.href, location.href).pathname]));
-    const zh = links[LANGUAGES[0]], en = links.en;
-    if (!zh || !en) return null;
-    for (let i = 0; i <= zh.length; i++) {
-      if (en.slice(i, i + 3) === "en/" && en.slice(0, i) === zh.slice(0, i) && en.slice(i + 3) === zh.slice(i)) return zh.slice(0, i);
+    const home = links[LANGUAGES[0]], lang = LANGUAGES[1], other = links[lang];
+    if (!home || !other) return null;
+    const prefix = `${lang}/`;
+    for (let i = 0; i <= home.length; i++) {
+      if (other.slice(i, i + prefix.length) === prefix && other.slice(0, i) === home.slice(0, i) && other.slice(i + prefix.length) === home.slice(i)) return home.slice(0, i);
     }
     return null;
   }

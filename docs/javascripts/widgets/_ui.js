@@ -9,12 +9,15 @@
 // strings/<lang>.js (<html lang>: "zh" on the Chinese pages, "en" under en/), through t(key, values).
 import { fillText, fullPrecision, parseInput as parseNumber } from "../posenc-math/format.js";
 
-const LANGUAGES = ["zh", "en"]; // strings/<lang>.js, one per language of the site
+// The site's languages, as the build wrote them into the language selector (mkdocs.yml extra.alternate, which
+// the build checks against posenc/formatting.py LANGUAGES), the default first; strings/<lang>.js is one of each.
+const LANGUAGES = [...document.querySelectorAll(".md-select__link[hreflang]")].map((a) => a.hreflang);
+if (!LANGUAGES.length) throw new Error("posenc widgets: this page has no language selector (mkdocs.yml extra.alternate), so its language is unknown");
 
-/** The page's language, as the build wrote it into <html lang> (tools/i18n.py); Chinese if it is not one of ours. */
+/** The page's language, as the build wrote it into <html lang> (tools/i18n.py); the default if it is not one of ours. */
 export function pageLanguage() {
   const lang = (document.documentElement.lang || "").toLowerCase().split("-")[0];
-  return LANGUAGES.includes(lang) ? lang : "zh";
+  return LANGUAGES.includes(lang) ? lang : LANGUAGES[0];
 }
 
 // Only the page's own language is fetched, and of it only the shared words (strings/<lang>.js) and the
