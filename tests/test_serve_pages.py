@@ -238,3 +238,58 @@ def test_a_figure_worker_answers_every_request_a_line_a_failed_drawing_too(monke
     assert "SourcesChanged: figures_src/ changed" in answers[1]["error"]
     assert build.RenderReport.from_json(answers[2]["report"]).drawn == ["fig4.light"]
 
+
+# --- what an edit makes `make serve` import again (tools/freshness.py) ---------------------------------------------
+
+
+def _imported(path: Path) -> set[str]:
+    import ast
+
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            out.add(node.module.split(".")[0])
+    return out
+
+
+def test_each_code_folder_imports_only_from_the_folders_before_it():
+    """freshness keeps posenc's modules after a figure-code edit, and both after a tools/ edit: right only while
+    no module imports from a folder after its own."""
+    from tools import freshness
+
+    root = Path(freshness.ROOT)
+    for i, folder in enumerate(freshness.FOLDERS):
+        later = set(freshness.FOLDERS[i + 1:])
+        for path in sorted((root / folder).rglob("*.py")):
+            assert not _imported(path) & later, f"{path.relative_to(root)} imports from {sorted(_imported(path) & later)}"
+
+
+def test_an_edit_drops_the_modules_of_its_folder_and_of_the_folders_after_it(tmp_path, monkeypatch):
+    import importlib
+    import sys
+
+    from tools import freshness
+
+    for folder in ("lower", "upper"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / f"fake_{folder}_mod.py").write_text("VALUE = 1\n", encoding="utf-8")
+        monkeypatch.syspath_prepend(str(tmp_path / folder))
+    monkeypatch.setattr(freshness, "ROOT", tmp_path)
+    monkeypatch.setattr(freshness, "FOLDERS", ("lower", "upper"))
+    monkeypatch.setattr(freshness, "_snapshot", None)
+    try:
+        for name in ("fake_lower_mod", "fake_upper_mod"):
+            importlib.import_module(name)
+        freshness.forget_changed_code()
+        (tmp_path / "upper" / "fake_upper_mod.py").write_text("VALUE = 2\n", encoding="utf-8")
+        assert freshness.forget_changed_code() == [tmp_path / "upper" / "fake_upper_mod.py"]
+        assert "fake_lower_mod" in sys.modules and "fake_upper_mod" not in sys.modules
+        importlib.import_module("fake_upper_mod")
+        (tmp_path / "lower" / "fake_lower_mod.py").write_text("VALUE = 3\n", encoding="utf-8")
+        freshness.forget_changed_code()
+        assert "fake_lower_mod" not in sys.modules and "fake_upper_mod" not in sys.modules
+    finally:
+        sys.modules.pop("fake_lower_mod", None)
+        sys.modules.pop("fake_upper_mod", None)
