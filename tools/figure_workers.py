@@ -19,6 +19,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 import traceback
 from pathlib import Path
 
@@ -133,10 +134,13 @@ def serve(lang: str, cache: Path, requests, replies) -> None:
 
         return render_all(cache, lang=lang).to_json()
 
+    start = time.perf_counter()
     try:
         render()  # warm: the imports, the font, the quantities the cache keys quote (and whatever is missing, drawn)
     except Exception:
         pass  # the first request meets the same error and answers it
+    # in the server's log, as its own lines are (make bench waits for this before it times an edit)
+    print(f"INFO    -  figure worker ({lang}): ready after {time.perf_counter() - start:.1f} s", file=sys.stderr, flush=True)
     for _ in requests:
         try:
             reply = {"report": render()}
