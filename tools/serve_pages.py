@@ -320,6 +320,9 @@ class PageBuilder:
                 from tools import freshness
 
                 start = time.monotonic()
+                # until it succeeds: a failed redraw may have copied figures without building their pages, and
+                # the figure code then imported is not what the served pages show; the next change builds all
+                self._full_failed = True
                 self.workers.start()  # they draw while this process imports the figure code again
                 served = current.served_figure_texts()
                 freshness.forget_changed_code()  # the figure code as it is now; this module is imported again too
@@ -330,6 +333,7 @@ class PageBuilder:
                     if plan:
                         fresh.rebuild_pages(plan, fresh.CONFIG[0])
                     log.info(f"figures redrawn in {time.monotonic() - start:.2f} seconds")
+                    self._full_failed = False
                     return
                 current = fresh
         current.forget()
