@@ -285,14 +285,20 @@ class PageBuilder:
             watched.append(config.config_file_path)
         for path in dict.fromkeys(os.path.abspath(p) for p in watched):
             server.observer.schedule(handler, path, recursive=os.path.isdir(path))
-        self.workers = None  # figure code edited: drawn by a warm process per language (tools/figure_workers.py)
-        if os.environ.get("POSENC_SKIP_FIGURES") != "1" and _current().BUILT:
+        self.workers = None
+        self._start_workers(_current())  # now, so that they are warm by the first edit
+
+    def _start_workers(self, current):
+        """Figure code edited is drawn by a warm process per language the last full build wrote
+        (tools/figure_workers.py); none before a full build has succeeded, or with figures switched off."""
+        if self.workers is None and current.BUILT and os.environ.get("POSENC_SKIP_FIGURES") != "1":
             import atexit
 
             from tools import figure_workers
 
-            self.workers = figure_workers.Workers(list(_current().BUILT))
+            self.workers = figure_workers.Workers(list(current.BUILT))
             atexit.register(self.workers.stop)
+        return self.workers
 
     def _record(self, event) -> None:
         if event.is_directory:
@@ -316,7 +322,7 @@ class PageBuilder:
                 # a failed page (a guard's error) keeps the last full build: the fix is a page-only rebuild too
                 current.rebuild_pages(plan, current.CONFIG[0])
                 return
-            if figure_change(changed, self.figures_dir) and self.workers is not None:
+            if figure_change(changed, self.figures_dir) and self._start_workers(current) is not None:
                 from tools import freshness
 
                 start = time.monotonic()
