@@ -293,3 +293,57 @@ def test_an_edit_drops_the_modules_of_its_folder_and_of_the_folders_after_it(tmp
     finally:
         sys.modules.pop("fake_lower_mod", None)
         sys.modules.pop("fake_upper_mod", None)
+
+
+def test_figure_workers_read_every_answer_and_draw_in_a_fresh_process_for_a_worker_that_is_gone(monkeypatch, tmp_path):
+    from figures_src import build
+    from tools import figure_workers
+
+    answers = {"zh": [], "en": []}  # what each worker answers next: a report, an error, or gone
+    started = []
+
+    class FakeWorker:
+        def __init__(self, lang, cache):
+            self.lang, self.sent = lang, 0
+            started.append(lang)
+
+        def draw(self):
+            if answers[self.lang] and answers[self.lang][0] == "gone":
+                raise figure_workers.WorkerGone(self.lang)
+            self.sent += 1
+
+        def report(self):
+            answer = answers[self.lang].pop(0)
+            if isinstance(answer, Exception):
+                raise answer
+            return answer
+
+        def stop(self):
+            pass
+
+    fresh = []
+    monkeypatch.setattr(figure_workers, "Worker", FakeWorker)
+    monkeypatch.setattr(build, "render_all", lambda cache, fresh_process, lang: fresh.append(lang) or f"fresh {lang}")
+    workers = figure_workers.Workers(["zh", "en"], cache=tmp_path)
+
+    answers.update(zh=["zh 1"], en=["en 1"])
+    workers.start()
+    assert workers.reports() == {"zh": "zh 1", "en": "en 1"} and fresh == []
+
+    answers.update(zh=[RuntimeError("drawing failed")], en=["en 2"])
+    workers.start()
+    with pytest.raises(RuntimeError, match="drawing failed"):
+        workers.reports()
+    assert answers["en"] == []  # the other language's answer was read too, not left for the next request
+
+    answers.update(zh=["zh 3"], en=["en 3"])
+    workers.start()
+    answers["zh"].append("zh 4")  # the redraw failed before it collected: the next start reads those answers first
+    answers["en"].append("en 4")
+    workers.start()
+    assert workers.reports() == {"zh": "zh 4", "en": "en 4"}
+
+    answers.update(zh=["gone"], en=[figure_workers.WorkerGone("en")])
+    workers.start()
+    assert workers.reports() == {"zh": "fresh zh", "en": "fresh en"} and fresh == ["zh", "en"]
+    assert started == ["zh", "en", "zh", "en"]  # both started again
