@@ -1,13 +1,14 @@
-"""Warm figure workers for `make serve`: a figure-code edit redrawn in seconds, by the same rules as a build.
+"""Warm figure workers for `make serve`: a figure-code edit redrawn without starting Python again, by a build's rules.
 
 A build draws missing figures in a fresh Python process (figures_src/build.py), so that it never draws with
-code imported before an edit. Starting that process costs more than drawing one lesson's figures: Python,
-numpy, matplotlib, posenc, the quantities the cache keys quote and the CJK font, every time, in each
-language. So while serving, one process per language stays up (``Workers``, started after the first build)
+code imported before an edit. Each such process spends CPU seconds before it draws anything (Python,
+numpy, matplotlib, posenc, the quantities the cache keys quote, the CJK font), in each language, on every
+save. So while serving, one process per language stays up (``Workers``, started after the first build)
 and draws on request. Before each request it imports again every project module whose source changed
 (tools/freshness.py), and it draws as the fresh process does (``render_all`` in process: the sources'
 digest is taken before the figure code is imported again and compared after drawing; a change in between
-discards what was drawn). What it writes into the figure cache is what a fresh process writes.
+discards what was drawn). What it writes into the figure cache is what a fresh process writes
+(tests/test_serve.py compares the bytes).
 
     python -m tools.figure_workers --lang en --cache .cache/figures   # one worker: a request a line on stdin
 """

@@ -14,7 +14,7 @@ As in a strict build, an error fails the rebuild, and the server keeps the last 
 
 A change to figure code only (figures_src/: a figure module or a label table) draws the figures whose
 cache key changed, both languages at once, in a warm process per language that imports the edited code
-again first (tools/figure_workers.py: a fresh process per build spent most of its time starting), copies
+again first (tools/figure_workers.py: not a fresh process per save, which starts from nothing), copies
 them into the served site, and builds again the pages that show a figure whose alt text or caption
 changed (``redraw_figures``: a page shows nothing else of a figure's code; its SVG is linked by a name
 that does not change), as the full build would have drawn and written them.
