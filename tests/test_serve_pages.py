@@ -242,30 +242,6 @@ def test_a_figure_worker_answers_every_request_a_line_a_failed_drawing_too(monke
 # --- what an edit makes `make serve` import again (tools/freshness.py) ---------------------------------------------
 
 
-def _imported(path: Path) -> set[str]:
-    import ast
-
-    out = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            out |= {alias.name.split(".")[0] for alias in node.names}
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            out.add(node.module.split(".")[0])
-    return out
-
-
-def test_each_code_folder_imports_only_from_the_folders_before_it():
-    """freshness keeps posenc's modules after a figure-code edit, and both after a tools/ edit: right only while
-    no module imports from a folder after its own."""
-    from tools import freshness
-
-    root = Path(freshness.ROOT)
-    for i, folder in enumerate(freshness.FOLDERS):
-        later = set(freshness.FOLDERS[i + 1:])
-        for path in sorted((root / folder).rglob("*.py")):
-            assert not _imported(path) & later, f"{path.relative_to(root)} imports from {sorted(_imported(path) & later)}"
-
-
 def test_an_edit_drops_the_modules_of_its_folder_and_of_the_folders_after_it(tmp_path, monkeypatch):
     import importlib
     import sys

@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-# each folder's modules import from the folders before it only (tests/test_serve_pages.py checks)
+# each folder's modules import from the folders before it only (tests/test_layering.py checks)
 FOLDERS = ("posenc", "figures_src", "tools")
 PATTERNS = ("*.py", "*.yaml", "*.json")
 
