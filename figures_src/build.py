@@ -21,7 +21,11 @@ The cache never holds a drawing made by other code than its key says:
   before an edit;
 - that process compares the sources before it imports them and after it has drawn;
   if a file changed in between, it deletes what it drew and fails (the next build,
-  which ``mkdocs serve`` starts on the change, draws again).
+  which ``mkdocs serve`` starts on the change, draws again);
+- under ``make serve`` an edit to figure code alone is drawn by a warm process per
+  language (tools/figure_workers.py): it forgets every changed module (tools/freshness.py),
+  so that ``render_all``, drawing in process, imports it again after taking the sources'
+  digest, and makes the same check.
 
 Each figure is drawn per theme and per language: a module with a section in figures_src/labels/en.yaml
 (figures_src/_labels.py) gets an English drawing too, keyed on its section of that table; a module not

@@ -269,3 +269,29 @@ def test_the_benchmarks_edits_pass_the_prose_lint():
     for sentence in re.findall(r'"\\n\\n([^"\\{]+)\\n"', source):  # the prose edit the bench appends
         assert prose_lint.check(f"# 标题\n\n{sentence}\n") == [], sentence
     assert bench_build.lesson_key("03b-relative-bias") == "lesson3b" and bench_build.lesson_key("06-partial-nope") == "lesson6"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").is_file(), reason="the CPU seconds come from /proc (Linux)")
+def test_the_benchmark_counts_the_cpu_time_of_a_process_and_of_its_children_still_running():
+    """make serve's figure workers run beside the server: their drawing is part of what an edit costs."""
+    import subprocess
+    import sys
+    import time
+
+    from tools import bench_build
+
+    parent = subprocess.Popen([sys.executable, "-c", "import subprocess, sys, time\n"
+                               "subprocess.Popen([sys.executable, '-c', 'import time\\nt = time.process_time()\\n"
+                               "while time.process_time() - t < 0.6: pass\\ntime.sleep(60)'])\ntime.sleep(60)"])
+    try:
+        before = bench_build.cpu_seconds(parent.pid)
+        deadline = time.monotonic() + 60
+        while (spent := bench_build.cpu_seconds(parent.pid) - before) < 0.5 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert spent >= 0.5  # the grandchild's busy loop, while it still runs
+    finally:
+        for line in subprocess.run(["ps", "-o", "pid=", "--ppid", str(parent.pid)], capture_output=True, text=True).stdout.split():
+            subprocess.run(["kill", line])
+        parent.kill()
+        parent.wait()
+    assert bench_build.cpu_seconds(2**22 + 1) is None  # no such process

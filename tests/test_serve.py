@@ -7,6 +7,7 @@ that need no cache (tests/test_guardrails.py) run beside it.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import time
@@ -69,6 +70,13 @@ def test_serve_shows_edited_figure_code_and_posenc_with_the_bytes_of_a_fresh_bui
         _edit(copy / "figures_src" / "lesson4.py", "color=theme.muted, linewidth=0.8)", "color=theme.muted, linewidth=2.4)")
         served = _wait("the edited figure", lambda: (b := fetch(svg_url)) and b != before and b, proc, log)
         assert served == _fresh_svg(copy, tmp_path / "fresh1", "rope_conventions")
+        assert "figures redrawn in" in log.read_text(encoding="utf-8")  # by the warm figure worker, not a full build
+
+        # 1b. edit a figure's caption (its label table): the page that shows it is built again, alone
+        _edit(copy / "figures_src" / "labels" / "zh.yaml", "两种代码写法的配对方式", "两种代码写法各自的配对方式")
+        _wait("the figure's new caption", lambda: (b := fetch(base + "lessons/04-rope/")) and "两种代码写法各自的配对方式" in b.decode("utf-8"),
+              proc, log)
+        assert re.search(r"page-only rebuild of .*lessons/04-rope\.md \(zh\)", log.read_text(encoding="utf-8"))
 
         # 2. edit a posenc module: the page's numbers and the figure drawn from it follow. naive.py, which only
         # lesson 2's figures use, so that the rebuild redraws those and keeps every other figure from the cache.

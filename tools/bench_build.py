@@ -11,9 +11,12 @@ measures on this machine:
     serve       `make serve` (`python -m properdocs serve`, warm caches): seconds from saving an edited lesson
                 until the served page shows the edit (target ≤ 2 s; a page-only rebuild, tools/serve_pages.py),
                 and from saving an edit to the lesson's figure code until serve tells the browser to reload
-                (target ≤ 5 s; a full rebuild that redraws the module's figures)
+                (target ≤ 5 s; the module's figures redrawn by the warm figure workers, tools/figure_workers.py,
+                and the pages whose figure texts changed built again: the bench's edit, a comment, changes none)
 
 The machine's load average is printed with every time: on a shared machine the times are only as good as it.
+Each serve time also gives the CPU seconds the server and its figure workers spent on the edit, which the
+load does not stretch (on two free cores the two workers draw at once).
 
 Every edit is one an author makes and the build accepts: a sentence the prose lint passes (no typed
 digits: the strict serve rebuild refuses a typed number, so a marker with digits would never show).
@@ -132,10 +135,36 @@ def _load() -> str:
     return "load average " + " / ".join(f"{x:.1f}" for x in os.getloadavg())
 
 
-def serve_reload(copy: Path, lesson: str, figure_module: str, timeout: float = 600.0) -> dict[str, tuple[float, str]]:
+def cpu_seconds(pid: int) -> float | None:
+    """CPU time (user + system) spent so far by process ``pid``, its children that ended and those still
+    running (serve's figure workers), from /proc; None where there is no /proc. A shared machine stretches
+    the wall-clock times; this is what the work itself cost."""
+    proc = Path("/proc")
+    if not (proc / str(pid) / "stat").is_file():
+        return None
+    stats, children = {}, {}
+    for stat in proc.glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rpartition(")")[2].split()
+        except OSError:
+            continue  # a process that ended while this read
+        # after the name: state ppid … utime stime cutime cstime are fields 11–14 (proc(5), counted from 0)
+        stats[int(stat.parent.name)] = sum(int(x) for x in fields[11:15])
+        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    total, todo = 0, [pid]
+    while todo:
+        p = todo.pop()
+        total += stats.get(p, 0)
+        todo += children.get(p, [])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def serve_reload(copy: Path, lesson: str, figure_module: str, timeout: float = 600.0) -> dict[str, tuple]:
     """Under `properdocs serve`: {"up": seconds until it first answers, "prose": seconds from saving an edited
     lesson until the page shows it, "figure": seconds from saving an edit to the lesson's figure code until
-    the server tells browsers to reload}, each with the load average when it was measured."""
+    the server tells browsers to reload}, each with the load average when it was measured and the CPU
+    seconds the server (with its figure workers) spent meanwhile. The edits are timed once the figure
+    workers are warm (tools/figure_workers.py), as they are when an author edits."""
     port = free_port()
     log = open(copy / "_bench_serve.log", "w", encoding="utf-8")
     proc = subprocess.Popen(site_command("serve", "-a", f"127.0.0.1:{port}"), cwd=copy, env=_env(),
@@ -147,7 +176,7 @@ def serve_reload(copy: Path, lesson: str, figure_module: str, timeout: float = 6
     md = copy / "docs" / "lessons" / f"{lesson}.md"
     fig_src = copy / "figures_src" / f"{figure_module}.py"
     originals = {p: p.read_text(encoding="utf-8") for p in (md, fig_src)}
-    out: dict[str, tuple[float, str]] = {}
+    out: dict[str, tuple] = {}
 
     def alive(what: str, since: float) -> None:
         if proc.poll() is not None or time.perf_counter() - since > timeout:
@@ -163,16 +192,26 @@ def serve_reload(copy: Path, lesson: str, figure_module: str, timeout: float = 6
         while fetch(page, timeout=5) is None:
             alive(f"properdocs serve did not answer {page}", start)
             time.sleep(0.2)
-        out["up"] = (time.perf_counter() - start, _load())
+        out["up"] = (time.perf_counter() - start, _load(), None)
+        langs = set(re.findall(r"figures \((\w+)\): \d+ drawn", (copy / "_bench_serve.log").read_text(encoding="utf-8")))
+        while not all(f"figure worker ({lang}): ready" in (copy / "_bench_serve.log").read_text(encoding="utf-8")
+                      for lang in langs):
+            alive("the figure workers never said they were ready", start)
+            time.sleep(0.2)
         time.sleep(1.0)  # let the file watcher settle after the first build
 
+        def cpu_since(before: float | None) -> float | None:
+            now = cpu_seconds(proc.pid)
+            return None if before is None or now is None else now - before
+
         marker = edit_marker()
+        cpu = cpu_seconds(proc.pid)
         md.write_text(originals[md] + f"\n\n{marker}\n", encoding="utf-8")
         edited = time.perf_counter()
         while True:
             body = fetch(page, timeout=5)
             if body and marker in body.decode("utf-8", "replace"):
-                out["prose"] = (time.perf_counter() - edited, _load())
+                out["prose"] = (time.perf_counter() - edited, _load(), cpu_since(cpu))
                 break
             alive("the served page never showed the edit", edited)
             time.sleep(0.05)
@@ -182,11 +221,12 @@ def serve_reload(copy: Path, lesson: str, figure_module: str, timeout: float = 6
             alive("serve never rebuilt after the lesson was put back", edited)
         time.sleep(1.0)
 
+        cpu = cpu_seconds(proc.pid)
         fig_src.write_text(originals[fig_src] + "\n# bench: figure code changed\n", encoding="utf-8")
         edited = time.perf_counter()
         while epoch(now) == now:
             alive("serve never rebuilt after the figure code changed", edited)
-        out["figure"] = (time.perf_counter() - edited, _load())
+        out["figure"] = (time.perf_counter() - edited, _load(), cpu_since(cpu))
         text = (copy / "_bench_serve.log").read_text(encoding="utf-8", errors="replace")
         drawn = FIGURES_LINE.findall(text.rsplit("Detected file changes", 1)[-1])
         if not drawn or not int(drawn[0][0]):
@@ -199,19 +239,24 @@ def serve_reload(copy: Path, lesson: str, figure_module: str, timeout: float = 6
         log.close()
 
 
-def serve_times(copy: Path, lesson: str, figure_module: str, say) -> dict[str, tuple[float, str]]:
+def serve_times(copy: Path, lesson: str, figure_module: str, say) -> dict[str, tuple]:
     try:
         serve = serve_reload(copy, lesson, figure_module)
     except RuntimeError as err:
         say(f"properdocs serve: failed: {err}")
-        return {"prose": (float("inf"), ""), "figure": (float("inf"), "")}
+        return {"prose": (float("inf"), "", None), "figure": (float("inf"), "", None)}
+
+    def cpu(seconds: float | None) -> str:
+        return "" if seconds is None else f"; {seconds:.1f} CPU s in the server and its figure workers"
+
     say(f"properdocs serve (make serve): up after {serve['up'][0]:.1f} s ({serve['up'][1]})")
-    say(f"  an edit to {lesson}.md shows after {serve['prose'][0]:.2f} s ({serve['prose'][1]})")
-    say(f"  an edit to figures_src/{figure_module}.py reloads after {serve['figure'][0]:.2f} s ({serve['figure'][1]})")
+    say(f"  an edit to {lesson}.md shows after {serve['prose'][0]:.2f} s ({serve['prose'][1]}{cpu(serve['prose'][2])})")
+    say(f"  an edit to figures_src/{figure_module}.py reloads after {serve['figure'][0]:.2f} s "
+        f"({serve['figure'][1]}{cpu(serve['figure'][2])})")
     return serve
 
 
-def serve_checks(serve: dict[str, tuple[float, str]]) -> list[tuple[str, bool, str]]:
+def serve_checks(serve: dict[str, tuple]) -> list[tuple[str, bool, str]]:
     return [
         ("make serve shows an edited lesson in ≤ 2 s", serve["prose"][0] <= 2.0, f"{serve['prose'][0]:.2f} s"),
         ("make serve reloads after a figure-code edit in ≤ 5 s", serve["figure"][0] <= 5.0, f"{serve['figure'][0]:.2f} s"),

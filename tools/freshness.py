@@ -4,9 +4,11 @@ Python imports a module once per process. `mkdocs serve` rebuilds in the same pr
 after an edit to posenc/ or figures_src/ it would otherwise keep computing numbers, alt text
 and cache keys with the old code. Before every build the hooks call ``forget_changed_code()``:
 if any source under posenc/, figures_src/ or tools/ changed since the last build, every module
-imported from those folders is dropped from ``sys.modules`` (with the bytecode cached for the
-changed files), so this build imports them again from disk. A build with no change imports
-nothing again.
+imported from the changed folder and from the folders that import it is dropped from ``sys.modules``
+(with the bytecode cached for the changed files), so this build imports them again from disk. The
+folders import in one direction only (``FOLDERS``: figure code imports posenc, never tools; posenc
+imports neither): an edit to figure code keeps posenc and the quantities it has computed. A build
+with no change imports nothing again.
 
 This module keeps the snapshot between builds, so it is never dropped itself.
 """
@@ -20,6 +22,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+# each folder's modules import from the folders before it only (tests/test_layering.py checks)
 FOLDERS = ("posenc", "figures_src", "tools")
 PATTERNS = ("*.py", "*.yaml", "*.json")
 
@@ -37,12 +40,18 @@ def snapshot() -> dict[Path, str]:
     return out
 
 
-def _project_module(module) -> bool:
+def _project_module(module, folders=FOLDERS) -> bool:
     file = getattr(module, "__file__", None)
     if not file or module.__name__ in (__name__, "tools"):
         return False
     path = Path(file).resolve()
-    return any(path.is_relative_to(ROOT / folder) for folder in FOLDERS)
+    return any(path.is_relative_to(ROOT / folder) for folder in folders)
+
+
+def _stale_folders(changed: list[Path]) -> tuple[str, ...]:
+    """The folders whose modules may hold old code after ``changed``: the first changed one and all after it."""
+    first = min(next(i for i, folder in enumerate(FOLDERS) if path.is_relative_to(ROOT / folder)) for path in changed)
+    return FOLDERS[first:]
 
 
 def forget_changed_code() -> list[Path]:
@@ -54,7 +63,8 @@ def forget_changed_code() -> list[Path]:
         return []
     changed = sorted(p for p in now.keys() | _snapshot.keys() if now.get(p) != _snapshot.get(p))
     if changed:
-        for name in [n for n, m in list(sys.modules.items()) if _project_module(m)]:
+        stale = _stale_folders(changed)
+        for name in [n for n, m in list(sys.modules.items()) if _project_module(m, stale)]:
             del sys.modules[name]
         for path in changed:
             if path.suffix == ".py":

@@ -47,16 +47,22 @@ def figures(lang: str):
     """(the render report, [SiteFile]) for every figure as ``lang``'s pages show it: figures/<name>.<theme>.svg,
     under <lang>/ for a language other than the default (figures_src/build.py draws per language)."""
     from figures_src.build import render_all
-    from tools import i18n
 
     report = render_all(fresh_process=True, lang=lang)
+    return report, figure_files(report, lang)
+
+
+def figure_files(report, lang: str) -> list[SiteFile]:
+    """The SiteFiles of a render report's figures, as ``lang``'s pages link them (see ``figures``)."""
+    from tools import i18n
+
     prefix = "" if lang == i18n.DEFAULT else f"{lang}/"
     out = []
     for name, themes in report.paths.items():
         for theme, path in themes.items():
             src = f"figures/{name}.{theme}.svg"
             out.append(SiteFile(src, prefix + src, path=Path(path)))
-    return report, out
+    return out
 
 
 def vendor_files() -> list[SiteFile]:

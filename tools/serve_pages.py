@@ -13,8 +13,11 @@ the theme template, and every HTML step (KaTeX, table cards, the language select
 As in a strict build, an error fails the rebuild, and the server keeps the last good pages.
 
 A change to figure code only (figures_src/: a figure module or a label table) draws the figures whose
-cache key changed, both languages at once, copies them into the served site and builds again the
-pages that show them (``redraw_figures``), as the full build would have drawn and written them.
+cache key changed, both languages at once, in a warm process per language that imports the edited code
+again first (tools/figure_workers.py: not a fresh process per save, which starts from nothing), copies
+them into the served site, and builds again the pages that show a figure whose alt text or caption
+changed (``redraw_figures``: a page shows nothing else of a figure's code; its SVG is linked by a name
+that does not change), as the full build would have drawn and written them.
 
 What a page-only rebuild leaves as the last full build made it, until the next one: the other pages
 (a changed page title shows in their navigation later), the search index, the KaTeX font subsets (a
@@ -139,23 +142,49 @@ def adopt(old) -> None:
         CONFIG[:] = old.CONFIG
 
 
-def redraw_figures(config) -> list[tuple[str, str]] | None:
-    """Draw the figures whose code changed, for every language at once (two processes on two cores), copy
-    them into the served site, and return the pages that show them, to build again; None when a figure is
-    new (the pages that name it need a full build)."""
-    from concurrent.futures import ThreadPoolExecutor
+def figure_texts(registry, langs) -> dict[tuple[str, str], tuple]:
+    """{(language, figure): what a page shows of the figure besides its SVG}: the alt text and the caption
+    (tools/macros.py's figure()), or the error that stands in for them (results pending, or a mistake)."""
+    out = {}
+    for lang in langs:
+        for name, spec in registry.items():
+            try:
+                out[lang, name] = (spec.alt_text(lang), spec.caption_text(lang))
+            except Exception as err:  # the page shows the pending note, or its build fails: built again if it changed
+                out[lang, name] = ("raised", type(err).__name__, str(err))
+    return out
 
+
+def served_figure_texts() -> dict[tuple[str, str], tuple] | None:
+    """figure_texts of the figure code the served pages were built with, still imported (called before
+    tools/freshness.py forgets it); None when that code is not imported."""
+    import sys
+
+    registry = getattr(sys.modules.get("figures_src"), "REGISTRY", None)
+    return figure_texts(registry, BUILT) if registry else None
+
+
+def redraw_figures(config, workers, served) -> list[tuple[str, str]] | None:
+    """Collect the figures the warm workers (tools/figure_workers.py, asked by the caller) drew for every
+    language, copy them into the served site, and return the pages that show a figure whose alt text or
+    caption changed (``served``: before the edit; None: every page showing a redrawn figure), to build
+    again; None when a figure is new or gone (the pages that name it need a full build)."""
     from figures_src.build import load_all
     from tools import pre_build
 
-    load_all()  # the figure code as it is now, imported once before the languages' threads use it
-    with ThreadPoolExecutor(max_workers=len(BUILT)) as pool:
-        done = dict(zip(BUILT, pool.map(pre_build.figures, BUILT)))
+    registry = load_all()  # the figure code as it is now
+    now = figure_texts(registry, BUILT)
+    done = workers.reports()
     site = Path(config.site_dir)
     plan = []
-    for lang, (report, files) in done.items():
+    if served is not None and {name for _, name in served} != set(registry):
+        return None
+    for lang in BUILT:
+        report = done[lang]
+        files = pre_build.figure_files(report, lang)
         log.info(f"figures ({lang}): {len(report.drawn)} drawn, {len(report.cached)} cached ({report.seconds:.1f} s)")
         drawn = {label.rsplit(".", 1)[0] for label in report.drawn}
+        changed = drawn if served is None else {name for name in registry if served[lang, name] != now[lang, name]}
         for f in files:
             dest = site / f.dest
             if not dest.is_file():
@@ -166,7 +195,7 @@ def redraw_figures(config) -> list[tuple[str, str]] | None:
         for file in BUILT[lang].files.documentation_pages():
             if file.src_uri.endswith(".md") and file.page is not None and Path(file.abs_dest_path).is_file():
                 text = Path(file.abs_dest_path).read_text(encoding="utf-8")
-                if any(f"figures/{name}." in text for name in drawn):
+                if any(f"figures/{name}." in text for name in changed):
                     plan.append((lang, file.src_uri))
     return plan
 
@@ -256,6 +285,20 @@ class PageBuilder:
             watched.append(config.config_file_path)
         for path in dict.fromkeys(os.path.abspath(p) for p in watched):
             server.observer.schedule(handler, path, recursive=os.path.isdir(path))
+        self.workers = None
+        self._start_workers(_current())  # now, so that they are warm by the first edit
+
+    def _start_workers(self, current):
+        """Figure code edited is drawn by a warm process per language the last full build wrote
+        (tools/figure_workers.py); none before a full build has succeeded, or with figures switched off."""
+        if self.workers is None and current.BUILT and os.environ.get("POSENC_SKIP_FIGURES") != "1":
+            import atexit
+
+            from tools import figure_workers
+
+            self.workers = figure_workers.Workers(list(current.BUILT))
+            atexit.register(self.workers.stop)
+        return self.workers
 
     def _record(self, event) -> None:
         if event.is_directory:
@@ -279,18 +322,24 @@ class PageBuilder:
                 # a failed page (a guard's error) keeps the last full build: the fix is a page-only rebuild too
                 current.rebuild_pages(plan, current.CONFIG[0])
                 return
-            if figure_change(changed, self.figures_dir):
+            if figure_change(changed, self.figures_dir) and self._start_workers(current) is not None:
                 from tools import freshness
 
+                start = time.monotonic()
+                # until it succeeds: a failed redraw may have copied figures without building their pages, and
+                # the figure code then imported is not what the served pages show; the next change builds all
+                self._full_failed = True
+                self.workers.start()  # they draw while this process imports the figure code again
+                served = current.served_figure_texts()
                 freshness.forget_changed_code()  # the figure code as it is now; this module is imported again too
                 fresh = _current()
                 fresh.adopt(current)
-                start = time.monotonic()
-                plan = fresh.redraw_figures(fresh.CONFIG[0])
+                plan = fresh.redraw_figures(fresh.CONFIG[0], self.workers, served)
                 if plan is not None:
                     if plan:
                         fresh.rebuild_pages(plan, fresh.CONFIG[0])
                     log.info(f"figures redrawn in {time.monotonic() - start:.2f} seconds")
+                    self._full_failed = False
                     return
                 current = fresh
         current.forget()
