@@ -127,6 +127,14 @@ CASES = [
     ("$X' = P\\,E + U$", "lessons/01-order-blind.md", False),
     ("$E = B/2$", "lessons/03b-relative-bias.md", True),
     ("$\\mathrm{TokenEmbedding}(x_p)$", L2, True),
+    # d: in lesson 3 it is d_model, so the attention score's scale says it is a head's width
+    ("$\\mathrm{PE}(m)^\\top W_q W_k^\\top \\mathrm{PE}(n)/\\sqrt{d}$", "lessons/03-sinusoidal.md", True),
+    ("$q\\cdot k/\\sqrt d$", "lessons/03-sinusoidal.en.md", True),
+    ("$\\mathrm{PE}(m)^\\top W_q W_k^\\top \\mathrm{PE}(n)/\\sqrt{d_{head}}$", "lessons/03-sinusoidal.md", False),
+    ("长度恒为 $\\sqrt{d/2}$，乘 $\\sqrt{d_{model}}$", "lessons/03-sinusoidal.md", False),
+    ("$q_m \\cdot k_n/\\sqrt{d}$", L4, False),
+    ("sinusoidal × √d 一行", L4, True),
+    ("sinusoidal × √d_model 一行", L4, False),
 ]
 
 
