@@ -74,8 +74,10 @@ def test_lesson2_content_position_widget_shows_the_texts_ratios(visit, site_dir)
     preset(el, "naive_probe_position")
     select_number(el, "rms", "l2_unit_rms")
     agrees(shown_value(el, "ratio"), "naive_ratio_unit")
+    same_text(el, "ratio", "naive_ratio_unit")  # written as the prose writes it: 2.7%
     select_number(el, "rms", "embed_init_std")
     agrees(shown_value(el, "ratio"), "naive_ratio_init")
+    same_text(el, "ratio", "naive_ratio_init")  # 0.054%, not 5.41e−2%
     preset(el, "gpt2_last_row")
     assert el.locator('[data-pe-out="has-row"]').get_attribute("data-value") == "1"
     preset(el, "gpt2_context")
