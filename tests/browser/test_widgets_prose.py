@@ -126,8 +126,9 @@ def test_lesson3_sin_dot_widget_shows_the_texts_dot_products(visit, site_dir):
 
 def test_lesson3b_t5_widget_starts_where_the_text_says(visit, site_dir):
     sp, el = open_widget(visit, site_dir, "t5-buckets")
-    # 「组件一开始查的是键在查询前面 20 个 token，落在桶 10」: j − i = −20 (the key before the query)
-    assert shown_value(el, "distance") == -q.value("t5_demo_distance")
+    # 「组件一开始查的是键在查询前面 20 个 token，落在桶 10」: the distance m − n = 20, as the lesson writes it
+    assert shown_value(el, "distance") == q.value("t5_demo_distance")
+    assert el.locator(".pe-readout").inner_text().startswith("m − n = ")
     agrees(shown_value(el, "bucket"), "t5_demo_bucket")
     sp.assert_clean()
 
