@@ -10,6 +10,7 @@ from tools import lesson_pages as lp
 from tools import notation, prose_lint
 
 L2, L4, L5 = "lessons/02-learned-table.md", "lessons/04-rope.md", "lessons/05-long-context.md"
+L6 = "lessons/06-partial-nope.md"
 
 
 def written(markdown: str, page: str = L4) -> list[str]:
@@ -135,6 +136,11 @@ CASES = [
     ("$q_m \\cdot k_n/\\sqrt{d}$", L4, False),
     ("sinusoidal × √d 一行", L4, True),
     ("sinusoidal × √d_model 一行", L4, False),
+    # lesson 6's MLA: a vector's part is named in words, not by a capital superscript another row owns
+    ("$(R_m\\, q^R_m)^\\top (R_n\\, k^R_n)$", L6, True),
+    ("$(q^C_m)^\\top k^{C}_n$", L6, True),
+    ("$W^{UK} c^{KV}$", L6, True),
+    ("$(R_m\\, q^{\\text{rope}}_m)^\\top k^{\\text{nope}}_n$ 与 $W^{\\text{up}}_k c^{KV}$", L6, False),
 ]
 
 

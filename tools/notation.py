@@ -131,6 +131,12 @@ RULES = (
          "P is a permutation matrix: the position table is \\mathrm{PE}[p], P times E is P\\,E"),
     Rule("B", re.compile(_B + r"E\s*=\s*B"),
          "E is the word-vector matrix; T5's exact buckets are B_{\\text{exact}}"),
+    Rule("q,\\ k,\\ v", re.compile(
+        _B + r"[qk]\s*(?:_\s*(?:\{[^{}]*\}|[A-Za-z0-9])\s*)?\^\s*\{?\s*[RC](?![A-Za-z])"
+        + r"|" + _B + r"W\s*\^\s*\{?\s*U[KQV]"),
+         "a superscript on q, k or W says in words which part it is (q^{\\text{rope}}, k^{\\text{nope}}, "
+         "W^{\\text{up}}_k): R is a rotation, C Shaw's clipping distance, U the position vectors; the DeepSeek "
+         "report's q^R, k^C, W^{UK} are mapped once, in lesson 6's 记号对照 block"),
     # d is the width of what is encoded: d_model where the encoding is added to the input (lessons 2 and 3), a
     # head's width for RoPE. A square root of a width always says which width it is where the two differ.
     Rule("d", re.compile(r"\\sqrt\s*(?:\{\s*d\s*\}|d(?![A-Za-z_]))"),
