@@ -1300,7 +1300,7 @@ BAD_T5_INPUT = {
         ("max-distance", "0", "最小是 1"),
         ("max-distance", "2000000", "最大是"),
         ("distance", "1.5", "整数"),
-        ("distance", "", "请填写相对位置"),
+        ("distance", "", "请填写距离 m − n"),
     ],
     "en": [
         ("num-buckets", "", "Enter number of buckets num_buckets."),
@@ -1314,7 +1314,7 @@ BAD_T5_INPUT = {
         ("max-distance", "0", "is at least 1"),
         ("max-distance", "2000000", "is at most"),
         ("distance", "1.5", "whole number"),
-        ("distance", "", "Enter relative position"),
+        ("distance", "", "Enter distance m − n"),
     ],
 }
 
