@@ -128,6 +128,8 @@ CASES = [
     ("$X' = P\\,E + U$", "lessons/01-order-blind.md", False),
     ("$E = B/2$", "lessons/03b-relative-bias.md", True),
     ("$\\mathrm{TokenEmbedding}(x_p)$", L2, True),
+    ("$x = m - n \\ge 0$", "lessons/03b-relative-bias.en.md", True),
+    ("$\\delta = m - n \\ge 0$", "lessons/03b-relative-bias.en.md", False),
     # d: in lesson 3 it is d_model, so the attention score's scale says it is a head's width
     ("$\\mathrm{PE}(m)^\\top W_q W_k^\\top \\mathrm{PE}(n)/\\sqrt{d}$", "lessons/03-sinusoidal.md", True),
     ("$q\\cdot k/\\sqrt d$", "lessons/03-sinusoidal.en.md", True),

@@ -147,6 +147,8 @@ RULES = (
     Rule("d", re.compile(r"√\s*d(?![_A-Za-z])"),
          "say which width: \\sqrt{d_{model}} (the embedding scale, 'sinusoidal × \\sqrt{d_{model}}') or "
          "\\sqrt{d_{head}} (the attention score's scale)", prose=True),
+    Rule("x", re.compile(_B + r"x\s*=\s*m\s*-\s*n" + _E),
+         "x_p is the vector entering attention; a distance as a function's argument is \\delta = m - n"),
     Rule("x", re.compile(r"\\mathrm\{TokenEmbedding\}\s*\(\s*x"),
          "x_p is the vector entering attention; a token's ID is \\mathrm{id}_p"),
 )
