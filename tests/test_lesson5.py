@@ -559,7 +559,7 @@ def test_ruler_window_vs_effective():
     with drawn("ruler_window_vs_effective") as fig:
         ax = fig.axes[0]
         got = lines(ax)
-        assert list(got) == ["声称的窗口", "有效长度"]
+        assert list(got) == ["声称长度", "有效长度"]
         (xc, yc), (xe, ye) = got.values()
         assert list(yc) == sorted(yc, reverse=True) and list(ye) == list(yc)  # first row on top
         np.testing.assert_array_equal(xc, [long_context.window_tokens(r.claimed) for r in rows])

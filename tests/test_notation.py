@@ -10,6 +10,7 @@ from tools import lesson_pages as lp
 from tools import notation, prose_lint
 
 L2, L4, L5 = "lessons/02-learned-table.md", "lessons/04-rope.md", "lessons/05-long-context.md"
+L6 = "lessons/06-partial-nope.md"
 
 
 def written(markdown: str, page: str = L4) -> list[str]:
@@ -127,6 +128,21 @@ CASES = [
     ("$X' = P\\,E + U$", "lessons/01-order-blind.md", False),
     ("$E = B/2$", "lessons/03b-relative-bias.md", True),
     ("$\\mathrm{TokenEmbedding}(x_p)$", L2, True),
+    ("$x = m - n \\ge 0$", "lessons/03b-relative-bias.en.md", True),
+    ("$\\delta = m - n \\ge 0$", "lessons/03b-relative-bias.en.md", False),
+    # d: in lesson 3 it is d_model, so the attention score's scale says it is a head's width
+    ("$\\mathrm{PE}(m)^\\top W_q W_k^\\top \\mathrm{PE}(n)/\\sqrt{d}$", "lessons/03-sinusoidal.md", True),
+    ("$q\\cdot k/\\sqrt d$", "lessons/03-sinusoidal.en.md", True),
+    ("$\\mathrm{PE}(m)^\\top W_q W_k^\\top \\mathrm{PE}(n)/\\sqrt{d_{head}}$", "lessons/03-sinusoidal.md", False),
+    ("长度恒为 $\\sqrt{d/2}$，乘 $\\sqrt{d_{model}}$", "lessons/03-sinusoidal.md", False),
+    ("$q_m \\cdot k_n/\\sqrt{d}$", L4, False),
+    ("sinusoidal × √d 一行", L4, True),
+    ("sinusoidal × √d_model 一行", L4, False),
+    # lesson 6's MLA: a vector's part is named in words, not by a capital superscript another row owns
+    ("$(R_m\\, q^R_m)^\\top (R_n\\, k^R_n)$", L6, True),
+    ("$(q^C_m)^\\top k^{C}_n$", L6, True),
+    ("$W^{UK} c^{KV}$", L6, True),
+    ("$(R_m\\, q^{\\text{rope}}_m)^\\top k^{\\text{nope}}_n$ 与 $W^{\\text{up}}_k c^{KV}$", L6, False),
 ]
 
 

@@ -131,6 +131,24 @@ RULES = (
          "P is a permutation matrix: the position table is \\mathrm{PE}[p], P times E is P\\,E"),
     Rule("B", re.compile(_B + r"E\s*=\s*B"),
          "E is the word-vector matrix; T5's exact buckets are B_{\\text{exact}}"),
+    Rule("q,\\ k,\\ v", re.compile(
+        _B + r"[qk]\s*(?:_\s*(?:\{[^{}]*\}|[A-Za-z0-9])\s*)?\^\s*\{?\s*[RC](?![A-Za-z])"
+        + r"|" + _B + r"W\s*\^\s*\{?\s*U[KQV]"),
+         "a superscript on q, k or W says in words which part it is (q^{\\text{rope}}, k^{\\text{nope}}, "
+         "W^{\\text{up}}_k): R is a rotation, C Shaw's clipping distance, U the position vectors; the DeepSeek "
+         "report's q^R, k^C, W^{UK} are mapped once, in lesson 6's 记号对照 block"),
+    # d is the width of what is encoded: d_model where the encoding is added to the input (lessons 2 and 3), a
+    # head's width for RoPE. A square root of a width always says which width it is where the two differ.
+    Rule("d", re.compile(r"\\sqrt\s*(?:\{\s*d\s*\}|d(?![A-Za-z_]))"),
+         "in lessons 2 and 3 d is d_model; the attention score is divided by \\sqrt{d_{head}}, a head's width",
+         allowed=("index.md", "lessons/01-order-blind.md", "lessons/03b-relative-bias.md", "lessons/04-rope.md",
+                  "lessons/05-long-context.md", "lessons/06-partial-nope.md", "lessons/06b-mrope.md",
+                  "lessons/results.md")),
+    Rule("d", re.compile(r"√\s*d(?![_A-Za-z])"),
+         "say which width: \\sqrt{d_{model}} (the embedding scale, 'sinusoidal × \\sqrt{d_{model}}') or "
+         "\\sqrt{d_{head}} (the attention score's scale)", prose=True),
+    Rule("x", re.compile(_B + r"x\s*=\s*m\s*-\s*n" + _E),
+         "x_p is the vector entering attention; a distance as a function's argument is \\delta = m - n"),
     Rule("x", re.compile(r"\\mathrm\{TokenEmbedding\}\s*\(\s*x"),
          "x_p is the vector entering attention; a token's ID is \\mathrm{id}_p"),
 )

@@ -202,12 +202,12 @@ for p in (4_095, 32_767, 131_071):
     print(f"位置 {p:>7,}: bf16 间隔 {numerics.bf16_spacing(p):>3}  bf16 最大误差 {bf.max():7.2f} 弧度  fp32 最大误差 {f32.max():.1e}")
 
 # %% [markdown]
-# ## 8. 窗口 ≠ 有效长度：ruler_rows
+# ## 8. 声称长度 ≠ 有效长度：ruler_rows
 #
 # RULER（Hsieh et al. 2024）把「有效长度」定义为分数仍不低于门槛的最长长度。下面是本课列出的几行，以及有效长度占声称窗口的比例（RULER 表里的 K 按 1,024 个 token 算）。
 
 # %% [markdown] lang="en"
-# ## 8. A window is not an effective length: ruler_rows
+# ## 8. A claimed length is not an effective length: ruler_rows
 #
 # RULER (Hsieh et al. 2024) defines the effective length as the longest length at which the score stays at or above the threshold. Below are the rows this lesson lists, and the share of the claimed window the effective length is (a K in the RULER table counts as 1,024 tokens).
 

@@ -83,7 +83,7 @@ _METHOD_RECORDS = (
          lesson="02-learned-table.md", extension=False),
     dict(key="sinusoidal", name=dict(zh="sinusoidal", en="sinusoidal"), colour=2, dashed=False, family="input",
          lesson="03-sinusoidal.md", extension=False),
-    dict(key="sinusoidal_scaled", name=dict(zh="sinusoidal × √d", en="sinusoidal × √d"), colour=2, dashed=True,
+    dict(key="sinusoidal_scaled", name=dict(zh="sinusoidal × √d_model", en="sinusoidal × √d_model"), colour=2, dashed=True,
          family="input", lesson="03-sinusoidal.md#scale-trap", extension=False),
     dict(key="alibi", name=dict(zh="ALiBi", en="ALiBi"), colour=3, dashed=False, family="attention",
          lesson="03b-relative-bias.md#alibi", extension=False),

@@ -28,7 +28,7 @@ def _():
     return ex.RATIO_MAX_POSITION
 
 
-@number("l2_ratio_unit_at_max", ".2%", "内容 RMS = 1 时，曲线最右端位置上内容占位置信号的比例")
+@number("l2_ratio_unit_at_max", ".3%", "内容 RMS = 1 时，曲线最右端位置上内容占位置信号的比例")
 def _():
     return naive.raw_index_content_ratio(ex.RATIO_MAX_POSITION, ex.UNIT_CONTENT_RMS)
 

@@ -154,13 +154,13 @@ def _():
 
 @number("t5_demo_distance", "d", "T5 查桶组件一开始查的距离（键在查询前面多少个 token）")
 def _():
-    return -ex.T5_DISTANCE
+    return ex.T5_DISTANCE
 
 
 @number("t5_demo_bucket", "d", "这个距离在 T5 编码器里落进的桶")
 def _():
     nb, md = ex.t5_buckets()
-    return int(rel.t5_bucket(np.array(ex.T5_DISTANCE), ex.T5_BIDIRECTIONAL, nb, md))
+    return int(rel.t5_bucket(np.array(-ex.T5_DISTANCE), ex.T5_BIDIRECTIONAL, nb, md))
 
 
 @number("t5_params_per_stack_t5_base", ",", "T5-Base 一张相对位置偏置表的参数数（桶数 × 头数）")

@@ -608,8 +608,8 @@ def _():
 # --- window ≠ effective length (RULER) -----------------------------------------------------------------
 
 
-_RULER_HEAD = {"zh": "| 模型 | 声称的窗口 | 有效长度 | 有效 ÷ 声称 |",
-               "en": "| model | claimed window | effective length | effective ÷ claimed |"}
+_RULER_HEAD = {"zh": "| 模型 | 声称长度 | 有效长度 | 有效 ÷ 声称 |",
+               "en": "| model | claimed length | effective length | effective ÷ claimed |"}
 _SELF_REPORTED = {"zh": "（Qwen 自报）", "en": " (reported by Qwen)"}
 
 
@@ -623,17 +623,17 @@ def ruler_markdown(lang: str) -> str:
     return "\n".join(lines)
 
 
-@number("ruler_table", "", "RULER 表：声称的窗口、有效长度和两者之比（作者与 Qwen 团队报告）")
+@number("ruler_table", "", "RULER 表：声称长度、有效长度和两者之比（作者与 Qwen 团队报告）")
 def _():
     return PerLanguage(zh=ruler_markdown("zh"), en=ruler_markdown("en"))
 
 
-@number("ruler_share_max", ".0%", "RULER 表所列模型里，有效长度占声称窗口的最大比例")
+@number("ruler_share_max", ".0%", "RULER 表所列模型里，有效长度占声称长度的最大比例")
 def _():
     return max(r.share for r in long_context.ruler_rows())
 
 
-@number("ruler_share_min", ".1%", "RULER 表所列模型里，有效长度占声称窗口的最小比例")
+@number("ruler_share_min", ".1%", "RULER 表所列模型里，有效长度占声称长度的最小比例")
 def _():
     return min(r.share for r in long_context.ruler_rows())
 
@@ -643,7 +643,7 @@ def _():
     return len(long_context.ruler_rows())
 
 
-@number("ruler_share_llama31_8b", ".0%", "Llama 3.1 8B 在 RULER 上的有效长度占声称窗口的比例")
+@number("ruler_share_llama31_8b", ".0%", "Llama 3.1 8B 在 RULER 上的有效长度占声称长度的比例")
 def _():
     return next(r.share for r in long_context.ruler_rows() if r.key == "llama31_8b")
 

@@ -1218,9 +1218,12 @@ T5_REGION_WORDS = {
 }
 
 
-def check_t5(el, nb, md, bi, rel, lang="zh"):
+def check_t5(el, nb, md, bi, dist, lang="zh"):
+    """The widget looked up the distance ``dist`` = m − n, as lesson 3b writes it (positive: the key is before the
+    query); T5's code, and posenc.relative.t5_bucket after it, take the relative position n − m."""
+    rel = -dist
     bucket = int(relative.t5_bucket(np.array(rel), bi, nb, md))
-    assert value(el.locator('[data-pe-out="distance"]')) == rel
+    assert value(el.locator('[data-pe-out="distance"]')) == dist
     assert value(el.locator('[data-pe-out="bucket"]')) == bucket
     edges = relative.t5_bucket_edges(bi, nb, md)
     firsts = values(el.locator('[data-pe-col="first"]'))
@@ -1259,28 +1262,28 @@ def check_t5(el, nb, md, bi, rel, lang="zh"):
 @pytest.mark.browser
 def test_t5_buckets_match_posenc_relative(visit, site_dir):
     sp, el = open_widget(visit, site_dir, "t5-buckets")
-    nb, md, rel = (int(el.get_attribute(f"data-{k}")) for k in ("num-buckets", "max-distance", "distance"))
+    nb, md, dist = (int(el.get_attribute(f"data-{k}")) for k in ("num-buckets", "max-distance", "distance"))
     bi = el.get_attribute("data-bidirectional") == "true"
     assert el.locator(f'[data-pe-input="bidirectional-{str(bi).lower()}"]').is_checked()
-    check_t5(el, nb, md, bi, rel)
+    check_t5(el, nb, md, bi, dist)
     box = el.locator('[data-pe-input="distance"]')
-    for r in (0, 1, -1, 7, -8, 8, 20, -127, -128, -129, 5000, -10**9):
+    for r in (0, -1, 1, -7, 8, -8, -20, 127, 128, 129, -5000, 10**9):
         box.fill(str(r))
         check_t5(el, nb, md, bi, r)
     el.locator('[data-pe-input="bidirectional-false"]').check()
-    for r in (-20, 20, -15, -16, -128, 0):
+    for r in (20, -20, 15, 16, 128, 0):
         box.fill(str(r))
         check_t5(el, nb, md, False, r)
     # another setting, typed: one where a float64 logarithm would put r = 8, 16 and 64 in a lower bucket
     el.locator('[data-pe-input="num-buckets"]').fill("9")
-    for r in (-8, -16, -64, -65):
+    for r in (8, 16, 64, 65):
         box.fill(str(r))
         check_t5(el, 9, md, False, r)
     el.locator('[data-pe-input="bidirectional-true"]').check()
     el.locator('[data-pe-input="num-buckets"]').fill("64")
     el.locator('[data-pe-input="max-distance"]').fill("1000")
-    box.fill("300")
-    check_t5(el, 64, 1000, True, 300)
+    box.fill("-300")
+    check_t5(el, 64, 1000, True, -300)
     sp.assert_clean()
 
 
@@ -1297,7 +1300,7 @@ BAD_T5_INPUT = {
         ("max-distance", "0", "最小是 1"),
         ("max-distance", "2000000", "最大是"),
         ("distance", "1.5", "整数"),
-        ("distance", "", "请填写相对位置"),
+        ("distance", "", "请填写距离 m − n"),
     ],
     "en": [
         ("num-buckets", "", "Enter number of buckets num_buckets."),
@@ -1311,7 +1314,7 @@ BAD_T5_INPUT = {
         ("max-distance", "0", "is at least 1"),
         ("max-distance", "2000000", "is at most"),
         ("distance", "1.5", "whole number"),
-        ("distance", "", "Enter relative position"),
+        ("distance", "", "Enter distance m − n"),
     ],
 }
 
@@ -1428,7 +1431,7 @@ def test_a_changed_example_reaches_every_widget(visit, site_dir, monkeypatch):
         (f"NAIVE_PROBE_POSITION = {ex.NAIVE_PROBE_POSITION} ", "NAIVE_PROBE_POSITION = 50 "),
         (f'SCALING_MODEL = "{ex.SCALING_MODEL}"', 'SCALING_MODEL = "llama3_8b"'),
         (f"ALIBI_HEADS = {ex.ALIBI_HEADS} ", "ALIBI_HEADS = 12 "),
-        (f"T5_DISTANCE = {ex.T5_DISTANCE} ", "T5_DISTANCE = -30 "),
+        (f"T5_DISTANCE = {ex.T5_DISTANCE} ", "T5_DISTANCE = 30 "),
     ])
     monkeypatch.setattr(ex, "WIDGET_DEFAULTS", v.WIDGET_DEFAULTS)
     sp, el = open_widget(visit, site_dir, "alibi-bias")
@@ -1455,7 +1458,7 @@ def test_a_changed_example_reaches_every_widget(visit, site_dir, monkeypatch):
     assert value(mounted["content-position"].locator('[data-pe-out="ratio"]')) == naive.raw_index_content_ratio(50, 1.0)
     assert mounted["scaling-explorer"].locator('[data-pe-input="model"]').input_value() == "llama3_8b"
     assert values(mounted["alibi-bias"].locator('[data-pe-col="slope"]')).tolist() == relative.alibi_slopes(12).tolist()
-    assert value(mounted["t5-buckets"].locator('[data-pe-out="distance"]')) == -30
+    assert value(mounted["t5-buckets"].locator('[data-pe-out="distance"]')) == 30
     assert mounted["dataflow"].locator('[data-pe-input="model"]').input_value() == v.DATAFLOW_START["all"]
     sp.assert_clean()
 

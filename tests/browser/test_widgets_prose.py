@@ -74,8 +74,10 @@ def test_lesson2_content_position_widget_shows_the_texts_ratios(visit, site_dir)
     preset(el, "naive_probe_position")
     select_number(el, "rms", "l2_unit_rms")
     agrees(shown_value(el, "ratio"), "naive_ratio_unit")
+    same_text(el, "ratio", "naive_ratio_unit")  # written as the prose writes it: 2.7%
     select_number(el, "rms", "embed_init_std")
     agrees(shown_value(el, "ratio"), "naive_ratio_init")
+    same_text(el, "ratio", "naive_ratio_init")  # 0.054%, not 5.41e−2%
     preset(el, "gpt2_last_row")
     assert el.locator('[data-pe-out="has-row"]').get_attribute("data-value") == "1"
     preset(el, "gpt2_context")
@@ -124,8 +126,9 @@ def test_lesson3_sin_dot_widget_shows_the_texts_dot_products(visit, site_dir):
 
 def test_lesson3b_t5_widget_starts_where_the_text_says(visit, site_dir):
     sp, el = open_widget(visit, site_dir, "t5-buckets")
-    # 「组件一开始查的是键在查询前面 20 个 token，落在桶 10」: j − i = −20 (the key before the query)
-    assert shown_value(el, "distance") == -q.value("t5_demo_distance")
+    # 「组件一开始查的是键在查询前面 20 个 token，落在桶 10」: the distance m − n = 20, as the lesson writes it
+    assert shown_value(el, "distance") == q.value("t5_demo_distance")
+    assert el.locator(".pe-readout").inner_text().startswith("m − n = ")
     agrees(shown_value(el, "bucket"), "t5_demo_bucket")
     sp.assert_clean()
 

@@ -162,6 +162,9 @@ from posenc.quantities.lesson1 import tiny
 out["tiny"] = {"values": [float(np.finfo(np.float64).eps), 1.1102230246251565e-16, 0.0, -3.3e-15, 4.4e-12, 9.96e-16, 1e-300,
                          1.5e-47, 2.5e-98, 3e-8, 6.02e23]}
 out["tiny"]["text"] = [tiny(v) for v in out["tiny"]["values"]]
+from posenc import quantities as q
+_shares = ("naive_ratio_unit", "naive_ratio_init", "l2_ratio_unit_at_max", "l2_ratio_init_at_max", "l2_ratio_unit_p1")
+out["percent"] = {"values": [float(q.value(k)) for k in _shares], "text": [q.text(k, "zh") for k in _shares]}
 json.dump(out, sys.stdout)
 `;
 
@@ -440,6 +443,13 @@ test("formatting never shows NaN or Infinity and uses the typographic minus", ()
   assert.equal(pm.formatSci(0), "0");
   assert.equal(pm.fullPrecision(0.1 + 0.2), "0.30000000000000004");
   assert.equal(pm.fullPrecision(NaN), "");
+});
+
+test("formatPercent prints lesson 2's shares as posenc's prose does (2.7%, 0.054%, two figures, never 5.4e−2%)", () => {
+  ref.percent.values.forEach((v, k) => assert.equal(pm.formatPercent(v), ref.percent.text[k], `formatPercent(${v})`));
+  assert.equal(pm.formatPercent(0.000999), "0.10%");
+  assert.equal(pm.formatPercent(0), "0%");
+  assert.equal(pm.formatPercent(NaN), "—");
 });
 
 test("formatTiny prints a rounding-sized number as posenc's prose does (2.2×10⁻¹⁶, the machine epsilon)", () => {

@@ -40,6 +40,18 @@ export function formatTiny(x) {
   return `${m.replace("-", MINUS)}×10${String(Number(e)).replace(/[-0-9]/g, (c) => SUPERSCRIPT[c])}`;
 }
 
+/** A share as the prose prints it: percent with two significant figures, never in scientific notation
+ * ("2.7%", "0.054%", "0.0020%", "100%"): lesson 2's ratios are format specs of two figures in posenc's
+ * registry, and the widget beside them must print the same text. */
+export function formatPercent(x) {
+  if (typeof x !== "number" || !Number.isFinite(x)) return "—";
+  if (x === 0) return "0%";
+  const p = x * 100;
+  // the exponent after rounding to two figures: 0.0999 rounds to 0.10, two figures at the same place
+  const exponent = Math.floor(Math.log10(Math.abs(Number(p.toPrecision(2)))));
+  return `${formatNumber(p, Math.max(0, 1 - exponent))}%`;
+}
+
 /** Integer text with thousands separators ("100,000"). */
 export function formatInt(x) {
   return formatNumber(x, 0);

@@ -8,7 +8,7 @@
 //   data-rms       the content RMS values offered, the first one shown first ("1,0.02")
 //   data-max       the plot's right end at the start (it widens to reach a larger p)
 //   data-rows, data-width   the learned table looked up (GPT-2's: rows = context, width = hidden)
-import { formatInt, formatNumber, formatSci } from "../posenc-math/format.js";
+import { formatInt, formatNumber, formatPercent } from "../posenc-math/format.js";
 import { hasRow, tableParameters } from "../posenc-math/learned.js";
 import { rawIndexContentRatio } from "../posenc-math/naive.js";
 import { activate, button, chartWidth, fill, frame, h, num, numberField, pageOptionsOrFail, refuse, s, selectField, setNum, t, loadWidgetStrings } from "./_ui.js";
@@ -20,7 +20,6 @@ const H = 230;
 const PAD = { l: 56, r: 12, t: 12, b: 38 };
 const SAMPLES = 160;
 
-const pct = (r) => (r >= 0.001 ? `${formatNumber(r * 100, r >= 0.1 ? 1 : 2)}%` : `${formatSci(r * 100, 2)}%`);
 const sigma = (r) => String(r); // as the page wrote it: 1, 0.02
 const percentTick = (k) => (k >= -2 ? `${formatNumber(10 ** k, Math.max(0, -k))}%` : `10${sup(k)}%`); // 10^k %
 const sup = (e) => String(e).replace(/[-0-9]/g, (c) => "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"["-0123456789".indexOf(c)]);
@@ -82,7 +81,7 @@ export function mount(el) {
       fill(naive, t("content-position.p_is"), out.p, t("content-position.zero"));
     } else {
       const r = rawIndexContentRatio(p, rms);
-      setNum(out.ratio, r, pct(r));
+      setNum(out.ratio, r, formatPercent(r));
       fill(naive, t("content-position.p_is"), out.p, t("content-position.ratio_1"), formatInt(p), t("content-position.ratio_2"), out.rms, t("content-position.ratio_3"), out.ratio, t("content-position.ratio_4"));
     }
     const ok = hasRow(opt.rows, p);

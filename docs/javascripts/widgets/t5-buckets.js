@@ -1,4 +1,5 @@
-// t5-buckets (lesson 3b): T5's relative position buckets. A relative position j − i goes to
+// t5-buckets (lesson 3b): T5's relative position buckets. A distance m − n (the lesson's: the query's position
+// minus the key's; T5's code looks up its negative, n − m) goes to
 // one of num_buckets learned scalars: one bucket per distance below max_exact, then buckets
 // that widen logarithmically up to max_distance, then one bucket for everything farther.
 // The formulas are posenc/relative.py's (posenc-math.js t5Args, t5Bucket, t5BucketEdges).
@@ -7,7 +8,8 @@
 //   data-num-buckets    num_buckets, an integer ≥ 2 (T5: 32)
 //   data-max-distance   max_distance, an integer > max_exact (T5: 128)
 //   data-bidirectional  "true" (encoder: keys on both sides) or "false" (decoder: causal)
-//   data-distance       the relative position j − i looked up, an integer (negative: the key is before the query)
+//   data-distance       the distance m − n looked up, an integer (positive: the key is before the query; negative:
+//                       after it, which only the bidirectional encoder sees)
 // Bad input (num_buckets < 2, max_distance ≤ max_exact, no exact bucket, non-integers) shows a
 // message at the field and keeps the last valid result; nothing is clamped.
 import { formatInt, MAX_INPUT } from "../posenc-math/format.js";
@@ -121,8 +123,8 @@ export function mount(el) {
     const { nb, md, bi, rel } = state;
     const { oneSide, maxExact } = t5Args(nb, md, bi);
     const edges = t5BucketEdges(bi, nb, md);
-    const bucket = t5Bucket(rel, bi, nb, md);
-    const after = rel > 0;
+    const bucket = t5Bucket(-rel, bi, nb, md); // T5's code takes n − m, the negative of the lesson's distance
+    const after = rel < 0;
     const r = Math.abs(rel);
     // the bucket's range of distances on its own side (buckets of keys after the query are the same shifted by oneSide)
     const own = after && bi ? bucket - oneSide : bucket;
@@ -132,14 +134,14 @@ export function mount(el) {
     setNum(out.bucket, bucket, formatInt(bucket));
     setNum(out.first, first, formatInt(first));
     setNum(out.last, last, formatInt(last));
-    const side = rel < 0 ? t("t5-buckets.side_before", { r: formatInt(r) }) : rel === 0 ? t("t5-buckets.side_self") : t("t5-buckets.side_after", { r: formatInt(r) });
+    const side = rel > 0 ? t("t5-buckets.side_before", { r: formatInt(r) }) : rel === 0 ? t("t5-buckets.side_self") : t("t5-buckets.side_after", { r: formatInt(r) });
     let where;
     if (after && !bi) where = [t("t5-buckets.where_after_causal")];
     else if (r < maxExact) where = [t("t5-buckets.where_exact_1"), out.first, t("t5-buckets.where_exact_2")];
     else if (isLast) where = [t("t5-buckets.where_last_1"), out.first, t("t5-buckets.where_last_2", { md: formatInt(md) })];
     else where = [t("t5-buckets.where_log_1"), out.first, " … ", out.last, t("t5-buckets.where_log_2", { n: formatInt(last - first + 1) })];
     fill(lookup,
-      "j − i = ", out.rel, t("t5-buckets.lookup_1", { side }), out.bucket, t("t5-buckets.lookup_2"), ...where,
+      "m − n = ", out.rel, t("t5-buckets.lookup_1", { side }), out.bucket, t("t5-buckets.lookup_2"), ...where,
       after && bi ? t("t5-buckets.other_half", { n: formatInt(oneSide) }) : "",
     );
     const logEdges = edges.filter(([b]) => b >= maxExact);
