@@ -219,6 +219,16 @@ def define_env(env):
             return pending()
 
     @env.macro
+    def english_amendments() -> str:
+        """The frozen claims whose English sentence was re-worded after the freeze, each beside its frozen wording."""
+        from posenc.experiment import frozen
+
+        try:
+            return frozen.amendments_section(lang())
+        except ResultsPending:
+            return pending()
+
+    @env.macro
     def show_code(snippet: str) -> str:
         """The snippet's source as a code block, then what running it printed (run at build, cached by content)."""
         path = SNIPPETS / snippet
