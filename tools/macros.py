@@ -88,7 +88,7 @@ def define_env(env):
     @env.macro
     def fact(name: str, badge: bool = True) -> str:
         f = facts.get(name)
-        return f.text_in(lang()) + (tag_badge(f.tag, f.source, lang()) if badge else "")
+        return f.shown_in(lang()) + (tag_badge(f.tag, f.source, lang()) if badge else "")
 
     @env.macro
     def cfg(model: str, field: str, fmt: str = ",", badge: bool = True) -> str:
