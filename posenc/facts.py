@@ -59,6 +59,12 @@ class Fact:
     # ``quote: true`` in the data file: the value is the source's own words, verbatim, so a page shows it as a
     # quotation (QUOTES), its grammar visibly the source's; ``quote: code``: verbatim code, shown as code.
     quote: bool | str = False
+    # The source in English words (``source_en:``), for a source written partly in Chinese: the English pages'
+    # tooltip shows it; a quotation of a Chinese original keeps the original, with an English gloss after it.
+    source_en: str | None = None
+
+    def source_in(self, lang: str) -> str:
+        return self.source_en if lang == "en" and self.source_en is not None else self.source
 
     @property
     def text(self) -> str:
@@ -166,7 +172,7 @@ def _all() -> dict[str, Fact]:
             if name in facts:
                 raise ValueError(f"fact {name!r} is defined twice: at {defined_at[name]} and at {here}; rename or remove one")
             facts[name] = Fact(name, e["value"], e["fmt"], e["what"], e["source"], e.get("url", ""), e["tag"],
-                               e.get("value_en"), e.get("quote", False))
+                               e.get("value_en"), e.get("quote", False), e.get("source_en"))
             defined_at[name] = here
     return facts
 
