@@ -100,6 +100,12 @@ class Field:
     value: Any
     source: str
     tag: str
+    # The source in English words (``source_en:``), for a source written partly in Chinese: the English pages'
+    # tooltip shows it.
+    source_en: str | None = None
+
+    def source_in(self, lang: str) -> str:
+        return self.source_en if lang == "en" and self.source_en is not None else self.source
 
 
 @dataclass(frozen=True)
@@ -131,7 +137,7 @@ def _parse_fields(key: str, raw_fields, file: str) -> dict[str, Field]:
             raise ValueError(f"{file}: {key}.{fname} needs value, source and tag")
         if f["tag"] not in TAGS:
             raise ValueError(f"{file}: {key}.{fname} has tag {f['tag']!r}; use one of {', '.join(TAGS)}")
-        fields[fname] = Field(f["value"], f["source"], f["tag"])
+        fields[fname] = Field(f["value"], f["source"], f["tag"], f.get("source_en"))
     return fields
 
 

@@ -14,6 +14,8 @@ once across all the files (a second definition is an error naming both places).
 
 from __future__ import annotations
 
+import html
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -54,6 +56,15 @@ class Fact:
     # The value in English words, for a fact whose value is Chinese words (``value_en:`` in the data
     # file); None for a number or a value that reads the same in both languages.
     value_en: str | None = None
+    # ``quote: true`` in the data file: the value is the source's own words, verbatim, so a page shows it as a
+    # quotation (QUOTES), its grammar visibly the source's; ``quote: code``: verbatim code, shown as code.
+    quote: bool | str = False
+    # The source in English words (``source_en:``), for a source written partly in Chinese: the English pages'
+    # tooltip shows it; a quotation of a Chinese original keeps the original, with an English gloss after it.
+    source_en: str | None = None
+
+    def source_in(self, lang: str) -> str:
+        return self.source_en if lang == "en" and self.source_en is not None else self.source
 
     @property
     def text(self) -> str:
@@ -63,6 +74,22 @@ class Fact:
         if lang == "en" and self.value_en is not None:
             return format_value(self.value_en, self.fmt, lang)
         return format_value(self.value, self.fmt, lang)
+
+    def shown_in(self, lang: str) -> str:
+        """The value as a page shows it: a verbatim quotation inside the language's quotation marks (a quotation
+        inside it takes the inner marks), verbatim code as code, any other value as text_in gives it."""
+        text = self.text_in(lang)
+        if self.quote == "code":
+            return f"<code>{html.escape(text)}</code>"
+        if not self.quote:
+            return text
+        outer_open, outer_close, inner_open, inner_close = QUOTES[lang]
+        inner = re.sub(r'"([^"]*)"|“([^”]*)”|「([^」]*)」', lambda m: inner_open + next(g for g in m.groups() if g is not None) + inner_close, text)
+        return f"{outer_open}{inner}{outer_close}"
+
+
+# Quotation marks (outer open, outer close, inner open, inner close) of each language, for a verbatim fact.
+QUOTES = {"en": ("“", "”", "‘", "’"), "zh": ("「", "」", "『", "』")}
 
 
 _REQUIRED = ("value", "fmt", "what", "source", "tag")
@@ -125,6 +152,12 @@ def _checked_entries(path: Path) -> tuple[dict[str, dict], dict[str, int]]:
             raise ValueError(f"{path.name}: fact {name!r} lacks {', '.join(missing)}; every fact needs {', '.join(_REQUIRED)}")
         if entry["tag"] not in TAGS:
             raise ValueError(f"{path.name}: fact {name!r} has tag {entry['tag']!r}; use one of {', '.join(TAGS)}")
+        if entry.get("quote", False) not in (True, False, "code"):
+            raise ValueError(f"{path.name}: fact {name!r} has quote {entry['quote']!r}; write quote: true (the source's own "
+                             f"words) or quote: code (verbatim code), or leave it out")
+        if entry.get("quote") and "value_en" in entry:
+            raise ValueError(f"{path.name}: fact {name!r} is a verbatim quotation and has a value_en: a quotation keeps its "
+                             f"source's words on every page; drop value_en, or drop quote and paraphrase")
     return entries, lines
 
 
@@ -139,7 +172,7 @@ def _all() -> dict[str, Fact]:
             if name in facts:
                 raise ValueError(f"fact {name!r} is defined twice: at {defined_at[name]} and at {here}; rename or remove one")
             facts[name] = Fact(name, e["value"], e["fmt"], e["what"], e["source"], e.get("url", ""), e["tag"],
-                               e.get("value_en"))
+                               e.get("value_en"), e.get("quote", False), e.get("source_en"))
             defined_at[name] = here
     return facts
 

@@ -61,7 +61,7 @@ def count_words(n: int) -> PerLanguage:
 
 
 def with_noun(text: str, value: Any, noun: str, lang: str) -> str:
-    """A formatted count followed by its English noun, in agreement: "1 token", "5 tokens", "1,024 tokens".
+    """A formatted count followed by its English noun, in agreement: "1 token", "5 tokens", "1,024 tokens", "no tokens".
 
     ``noun`` is the singular; the plural adds "s". Chinese has no plural (the measure word is in the
     prose), so a Chinese page asking for a noun is an error rather than a silent mix of languages.
@@ -72,6 +72,8 @@ def with_noun(text: str, value: Any, noun: str, lang: str) -> str:
     whole = isinstance(value, numbers.Real) and not isinstance(value, bool) and float(value).is_integer()
     if not whole:
         raise ValueError(f"noun={noun!r} needs a whole-number count, got {value!r}")
+    if value == 0:  # "no pairs overshoot", not "0 pairs overshoot", which reads as machine output
+        return f"no {noun}s"
     return f"{text} {noun if value == 1 else noun + 's'}"
 
 

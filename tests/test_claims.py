@@ -127,7 +127,7 @@ def test_a_sentence_counts_the_seeds_from_the_results(committed):
 
 def test_every_sentence_says_on_how_many_seeds():
     for name, c in claims.CLAIMS.items():
-        for template in (c.sentence, c.en):
+        for template in (c.sentence, c.en, claims.template(name, "en")):  # the English as frozen and as printed
             fields = set(re.findall(r"\{(seeds\d*)\}", template))
             assert fields, f"{name}: the sentence does not say on how many seeds ({template!r})"
             assert "seeds" in fields or fields == {f"seeds{i}" for i in range(1, len(c.checks) + 1)}, (
@@ -156,7 +156,7 @@ def test_sentence_words_match_the_intervals(name):
     claim = claims.CLAIMS[name]
     outcomes = claim.outcomes()
     open_intervals = [o for o in outcomes if o.span.low <= 0 <= o.span.high]
-    for lang, template in (("zh", claim.sentence), ("en", claim.en)):
+    for lang, template in (("zh", claim.sentence), ("en", claim.en), ("en", claims.template(name, "en"))):
         text = template.lower()
         said_open = sum(text.count(w) for w in SIGN_OPEN[lang])
         assert said_open <= len([o for o in open_intervals if o.check.word == "cannot_tell"]), (
@@ -166,8 +166,9 @@ def test_sentence_words_match_the_intervals(name):
             marker = MARKERS.get(o.check.word)
             if marker:
                 assert marker[0 if lang == "zh" else 1] in text, f"{name} ({lang}): word {o.check.word!r} not said"
-        # naming the margin ("不到「明显」的门槛", "short of the clearly margin") is not claiming it
-        if MARKERS["clearly"][0 if lang == "zh" else 1] in text.replace("「明显」", "").replace("clearly margin", ""):
+        # naming the margin ("不到「明显」的门槛", "short of the ‘clearly’ threshold") is not claiming it
+        named = text.replace("「明显」", "").replace("clearly margin", "").replace("‘clearly’ threshold", "").replace("{clearly}", "")
+        if MARKERS["clearly"][0 if lang == "zh" else 1] in named:
             assert any(o.check.word == "clearly" for o in outcomes), f"{name} ({lang}): says clearly without a clearly check"
     for o in outcomes:
         if not (o.span.low <= 0 <= o.span.high):

@@ -225,3 +225,63 @@ def test_qwen3_long_stage_is_the_model_entry():
     cfg = configs.load("qwen3_8b")
     assert cfg["rope_theta"] == facts.get("qwen3_abf_base_after").value
     assert cfg["context"] == facts.get("qwen3_long_stage_length").value
+
+
+# --- a verbatim quotation reads as one (quote: true) ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang, page, marks", [("en", "lessons/06-partial-nope.en.md", ("“", "”")),
+                                               ("zh", "lessons/06-partial-nope.md", ("「", "」"))])
+def test_a_quoted_fact_renders_inside_quotation_marks(lang, page, marks):
+    from macro_env import MacroEnv
+
+    raw = raw_facts()["gptj_rotary_claim"]
+    assert raw["quote"] is True
+    shown = MacroEnv(page).render('{{ fact("gptj_rotary_claim") }}')
+    assert shown.startswith(marks[0] + raw["value"] + marks[1] + '<span class="pe-tag')
+    # a quotation inside the quotation takes the inner marks; an ordinary fact stays bare
+    inner = MacroEnv(page).render('{{ fact("barbero_high_frequencies", badge=False) }}')
+    assert inner.startswith(marks[0]) and inner.endswith(marks[1]) and '"' not in inner
+    assert ("‘positional’" if lang == "en" else "『positional』") in inner
+    assert MacroEnv(page).render('{{ fact("vaswani_base_dev_bleu", badge=False) }}')[0].isdigit()
+
+
+def test_quoted_code_renders_as_code():
+    from macro_env import MacroEnv
+
+    assert MacroEnv("lessons/05-long-context.en.md").render('{{ fact("meta_rope_fp32", badge=False) }}') == (
+        f"<code>{raw_facts()['meta_rope_fp32']['value']}</code>")
+
+
+@pytest.mark.parametrize("entry, message", [("  quote: yes please\n", "has quote 'yes please'"),
+                                            ("  quote: true\n  value_en: e\n", "is a verbatim quotation and has a value_en")])
+def test_a_bad_quote_field_is_an_error(tmp_path, entry, message):
+    path = tmp_path / "f.yaml"
+    path.write_text("a:\n  value: v\n  fmt: ''\n  what: w\n  source: s\n  tag: U\n" + entry, encoding="utf-8")
+    with pytest.raises(ValueError, match=re.escape(message)):
+        facts.load_entries(path)
+
+
+PAGES = Path(__file__).resolve().parent.parent / "docs"
+OPEN_QUOTES = ('"', "“", "「", "(“", "（「")
+
+
+def _uses(name: str):
+    """(page, the two characters before, the character after) of each {{ fact("name" …) }} in the pages."""
+    for page in sorted(PAGES.rglob("*.md")):
+        text = page.read_text(encoding="utf-8")
+        for m in re.finditer(r'\{\{\s*fact\("' + name + r'"[^}]*\}\}', text):
+            yield page.name, text[max(0, m.start() - 2):m.start()], text[m.end():m.end() + 1]
+
+
+@pytest.mark.parametrize("name", [n for n in facts.names() if "原文" in facts.get(n).what])
+def test_a_verbatim_fact_is_shown_as_a_quotation_once(name):
+    # A fact whose `what` says it is the source's own words (原文) is marked quote (the macro adds the marks),
+    # or every page that shows it types the marks around it; never both.
+    f = facts.get(name)
+    for page, before, after in _uses(name):
+        typed = before[-1:] in ('"', "“", "「") and after in ('"', "”", "」")
+        if f.quote:
+            assert not typed, f"{page}: {name} is marked quote; drop the quotation marks typed around it"
+        else:
+            assert typed, f"{page}: {name} is the source's own words; mark it quote: true in its facts file"

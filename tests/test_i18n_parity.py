@@ -123,3 +123,21 @@ def test_every_fact_reads_in_english(data_file):
     assert not chinese, (f"posenc/data/{data_file}: {len(chinese)} fact(s) whose value is Chinese words with no English: "
                          "give each a `value_en:` line (the same fact in English words, the same numbers) below its "
                          "`value:`; the English pages print it (posenc/facts.py):\n  " + "\n  ".join(chinese))
+
+
+# A Chinese original quoted in an English source, followed by its English gloss: "原文": ‘the gloss’
+_GLOSSED_ORIGINAL = re.compile(r'"[^"]*":\s*‘[^’]+’')
+
+
+def test_every_source_tooltip_reads_in_english():
+    # The English pages' tag tooltips show a fact's or a model field's source_in("en"): English words, where a
+    # Chinese original is quoted as the source, kept with an English gloss after it.
+    from posenc import configs, facts
+
+    sources = [(f"fact {n}", facts.get(n).source_in("en")) for n in facts.names()]
+    sources += [(f"model {k}.{f}", fld.source_in("en")) for k in configs.keys() for f, fld in configs.load(k).fields.items()]
+    chinese = [f"{where}: {text[:80]!r}" for where, text in sources if CJK.search(_GLOSSED_ORIGINAL.sub("", text))]
+    assert not chinese, ("source(s) with Chinese words the English tooltip would show: give each a `source_en:` in "
+                         "English (a quoted Chinese original keeps its words, glossed: \"原文\": ‘gloss’):\n  " + "\n  ".join(chinese))
+    assert _GLOSSED_ORIGINAL.sub("", '"注意力头数 40": ‘number of attention heads: 40’') == ""
+    assert CJK.search(_GLOSSED_ORIGINAL.sub("", '"注意力头数 40"'))  # a Chinese quotation without its gloss stays a finding

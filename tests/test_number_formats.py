@@ -166,7 +166,7 @@ def test_every_quoted_loss_of_the_experiment_carries_its_spread():
     assert losses and not wrong, {n: numbers.text(n) for n in wrong}
 
 
-@pytest.mark.parametrize("value, text, expected", [(1, "1", "1 token"), (5, "5", "5 tokens"), (1024, "1,024", "1,024 tokens"), (0, "0", "0 tokens")])
+@pytest.mark.parametrize("value, text, expected", [(1, "1", "1 token"), (5, "5", "5 tokens"), (1024, "1,024", "1,024 tokens"), (0, "0", "no tokens")])
 def test_an_english_count_agrees_with_its_noun(value, text, expected):
     assert formatting.with_noun(text, value, "token", "en") == expected
 

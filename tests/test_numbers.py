@@ -253,7 +253,7 @@ def test_lint_catches_typed_numbers(prose, literals):
     [
         "Vaswani et al. 2017 §3.5，表 3 第 (E) 行，YaRN 的 Eq. 16。",
         "见第 4 课和第 5 课。",
-        "**Exercise 2** and [misconception 6](#misconceptions); Failure 1, Method 3, Property 2, Step 1, Pitfall 2, Evidence 3.",
+        "**Exercise 2** and [misconception 6](#misconceptions); Failure 1, Method 3, Property 2, Step 1, Pitfall 2, Evidence 3, naive design 1.",
         "GPT-2、Qwen3-8B、DeepSeek-V3、Llama 3.1 8B、Gemma 3、Kimi K2、fp32、d_model。",
         "公式 $PE(p, 2i) = \\sin(p / 10000^{2i/d})$ 和 $$x_1 + 2$$",
         "代码 `max_len = 5000` 以及 {{ num(\"sin_slowest_period\") }}",

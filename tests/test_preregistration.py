@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -132,3 +133,72 @@ def test_summary_judges_the_frozen_claims(tmp_path, capsys):
     assert f"{len(claims.CLAIMS)} of {len(claims.CLAIMS)} hold" in capsys.readouterr().out
     assert main(["summary", "--frozen", "--results", str(tmp_path / "absent.json")]) == 1
     assert "does not exist" in capsys.readouterr().err
+
+
+# --- English wording amendments (posenc/experiment/amendments.py) -------------------------------------------
+
+
+def test_every_english_amendment_stands_against_the_freeze():
+    # Each re-words only the English of a frozen claim: the Chinese, checks, margins and words are the freeze's,
+    # and the English it replaces is the freeze's word for word.
+    from posenc.experiment import amendments
+
+    record = frozen.load()
+    assert frozen.amendment_problems(record) == []
+    for name, a in amendments.ENGLISH.items():
+        c = record["claim_set"]["claims"][name]
+        assert a.frozen == c["en"] == claims.CLAIMS[name].en
+        assert claims.CLAIMS[name].sentence == c["zh"]
+        assert [ch.as_dict() for ch in claims.CLAIMS[name].checks] == c["checks"]
+        assert a.en != a.frozen and a.reasons
+
+
+def test_an_amendment_that_misquotes_the_frozen_english_or_drops_a_count_is_refused(monkeypatch):
+    from posenc.experiment import amendments
+
+    name = next(iter(amendments.ENGLISH))
+    a = amendments.ENGLISH[name]
+    for bad, why in [(amendments.EnglishAmendment(a.frozen + " (edited)", a.en, a.reasons), "word for word"),
+                     (amendments.EnglishAmendment(a.frozen, a.en.replace("{seeds}", "many seeds"), a.reasons), "seed counts"),
+                     (amendments.EnglishAmendment(a.frozen, a.en + " {best}", a.reasons), "unknown field"),
+                     (amendments.EnglishAmendment(a.frozen, a.frozen, a.reasons), "changes the wording")]:
+        monkeypatch.setitem(amendments.ENGLISH, name, bad)
+        assert any(why in p for p in frozen.amendment_problems()), why
+    monkeypatch.setitem(amendments.ENGLISH, name, a)
+    record = json.loads(json.dumps(frozen.load()))
+    record["claim_set"]["claims"][name]["zh"] += "。"
+    assert any("Chinese sentence or checks" in p for p in frozen.amendment_problems(record))
+
+
+def test_the_english_pages_print_the_amended_wording_and_the_chinese_is_unchanged():
+    from posenc.experiment import amendments
+
+    record = frozen.load()
+    for name, a in amendments.ENGLISH.items():
+        en = claims.check(name, lang="en")
+        frozen_words = re.sub(r"\{\w+\}", "\0", a.frozen).split("\0")
+        new_words = re.sub(r"\{\w+\}", "\0", a.en).split("\0")
+        assert all(part in en for part in new_words) and not all(part in en for part in frozen_words), name
+        zh = claims.check(name, lang="zh")
+        assert all(part in zh for part in re.sub(r"\{\w+\}", "\0", record["claim_set"]["claims"][name]["zh"]).split("\0"))
+
+
+def test_a_margin_an_amendment_names_is_the_frozen_margin():
+    # "the ‘clearly’ threshold (0.1 nats)": the number printed is the frozen margin, not a typed one
+    record = frozen.load()
+    text = claims.check("rope_a_little_below_alibi", lang="en")
+    assert f"({record['claim_set']['margins']['CLEARLY']:g} nats)" in text
+    assert f"±{record['claim_set']['margins']['SAME']:g} nats" in claims.check("partial_within_same_band_of_rope", lang="en")
+
+
+def test_the_results_page_lists_each_amendment_beside_its_frozen_wording():
+    from posenc.experiment import amendments
+
+    page = frozen.amendments_section("en")
+    items = page.split("\n    - ")[1:]
+    assert len(items) == len(amendments.ENGLISH)
+    for item, (name, a) in zip(items, amendments.ENGLISH.items()):
+        now, then = item.split("\n      Frozen: ")
+        stem = lambda t: re.sub(r"\{\w+\}", "\0", t).split("\0")[0][1:]  # noqa: E731  (the capital may differ)
+        assert stem(a.en) in now and stem(a.frozen) in then and "Why: " in item, name
+    assert str(len(amendments.ENGLISH)) in frozen.amendments_section("zh")

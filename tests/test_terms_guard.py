@@ -80,3 +80,16 @@ def test_an_english_page_is_not_held_to_the_chinese_list(caplog):
 def test_the_guard_is_a_hook_of_the_build():
     hooks = re.search(r"^hooks:\n((?:  .*\n)+)", (ROOT / "mkdocs.yml").read_text(encoding="utf-8"), re.M).group(1)
     assert "  - tools/terms_guard.py\n" in hooks
+
+
+def test_the_words_macros_print_from_data_are_scanned_claims_as_the_pages_print_them():
+    from posenc.experiment import amendments, claims
+
+    scanned = dict(SOURCES)
+    assert {f"posenc/experiment/{'amendments' if n in amendments.ENGLISH else 'claims'}.py {n}" for n in claims.CLAIMS} <= set(scanned)
+    assert any(w.startswith("figures_src/labels/en.yaml ") for w in scanned)
+    assert any(w.startswith("posenc/data/dataflow.en.yaml ") for w in scanned)
+    # what the amendments replaced would fail: the guard reads the printed wording, and the frozen one has the old terms
+    frozen_words = [a.frozen for a in amendments.ENGLISH.values()]
+    assert all(guard.findings(text, "x", "en") for text in frozen_words)
+    assert not any("position encoding" in text for w, text in SOURCES if w.startswith("posenc/experiment/"))

@@ -61,7 +61,7 @@ UI = {
     "en": {
         "search_dialog": "Search",
         "progress": "Page loading progress",
-        "zoom": "Tap to view full size",
+        "zoom": "Click or tap to enlarge",
         "figure_pending": "figure {name}: {mark}",
         "figure_skipped": "figure: {alt}",
         "pending": "[experiment results pending]",

@@ -88,7 +88,7 @@ def define_env(env):
     @env.macro
     def fact(name: str, badge: bool = True) -> str:
         f = facts.get(name)
-        return f.text_in(lang()) + (tag_badge(f.tag, f.source, lang()) if badge else "")
+        return f.shown_in(lang()) + (tag_badge(f.tag, f.source_in(lang()), lang()) if badge else "")
 
     @env.macro
     def cfg(model: str, field: str, fmt: str = ",", badge: bool = True) -> str:
@@ -101,7 +101,7 @@ def define_env(env):
                 raise ValueError(f"model {model!r}: field {top!r} has no key {sub!r}; keys: {', '.join(value) if isinstance(value, dict) else 'none'}")
             value = value[sub]
         text = format_value(value, fmt, lang()) if isinstance(value, (int, float)) and not isinstance(value, bool) else str(value)
-        return text + (tag_badge(fld.tag, fld.source, lang()) if badge else "")
+        return text + (tag_badge(fld.tag, fld.source_in(lang()), lang()) if badge else "")
 
     @env.macro
     def figure(name: str) -> str:
@@ -215,6 +215,16 @@ def define_env(env):
 
         try:
             return frozen.page_section(lang())
+        except ResultsPending:
+            return pending()
+
+    @env.macro
+    def english_amendments() -> str:
+        """The frozen claims whose English sentence was re-worded after the freeze, each beside its frozen wording."""
+        from posenc.experiment import frozen
+
+        try:
+            return frozen.amendments_section(lang())
         except ResultsPending:
             return pending()
 

@@ -22,7 +22,7 @@ ALLOWED, and why each is safe:
   lessons        第 3 课 / 第 3 节 / 第 3 章, and in English lesson 3, Lesson 3b, lessons 3 to 6: course
                  structure, not measurements
   labels         in English, a lesson's numbered parts with one digit: Exercise 2, misconception 6,
-                 Failure 1, Method 3, Property 2, Step 1, Pitfall 2, Evidence 3 (the Chinese pages write
+                 Failure 1, Method 3, Property 2, Step 1, Pitfall 2, Evidence 3, design 1 (the Chinese pages write
                  练习一, 误区一; English courses number these, as D2L does)
   arXiv ids      arXiv:1706.03762
   paper titles   an italic title right before its arXiv id, as printed: "*LongRoPE: Extending LLM Context
@@ -109,7 +109,7 @@ ALLOWED = [
     re.compile(r"(?:表|Table|Eq\.|式|图|Fig\.|Figure|App\.|附录|Section|Appendix)\s?\(?[A-Z]?\d+(?:\.\d+)*\)?"),
     re.compile(r"第\s?\d+\s?[课节章]"),  # lesson / section numbers
     re.compile(r"\b[Ll]essons?\s\d+b?(?:(?:,\s*|\s(?:to|and|or)\s)\d+b?)*\b"),  # the same in English
-    re.compile(r"\b(?:[Ee]xercise|[Mm]isconception|[Ff]ailure|[Mm]ethod|[Pp]roperty|[Ss]tep|[Pp]itfall|[Ee]vidence)\s\d(?!\d|[.,]\d)"),  # labels
+    re.compile(r"\b(?:[Ee]xercise|[Mm]isconception|[Ff]ailure|[Mm]ethod|[Pp]roperty|[Ss]tep|[Pp]itfall|[Ee]vidence|[Dd]esign)\s\d(?!\d|[.,]\d)"),  # labels
     re.compile(r"\*[^*\n]+\*(?=\.\s\[arXiv:\d{4}\.\d{4,5})"),  # a paper's title right before its arXiv id (before the arXiv rule blanks the id)
     re.compile(r"arXiv:\d{4}\.\d{4,5}(?:v\d+)?"),
     re.compile(r"(?:Llama|Gemma|Kimi|Mistral|Phi|GPT)\s[A-Z]?\d+(?:\.\d+)?[A-Za-z]*(?:\s\d+B)?"),  # names with a space

@@ -209,6 +209,10 @@ def _macro_text(name: str, args: str, page: str) -> str | None:
         from posenc.experiment import frozen
 
         return frozen.page_section("en" if page.endswith(".en.md") else "zh")
+    if name == "english_amendments":  # the amended English wordings (a fold on the English page, a note on the Chinese)
+        from posenc.experiment import frozen
+
+        return frozen.amendments_section("en" if page.endswith(".en.md") else "zh")
     return None
 
 

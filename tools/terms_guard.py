@@ -79,7 +79,37 @@ def english_prose_sources() -> list[tuple[str, str]]:
     terms = _yaml.load(GLOSSARY_EN.read_text(encoding="utf-8"))["terms"]
     out += [(f"{rel(GLOSSARY_EN)} terms.{key}", prose_lint.prose(text)) for key, text in terms.items()]
     out.append((rel(cm.TIMELINE_EN), prose_lint.prose(cm.yaml_prose(cm.TIMELINE_EN.read_text(encoding="utf-8"), cm.TIMELINE_TEXT))))
+    return out + english_data_sources()
+
+
+def english_data_sources() -> list[tuple[str, str]]:
+    """(where, text) of the English words the macros print from data rather than from a page: the experiment's
+    claims as the English pages print them (an amended wording, not the frozen one it replaces), the method names
+    of its figures and legends, the figures' English labels, the data-flow panel's words, and the English values of
+    reported facts (not a verbatim quotation, which keeps its source's words)."""
+    from posenc import _yaml, facts
+    from posenc.experiment import amendments, claims, course
+
+    out = [(f"posenc/experiment/{'amendments' if name in amendments.ENGLISH else 'claims'}.py {name}",
+            claims.template(name, "en")) for name in claims.CLAIMS]
+    out += [(f"posenc/experiment/course.py {r.key}", r.label("en")) for r in course.METHOD_RECORDS]
+    for path in (ROOT / "figures_src" / "labels" / "en.yaml", ROOT / "posenc" / "data" / "dataflow.en.yaml"):
+        out += [(f"{path.relative_to(ROOT).as_posix()} {key}", text)
+                for key, text in _strings(_yaml.load(path.read_text(encoding="utf-8")))]
+    out += [(f"posenc/data/facts_*.yaml {f.name}", f.value_en) for f in map(facts.get, facts.names())
+            if f.value_en is not None and not f.quote]
     return out
+
+
+def _strings(value, key: str = "") -> list[tuple[str, str]]:
+    """Every string in a YAML value, with its dotted key."""
+    if isinstance(value, str):
+        return [(key, value)]
+    if isinstance(value, dict):
+        return [s for k, v in value.items() for s in _strings(v, f"{key}.{k}" if key else str(k))]
+    if isinstance(value, list):
+        return [s for i, v in enumerate(value) for s in _strings(v, f"{key}[{i}]")]
+    return []
 
 
 # --- as a MkDocs hook (mkdocs.yml: hooks) ------------------------------------------------------------------

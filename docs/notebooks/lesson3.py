@@ -20,7 +20,7 @@
 # %% [markdown] lang="en"
 # # Lesson 3, hands on: positions from a formula: sinusoidal positional encoding
 #
-# This notebook goes with [lesson 3](https://posenc.github.io/posenc/en/lessons/03-sinusoidal/): build the sinusoidal position table step by step in torch, see how the same characters in a different order come apart once positions are added, and check that the encoding stays bounded over thousands of positions, that the dot product of two positions depends only on their distance, and that a shift is a rotation.
+# This notebook goes with [lesson 3](https://posenc.github.io/posenc/en/lessons/03-sinusoidal/): build the sinusoidal position table step by step in torch, see how the same tokens in a different order come apart once positions are added, and check that the encoding stays bounded over thousands of positions, that the dot product of two positions depends only on their distance, and that a shift is a rotation.
 #
 # Every code cell calls the course's own `posenc` library, the same code behind every number and figure on the course's pages. The notebook is run from start to end when the site is built, and the outputs you see on the page are that run's.
 #

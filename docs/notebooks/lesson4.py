@@ -20,7 +20,7 @@
 # %% [markdown] lang="en"
 # # Lesson 4, hands on: what RoPE actually rotates
 #
-# This notebook goes with [lesson 4](https://posenc.github.io/posenc/en/lessons/04-rope/): rotate a query and a key by their positions yourself, and check that the attention score depends only on the relative distance; write RoPE once in torch and compare the two ways of writing the code; then count how many frequency pairs of real models never complete a turn within their native context.
+# This notebook goes with [lesson 4](https://posenc.github.io/posenc/en/lessons/04-rope/): rotate a query and a key by their positions yourself, and check that the attention score depends only on the relative distance; write RoPE once in torch and compare the two layouts (half-split and interleaved); then count how many frequency pairs of real models never complete a turn within their native context.
 #
 # Every code cell calls the course's own `posenc` library, the same code behind every number and every figure of the course pages. When the site is built this notebook is run from top to bottom, and the output you see on the page is that run's; if any cell fails, the site fails to build.
 #
@@ -123,7 +123,7 @@ print("与 posenc.rope.apply_rotary_torch 的最大差值:", (mine - ref).abs().
 # 这一格是网页上的第二段代码（`docs/snippets/lesson4_conventions.py`），它用的是上一格定义的 `rope_cos_sin` 和 `apply_rope`：
 
 # %% [markdown] lang="en"
-# ## 5. The two ways of writing differ by a permutation: convention_permutation
+# ## 5. The two layouts differ by a permutation: convention_permutation
 #
 # This cell is the second program on the page (`docs/snippets/lesson4_conventions.py`); it uses the `rope_cos_sin` and `apply_rope` defined in the cell before:
 

@@ -25,7 +25,9 @@ character-frequency level is counted per seed instead ("on most seeds"), because
 seeds split into two groups rather than scatter around a mean.
 
 The claim set is frozen in preregistration/ before new seeds are run (frozen.py); a
-claim is reworded only after it failed there.
+claim is reworded only after it failed there. Its English sentence, a translation of the
+frozen Chinese, may be re-worded without changing its meaning: amendments.py records each such
+wording beside the frozen one, and the English pages print it.
 
 Positions: *in distribution* is positions 0–127 of the length-512 validation
 windows, *beyond* is 128–511 of the same windows. Position 0 has no context and
@@ -480,13 +482,14 @@ LESSON3_METHODS = ("learned", "sinusoidal_scaled", "nope")  # what lesson 3 comp
 @dataclass(frozen=True)
 class Claim:
     sentence: str  # Chinese, as the Chinese pages print it; {seeds}, {seeds1} … are filled by check()
-    # The same sentence in English (the English pages): what the Chinese says and no more, with the same
-    # words (stats.WORDS). It starts with a capital when the Chinese starts a sentence, in lower case
-    # when it continues one.
+    # The same sentence in English: what the Chinese says and no more, with the same words (stats.WORDS).
+    # It starts with a capital when the Chinese starts a sentence, in lower case when it continues one.
+    # This is the English as frozen; where amendments.ENGLISH re-words it, the English pages print that.
     en: str
     checks: tuple[Check, ...]
 
     def template(self, lang: str) -> str:
+        """The frozen sentence in ``lang`` (the pages print english_template for English)."""
         from ..formatting import check_language
 
         return self.sentence if check_language(lang) == "zh" else self.en
@@ -494,12 +497,9 @@ class Claim:
     def outcomes(self, path=None) -> list[Outcome]:
         return [judge(c, path) for c in self.checks]
 
-    def render(self, lang: str, outcomes: list[Outcome]) -> str:
-        several = len(outcomes) > 1
-        smallest = min(outcomes, key=lambda o: o.positive)
-        fields = {"seeds": seeds_phrase(smallest.positive, smallest.n, lang, several)}
-        fields.update({f"seeds{i}": seeds_phrase(o.positive, o.n, lang) for i, o in enumerate(outcomes, 1)})
-        return self.template(lang).format(**fields)
+    def render(self, lang: str, outcomes: list[Outcome], template: str | None = None) -> str:
+        """``template`` (default the frozen sentence in ``lang``) with its seed counts and margins filled in."""
+        return (self.template(lang) if template is None else template).format(**fields(outcomes, lang))
 
     def test(self, path=None) -> tuple[bool, str]:
         outcomes = self.outcomes(path)
@@ -507,6 +507,33 @@ class Claim:
 
     def as_dict(self) -> dict:
         return {"zh": self.sentence, "en": self.en, "checks": [c.as_dict() for c in self.checks]}
+
+
+def fields(outcomes: list[Outcome], lang: str) -> dict[str, str]:
+    """What a sentence's {fields} read: {seeds} (the smallest count), {seeds1} … (each comparison's count), and
+    the margins an amended English sentence names, {clearly} and {same} (amendments.MARGIN_FIELDS)."""
+    several = len(outcomes) > 1
+    smallest = min(outcomes, key=lambda o: o.positive)
+    out = {"seeds": seeds_phrase(smallest.positive, smallest.n, lang, several),
+           "clearly": f"{stats.CLEARLY:g}", "same": f"{stats.SAME:g}"}
+    out.update({f"seeds{i}": seeds_phrase(o.positive, o.n, lang) for i, o in enumerate(outcomes, 1)})
+    return out
+
+
+def english_template(name: str) -> str:
+    """The English sentence the pages print for claim ``name``: the frozen one, or its amended wording."""
+    from .amendments import ENGLISH
+
+    if name not in CLAIMS:
+        raise KeyError(f"unknown claim {name!r}; known: {', '.join(CLAIMS)}")
+    return ENGLISH[name].en if name in ENGLISH else CLAIMS[name].en
+
+
+def template(name: str, lang: str) -> str:
+    """The sentence the pages print for claim ``name`` in ``lang`` (Chinese as frozen; English as amended)."""
+    from ..formatting import check_language
+
+    return CLAIMS[name].sentence if check_language(lang) == "zh" else english_template(name)
 
 
 def _every(word, pairs, every_seed=False):
@@ -774,7 +801,7 @@ def check(name: str, path=None, lang: str = "zh") -> str:
     if not all(o.ok for o in outcomes):
         detail = "; ".join(str(o) for o in outcomes)
         raise ClaimFailed(f"claim {name!r} 「{claim.sentence}」 is contradicted by {path or RESULTS_FILE}: {detail}")
-    return claim.render(lang, outcomes)
+    return claim.render(lang, outcomes, template(name, lang))
 
 
 def verdicts(path=None) -> dict[str, tuple[str, str]]:

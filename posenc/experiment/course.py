@@ -77,9 +77,9 @@ _METHOD_RECORDS = (
     # appears in figures from lesson 3 on. It takes the neutral black/white; RoPE's two variants are far
     # apart (blue, orange) so exp_partial_rope reads in both themes; the √d control shares plain
     # sinusoidal's colour, dashed.
-    dict(key="nope", name=dict(zh="不加位置编码", en="no position encoding"), colour=6, dashed=False, family="none",
+    dict(key="nope", name=dict(zh="不加位置编码", en="no positional encoding"), colour=6, dashed=False, family="none",
          lesson="06-partial-nope.md#nope", extension=False),
-    dict(key="learned", name=dict(zh="可学习位置表", en="learned position table"), colour=1, dashed=False, family="input",
+    dict(key="learned", name=dict(zh="可学习位置表", en="learned position embedding"), colour=1, dashed=False, family="input",
          lesson="02-learned-table.md", extension=False),
     dict(key="sinusoidal", name=dict(zh="sinusoidal", en="sinusoidal"), colour=2, dashed=False, family="input",
          lesson="03-sinusoidal.md", extension=False),

@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import claims, stats
+from . import amendments, claims, stats
 
 DIRECTORY = Path(__file__).parent / "preregistration"
 REPLICATION_FILE = claims.RESULTS_FILE.parent / "replication.json"
@@ -192,12 +193,50 @@ def page_section(lang: str = "zh", results_path=None, frozen_path=None) -> str:
     for j in judged:
         c = frozen_claims[j.name]
         outcomes = [claims.judge(claims.Check.from_dict(d), results) for d in c["checks"]] if j.verdict != "cannot judge" else []
-        sentence = _render(c["zh" if lang == "zh" else "en"], outcomes, lang) if outcomes else c["zh" if lang == "zh" else "en"]
+        said = c["zh"] if lang == "zh" else english_wording(j.name, c["en"])
+        sentence = _render(said, outcomes, lang) if outcomes else said
         spans = "; ".join(_span_text(o.span, lang) for o in outcomes)
         line = f"- **{t[j.verdict]}** — {sentence[:1].upper() + sentence[1:]}" + (f"（{spans}）" if lang == "zh" and spans else f" ({spans})" if spans else "")
         if j.name in REWORDED:
             line += f"\n    - {t['reworded']}: {claims.check(REWORDED[j.name], lang=lang)}"
         lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
+_AMENDED = {
+    "zh": "冻结之后，英文版改写了其中 {n} 句的英文措辞：只是把译文换成英文里的标准术语、改得更地道，意思不变；"
+          "中文句子、核对条件和门槛都和冻结时一样，由测试对照冻结文件（`posenc/experiment/amendments.py`）。"
+          "英文页逐句列出改写后的说法，旁边是冻结时的原话。",
+    "en": {
+        "title": "Optional: English wording amended after the freeze ({n} sentences)",
+        "intro": "The English sentences are translations of the frozen Chinese ones. After the freeze, {n} of them were re-worded "
+                 "for standard terms and idiom only; their Chinese sentence, checks and thresholds are unchanged, and a test "
+                 "holds each to the freeze (`posenc/experiment/amendments.py`). Each is listed as the pages print it, with its "
+                 "frozen wording beside it, so you can judge that the meaning did not change.",
+        "now": "Now", "frozen": "Frozen", "why": "Why",
+    },
+}
+
+
+def amendments_section(lang: str = "zh") -> str:
+    """Markdown for the results page: every English amendment, the printed wording beside the frozen one (English);
+    on the Chinese page a note that the English wording of so many sentences was amended, the Chinese unchanged."""
+    from ..formatting import check_language
+
+    problems = amendment_problems()
+    if problems:
+        raise ValueError("English wording amendments that do not stand against the freeze:\n" + "\n".join(problems))
+    n = len(amendments.ENGLISH)
+    if check_language(lang) == "zh":
+        return _AMENDED["zh"].format(n=n) + "\n"
+    t = _AMENDED["en"]
+    lines = [f'??? note "{t["title"].format(n=n)}"', f"    {t['intro'].format(n=n)}", ""]
+    for name, a in amendments.ENGLISH.items():
+        outcomes = claims.CLAIMS[name].outcomes()
+        now, then = (_render(text, outcomes, "en") for text in (a.en, a.frozen))
+        cap = lambda text: text[:1].upper() + text[1:]  # noqa: E731
+        lines += [f"    - {t['now']}: “{cap(now)}”  ", f"      {t['frozen']}: “{cap(then)}”  ",
+                  f"      {t['why']}: {'; '.join(a.reasons)}."]
     return "\n".join(lines) + "\n"
 
 
@@ -209,11 +248,45 @@ def _span_text(span, lang: str) -> str:
 
 
 def _render(template: str, outcomes, lang: str) -> str:
-    several = len(outcomes) > 1
-    smallest = min(outcomes, key=lambda o: o.positive)
-    fields = {"seeds": claims.seeds_phrase(smallest.positive, smallest.n, lang, several)}
-    fields.update({f"seeds{i}": claims.seeds_phrase(o.positive, o.n, lang) for i, o in enumerate(outcomes, 1)})
-    return template.format(**fields)
+    return template.format(**claims.fields(outcomes, lang))
+
+
+def english_wording(name: str, frozen_en: str) -> str:
+    """A frozen claim's English as the pages print it: its amendment (amendments.py) if one re-words exactly
+    this frozen sentence, else the frozen sentence itself."""
+    amendment = amendments.ENGLISH.get(name)
+    return amendment.en if amendment is not None and amendment.frozen == frozen_en else frozen_en
+
+
+def amendment_problems(record: dict | None = None) -> list[str]:
+    """Why an English amendment does not stand against the freeze ``record`` (default the latest); empty if all do.
+
+    Each amends a frozen claim whose Chinese sentence and checks the pages still state; its frozen English is the
+    freeze's word for word; its new English differs and keeps the frozen seed counts, adding at most the margins."""
+    record = load() if record is None else record
+    frozen_claims = record["claim_set"]["claims"]
+    seeds_field = re.compile(r"\{(seeds\d*)\}")
+    problems = []
+    for name, a in amendments.ENGLISH.items():
+        where = f"posenc/experiment/amendments.py {name!r}"
+        if name not in frozen_claims:
+            problems.append(f"{where}: no frozen claim of that name in {record['date']}'s freeze")
+            continue
+        c, now = frozen_claims[name], claims.CLAIMS.get(name)
+        if now is None or now.sentence != c["zh"] or [ch.as_dict() for ch in now.checks] != c["checks"]:
+            problems.append(f"{where}: the claim's Chinese sentence or checks differ from the freeze; an amendment re-words the English only")
+        if a.frozen != c["en"]:
+            problems.append(f"{where}: its frozen English is not the freeze's word for word: {c['en']!r}")
+        if now is not None and now.en != c["en"]:
+            problems.append(f"{where}: claims.py must keep the frozen English; the new wording lives in the amendment")
+        if a.en == a.frozen or not a.reasons:
+            problems.append(f"{where}: an amendment changes the wording and says why")
+        if set(seeds_field.findall(a.en)) != set(seeds_field.findall(a.frozen)):
+            problems.append(f"{where}: the new English must keep the frozen seed counts {sorted(set(seeds_field.findall(a.frozen)))}")
+        extra = set(re.findall(r"\{(\w+)\}", a.en)) - set(seeds_field.findall(a.en)) - set(amendments.MARGIN_FIELDS)
+        if extra:
+            problems.append(f"{where}: unknown field(s) {sorted(extra)}; an amendment may add only {list(amendments.MARGIN_FIELDS)}")
+    return problems
 
 
 def summary(results_path=None, frozen_path=None) -> tuple[str, bool]:

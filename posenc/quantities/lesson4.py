@@ -281,10 +281,10 @@ def _models_using(position: str) -> list:
 # (the English page reads "the others use …"). A new kind in models.yaml fails here until it is named,
 # so the sentence never leaves a model out.
 _OTHER_KINDS = {
-    "learned": PerLanguage(zh="可学习位置表", en="a learned position table"),
+    "learned": PerLanguage(zh="可学习位置表", en="a learned position embedding"),
     "alibi": PerLanguage(zh="ALiBi", en="ALiBi"),
     "t5": PerLanguage(zh="T5 的相对位置偏置", en="T5's relative position bias"),
-    "nope": PerLanguage(zh="注意力层一律不加位置编码", en="no position encoding in any attention layer"),
+    "nope": PerLanguage(zh="注意力层一律不加位置编码", en="no positional encoding in any attention layer"),
 }
 
 
