@@ -11,7 +11,7 @@ export NO_MKDOCS_2_WARNING := 1
 # import posenc (MAINTAINING.md, "Maintenance").
 SITEGEN := $(PY) -m properdocs
 SITECONFIG := -f mkdocs.yml
-# Node.js and npm are the lock's (tools/install_venv.sh links them into the virtualenv): one exact
+# Node.js and npm are the lock's (tools/scripts/install_venv.sh links them into the virtualenv): one exact
 # version for every target here, on any machine, whatever node the system has.
 # Setup itself (system packages, the virtualenv) runs with the PATH as it was, so it finds the system's Python.
 SYSTEM_PATH := $(PATH)
@@ -23,16 +23,16 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 setup: system $(VENV)/.installed node_modules/.installed
 
 system:
-	@PATH="$(SYSTEM_PATH)" bash tools/setup_system.sh
+	@PATH="$(SYSTEM_PATH)" bash tools/scripts/setup_system.sh
 
 # The virtualenv is rebuilt whenever the lock file changes: uv, installed by pip, installs the lock, every
 # file checked against the lock's hashes, from PyPI (or the mirror and wheel folders this machine's pip is
 # configured with); torch's pinned CPU build (torch==…+cpu), which PyPI does not carry, is read from the
 # torch page of PyTorch's CPU index where those places lack it, and nothing else is; Node.js, pinned in the
-# lock as a wheel, is linked into the virtualenv's bin/ (tools/install_venv.sh).
+# lock as a wheel, is linked into the virtualenv's bin/ (tools/scripts/install_venv.sh).
 TORCH_CPU_INDEX := https://download.pytorch.org/whl/cpu
-$(VENV)/.installed: requirements.lock pyproject.toml tools/install_venv.sh
-	@PATH="$(SYSTEM_PATH)" bash tools/install_venv.sh "$(PYTHON)" $(VENV) requirements.lock $(TORCH_CPU_INDEX)
+$(VENV)/.installed: requirements.lock pyproject.toml tools/scripts/install_venv.sh
+	@PATH="$(SYSTEM_PATH)" bash tools/scripts/install_venv.sh "$(PYTHON)" $(VENV) requirements.lock $(TORCH_CPU_INDEX)
 	@touch $@
 
 node_modules/.installed: package.json package-lock.json | $(VENV)/.installed  # npm is the lock's, linked into the virtualenv
@@ -42,7 +42,7 @@ node_modules/.installed: package.json package-lock.json | $(VENV)/.installed  # 
 
 # Rebuilds on every save under docs/, posenc/, figures_src/ and tools/, importing changed code again
 # and drawing figures in a fresh process, so it serves what a clean build would (CONTRIBUTING.md: make serve). A save
-# that changes only existing pages' Markdown rebuilds those pages alone (tools/serve_pages.py).
+# that changes only existing pages' Markdown rebuilds those pages alone (tools/build/serve_pages.py).
 serve: setup
 	$(SITEGEN) serve $(SITECONFIG) -a 127.0.0.1:8000
 
@@ -78,11 +78,11 @@ figures: setup
 
 # Write docs/notebooks/lessonN.ipynb from its source docs/notebooks/lessonN.py (jupytext percent format).
 notebooks: setup
-	$(PY) -m tools.notebooks
+	$(PY) -m tools.build.notebooks
 
 # The prose lint also runs inside every build (a hook); this runs it alone.
 lint: setup
-	$(PY) -m tools.prose_lint
+	$(PY) -m tools.guards.prose_lint
 
 # The training experiment (long work, never part of `make test`; `make test` only verifies the committed results).
 experiment-quick: setup
@@ -91,11 +91,11 @@ experiment-quick: setup
 experiment-full: setup
 	$(PY) -m posenc.experiment run --preset full --seeds 16 --jobs 2 --threads 1
 
-# How long the site takes to build (tools/bench_build.py, in a temporary copy), then the built site's first
-# load on a slow phone against its budget (tools/phone_load.py, on site/, which `build` writes).
+# How long the site takes to build (tools/scripts/bench_build.py, in a temporary copy), then the built site's first
+# load on a slow phone against its budget (tools/scripts/phone_load.py, on site/, which `build` writes).
 bench: build
-	$(PY) -m tools.bench_build
-	$(PY) -m tools.phone_load --check
+	$(PY) -m tools.scripts.bench_build
+	$(PY) -m tools.scripts.phone_load --check
 
 # Mutation testing (mutmut; long, never part of `make test`) of posenc's core against the fast core tests, and
 # of posenc/experiment/ against its behaviour tests (the results file's code hash neutralised, so that only

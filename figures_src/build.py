@@ -23,7 +23,7 @@ The cache never holds a drawing made by other code than its key says:
   if a file changed in between, it deletes what it drew and fails (the next build,
   which ``mkdocs serve`` starts on the change, draws again);
 - under ``make serve`` an edit to figure code alone is drawn by a warm process per
-  language (tools/figure_workers.py): it forgets every changed module (tools/freshness.py),
+  language (tools/build/figure_workers.py): it forgets every changed module (tools/build/freshness.py),
   so that ``render_all``, drawing in process, imports it again after taking the sources'
   digest, and makes the same check.
 

@@ -32,7 +32,7 @@ TAGS = {
     "V3": "副本核实：与官方文件逐字相同的第三方副本，官方原件本身没有打开",
     "U": "未核实：推断或二手来源，仅供参考",
 }
-# The same three tags for English pages (tools/macros.py tag_badge), in the same order.
+# The same three tags for English pages (tools/build/macros.py tag_badge), in the same order.
 TAGS_EN = {
     "V": "Verified: checked against the primary source (the paper or the official repository)",
     "V3": "Verified copy: a third-party copy identical to the official file; the original itself was not opened",

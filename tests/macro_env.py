@@ -1,4 +1,4 @@
-"""The site's macros outside MkDocs: tools/macros.py's define_env on a stand-in for mkdocs-macros' env,
+"""The site's macros outside MkDocs: tools/build/macros.py's define_env on a stand-in for mkdocs-macros' env,
 so a test renders a macro for a given page exactly as the build does (same macros, same Jinja rules)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ class MacroEnv:
     """What define_env uses of mkdocs-macros' plugin object: .macro, .page and the Jinja environment .env."""
 
     def __init__(self, page: str = "index.md"):
-        from tools import macros
+        from tools.build import macros
 
         self.macros: dict = {}
         self.variables: dict = {}

@@ -5,7 +5,7 @@
 //   node tests/material_search.cjs SITE_DIR [INDEX] < queries.json   →   one result list per query, as JSON
 //
 // INDEX: the search index to load, relative to SITE_DIR (default search/search_index.json, the Chinese pages';
-// en/search/search_index.json is the English pages', tools/i18n.py).
+// en/search/search_index.json is the English pages', tools/build/i18n.py).
 //
 // The worker is a plain script for a Web Worker: it registers a "message" listener and answers with
 // postMessage, and loads lunr's language support with importScripts. Those three globals are

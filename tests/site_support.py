@@ -11,13 +11,13 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from tools.site_command import site_command
+from tools.scripts.site_command import site_command
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def build_site(dest: Path, env_extra: dict | None = None, cwd: Path = ROOT, flags: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
-    """``python -m properdocs build --strict`` into ``dest`` (tools/site_command.py); ``flags`` adds options
+    """``python -m properdocs build --strict`` into ``dest`` (tools/scripts/site_command.py); ``flags`` adds options
     (``("-q",)`` for a quiet build)."""
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1", **(env_extra or {}))
     return subprocess.run(

@@ -1,4 +1,4 @@
-"""CITATION.cff is valid CFF 1.2.0, agrees with mkdocs.yml and pyproject.toml, and tools/citation.py
+"""CITATION.cff is valid CFF 1.2.0, agrees with mkdocs.yml and pyproject.toml, and tools/build/citation.py
 turns it (and any CFF) into a correct BibTeX entry."""
 
 import datetime as dt
@@ -10,7 +10,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from tools import citation
+from tools.build import citation
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = ROOT / "tests" / "data" / "cff-1.2.0.schema.json"  # the official schema, see tests/data/NOTICE.md

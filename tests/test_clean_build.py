@@ -1,7 +1,7 @@
 """Gate: a clean build of a fresh copy of the project is byte-identical to the session's build, and MkDocs 1.6.1
 writes what ProperDocs writes.
 
-The session build runs the project's generator, ProperDocs (tools/site_command.py); the clean copy is built with
+The session build runs the project's generator, ProperDocs (tools/scripts/site_command.py); the clean copy is built with
 MkDocs 1.6.1, which stays installed because Material and the plugins declare it (``python -m mkdocs`` runs it,
 ``python -m properdocs`` redirects every ``mkdocs.*`` import to ProperDocs). One comparison then shows both that a
 cache hit gives the same bytes as a redraw and that the move to ProperDocs changed nothing but the generator's
@@ -68,7 +68,7 @@ def test_clean_build_is_byte_identical(request, tmp_path):
     """
     copy = copy_project(tmp_path / "project")
     # the copy has no .git: it names the commit the session's build found (its notebooks and Colab links carry it)
-    from tools.notebook_download import build_commit
+    from tools.build.notebook_download import build_commit
 
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1", POSENC_BUILD_COMMIT=build_commit() or "")
     proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / "site")],

@@ -1,4 +1,4 @@
-"""Code in the reader's language (tools/code_i18n.py): the snippets and the notebooks' code are written once, in
+"""Code in the reader's language (tools/build/code_i18n.py): the snippets and the notebooks' code are written once, in
 Chinese, and the English edition shows and runs them with English comments, docstrings and printed labels.
 
 No CJK character reaches the English edition's code or what it prints, except the example sentences' own
@@ -14,7 +14,7 @@ import re
 import pytest
 
 from site_support import ROOT
-from tools import code_i18n
+from tools.build import code_i18n
 
 CJK = re.compile(r"[\u2e80-\u2fff\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]")
 SNIPPETS = sorted((ROOT / "docs" / "snippets").glob("*.py"))
@@ -54,7 +54,7 @@ def test_chinese_source_is_the_source_itself():
 
 def test_the_english_tables_cover_every_snippet_and_notebook_and_hold_nothing_stale():
     missing, unused = code_i18n.problems("en")
-    assert not missing, f"Chinese comments or strings with no English (python -m tools.code_i18n --stub): {missing}"
+    assert not missing, f"Chinese comments or strings with no English (python -m tools.build.code_i18n --stub): {missing}"
     assert not unused, f"table entries no code uses any more: {unused}"
 
 
@@ -104,7 +104,7 @@ def test_english_snippets_print_no_cjk_and_the_same_numbers(tmp_path):
     import subprocess
     import sys
 
-    from tools import macros
+    from tools.build import macros
 
     numbers = re.compile(r"\d+(?:[.,]\d+)*(?:e[-+]?\d+)?")
     for path in SNIPPETS:  # the Chinese code, its examples the English edition's

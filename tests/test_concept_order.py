@@ -1,13 +1,13 @@
-"""The concept-order check (tools/concept_order.py): a glossary term only in or after the lesson that teaches
+"""The concept-order check (tools/guards/concept_order.py): a glossary term only in or after the lesson that teaches
 it, except in marked previews. The finder on small pages, then every lesson of the course."""
 
 from __future__ import annotations
 
 import pytest
 
-from tools import concept_order as co
-from tools import course_macros as cm
-from tools import lesson_pages as lp
+from tools.guards import concept_order as co
+from tools.build import course_macros as cm
+from tools.build import lesson_pages as lp
 
 L2, L3, L5 = "lessons/02-learned-table.md", "lessons/03-sinusoidal.md", "lessons/05-long-context.md"
 
@@ -136,10 +136,10 @@ def test_every_glossary_term_is_taught_on_a_page_of_the_nav():
 @pytest.mark.parametrize("page", lp.lesson_pages() + ["lessons/results.md"])
 def test_each_lesson_names_only_terms_taught_by_then(page):
     findings = co.check((lp.DOCS / page).read_text(encoding="utf-8"), page)
-    assert not findings, f"{len(findings)} term(s) before their lesson (tools/concept_order.py):\n  " + "\n  ".join(map(str, findings))
+    assert not findings, f"{len(findings)} term(s) before their lesson (tools/guards/concept_order.py):\n  " + "\n  ".join(map(str, findings))
 
 
-# --- the main path stands alone (tools/concept_order.py: "The main path stands alone") -------------------------
+# --- the main path stands alone (tools/guards/concept_order.py: "The main path stands alone") -------------------------
 
 
 def main_path(markdown: str, page: str = L3, pages=None) -> list[tuple[int, str]]:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from posenc import examples as ex
-from tools import freshness, macros
+from tools.build import freshness, macros
 
 ROOT = Path(__file__).resolve().parent.parent
 WIDGETS = ROOT / "docs" / "javascripts" / "widgets"
@@ -151,7 +151,7 @@ def test_editing_a_module_a_snippet_imports_changes_its_output(tmp_path, monkeyp
 
 
 def test_the_snippet_runner_prints_what_python_snippet_py_prints(tmp_path, monkeypatch):
-    """The build runs snippets in forks of one process that imported torch (tools/snippet_runner.py); a reader runs
+    """The build runs snippets in forks of one process that imported torch (tools/build/snippet_runner.py); a reader runs
     `python lesson3_cat_fish.py`. Both must print the same bytes: a torch snippet that imports another snippet."""
     import os
     import subprocess
@@ -223,7 +223,7 @@ def test_a_cells_printed_output_is_one_block_whatever_the_timing():
     import nbformat
     from nbconvert.preprocessors import ExecutePreprocessor
 
-    from tools import mkdocs_hooks
+    from tools.build import mkdocs_hooks
 
     mkdocs_hooks._coalesce_notebook_streams()
     mkdocs_hooks._coalesce_notebook_streams()  # mkdocs serve loads the hook again on every rebuild
@@ -259,13 +259,14 @@ def test_every_repository_path_a_page_or_notebook_names_exists():
 
 def test_the_benchmarks_edits_pass_the_prose_lint():
     """A typed number would make the strict serve rebuild refuse the edit, and the bench would time its own mistake."""
-    from tools import bench_build, prose_lint
+    from tools.guards import prose_lint
+    from tools.scripts import bench_build
 
     markers = {bench_build.edit_marker() for _ in range(3)}
     for marker in markers:
         assert prose_lint.check(f"# 标题\n\n{marker}\n") == [], marker
         assert not any(c.isdigit() for c in marker)
-    source = (ROOT / "tools" / "bench_build.py").read_text(encoding="utf-8")
+    source = (ROOT / "tools" / "scripts" / "bench_build.py").read_text(encoding="utf-8")
     for sentence in re.findall(r'"\\n\\n([^"\\{]+)\\n"', source):  # the prose edit the bench appends
         assert prose_lint.check(f"# 标题\n\n{sentence}\n") == [], sentence
     assert bench_build.lesson_key("03b-relative-bias") == "lesson3b" and bench_build.lesson_key("06-partial-nope") == "lesson6"
@@ -278,7 +279,7 @@ def test_the_benchmark_counts_the_cpu_time_of_a_process_and_of_its_children_stil
     import sys
     import time
 
-    from tools import bench_build
+    from tools.scripts import bench_build
 
     parent = subprocess.Popen([sys.executable, "-c", "import subprocess, sys, time\n"
                                "subprocess.Popen([sys.executable, '-c', 'import time\\nt = time.process_time()\\n"

@@ -1,4 +1,4 @@
-"""The page policy (tools/csp.py): every page of the built site carries one Content-Security-Policy
+"""The page policy (tools/build/csp.py): every page of the built site carries one Content-Security-Policy
 <meta> before its first script, the same on every page, with the directives listed below, and
 listing the hash of every inline script any page runs. The browser gates load every page and fail
 on any violation the browser reports (tests/browser/test_browser_gates.py)."""
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tools import csp
+from tools.build import csp
 
 REQUIRED = {
     "default-src": {"'self'"},

@@ -392,7 +392,7 @@ def test_committed_corpus_is_clean_and_checksummed():
     assert (corpus.DATA_DIR / "COPYING.fortunes-zh").read_text().count("GPL-3.0+") >= 1
 
 
-@pytest.mark.skipif(not corpus.installed(), reason="fortunes-zh is not installed (apt-get install fortunes-zh; tools/setup_system.sh does it)")
+@pytest.mark.skipif(not corpus.installed(), reason="fortunes-zh is not installed (apt-get install fortunes-zh; tools/scripts/setup_system.sh does it)")
 def test_corpus_rebuilds_from_the_debian_package():
     assert corpus.rebuild() == corpus.CORPUS_SHA256
 

@@ -59,7 +59,7 @@ def doc_pages(every_english_page: bool = False) -> list[str]:
 
     Taken from docs/ (Markdown pages and notebooks), so browser tests can be parametrised
     before the site is built; test_every_page_is_known checks it against the built site. The English
-    edition (tools/i18n.py) has a page under en/ for every Chinese page; those written in English
+    edition (tools/build/i18n.py) has a page under en/ for every Chinese page; those written in English
     (docs/….en.md, notebooks/….en.ipynb) are listed, the others, the Chinese page built into the English
     site until it is translated, only with ``every_english_page``.
     """
@@ -437,7 +437,7 @@ def test_every_image_has_alt_text(site_dir):
             if alt is None:
                 missing.append(f"{rel}: <img src={src!r}> has no alt attribute")
             elif "figures/" in src and rel.startswith("en/"):
-                # English pages (tools/i18n.py): a converted figure's alt text is English, checked at the
+                # English pages (tools/build/i18n.py): a converted figure's alt text is English, checked at the
                 # source by tests/test_i18n.py; an untranslated one is still the Chinese
                 if len(alt) < 20:
                     missing.append(f"{rel}: figure {src!r} has no descriptive alt text (alt={alt!r})")
@@ -453,7 +453,7 @@ def test_every_image_has_alt_text(site_dir):
 # mkdocs-jupyter's template (nbconvert's lab template) always emits a MathJax <script src=...>
 # (custom_mathjax_url "" makes it src="", which fetches nothing) with its x-mathjax-config, and a
 # module script that imports mermaid from cdnjs when a page has a mermaid output. No config turns
-# them off; tools/mkdocs_hooks.py strips them. The site renders math with its own KaTeX.
+# them off; tools/build/mkdocs_hooks.py strips them. The site renders math with its own KaTeX.
 CDN_MARKERS = ("cdnjs.cloudflare.com", "cdn.jsdelivr", "unpkg.com", "require.js", "x-mathjax-config", "mathjax.hub")
 
 
@@ -466,7 +466,7 @@ def test_notebook_pages_reference_no_cdn(site_dir):
             bad.append(f"{page.relative_to(site_dir).as_posix()}: {', '.join(found)}")
     assert not bad, (
         "notebook pages carry CDN/MathJax scripts injected by mkdocs-jupyter (strip them in "
-        "tools/mkdocs_hooks.py on_page_content; a check of every page):\n  " + "\n  ".join(bad)
+        "tools/build/mkdocs_hooks.py on_page_content; a check of every page):\n  " + "\n  ".join(bad)
     )
 
 
@@ -480,11 +480,11 @@ def test_notebook_pages_reference_no_cdn(site_dir):
 # the search index, and the site-wide stylesheets and scripts every page links (found as the files
 # that every page references). A figure counts once, in the larger of its two schemes: the browser
 # never loads the hidden scheme's image (lazy and display: none).
-# A page's HTML carries its formulas already set by KaTeX (tools/katex_render.py), in
+# A page's HTML carries its formulas already set by KaTeX (tools/build/katex_render.py), in
 # place of the 267 KB KaTeX script every page ran: about 200 KB more uncompressed HTML for lessons 3
 # and 5 (≈13 KB gzipped, as GitHub Pages serves it), hence 950 KB instead of 700 KB and 165 KB instead
 # of 150 KB. What a phone transfers on a first load is held to its own budget over the wire
-# (tools/phone_load.py, tests/browser/test_phone_load.py). Four folded deep dives were added to lesson 5
+# (tools/scripts/phone_load.py, tests/browser/test_phone_load.py). Four folded deep dives were added to lesson 5
 # (LongRoPE, the critical dimension and base bound, bf16 numerics, the effective-length map): ≈30 KB more
 # HTML, folded so the main path does not grow; hence 1,000 KB.
 PAGE_BUDGET = 1_000_000

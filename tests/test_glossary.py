@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from macro_env import MacroEnv
-from tools import concept_order
-from tools import course_macros as cm
-from tools import prose_lint
+from tools.guards import concept_order
+from tools.build import course_macros as cm
+from tools.guards import prose_lint
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,10 +1,11 @@
-"""The prose guards' shared command line (tools/lesson_pages.command): findings printed, counted, exit 1."""
+"""The prose guards' shared command line (tools/build/lesson_pages.command): findings printed, counted, exit 1."""
 
 from __future__ import annotations
 
 import pytest
 
-from tools import concept_order, lesson_pages, notation, prose_lint, universal_claims
+from tools.build import lesson_pages
+from tools.guards import concept_order, notation, prose_lint, universal_claims
 
 
 def test_findings_are_printed_and_counted_and_fail(tmp_path, capsys):

@@ -1,4 +1,4 @@
-"""The English edition's machinery (tools/i18n.py): numbers, claims, figure labels, widget words,
+"""The English edition's machinery (tools/build/i18n.py): numbers, claims, figure labels, widget words,
 notebooks and the language selector, each in both languages. Cheap: no site build, two figures drawn.
 
 What is still to translate is listed by tests/test_i18n_parity.py, which fails until the English edition
@@ -159,7 +159,7 @@ def test_each_language_has_its_own_cached_drawing_of_a_converted_figure(tmp_path
 @pytest.fixture(scope="module")
 def widget_strings() -> dict[str, dict[str, str]]:
     node = shutil.which("node")
-    assert node, "node is a setup requirement (the lock's Node, linked into .venv/bin by tools/install_venv.sh; make puts it on PATH)"
+    assert node, "node is a setup requirement (the lock's Node, linked into .venv/bin by tools/scripts/install_venv.sh; make puts it on PATH)"
     # each language's whole table: the shared words (strings/<lang>.js) and every widget's (strings/<lang>/<widget>.js)
     files = {lang: [f"./docs/javascripts/widgets/strings/{lang}.js"]
              + [f"./docs/javascripts/widgets/strings/{lang}/{p.name}" for p in sorted((WIDGET_STRINGS / lang).glob("*.js"))]
@@ -244,7 +244,7 @@ print(1 + 1)
 
 
 def test_a_notebook_source_makes_one_notebook_per_language_with_the_same_code(tmp_path):
-    from tools import notebooks
+    from tools.build import notebooks
 
     src = tmp_path / "lesson9.py"
     src.write_text(BILINGUAL, encoding="utf-8")
@@ -258,7 +258,7 @@ def test_a_notebook_source_makes_one_notebook_per_language_with_the_same_code(tm
 
 
 def test_a_half_translated_notebook_is_an_error_naming_the_cell(tmp_path):
-    from tools import notebooks
+    from tools.build import notebooks
 
     src = tmp_path / "lesson9.py"
     src.write_text(BILINGUAL.rsplit('# %% [markdown] lang="en"', 1)[0], encoding="utf-8")
@@ -270,7 +270,7 @@ def test_a_half_translated_notebook_is_an_error_naming_the_cell(tmp_path):
 
 
 def test_an_untranslated_notebook_has_only_its_chinese_notebook():
-    from tools import notebooks
+    from tools.build import notebooks
 
     expected = notebooks.expected()
     for src in notebooks.sources():
@@ -281,7 +281,7 @@ def test_an_untranslated_notebook_has_only_its_chinese_notebook():
 
 
 def test_a_page_language_and_its_counterpart():
-    from tools import i18n
+    from tools.build import i18n
 
     assert i18n.source_language("lessons/04-rope.en.md") == "en"
     assert i18n.source_language("lessons/04-rope.md") == "zh"
@@ -294,7 +294,7 @@ def test_a_page_language_and_its_counterpart():
 
 
 def test_the_selector_points_at_the_same_page_and_the_head_loses_its_alternates():
-    from tools import i18n
+    from tools.build import i18n
 
     page = ('<link rel="alternate" href="/posenc/" hreflang="zh"><link rel="alternate" href="/posenc/en/" hreflang="en">'
             '<a href="/posenc/" hreflang="zh" class="md-select__link">中文</a>'
@@ -315,7 +315,7 @@ def test_mkdocs_yml_declares_the_course_languages_in_order_and_a_mismatch_stops_
     import yaml
 
     from posenc.formatting import LANGUAGES
-    from tools import i18n
+    from tools.build import i18n
 
     class Loader(yaml.SafeLoader):
         pass
@@ -339,7 +339,7 @@ def test_mkdocs_yml_declares_the_course_languages_in_order_and_a_mismatch_stops_
 
 
 def test_ui_words_exist_in_both_languages_and_english_has_no_chinese():
-    from tools import i18n
+    from tools.build import i18n
 
     assert set(i18n.UI["zh"]) == set(i18n.UI["en"])
     for key, text in i18n.UI["en"].items():
@@ -359,7 +359,7 @@ def _calls(text: str) -> list[str]:
 def test_english_glossary_and_timeline_cover_every_entry_with_the_same_numbers():
     """Every term and stage has its English words, quoting the same numbers (the same macro calls) as the Chinese."""
     from posenc import _yaml
-    from tools import course_macros as cm
+    from tools.build import course_macros as cm
 
     glossary = cm.english_texts(cm.GLOSSARY_EN)
     assert [t.id for t in cm.load_glossary()] == list(glossary), "glossary.en.yaml: the same ids, in the same order"
@@ -376,8 +376,8 @@ def test_english_glossary_and_timeline_cover_every_entry_with_the_same_numbers()
 
 
 def test_english_glossary_and_timeline_are_english_prose_the_lint_passes():
-    from tools import course_macros as cm
-    from tools import prose_lint
+    from tools.build import course_macros as cm
+    from tools.guards import prose_lint
 
     for path, fields in ((cm.GLOSSARY_EN, None), (cm.TIMELINE_EN, cm.TIMELINE_TEXT)):
         source = path.read_text(encoding="utf-8")

@@ -52,11 +52,11 @@ def test_every_page_is_in_both_languages():
 
 
 def test_every_notebook_is_in_both_languages():
-    from tools import notebooks
+    from tools.build import notebooks
 
     missing = [p.relative_to(ROOT).as_posix() for p in notebooks.sources() if "en" not in notebooks.languages_of(p)]
     assert not missing, (f"{len(missing)} notebook source(s) with no English Markdown cells yet "
-                         "(a cell marked lang=\"en\" after each Chinese one; tools/notebooks.py):\n  " + "\n  ".join(missing))
+                         "(a cell marked lang=\"en\" after each Chinese one; tools/build/notebooks.py):\n  " + "\n  ".join(missing))
 
 
 @pytest.mark.parametrize("page", [p.relative_to(DOCS).as_posix() for p in chinese_pages()])

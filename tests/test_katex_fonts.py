@@ -1,4 +1,4 @@
-"""KaTeX's fonts cut to the characters the formulas draw (tools/katex_fonts.py): which characters count,
+"""KaTeX's fonts cut to the characters the formulas draw (tools/build/katex_fonts.py): which characters count,
 the subset holding them and nothing it need not, the same bytes every time, the cache, and a subset that
 lacks a character failing the build with the font and the character."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from mkdocs.exceptions import PluginError
 
-from tools import katex_fonts as kf
-from tools import katex_render as kr
+from tools.build import katex_fonts as kf
+from tools.build import katex_render as kr
 
 MAIN = kf.FONTS / "KaTeX_Main-Regular.woff2"
 

@@ -1,4 +1,4 @@
-"""Math set at build time (tools/katex_render.py): what counts as a formula, what is left alone, the cache,
+"""Math set at build time (tools/build/katex_render.py): what counts as a formula, what is left alone, the cache,
 and a formula KaTeX cannot parse failing the build with its page and its TeX."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import json
 import pytest
 from mkdocs.exceptions import PluginError
 
-from tools import katex_render as kr
+from tools.build import katex_render as kr
 
 
 def fake(tex: str, display: bool) -> str:
@@ -75,7 +75,7 @@ def test_a_page_only_rebuild_keeps_the_formulas_of_the_other_pages(tmp_path, mon
     first.render(r"\theta", False)
     first.close(save=True)
 
-    # `mkdocs serve` builds one page again (tools/serve_pages.py): it uses one cached formula and draws a new one
+    # `mkdocs serve` builds one page again (tools/build/serve_pages.py): it uses one cached formula and draws a new one
     page_only = kr.Renderer(cache_dir=tmp_path)
     monkeypatch.setattr(page_only, "_ask", lambda tex, display: {"html": f"<b>{tex}</b>"})
     page_only.render(r"\omega_i", False)

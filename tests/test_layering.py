@@ -6,7 +6,7 @@
     figure modules   figures_src/lesson*.py, experiment.py: draw what posenc computes; import posenc,
                      numpy (arrays to hand to matplotlib), matplotlib and figures_src, nothing else
     tools/           glue between MkDocs and posenc: no math library of its own (numpy, torch, math, …);
-                     tools/snippet_runner.py imports numpy and torch only to load them once for the
+                     tools/build/snippet_runner.py imports numpy and torch only to load them once for the
                      snippets it forks, and calls nothing in them
 
 and, over every module of posenc/, figures_src/ and tools/ (imports inside functions included), the layers
@@ -32,12 +32,12 @@ CORE = sorted(p for p in (ROOT / "posenc").rglob("*.py")
               if "quantities" not in p.relative_to(ROOT / "posenc").parts
               and p.relative_to(ROOT).as_posix() not in ("posenc/experiment/claims.py", "posenc/experiment/figures.py"))
 FIGURE_MODULES = sorted(p for p in (ROOT / "figures_src").glob("*.py") if not p.name.startswith("_") and p.name != "build.py")
-TOOLS = sorted((ROOT / "tools").glob("*.py"))
+TOOLS = sorted((ROOT / "tools").rglob("*.py"))
 
 CORE_FORBIDDEN = ("posenc.quantities", "mkdocs", "mkdocs_macros", "mkdocs_jupyter", "matplotlib", "figures_src", "tools")
 FIGURE_ALLOWED = ("__future__", "numpy", "matplotlib", "figures_src", "posenc")
 TOOLS_FORBIDDEN = ("numpy", "torch", "scipy", "math", "cmath", "statistics", "sympy")
-TOOLS_PRELOADED = {"tools/snippet_runner.py": {"numpy", "torch"}}  # imported, never called (module docstring)
+TOOLS_PRELOADED = {"tools/build/snippet_runner.py": {"numpy", "torch"}}  # imported, never called (module docstring)
 
 
 def imports(path: Path, package: str | None = None) -> list[tuple[int, str]]:
@@ -207,4 +207,4 @@ def test_the_loop_and_layer_checks_see_a_loop_and_an_upward_import():
     graph = {"tools.a": {"tools.b": 1}, "tools.b": {"tools.a": 3}, "posenc.examples": {"posenc.experiment.config": 5}}
     assert import_loops(graph) == [["tools.a", "tools.b"]]
     assert layer("posenc.examples") < layer("posenc.experiment.config") < layer("posenc.quantities.lesson1")
-    assert layer("posenc.quantities") < layer("figures_src.build") < layer("tools.macros")
+    assert layer("posenc.quantities") < layer("figures_src.build") < layer("tools.build.macros")

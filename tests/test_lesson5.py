@@ -11,7 +11,7 @@ What the tests compare against, part by part:
   drawn as the build draws it (tests/figure_support.py) and its plotted data are compared with posenc's values for
   the same model: a reversed, truncated or mislabelled series fails. The phone rule: trimmed width ≤
   PHONE_MAX_WIDTH_IN, every text ≥ MIN_TEXT_PT, in both themes.
-- Its reading time is computed by tools/reading_time.py, like every lesson's (tests/test_reading_time.py).
+- Its reading time is computed by tools/build/reading_time.py, like every lesson's (tests/test_reading_time.py).
 """
 
 from __future__ import annotations
@@ -294,7 +294,7 @@ def test_torch_snippet_matches_the_hand_reference():
 
 
 def page_text_with_tex(page: str) -> str:
-    """The page's text, each formula KaTeX set at build time (tools/katex_render.py) written back as \\(TeX\\)."""
+    """The page's text, each formula KaTeX set at build time (tools/build/katex_render.py) written back as \\(TeX\\)."""
     from bs4 import BeautifulSoup
 
     soup = BeautifulSoup(page, "html.parser")

@@ -1,12 +1,12 @@
-"""Two parts every lesson has (tools/lesson_structure.py): a 「试三件事」 box after each in-page
+"""Two parts every lesson has (tools/guards/lesson_structure.py): a 「试三件事」 box after each in-page
 experiment, and a closing 「学完这一课，你应该能」 list whose bullets link the exercises that check them."""
 
 from __future__ import annotations
 
 import pytest
 
-from tools import lesson_pages as lp
-from tools import lesson_structure as ls
+from tools.build import lesson_pages as lp
+from tools.guards import lesson_structure as ls
 
 BOX = '!!! example "试三件事"\n    1. 一。\n    2. 二。\n    3. 三。\n'
 
@@ -73,4 +73,4 @@ def test_an_anchor_must_render_an_id_not_only_be_typed():
 @pytest.mark.parametrize("page", lp.lesson_pages())
 def test_each_lesson_has_its_boxes_and_its_can_do_list(page):
     found = ls.findings(page)
-    assert not found, "\n  ".join(["lesson structure (tools/lesson_structure.py):"] + found)
+    assert not found, "\n  ".join(["lesson structure (tools/guards/lesson_structure.py):"] + found)

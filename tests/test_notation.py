@@ -1,13 +1,13 @@
 """One notation for the course: the table (posenc/data/notation.yaml) rendered on the
-glossary page, and the rules (tools/notation.py) that hold every lesson's math to it."""
+glossary page, and the rules (tools/guards/notation.py) that hold every lesson's math to it."""
 
 from __future__ import annotations
 
 import pytest
 
 from macro_env import MacroEnv
-from tools import lesson_pages as lp
-from tools import notation, prose_lint
+from tools.build import lesson_pages as lp
+from tools.guards import notation, prose_lint
 
 L2, L4, L5 = "lessons/02-learned-table.md", "lessons/04-rope.md", "lessons/05-long-context.md"
 L6 = "lessons/06-partial-nope.md"
@@ -185,7 +185,7 @@ def test_each_page_writes_the_course_notation(page):
     assert not findings, f"{len(findings)} place(s) off the notation table:\n  " + "\n  ".join(map(str, findings))
 
 
-# --- every symbol has a row (tools/notation.py: "Every symbol has a row") ---------------------------------------
+# --- every symbol has a row (tools/guards/notation.py: "Every symbol has a row") ---------------------------------------
 
 L1, L3, L3B = "lessons/01-order-blind.md", "lessons/03-sinusoidal.md", "lessons/03b-relative-bias.md"
 
@@ -286,7 +286,7 @@ def test_each_row_is_written_and_no_row_comes_later_than_its_first_use():
     """The table describes the course as it is: a row's ``first`` lesson is no later than the first lesson whose
     main text writes the letter in a formula (outside previews), and every row is written somewhere; ρ is
     written by a fact (lesson 6's paraphrase of p-RoPE), not by the lesson's own Markdown."""
-    from tools import concept_order
+    from tools.guards import concept_order
 
     symbols = notation.load()[0]
     owner = {letter: row for row in symbols for letter in row.letters}

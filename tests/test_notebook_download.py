@@ -1,6 +1,6 @@
 """A notebook outside the repository: the setup cell (docs/notebooks/_setup.py) fetches the course at
 the commit the site was built from and installs, hash-checked, what it lacks; the build writes that
-commit and the executed outputs into the copy a reader downloads (tools/notebook_download.py); the
+commit and the executed outputs into the copy a reader downloads (tools/build/notebook_download.py); the
 packages the setup cell installs are the lock's (docs/notebooks/requirements.txt)."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import yaml
 from packaging.requirements import Requirement
 
 from site_support import ROOT
-from tools import notebook_download, notebooks
+from tools.build import notebook_download, notebooks
 
 SETUP = ROOT / "docs" / "notebooks" / "_setup.py"
 SHA = "0123456789abcdef0123456789abcdef01234567"
@@ -133,13 +133,13 @@ def test_the_setup_cell_names_mkdocs_repo_and_site():
 
 
 def test_every_notebook_starts_with_the_setup_cell():
-    from tools import code_i18n
+    from tools.build import code_i18n
 
     for nb in sorted((ROOT / "docs" / "notebooks").glob("*.ipynb")):
         lang = "en" if nb.name.endswith(".en.ipynb") else "zh"  # the English notebook's setup cell has English words
         setup = code_i18n.localise(SETUP.read_text(encoding="utf-8"), "notebooks", "_setup.py", lang).rstrip("\n")
         cells = [c for c in json.loads(nb.read_text(encoding="utf-8"))["cells"] if c["cell_type"] == "code"]
-        assert "".join(cells[0]["source"]).rstrip("\n") == setup, f"{nb.name}: run python -m tools.notebooks"
+        assert "".join(cells[0]["source"]).rstrip("\n") == setup, f"{nb.name}: run python -m tools.build.notebooks"
 
 
 def _closure(names) -> set[str]:
@@ -159,7 +159,7 @@ def _closure(names) -> set[str]:
 
 def test_the_notebooks_requirements_are_the_locks_entries_for_what_they_import():
     assert set(notebooks.NOTEBOOK_PACKAGES) == _closure(["numpy", "pyyaml", "torch"])
-    assert notebooks.REQUIREMENTS.read_text(encoding="utf-8") == notebooks.requirements(), "run python -m tools.notebooks"
+    assert notebooks.REQUIREMENTS.read_text(encoding="utf-8") == notebooks.requirements(), "run python -m tools.build.notebooks"
     text = notebooks.REQUIREMENTS.read_text(encoding="utf-8")
     assert re.search(r"^torch==\S+\+cpu \\$", text, re.M)
     lock = (ROOT / "requirements.lock").read_text(encoding="utf-8")
@@ -184,8 +184,8 @@ def test_the_download_is_pinned_and_keeps_its_outputs():
 
 
 def _load_hook():
-    """tools/notebook_download.py loaded afresh, as mkdocs serve loads a hook again for every rebuild."""
-    spec = importlib.util.spec_from_file_location("notebook_download_reloaded", ROOT / "tools" / "notebook_download.py")
+    """tools/build/notebook_download.py loaded afresh, as mkdocs serve loads a hook again for every rebuild."""
+    spec = importlib.util.spec_from_file_location("notebook_download_reloaded", ROOT / "tools" / "build" / "notebook_download.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

@@ -1,5 +1,5 @@
 """The lessons' hands-on notebooks: docs/notebooks/lessonN.py (jupytext percent format) is the source,
-docs/notebooks/lessonN.ipynb (what MkDocs renders) is written from it by tools/notebooks.py, committed
+docs/notebooks/lessonN.ipynb (what MkDocs renders) is written from it by tools/build/notebooks.py, committed
 without outputs, with stable cell ids and bytes.
 
 Running them is the build's job (mkdocs-jupyter executes every notebook, allow_errors false);
@@ -15,7 +15,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from tools import notebooks
+from tools.build import notebooks
 
 ROOT = Path(__file__).resolve().parent.parent
 NB_DIR = ROOT / "docs" / "notebooks"
@@ -23,7 +23,7 @@ NB_DIR = ROOT / "docs" / "notebooks"
 # page 03-sinusoidal.en.md has the same URL under en/)
 LESSONS = {re.match(r"0*(\d+[a-z]?)-", p.name).group(1): p.stem for p in (ROOT / "docs" / "lessons").glob("[0-9][0-9]*-*.md")
            if not p.name.endswith(".en.md")}
-# every notebook in every language: lessonN.ipynb (Chinese) and lessonN.<lang>.ipynb (tools/notebooks.py)
+# every notebook in every language: lessonN.ipynb (Chinese) and lessonN.<lang>.ipynb (tools/build/notebooks.py)
 NOTEBOOKS = sorted(NB_DIR.glob("*.ipynb"))
 # what each language's notebook starts its title with, where it links its lesson, and how its last section starts
 TITLE = {"zh": "# 第 {n} 课", "en": "# Lesson {n},"}
@@ -45,7 +45,7 @@ def test_each_lesson_has_exactly_one_notebook_and_one_source():
 
 def test_committed_notebooks_are_what_their_sources_produce():
     stale = [p.name for p, text in notebooks.expected().items() if not p.exists() or p.read_text(encoding="utf-8") != text]
-    assert not stale, f"{stale} differ from their .py source: edit docs/notebooks/<name>.py, then run python -m tools.notebooks"
+    assert not stale, f"{stale} differ from their .py source: edit docs/notebooks/<name>.py, then run python -m tools.build.notebooks"
 
 
 def test_two_conversions_are_byte_identical():

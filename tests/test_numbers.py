@@ -8,7 +8,7 @@ import pytest
 
 from posenc import facts, quantities
 from posenc.formatting import format_value
-from tools import prose_lint
+from tools.guards import prose_lint
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,4 +1,4 @@
-"""The three checks of a page's own Markdown run as MkDocs hooks that fail the build (tools/lesson_pages.py
+"""The three checks of a page's own Markdown run as MkDocs hooks that fail the build (tools/build/lesson_pages.py
 markdown_hook): each finding is logged as an error, which `mkdocs build --strict` counts even with -q (a warning
 would be dropped there), and the hook runs before mkdocs-macros (priority 100) so it sees the macro calls."""
 
@@ -9,7 +9,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from tools import concept_order, lesson_pages as lp, notation, universal_claims
+from tools.build import lesson_pages as lp
+from tools.guards import concept_order, notation, universal_claims
 
 # One line each check must find: a term taught in lesson 3b (ALiBi) in lesson 1, θ used as an angle, and an
 # uncited "all".

@@ -36,13 +36,13 @@ def content_pages(site_dir: Path) -> list[Path]:
 
 def page_for(source: str, lang: str = "zh") -> str:
     """Where MkDocs (use_directory_urls) writes the page for docs/<source> in the ``lang`` edition (the English
-    one under en/, from docs/<page>.en.md or, until that exists, from the Chinese source; tools/i18n.py)."""
+    one under en/, from docs/<page>.en.md or, until that exists, from the Chinese source; tools/build/i18n.py)."""
     stem = source.removeprefix("docs/").rsplit(".", 1)[0].removesuffix(".en")
     page = "index.html" if stem == "index" else f"{stem.removesuffix('/index')}/index.html"
     return page if lang == "zh" else f"{lang}/{page}"
 
 
-# The report link's words in each edition (tools/i18n.py UI: report_title, report_body).
+# The report link's words in each edition (tools/build/i18n.py UI: report_title, report_body).
 REPORT = {"zh": ("报告错误", "报告错误：", "源文件："), "en": ("Report an error", "Report an error: ", "Source file: ")}
 
 
@@ -57,7 +57,7 @@ def test_every_notebook_page_offers_its_ipynb(site_dir):
         (download,) = [a for a in found if a.get("download") is not None]
         assert download["href"] == f"{stem}.ipynb" and download["download"] == f"{stem}.ipynb"
         # the file the link points to is the notebook as the build ran it, pinned to the build's commit
-        # (tools/notebook_download.py): the same cells, every code cell with its outputs
+        # (tools/build/notebook_download.py): the same cells, every code cell with its outputs
         commit = json.loads((site_dir / "notebooks" / "build.json").read_text(encoding="utf-8"))["commit"]
         assert re.fullmatch(r"[0-9a-f]{40}", commit or ""), "the test build knows its commit (git rev-parse HEAD)"
         got, source = (json.loads(p.read_text(encoding="utf-8"))["cells"] for p in (page.parent / download["href"], nb))

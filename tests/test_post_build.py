@@ -1,4 +1,4 @@
-"""The post-build step (tools/post_build.py): a page's HTML in, the site's HTML out, without MkDocs."""
+"""The post-build step (tools/build/post_build.py): a page's HTML in, the site's HTML out, without MkDocs."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from tools import post_build as pb
+from tools.build import post_build as pb
 
 THEME_PAGE = ('<html><body><div data-md-component="progress" role="progressbar"></div>'
               '<div class="md-search" data-md-component="search" role="dialog"></div></body></html>')

@@ -1,4 +1,4 @@
-"""The pre-build step (tools/pre_build.py): the site's files besides its pages, and the site-wide guards,
+"""The pre-build step (tools/build/pre_build.py): the site's files besides its pages, and the site-wide guards,
 made from the sources without MkDocs."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import pytest
 
 from posenc.examples import SCALING_EXPLORER_MODELS
-from tools import pre_build as pre
+from tools.build import pre_build as pre
 
 
 def test_the_widgets_json_is_the_registry_compact_and_the_english_build_adds_its_own_dataflow():
@@ -45,14 +45,14 @@ def test_english_figures_are_linked_like_the_chinese_ones_and_served_under_en(mo
 
 
 def test_a_stale_notebook_and_a_widget_default_are_problems_naming_the_file_and_the_fix(monkeypatch, tmp_path):
-    from tools import macros, notebooks
+    from tools.build import macros, notebooks
 
     stale = pre.ROOT / "docs" / "notebooks" / "lesson9.ipynb"  # never written: the test only names it
     monkeypatch.setattr(notebooks, "expected", lambda: {stale: "{}"})
     monkeypatch.setattr(macros, "widget_default_mismatches", lambda: ["rope.js base 10000 ≠ 500000"])
     assert pre.guard_problems() == [
         "rope.js base 10000 ≠ 500000: the widgets start from posenc/examples.py WIDGET_DEFAULTS",
-        "docs/notebooks/lesson9.ipynb differs from its source docs/notebooks/lesson9.py: run python -m tools.notebooks",
+        "docs/notebooks/lesson9.ipynb differs from its source docs/notebooks/lesson9.py: run python -m tools.build.notebooks",
     ]
 
 

@@ -1,4 +1,4 @@
-"""Reading time (tools/reading_time.py): computed from a page's Markdown by the documented rule, calibrated on
+"""Reading time (tools/build/reading_time.py): computed from a page's Markdown by the documented rule, calibrated on
 the newcomer reads of tests/data/newcomer_reads.yaml, printed by {{ reading_time() }} in every lesson's header,
 and each lesson's main path held under a stated budget so that its growth stays visible."""
 
@@ -13,9 +13,9 @@ import pytest
 import yaml
 
 from macro_env import MacroEnv
-from tools import lesson_pages as lp
-from tools import reading_time as rt
-from tools.i18n import source_for
+from tools.build import lesson_pages as lp
+from tools.build import reading_time as rt
+from tools.build.i18n import source_for
 
 CJK = "模型知道词的先后顺序"  # ten Chinese characters
 
@@ -129,7 +129,7 @@ def test_a_claim_and_a_fact_are_read_as_the_text_they_print():
 
 
 def test_an_unknown_macro_is_an_error_not_a_free_pass():
-    with pytest.raises(ValueError, match=r"no reading cost for the macro mystery\(\); add one in tools/reading_time.py"):
+    with pytest.raises(ValueError, match=r"no reading cost for the macro mystery\(\); add one in tools/build/reading_time.py"):
         seconds('{{ mystery("x") }}')
 
 
@@ -321,7 +321,7 @@ def test_the_rule_is_within_tolerance_of_each_newcomer_read(read, page):
     minutes = page_minutes(read, page)
     assert abs(minutes - page["minutes"]) <= TOLERANCE * page["minutes"], (
         f"{page['page']} at {read['commit'][:7]}: the rule gives {minutes:.1f} minutes, the newcomer read "
-        f"{page['minutes']} (±{TOLERANCE:.0%}); change the rule's constants in tools/reading_time.py for every "
+        f"{page['minutes']} (±{TOLERANCE:.0%}); change the rule's constants in tools/build/reading_time.py for every "
         "page, not one lesson"
     )
 
@@ -360,7 +360,7 @@ def test_the_old_rule_was_outside_the_tolerance():
 # Each lesson's main path by the calibrated rule, in minutes, when the rule was calibrated (the larger of its
 # two editions), plus a tenth, rounded up: a lesson may grow a little, and a section added to the main path
 # fails here, so growth is a decision. The course's aim is about 30 minutes a lesson; the lessons above it are
-# the next content work (tools/reading_time.py's docstring): when a lesson moves reference material off its
+# the next content work (tools/build/reading_time.py's docstring): when a lesson moves reference material off its
 # main path, lower its budget here to its new time plus a tenth.
 # Recalibrated on the reads at 3eb99e3: a budget is lowered to the lesson's time plus a tenth where that is
 # less (lesson 1: 39 minutes, 43), never raised to take in content added since (lessons 3, 3b, 4 and 5 keep
@@ -400,7 +400,7 @@ def test_every_lesson_main_path_stays_within_its_budget(page, lang):
     source = source_for(page, lang)
     t = rt.page_time((lp.DOCS / source).read_text(encoding="utf-8"), source)
     assert t.main.minutes() <= MAIN_PATH_BUDGET[page], (
-        f"docs/{source}: its main path reads in {t.main.minutes()} minutes by tools/reading_time.py's rule, over "
+        f"docs/{source}: its main path reads in {t.main.minutes()} minutes by tools/build/reading_time.py's rule, over "
         f"its budget of {MAIN_PATH_BUDGET[page]}; move optional depth (proof details, full tables, sourcing, "
         f'model-by-model configurations) into `??? note "选读：…"` / `??? note "Optional: …"` blocks or a '
         "reference page, or, if the lesson truly needs the time, raise its budget in tests/test_reading_time.py "

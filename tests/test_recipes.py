@@ -71,13 +71,13 @@ STUB_PROSE = {
           '{{ num("yarn_interpolated_stub_2026") }} of its pairs are divided by the factor as a whole.\n',
 }
 
-# lesson 5 through tools/macros.py (tests/macro_env.py) and the build's page guards, in the copy's Python
+# lesson 5 through tools/build/macros.py (tests/macro_env.py) and the build's page guards, in the copy's Python
 RENDER_AND_GUARD = """
 import sys
 from pathlib import Path
 sys.path[:0] = [".", "tests"]
 from macro_env import MacroEnv
-from tools import concept_order, notation, prose_lint, universal_claims
+from tools.guards import concept_order, notation, prose_lint, universal_claims
 
 pages = ["lessons/05-long-context.md", "lessons/05-long-context.en.md"]
 for page in pages:

@@ -1,4 +1,4 @@
-"""Search in Chinese finds the lesson that teaches a term (tools/search.py).
+"""Search in Chinese finds the lesson that teaches a term (tools/build/search.py).
 
 The query table runs through the built site's own search: Material's search worker, loaded in
 Node by tests/material_search.cjs with the built search_index.json, answers each query as the
@@ -70,7 +70,7 @@ def test_each_query_finds_the_lesson_that_teaches_it(site_dir):
 
 @pytest.mark.build
 def test_course_terms_are_whole_search_terms(site_dir):
-    """Each term of tools/search_terms.txt that the site uses is indexed whole at least once (jieba read the dictionary)."""
+    """Each term of tools/build/search_terms.txt that the site uses is indexed whole at least once (jieba read the dictionary)."""
     index = _index(site_dir)
     separator = re.compile(index["config"]["separator"])
     tokens, plain = set(), []
@@ -80,7 +80,7 @@ def test_course_terms_are_whole_search_terms(site_dir):
             tokens.update(t.lower() for t in separator.split(text) if t)
             plain.append(text.replace("\u200b", ""))
     plain = "\n".join(plain)
-    terms = [t.strip() for t in (ROOT / "tools" / "search_terms.txt").read_text(encoding="utf-8").splitlines() if t.strip()]
+    terms = [t.strip() for t in (ROOT / "tools" / "build" / "search_terms.txt").read_text(encoding="utf-8").splitlines() if t.strip()]
     used = [t for t in terms if t in plain]
     assert len(used) >= 10, f"only {used} of the dictionary's terms occur on the site"
     split = [t for t in used if t not in tokens]
@@ -101,7 +101,7 @@ def test_teasers_show_no_raw_latex(site_dir):
 @pytest.mark.build
 def test_lessons_outrank_the_pages_that_point_at_them(site_dir):
     """The home page, glossary and references carry a lower search boost, notebooks lower still; lessons the default."""
-    from tools.search import NOTEBOOK_BOOST, POINTER_BOOST
+    from tools.build.search import NOTEBOOK_BOOST, POINTER_BOOST
 
     assert NOTEBOOK_BOOST < POINTER_BOOST < 1
     wrong = []
@@ -125,14 +125,14 @@ def test_verification_tags_stay_out_of_the_index(site_dir):
 
 @pytest.mark.build
 def test_the_served_search_worker_cuts_a_query_to_its_end(site_dir):
-    from tools.search import WORKER_SEGMENT_BUG, WORKER_SEGMENT_FIX
+    from tools.build.search import WORKER_SEGMENT_BUG, WORKER_SEGMENT_FIX
 
     (worker,) = (site_dir / "assets" / "javascripts" / "workers").glob("search.*.min.js")
     text = worker.read_text(encoding="utf-8")
     assert WORKER_SEGMENT_FIX in text and WORKER_SEGMENT_BUG not in text
 
 
-# ---- each language's own index (tools/i18n.py) ------------------------------------------------------
+# ---- each language's own index (tools/build/i18n.py) ------------------------------------------------------
 
 # English query → the English page that should come first. Until the English lessons exist the table holds
 # the pages that are English now; the translators add each lesson's key terms (CONTRIBUTING.md, "How to change a lesson
@@ -222,7 +222,7 @@ def test_an_english_search_finds_the_english_page(site_dir):
 
 
 def test_glossary_terms_name_the_section_that_first_teaches_them():
-    from tools.search import glossary_tags
+    from tools.build.search import glossary_tags
 
     tags = glossary_tags()
     assert tags["en/lessons/04-rope/#pair"] == ["rotary position embedding", "RoPE"]
@@ -236,7 +236,7 @@ def test_glossary_terms_name_the_section_that_first_teaches_them():
 
 
 def test_english_index_gets_the_full_pipeline_and_the_terms_field(monkeypatch):
-    from tools import search
+    from tools.build import search
 
     monkeypatch.setattr(search, "glossary_tags", lambda: {"en/a/#s": ["rotary position embedding", "RoPE"],
                                                           "en/b/#gone": ["NoPE"]})
@@ -263,20 +263,20 @@ def test_english_index_gets_the_full_pipeline_and_the_terms_field(monkeypatch):
     (r"[0, 1]", "[0, 1]"),
 ])
 def test_plain_math_reads_a_formula_as_text(tex, text):
-    from tools.search import plain_math
+    from tools.build.search import plain_math
 
     assert plain_math(tex) == text
 
 
 def test_plain_text_replaces_each_formula_and_keeps_the_prose():
-    from tools.search import plain_text
+    from tools.build.search import plain_text
 
     assert plain_text(r"归一化到 \([0, 1]\)，且 \(a &lt; b\)：\[x^2\]") == "归一化到 [0, 1]，且 a &lt; b：x²"
     assert plain_text(r"notebook: $S = QK^\top/\sqrt{d}$ and $$x_i$$") == "notebook: S = QKᵀ/√d and xᵢ"
 
 
 def test_worker_patch_fails_loudly_when_the_theme_changes():
-    from tools.search import (WORKER_SEGMENT_BUG, WORKER_SEGMENT_FIX, WORKER_WILDCARD_QUERY, WORKER_WILDCARD_STEMMED,
+    from tools.build.search import (WORKER_SEGMENT_BUG, WORKER_SEGMENT_FIX, WORKER_WILDCARD_QUERY, WORKER_WILDCARD_STEMMED,
                               patch_worker)
 
     worker = f"a;{WORKER_SEGMENT_BUG};b;{WORKER_WILDCARD_QUERY}c"

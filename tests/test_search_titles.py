@@ -1,11 +1,11 @@
 """Search result titles end with their words: nbconvert's heading anchor (¶) is dropped from the index
-(tools/search.py clean_index)."""
+(tools/build/search.py clean_index)."""
 
 import json
 
 import pytest
 
-from tools import search
+from tools.build import search
 
 
 def test_clean_index_drops_the_anchor_mark_of_a_title(tmp_path):

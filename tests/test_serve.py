@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from test_guardrails import _copy, _edit
-from tools.local_http import fetch, free_port
-from tools.site_command import site_command
+from tools.scripts.local_http import fetch, free_port
+from tools.scripts.site_command import site_command
 
 pytestmark = [pytest.mark.build, pytest.mark.long]
 

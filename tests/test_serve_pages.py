@@ -1,4 +1,4 @@
-"""`make serve` builds an edited page alone (tools/serve_pages.py): which changes take that path, and which
+"""`make serve` builds an edited page alone (tools/build/serve_pages.py): which changes take that path, and which
 need the whole site. The path itself runs under `properdocs serve` in tests/test_serve.py (a typed number
 in an edited lesson is an error with file and line; the fix shows) and in `make bench` (its time)."""
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tools import serve_pages as sp
+from tools.build import serve_pages as sp
 
 
 class FakeFiles:
@@ -218,7 +218,7 @@ def test_a_figure_worker_answers_every_request_a_line_a_failed_drawing_too(monke
     import json
 
     from figures_src import build
-    from tools import figure_workers, freshness
+    from tools.build import figure_workers, freshness
 
     calls = []
 
@@ -239,14 +239,14 @@ def test_a_figure_worker_answers_every_request_a_line_a_failed_drawing_too(monke
     assert build.RenderReport.from_json(answers[2]["report"]).drawn == ["fig4.light"]
 
 
-# --- what an edit makes `make serve` import again (tools/freshness.py) ---------------------------------------------
+# --- what an edit makes `make serve` import again (tools/build/freshness.py) ---------------------------------------------
 
 
 def test_an_edit_drops_the_modules_of_its_folder_and_of_the_folders_after_it(tmp_path, monkeypatch):
     import importlib
     import sys
 
-    from tools import freshness
+    from tools.build import freshness
 
     for folder in ("lower", "upper"):
         (tmp_path / folder).mkdir()
@@ -273,7 +273,7 @@ def test_an_edit_drops_the_modules_of_its_folder_and_of_the_folders_after_it(tmp
 
 def test_figure_workers_read_every_answer_and_draw_in_a_fresh_process_for_a_worker_that_is_gone(monkeypatch, tmp_path):
     from figures_src import build
-    from tools import figure_workers
+    from tools.build import figure_workers
 
     answers = {"zh": [], "en": []}  # what each worker answers next: a report, an error, or gone
     started = []

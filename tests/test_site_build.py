@@ -58,7 +58,7 @@ def test_no_page_loads_anything_from_another_host(site_dir):
 
 def test_math_is_set_at_build_time_by_the_sites_own_katex(site_dir):
     """Every formula arrives rendered (KaTeX's HTML for the eye, MathML for screen readers); pages load
-    KaTeX's stylesheet and fonts from the site, and no KaTeX script (tools/katex_render.py)."""
+    KaTeX's stylesheet and fonts from the site, and no KaTeX script (tools/build/katex_render.py)."""
     page = html(site_dir, "lessons/03-sinusoidal")
     formulas = re.findall(r'<(span|div) class="arithmatex">(.*?)</\1>', page, re.S)
     assert len(formulas) > 100
@@ -144,7 +144,7 @@ def test_claim_macro_refuses_an_unknown_or_contradicted_sentence(monkeypatch):
 
 def test_no_experiment_placeholder_in_a_normal_build(site_dir):
     """POSENC_EXPERIMENT_PENDING=1 is only for drafting while results are re-computed: the real build has no placeholder."""
-    from tools.macros import PENDING_MARK
+    from tools.build.macros import PENDING_MARK
 
     hits = [p.relative_to(site_dir).as_posix() for p in site_dir.rglob("*.html") if "pe-pending" in p.read_text(encoding="utf-8")]
     assert "pe-pending" in PENDING_MARK
@@ -152,7 +152,7 @@ def test_no_experiment_placeholder_in_a_normal_build(site_dir):
 
 
 def test_each_figure_links_its_svg_for_a_full_size_view(site_dir):
-    """Tapping a figure opens its SVG (tools/macros.py figure(); docs/javascripts/figures.js shows it in a dialog)."""
+    """Tapping a figure opens its SVG (tools/build/macros.py figure(); docs/javascripts/figures.js shows it in a dialog)."""
     page = html(site_dir, "lessons/03-sinusoidal")
     for theme in ("light", "dark"):
         links = re.findall(rf'<a class="pe-zoom pe-zoom--{theme}" href="([^"]+)"[^>]*>\s*<img [^>]*src="([^"]+)"', page)

@@ -9,7 +9,7 @@ from macro_env import MacroEnv
 
 
 def test_citation_bibtex_macro_is_a_bibtex_block_from_citation_cff():
-    from tools.citation import bibtex_entry
+    from tools.build.citation import bibtex_entry
 
     for page, lang in (("index.md", "zh"), ("index.en.md", "en")):
         block = MacroEnv(page).macros["citation_bibtex"]()
@@ -20,7 +20,7 @@ def test_citation_bibtex_macro_is_a_bibtex_block_from_citation_cff():
 
 def test_verification_tags_read_distinctly():
     from posenc.facts import TAGS
-    from tools.macros import tag_badge
+    from tools.build.macros import tag_badge
 
     titles = {tag: re.search(r'title="([^"]*)"', tag_badge(tag, "某来源")).group(1) for tag in TAGS}
     openings = {tag: title.split("：")[0] for tag, title in titles.items()}

@@ -1,8 +1,8 @@
-"""Wide tables as cards on a phone (tools/table_cards.py): which tables, and what each cell learns."""
+"""Wide tables as cards on a phone (tools/build/table_cards.py): which tables, and what each cell learns."""
 
 from __future__ import annotations
 
-from tools import table_cards as tc
+from tools.build import table_cards as tc
 
 KATEX_LAMBDA = ('<span class="arithmatex"><span class="katex"><span class="katex-mathml"><math><semantics><mrow><msub><mi>λ</mi>'
                 '<mi>i</mi></msub></mrow><annotation encoding="application/x-tex">\\lambda_i</annotation></semantics></math></span>'

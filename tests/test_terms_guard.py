@@ -1,4 +1,4 @@
-"""The terms guard (tools/terms_guard.py): a synonym the glossary rejects fails the build in the prose of its
+"""The terms guard (tools/guards/terms_guard.py): a synonym the glossary rejects fails the build in the prose of its
 language; the English list is glossary.en.yaml's ``reject``, as glossary.yaml's reject fields are the Chinese."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from types import SimpleNamespace
 import pytest
 
 from site_support import ROOT
-from tools import prose_lint
-from tools import terms_guard as guard
+from tools.guards import prose_lint
+from tools.guards import terms_guard as guard
 
 SOURCES = guard.english_prose_sources()
 
@@ -33,7 +33,7 @@ def test_the_english_list_names_the_fields_terms():
     words = guard.rejected("en")
     assert words["position encoding"] == "positional encoding"
     assert words["learned position table"] == "learned position embedding"
-    from tools import course_macros as cm
+    from tools.build import course_macros as cm
 
     english_names = {t.english for t in cm.load_glossary()}
     assert "learned position embedding" in english_names  # what to write is the glossary's own headword
@@ -50,7 +50,7 @@ def test_the_finder_reports_each_form_with_its_line_and_reads_prose_only():
 
 
 def test_the_chinese_list_is_the_glossarys_reject_fields():
-    from tools import course_macros as cm
+    from tools.build import course_macros as cm
 
     assert guard.rejected("zh") == cm.rejected()
     assert guard.findings("这里写了因果Mask。", "p.md", "zh")[0].startswith("p.md:1: '因果Mask'")
@@ -79,7 +79,7 @@ def test_an_english_page_is_not_held_to_the_chinese_list(caplog):
 
 def test_the_guard_is_a_hook_of_the_build():
     hooks = re.search(r"^hooks:\n((?:  .*\n)+)", (ROOT / "mkdocs.yml").read_text(encoding="utf-8"), re.M).group(1)
-    assert "  - tools/terms_guard.py\n" in hooks
+    assert "  - tools/guards/terms_guard.py\n" in hooks
 
 
 def test_the_words_macros_print_from_data_are_scanned_claims_as_the_pages_print_them():

@@ -14,8 +14,8 @@ from macro_env import MacroEnv
 from posenc import configs, hybrid, relative
 from posenc import examples as ex
 from posenc import quantities
-from tools import course_macros as cm
-from tools import prose_lint
+from tools.build import course_macros as cm
+from tools.guards import prose_lint
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSONS = {"lesson1": "01-order-blind.md", "lesson2": "02-learned-table.md", "lesson3": "03-sinusoidal.md",

@@ -1,4 +1,4 @@
-"""The universal-claims guard (tools/universal_claims.py): a sentence that claims a first, an
+"""The universal-claims guard (tools/guards/universal_claims.py): a sentence that claims a first, an
 only, a none or an all cites a fact in the same sentence."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tools import lesson_pages as lp
-from tools import universal_claims as uc
+from tools.build import lesson_pages as lp
+from tools.guards import universal_claims as uc
 
 
 def claims(text: str) -> list[str]:

@@ -24,7 +24,7 @@ SITE = ROOT / ".github" / "workflows" / "site.yml"
 CANARY = ROOT / ".github" / "workflows" / "zensical-canary.yml"
 CI_IMAGE = ROOT / ".github" / "ci-image" / "Dockerfile"
 LOCK = ROOT / "requirements.lock"
-INSTALL = ROOT / "tools" / "install_venv.sh"
+INSTALL = ROOT / "tools" / "scripts" / "install_venv.sh"
 TORCH_CPU_INDEX = "https://download.pytorch.org/whl/cpu"
 
 # The newest major version of each official action, looked up on the actions' repositories and
@@ -51,7 +51,7 @@ BUILD_INPUTS = ("requirements.lock", "package-lock.json", "mkdocs.yml", "overrid
                 "docs/**", "tools/**", ".github/workflows/site.yml")
 MAIN_ONLY = "github.event_name != 'pull_request' && github.ref == 'refs/heads/main'"
 # Where setup decides how packages are fetched: none may weaken the index strategy.
-SETUP_FILES = [INSTALL, ROOT / "tools" / "setup_system.sh", ROOT / "Makefile", ROOT / ".ci" / "run", *WORKFLOWS]
+SETUP_FILES = [INSTALL, ROOT / "tools" / "scripts" / "setup_system.sh", ROOT / "Makefile", ROOT / ".ci" / "run", *WORKFLOWS]
 
 
 def actionlint() -> str:
@@ -183,8 +183,8 @@ def test_lock_satisfies_pyprojects_direct_dependencies():
 
 
 def test_the_lock_tool_takes_pyprojects_pins_keeping_torchs_cpu_label():
-    """Dependabot moves a pin in pyproject.toml; `python -m tools.lock` carries it into the lock (then hashes it)."""
-    from tools import lock
+    """Dependabot moves a pin in pyproject.toml; `python -m tools.scripts.lock` carries it into the lock (then hashes it)."""
+    from tools.scripts import lock
 
     direct = lock.direct_pins('[project]\ndependencies = ["torch==2.14.0", "numpy==2.4.6", "tqdm>=4"]\n'
                               '[project.optional-dependencies]\nsite = ["ProperDocs==1.6.8"]\n')
@@ -271,7 +271,7 @@ def test_official_actions_are_at_their_current_major():
 
 
 def test_dependabot_watches_every_pin():
-    """Actions, the Python pins (pyproject.toml, which tools/lock.py writes into the lock), npm's lock and the
+    """Actions, the Python pins (pyproject.toml, which tools/scripts/lock.py writes into the lock), npm's lock and the
     image, whose digest Dependabot reads from .github/ci-image/Dockerfile (it does not read workflows' images)."""
     config = yaml.safe_load((ROOT / ".github" / "dependabot.yml").read_text(encoding="utf-8"))
     assert config["version"] == 2
@@ -298,7 +298,7 @@ def test_every_workflow_runs_in_the_image_dependabot_watches():
 
 
 def test_test_and_build_run_in_debian_bookworm_with_python_3_11_by_digest(wf):
-    # tools/setup_system.sh then installs Debian 12's chromium, fonts-noto-cjk and fortunes-zh,
+    # tools/scripts/setup_system.sh then installs Debian 12's chromium, fonts-noto-cjk and fortunes-zh,
     # as on a developer's machine (Ubuntu's chromium is a snap stub the browser tests cannot drive).
     images = set()
     for name in ("test", "build"):
@@ -333,14 +333,14 @@ def locked_node() -> Version:
 def test_node_is_one_exact_version_from_the_lock_in_ci_and_setup():
     node = locked_node()
     assert len(node.release) == 3 and node.major in NODE_SUPPORTED_UNTIL, f"Node {node}: a supported LTS, major.minor.patch"
-    # CI installs no Node of its own: `make` puts the lock's (tools/install_venv.sh) first on PATH
+    # CI installs no Node of its own: `make` puts the lock's (tools/scripts/install_venv.sh) first on PATH
     for path in WORKFLOWS:
         assert "actions/setup-node" not in path.read_text(encoding="utf-8"), f"{path.name}: Node comes from the lock"
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     assert re.search(r"^export PATH := \$\(CURDIR\)/\$\(VENV\)/bin:\$\(PATH\)$", makefile, re.M)
     script = INSTALL.read_text(encoding="utf-8")
     assert 'ln -sfn "$wheel/bin/node" "$venv/bin/node"' in script and '[ "$got" = "v$node_version" ]' in script
-    system = (ROOT / "tools" / "setup_system.sh").read_text(encoding="utf-8")
+    system = (ROOT / "tools" / "scripts" / "setup_system.sh").read_text(encoding="utf-8")
     assert "missing+=(nodejs)" not in system and "missing+=(npm)" not in system, "Debian's nodejs is older than the lock's"
 
 
@@ -369,7 +369,7 @@ def test_the_zensical_canary_may_fail_and_nothing_waits_on_it():
     (job,) = canary["jobs"].values()
     assert job["continue-on-error"] is True and "needs" not in job
     assert not [s for s in job["steps"] if "actions/cache" in s.get("uses", "")], "the canary saves and restores no cache"
-    assert [r for r in runs(job)] == ["make build", ".venv/bin/python -m tools.zensical_canary --reference site --out zensical-canary"]
+    assert [r for r in runs(job)] == ["make build", ".venv/bin/python -m tools.scripts.zensical_canary --reference site --out zensical-canary"]
     (upload,) = step_using(job, "actions/upload-artifact")
     assert upload["if"] == "always()" and upload["with"]["path"] == "zensical-canary"
     site = SITE.read_text(encoding="utf-8")
@@ -428,6 +428,6 @@ def test_the_published_build_reads_only_caches_of_its_exact_inputs_saved_from_ma
 
 def test_the_test_job_caches_the_packages_and_the_build_cache(wf):
     caches = {s["with"]["path"]: s["with"]["key"] for s in step_using(wf["jobs"]["test"], "actions/cache")}
-    assert "hashFiles('requirements.lock'" in caches["~/.cache/uv"]  # tools/install_venv.sh installs with uv
+    assert "hashFiles('requirements.lock'" in caches["~/.cache/uv"]  # tools/scripts/install_venv.sh installs with uv
     for inputs in ("requirements.lock", "posenc/**", "figures_src/**", "docs/**", "tools/**"):
         assert f"'{inputs}'" in caches[".cache"], inputs

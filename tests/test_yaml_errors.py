@@ -62,7 +62,8 @@ def test_a_broken_facts_file_is_named(broken):
 
 @pytest.mark.parametrize("loader", ["citation", "glossary", "timeline", "notation", "english_texts"])
 def test_every_data_loader_names_a_broken_file(loader, broken):
-    from tools import citation, course_macros, notation
+    from tools.build import citation, course_macros
+    from tools.guards import notation
 
     call = {
         "citation": lambda: citation.load(broken),

@@ -1,4 +1,4 @@
-"""The Zensical canary (tools/zensical_canary.py) reports what it saw: whether Zensical installed (and why not),
+"""The Zensical canary (tools/scripts/zensical_canary.py) reports what it saw: whether Zensical installed (and why not),
 whether it built, the pages it built and missed, and the text differences on three lessons; it succeeds only
 when nothing is missing or different. The index and the installer are replaced here by a stand-in Zensical (a
 console script that writes given pages where mkdocs.yml's site_dir points), so no test needs the network."""
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tools import zensical_canary as canary
+from tools.scripts import zensical_canary as canary
 
 
 def page(*paragraphs: str, script: str = "") -> str:

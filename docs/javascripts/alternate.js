@@ -1,4 +1,4 @@
-// The languages of the site (tools/i18n.py): the default (Chinese) at the root, each other one under <lang>/.
+// The languages of the site (tools/build/i18n.py): the default (Chinese) at the root, each other one under <lang>/.
 // They are read from the language selector the build writes, in mkdocs.yml's order, which the build checks
 // against the course's languages (posenc/formatting.py LANGUAGES): no list of them here.
 //

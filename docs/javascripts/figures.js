@@ -1,5 +1,5 @@
 // Tapping a figure opens it at full size. Each figure image is a link to its SVG
-// (tools/macros.py figure()): without JavaScript the browser opens the SVG itself. Here the SVG
+// (tools/build/macros.py figure()): without JavaScript the browser opens the SVG itself. Here the SVG
 // opens instead in a modal dialog on the page's own background, at its natural size (scrolling
 // and pinch-zoom work there), so the dark variant stays readable in the dark scheme.
 // Keyboard: Enter on the focused figure opens it; Esc or the close button closes it, and focus

@@ -10,7 +10,7 @@
 // search.highlight marks with the index). Every other request goes out as before. Until the index
 // arrives, Material shows its own "initialising" line in the result list.
 //
-// Each language has its own index (tools/i18n.py): Material asks for the root's, search/search_index.json
+// Each language has its own index (tools/build/i18n.py): Material asks for the root's, search/search_index.json
 // (Chinese, segmented with jieba); a page in another language (<html lang="en">) gets en/search/… instead
 // (English, stemmed), so a search lists the pages of the reader's language.
 (() => {

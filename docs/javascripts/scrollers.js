@@ -4,7 +4,7 @@
 // shadow at the edge of a formula with more to see) and made focusable, so arrow keys scroll it
 // (axe-core scrollable-region-focusable); a display formula is also named and gets a visible hint
 // under it. Checked once the page has loaded and its fonts (KaTeX's among them: the build sets every
-// formula, tools/katex_render.py) are in, since they change the formulas' widths; again whenever a
+// formula, tools/build/katex_render.py) are in, since they change the formulas' widths; again whenever a
 // width changes (rotating a phone) and when a skipped block comes near the screen.
 const SCROLLERS = "div.arithmatex, .md-typeset__scrollwrap, .md-typeset .tabbed-labels, .jupyter-wrapper pre";
 // The page's language picks the words (the English edition's pages are lang="en").

@@ -9,7 +9,7 @@ Two kinds of access:
   statement against the results and raises ``ClaimFailed`` quoting the
   sentence when the numbers no longer support it, so a re-run that changes the
   story breaks the build instead of leaving a false sentence on a page. Pages
-  print a sentence with ``{{ claim("name") }}`` (tools/macros.py), never by
+  print a sentence with ``{{ claim("name") }}`` (tools/build/macros.py), never by
   retyping it; tests check that every claim a page uses holds and that every
   registered claim is used.
 
@@ -74,7 +74,7 @@ class ResultsMissing(FileNotFoundError):
 # After a change to the experiment's code the committed results are stale until a re-run of
 # hours finishes. Meanwhile an author can still build the other pages: with this set to 1 every
 # number, sentence and figure that needs the results prints a visible placeholder instead
-# (tools/macros.py). Never set in CI; a test checks that a normal build has no placeholder.
+# (tools/build/macros.py). Never set in CI; a test checks that a normal build has no placeholder.
 PENDING_ENV = "POSENC_EXPERIMENT_PENDING"
 
 

@@ -24,7 +24,7 @@ port, so on a test server nothing would match and every click would reload.
 ``visit`` therefore serves sitemap.xml with site_url replaced by the test
 server's address, which makes navigation behave as on the published site.
 
-Every page carries the site's page policy (tools/csp.py), which forbids eval: give
+Every page carries the site's page policy (tools/build/csp.py), which forbids eval: give
 ``wait_for_function`` a function (``"() => …"``), since Playwright evaluates an expression string
 with eval each time it polls, and the policy then blocks it.
 
@@ -79,7 +79,7 @@ def site_url(site_dir: Path):
 
 @pytest.fixture(scope="session")
 def browser():
-    """Headless Chromium from the system (tools/setup_system.sh installs it)."""
+    """Headless Chromium from the system (tools/scripts/setup_system.sh installs it)."""
     if not Path(CHROMIUM).exists():
         pytest.fail(f"Chromium not found at {CHROMIUM}: run `make setup` (it installs Debian's chromium) or set POSENC_CHROMIUM")
     from playwright.sync_api import sync_playwright

@@ -67,7 +67,7 @@ RENDER_ALL = """() => { if (document.getElementById('pe-render-all')) return;
   document.head.append(style); }"""
 
 # Nothing scrolls sideways on a phone but what cannot reflow: a table of more than CARD_MAX_ROWS rows (a grid read
-# down its columns, tools/table_cards.py) and a widget's named, focusable data table (_ui.js scroller).
+# down its columns, tools/build/table_cards.py) and a widget's named, focusable data table (_ui.js scroller).
 SIDEWAYS = """maxRows => {
   const grid = (e) => e.matches('.md-typeset__scrollwrap') && [...e.querySelectorAll('table')].some(t => t.tBodies[0] && t.tBodies[0].rows.length > maxRows);
   return [...document.querySelectorAll('article :is(div, pre, code, table, p, ul, ol, figure)')]
@@ -105,7 +105,7 @@ def wait_for_formula_widths(page) -> None:
 def phone_problems(page) -> list[str]:
     """On a phone-sized page: the first screen, anything that scrolls sideways and could reflow, targets under
     24 px, chart text under 11 px, figures too small to read, formulas that scroll without a cue or the keyboard."""
-    from tools.table_cards import CARD_MAX_ROWS
+    from tools.build.table_cards import CARD_MAX_ROWS
 
     problems = []
     page.evaluate(RENDER_ALL)

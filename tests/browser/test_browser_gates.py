@@ -171,7 +171,7 @@ def _has_lesson_formulas(page_path: str) -> bool:
     return page_path.startswith("lessons/") or page_path == ""
 
 
-# The page policy (tools/csp.py): every violation the browser reports, recorded from before the page's first script.
+# The page policy (tools/build/csp.py): every violation the browser reports, recorded from before the page's first script.
 CSP_RECORDER = """window.__peCspViolations = [];
 document.addEventListener('securitypolicyviolation', e => window.__peCspViolations.push(
   `${e.effectiveDirective} blocked ${e.blockedURI || 'inline'} (${e.sourceFile || document.URL}:${e.lineNumber}) ${(e.sample || '').slice(0, 60)}`));"""

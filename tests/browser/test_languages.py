@@ -1,4 +1,4 @@
-"""The two editions in the browser (tools/i18n.py, docs/javascripts/alternate.js, lazy-search.js): the language
+"""The two editions in the browser (tools/build/i18n.py, docs/javascripts/alternate.js, lazy-search.js): the language
 selector lands on the same page in the other language, also after an instant navigation, with the page's
 language in <html lang>; an English page's search lists English pages."""
 

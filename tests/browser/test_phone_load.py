@@ -1,4 +1,4 @@
-"""A first load on a slow phone stays within its budget (tools/phone_load.py measures it).
+"""A first load on a slow phone stays within its budget (tools/scripts/phone_load.py measures it).
 
 Chromium at 390 × 844, 400 kbit/s down, 400 ms round trip, CPU 4× slower, cache off, the site served
 gzip-compressed under /posenc/ as GitHub Pages serves it. Two pages stand for the rest: the home page
@@ -22,7 +22,7 @@ import re
 
 import pytest
 
-from tools import phone_load
+from tools.scripts import phone_load
 
 pytestmark = [pytest.mark.browser, pytest.mark.build]
 

@@ -64,7 +64,7 @@ TOL = 1e-12
 
 
 def _in_language(path: str, lang: str) -> str:
-    """A page's site path in ``lang``: the Chinese at the root, the English under en/ (tools/i18n.py)."""
+    """A page's site path in ``lang``: the Chinese at the root, the English under en/ (tools/build/i18n.py)."""
     return path if lang == "zh" else f"{lang}/{path}"
 
 
@@ -213,7 +213,7 @@ def test_js_unit_tests():
     """node --test tests/js/*.test.mjs: posenc-math.js against posenc's own numbers. The files are named: from
     Node 22 on, an argument to --test is a file or a glob, and a bare folder finds nothing and fails."""
     node = shutil.which("node")
-    assert node, "node is a setup requirement (the lock's Node, linked into .venv/bin by tools/install_venv.sh; make puts it on PATH); it runs tests/js/"
+    assert node, "node is a setup requirement (the lock's Node, linked into .venv/bin by tools/scripts/install_venv.sh; make puts it on PATH); it runs tests/js/"
     files = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "tests" / "js").glob("*.test.mjs"))
     assert files, "no tests/js/*.test.mjs"
     proc = subprocess.run([node, "--test", *files], cwd=ROOT, capture_output=True, text=True, timeout=120)
@@ -1374,7 +1374,7 @@ BAD_PAGE_OPTION = {
 def test_every_widget_needs_its_page_options(visit, site_dir):
     """No widget keeps a default of its own: without the page's data-* (posenc.examples.WIDGET_DEFAULTS, through the
     widget() macro) it shows what is missing, and a value that does not fit is named too; the static figure stays."""
-    from tools import macros
+    from tools.build import macros
 
     sp, el = open_widget(visit, site_dir, "alibi-bias")
     page = sp.page
@@ -1420,7 +1420,7 @@ def _variant_examples(replacements):
 def test_a_changed_example_reaches_every_widget(visit, site_dir, monkeypatch):
     """Change example parameters in posenc/examples.py: the widget() macro writes the new values and every widget
     shows them (tests/test_guardrails.py shows the built pages carrying them)."""
-    from tools import macros
+    from tools.build import macros
 
     new_dim = ex.SIN_DIM - 4
     v = _variant_examples([

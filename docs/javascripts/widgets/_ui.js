@@ -14,7 +14,7 @@ import { fillText, fullPrecision, parseInput as parseNumber } from "../posenc-ma
 const LANGUAGES = [...document.querySelectorAll(".md-select__link[hreflang]")].map((a) => a.hreflang);
 if (!LANGUAGES.length) throw new Error("posenc widgets: this page has no language selector (mkdocs.yml extra.alternate), so its language is unknown");
 
-/** The page's language, as the build wrote it into <html lang> (tools/i18n.py); the default if it is not one of ours. */
+/** The page's language, as the build wrote it into <html lang> (tools/build/i18n.py); the default if it is not one of ours. */
 export function pageLanguage() {
   const lang = (document.documentElement.lang || "").toLowerCase().split("-")[0];
   return LANGUAGES.includes(lang) ? lang : LANGUAGES[0];

@@ -2,7 +2,7 @@
 // row of stages. The stages taught up to this lesson are learned, the rest greyed; a stage shows its
 // input and output shapes and its parameters for the chosen model, and where that model's position
 // method enters. Nothing is computed here: posenc/dataflow.py computes every shape and count and the
-// build writes them to assets/dataflow.json (tools/mkdocs_hooks.py), which this file only shows.
+// build writes them to assets/dataflow.json (tools/build/mkdocs_hooks.py), which this file only shows.
 // Its words: the panel's own from strings/<lang>.js (t()), the data's (stage, tensor and model names, where
 // position enters) from the data itself, which the build writes in each language: an English page
 // (<html lang="en">) fetches en/assets/dataflow.json, the same numbers in English words.
@@ -24,7 +24,7 @@ await loadWidgetStrings("dataflow"); // this widget's words in the page's langua
 
 const NARROW = "(max-width: 44.984375em)"; // Material's phone and small-tablet layout
 
-// The data in each language, beside the pages of that language (tools/mkdocs_hooks.py _dataflow_json).
+// The data in each language, beside the pages of that language (tools/build/mkdocs_hooks.py _dataflow_json).
 const DATA = { zh: "../../assets/dataflow.json", en: "../../en/assets/dataflow.json" };
 const shape = (dims) => dims.map((d) => (typeof d === "string" ? d : formatInt(d))).join(" × "); // "N", the sequence length, is a symbol
 

@@ -1,0 +1,319 @@
+"""A page's first load on a slow phone, measured as a reader gets it.
+
+The profile: Chromium at 390 × 844, the network throttled to 400 kbit/s down (and up) with 400 ms of
+round trip, the CPU slowed 4×, the cache off; the site served under /posenc/ and gzip-compressed, as
+GitHub Pages serves it. For each page it reports, from the start of the navigation:
+
+    first text   first-contentful-paint
+    formulas     the first moment every formula on the first screen is rendered (KaTeX's markup in
+                 place) and every font its glyphs use has loaded: they look finished (— where the
+                 first screen has none)
+    load         the load event
+    KB at load   bytes over the wire (headers and compressed bodies) by the load event
+    KB idle      bytes over the wire once the network is idle (what loads after: lazy figures, data)
+
+    python -m tools.scripts.phone_load                          # the built site in site/, the budget pages, 3 runs each
+    python -m tools.scripts.phone_load --site /tmp/s --runs 1 lessons/05-long-context/
+    python -m tools.scripts.phone_load --check                  # exit 1 when a median is over BUDGET
+
+Each page is loaded RUNS times in a fresh browser context; the median of each column is reported.
+tests/browser/test_phone_load.py holds a few representative pages to BUDGET with a margin.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import http.server
+import os
+import sys
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+ROOT = Path(__file__).resolve().parents[2]
+PREFIX = "/posenc/"  # GitHub Pages serves a project site under /<repo>/
+CHROMIUM = os.environ.get("POSENC_CHROMIUM", "/usr/bin/chromium")
+
+VIEWPORT = {"width": 390, "height": 844}
+DOWN_KBPS = 400
+RTT_MS = 400
+CPU_SLOWDOWN = 4
+
+# The targets for a lesson's first load on this profile.
+BUDGET = {"first_text_ms": 2500, "formulas_ms": 3000, "load_ms": 5000, "bytes_at_load": 300_000}
+
+# The home page, the longest lesson (most formulas and tables) and a lesson with many widgets.
+PAGES = ["", "lessons/05-long-context/", "lessons/03-sinusoidal/"]
+
+# What GitHub Pages compresses (text); images other than SVG, fonts (woff2 is compressed already) go as they are.
+COMPRESSED = (".html", ".css", ".js", ".mjs", ".json", ".svg", ".xml", ".txt", ".map", ".ipynb")
+
+
+class GzipSite:
+    """Serves ``site_dir`` at http://127.0.0.1:<port>/posenc/ with gzip, as GitHub Pages does.
+
+    A folder answers with its index.html, a missing file with 404.html and status 404. Text is sent
+    gzip-compressed (level 6) to a client that accepts it; the compressed bytes are kept in memory.
+    Use as a context manager; ``.url`` ends with the prefix.
+    """
+
+    def __init__(self, site_dir: Path):
+        self.site_dir = Path(site_dir)
+        if not (self.site_dir / "index.html").is_file():
+            raise SystemExit(f"no built site at {self.site_dir}: build it (make build writes site/) or pass --site DIR")
+        self._gz: dict[Path, tuple[float, bytes]] = {}
+        self._lock = threading.Lock()
+        outer = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, format, *args):  # noqa: A002 - the base class's name
+                pass
+
+            def handle(self):
+                try:
+                    super().handle()
+                except ConnectionError:  # the browser dropped a connection (a page closed mid-load)
+                    pass
+
+            def do_GET(self):
+                outer._answer(self)
+
+            def do_HEAD(self):
+                outer._answer(self, body=False)
+
+        self._server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server.daemon_threads = True
+        self.origin = f"http://127.0.0.1:{self._server.server_port}"
+        self.url = self.origin + PREFIX
+
+    def _file(self, path: str) -> tuple[Path | None, int]:
+        if not path.startswith(PREFIX):
+            return None, 404
+        rel = unquote(path[len(PREFIX):])
+        target = (self.site_dir / rel).resolve()
+        if self.site_dir.resolve() not in (target, *target.parents):
+            return None, 404
+        if target.is_dir():
+            target = target / "index.html"
+        return (target, 200) if target.is_file() else (self.site_dir / "404.html", 404)
+
+    def _body(self, target: Path, gzipped: bool) -> bytes:
+        if not gzipped:
+            return target.read_bytes()
+        mtime = target.stat().st_mtime
+        with self._lock:
+            cached = self._gz.get(target)
+        if cached is None or cached[0] != mtime:
+            cached = (mtime, gzip.compress(target.read_bytes(), compresslevel=6, mtime=0))
+            with self._lock:
+                self._gz[target] = cached
+        return cached[1]
+
+    def _answer(self, handler, body: bool = True) -> None:
+        path = urlsplit(handler.path).path
+        if path + "/" == PREFIX:
+            handler.send_response(301)
+            handler.send_header("Location", PREFIX)
+            handler.send_header("Content-Length", "0")
+            handler.end_headers()
+            return
+        target, status = self._file(path)
+        if target is None or not target.is_file():
+            handler.send_error(404)
+            return
+        gzipped = target.suffix in COMPRESSED and "gzip" in handler.headers.get("Accept-Encoding", "")
+        data = self._body(target, gzipped)
+        handler.send_response(status)
+        handler.send_header("Content-Type", _content_type(target))
+        if gzipped:
+            handler.send_header("Content-Encoding", "gzip")
+        handler.send_header("Vary", "Accept-Encoding")
+        handler.send_header("Content-Length", str(len(data)))
+        handler.end_headers()
+        if body:
+            handler.wfile.write(data)
+
+    def __enter__(self):
+        self._thread = threading.Thread(target=self._server.serve_forever, name="gzip-site", daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._server.shutdown()
+        self._server.server_close()
+
+
+def _content_type(path: Path) -> str:
+    import mimetypes
+
+    known = {".mjs": "text/javascript", ".js": "text/javascript", ".woff2": "font/woff2", ".svg": "image/svg+xml",
+             ".json": "application/json", ".ipynb": "application/x-ipynb+json"}
+    return known.get(path.suffix) or mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+
+
+# Recorded in the page from its first script on: when the formulas on the first screen look finished.
+# Once the article has been parsed to its end (the footer exists) and its stylesheets have loaded, an
+# IntersectionObserver (which forces no layout) reports the formulas on the first screen; they look
+# finished when they hold KaTeX's markup and no KaTeX font is loading while at least one has loaded
+# (layout asks for the fonts a shown formula uses; KaTeX's fonts are font-display: block, so until they
+# arrive those glyphs are invisible). null when the first screen has no formula. The checks are cheap
+# on purpose: measuring every formula's position would lay out the whole page and slow what it measures.
+_FORMULA_WATCH = """(() => {
+  const styled = () => [...document.querySelectorAll('link[rel=stylesheet]')].every(l => l.sheet);
+  const katexFonts = () => [...document.fonts].filter(f => f.family.replace(/["']/g, '').startsWith('KaTeX'));
+  let shown = null;
+  const finished = () => {
+    if (!shown.every(f => f.querySelector('.katex'))) return false;
+    const faces = katexFonts();
+    return faces.some(f => f.status === 'loaded') && !faces.some(f => f.status === 'loading');
+  };
+  const watch = () => {
+    if (!document.querySelector('.md-footer') || !styled()) return setTimeout(watch, 50);
+    const formulas = [...document.querySelectorAll('.arithmatex')];
+    if (!formulas.length) { window.__peFormulas = null; return; }
+    const seen = new IntersectionObserver((entries) => {
+      seen.disconnect();
+      shown = entries.filter(e => e.isIntersecting).map(e => e.target);
+      if (!shown.length) { window.__peFormulas = null; return; }
+      const tick = () => finished() ? (window.__peFormulas = performance.now()) : setTimeout(tick, 50);
+      tick();
+    });
+    formulas.forEach(f => seen.observe(f));
+  };
+  setTimeout(watch, 0);
+})();"""
+
+
+@dataclass
+class Load:
+    page: str
+    first_text_ms: float
+    formulas_ms: float | None
+    load_ms: float
+    bytes_at_load: int
+    bytes_idle: int
+    requests_at_load: list[tuple[str, int, float, float]]  # (path, bytes, start ms, end ms) of what finished by the load event
+
+    def over(self, budget: dict, margin: float = 1.0) -> list[str]:
+        """What exceeds ``budget`` × ``margin``, in words."""
+        out = []
+        for key, limit in budget.items():
+            value = getattr(self, key)
+            if value is not None and value > limit * margin:
+                unit = "B" if key.startswith("bytes") else "ms"
+                out.append(f"{key} {value:,.0f} {unit} > {limit * margin:,.0f} {unit}")
+        return out
+
+
+def measure(browser, url: str, page_path: str = "") -> Load:
+    """One first load of ``url`` in a fresh context on the phone profile."""
+    context = browser.new_context(viewport=VIEWPORT, is_mobile=True, has_touch=True, device_scale_factor=2)
+    try:
+        page = context.new_page()
+        page.add_init_script(_FORMULA_WATCH)
+        cdp = context.new_cdp_session(page)
+        cdp.send("Network.enable")
+        cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+        cdp.send("Network.emulateNetworkConditions", {
+            "offline": False, "latency": RTT_MS,
+            "downloadThroughput": DOWN_KBPS * 1000 / 8, "uploadThroughput": DOWN_KBPS * 1000 / 8})
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN})
+        started, finished, urls = {}, [], {}
+
+        def on_sent(ev):
+            started.setdefault("t0", ev["timestamp"])
+            if ev["request"]["url"].startswith("http"):
+                urls.setdefault(ev["requestId"], (ev["request"]["url"], ev["timestamp"]))
+
+        cdp.on("Network.requestWillBeSent", on_sent)
+        cdp.on("Network.loadingFinished", lambda ev: finished.append((ev["timestamp"], ev["requestId"], ev["encodedDataLength"])))
+        cdp.on("Network.loadingFailed", lambda ev: finished.append((ev["timestamp"], ev["requestId"], 0)))
+        page.goto(url, wait_until="load", timeout=120_000)
+        page.wait_for_load_state("networkidle", timeout=120_000)
+        page.wait_for_function("() => window.__peFormulas !== undefined", timeout=60_000)  # a function: the page policy forbids eval
+        timing = page.evaluate("""() => {
+          const nav = performance.getEntriesByType('navigation')[0];
+          const fcp = performance.getEntriesByName('first-contentful-paint')[0];
+          return {fcp: fcp ? fcp.startTime : null, load: nav.loadEventStart, formulas: window.__peFormulas};
+        }""")
+        t0 = started["t0"]
+        ours = [(urls[rid], t, size) for t, rid, size in finished if rid in urls]  # not data: URLs
+        at_load = [(urlsplit(url).path, size, (sent - t0) * 1000, (t - t0) * 1000)
+                   for (url, sent), t, size in ours if (t - t0) * 1000 <= timing["load"]]
+        return Load(page=page_path, first_text_ms=timing["fcp"], formulas_ms=timing["formulas"], load_ms=timing["load"],
+                    bytes_at_load=sum(r[1] for r in at_load), bytes_idle=sum(size for _, _, size in ours),
+                    requests_at_load=sorted(at_load, key=lambda r: r[2]))
+    finally:
+        context.close()
+
+
+def median_load(loads: list[Load]) -> Load:
+    """The median of each column over several loads of one page (requests: the run with the median bytes)."""
+    def med(values):
+        values = sorted(values)
+        return values[len(values) // 2]
+
+    formulas = [x.formulas_ms for x in loads]
+    by_bytes = sorted(loads, key=lambda x: x.bytes_at_load)[len(loads) // 2]
+    return Load(page=loads[0].page, first_text_ms=med([x.first_text_ms for x in loads]),
+                formulas_ms=None if None in formulas else med(formulas), load_ms=med([x.load_ms for x in loads]),
+                bytes_at_load=by_bytes.bytes_at_load, bytes_idle=med([x.bytes_idle for x in loads]),
+                requests_at_load=by_bytes.requests_at_load)
+
+
+def launch(playwright):
+    if not Path(CHROMIUM).exists():
+        raise SystemExit(f"Chromium not found at {CHROMIUM}: install Debian's chromium (make setup) or set POSENC_CHROMIUM")
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu", "--no-first-run",
+                                                                      "--disable-background-networking"])
+
+
+def report_line(load: Load) -> str:
+    formulas = "—" if load.formulas_ms is None else f"{load.formulas_ms / 1000:.2f} s"
+    return (f"{'/' + load.page:<30} first text {load.first_text_ms / 1000:5.2f} s   formulas {formulas:>7}   "
+            f"load {load.load_ms / 1000:5.2f} s   {load.bytes_at_load / 1000:6.0f} KB at load, {load.bytes_idle / 1000:6.0f} KB idle")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tools.scripts.phone_load", description=__doc__.split("\n\n")[0])
+    parser.add_argument("pages", nargs="*", default=PAGES, help="site paths, e.g. lessons/03-sinusoidal/ ('' is the home page)")
+    parser.add_argument("--site", default=str(ROOT / "site"), help="the built site (default: site/, what make build writes)")
+    parser.add_argument("--runs", type=int, default=3, help="loads per page; the median is reported (default 3)")
+    parser.add_argument("--requests", action="store_true", help="list what each page transferred by its load event, "
+                                                                "with when each request started and ended")
+    parser.add_argument("--check", action="store_true", help="exit 1 when a page's median is over BUDGET")
+    args = parser.parse_args(argv)
+    if args.runs < 1:
+        parser.error(f"--runs must be at least 1, got {args.runs}")
+    from playwright.sync_api import sync_playwright
+
+    print(f"phone first load: {VIEWPORT['width']}×{VIEWPORT['height']}, {DOWN_KBPS} kbit/s, {RTT_MS} ms RTT, "
+          f"CPU {CPU_SLOWDOWN}× slower, cache off, gzip; median of {args.runs}")
+    print(f"budget: first text ≤ {BUDGET['first_text_ms'] / 1000:g} s, formulas ≤ {BUDGET['formulas_ms'] / 1000:g} s, "
+          f"load ≤ {BUDGET['load_ms'] / 1000:g} s, ≤ {BUDGET['bytes_at_load'] / 1000:g} KB by load")
+    over = []
+    with GzipSite(Path(args.site)) as site, sync_playwright() as p:
+        browser = launch(p)
+        try:
+            for path in args.pages:
+                path = path.lstrip("/")
+                load = median_load([measure(browser, site.url + path, path) for _ in range(args.runs)])
+                print(report_line(load), flush=True)
+                if args.requests:
+                    for name, size, start, end in load.requests_at_load:
+                        print(f"    {start / 1000:5.2f}–{end / 1000:5.2f} s  {size / 1000:6.1f} KB  {name}")
+                over += [f"/{path}: {o}" for o in load.over(BUDGET)]
+        finally:
+            browser.close()
+    if args.check and over:
+        print("over budget:\n  " + "\n  ".join(over))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
