@@ -205,6 +205,19 @@ def test_deepseek_cache_numbers():
     assert q.value("rope_query_share_deepseek_v3") == pytest.approx(64 / 192)
 
 
+def test_cache_factors_with_keys_as_wide_as_values():
+    # DeepSeek-V2 Table 1: MHA 2·n_h·d_h·l, GQA 2·n_g·d_h·l, MLA (d_c + d_R)·l; here d_h = 128 (V3's v_head_dim),
+    # n_h = 128, n_g = 8 (Llama 3 8B), l = 61, d_c = 512, d_R = 64
+    mla_elems, gqa_elems, mha_elems = (512 + 64) * 61, 2 * 8 * 128 * 61, 2 * 128 * 128 * 61
+    assert q.value("gqa_cache_elements_deepseek_v3_equal_kv") == gqa_elems
+    assert q.value("gqa_cache_ratio_deepseek_v3_equal_kv") == pytest.approx(gqa_elems / mla_elems)
+    assert q.text("gqa_cache_ratio_deepseek_v3_equal_kv") == "3.6"
+    assert q.value("mha_cache_ratio_deepseek_v3_equal_kv") == pytest.approx(mha_elems / mla_elems)
+    assert q.text("mha_cache_ratio_deepseek_v3_equal_kv") == "57"
+    # with V3's own wider keys (128 + 64) both factors are larger
+    assert q.value("gqa_cache_ratio_deepseek_v3") > q.value("gqa_cache_ratio_deepseek_v3_equal_kv")
+
+
 def test_absorption_numbers_on_the_page():
     demo = mla.absorption_demo(base=ex.DEFAULT_BASE, **ex.MLA_DEMO)
     inst = mla.random_instance(ex.MLA_DEMO["head_dim"], ex.MLA_DEMO["q_rank"], ex.MLA_DEMO["kv_rank"],

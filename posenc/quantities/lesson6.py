@@ -315,6 +315,30 @@ def _():
     return _gqa_cache() / _cache().mla
 
 
+# DeepSeek-V2's Table 1 counts a key as wide as a value (2·n_h·d_h·l, 2·n_g·d_h·l), as real GQA models such as
+# Llama 3 8B have; the factors above use DeepSeek-V3's wider keys (content + RoPE), so the page gives both.
+def _equal_width_caches() -> tuple[int, int]:
+    v3, gqa = configs.load(ex.MLA_MODEL), configs.load(GQA_COUNTERFACTUAL_MODEL)
+    width = v3["v_head_dim"]
+    return (mla.mha_cache_elements(v3["heads"], width, v3["layers"]),
+            mla.gqa_cache_elements(gqa["kv_heads"], width, v3["layers"]))
+
+
+@number("gqa_cache_elements_deepseek_v3_equal_kv", ",", "同上的 GQA，但按 DeepSeek-V2 表 1 的约定 k 和 v 一样宽（v_head_dim），每个 token 缓存的元素数")
+def _():
+    return _equal_width_caches()[1]
+
+
+@number("gqa_cache_ratio_deepseek_v3_equal_kv", ".1f", "k 和 v 一样宽时，GQA 缓存是 MLA 缓存的多少倍（DeepSeek-V2 表 1 的约定）")
+def _():
+    return _equal_width_caches()[1] / _cache().mla
+
+
+@number("mha_cache_ratio_deepseek_v3_equal_kv", ".0f", "k 和 v 一样宽时，多头注意力缓存是 MLA 缓存的多少倍（DeepSeek-V2 表 1 的约定）")
+def _():
+    return _equal_width_caches()[0] / _cache().mla
+
+
 def _demo() -> mla.AbsorptionDemo:
     return mla.absorption_demo(base=ex.DEFAULT_BASE, **ex.MLA_DEMO)
 
