@@ -205,6 +205,16 @@ def test_deepseek_cache_numbers():
     assert q.value("rope_query_share_deepseek_v3") == pytest.approx(64 / 192)
 
 
+def test_gemma3_global_share_counts_the_whole_27b_model():
+    from transformers import Gemma3TextConfig
+
+    # transformers' rule: layer i is full attention when (i + 1) % sliding_window_pattern == 0 (pattern 6)
+    types = Gemma3TextConfig(num_hidden_layers=62).layer_types
+    assert types.count("full_attention") == 10
+    assert q.value("gemma3_global_share") == pytest.approx(10 / 62)
+    assert q.text("gemma3_global_share") == "16.1%"  # not 1/6 = 16.7%: 62 layers end on two local ones
+
+
 def test_cache_factors_with_keys_as_wide_as_values():
     # DeepSeek-V2 Table 1: MHA 2·n_h·d_h·l, GQA 2·n_g·d_h·l, MLA (d_c + d_R)·l; here d_h = 128 (V3's v_head_dim),
     # n_h = 128, n_g = 8 (Llama 3 8B), l = 61, d_c = 512, d_R = 64

@@ -465,10 +465,10 @@ def _():
     return hybrid.pattern_period(configs.load("gemma3_27b"))
 
 
-@number("gemma3_global_share", ".1%", "Gemma 3 27B 中全局层所占比例（5 层局部 : 1 层全局）")
+# Over the whole model, not one period: 62 layers is not a multiple of 6, so the share is 10/62, not 1/6.
+@number("gemma3_global_share", ".1%", "Gemma 3 27B 全部层里全局层所占比例（5 层局部 : 1 层全局，共 62 层）")
 def _():
-    cfg = configs.load("gemma3_27b")
-    counts = hybrid.pattern_counts(cfg, hybrid.pattern_period(cfg))
+    counts = hybrid.pattern_counts(configs.load("gemma3_27b"))
     return counts["rope_global"] / sum(counts.values())
 
 
