@@ -65,6 +65,7 @@ FACTS = [
     ("deepseek_v3", "context", 4096, "V"),
     ("deepseek_v3", "max_position_embeddings", 163_840, "V3"),
     ("gemma3_27b", "head_dim", 128, "V"),
+    ("gemma3_27b", "layers", 62, "V"),
     ("gemma3_27b", "rope_theta", 1_000_000, "V"),
     ("gemma3_27b", "local_rope_theta", 10_000, "V"),
     ("gemma3_27b", "sliding_window", 1024, "V"),

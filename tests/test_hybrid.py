@@ -171,7 +171,7 @@ def test_llama4_attn_scale_matches_transformers():
     (lambda: hybrid.llama4_attn_scale([-1, 2]), "non-negative"),
     (lambda: hybrid.llama4_attn_scale([1, 2], floor_scale=0), "floor_scale"),
     (lambda: hybrid.llama4_attn_scale([1, 2], attn_scale=-0.1), "attn_scale"),
-    (lambda: hybrid.layer_pattern(configs.load("gemma3_27b")), "n_layers"),
+    (lambda: hybrid.layer_pattern(configs.load("gpt_oss")), "n_layers"),
 ])
 def test_bad_input_raises_clear_error(call, match):
     with pytest.raises(ValueError, match=match):
@@ -242,8 +242,8 @@ QWEN3_NEXT = configs.load("qwen3_next_80b_a3b")
     (lambda: hybrid.p_rope_frequencies(255, 1e4, 0.5), r"^head_dim must be a positive even integer"),
     (lambda: hybrid.p_rope_frequencies(256, 1, 0.5), r"^base must be greater than 1"),
     # layer counts
-    (lambda: hybrid.layer_kinds(configs.load("gemma3_27b")),
-     r"^model 'gemma3_27b' has no 'layers' field; pass n_layers to draw its pattern over that many layers$"),
+    (lambda: hybrid.layer_kinds(configs.load("gpt_oss")),
+     r"^model 'gpt_oss' has no 'layers' field; pass n_layers to draw its pattern over that many layers$"),
     (lambda: hybrid.layer_kinds(configs.load("qwen3_8b"), 0),
      r"^n_layers must be a positive integer, got 0; pass e\.g\. n_layers=12$"),
     (lambda: hybrid.layer_kinds(configs.load("qwen3_8b"), True), r"^n_layers must be a positive integer, got True"),
@@ -347,7 +347,7 @@ def test_causal_counter_is_one_over_t_plus_one(n):
         (lambda: hybrid.rotary_mask(128, 0.0), "rotary_fraction"),
         (lambda: hybrid.rotary_mask(-4), "head_dim"),
         (lambda: hybrid.model_rotary_mask(configs.load("gpt2")), "cfg"),
-        (lambda: hybrid.layer_kinds(configs.load("gemma3_27b")), "n_layers"),
+        (lambda: hybrid.layer_kinds(configs.load("gpt_oss")), "n_layers"),
         (lambda: hybrid.layer_kinds(configs.load("gpt_oss"), 0), "n_layers"),
         (lambda: hybrid.causal_counter(1), "n"),
         (lambda: hybrid.causal_counter(4, causal="yes"), "causal"),
@@ -368,8 +368,8 @@ def test_layer_and_counter_helpers_name_the_argument(call, word):
         (lambda: hybrid.layer_kinds({"position": "rope"}),
          "cfg must be a RoPE or NoPE model from posenc.configs.load(), got 'dict'; "
          "e.g. configs.load('qwen3_next_80b_a3b') or configs.load('kimi_linear_48b')"),
-        (lambda: hybrid.layer_kinds(configs.load("gemma3_27b")),
-         "model 'gemma3_27b' has no 'layers' field; pass n_layers to draw its pattern over that many layers"),
+        (lambda: hybrid.layer_kinds(configs.load("gpt_oss")),
+         "model 'gpt_oss' has no 'layers' field; pass n_layers to draw its pattern over that many layers"),
         (lambda: hybrid.layer_kinds(configs.load("gpt_oss"), 0), "n_layers must be a positive integer, got 0; pass e.g. n_layers=12"),
         (lambda: hybrid.layer_kinds(configs.load("gpt_oss"), 2.0), "n_layers must be a positive integer, got 2.0; pass e.g. n_layers=12"),
         (lambda: hybrid.layer_kinds(configs.load("gpt_oss"), True), "n_layers must be a positive integer, got True; pass e.g. n_layers=12"),

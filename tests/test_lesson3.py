@@ -290,3 +290,18 @@ FIGURES = ('sin_clock', 'sin_encoding_bars', 'sin_heatmap_shift', 'sin_dot_vs_di
 
 def test_every_figure_of_the_lesson_has_a_content_test_here():
     assert registered("figures_src.lesson3") == sorted(FIGURES)
+
+
+def test_learned_against_sinusoidal_scaled_is_read_from_the_committed_runs():
+    """Lesson 3 sets the paper's Table 3 (learned vs sinusoidal × √d_model) beside the same pair in our run."""
+    import json
+
+    from posenc import quantities as q
+
+    runs = json.loads((Path(__file__).resolve().parents[1] / "posenc/experiment/results/full.json").read_text())["runs"]
+    by_seed = {m: {r["seed"]: r["val_loss_128"] for r in runs[m]} for m in ("learned", "sinusoidal_scaled")}
+    diffs = np.array([by_seed["learned"][s] - by_seed["sinusoidal_scaled"][s] for s in sorted(by_seed["learned"])])
+    assert len(diffs) == 16 and (diffs > 0).all()  # the learned table is behind on every seed
+    half = 2.131449545559323 * diffs.std(ddof=1) / math.sqrt(len(diffs))  # t quantile, 15 degrees of freedom
+    assert q.text("exp_diff_learned_sin_scaled_in") == f"{diffs.mean():+.3f} ± {half:.3f}"
+    assert q.value("exp_ppl_learned_sin_scaled_in") == pytest.approx(math.expm1(diffs.mean()))

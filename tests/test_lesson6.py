@@ -64,7 +64,7 @@ def test_layer_counts_quoted_on_the_page():
     assert numbers.value("qwen3next_full_attention_share") == pytest.approx(0.25)
     assert numbers.value("qwen3next_first_full_layer") == 4
     assert hybrid.layer_kinds(configs.load("gemma3_27b"), 12).index("global") + 1 == 6  # 5 local then 1 global
-    assert numbers.value("gemma3_global_share") == pytest.approx(1 / 6)
+    assert numbers.value("gemma3_global_share") == pytest.approx(10 / 62)  # 62 layers, global where (i + 1) % 6 == 0
     assert hybrid.layer_kinds(configs.load("qwen3_8b"), 5) == ["global"] * 5
 
 
@@ -205,6 +205,29 @@ def test_deepseek_cache_numbers():
     assert q.value("rope_query_share_deepseek_v3") == pytest.approx(64 / 192)
 
 
+def test_gemma3_global_share_counts_the_whole_27b_model():
+    from transformers import Gemma3TextConfig
+
+    # transformers' rule: layer i is full attention when (i + 1) % sliding_window_pattern == 0 (pattern 6)
+    types = Gemma3TextConfig(num_hidden_layers=62).layer_types
+    assert types.count("full_attention") == 10
+    assert q.value("gemma3_global_share") == pytest.approx(10 / 62)
+    assert q.text("gemma3_global_share") == "16.1%"  # not 1/6 = 16.7%: 62 layers end on two local ones
+
+
+def test_cache_factors_with_keys_as_wide_as_values():
+    # DeepSeek-V2 Table 1: MHA 2·n_h·d_h·l, GQA 2·n_g·d_h·l, MLA (d_c + d_R)·l; here d_h = 128 (V3's v_head_dim),
+    # n_h = 128, n_g = 8 (Llama 3 8B), l = 61, d_c = 512, d_R = 64
+    mla_elems, gqa_elems, mha_elems = (512 + 64) * 61, 2 * 8 * 128 * 61, 2 * 128 * 128 * 61
+    assert q.value("gqa_cache_elements_deepseek_v3_equal_kv") == gqa_elems
+    assert q.value("gqa_cache_ratio_deepseek_v3_equal_kv") == pytest.approx(gqa_elems / mla_elems)
+    assert q.text("gqa_cache_ratio_deepseek_v3_equal_kv") == "3.6"
+    assert q.value("mha_cache_ratio_deepseek_v3_equal_kv") == pytest.approx(mha_elems / mla_elems)
+    assert q.text("mha_cache_ratio_deepseek_v3_equal_kv") == "57"
+    # with V3's own wider keys (128 + 64) both factors are larger
+    assert q.value("gqa_cache_ratio_deepseek_v3") > q.value("gqa_cache_ratio_deepseek_v3_equal_kv")
+
+
 def test_absorption_numbers_on_the_page():
     demo = mla.absorption_demo(base=ex.DEFAULT_BASE, **ex.MLA_DEMO)
     inst = mla.random_instance(ex.MLA_DEMO["head_dim"], ex.MLA_DEMO["q_rank"], ex.MLA_DEMO["kv_rank"],
@@ -278,7 +301,8 @@ def test_layer_patterns_draws_each_models_layers_in_order(theme):
 
 def test_layer_pattern_titles_carry_the_counts():
     # Independent of posenc: every 4th of Llama 4 Scout's 48 layers and SmolLM3's 36 is NoPE (configs'
-    # no_rope_layers lists); Command R7B's 32 layers are 3 sliding + 1 global (sliding_window_pattern 4).
+    # no_rope_layers lists); Command R7B's 32 layers are 3 sliding + 1 global (sliding_window_pattern 4);
+    # Gemma 3 27B's 62 layers (google-deepmind/gemma) are global at every 6th, so 10 of them.
     with drawn("layer_patterns") as fig:
         titles = dict(zip(ex.LAYER_MODELS, ax_texts(fig.axes[0])))
     assert titles["llama4_scout"].endswith("48 层：36 层分块+RoPE，12 层全局 NoPE")
@@ -288,7 +312,7 @@ def test_layer_pattern_titles_carry_the_counts():
     # Kimi Linear's released config: MLA at layers 4, 8, …, 24, 27 of 27; Jamba: attention at i % 8 == 4 of 32
     assert titles["kimi_linear_48b"] == "Kimi Linear · 27 层：7 层全局 NoPE，20 层线性注意力"
     assert titles["jamba_v01"] == "Jamba · 32 层：4 层全局 NoPE，28 层 Mamba"
-    assert titles["gemma3_27b"].endswith("每 6 层：1 层全局+RoPE，5 层局部+RoPE")
+    assert titles["gemma3_27b"].endswith("62 层：10 层全局+RoPE，52 层局部+RoPE")
     assert titles["glm45"].endswith("每一层：都是全局+RoPE")
 
 
@@ -302,7 +326,7 @@ def test_layer_pattern_titles_in_english():
     assert titles["llama4_scout"].endswith("48 layers: 36 chunked+RoPE, 12 global NoPE")
     assert titles["command_r7b"].endswith("32 layers (unverified): 24 local+RoPE, 8 global NoPE")
     assert titles["jamba_v01"] == "Jamba · 32 layers: 4 global NoPE, 28 Mamba"
-    assert titles["gemma3_27b"].endswith("every 6 layers: 1 global+RoPE, 5 local+RoPE")
+    assert titles["gemma3_27b"].endswith("62 layers: 10 global+RoPE, 52 local+RoPE")
     assert titles["glm45"].endswith("every layer: all global+RoPE")
     assert ticks == [str(i + 1) for i in range(0, ex.LAYERS_DRAWN, 4)]
 

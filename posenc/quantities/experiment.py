@@ -320,6 +320,7 @@ for _name, (_method, _span) in METHOD_LOSSES.items():
 DIFFERENCES = {
     "exp_diff_sin_learned_in": (("in", "sinusoidal"), ("in", "learned")),
     "exp_diff_learned_nope_in": (("in", "learned"), ("in", "nope")),
+    "exp_diff_learned_sin_scaled_in": (("in", "learned"), ("in", "sinusoidal_scaled")),
     "exp_diff_nope_sin_scaled_in": (("in", "nope"), ("in", "sinusoidal_scaled")),
     "exp_diff_sqrt_d_in": (("in", "sinusoidal"), ("in", "sinusoidal_scaled")),
     "exp_diff_sin_scaled_alibi_in": (("in", "sinusoidal_scaled"), ("in", "alibi")),
@@ -623,6 +624,7 @@ PERPLEXITY_GAPS = {
     "exp_ppl_alibi_rope_in": (("in", "alibi"), ("in", "rope")),
     "exp_ppl_partial_rope_in": (("in", "rope_partial"), ("in", "rope")),
     "exp_ppl_learned_nope_in": (("in", "learned"), ("in", "nope")),
+    "exp_ppl_learned_sin_scaled_in": (("in", "learned"), ("in", "sinusoidal_scaled")),
 }
 
 for _name, ((_sa, _ka), (_sb, _kb)) in PERPLEXITY_GAPS.items():

@@ -315,6 +315,30 @@ def _():
     return _gqa_cache() / _cache().mla
 
 
+# DeepSeek-V2's Table 1 counts a key as wide as a value (2·n_h·d_h·l, 2·n_g·d_h·l), as real GQA models such as
+# Llama 3 8B have; the factors above use DeepSeek-V3's wider keys (content + RoPE), so the page gives both.
+def _equal_width_caches() -> tuple[int, int]:
+    v3, gqa = configs.load(ex.MLA_MODEL), configs.load(GQA_COUNTERFACTUAL_MODEL)
+    width = v3["v_head_dim"]
+    return (mla.mha_cache_elements(v3["heads"], width, v3["layers"]),
+            mla.gqa_cache_elements(gqa["kv_heads"], width, v3["layers"]))
+
+
+@number("gqa_cache_elements_deepseek_v3_equal_kv", ",", "同上的 GQA，但按 DeepSeek-V2 表 1 的约定 k 和 v 一样宽（v_head_dim），每个 token 缓存的元素数")
+def _():
+    return _equal_width_caches()[1]
+
+
+@number("gqa_cache_ratio_deepseek_v3_equal_kv", ".1f", "k 和 v 一样宽时，GQA 缓存是 MLA 缓存的多少倍（DeepSeek-V2 表 1 的约定）")
+def _():
+    return _equal_width_caches()[1] / _cache().mla
+
+
+@number("mha_cache_ratio_deepseek_v3_equal_kv", ".0f", "k 和 v 一样宽时，多头注意力缓存是 MLA 缓存的多少倍（DeepSeek-V2 表 1 的约定）")
+def _():
+    return _equal_width_caches()[0] / _cache().mla
+
+
 def _demo() -> mla.AbsorptionDemo:
     return mla.absorption_demo(base=ex.DEFAULT_BASE, **ex.MLA_DEMO)
 
@@ -441,10 +465,10 @@ def _():
     return hybrid.pattern_period(configs.load("gemma3_27b"))
 
 
-@number("gemma3_global_share", ".1%", "Gemma 3 27B 中全局层所占比例（5 层局部 : 1 层全局）")
+# Over the whole model, not one period: 62 layers is not a multiple of 6, so the share is 10/62, not 1/6.
+@number("gemma3_global_share", ".1%", "Gemma 3 27B 全部层里全局层所占比例（5 层局部 : 1 层全局，共 62 层）")
 def _():
-    cfg = configs.load("gemma3_27b")
-    counts = hybrid.pattern_counts(cfg, hybrid.pattern_period(cfg))
+    counts = hybrid.pattern_counts(configs.load("gemma3_27b"))
     return counts["rope_global"] / sum(counts.values())
 
 
