@@ -32,9 +32,7 @@ TERMS = "the field's standard terms, learned position embedding and no positiona
 CLEARLY = "“short of the clearly margin” is not idiomatic: the threshold is named, with its value"
 BAND = "“inside the band of barely changing” is not idiomatic: the band is named, with its width"
 UNSCALED = "“RoPE used as it is” means RoPE without any frequency scaling: unscaled RoPE"
-# Why (the native English review R3, items S-N8 and L5-N2)
-PI_NAME = ("one name for the method: lesson 5 introduces position interpolation as “position interpolation (PI)”, "
-           "and the other checked sentences write PI")
+# Why (the native English review R3, item L5-N2)
 AS_IT_IS = "“using it as it is” and “leaving RoPE as it is” mean RoPE without any frequency scaling: unscaled RoPE"
 
 # The margins an amended sentence may print ({clearly}, {same}): stats.CLEARLY and stats.SAME, in nats.
@@ -136,30 +134,10 @@ ENGLISH: dict[str, EnglishAmendment] = {
         en="With YaRN scaling at inference time, RoPE's loss beyond the training length is again lower than that of the model with no positional encoding (on {seeds})",
         reasons=(TERMS,),
     ),
-    "ext_big_base_change_hurts_first": EnglishAmendment(
-        frozen="Before any continued training, each model with changed frequencies is already worse within the training length: NTK-aware, the lightest change, suffers least, ABF more, and Position Interpolation, which also slows the fastest pair, clearly more than ABF (each on {seeds})",
-        en="Before any continued training, each model with changed frequencies is already worse within the training length: NTK-aware, the lightest change, suffers least, ABF more, and PI, which also slows the fastest pair, clearly more than ABF (each on {seeds})",
-        reasons=(PI_NAME,),
-    ),
     "ext_ntk_slightly_below_yarn_within_pretraining": EnglishAmendment(
         frozen='NTK-aware and YaRN both return to the pre-training level within these few steps: NTK-aware even slightly below it (on {seeds1}), YaRN inside the band of barely changing around it (above it on {seeds2})',
         en='NTK-aware and YaRN both return to the pre-training level within these few steps: NTK-aware even slightly below it (on {seeds1}), YaRN within the ‘barely changing’ band of ±{same} nats around it (above it on {seeds2})',
         reasons=(BAND,),
-    ),
-    "ext_pi_not_recovered": EnglishAmendment(
-        frozen="Position Interpolation does not get back to the pre-training level by the end (on {seeds})",
-        en="PI does not get back to the pre-training level by the end (on {seeds})",
-        reasons=(PI_NAME,),
-    ),
-    "ext_pi_worst_in_new_range": EnglishAmendment(
-        frozen="After continued training, Position Interpolation is still the worst of the five within the new length (each comparison on {seeds})",
-        en="After continued training, PI is still the worst of the five within the new length (each comparison on {seeds})",
-        reasons=(PI_NAME,),
-    ),
-    "ext_yarn_pi_rise_past_new_length": EnglishAmendment(
-        frozen="Past the new length, the loss of YaRN and Position Interpolation rises again (on {seeds})",
-        en="Past the new length, the loss of YaRN and PI rises again (on {seeds})",
-        reasons=(PI_NAME,),
     ),
     "partial_within_same_band_of_rope": EnglishAmendment(
         frozen="Partial RoPE, which rotates only a quarter of each head's dimensions, comes very close to full RoPE within the training length: the difference is inside the band of barely changing (partial RoPE is higher on {seeds})",
