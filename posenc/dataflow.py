@@ -373,7 +373,7 @@ def _position_entries(m: Model) -> dict[str, tuple[Entry, ...]]:
         opt_in = say(lang, "entry.rope_scaling_opt_in") if m.cfg.get("scaling_opt_in") else ""
         target = m.cfg.get("scaled_context")
         reach = say(lang, "entry.rope_scaling_reach", context=_num(m["context"]), target=_num(target)) if target else ""
-        entries.append(Entry("rope_scaling", say(lang, "entry.rope_scaling", rope_type=sc["rope_type"], factor=_num(sc["factor"]),
+        entries.append(Entry("rope_scaling", say(lang, "entry.rope_scaling", rope_type=say(lang, f"scaling.{sc['rope_type']}"), factor=_num(sc["factor"]),
                                                  reach=reach, opt_in=opt_in)))
     out = {"rope": tuple(entries)}
     if m.method == "mrope":

@@ -51,7 +51,10 @@ def test_qwen3_8b_q_projection_and_rope():
     rope_stage = df.stage(m, "rope")
     assert [e.topic for e in rope_stage.entries] == ["rope", "rope_scaling"]
     assert "64 对全部" in rope_stage.entries[0].text and "1,000,000" in rope_stage.entries[0].text
-    assert "yarn" in rope_stage.entries[1].text and "s = 4" in rope_stage.entries[1].text
+    # the scaling by the name lesson 5 teaches, not the config's lower-case rope_type "yarn"
+    assert "按 YaRN 缩放" in rope_stage.entries[1].text and "s = 4" in rope_stage.entries[1].text
+    english = df.stage(df.load("qwen3_8b", "en"), "rope").entries[1].text
+    assert "scaled by YaRN, s = 4" in english and "yarn" not in english
     assert rope_stage.parameters == 0 and rope_stage.repeat == 36
     assert df.position_parameters(m) == 0
     assert [s.key for s in df.stages(m) if s.entries] == ["rope"]  # position enters only there
@@ -390,7 +393,8 @@ def test_every_language_has_the_same_words_with_the_same_fields():
     assert [k for k, text in en.items() if CJK.search(text)] == []
     # every topic, stage and position method is named, every listed field labelled
     needed = ({f"topic.{t}" for t in df.TOPICS} | {f"stage.{k}" for k in df.STAGE_KEYS} | {f"method.{m}" for m in df.METHODS}
-              | {f"project_model.{m}" for m in df.PROJECT_METHODS} | {f"field.{f}" for f in df.FIELDS})
+              | {f"project_model.{m}" for m in df.PROJECT_METHODS} | {f"field.{f}" for f in df.FIELDS}
+              | {f"scaling.{kind}" for kind in configs.SCALING_KEYS})
     assert needed <= set(zh), sorted(needed - set(zh))
     with pytest.raises(KeyError, match=r"posenc/data/dataflow.en.yaml has no 'stage.nowhere'"):
         df.say("en", "stage.nowhere")

@@ -268,6 +268,52 @@ def test_plain_math_reads_a_formula_as_text(tex, text):
     assert plain_math(tex) == text
 
 
+# Chinese punctuation in the English index: a full-width mark (；，：（…) in a word (a run without spaces) that
+# has no Han character. The English edition shows Chinese on purpose only as Chinese words (the glossary's
+# Chinese column "困惑度（PPL）", the citation's original title), whose marks sit in the same word as Han
+# characters; a formula's row separator " ； " stood alone between Latin letters.
+_CJK_MARK = re.compile(r"[\u3000-\u303f\uff00-\uffef]")
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+
+
+def _stray_chinese_marks(text: str) -> list[str]:
+    return [word for word in text.replace("\u200b", "").split() if _CJK_MARK.search(word) and not _HAN.search(word)]
+
+
+def test_an_aligned_formula_reads_with_the_index_languages_separator():
+    from tools.build.search import plain_math, plain_text
+
+    aligned = r"\begin{aligned} PE(p, 2i) &= \sin(p\,\omega_i), \\ PE(p, 2i+1) &= \cos(p\,\omega_i) \end{aligned}"
+    assert plain_math(aligned, "en") == "PE(p, 2i) = sin(p ωᵢ); PE(p, 2i+1) = cos(p ωᵢ)"
+    assert plain_math(aligned) == "PE(p, 2i) = sin(p ωᵢ), ； PE(p, 2i+1) = cos(p ωᵢ)"
+    assert plain_math(r"\frac{a \\ b}{c} \\", "en") == "(a; b)/c"  # a break inside an argument too
+    text = plain_text(r"the sum:</p> \[a = 1 \\ b = 2\] <p>and", "en")
+    assert text == "the sum:</p> a = 1; b = 2 <p>and" and not _stray_chinese_marks(text)
+    assert _stray_chinese_marks(plain_text(r"\[a \\ b\]"))  # the check finds the Chinese separator
+
+
+def test_clean_index_writes_no_chinese_punctuation_into_the_english_index(tmp_path, monkeypatch):
+    from tools.build import search
+
+    monkeypatch.setattr(search, "glossary_tags", lambda: {})
+    index = tmp_path / "search_index.json"
+    docs = [{"location": "en/a/", "title": "A", "text": r"\[x = 1 \\ y = 2\]"},
+            {"location": "en/glossary/", "title": "G", "text": "RoPE（旋转位置编码）"}]
+    index.write_text(json.dumps({"config": {"lang": ["en"], "fields": {}}, "docs": docs}), encoding="utf-8")
+    search.clean_index(index)
+    texts = [d["text"] for d in json.loads(index.read_text(encoding="utf-8"))["docs"]]
+    assert texts == ["x = 1; y = 2", "RoPE（旋转位置编码）"]
+    assert [_stray_chinese_marks(t) for t in texts] == [[], []]
+
+
+@pytest.mark.build
+def test_the_english_index_shows_chinese_punctuation_only_in_chinese_words(site_dir):
+    index = json.loads((site_dir / "en" / "search" / "search_index.json").read_text(encoding="utf-8"))
+    stray = {d["location"]: marks for d in index["docs"]
+             if (marks := _stray_chinese_marks(d.get("title", "") + " " + d.get("text", "")))}
+    assert not stray, f"Chinese punctuation outside Chinese words in the English search index: {stray}"
+
+
 def test_plain_text_replaces_each_formula_and_keeps_the_prose():
     from tools.build.search import plain_text
 

@@ -32,6 +32,8 @@ TERMS = "the field's standard terms, learned position embedding and no positiona
 CLEARLY = "“short of the clearly margin” is not idiomatic: the threshold is named, with its value"
 BAND = "“inside the band of barely changing” is not idiomatic: the band is named, with its width"
 UNSCALED = "“RoPE used as it is” means RoPE without any frequency scaling: unscaled RoPE"
+# Why (the native English review R3, item L5-N2)
+AS_IT_IS = "“using it as it is” and “leaving RoPE as it is” mean RoPE without any frequency scaling: unscaled RoPE"
 
 # The margins an amended sentence may print ({clearly}, {same}): stats.CLEARLY and stats.SAME, in nats.
 MARGIN_FIELDS = ("clearly", "same")
@@ -111,6 +113,16 @@ ENGLISH: dict[str, EnglishAmendment] = {
         frozen="Beyond the training length, ALiBi's loss is clearly lower than that of RoPE used as it is (on {seeds})",
         en="Beyond the training length, ALiBi's loss is clearly lower than that of unscaled RoPE (on {seeds})",
         reasons=(UNSCALED,),
+    ),
+    "ntk_yarn_help_rope_beyond": EnglishAmendment(
+        frozen="With no fine-tuning at all, scaling RoPE with NTK-aware or YaRN at inference time gives a lower loss beyond the training length than using it as it is (on {seeds})",
+        en="With no fine-tuning at all, scaling RoPE with NTK-aware or YaRN at inference time gives a lower loss beyond the training length than unscaled RoPE (on {seeds})",
+        reasons=(AS_IT_IS,),
+    ),
+    "pi_worse_beyond_too": EnglishAmendment(
+        frozen="Beyond the training length, PI is also worse than leaving RoPE as it is (on {seeds})",
+        en="Beyond the training length, PI is also worse than unscaled RoPE (on {seeds})",
+        reasons=(AS_IT_IS,),
     ),
     "yarn_rise_within_same_band": EnglishAmendment(
         frozen='Scaled with YaRN, the loss stays almost the same past the training length: the change is inside the band of barely changing (up on {seeds})',

@@ -98,7 +98,7 @@ _VARIANT_RECORDS = (
     dict(key="rope", extension_name=dict(zh="RoPE（频率不变，直接续训）", en="RoPE unchanged + training"),
          scaling_name=dict(zh="RoPE（不缩放）", en="RoPE (not scaled)"), colour=0, style="-"),
     dict(key="pi", extension_name=dict(zh="PI + 续训", en="PI + training"),
-         scaling_name=dict(zh="位置插值（PI）", en="Position Interpolation"), colour=1, style=(0, (1, 1.5))),
+         scaling_name=dict(zh="位置插值（PI）", en="position interpolation (PI)"), colour=1, style=(0, (1, 1.5))),
     dict(key="ntk", extension_name=dict(zh="NTK-aware + 续训", en="NTK-aware + training"),
          scaling_name=dict(zh="NTK-aware", en="NTK-aware"), colour=2, style="-."),
     dict(key="yarn", extension_name=dict(zh="YaRN + 续训", en="YaRN + training"),

@@ -270,6 +270,8 @@ def test_t5_buckets_widest_count_and_staircase_match_posenc(visit, site_dir):
         firsts = np.array([dist[bucket == b][0] for b in np.unique(bucket)])
         np.testing.assert_allclose(np.log10(xa.to_value(steps[:, 0, 0]) + 1), np.log10(firsts + 1), atol=0.06 / xa.slope,
                                    err_msg=f"{(bi, nb, md)}")
+        # the plot's text alternative names where the top bucket starts (not max_distance, which it may precede)
+        assert f"{firsts[-1]:,} 起都是桶 {last}" in svg.get_attribute("aria-label"), (svg.get_attribute("aria-label"), (bi, nb, md))
     sp.assert_clean()
 
 

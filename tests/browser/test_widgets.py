@@ -304,6 +304,17 @@ def test_sin_clock_bad_input_shows_message(visit, site_dir, lang):
     sp.assert_clean()
 
 
+@pytest.mark.build
+@pytest.mark.browser
+def test_sin_clock_speed_menu_agrees_in_number_in_english(visit, site_dir):
+    # the English review read "1 tokens a second" in this menu: a count agrees with its noun (format.js fillText)
+    sp, el = open_widget(visit, site_dir, "sin-clock", "en")
+    options = el.locator("select option").evaluate_all("os => os.map(o => [o.value, o.textContent])")
+    speeds = {value: text for value, text in options}
+    assert speeds["1"] == "1 token a second" and speeds["10"] == "10 tokens a second", options
+    sp.assert_clean()
+
+
 # The data-flow panel's refusals in each language: (mount attributes, or "broken" for data that lacks a
 # stage, and the words the message must contain). tests/browser/test_dataflow_panel.py checks the rest.
 BAD_DATAFLOW = {

@@ -144,14 +144,29 @@ def _group(tex: str, i: int) -> tuple[str, int]:
 
 
 def _script(text: str, table: dict, mark: str) -> str:
-    plain = plain_math(text)
+    plain = _reading(text)
     if plain and all(c in table for c in plain):
         return "".join(table[c] for c in plain)
     return mark + (plain if re.fullmatch(r"\w+", plain) else f"({plain})")
 
 
-def plain_math(tex: str) -> str:
-    """A LaTeX formula as plain text for a search teaser: ``\\frac{1}{\\sqrt{d}}`` → ``1/√d``, ``\\omega_i`` → ``ωᵢ``."""
+# A formula's line break (\\ in an aligned block) in a teaser, per index language: the Chinese index separates
+# the rows with a full-width semicolon, the English one with an ASCII "; " (a reader of the English edition met
+# "；" in its search results); there a row's own trailing comma goes: "sin(p ωᵢ), ；" reads "sin(p ωᵢ); ".
+_ROW = "\x00"
+
+
+def plain_math(tex: str, lang: str = "zh") -> str:
+    """A LaTeX formula as plain text for a search teaser: ``\\frac{1}{\\sqrt{d}}`` → ``1/√d``, ``\\omega_i`` → ``ωᵢ``;
+    the rows of an aligned block joined by ``；`` (``lang`` "zh") or ``; `` (``lang`` "en")."""
+    rows = [row for row in (r.strip() for r in _reading(tex).split(_ROW)) if row]
+    if lang == "en":
+        return "; ".join(row.rstrip(",;").rstrip() for row in rows)
+    return " ； ".join(rows)
+
+
+def _reading(tex: str) -> str:
+    """plain_math's reading with each line break as _ROW."""
     out, i = [], 0
     while i < len(tex):
         c = tex[i]
@@ -161,20 +176,20 @@ def plain_math(tex: str) -> str:
             if name in ("frac", "dfrac", "tfrac"):
                 num, i = _group(tex, i)
                 den, i = _group(tex, i)
-                num, den = plain_math(num), plain_math(den)
+                num, den = _reading(num), _reading(den)
                 wrap = lambda s: s if re.fullmatch(r"[\w.√′]+", s) else f"({s})"  # noqa: E731
                 out.append(f"{wrap(num)}/{wrap(den)}")
             elif name == "sqrt":
                 arg, i = _group(tex, i)
-                arg = plain_math(arg)
+                arg = _reading(arg)
                 out.append("√" + (arg if re.fullmatch(r"[\w.]+", arg) else f"({arg})"))
             elif name in ("begin", "end"):
                 _, i = _group(tex, i)
             elif name == "\\":
-                out.append("；")
+                out.append(_ROW)
             elif name in _KEEP_ARG:
                 arg, i = _group(tex, i)
-                out.append(plain_math(arg))
+                out.append(_reading(arg))
             elif name in _GREEK:
                 out.append(_GREEK[name])
             elif name in _SYMBOLS:
@@ -203,11 +218,11 @@ def plain_math(tex: str) -> str:
 _MATH = re.compile(r"\\\((.+?)\\\)|\\\[(.+?)\\\]|\$\$(.+?)\$\$|\$([^$\n]+?)\$", re.S)
 
 
-def plain_text(text: str) -> str:
-    """Index text with every formula replaced by its plain_math reading."""
+def plain_text(text: str, lang: str = "zh") -> str:
+    """Index text with every formula replaced by its plain_math reading (in the index's language ``lang``)."""
     def reading(m):  # the index holds HTML-escaped text (&lt; for <): read the formula, escape the reading
         tex = next(g for g in m.groups() if g is not None)
-        return html.escape(plain_math(html.unescape(tex)), quote=False)
+        return html.escape(plain_math(html.unescape(tex), lang), quote=False)
 
     return _MATH.sub(reading, text)
 
@@ -274,12 +289,13 @@ def clean_index(path: Path) -> None:
     """Rewrite Material's search_index.json so that no title or teaser shows raw LaTeX, and no title ends in ¶;
     the English index also gets its pipeline and the glossary's tags (english_index)."""
     data = json.loads(path.read_text(encoding="utf-8"))
+    lang = "en" if data["config"].get("lang") == ["en"] else "zh"
     for doc in data["docs"]:
         for key in ("title", "text"):
             if key in doc:
-                doc[key] = plain_text(doc[key])
+                doc[key] = plain_text(doc[key], lang)
         if "title" in doc:
             doc["title"] = _ANCHOR_MARK.sub("", doc["title"])
-    if data["config"].get("lang") == ["en"]:
+    if lang == "en":
         data = english_index(data)
     path.write_text(json.dumps(data, separators=(",", ":"), ensure_ascii=True), encoding="utf-8")

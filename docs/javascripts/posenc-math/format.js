@@ -117,8 +117,17 @@ export function parseInput(text, { label, kind = "real", min = -MAX_INPUT, max =
   return { ok: true, value: v };
 }
 
-/** A string table's text with its {name} fields filled in (a field with no value stays as written). */
-export function fillText(template, values = {}) {
+/** A string table's text with its {name} fields filled in (a field with no value stays as written).
+ *  A plural choice {name:singular|plural} ("{n} {n:token|tokens} a second") takes the word that agrees with the
+ *  number in field `name` under `lang`'s plural rules (Intl.PluralRules: English "one" for 1 only); the field
+ *  holds the number as formatNumber writes it ("1,000"). A text with a plural choice needs `lang`. */
+export function fillText(template, values = {}, lang = undefined) {
   if (typeof template !== "string") throw new Error(`no such text in the widgets' string table: ${template}`);
-  return template.replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m));
+  const chosen = template.replace(/\{(\w+):([^{}|]*)\|([^{}|]*)\}/g, (m, k, one, other) => {
+    if (!(k in values)) throw new Error(`the text ${JSON.stringify(template)} chooses a word by {${k}}, which has no value`);
+    if (!lang) throw new Error(`the text ${JSON.stringify(template)} chooses a word by number: pass fillText its language`);
+    const n = Number(String(values[k]).replaceAll(",", "").replace(MINUS, "-"));
+    return new Intl.PluralRules(lang).select(n) === "one" ? one : other;
+  });
+  return chosen.replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m));
 }

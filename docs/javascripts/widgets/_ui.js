@@ -36,11 +36,12 @@ export function strings() {
   return STRINGS;
 }
 
-/** t("sin-clock.rate", { n: 10 }): a text of the page's language with its {fields} filled in. */
+/** t("sin-clock.rate", { n: 10 }): a text of the page's language with its {fields} filled in (and its plural
+ *  choices, {n:token|tokens}, made: posenc-math/format.js fillText). */
 export function t(key, values = {}) {
   const text = strings()[key];
   if (text === undefined) throw new Error(`docs/javascripts/widgets/strings/${pageLanguage()}.js has no ${key}`);
-  return fillText(text, values);
+  return fillText(text, values, pageLanguage());
 }
 
 /** posenc-math's parseInput with its messages in the page's language. */

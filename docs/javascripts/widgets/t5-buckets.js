@@ -197,7 +197,9 @@ export function mount(el) {
     });
     const shown = Math.min(r, md * 2);
     const ticks = [0, maxExact, md].filter((v, i, a) => a.indexOf(v) === i);
-    plot.setAttribute("aria-label", t("t5-buckets.plot_aria", { last: formatInt(maxExact - 1), md: formatInt(md), top: formatInt(top) }));
+    // the top bucket starts at its own first distance, which can be well short of max_distance (it is with T5's own settings)
+    const start = edges[edges.length - 1][1];
+    plot.setAttribute("aria-label", t("t5-buckets.plot_aria", { last: formatInt(maxExact - 1), start: formatInt(start), top: formatInt(top) }));
     fill(plot,
       [0, Math.round(top / 2), top].map((b) => [
         s("line", { class: "pe-plot__grid", x1: PAD.l, x2: W - PAD.r, y1: y(b), y2: y(b) }),

@@ -15,7 +15,7 @@ export default {
   "scaling-explorer.details": "Pair by pair: each pair's frequency and period (before → after the extension)",
   "scaling-explorer.table": "pair-by-pair table (scrolls sideways)",
   "scaling-explorer.summary_rotates": "{model}: RoPE rotates ",
-  "scaling-explorer.summary_dims": " dimensions ({pairs} pairs), θ = ",
+  "scaling-explorer.summary_dims": " dimensions ({pairs} {pairs:pair|pairs}), θ = ",
   "scaling-explorer.summary_context": ", native context L = ",
   "scaling-explorer.summary_target": "; extended to s·L = ",
   "scaling-explorer.end": ".",

@@ -47,6 +47,6 @@ export default {
   "t5-buckets.farther": "farther",
   "t5-buckets.range_exact": "exact",
   "t5-buckets.range_log": "logarithmic",
-  "t5-buckets.plot_aria": "A staircase: distances 0 to {last} get one bucket each, then the steps widen, and from distance {md} on everything is bucket {top}",
+  "t5-buckets.plot_aria": "A staircase: distances 0 to {last} get one bucket each, then the steps widen, and from distance {start} on everything is bucket {top}",
   "t5-buckets.axis_distance": "distance m − n (dashed: 0, max_exact, max_distance)",
 };

@@ -47,6 +47,6 @@ export default {
   "t5-buckets.farther": "更远",
   "t5-buckets.range_exact": "精确",
   "t5-buckets.range_log": "对数",
-  "t5-buckets.plot_aria": "阶梯图：距离 0 到 {last} 每个距离一个桶，之后台阶越来越宽，距离 {md} 起都是桶 {top}",
+  "t5-buckets.plot_aria": "阶梯图：距离 0 到 {last} 每个距离一个桶，之后台阶越来越宽，距离 {start} 起都是桶 {top}",
   "t5-buckets.axis_distance": "距离 m − n（虚线：0、max_exact、max_distance）",
 };
