@@ -91,9 +91,9 @@ RULES = (
          "β appears only as \\beta_{fast} / \\beta_{slow} (YaRN's thresholds, transformers' names); the paper's β is "
          "mapped once, in lesson 5's 记号对照 block"),
     Rule("t", re.compile(_B + r"t" + _E),
-         "t is YaRN's temperature only (lesson 5): a position is p, or m and n in attention",
-         # the results page's intervals use Student's t (t_{n-1}), a distribution, never a position
-         allowed=("lessons/05-long-context.md", "lessons/results.md")),
+         "t is YaRN's temperature only (lesson 5): a position is p, or m and n in attention; the results page's "
+         "t-quantile is \\kappa_{S-1}",
+         allowed=("lessons/05-long-context.md",)),
     Rule("m,\\ n", re.compile(
         _B + r"(?<!_\{)[ij]'?\s*(?:[-<>+]|\\le(?:q)?|\\ge(?:q)?)\s*[ij]" + _E
         + r"|_\{?\s*ij"
@@ -147,6 +147,13 @@ RULES = (
     Rule("d", re.compile(r"√\s*d(?![_A-Za-z])"),
          "say which width: \\sqrt{d_{model}} (the embedding scale, 'sinusoidal × \\sqrt{d_{model}}') or "
          "\\sqrt{d_{head}} (the attention score's scale)", prose=True),
+    # the results page once wrote its interval in a statistics textbook's letters (d̄ ± t_{n-1} s/√n): each of
+    # them is a symbol of a lesson there
+    Rule("d", re.compile(r"\\bar\s*\{?\s*d" + _E + r"|" + _B + r"d_\{?\s*1" + _E),
+         "d is a width; the loss difference on a seed is \\Delta_1, …, \\Delta_S, their mean \\bar\\Delta"),
+    Rule("S", re.compile(r"\\frac\s*\{\s*s\s*\}|\\sqrt\s*\{\s*n\s*\}"),
+         "s is the extension factor and n the key's position; the number of seeds is S, a sample's standard "
+         "deviation \\mathrm{sd}"),
     Rule("x", re.compile(_B + r"x\s*=\s*m\s*-\s*n" + _E),
          "x_p is the vector entering attention; a distance as a function's argument is \\delta = m - n"),
     Rule("x", re.compile(r"\\mathrm\{TokenEmbedding\}\s*\(\s*x"),
@@ -436,9 +443,8 @@ def check(markdown: str, page: str, path: Path | None = None) -> list[Finding]:
 
 
 def letters_apply(page: str) -> bool:
-    """The pages whose main text holds every symbol to a row: the lessons and the home page (the results page
-    quotes statistics' own notation, Student's t and a sample's s)."""
-    return page.replace(".en.md", ".md") in ("index.md", *lp.lesson_pages())
+    """The pages whose main text holds every symbol to a row: the lessons, the results page and the home page."""
+    return page.replace(".en.md", ".md") in ("index.md", *lp.lesson_pages(), "lessons/results.md")
 
 
 def applies_to(page: str) -> bool:
