@@ -143,6 +143,13 @@ CASES = [
     ("$(q^C_m)^\\top k^{C}_n$", L6, True),
     ("$W^{UK} c^{KV}$", L6, True),
     ("$(R_m\\, q^{\\text{rope}}_m)^\\top k^{\\text{nope}}_n$ 与 $W^{\\text{up}}_k c^{KV}$", L6, False),
+    # a subscript on q is a position (q_m): pair i of q is q^{(i)}
+    ("$\\sum_i |q_i|^2 \\cos(\\delta\\,\\omega_i)$", L6, True),
+    ("$\\sum_i |q^{(i)}|^2 \\cos(\\delta\\,\\omega_i)$", L6, False),
+    # τ shifts a whole sentence; the distance between two positions is δ
+    ("相隔 $\\tau$ 的两个位置", L6, True),
+    ("two positions $\\tau$ apart", L6, True),
+    ("相隔 $\\delta$ 的两个位置，整句平移 $\\tau$ 个位置", L6, False),
 ]
 
 

@@ -123,6 +123,10 @@ RULES = (
     Rule("\\tau", re.compile(r"(?:平移|相隔|挪)\s*\$k\$|\$k\$\s*个位置|(?:shift(?:ed)? by|apart by|moves?) \$k\$"
                               r"|\$k\$ (?:positions|places|tokens)"),
          "k is the key vector; a shift is \\tau", prose=True),
+    Rule("\\delta", re.compile(r"(?:距离|相隔)\s*\$\\tau\$|distance \$\\tau\$|\$\\tau\$ (?:positions |tokens )?apart"),
+         "τ shifts a whole sentence; a distance between two positions is \\delta", prose=True),
+    Rule("q,\\ k,\\ v", re.compile(r"\|\s*[qk]_\{?\s*i" + _E),
+         "a subscript on q or k is a position (q_m); pair i of q is q^{(i)}"),
     Rule("h", re.compile(r"L\s*/\s*[hl]" + _E),
          "h is a head; Llama 3's factors are written out: L/\\text{high\\_freq\\_factor}, L/\\text{low\\_freq\\_factor}"),
     Rule("\\sigma", re.compile(r"\\sigma\s*_"),
