@@ -145,7 +145,7 @@ RULES = (
     # head's width for RoPE. A square root of a width always says which width it is where the two differ.
     Rule("d", re.compile(r"\\sqrt\s*(?:\{\s*d\s*\}|d(?![A-Za-z_]))"),
          "in lessons 2 and 3 d is d_model; the attention score is divided by \\sqrt{d_{head}}, a head's width",
-         allowed=("index.md", "lessons/01-order-blind.md", "lessons/03b-relative-bias.md", "lessons/04-rope.md",
+         allowed=("index.md", "lessons/01-order-blind.md", "lessons/04-rope.md",
                   "lessons/05-long-context.md", "lessons/06-partial-nope.md", "lessons/06b-mrope.md",
                   "lessons/results.md")),
     Rule("d", re.compile(r"√\s*d(?![_A-Za-z])"),
