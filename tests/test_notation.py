@@ -55,9 +55,9 @@ def test_the_english_table_is_in_english_with_every_row():
 
 
 def test_an_english_page_is_allowed_what_its_chinese_page_is():
-    student = "$\\bar d \\pm t_{n-1}\\,s$"
-    assert not written(student, "lessons/results.en.md") and not written(student, "lessons/results.md")
-    assert written(student, "lessons/04-rope.en.md") == written(student, "lessons/04-rope.md") != []
+    temperature = "$\\sqrt{1/t}$"
+    assert not written(temperature, "lessons/05-long-context.en.md") and not written(temperature, L5)
+    assert written(temperature, "lessons/04-rope.en.md") == written(temperature, "lessons/04-rope.md") != []
 
 
 # (what a page writes, on which page, whether it breaks the course's notation)
@@ -143,6 +143,13 @@ CASES = [
     ("$(q^C_m)^\\top k^{C}_n$", L6, True),
     ("$W^{UK} c^{KV}$", L6, True),
     ("$(R_m\\, q^{\\text{rope}}_m)^\\top k^{\\text{nope}}_n$ 与 $W^{\\text{up}}_k c^{KV}$", L6, False),
+    # a subscript on q is a position (q_m): pair i of q is q^{(i)}
+    ("$\\sum_i |q_i|^2 \\cos(\\delta\\,\\omega_i)$", L6, True),
+    ("$\\sum_i |q^{(i)}|^2 \\cos(\\delta\\,\\omega_i)$", L6, False),
+    # τ shifts a whole sentence; the distance between two positions is δ
+    ("相隔 $\\tau$ 的两个位置", L6, True),
+    ("two positions $\\tau$ apart", L6, True),
+    ("相隔 $\\delta$ 的两个位置，整句平移 $\\tau$ 个位置", L6, False),
 ]
 
 
@@ -175,8 +182,13 @@ def test_code_and_a_mapping_block_may_quote_other_notations():
     assert [f.line for f in notation.check(page, L5)] == [12]
 
 
-def test_the_results_page_may_use_students_t():
-    assert written("$\\bar d \\pm t_{n-1}\\,\\frac{s}{\\sqrt{n}}$", "lessons/results.md") == []
+def test_the_results_page_writes_its_statistics_in_letters_of_its_own():
+    # d̄ ± t_{n-1} s/√n: d is a width, t YaRN's temperature, s the extension factor, n the key's position
+    for textbook in ("$\\bar d$", "$d_1, \\dots$", "$t_{n-1}$", "$\\frac{s}{\\sqrt{n}}$"):
+        assert written(textbook, "lessons/results.md") != [], textbook
+        assert written(textbook, "lessons/results.en.md") != [], textbook
+    assert written("$\\bar\\Delta \\pm \\kappa_{S-1}\\,\\frac{\\mathrm{sd}}{\\sqrt{S}}$", "lessons/results.md") == []
+    assert written("$\\kappa_{S-1}$", "lessons/06-partial-nope.md") != []  # S and κ belong to the results page
 
 
 @pytest.mark.parametrize("page", ["index.md"] + lp.lesson_pages() + ["lessons/results.md"])
@@ -292,7 +304,7 @@ def test_each_row_is_written_and_no_row_comes_later_than_its_first_use():
     owner = {letter: row for row in symbols for letter in row.letters}
     order = lp.course_order()
     first_use: dict[str, str] = {}
-    for page in lp.lesson_pages():
+    for page in [*lp.lesson_pages(), "lessons/results.md"]:
         md = (lp.DOCS / page).read_text(encoding="utf-8")
         hidden = [n for b in lp.admonitions(md) if b.folded for n in b.lines()] + sorted(concept_order.preview_lines(md))
         text = lp.blank_lines(notation._readable(md), hidden)

@@ -967,6 +967,15 @@ def test_scaling_explorer_matches_posenc_scaling(visit, site_dir):
     check("yarn", 4, inv, att)
     low, high = scaling.yarn_correction_range(hd, theta, sc["original_max_position_embeddings"])
     assert (value(el.locator('[data-pe-out="yarn-low"]')), value(el.locator('[data-pe-out="yarn-high"]'))) == (low, high)
+    # the band sentence says what the ramp does: pairs numbered up to low keep their frequency, pairs numbered
+    # high or more are divided by s (transformers' ramp is 0 at low and 1 at high), those between are blended
+    ratio = np.array(el.locator('[data-pe-col="ratio"]').evaluate_all("els => els.map(e => Number(e.dataset.value))"))
+    assert len(ratio) == hd // 2
+    np.testing.assert_allclose(ratio[: int(low) + 1], 1.0, rtol=TOL)
+    np.testing.assert_allclose(ratio[int(high):], 4.0, rtol=TOL)
+    assert 1.0 < ratio[int(low) + 1] and ratio[int(high) - 1] < 4.0
+    band = el.locator('[data-pe-out="yarn-low"]').locator("xpath=..").inner_text()
+    assert f"编号不超过 {int(low)} 的对保持原频率" in band and f"编号不小于 {int(high)} 的对除以 s" in band, band
     check("linear", 8, *scaling.linear(hd, theta, 8.0))
     check("ntk", 16, *scaling.ntk_aware(hd, theta, 16.0))
     assert "不小于 1" in bad_input(el, "factor", "0.5")

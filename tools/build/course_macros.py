@@ -49,7 +49,10 @@ def split_target(target: str) -> tuple[str, str]:
 
 
 def page_label(page: str, lang: str = "zh") -> str:
-    """'lessons/03b-relative-bias.md' → '第 3 课·续' (English: 'Lesson 3b'); the label a link to that lesson shows."""
+    """'lessons/03b-relative-bias.md' → '第 3 课·续' (English: 'Lesson 3b'); the label a link to that lesson shows.
+    The results page, which the notation table names for its statistics, is '实验全貌' ('the results page')."""
+    if page == "lessons/results.md":
+        return "实验全貌" if lang == "zh" else "the results page"
     m = re.match(r"lessons/0*(\d+)(b?)-", page)
     if not m:
         raise ValueError(f"{page!r} is not a lesson page (docs/lessons/NN-name.md); the glossary and timeline link lessons")

@@ -91,9 +91,9 @@ RULES = (
          "β appears only as \\beta_{fast} / \\beta_{slow} (YaRN's thresholds, transformers' names); the paper's β is "
          "mapped once, in lesson 5's 记号对照 block"),
     Rule("t", re.compile(_B + r"t" + _E),
-         "t is YaRN's temperature only (lesson 5): a position is p, or m and n in attention",
-         # the results page's intervals use Student's t (t_{n-1}), a distribution, never a position
-         allowed=("lessons/05-long-context.md", "lessons/results.md")),
+         "t is YaRN's temperature only (lesson 5): a position is p, or m and n in attention; the results page's "
+         "t-quantile is \\kappa_{S-1}",
+         allowed=("lessons/05-long-context.md",)),
     Rule("m,\\ n", re.compile(
         _B + r"(?<!_\{)[ij]'?\s*(?:[-<>+]|\\le(?:q)?|\\ge(?:q)?)\s*[ij]" + _E
         + r"|_\{?\s*ij"
@@ -123,6 +123,10 @@ RULES = (
     Rule("\\tau", re.compile(r"(?:平移|相隔|挪)\s*\$k\$|\$k\$\s*个位置|(?:shift(?:ed)? by|apart by|moves?) \$k\$"
                               r"|\$k\$ (?:positions|places|tokens)"),
          "k is the key vector; a shift is \\tau", prose=True),
+    Rule("\\delta", re.compile(r"(?:距离|相隔)\s*\$\\tau\$|distance \$\\tau\$|\$\\tau\$ (?:positions |tokens )?apart"),
+         "τ shifts a whole sentence; a distance between two positions is \\delta", prose=True),
+    Rule("q,\\ k,\\ v", re.compile(r"\|\s*[qk]_\{?\s*i" + _E),
+         "a subscript on q or k is a position (q_m); pair i of q is q^{(i)}"),
     Rule("h", re.compile(r"L\s*/\s*[hl]" + _E),
          "h is a head; Llama 3's factors are written out: L/\\text{high\\_freq\\_factor}, L/\\text{low\\_freq\\_factor}"),
     Rule("\\sigma", re.compile(r"\\sigma\s*_"),
@@ -141,12 +145,19 @@ RULES = (
     # head's width for RoPE. A square root of a width always says which width it is where the two differ.
     Rule("d", re.compile(r"\\sqrt\s*(?:\{\s*d\s*\}|d(?![A-Za-z_]))"),
          "in lessons 2 and 3 d is d_model; the attention score is divided by \\sqrt{d_{head}}, a head's width",
-         allowed=("index.md", "lessons/01-order-blind.md", "lessons/03b-relative-bias.md", "lessons/04-rope.md",
+         allowed=("index.md", "lessons/01-order-blind.md", "lessons/04-rope.md",
                   "lessons/05-long-context.md", "lessons/06-partial-nope.md", "lessons/06b-mrope.md",
                   "lessons/results.md")),
     Rule("d", re.compile(r"√\s*d(?![_A-Za-z])"),
          "say which width: \\sqrt{d_{model}} (the embedding scale, 'sinusoidal × \\sqrt{d_{model}}') or "
          "\\sqrt{d_{head}} (the attention score's scale)", prose=True),
+    # the results page once wrote its interval in a statistics textbook's letters (d̄ ± t_{n-1} s/√n): each of
+    # them is a symbol of a lesson there
+    Rule("d", re.compile(r"\\bar\s*\{?\s*d" + _E + r"|" + _B + r"d_\{?\s*1" + _E),
+         "d is a width; the loss difference on a seed is \\Delta_1, …, \\Delta_S, their mean \\bar\\Delta"),
+    Rule("S", re.compile(r"\\frac\s*\{\s*s\s*\}|\\sqrt\s*\{\s*n\s*\}"),
+         "s is the extension factor and n the key's position; the number of seeds is S, a sample's standard "
+         "deviation \\mathrm{sd}"),
     Rule("x", re.compile(_B + r"x\s*=\s*m\s*-\s*n" + _E),
          "x_p is the vector entering attention; a distance as a function's argument is \\delta = m - n"),
     Rule("x", re.compile(r"\\mathrm\{TokenEmbedding\}\s*\(\s*x"),
@@ -436,9 +447,8 @@ def check(markdown: str, page: str, path: Path | None = None) -> list[Finding]:
 
 
 def letters_apply(page: str) -> bool:
-    """The pages whose main text holds every symbol to a row: the lessons and the home page (the results page
-    quotes statistics' own notation, Student's t and a sample's s)."""
-    return page.replace(".en.md", ".md") in ("index.md", *lp.lesson_pages())
+    """The pages whose main text holds every symbol to a row: the lessons, the results page and the home page."""
+    return page.replace(".en.md", ".md") in ("index.md", *lp.lesson_pages(), "lessons/results.md")
 
 
 def applies_to(page: str) -> bool:

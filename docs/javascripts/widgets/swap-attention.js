@@ -161,7 +161,7 @@ export function mount(el) {
   const source = h("p", { class: "pe-note", "data-pe-out": "source" });
   const readout = h("div", { class: "pe-readout" }, h("div", { "aria-live": "polite" }, sentences, summary), scroller(t("swap-attention.table_label"), table), source);
   root.append(
-    h("div", { class: "pe-controls" }, h("div", { class: "pe-field" }, h("label", { for: textId }, t("swap-attention.sentence")), textInput, textErr), presets),
+    h("div", { class: "pe-controls" }, h("div", { class: "pe-field" }, h("label", { for: textId }, t("swap-attention.sentence", { max: MAX_TOKENS })), textInput, textErr), presets),
     pickers,
     modes,
     readout,

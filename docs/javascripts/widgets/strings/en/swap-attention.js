@@ -18,7 +18,7 @@ export default {
   "swap-attention.mode_nopos": "no positions",
   "swap-attention.mode_pos": "with position vectors PE(p)",
   "swap-attention.table_label": "Each token's outputs (scrolls sideways)",
-  "swap-attention.sentence": "Sentence (words separated by spaces)",
+  "swap-attention.sentence": "Sentence (words separated by spaces, at most {max})",
   "swap-attention.too_short": "The sentence needs at least two words, so that there is something to swap.",
   "swap-attention.too_long": "In this demo a sentence has at most {max} words; this one has {n}.",
   "swap-attention.pick": "{k}: {token}",

@@ -18,7 +18,7 @@ export default {
   "swap-attention.mode_nopos": "不加位置",
   "swap-attention.mode_pos": "加上位置向量 PE(p)",
   "swap-attention.table_label": "每个字的输出表（可左右滚动）",
-  "swap-attention.sentence": "句子",
+  "swap-attention.sentence": "句子（最多 {max} 个字）",
   "swap-attention.too_short": "句子至少要两个字，才有东西可以交换。",
   "swap-attention.too_long": "句子在这个演示里最多 {max} 个字，现在是 {n} 个。",
   "swap-attention.pick": "{k}：{token}",
