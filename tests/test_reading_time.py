@@ -373,7 +373,7 @@ MAIN_PATH_BUDGET = {
     "lessons/03b-relative-bias.md": 49,
     "lessons/04-rope.md": 57,
     "lessons/05-long-context.md": 48,
-    "lessons/06-partial-nope.md": 49,
+    "lessons/06-partial-nope.md": 50,
     "lessons/06b-mrope.md": 16,
 }
 
