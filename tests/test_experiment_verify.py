@@ -1,0 +1,231 @@
+"""posenc/experiment/verify.py's re-runs and its file checks, on a results file of the tiny experiment.
+
+The tiny sweep (tests/experiment_tiny.py, every method and extension variant, one seed) writes a real
+results file in milliseconds, so verify's re-runs, including ``--deep``'s whole re-training, can be
+run here and shown to pass on it and to fail, naming the unit, on a copy with one number moved.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+import torch
+from experiment_tiny import TINY, dataset
+
+from posenc.experiment import config, provenance, run, verify
+from posenc.experiment.config import EXTENSIONS, METHODS
+
+DS = dataset()
+MOVED = 10 * verify.RERUN_TOLERANCE  # far outside the re-run's tolerance
+
+
+@pytest.fixture(scope="module")
+def tiny_results(tmp_path_factory) -> dict:
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(run, "_dataset", lambda cfg: DS)
+        threads, deterministic = torch.get_num_threads(), torch.are_deterministic_algorithms_enabled()
+        try:
+            cache = tmp_path_factory.mktemp("verify-tiny")
+            results = run.run(TINY, seeds=(0,), threads=1, cache_dir=cache, out=cache / "tiny.json",
+                              progress=False, log=lambda *a: None)
+        finally:
+            torch.set_num_threads(threads)
+            torch.use_deterministic_algorithms(deterministic)
+    return results
+
+
+@pytest.fixture
+def results(tiny_results, monkeypatch) -> dict:
+    """A fresh copy of the tiny results; verify knows the tiny preset and loads the tiny dataset."""
+    monkeypatch.setitem(verify.PRESETS, "tiny", TINY)
+    monkeypatch.setattr(verify.data_mod, "load", lambda cfg: {TINY: DS}[cfg])  # the tiny preset's data, no other
+    threads, deterministic = torch.get_num_threads(), torch.are_deterministic_algorithms_enabled()
+    yield copy.deepcopy(tiny_results)
+    torch.set_num_threads(threads)
+    torch.use_deterministic_algorithms(deterministic)
+
+
+def write(tmp_path, results: dict, reseal: bool = True):
+    if reseal:
+        results["seal_sha256"] = provenance.seal(results)
+    path = tmp_path / "tiny.json"
+    path.write_text(json.dumps(results))
+    return path
+
+
+def test_the_tiny_file_passes_every_check_with_the_deep_re_run(results, tmp_path):
+    report = verify.verify(write(tmp_path, results), threads=1, deep=True)
+    lines = report.splitlines()
+    assert lines[0].endswith("seal, completeness, self-consistency, config, corpus and code hashes OK")
+    assert [ln.split()[0] for ln in lines[1:8]] == list(METHODS)
+    assert all(f"first {verify.RERUN_STEPS} losses reproduced" in ln for ln in lines[1:8])
+    assert lines[8].startswith(f"  rope re-trained ({TINY.steps} steps, 1 thread(s)): losses over {TINY.steps} steps within")
+    assert [ln.split()[1] for ln in lines[9:14]] == list(EXTENSIONS)
+    assert all(ln.startswith("  extend ") and f"first {verify.RERUN_STEPS} losses reproduced" in ln for ln in lines[9:14])
+    assert lines[14].startswith("verified in ") and len(lines) == 15
+
+
+def test_without_re_runs_only_the_file_is_checked(results, tmp_path, monkeypatch):
+    monkeypatch.setattr(verify, "train", lambda *a, **k: pytest.fail("verify re-trained with rerun=False"))
+    report = verify.verify(write(tmp_path, results), rerun=False)
+    assert len(report.splitlines()) == 2 and "hashes OK" in report
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_the_re_run_names_the_method_whose_early_losses_moved(results, tmp_path, method):
+    results["runs"][method][0]["train_loss"][1] += MOVED
+    with pytest.raises(verify.StaleResults, match=f"re-running {method} \\(seed 0\\) gives .* for the first 2 steps.*"
+                                                  f"differ by 1.00e-03 > 0.0001.*--preset tiny --seeds 1"):
+        verify.verify(write(tmp_path, results), threads=1)
+
+
+def test_the_re_run_covers_exactly_the_steps_asked_for(results, tmp_path):
+    results["runs"]["rope"][0]["train_loss"][2] += MOVED  # step 2 is the third: outside a 2-step re-run
+    path = write(tmp_path, results)
+    verify.verify(path, threads=1)
+    verify.verify(path, threads=1, steps=2)
+    with pytest.raises(verify.StaleResults, match="re-running rope .* first 3 steps"):
+        verify.verify(path, threads=1, steps=3)
+
+
+def test_the_re_run_holds_to_its_tolerance(results):
+    results["runs"]["learned"][0]["train_loss"][0] += 0.5 * verify.RERUN_TOLERANCE
+    verify.check_rerun(results, "tiny.json", threads=1)
+    with pytest.raises(verify.StaleResults, match="re-running learned"):
+        verify.check_rerun(results, "tiny.json", threads=1, tolerance=0.25 * verify.RERUN_TOLERANCE)
+
+
+@pytest.mark.parametrize("steps", [0, TINY.steps + 1])
+def test_the_re_run_steps_must_fit_the_preset(results, steps):
+    with pytest.raises(ValueError, match=f"steps must be between 1 and {TINY.steps}, got {steps}"):
+        verify.check_rerun(results, "tiny.json", threads=1, steps=steps)
+
+
+def test_the_re_run_uses_the_threads_it_is_given(results):
+    verify.check_rerun(results, "tiny.json", threads=1, steps=1)
+    assert torch.get_num_threads() == 1
+    verify.check_rerun(results, "tiny.json", threads=2, steps=1)
+    assert torch.get_num_threads() == 2
+
+
+# --- verify --deep: the whole RoPE training and the first extension steps ---------------------------
+
+
+@pytest.mark.parametrize("variant", EXTENSIONS)
+def test_the_deep_re_run_names_the_extension_whose_early_losses_moved(results, tmp_path, variant):
+    results["extension"][variant][0]["train_loss"][1] += MOVED
+    path = write(tmp_path, results)
+    verify.verify(path, threads=1)  # the plain re-run does not train extensions
+    with pytest.raises(verify.StaleResults, match=f"re-running the {variant} extension \\(seed 0\\) gives .*"
+                                                  f"differ by 1.00e-03\\).*--preset tiny --seeds 1"):
+        verify.verify(path, threads=1, deep=True)
+
+
+def test_the_deep_re_run_covers_exactly_the_extension_steps_asked_for(results, tmp_path):
+    results["extension"]["ntk"][0]["train_loss"][1] += MOVED
+    verify.check_rerun_extension(results, "tiny.json", threads=1, steps=1)
+    with pytest.raises(verify.StaleResults, match="ntk extension"):
+        verify.check_rerun_extension(results, "tiny.json", threads=1, steps=2)
+
+
+def test_the_deep_re_run_holds_the_extension_to_its_tolerance(results):
+    results["extension"]["pi"][0]["train_loss"][0] += 0.5 * verify.RERUN_TOLERANCE
+    verify.check_rerun_extension(results, "tiny.json", threads=1)
+    with pytest.raises(verify.StaleResults, match="pi extension"):
+        verify.check_rerun_extension(results, "tiny.json", threads=1, tolerance=0.25 * verify.RERUN_TOLERANCE)
+
+
+def test_the_deep_re_run_holds_a_cpu_file_to_every_training_loss(results):
+    results["runs"]["rope"][0]["train_loss"][-1] += MOVED  # the last step: only the whole re-training sees it
+    verify.check_rerun(results, "tiny.json", threads=1)
+    with pytest.raises(verify.StaleResults, match=f"re-training rope \\(seed 0, 1 thread\\(s\\)\\) drifts from the recorded "
+                                                  f"losses over {TINY.steps} steps by 1.00e-03 > 0.0001"):
+        verify.check_rerun_extension(results, "tiny.json", threads=1)
+
+
+def test_the_deep_re_run_re_trains_with_the_recorded_thread_count(results):
+    assert results["environment"]["threads"] == 1
+    verify.check_rerun_extension(results, "tiny.json", threads=2, steps=1)
+    assert torch.get_num_threads() == 1
+    del results["environment"]["threads"]  # an older file: the threads asked for
+    verify.check_rerun_extension(results, "tiny.json", threads=2, steps=1)
+    assert torch.get_num_threads() == 2
+
+
+def test_a_file_that_does_not_say_where_it_was_made_counts_as_made_on_one_cpu_thread(results):
+    del results["environment"]["device"]
+    results["runs"]["rope"][0]["train_loss"][-1] += MOVED
+    with pytest.raises(verify.StaleResults, match="drifts from the recorded losses over"):
+        verify.check_rerun_extension(results, "tiny.json", threads=1, steps=1)
+    del results["environment"]
+    results["runs"]["rope"][0]["train_loss"][-1] -= MOVED
+    lines = verify.check_rerun_extension(results, "tiny.json", threads=1, steps=1)
+    assert lines[0].startswith(f"  rope re-trained ({TINY.steps} steps, 1 thread(s)): losses over {TINY.steps} steps")
+    assert torch.get_num_threads() == 1
+
+
+def test_a_file_made_on_a_gpu_is_held_to_the_final_loss_within_same(results):
+    from posenc.experiment.stats import SAME
+
+    results["environment"]["device"] = "cuda"
+    for i in range(TINY.steps):  # a GPU's rounding moves every step: not compared
+        results["runs"]["rope"][0]["train_loss"][i] += 0.5
+    results["runs"]["rope"][0]["val_curve"][-1] += 0.9 * SAME
+    lines = verify.check_rerun_extension(results, "tiny.json", threads=1)
+    assert "final in-distribution loss (the file was made on cuda, this run on cpu) within" in lines[0]
+    assert f"(tolerance {SAME:g})" in lines[0]
+    results["runs"]["rope"][0]["val_curve"][-1] += 0.2 * SAME
+    with pytest.raises(verify.StaleResults, match="drifts from the recorded final in-distribution loss .* > 0.05"):
+        verify.check_rerun_extension(results, "tiny.json", threads=1)
+
+
+# --- loading the file ------------------------------------------------------------------------------
+
+
+def test_load_names_a_missing_unreadable_or_wrong_file(tmp_path):
+    fix = f"re-run `python -m posenc.experiment run --preset full --seeds {verify.PAGE_SEEDS}`"
+    with pytest.raises(verify.StaleResults, match=f"missing.json does not exist; {fix}"):
+        verify.load(tmp_path / "missing.json")
+    (tmp_path / "bad.json").write_text("{")
+    with pytest.raises(verify.StaleResults, match=f"bad.json is not valid JSON \\(.*\\); {fix}"):
+        verify.load(tmp_path / "bad.json")
+    (tmp_path / "list.json").write_text("[1]")
+    with pytest.raises(verify.StaleResults, match=f"list.json holds a JSON list, not a results object; {fix}"):
+        verify.load(tmp_path / "list.json")
+    (tmp_path / "ok.json").write_text('{"a": 1}')
+    assert verify.load(str(tmp_path / "ok.json")) == {"a": 1}
+
+
+def test_load_reads_the_committed_file_by_default():
+    assert verify.load() == json.loads(run.results_path("full").read_text())
+
+
+def test_the_seal_message_names_the_preset_and_seed_count_to_re_run(results):
+    results["runs"]["nope"][0]["train_loss"][0] += 1.0
+    with pytest.raises(verify.StaleResults, match="tiny.json: the numbers do not match .* --preset tiny --seeds 1`"):
+        verify.check_seal(results, "tiny.json")
+
+
+def test_config_differences_are_named_field_by_field(results):
+    results["config"]["lr"] = 1.0
+    results["config"]["steps"] = 5
+    with pytest.raises(verify.StaleResults, match="config differs from preset 'tiny' in \\['lr', 'steps'\\]"):
+        verify.check_provenance(results, "tiny.json")
+
+
+def test_config_preset_and_corpus_must_match(results):
+    verify.check_provenance(results, "tiny.json")
+    bad = copy.deepcopy(results)
+    bad["preset"] = "huge"
+    with pytest.raises(verify.StaleResults, match="preset 'huge' is not one of"):
+        verify.check_provenance(bad, "tiny.json")
+    bad = copy.deepcopy(results)
+    bad["corpus_sha256"] = "f" * 64
+    with pytest.raises(verify.StaleResults, match="trained on corpus ffffffffffff…, corpus.py now records"):
+        verify.check_provenance(bad, "tiny.json")
+    bad = copy.deepcopy(results)
+    bad["code"]["encodings_sha256"] = "e" * 64
+    with pytest.raises(verify.StaleResults, match="encodings now compute different numbers .*eeeeeeeeeeee… →"):
+        verify.check_provenance(bad, "tiny.json")
