@@ -3,11 +3,18 @@
 The tiny sweep (tests/experiment_tiny.py, every method and extension variant, one seed) writes a real
 results file in milliseconds, so verify's re-runs, including ``--deep``'s whole re-training, can be
 run here and shown to pass on it and to fail, naming the unit, on a copy with one number moved.
+
+At TINY's own schedule (4 steps at lr 3e-3) attention is still near uniform, so the five extension
+variants' first losses agree to 1e-6 and a re-run with the wrong frequencies (or none) would pass.
+SHARP trains 20 steps at lr 0.1 and keeps that rate for the extension: then the variants' first two
+extension losses differ by more than 1e-4 pairwise, and verify's re-run can tell them apart.
 """
 
 from __future__ import annotations
 
 import copy
+import dataclasses
+import itertools
 import json
 
 import pytest
@@ -18,6 +25,7 @@ from posenc.experiment import config, provenance, run, verify
 from posenc.experiment.config import EXTENSIONS, METHODS
 
 DS = dataset()
+SHARP = dataclasses.replace(TINY, lr=0.1, min_lr_ratio=1.0, steps=20, warmup_steps=2)
 MOVED = 10 * verify.RERUN_TOLERANCE  # far outside the re-run's tolerance
 
 
@@ -28,7 +36,7 @@ def tiny_results(tmp_path_factory) -> dict:
         threads, deterministic = torch.get_num_threads(), torch.are_deterministic_algorithms_enabled()
         try:
             cache = tmp_path_factory.mktemp("verify-tiny")
-            results = run.run(TINY, seeds=(0,), threads=1, cache_dir=cache, out=cache / "tiny.json",
+            results = run.run(SHARP, seeds=(0,), threads=1, cache_dir=cache, out=cache / "tiny.json",
                               progress=False, log=lambda *a: None)
         finally:
             torch.set_num_threads(threads)
@@ -39,8 +47,8 @@ def tiny_results(tmp_path_factory) -> dict:
 @pytest.fixture
 def results(tiny_results, monkeypatch) -> dict:
     """A fresh copy of the tiny results; verify knows the tiny preset and loads the tiny dataset."""
-    monkeypatch.setitem(verify.PRESETS, "tiny", TINY)
-    monkeypatch.setattr(verify.data_mod, "load", lambda cfg: {TINY: DS}[cfg])  # the tiny preset's data, no other
+    monkeypatch.setitem(verify.PRESETS, "tiny", SHARP)
+    monkeypatch.setattr(verify.data_mod, "load", lambda cfg: {SHARP: DS}[cfg])  # the tiny preset's data, no other
     threads, deterministic = torch.get_num_threads(), torch.are_deterministic_algorithms_enabled()
     yield copy.deepcopy(tiny_results)
     torch.set_num_threads(threads)
@@ -61,7 +69,7 @@ def test_the_tiny_file_passes_every_check_with_the_deep_re_run(results, tmp_path
     assert lines[0].endswith("seal, completeness, self-consistency, config, corpus and code hashes OK")
     assert [ln.split()[0] for ln in lines[1:8]] == list(METHODS)
     assert all(f"first {verify.RERUN_STEPS} losses reproduced" in ln for ln in lines[1:8])
-    assert lines[8].startswith(f"  rope re-trained ({TINY.steps} steps, 1 thread(s)): losses over {TINY.steps} steps within")
+    assert lines[8].startswith(f"  rope re-trained ({SHARP.steps} steps, 1 thread(s)): losses over {SHARP.steps} steps within")
     assert [ln.split()[1] for ln in lines[9:14]] == list(EXTENSIONS)
     assert all(ln.startswith("  extend ") and f"first {verify.RERUN_STEPS} losses reproduced" in ln for ln in lines[9:14])
     assert lines[14].startswith("verified in ") and len(lines) == 15
@@ -97,9 +105,9 @@ def test_the_re_run_holds_to_its_tolerance(results):
         verify.check_rerun(results, "tiny.json", threads=1, tolerance=0.25 * verify.RERUN_TOLERANCE)
 
 
-@pytest.mark.parametrize("steps", [0, TINY.steps + 1])
+@pytest.mark.parametrize("steps", [0, SHARP.steps + 1])
 def test_the_re_run_steps_must_fit_the_preset(results, steps):
-    with pytest.raises(ValueError, match=f"steps must be between 1 and {TINY.steps}, got {steps}"):
+    with pytest.raises(ValueError, match=f"steps must be between 1 and {SHARP.steps}, got {steps}"):
         verify.check_rerun(results, "tiny.json", threads=1, steps=steps)
 
 
@@ -123,6 +131,19 @@ def test_the_deep_re_run_names_the_extension_whose_early_losses_moved(results, t
         verify.verify(path, threads=1, deep=True)
 
 
+def test_the_extension_variants_are_told_apart(tiny_results):
+    first = {v: tiny_results["extension"][v][0]["train_loss"][:verify.RERUN_STEPS] for v in EXTENSIONS}
+    for a, b in itertools.combinations(EXTENSIONS, 2):
+        assert max(abs(x - y) for x, y in zip(first[a], first[b])) > 2 * verify.RERUN_TOLERANCE, (a, b)
+
+
+@pytest.mark.parametrize("variant, other", [("abf", "ntk"), ("pi", "rope"), ("yarn", "pi")])
+def test_the_deep_re_run_refuses_another_variants_losses(results, variant, other):
+    results["extension"][variant][0]["train_loss"] = results["extension"][other][0]["train_loss"]
+    with pytest.raises(verify.StaleResults, match=f"re-running the {variant} extension"):
+        verify.check_rerun_extension(results, "tiny.json", threads=1)
+
+
 def test_the_deep_re_run_covers_exactly_the_extension_steps_asked_for(results, tmp_path):
     results["extension"]["ntk"][0]["train_loss"][1] += MOVED
     verify.check_rerun_extension(results, "tiny.json", threads=1, steps=1)
@@ -141,17 +162,21 @@ def test_the_deep_re_run_holds_a_cpu_file_to_every_training_loss(results):
     results["runs"]["rope"][0]["train_loss"][-1] += MOVED  # the last step: only the whole re-training sees it
     verify.check_rerun(results, "tiny.json", threads=1)
     with pytest.raises(verify.StaleResults, match=f"re-training rope \\(seed 0, 1 thread\\(s\\)\\) drifts from the recorded "
-                                                  f"losses over {TINY.steps} steps by 1.00e-03 > 0.0001"):
+                                                  f"losses over {SHARP.steps} steps by 1.00e-03 > 0.0001; re-run "
+                                                  f"`python -m posenc.experiment run --preset tiny --seeds 1`"):
         verify.check_rerun_extension(results, "tiny.json", threads=1)
 
 
 def test_the_deep_re_run_re_trains_with_the_recorded_thread_count(results):
+    # Over SHARP's 20 steps 2 threads' summation order drifts from 1 thread's beyond the tolerance (8e-4 measured):
+    # re-trained with the threads asked for (2), this file (made with 1) would fail.
     assert results["environment"]["threads"] == 1
     verify.check_rerun_extension(results, "tiny.json", threads=2, steps=1)
     assert torch.get_num_threads() == 1
     del results["environment"]["threads"]  # an older file: the threads asked for
-    verify.check_rerun_extension(results, "tiny.json", threads=2, steps=1)
-    assert torch.get_num_threads() == 2
+    torch.set_num_threads(2)
+    verify.check_rerun_extension(results, "tiny.json", threads=1, steps=1)
+    assert torch.get_num_threads() == 1
 
 
 def test_a_file_that_does_not_say_where_it_was_made_counts_as_made_on_one_cpu_thread(results):
@@ -162,7 +187,7 @@ def test_a_file_that_does_not_say_where_it_was_made_counts_as_made_on_one_cpu_th
     del results["environment"]
     results["runs"]["rope"][0]["train_loss"][-1] -= MOVED
     lines = verify.check_rerun_extension(results, "tiny.json", threads=1, steps=1)
-    assert lines[0].startswith(f"  rope re-trained ({TINY.steps} steps, 1 thread(s)): losses over {TINY.steps} steps")
+    assert lines[0].startswith(f"  rope re-trained ({SHARP.steps} steps, 1 thread(s)): losses over {SHARP.steps} steps")
     assert torch.get_num_threads() == 1
 
 
@@ -170,14 +195,18 @@ def test_a_file_made_on_a_gpu_is_held_to_the_final_loss_within_same(results):
     from posenc.experiment.stats import SAME
 
     results["environment"]["device"] = "cuda"
-    for i in range(TINY.steps):  # a GPU's rounding moves every step: not compared
-        results["runs"]["rope"][0]["train_loss"][i] += 0.5
+    rope = results["runs"]["rope"][0]
+    for i in range(SHARP.steps):  # a GPU's rounding moves every step: not compared
+        rope["train_loss"][i] += 0.5
+    for i in range(len(rope["val_curve"]) - 1):  # only the last curve point is the trained model's
+        rope["val_curve"][i] += 0.5
     results["runs"]["rope"][0]["val_curve"][-1] += 0.9 * SAME
     lines = verify.check_rerun_extension(results, "tiny.json", threads=1)
     assert "final in-distribution loss (the file was made on cuda, this run on cpu) within" in lines[0]
     assert f"(tolerance {SAME:g})" in lines[0]
     results["runs"]["rope"][0]["val_curve"][-1] += 0.2 * SAME
-    with pytest.raises(verify.StaleResults, match="drifts from the recorded final in-distribution loss .* > 0.05"):
+    with pytest.raises(verify.StaleResults, match="drifts from the recorded final in-distribution loss .* > 0.05; re-run "
+                                                  "`python -m posenc.experiment run --preset tiny --seeds 1`"):
         verify.check_rerun_extension(results, "tiny.json", threads=1)
 
 
