@@ -16,6 +16,7 @@ import copy
 import dataclasses
 import itertools
 import json
+import re
 
 import pytest
 import torch
@@ -84,9 +85,25 @@ def test_without_re_runs_only_the_file_is_checked(results, tmp_path, monkeypatch
 @pytest.mark.parametrize("method", METHODS)
 def test_the_re_run_names_the_method_whose_early_losses_moved(results, tmp_path, method):
     results["runs"][method][0]["train_loss"][1] += MOVED
-    with pytest.raises(verify.StaleResults, match=f"re-running {method} \\(seed 0\\) gives .* for the first 2 steps.*"
-                                                  f"differ by 1.00e-03 > 0.0001.*--preset tiny --seeds 1"):
+    recorded = re.escape(str([round(v, 4) for v in results["runs"][method][0]["train_loss"][:2]]))
+    with pytest.raises(verify.StaleResults, match=f"re-running {method} \\(seed 0\\) gives .* for the first 2 steps, the file has "
+                                                  f"{recorded} \\(differ by 1.00e-03 > 0.0001\\); re-run "
+                                                  f"`python -m posenc.experiment run --preset tiny --seeds 1`"):
         verify.verify(write(tmp_path, results), threads=1)
+
+
+def test_the_re_run_trains_only_the_steps_it_compares(results, monkeypatch):
+    trained = []
+    real = verify.train
+    monkeypatch.setattr(verify, "train", lambda *a, **k: trained.append(len((out := real(*a, **k))[1])) or out)
+    verify.check_rerun(results, "tiny.json", threads=1, steps=3)
+    assert trained == [3] * len(METHODS)
+
+
+def test_verify_re_runs_with_two_threads_unless_told(results, tmp_path):
+    torch.set_num_threads(1)
+    verify.verify(write(tmp_path, results))
+    assert torch.get_num_threads() == 2
 
 
 def test_the_re_run_covers_exactly_the_steps_asked_for(results, tmp_path):
@@ -248,13 +265,29 @@ def test_config_preset_and_corpus_must_match(results):
     verify.check_provenance(results, "tiny.json")
     bad = copy.deepcopy(results)
     bad["preset"] = "huge"
-    with pytest.raises(verify.StaleResults, match="preset 'huge' is not one of"):
+    with pytest.raises(verify.StaleResults, match=re.escape("tiny.json: preset 'huge' is not one of ['full', 'quick', 'tiny']")):
         verify.check_provenance(bad, "tiny.json")
     bad = copy.deepcopy(results)
     bad["corpus_sha256"] = "f" * 64
-    with pytest.raises(verify.StaleResults, match="trained on corpus ffffffffffff…, corpus.py now records"):
+    with pytest.raises(verify.StaleResults, match=f"tiny.json: trained on corpus ffffffffffff…, corpus.py now records {verify.corpus.CORPUS_SHA256[:12]}…; re-run"):
         verify.check_provenance(bad, "tiny.json")
+    current = provenance.code_hash(SHARP)
     bad = copy.deepcopy(results)
     bad["code"]["encodings_sha256"] = "e" * 64
-    with pytest.raises(verify.StaleResults, match="encodings now compute different numbers .*eeeeeeeeeeee… →"):
+    with pytest.raises(verify.StaleResults, match=f"encodings now compute different numbers .*encodings_sha256 eeeeeeeeeeee… → "
+                                                  f"{current['encodings_sha256'][:12]}…\\); re-run .*--preset tiny --seeds 1"):
         verify.check_provenance(bad, "tiny.json")
+    bad = copy.deepcopy(results)
+    bad["code"]["source_sha256"] = "a" * 64
+    with pytest.raises(verify.StaleResults, match=f"tiny.json: produced by other experiment code \\(source_sha256 aaaaaaaaaaaa…, "
+                                                  f"now {current['source_sha256'][:12]}…; files config.py, corpus.py, data.py, "
+                                                  f"model.py, train.py, .*runtime.py\\); re-run .*--preset tiny --seeds 1"):
+        verify.check_provenance(bad, "tiny.json")
+
+
+def test_a_seal_message_without_preset_or_seeds_asks_for_the_lessons_run():
+    fix = f"re-run `python -m posenc.experiment run --preset full --seeds {verify.PAGE_SEEDS}`"
+    with pytest.raises(verify.StaleResults, match=re.escape(fix)):
+        verify.check_seal({"runs": {}}, "cut.json")
+    with pytest.raises(verify.StaleResults, match=re.escape("--preset quick --seeds 3`")):
+        verify.check_seal({"preset": "quick", "seeds": [0, 1, 2]}, "cut.json")
