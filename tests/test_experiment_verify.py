@@ -28,6 +28,7 @@ from posenc.experiment.config import EXTENSIONS, METHODS
 DS = dataset()
 SHARP = dataclasses.replace(TINY, lr=0.1, min_lr_ratio=1.0, steps=20, warmup_steps=2)
 MOVED = 10 * verify.RERUN_TOLERANCE  # far outside the re-run's tolerance
+LOSSES = r"\[\d\.\d{1,4}, \d\.\d{1,4}\]"  # two losses of a few nats, to 4 decimals
 
 
 @pytest.fixture(scope="module")
@@ -86,7 +87,7 @@ def test_without_re_runs_only_the_file_is_checked(results, tmp_path, monkeypatch
 def test_the_re_run_names_the_method_whose_early_losses_moved(results, tmp_path, method):
     results["runs"][method][0]["train_loss"][1] += MOVED
     recorded = re.escape(str([round(v, 4) for v in results["runs"][method][0]["train_loss"][:2]]))
-    with pytest.raises(verify.StaleResults, match=f"re-running {method} \\(seed 0\\) gives .* for the first 2 steps, the file has "
+    with pytest.raises(verify.StaleResults, match=f"re-running {method} \\(seed 0\\) gives losses {LOSSES} for the first 2 steps, the file has "
                                                   f"{recorded} \\(differ by 1.00e-03 > 0.0001\\); re-run "
                                                   f"`python -m posenc.experiment run --preset tiny --seeds 1`"):
         verify.verify(write(tmp_path, results), threads=1)
@@ -122,6 +123,11 @@ def test_the_re_run_holds_to_its_tolerance(results):
         verify.check_rerun(results, "tiny.json", threads=1, tolerance=0.25 * verify.RERUN_TOLERANCE)
 
 
+def test_the_re_run_may_cover_every_step(results):
+    lines = verify.check_rerun(results, "tiny.json", threads=1, steps=SHARP.steps)
+    assert all(f"first {SHARP.steps} losses reproduced" in ln for ln in lines)
+
+
 @pytest.mark.parametrize("steps", [0, SHARP.steps + 1])
 def test_the_re_run_steps_must_fit_the_preset(results, steps):
     with pytest.raises(ValueError, match=f"steps must be between 1 and {SHARP.steps}, got {steps}"):
@@ -143,8 +149,10 @@ def test_the_deep_re_run_names_the_extension_whose_early_losses_moved(results, t
     results["extension"][variant][0]["train_loss"][1] += MOVED
     path = write(tmp_path, results)
     verify.verify(path, threads=1)  # the plain re-run does not train extensions
-    with pytest.raises(verify.StaleResults, match=f"re-running the {variant} extension \\(seed 0\\) gives .*"
-                                                  f"differ by 1.00e-03\\).*--preset tiny --seeds 1"):
+    recorded = re.escape(str([round(v, 4) for v in results["extension"][variant][0]["train_loss"][:2]]))
+    with pytest.raises(verify.StaleResults, match=f"re-running the {variant} extension \\(seed 0\\) gives {LOSSES}, "
+                                                  f"the file has {recorded} \\(differ by 1.00e-03\\); re-run "
+                                                  f"`python -m posenc.experiment run --preset tiny --seeds 1`"):
         verify.verify(path, threads=1, deep=True)
 
 
