@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 
 import pytest
 import torch
@@ -70,3 +71,14 @@ def test_setup_resolves_the_device_it_is_given(monkeypatch):
 def test_setup_defaults_to_two_threads_on_the_cpu():
     assert runtime.setup() == torch.device("cpu")
     assert torch.get_num_threads() == 2
+
+
+def test_device_choice_when_a_gpu_is_seen(monkeypatch):
+    # Only whether torch sees a GPU is stood in for: a torch.device is a name, made without one.
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    assert runtime.resolve_device("auto") == torch.device("cuda")
+    assert runtime.resolve_device("cuda:1") == torch.device("cuda", 1)
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    assert runtime.resolve_device("auto") == torch.device("cpu")
+    with pytest.raises(ValueError, match=re.escape(f"--device cuda:1 asked for CUDA, but torch {torch.__version__} sees no GPU; use --device cpu")):
+        runtime.resolve_device("cuda:1")
