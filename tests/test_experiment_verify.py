@@ -299,3 +299,10 @@ def test_a_seal_message_without_preset_or_seeds_asks_for_the_lessons_run():
         verify.check_seal({"runs": {}}, "cut.json")
     with pytest.raises(verify.StaleResults, match=re.escape("--preset quick --seeds 3`")):
         verify.check_seal({"preset": "quick", "seeds": [0, 1, 2]}, "cut.json")
+
+
+def test_the_code_hash_is_taken_for_the_files_preset(results, monkeypatch):
+    # The encodings hash depends on the config (its frequencies), so it must be the file's preset's.
+    real = provenance.code_hash
+    monkeypatch.setattr(verify.provenance, "code_hash", lambda cfg: real({SHARP: SHARP}[cfg]))
+    verify.check_provenance(results, "tiny.json")
