@@ -48,7 +48,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 EQUIVALENT = Path(__file__).with_name("equivalent.toml")
-MIRRORED = ("pyproject.toml", "posenc", "tests", "docs/snippets", "docs/lessons", "figures_src")
+MIRRORED = ("pyproject.toml", "posenc", "tests", "docs/snippets", "docs/lessons", "figures_src", "tools", "mkdocs.yml")  # tests import tools/ and read mkdocs.yml
 
 
 @dataclass(frozen=True)
