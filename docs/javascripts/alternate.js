@@ -1,13 +1,8 @@
-// The languages of the site (tools/build/i18n.py): the default (Chinese) at the root, each other one under <lang>/.
-// They are read from the language selector the build writes, in mkdocs.yml's order, which the build checks
-// against the course's languages (posenc/formatting.py LANGUAGES): no list of them here.
-//
-// - The language selector (Material's extra.alternate) lands on the same page in the other language.
-//   The build writes each page's counterparts into it; Material's instant navigation keeps the header
-//   of the first page, so after an instant navigation the links are written again here, from the
-//   current address.
-// - A link into the other language is a full page load, never an instant navigation: <html lang>
-//   (which the widgets, the search and screen readers read) and the header would stay the old page's.
+// The site's languages (tools/build/i18n.py), read from the selector the build writes: the default at the root.
+// - The selector lands on the same page in the other language; instant navigation keeps the first page's
+//   header, so its links are rewritten here from the current address.
+// - A link into another language is a full page load: <html lang> (widgets, search, screen readers) and
+//   the header would otherwise stay the old page's.
 (() => {
   const select = () => [...document.querySelectorAll(".md-select__link[hreflang]")];
   const LANGUAGES = select().map((a) => a.hreflang); // the first is the default, at the root

@@ -40,9 +40,7 @@ export function formatTiny(x) {
   return `${m.replace("-", MINUS)}×10${String(Number(e)).replace(/[-0-9]/g, (c) => SUPERSCRIPT[c])}`;
 }
 
-/** A share as the prose prints it: percent with two significant figures, never in scientific notation
- * ("2.7%", "0.054%", "0.0020%", "100%"): lesson 2's ratios are format specs of two figures in posenc's
- * registry, and the widget beside them must print the same text. */
+/** A share as the prose prints it (posenc's two-figure percent): "2.7%", "0.054%", "0.0020%", "100%". */
 export function formatPercent(x) {
   if (typeof x !== "number" || !Number.isFinite(x)) return "—";
   if (x === 0) return "0%";
@@ -117,10 +115,8 @@ export function parseInput(text, { label, kind = "real", min = -MAX_INPUT, max =
   return { ok: true, value: v };
 }
 
-/** A string table's text with its {name} fields filled in (a field with no value stays as written).
- *  A plural choice {name:singular|plural} ("{n} {n:token|tokens} a second") takes the word that agrees with the
- *  number in field `name` under `lang`'s plural rules (Intl.PluralRules: English "one" for 1 only); the field
- *  holds the number as formatNumber writes it ("1,000"). A text with a plural choice needs `lang`. */
+/** A string table's text with its {name} fields filled in (a field with no value stays as written); a choice
+ *  {n:token|tokens} takes the word that agrees with field n's number under `lang`'s Intl.PluralRules. */
 export function fillText(template, values = {}, lang = undefined) {
   if (typeof template !== "string") throw new Error(`no such text in the widgets' string table: ${template}`);
   const chosen = template.replace(/\{(\w+):([^{}|]*)\|([^{}|]*)\}/g, (m, k, one, other) => {

@@ -9,10 +9,9 @@
 // strings/<lang>.js (<html lang>: "zh" on the Chinese pages, "en" under en/), through t(key, values).
 import { fillText, fullPrecision, parseInput as parseNumber } from "../posenc-math/format.js";
 
-// The site's languages, as the build wrote them into the language selector (mkdocs.yml extra.alternate, which
-// the build checks against posenc/formatting.py LANGUAGES), the default first; strings/<lang>.js is one of each.
+// The site's languages from the selector the build writes (checked against posenc/formatting.py), default first.
 const LANGUAGES = [...document.querySelectorAll(".md-select__link[hreflang]")].map((a) => a.hreflang);
-if (!LANGUAGES.length) throw new Error("posenc widgets: this page has no language selector (mkdocs.yml extra.alternate), so its language is unknown");
+if (!LANGUAGES.length) throw new Error("posenc widgets: no language selector on this page (mkdocs.yml extra.alternate)");
 
 /** The page's language, as the build wrote it into <html lang> (tools/build/i18n.py); the default if it is not one of ours. */
 export function pageLanguage() {
