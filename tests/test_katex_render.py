@@ -55,7 +55,8 @@ def test_a_formula_katex_cannot_parse_fails_the_build_naming_page_and_formula(tm
 def test_rendered_formulas_are_cached_by_content(tmp_path, monkeypatch):
     renderer = kr.Renderer(cache_dir=tmp_path)
     html = renderer.render(r"\omega_i", False)
-    assert html.startswith('<span class="katex"><span class="katex-mathml"><math') and "\\omega_i" in html
+    assert html.startswith('<span class="katex"><span class="katex-mathml"><math') and "<mi>ω</mi>" in html
+    assert "application/x-tex" not in html  # the TeX source is not shipped inside the MathML (katex_render.mjs)
     display = renderer.render(r"\omega_i", True)
     assert display.startswith('<span class="katex-display">')
     renderer.close(save=True)
