@@ -85,7 +85,7 @@ def _alt(state: str) -> str:
     later = T("name_join").join(s.name for s in stages if stage_state(s, state) == "later")
     return T("alt", where=_where(state), model=m.name, n=len(stages), learned=learned,
              later=T("alt_later", later=later) if later else "", enters=_where_position_enters(m, stages),
-             total=_fmt(df.total_parameters(m)))
+             total=_fmt(df.total_parameters(m)), length=df.LENGTH)
 
 
 def _caption(state: str) -> str:
