@@ -293,13 +293,14 @@ def test_torch_snippet_matches_the_hand_reference():
 # --- the built page --------------------------------------------------------------------------------------
 
 
-def page_text_with_tex(page: str) -> str:
-    """The page's text, each formula KaTeX set at build time (tools/build/katex_render.py) written back as \\(TeX\\)."""
+def page_text_with_math(page: str) -> str:
+    """The page's text, each formula KaTeX set at build time (tools/build/katex_render.py) written as \\(its MathML
+    text\\), tokens spaced: \\(high\\) for $\\text{high}$ (the build ships no TeX source inside the MathML)."""
     from bs4 import BeautifulSoup
 
     soup = BeautifulSoup(page, "html.parser")
     for formula in soup.select("span.katex"):
-        formula.replace_with(f"\\({formula.annotation.get_text()}\\)")
+        formula.replace_with(f"\\({formula.math.get_text(' ', strip=True)}\\)")
     return soup.get_text()
 
 
@@ -312,10 +313,10 @@ def test_page_shows_the_computed_headline_numbers_it_does_not_type(site_dir):
     for value in (context, factor, "163,840", "1.874"):
         assert value in page, f"{value} missing from the built lesson 5"
         assert value not in md, f"{value} is typed in the Markdown; it must come from a macro"
-    text = page_text_with_tex(page)
+    text = page_text_with_math(page)
     assert "low = 23, high = 40" in text  # the snippet's real output
-    # formulas are set by KaTeX at build time: the text keeps each formula's TeX (\text{low}) beside its glyphs
-    assert re.search(r"取整得\s*\S*\\text\{low\}\S*\s*=\s*23", text) and re.search(r"\\text\{high\}\S*\s*=\s*40", text)
+    # formulas are set by KaTeX at build time: $\text{low}$ is a formula, the computed edge printed after it
+    assert re.search(r"取整得\s*\\\(low\\\)\s*=\s*23", text) and re.search(r"\\\(high\\\)\s*=\s*40", text)
     assert 'data-pe-widget="scaling-explorer"' in page
     assert "项目实测：不微调，直接缩放" in text
 
