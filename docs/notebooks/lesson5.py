@@ -18,9 +18,9 @@
 # 在自己电脑上运行：克隆课程仓库，执行 `make setup`，再用 Jupyter 打开 `docs/notebooks/` 下的这个文件，或者在这个页面上下载 `.ipynb`。最后一节是本课的练习，改一改代码格里的参数，看看结果怎么变。
 
 # %% [markdown] lang="en"
-# # Lesson 5, hands on: long context: position interpolation, YaRN, raising the base, and effective length
+# # Lesson 5, hands on — long context: position interpolation, YaRN, raising the base, and effective length
 #
-# This notebook goes with [lesson 5](https://posenc.github.io/posenc/en/lessons/05-long-context/): it computes, pair by pair and from a real model's config, the frequencies after YaRN, and compares them with position interpolation (PI) and NTK-aware; it computes LongRoPE's two sets of factors; then what raising the base (ABF) in real training recipes does to each frequency pair; the earlier critical dimension and lower bound on the base; what share of the claimed window RULER's effective lengths are; and how far the angles drift in bf16.
+# This notebook goes with [lesson 5](https://posenc.github.io/posenc/en/lessons/05-long-context/): it computes, pair by pair and from a real model's config, the frequencies after YaRN, and compares them with position interpolation (PI) and NTK-aware; it computes LongRoPE's two sets of factors; then what raising the base (ABF) in real training recipes does to each frequency pair; the earlier critical dimension and lower bound on the base; what share of the claimed length RULER's effective lengths are; and how far the angles drift in bf16.
 #
 # Every code cell calls the course's own `posenc` library, the same code behind every number and figure on the course site. The site build runs this notebook from top to bottom, and the outputs you see on the web page are that run's; if any cell fails, the site build fails.
 #
