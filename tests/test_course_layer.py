@@ -203,13 +203,9 @@ def test_freshness_drops_the_project_modules_after_an_edit(tmp_path, monkeypatch
 
 
 def test_mkdocs_serve_watches_every_input():
-    import yaml
+    from tools.build.lesson_pages import read_mkdocs_yml
 
-    class Loader(yaml.SafeLoader):
-        pass
-
-    Loader.add_multi_constructor("!", lambda loader, suffix, node: None)  # mkdocs.yml uses !ENV
-    config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
+    config = read_mkdocs_yml()
     watched = set(config["watch"])
     assert {"posenc", "figures_src", "tools", "docs/snippets"} <= watched
     # data files and the experiment's results live under posenc/

@@ -342,16 +342,11 @@ def test_mkdocs_yml_declares_the_course_languages_in_order_and_a_mismatch_stops_
     # in the i18n plugin and in the selector (which the browser scripts read their language list from).
     from types import SimpleNamespace
 
-    import yaml
-
     from posenc.formatting import LANGUAGES
     from tools.build import i18n
+    from tools.build.lesson_pages import read_mkdocs_yml
 
-    class Loader(yaml.SafeLoader):
-        pass
-
-    Loader.add_multi_constructor("!", lambda loader, suffix, node: None)  # !ENV, !!python/name: not needed here
-    declared = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
+    declared = read_mkdocs_yml()
     plugin_conf = next(p["i18n"] for p in declared["plugins"] if isinstance(p, dict) and "i18n" in p)
 
     def config(alternate, locales):

@@ -17,7 +17,6 @@ import urllib.request
 import zipfile
 
 import pytest
-import yaml
 from packaging.requirements import Requirement
 
 from site_support import ROOT
@@ -28,11 +27,9 @@ SHA = "0123456789abcdef0123456789abcdef01234567"
 
 
 def _mkdocs_config() -> dict:
-    class Loader(yaml.SafeLoader):
-        pass
+    from tools.build.lesson_pages import read_mkdocs_yml
 
-    Loader.add_multi_constructor("", lambda loader, suffix, node: None)  # !ENV and the like
-    return yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
+    return read_mkdocs_yml()
 
 
 def _archive(sha: str) -> bytes:

@@ -48,19 +48,23 @@ def _nav_paths(node) -> list[str]:
     return []
 
 
-@lru_cache(maxsize=None)
-def course_order(mkdocs_yml: Path = MKDOCS_YML) -> tuple[str, ...]:
-    """Every page of mkdocs.yml's nav, as its path under docs/ ('lessons/04-rope.md'), in nav order."""
+def read_mkdocs_yml(mkdocs_yml: Path = MKDOCS_YML) -> dict:
+    """mkdocs.yml as plain data, without MkDocs: its !ENV and Python tags read as None (nav, plugins, watch and
+    extra need none of them)."""
     import yaml
 
     class Loader(yaml.SafeLoader):
         pass
 
-    # mkdocs.yml uses !ENV and Python tags; the nav needs none of them
     Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
     Loader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
-    config = yaml.load(mkdocs_yml.read_text(encoding="utf-8"), Loader=Loader)
-    paths = _nav_paths(config.get("nav"))
+    return yaml.load(mkdocs_yml.read_text(encoding="utf-8"), Loader=Loader)
+
+
+@lru_cache(maxsize=None)
+def course_order(mkdocs_yml: Path = MKDOCS_YML) -> tuple[str, ...]:
+    """Every page of mkdocs.yml's nav, as its path under docs/ ('lessons/04-rope.md'), in nav order."""
+    paths = _nav_paths(read_mkdocs_yml(mkdocs_yml).get("nav"))
     if not paths:
         raise ValueError(f"{mkdocs_yml.name}: no nav; the course order is the nav's order")
     return tuple(paths)
