@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from site_support import ROOT, build_site  # noqa: F401  (re-exported for older imports)
+from site_support import CACHES, ROOT, build_site  # noqa: F401  (build_site re-exported for older imports)
 
 settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
 if os.environ.get("CI", "").lower() == "true":
@@ -57,6 +57,21 @@ class SharedSite:
     def __init__(self, folder: Path):
         self.dest, self.done, self.failed = folder / "site", folder / "site.done", folder / "site.failed"
         self.lock = folder / "site.lock"
+        self.start, self.start_lock = folder / "site.start", folder / "site.start.lock"
+
+    def note_start(self) -> None:
+        """Record, before any build of this run starts, whether the build will start from empty caches.
+
+        Every worker calls this before it starts its build thread, so whichever is first writes the record
+        while the project's caches are still as the run found them."""
+        with open(self.start_lock, "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not self.start.exists():
+                cold = not any(p.is_file() for name in CACHES for p in (ROOT / ".cache" / name).rglob("*"))
+                self.start.write_text("empty caches" if cold else "warm caches", encoding="utf-8")
+
+    def started_cold(self) -> bool:
+        return self.start.exists() and self.start.read_text(encoding="utf-8") == "empty caches"
 
     def build_once(self) -> None:
         with open(self.lock, "w") as lock:
@@ -106,7 +121,17 @@ def pytest_collection_finish(session):
     if os.environ.get("POSENC_SITE_DIR") or session.config.option.collectonly:
         return
     if any(_needs_site(item) for item in session.items):
+        _shared_site(session.config).note_start()
         threading.Thread(target=_shared_site(session.config).build_once, name="site-build", daemon=True).start()
+
+
+@pytest.fixture(scope="session")
+def site_built_from_empty_caches(pytestconfig) -> bool:
+    """Whether this run's shared build started with empty figure, snippet, notebook and KaTeX caches (a fresh clone,
+    as in CI): it then drew, ran and rendered everything itself. False for a reused build (POSENC_SITE_DIR)."""
+    if os.environ.get("POSENC_SITE_DIR"):
+        return False
+    return _shared_site(pytestconfig).started_cold()
 
 
 @pytest.fixture(scope="session")

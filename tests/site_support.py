@@ -30,6 +30,10 @@ def build_site(dest: Path, env_extra: dict | None = None, cwd: Path = ROOT, flag
     )
 
 
+# The build's caches under .cache/, each keyed on its inputs (tools/build/ and figures_src/build.py: figures,
+# snippets, executed notebooks, KaTeX's formulas and font subsets).
+CACHES = ("figures", "snippets", "mkdocs-jupyter", "katex", "katex-fonts")
+
 # What a copy of the project leaves out: build outputs, caches and environments (node_modules is linked instead).
 COPY_IGNORE = shutil.ignore_patterns(".venv", "site", "node_modules", ".cache", ".git", "__pycache__", ".hypothesis",
                                      ".pytest_cache", "experiment_runs")

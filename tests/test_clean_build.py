@@ -1,17 +1,23 @@
-"""Gate: a clean build of a fresh copy of the project is byte-identical to the session's build, and MkDocs 1.6.1
-writes what ProperDocs writes.
+"""Gate: two builds of the same sources, one that draws and runs everything and one that takes it all from the
+caches, are byte-identical; and MkDocs 1.6.1 writes what ProperDocs writes.
 
-The session build runs the project's generator, ProperDocs (tools/scripts/site_command.py); the clean copy is built with
-MkDocs 1.6.1, which stays installed because Material and the plugins declare it (``python -m mkdocs`` runs it,
-``python -m properdocs`` redirects every ``mkdocs.*`` import to ProperDocs). One comparison then shows both that a
-cache hit gives the same bytes as a redraw and that the move to ProperDocs changed nothing but the generator's
-name in each page's ``<meta name="generator">``; a failure names the files, and the generator tags say which
-build wrote which. When the project stops installing mkdocs, build the copy with ProperDocs instead, on purpose.
+The session build runs the project's generator, ProperDocs (tools/scripts/site_command.py); a copy of the project
+is built with MkDocs 1.6.1, which stays installed because Material and the plugins declare it (``python -m mkdocs``
+runs it, ``python -m properdocs`` redirects every ``mkdocs.*`` import to ProperDocs). One comparison then shows both
+that a cache hit gives the same bytes as a redraw and that the move to ProperDocs changed nothing but the
+generator's name in each page's ``<meta name="generator">``; a failure names the files, and the generator tags say
+which build wrote which. When the project stops installing mkdocs, build the copy with ProperDocs instead, on purpose.
 
-The copy's build does not need the session build, so this file asks for ``site_dir`` only once its
-own build is done (``request.getfixturevalue``): the two builds then run at the same time, one on
-each core, instead of one after the other (tests/conftest.py runs files that ask for ``site_dir``
-up front after the others, and starts the session build in the background).
+Which of the two builds draws from scratch depends on the checkout (tests/conftest.py records it before the session
+build starts):
+- the session build started from empty caches (a fresh clone, as in CI): it drew every figure, ran every notebook and
+  rendered every formula itself, so the copy starts from the caches that build filled, and takes everything from
+  them. It waits for the session build, and costs a tenth of a cold build;
+- the session build started from an author's warm caches: it took what it could from them, so the copy starts from
+  empty caches and draws and runs everything. It needs nothing from the session build, so it asks for ``site_dir``
+  only once its own build is done (``request.getfixturevalue``): the two builds run at the same time, one on each
+  core (tests/conftest.py runs files that ask for ``site_dir`` up front after the others, and starts the session
+  build in the background).
 """
 
 from __future__ import annotations
@@ -20,13 +26,14 @@ import gzip
 import hashlib
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from site_support import copy_project
+from site_support import CACHES, ROOT, copy_project
 
 pytestmark = [pytest.mark.build, pytest.mark.long]
 
@@ -60,13 +67,15 @@ def _digests(root: Path) -> dict[str, bytes]:
     return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
 
-def test_clean_build_is_byte_identical(request, tmp_path):
-    """Build a fresh copy of the project (empty figure, snippet and notebook caches) and compare.
-
-    The session build may reuse cached figures and executed notebooks; the copy draws and runs
-    everything from scratch, so this also checks that a cache hit gives the same bytes as a redraw.
-    """
-    copy = copy_project(tmp_path / "project")
+def test_clean_build_is_byte_identical(request, tmp_path, site_built_from_empty_caches):
+    """Build a copy of the project and compare: one of the two builds drew, ran and rendered everything, the
+    other took everything from the caches (the module docstring says which is which)."""
+    copy = copy_project(tmp_path / "project")  # without .cache/
+    if site_built_from_empty_caches:
+        request.getfixturevalue("site_dir")  # its build has now filled the caches: the copy takes them all
+        for name in CACHES:
+            if (ROOT / ".cache" / name).is_dir():
+                shutil.copytree(ROOT / ".cache" / name, copy / ".cache" / name)
     # the copy has no .git: it names the commit the session's build found (its notebooks and Colab links carry it)
     from tools.build.notebook_download import build_commit
 
