@@ -175,6 +175,14 @@ def test_relative_example_gap_survives_a_shift():
     assert ex.SENTENCE[v("rel_b_pos") : v("rel_b_pos") + 2] == "小王"
 
 
+def test_the_heatmap_far_start_is_still_rounding_but_larger_than_a_small_shift():
+    # the angles p·ω_i near the far position are large, so their float64 rounding is too: the page says the
+    # reading grows there, and it must still be rounding (far below the table's entries, of order d/2)
+    far, near = v("sin_far_shift_max_diff"), v("sin_shift_max_diff")
+    assert far < 1e-9
+    assert far > 100 * near
+
+
 def test_projection_breaks_what_the_bare_dot_product_keeps():
     assert v("sin_shift_max_diff") < 1e-9
     assert v("sin_pos_score_shift_change") > 0.1 * v("sin_pos_score_max_abs")

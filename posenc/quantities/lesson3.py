@@ -104,6 +104,11 @@ def _(lang):
     return clock.dot_matrix_shift_change(len(tokenize.tokens(ex.texts(lang).sentence)), ex.SHIFT, ex.SIN_DIM)
 
 
+@number("sin_far_shift_max_diff", ".1e", "演示维度下，例句从位置 0 整句挪到 FAR_POSITION 前后两两点积的最大差值（热力图填远位置时的读数）")
+def _(lang):
+    return clock.dot_matrix_shift_change(len(tokenize.tokens(ex.texts(lang).sentence)), ex.FAR_POSITION, ex.SIN_DIM)
+
+
 @number("sin_self_dot", ".0f", "PE(p)·PE(p) = d/2")
 def _():
     return sinusoidal.dot(0, 0, ex.SIN_DIM)

@@ -110,6 +110,9 @@ def test_lesson3_sin_heatmap_widget_shows_the_texts_numbers(visit, site_dir):
     assert got <= 10 * printed, f"after a shift the widget's difference {got} is not of the order the text prints ({printed})"
     fill(el, "start", "sin_far_position")
     assert shown_value(el, "start") == q.value("sin_far_position")
+    # 「读数里的最大差值长到 2.2e-12 上下」: the browser rounds in its own order, so the same order of magnitude
+    got, printed = shown_value(el, "max-diff"), q.value("sin_far_shift_max_diff")
+    assert printed / 10 <= got <= 10 * printed, f"at the far start the widget's difference {got} is not of the order the text prints ({printed})"
     agrees(value(el.locator('[data-pe-cell="0,0"]')), "sin_self_dot")
     sp.assert_clean()
 

@@ -9,7 +9,7 @@ export default {
   "content-position.zero": ": at position 0 the naive design adds 0, that is, nothing at all, so the ratio of content to position is undefined. Try a position of 1 or more.",
   "content-position.ratio_1": ": the position signal added to every dimension is ",
   "content-position.ratio_2": ", and the content (RMS σ = ",
-  "content-position.ratio_3": " per dimension) is only ",
+  "content-position.ratio_3": " per dimension) is ",
   "content-position.ratio_4": " of it.",
   "content-position.table_1": "The position table has ",
   "content-position.table_2": " rows (0 … ",

@@ -9,7 +9,7 @@ export default {
   "content-position.zero": "：朴素方案在位置 0 加的是 0，什么也没加，内容与位置之比没有定义。换一个不小于 1 的位置看看。",
   "content-position.ratio_1": "：加进去的位置信号每一维都是 ",
   "content-position.ratio_2": "，内容（每一维均方根 σ = ",
-  "content-position.ratio_3": "）只剩它的 ",
+  "content-position.ratio_3": "）是它的 ",
   "content-position.ratio_4": "。",
   "content-position.table_1": "位置表有 ",
   "content-position.table_2": " 行（0 … ",
