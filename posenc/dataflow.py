@@ -477,6 +477,13 @@ def active(stage_: Stage, state: str) -> bool:
 FIELDS = ("vocab_size", "hidden", "layers", "heads", "kv_heads", "head_dim", "intermediate_size", "context", "rope_theta")
 
 
+def method_name(m, lang: str = "zh") -> str:
+    """The name of ``m``'s position method on the panel: a RoPE model that turns only part of each head is
+    partial RoPE (lesson 6), not plain RoPE."""
+    partial = m.method == "rope" and rope.rotary_dim(m["head_dim"], m.rotary_fraction) < m["head_dim"]
+    return say(lang, "method.partial_rope" if partial else f"method.{m.method}")
+
+
 def browser_export(lang: str = "zh") -> dict:
     """What the data-flow widget shows, as plain JSON, its words in ``lang`` (the build writes it to
     assets/dataflow.json, and the English to en/assets/dataflow.json); the numbers are the same in every language."""
@@ -490,7 +497,7 @@ def browser_export(lang: str = "zh") -> dict:
             "key": key,
             "name": m.name,
             "method": m.method,
-            "method_name": say(lang, f"method.{m.method}"),
+            "method_name": method_name(m, lang),
             "layers": m["layers"],
             "total": total_parameters(m),
             "position_parameters": position_parameters(m),

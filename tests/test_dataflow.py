@@ -288,6 +288,10 @@ def test_browser_export_is_plain_json_and_complete():
     names = [m["name"] for m in data["models"]]
     assert len(set(names)) == len(names), f"the model picker shows two models under one name: {names}"
     assert data["models"][keys.index("project_rope_partial")]["name"] == "本课程的小模型 · 部分 RoPE"
+    # the summary names the method the lesson teaches: partial RoPE for a model that turns part of each head
+    method_names = {m["key"]: m["method_name"] for m in data["models"]}
+    assert (method_names["project_rope_partial"], method_names["project_rope"], method_names["qwen3_8b"]) == (
+        "部分 RoPE", "RoPE", "RoPE")
     assert set(data["start"]) == set(df.STATES)
     gpt2 = data["models"][keys.index("gpt2")]
     assert gpt2["stages"]["position"]["parts"] == [["位置表", [1024, 768], 786_432]]
