@@ -197,3 +197,20 @@ def test_sign_table_bloom_row_is_slope_times_key_position():
     alibi = build_alibi_tensor(torch.ones(1, length), heads, torch.float64)[:, 0, :].numpy()  # (heads, keys)
     a = paper_slopes(heads)
     np.testing.assert_allclose(alibi, a[:, None] * np.arange(length)[None, :], rtol=1e-6)  # the same row for every query
+
+
+def test_t5_last_encoder_bucket_starts_where_the_pages_closed_form_says():
+    """The T5 section's one line of arithmetic: ℓ(δ) reaches B − 1 at δ = B_exact·(D_max/B_exact)^((B−1−B_exact)/(B−B_exact))
+    (90.5 for T5-Base's encoder), so the last bucket starts at its ceiling; checked against transformers' buckets."""
+    from transformers.models.t5.modeling_t5 import T5Attention
+
+    from posenc import quantities
+
+    cfg = configs.load(ex.T5_MODEL)
+    buckets, max_distance = cfg["relative_attention_num_buckets"], cfg["relative_attention_max_distance"]
+    edge = quantities.value("t5_enc_last_edge")
+    first = math.ceil(edge)
+    got = T5Attention._relative_position_bucket(torch.tensor([-(first - 1), -first, -max_distance]), bidirectional=True,
+                                                num_buckets=buckets, max_distance=max_distance).tolist()
+    assert got == [buckets // 2 - 2, buckets // 2 - 1, buckets // 2 - 1]
+    assert quantities.value("t5_enc_last_from") == first < max_distance

@@ -91,6 +91,7 @@ CASES = [
     ("$(n-m)\\,\\omega$", L4, True),
     ("$j - i$", L4, True),
     ("$j \\le i$", L4, True),
+    ("$(i-i_{fast})/(i_{slow}-i_{fast})$", L5, False),
     ("$s_{ij}$", L4, True),
     ("$k_j$", L4, True),
     ("$p_i = s + i$", L4, True),
@@ -130,6 +131,10 @@ CASES = [
     ("$\\mathrm{TokenEmbedding}(x_p)$", L2, True),
     ("$x = m - n \\ge 0$", "lessons/03b-relative-bias.en.md", True),
     ("$\\delta = m - n \\ge 0$", "lessons/03b-relative-bias.en.md", False),
+    # w is Shaw's distance vector, its superscript in words: K is the key matrix, T5's table is in words
+    ("$q_m \\cdot w^K_{\\mathrm{clip}(m-n,\\,C)}$", "lessons/03b-relative-bias.md", True),
+    ("$w_h[\\mathrm{bucket}(m-n)]$", "lessons/03b-relative-bias.md", True),
+    ("$q_m \\cdot w^{\\text{key}}_{\\mathrm{clip}(m-n,\\,C)}$ 与 $w^{\\text{value}}$", "lessons/03b-relative-bias.md", False),
     # d: in lesson 3 it is d_model, so the attention score's scale says it is a head's width
     ("$\\mathrm{PE}(m)^\\top W_q W_k^\\top \\mathrm{PE}(n)/\\sqrt{d}$", "lessons/03-sinusoidal.md", True),
     ("$q\\cdot k/\\sqrt d$", "lessons/03-sinusoidal.en.md", True),

@@ -131,6 +131,14 @@ def _():
     return _t5(True)[-1][1]
 
 
+@number("t5_enc_last_edge", ".1f", "T5 编码器对数公式到达最后一个桶的距离 B_exact·(D_max/B_exact)^((B−1−B_exact)/(B−B_exact))，未取整")
+def _():
+    nb, md = ex.t5_buckets()
+    one_side = _t5_one_side(True)
+    exact = one_side // 2
+    return exact * (md / exact) ** ((one_side - 1 - exact) / (one_side - exact))
+
+
 @number("t5_enc_bucket_far", "d", "T5 编码器里相隔 FAR_POSITION（10 万）个 token 的键落进的桶")
 def _():
     nb, md = ex.t5_buckets()

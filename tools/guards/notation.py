@@ -95,7 +95,7 @@ RULES = (
          "t-quantile is \\kappa_{S-1}",
          allowed=("lessons/05-long-context.md",)),
     Rule("m,\\ n", re.compile(
-        _B + r"(?<!_\{)[ij]'?\s*(?:[-<>+]|\\le(?:q)?|\\ge(?:q)?)\s*[ij]" + _E
+        _B + r"(?<!_\{)[ij]'?\s*(?:[-<>+]|\\le(?:q)?|\\ge(?:q)?)\s*[ij]" + _E + r"(?!\s*_)"  # i - i_{fast} subtracts pair indices
         + r"|_\{?\s*ij"
         + r"|" + _B + r"[pqkvxe]_\{?\s*j" + _E
         + r"|" + _B + r"p_\{?\s*i" + _E
@@ -141,6 +141,9 @@ RULES = (
          "a superscript on q, k or W says in words which part it is (q^{\\text{rope}}, k^{\\text{nope}}, "
          "W^{\\text{up}}_k): R is a rotation, C Shaw's clipping distance, U the position vectors; the DeepSeek "
          "report's q^R, k^C, W^{UK} are mapped once, in lesson 6's 记号对照 block"),
+    Rule("w", re.compile(_B + r"w\s*(?:\^\s*\{?\s*[KV](?![A-Za-z])|_\s*\{?\s*h" + _E + ")"),
+         "w is Shaw's distance vector only, its superscript in words (w^{\\text{key}}, w^{\\text{value}}): K is the "
+         "key matrix; T5's per-head table is written out in words"),
     # d is the width of what is encoded: d_model where the encoding is added to the input (lessons 2 and 3), a
     # head's width for RoPE. A square root of a width always says which width it is where the two differ.
     Rule("d", re.compile(r"\\sqrt\s*(?:\{\s*d\s*\}|d(?![A-Za-z_]))"),
