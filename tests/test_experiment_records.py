@@ -86,7 +86,10 @@ def test_each_methods_lesson_is_a_real_section_and_the_results_table_links_it(m)
         if anchor:
             assert re.search(rf"\{{\s*#{re.escape(anchor)}\b", text), f"{page}{lang_suffix}: no section #{anchor}"
         results = (LESSONS / f"results{lang_suffix}.md").read_text(encoding="utf-8")
-        row = next(line for line in results.splitlines() if f'num("exp_in_dist_{m.key}")' in line)
+        rows = [line for line in results.splitlines() if f'num("exp_in_dist_{m.key}")' in line]
+        assert rows, (f"results{lang_suffix}.md has no row for {m.key}: the table is typed; add its row, quoting "
+                      f"exp_in_dist_{m.key}, exp_beyond_{m.key} and exp_rise_{m.key} (posenc/quantities/experiment.py)")
+        row = rows[0]
         assert f"]({m.lesson})" in row, f"results{lang_suffix}.md: the {m.key} row does not link {m.lesson}"
 
 
