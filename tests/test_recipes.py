@@ -9,10 +9,10 @@ and passes the build's page guards, and tests/test_configs.py passes on the copy
 Everything runs in the copy's own Python processes, so the copy's posenc is the one imported. Rendering lesson 5 imports
 torch and the experiment's claims (about 15 CPU-seconds); the full strict build of the copy would take minutes.
 
-Add a position method: a stub, rope_copy, that runs exactly RoPE's attention (see the section below). It changes six
-files outside tests/ and the data; the counts the prose states, the lessons' method lists, the results figure's lines
+Add a position method: a stub, rope_copy, that runs exactly RoPE's attention (see the section below). It changes seven
+files outside tests/ and the data; tests/test_experiment_records.py passes on the copy; the counts the prose states, the lessons' method lists, the results figure's lines
 and the results table follow; its forward pass on the tiny model equals RoPE's; its record lacking any field fails at
-import with one line naming the record and the field. One process in the copy checks all of it (about 6 CPU-seconds).
+import with one line naming the record and the field. Two processes in the copy check all of it (about 8 CPU-seconds).
 """
 
 from __future__ import annotations
@@ -185,8 +185,9 @@ def test_test_configs_passes_on_the_copy(copy_with_a_new_model):
 # --- "Add a position method to the training experiment" ---------------------------------------------------------------
 #
 # A stub method, rope_copy, that runs exactly RoPE's attention: its key in config.METHODS (step 1), a rotary method in
-# model.py (step 2), its record in course.py (step 3), and its row in the results page's table (step 4: the row in
-# both languages and its three numbers in posenc/quantities/experiment.py's METHOD_LOSSES, a literal table). Nothing
+# model.py (step 2), its record in course.py (step 3), its row in the results page's table (step 4: the row in both
+# languages and its three numbers in posenc/quantities/experiment.py's METHOD_LOSSES, a literal table), and the
+# results page's title in mkdocs.yml's navigation, which states the count (step 5). Nothing
 # is trained: the copy's results file gets what training the stub would write, RoPE's units under the stub's key (same
 # seeds, same weights, same batches, the same attention), sealed again. That file is the run's output, not an edit.
 
@@ -249,6 +250,11 @@ def copy_with_a_new_method(tmp_path_factory) -> Path:
     _add_after(copy / "posenc/quantities/experiment.py", '"exp_rise_rope_partial": ("rope_partial", "rise"),',
                "".join(f'    "exp_{span}_{STUB_METHOD}": ("{STUB_METHOD}", "{key}"),\n'
                        for span, key in (("in_dist", "in"), ("beyond", "beyond"), ("rise", "rise"))))
+    # step 5: the results page's title in the navigation states the count, typed (mkdocs.yml is not rendered)
+    text = (copy / "mkdocs.yml").read_text(encoding="utf-8")
+    assert text.count("七种位置方案放在一起") == 2 and text.count("seven position methods") == 1
+    (copy / "mkdocs.yml").write_text(text.replace("七种位置方案放在一起", "八种位置方案放在一起")
+                                     .replace("seven position methods", "eight position methods"), encoding="utf-8")
     _stand_in_results(copy)
     # the stub's record without each of its fields, as course.py would read (outside the copy: not part of the recipe)
     broken = copy.parent / "broken"
@@ -328,11 +334,19 @@ def method_checks(copy_with_a_new_method) -> dict:
     return json.loads(done.stdout.splitlines()[-1])
 
 
-def test_adding_a_method_changes_six_files_outside_tests_and_data(copy_with_a_new_method):
-    # three for the method (steps 1-3), three for its row in the results table (step 4), which is typed
+def test_adding_a_method_changes_seven_files_outside_tests_and_data(copy_with_a_new_method):
+    # three for the method (steps 1-3), three for its row in the results table (step 4) and the navigation's title
+    # (step 5), which are typed
     assert _changed_outside_tests_and_data(copy_with_a_new_method, skip=(RESULTS_FILE,)) == [
-        "docs/lessons/results.en.md", "docs/lessons/results.md", "posenc/experiment/config.py",
+        "docs/lessons/results.en.md", "docs/lessons/results.md", "mkdocs.yml", "posenc/experiment/config.py",
         "posenc/experiment/course.py", "posenc/experiment/model.py", "posenc/quantities/experiment.py"]
+
+
+def test_test_experiment_records_passes_on_the_method_copy(copy_with_a_new_method):
+    # the records' own checks: every method's lesson and results row, the counts, the navigation's title
+    done = _python(copy_with_a_new_method, "-m", "pytest", "-o", "addopts=", "-q", "-p", "no:cacheprovider",
+                   "tests/test_experiment_records.py")
+    assert done.returncode == 0, done.stdout[-3000:]
 
 
 def test_the_counts_and_lists_include_the_new_method(method_checks):
