@@ -9,10 +9,11 @@ and passes the build's page guards, and tests/test_configs.py passes on the copy
 Everything runs in the copy's own Python processes, so the copy's posenc is the one imported. Rendering lesson 5 imports
 torch and the experiment's claims (about 15 CPU-seconds); the full strict build of the copy would take minutes.
 
-Add a position method: a stub, rope_copy, that runs exactly RoPE's attention (see the section below). It changes seven
-files outside tests/ and the data; tests/test_experiment_records.py passes on the copy; the counts the prose states, the lessons' method lists, the results figure's lines
-and the results table follow; its forward pass on the tiny model equals RoPE's; its record lacking any field fails at
-import with one line naming the record and the field. Two processes in the copy check all of it (about 8 CPU-seconds).
+Add a position method: a stub, rope_copy, that runs exactly RoPE's attention (see the section below). It changes three
+files outside tests/ and the data; tests/test_experiment_records.py passes on the copy; the counts the prose states, the
+lessons' method lists, the results figure's lines and the results table's rows follow; its forward pass on the tiny
+model equals RoPE's; its record lacking any field fails at import with one line naming the record and the field. Two
+processes in the copy check all of it (about 8 CPU-seconds).
 """
 
 from __future__ import annotations
@@ -185,10 +186,9 @@ def test_test_configs_passes_on_the_copy(copy_with_a_new_model):
 # --- "Add a position method to the training experiment" ---------------------------------------------------------------
 #
 # A stub method, rope_copy, that runs exactly RoPE's attention: its key in config.METHODS (step 1), a rotary method in
-# model.py (step 2), its record in course.py (step 3), its row in the results page's table (step 4: the row in both
-# languages and its three numbers in posenc/quantities/experiment.py's METHOD_LOSSES, a literal table), and the
-# results page's title in mkdocs.yml's navigation, which states the count (step 5). Nothing
-# is trained: the copy's results file gets what training the stub would write, RoPE's units under the stub's key (same
+# model.py (step 2) and its record in course.py (step 3). The results table's row and the names of its three numbers
+# follow the record (tools/build/course_macros.py's method_rows, posenc/quantities/experiment.py's
+# METHOD_LOSS_NAMES), and the results page's title in the navigation states no count. Nothing is trained: the copy's results file gets what training the stub would write, RoPE's units under the stub's key (same
 # seeds, same weights, same batches, the same attention), sealed again. That file is the run's output, not an edit.
 
 STUB_METHOD = "rope_copy"
@@ -196,6 +196,7 @@ STUB_METHOD = "rope_copy"
 STUB_FIELDS = {
     "key": f'"{STUB_METHOD}"',
     "name": 'dict(zh="RoPE 副本", en="RoPE copy")',
+    "table_name": "None",
     "colour": "0",
     "dashed": "True",
     "family": '"attention"',
@@ -203,9 +204,10 @@ STUB_FIELDS = {
     "extension": "False",
 }
 RESULTS_FILE = "posenc/experiment/results/full.json"
+# the row's first two cells as the results table shows them: the record's name, its lesson's link
 STUB_ROWS = {
-    "docs/lessons/results.md": "| RoPE 副本 | [第 4 课](04-rope.md) |",
-    "docs/lessons/results.en.md": "| RoPE copy | [lesson 4](04-rope.md) |",
+    "lessons/results.md": "| RoPE 副本 | [第 4 课](04-rope.md) |",
+    "lessons/results.en.md": "| RoPE copy | [lesson 4](04-rope.md) |",
 }
 
 
@@ -243,18 +245,6 @@ def copy_with_a_new_method(tmp_path_factory) -> Path:
     # step 3: its record, after rope_partial's
     anchor = 'lesson="06-partial-nope.md#partial", extension=False),\n'
     _replace_once(exp / "course.py", anchor, anchor + _record(STUB_FIELDS))
-    # step 4: its row in the results table, in both languages, and the three numbers the row quotes
-    numbers = " | ".join(f'{{{{ num("exp_{span}_{STUB_METHOD}") }}}}' for span in ("in_dist", "beyond", "rise"))
-    for page, cells in STUB_ROWS.items():
-        _add_after(copy / page, '{{ num("exp_rise_rope_partial") }} |', f"{cells} {numbers} |\n")
-    _add_after(copy / "posenc/quantities/experiment.py", '"exp_rise_rope_partial": ("rope_partial", "rise"),',
-               "".join(f'    "exp_{span}_{STUB_METHOD}": ("{STUB_METHOD}", "{key}"),\n'
-                       for span, key in (("in_dist", "in"), ("beyond", "beyond"), ("rise", "rise"))))
-    # step 5: the results page's title in the navigation states the count, typed (mkdocs.yml is not rendered)
-    text = (copy / "mkdocs.yml").read_text(encoding="utf-8")
-    assert text.count("七种位置方案放在一起") == 2 and text.count("seven position methods") == 1
-    (copy / "mkdocs.yml").write_text(text.replace("七种位置方案放在一起", "八种位置方案放在一起")
-                                     .replace("seven position methods", "eight position methods"), encoding="utf-8")
     _stand_in_results(copy)
     # the stub's record without each of its fields, as course.py would read (outside the copy: not part of the recipe)
     broken = copy.parent / "broken"
@@ -334,12 +324,10 @@ def method_checks(copy_with_a_new_method) -> dict:
     return json.loads(done.stdout.splitlines()[-1])
 
 
-def test_adding_a_method_changes_seven_files_outside_tests_and_data(copy_with_a_new_method):
-    # three for the method (steps 1-3), three for its row in the results table (step 4) and the navigation's title
-    # (step 5), which are typed
+def test_adding_a_method_changes_three_files_outside_tests_and_data(copy_with_a_new_method):
+    # the key, the code and the record (steps 1-3): the results table's row, its numbers and the pages' counts follow
     assert _changed_outside_tests_and_data(copy_with_a_new_method, skip=(RESULTS_FILE,)) == [
-        "docs/lessons/results.en.md", "docs/lessons/results.md", "mkdocs.yml", "posenc/experiment/config.py",
-        "posenc/experiment/course.py", "posenc/experiment/model.py", "posenc/quantities/experiment.py"]
+        "posenc/experiment/config.py", "posenc/experiment/course.py", "posenc/experiment/model.py"]
 
 
 def test_test_experiment_records_passes_on_the_method_copy(copy_with_a_new_method):
@@ -377,6 +365,7 @@ def test_the_results_table_shows_the_new_method_with_ropes_numbers(method_checks
         assert title_word in shown["title"], shown["title"]
         rows = shown["rows"]
         assert len(rows) == 8 and "{{" not in "".join(rows), rows
+        assert rows[-1].startswith(STUB_ROWS[page] + " "), rows[-1]
         stub, rope = rows[-1].split(" | "), next(r for r in rows if r.startswith("| RoPE |")).split(" | ")
         assert "(04-rope.md)" in stub[1] and stub[2:] == rope[2:], (stub, rope)
         # the stand-in results hold RoPE's losses under the stub's key: a table that printed nothing would match too
