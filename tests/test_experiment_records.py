@@ -1,6 +1,7 @@
 """The experiment's methods and RoPE variants are declared once (posenc/experiment/course.py), and the pages,
 figures and counts follow the records: a record missing a field fails naming the record and the field, every
-method's lesson is a real section of the course, and no page types the number of methods."""
+method's lesson is a real section of the course, the results table prints a row per record, and no page or
+navigation title types the number of methods."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from posenc import quantities as q
 from posenc.experiment import config, course
 from posenc.formatting import LANGUAGES, count_words
 from site_support import ROOT
+from tools.build import course_macros
 
 LESSONS = ROOT / "docs" / "lessons"
 CJK = re.compile(r"[\u3400-\u9fff]")
@@ -53,6 +55,7 @@ def test_a_variant_record_without_a_field_fails_naming_it(field):
     ("lesson", "07-nowhere.md", ["'alibi'", "lesson", "04-rope.md"]),
     ("name", {"zh": "ALiBi"}, ["'alibi'", "name", "en"]),
     ("dashed", "no", ["'alibi'", "dashed"]),
+    ("table_name", {"zh": "ALiBi"}, ["'alibi'", "table_name", "None or a name", "en"]),
 ])
 def test_a_bad_field_value_fails_naming_the_record_field_and_what_it_must_be(field, value, words):
     raw = _raw_methods()
@@ -66,7 +69,7 @@ def test_an_unknown_field_missing_record_or_wrong_order_fails():
     raw = _raw_methods()
     raw[0]["shape"] = "round"
     assert "'nope' has the field 'shape'" in _message(raw)
-    assert "add records for ['rope_partial']" in _message(_raw_methods()[:-1])
+    assert f"add records for [{config.METHODS[-1]!r}]" in _message(_raw_methods()[:-1])
     assert "put them in config.py's order" in _message(list(reversed(_raw_methods())))
     extra = _raw_methods() + [dict(_raw_methods()[0], key="fire")]
     assert "remove ['fire']" in _message(extra)
@@ -79,15 +82,31 @@ def test_the_records_are_the_trained_methods_and_variants_in_order():
 
 
 @pytest.mark.parametrize("m", course.METHOD_RECORDS, ids=lambda m: m.key)
-def test_each_methods_lesson_is_a_real_section_and_the_results_table_links_it(m):
+def test_each_methods_lesson_is_a_real_section(m):
     page, _, anchor = m.lesson.partition("#")
     for lang_suffix in ("", ".en"):
         text = (LESSONS / page.replace(".md", f"{lang_suffix}.md")).read_text(encoding="utf-8")
         if anchor:
             assert re.search(rf"\{{\s*#{re.escape(anchor)}\b", text), f"{page}{lang_suffix}: no section #{anchor}"
-        results = (LESSONS / f"results{lang_suffix}.md").read_text(encoding="utf-8")
-        row = next(line for line in results.splitlines() if f'num("exp_in_dist_{m.key}")' in line)
-        assert f"]({m.lesson})" in row, f"results{lang_suffix}.md: the {m.key} row does not link {m.lesson}"
+
+
+@pytest.mark.parametrize("lang_suffix, lang", [("", "zh"), (".en", "en")])
+def test_the_results_table_prints_one_row_per_record_under_its_header(lang_suffix, lang):
+    page = f"lessons/results{lang_suffix}.md"
+    lines = (ROOT / "docs" / page).read_text(encoding="utf-8").splitlines()
+    at = lines.index("{{ method_rows() }}")
+    assert lines[at - 1] == "|---|---|---|---|---|" and lines[at + 1] == "", lines[at - 2:at + 2]
+    rows = course_macros.method_rows_markdown(page, lang).split("\n")
+    assert len(rows) == len(config.METHODS)
+    for m, row in zip(course.METHOD_RECORDS, rows):
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        # five columns: the name, the lesson's link, and the method's three registered losses
+        assert cells[0] == m.table_label(lang) and cells[1].endswith(f"]({m.lesson})"), (m.key, row)
+        quoted = [re.fullmatch(r'\{\{ num\("(\w+)"\) \}\}', c) for c in cells[2:]]
+        assert len(cells) == 5 and all(quoted), (m.key, row)
+        names = [n.group(1) for n in quoted]
+        assert names == [f"exp_in_dist_{m.key}", f"exp_beyond_{m.key}", f"exp_rise_{m.key}"], names
+        assert set(names) <= set(q.names()), names
 
 
 @pytest.mark.parametrize("m", course.METHOD_RECORDS, ids=lambda m: m.key)
@@ -156,11 +175,14 @@ def test_no_page_types_the_number_of_methods():
     assert not typed, "write {{ num(\"exp_method_count\") }} instead: " + ", ".join(typed)
 
 
-def test_the_navigation_title_states_the_computed_count():
-    """mkdocs.yml is not rendered by the macros, so its titles are held to the count here."""
+def test_the_navigation_title_of_the_results_page_states_no_count():
+    """mkdocs.yml is not rendered by the macros: a count in its titles would be typed, and go stale with a new method."""
     text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
-    zh, en = q.text("exp_method_count", "zh"), q.text("exp_method_count", "en")
-    titles = re.findall(r"实验全貌（选读）(\S+?)种位置方案放在一起", text)
-    assert titles and set(titles) == {zh}, titles
-    english = re.findall(r"The whole experiment \(optional\): (\w+) position methods", text)
-    assert english and set(english) == {en}, english
+    titles = re.findall(r"^\s*- (\S+): lessons/results\.md$", text, re.M)
+    assert len(titles) == 1, titles
+    english = re.findall(rf"^\s*{re.escape(titles[0])}: (.+)$", text, re.M)
+    assert len(english) == 1, english
+    counts = [count_words(n) for n in range(1, 11)]
+    typed = [c["zh"] for c in counts if re.search(f"{c['zh']}[种组个]", titles[0])]
+    typed += [c["en"] for c in counts if re.search(rf"\b{c['en']}\b", english[0], re.I)]
+    assert not typed, f"the results page's navigation title types the count {typed}: {titles[0]} / {english[0]}"

@@ -92,14 +92,15 @@ def _string_literals(path: Path) -> set[str]:
 
 
 def test_every_name_is_written_out_where_it_is_registered():
-    """A search for a name a page quotes finds its definition: a family is a literal table, not an f-string in a loop."""
+    """A search for a name a page quotes finds its definition: a family is a literal table, not an f-string in a loop.
+    A family derived from records declared elsewhere (quantities.family without rows) is found by its pattern."""
     literals: dict[str, set[str]] = {}
     hidden = []
     for name in quantities.names():
         path = quantities.where(name).rpartition(":")[0]
         if path not in literals:
             literals[path] = _string_literals(ROOT / path)
-        if name not in literals[path]:
+        if name not in literals[path] and quantities.pattern(name) not in literals[path]:
             hidden.append(f"{quantities.where(name)}: {name}")
     assert not hidden, (f"{len(hidden)} name(s) built at run time, not written anywhere in the file that registers them; "
                         "write each family as a literal table (posenc.quantities.family):\n  " + "\n  ".join(hidden))
@@ -130,14 +131,28 @@ def test_a_family_row_must_follow_its_pattern_and_cover_its_members():
         quantities.family(("t_x_{}", "t_y_{}"), rows, members=("b", "a"))
 
 
+def test_a_family_without_rows_derives_them_from_its_members_and_records_the_pattern():
+    rows = quantities.family(("t_derived_x_{}", "t_derived_y_{}"), None, members=("a", "b"))
+    assert rows == {"a": ("t_derived_x_a", "t_derived_y_a"), "b": ("t_derived_x_b", "t_derived_y_b")}
+    assert quantities.pattern("t_derived_y_b") == "t_derived_y_{}" and quantities.pattern("l1_written_out") is None
+    with pytest.raises(ValueError, match="no rows and no members"):
+        quantities.family(("t_derived_z_{}",), None)
+
+
 def _quoted_names() -> set[str]:
     """Names a page quotes: {{ num("…") }} in any Markdown page or in a data file whose texts pages render
-    (posenc/data/timeline.yaml through {{ timeline() }}), and names the figure modules quote (alt text,
-    captions and labels of figures the pages place)."""
+    (posenc/data/timeline.yaml through {{ timeline() }}), in the results table's rows a page prints with
+    {{ method_rows() }}, and names the figure modules quote (alt text, captions and labels of figures the pages
+    place)."""
+    from tools.build import course_macros
+
     names = set(quantities.names())
     quoted = set()
     for page in sorted((ROOT / "docs").rglob("*.md")) + sorted((ROOT / "posenc" / "data").glob("*.yaml")):
-        quoted |= set(re.findall(r"""num\(\s*["']([A-Za-z0-9_]+)["']""", page.read_text(encoding="utf-8")))
+        text = page.read_text(encoding="utf-8")
+        if "{{ method_rows() }}" in text:
+            text += course_macros.method_rows_markdown(page.relative_to(ROOT / "docs").as_posix())
+        quoted |= set(re.findall(r"""num\(\s*["']([A-Za-z0-9_]+)["']""", text))
     for module in sorted((ROOT / "figures_src").glob("*.py")):
         quoted |= {s for s in re.findall(r"""["']([a-z0-9_]+)["']""", module.read_text(encoding="utf-8")) if s in names}
     return quoted

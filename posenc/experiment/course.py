@@ -3,15 +3,19 @@
 config.py holds the keys the code trains (METHODS, EXTENSIONS, ROPE_SCALINGS), in the order pages list them.
 The records here add what pages, figures and tests need to show them:
 
-- a method: its display name in each language, its colour (an index into the figure theme's series), whether
-  its line is dashed, its family (where the position enters: ``none``, ``input`` or ``attention``), the lesson
-  page that teaches it (the results page's "lesson" column), and whether the extension study continues it;
+- a method: its display name in each language, its name in the results page's table where that differs
+  (Markdown: a term taught after the figures that draw it, or math), its colour (an index into the figure
+  theme's series), whether its line is dashed, its family (where the position enters: ``none``, ``input`` or
+  ``attention``), the lesson page that teaches it (the results table's "lesson" column), and whether the
+  extension study continues it;
 - a variant of RoPE's frequencies: its name as a continued-training extension and, for the ones also applied at
   evaluation time, as a scaling; its colour and line style.
 
 Labels and colours in the figures, the curves' names, the counts the prose states
-(``{{ num("exp_method_count") }}``) and the tests' parametrisation derive from these records. A record that
-lacks a field, or names one the schema does not have, fails at import, naming the record and the field.
+(``{{ num("exp_method_count") }}``), the results table's rows (``{{ method_rows() }}``: tools/build/course_macros.py)
+and the names of the three numbers each row quotes (posenc/quantities/experiment.py), and the tests'
+parametrisation derive from these records. A record that lacks a field, or names one the schema does not have,
+fails at import, naming the record and the field.
 
 Kept out of config.py, whose code is hashed into the results: renaming a label or recolouring a line must not
 make a run of hours stale.
@@ -42,6 +46,7 @@ LESSON_PAGES = ("02-learned-table.md", "03-sinusoidal.md", "03b-relative-bias.md
 class Method:
     key: str  # as in config.METHODS
     name: dict  # language → display name
+    table_name: dict | None  # language → its name in the results table (Markdown); None: the display name
     colour: int  # index into figures_src/_style.py's theme.series
     dashed: bool  # drawn dashed (a control that shares another method's colour)
     family: str  # one of FAMILIES
@@ -50,6 +55,10 @@ class Method:
 
     def label(self, lang: str = "zh") -> str:
         return self.name[check_language(lang)]
+
+    def table_label(self, lang: str = "zh") -> str:
+        """Its name in the results table, as Markdown."""
+        return (self.table_name or self.name)[check_language(lang)]
 
     @property
     def lesson_page(self) -> str:
@@ -76,21 +85,24 @@ _METHOD_RECORDS = (
     # No position encoding is called by what it is rather than NoPE, a name lesson 6 teaches: its line
     # appears in figures from lesson 3 on. It takes the neutral black/white; RoPE's two variants are far
     # apart (blue, orange) so exp_partial_rope reads in both themes; the √d control shares plain
-    # sinusoidal's colour, dashed.
-    dict(key="nope", name=dict(zh="不加位置编码", en="no positional encoding"), colour=6, dashed=False, family="none",
-         lesson="06-partial-nope.md#nope", extension=False),
-    dict(key="learned", name=dict(zh="可学习位置表", en="learned position embedding"), colour=1, dashed=False, family="input",
-         lesson="02-learned-table.md", extension=False),
-    dict(key="sinusoidal", name=dict(zh="sinusoidal", en="sinusoidal"), colour=2, dashed=False, family="input",
-         lesson="03-sinusoidal.md", extension=False),
-    dict(key="sinusoidal_scaled", name=dict(zh="sinusoidal × √d_model", en="sinusoidal × √d_model"), colour=2, dashed=True,
-         family="input", lesson="03-sinusoidal.md#scale-trap", extension=False),
-    dict(key="alibi", name=dict(zh="ALiBi", en="ALiBi"), colour=3, dashed=False, family="attention",
-         lesson="03b-relative-bias.md#alibi", extension=False),
-    dict(key="rope", name=dict(zh="RoPE", en="RoPE"), colour=0, dashed=False, family="attention", lesson="04-rope.md",
-         extension=True),
-    dict(key="rope_partial", name=dict(zh="部分 RoPE", en="partial RoPE"), colour=4, dashed=False, family="attention",
-         lesson="06-partial-nope.md#partial", extension=False),
+    # sinusoidal's colour, dashed. The results table, read after lesson 6, calls the baseline by its term too, and
+    # writes √d_model as the pages' math.
+    dict(key="nope", name=dict(zh="不加位置编码", en="no positional encoding"),
+         table_name=dict(zh="NoPE（不加位置编码）", en="NoPE (no positional encoding)"),
+         colour=6, dashed=False, family="none", lesson="06-partial-nope.md#nope", extension=False),
+    dict(key="learned", name=dict(zh="可学习位置表", en="learned position embedding"), table_name=None,
+         colour=1, dashed=False, family="input", lesson="02-learned-table.md", extension=False),
+    dict(key="sinusoidal", name=dict(zh="sinusoidal", en="sinusoidal"), table_name=None,
+         colour=2, dashed=False, family="input", lesson="03-sinusoidal.md", extension=False),
+    dict(key="sinusoidal_scaled", name=dict(zh="sinusoidal × √d_model", en="sinusoidal × √d_model"),
+         table_name=dict(zh=r"sinusoidal × $\sqrt{d_{model}}$", en=r"sinusoidal × $\sqrt{d_{model}}$"),
+         colour=2, dashed=True, family="input", lesson="03-sinusoidal.md#scale-trap", extension=False),
+    dict(key="alibi", name=dict(zh="ALiBi", en="ALiBi"), table_name=None,
+         colour=3, dashed=False, family="attention", lesson="03b-relative-bias.md#alibi", extension=False),
+    dict(key="rope", name=dict(zh="RoPE", en="RoPE"), table_name=None,
+         colour=0, dashed=False, family="attention", lesson="04-rope.md", extension=True),
+    dict(key="rope_partial", name=dict(zh="部分 RoPE", en="partial RoPE"), table_name=None,
+         colour=4, dashed=False, family="attention", lesson="06-partial-nope.md#partial", extension=False),
 )
 
 _VARIANT_RECORDS = (
@@ -119,6 +131,7 @@ _CHECKS = {
     "name": (_names_ok, f"a name in each language ({', '.join(LANGUAGES)})"),
     "extension_name": (_names_ok, f"a name in each language ({', '.join(LANGUAGES)})"),
     "scaling_name": (lambda v: v is None or _names_ok(v), f"None or a name in each language ({', '.join(LANGUAGES)})"),
+    "table_name": (lambda v: v is None or _names_ok(v), f"None or a name in each language ({', '.join(LANGUAGES)})"),
     # theme.series has seven colours (figures_src/_style.py; tests/test_figures_experiment.py holds the two together)
     "colour": (lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 7, "an index 0–6 into theme.series"),
     "dashed": (lambda v: isinstance(v, bool), "True or False"),

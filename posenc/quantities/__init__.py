@@ -32,7 +32,10 @@ Naming scheme (snake_case, one name per meaning):
   family: quote the family name;
 - every name is written out in full where it is registered, so a search for a name a page quotes finds
   its definition: a family is a literal table (``family``), never an f-string in a loop
-  (tests/test_numbers.py checks both rules);
+  (tests/test_numbers.py checks both rules). The one exception is a family whose members are records
+  declared elsewhere, which a new member must not have to repeat (the experiment's methods: a row per
+  record of posenc/experiment/course.py): ``family`` derives its rows from the members, and a search for
+  the name's pattern (``exp_in_dist_``) finds it;
 - one meaning, one name: before adding a name, search this package for the same value
   and doc (``tests/test_numbers.py`` fails on a quantity no page quotes, so an unused
   duplicate cannot linger).
@@ -197,7 +200,17 @@ def number(name: str, fmt: str, doc: str):
     return register
 
 
-def family(patterns: tuple[str, ...], rows: dict, members=None) -> dict:
+# A name of a family derived from its members (``family`` without rows) → its pattern, written out where the
+# family is declared (tests/test_numbers.py searches the registering file for it).
+_PATTERNS: dict[str, str] = {}
+
+
+def pattern(name: str) -> str | None:
+    """The pattern a derived family's name was made from ("exp_in_dist_{}"), or None for a name written out."""
+    return _PATTERNS.get(name)
+
+
+def family(patterns: tuple[str, ...], rows: dict | None, members=None) -> dict:
     """A family of quantities computed by one rule for several members (models, positions, sides …), as a table.
 
     ``rows`` maps each member to its names, written out in full, so that a search for a name finds the line
@@ -206,8 +219,17 @@ def family(patterns: tuple[str, ...], rows: dict, members=None) -> dict:
     With ``members`` (an examples tuple, say), the rows must be exactly those members in that order, so a
     change to the examples fails at import, naming the rows to add or remove. Returns ``rows``, each row a
     tuple of names in the order of ``patterns``.
+
+    ``rows=None`` derives the rows from ``members``: for records declared elsewhere that already say every
+    member (the experiment's methods), so that a new member needs no row here. Its names are found by searching
+    for their pattern; ``pattern(name)`` gives it.
     """
     where = call_site(__file__)
+    if rows is None:
+        if members is None:
+            raise ValueError(f"{where}: the family {patterns[0]} has no rows and no members to derive them from")
+        rows = {m: tuple(p.format(*m) if isinstance(m, tuple) else p.format(m) for p in patterns) for m in members}
+        _PATTERNS.update((name, p) for names in rows.values() for name, p in zip(names, patterns))
     out = {}
     for member, names in rows.items():
         names = (names,) if isinstance(names, str) else tuple(names)

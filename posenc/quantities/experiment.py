@@ -7,14 +7,17 @@ quoted as its mean over seeds with the half-width of its 95% t interval, "4.85 �
 spread, not only the mean. Differences are paired per seed, as the claims compare them.
 The model's width and training length are lesson 3's project_d_model and project_train_len.
 
-Families of numbers (one per method, scaling or extension variant) are literal tables
-below, so every name a page quotes can be found by searching for it.
+Families of numbers (one per scaling or extension variant) are literal tables below, so every
+name a page quotes can be found by searching for it. The per-method family follows the method
+records of posenc/experiment/course.py instead (METHOD_LOSS_NAMES): search for its patterns,
+``exp_in_dist_``, ``exp_beyond_``, ``exp_rise_``.
 """
 
 from __future__ import annotations
 
+from ..experiment import course  # the records only: no torch
 from ..formatting import count_words
-from . import number
+from . import family, number
 
 
 def _claims():
@@ -42,29 +45,21 @@ def _spread(per_seed, *methods: str):
 
 @number("exp_method_count", "", "实验里位置方案的个数，写成字（七 / seven）：posenc/experiment/course.py 的记录数")
 def _():
-    from ..experiment import course
-
     return count_words(len(course.METHOD_RECORDS))
 
 
 @number("exp_attention_method_count", "", "实验里把位置放进注意力里的方案个数，写成字（course.py 的 attention 一族）")
 def _():
-    from ..experiment import course
-
     return count_words(len(course.in_family("attention")))
 
 
 @number("exp_extension_count", "", "继续训练的做法个数，写成字（五 / five）：course.py 的 RoPE 频率变体")
 def _():
-    from ..experiment import course
-
     return count_words(len(course.VARIANT_RECORDS))
 
 
 @number("exp_scaling_count", "", "推理时给 RoPE 换频率的做法个数（含不缩放），写成字")
 def _():
-    from ..experiment import course
-
     return count_words(len(course.ROPE_SCALING_LABELS))
 
 
@@ -271,30 +266,14 @@ def _():
 
 # --- results per method: mean ± 95% interval over seeds ---------------------------------------------
 
-# name: (method, span); span "in" = positions 0–127, "beyond" = 128–511, "rise" = beyond minus 64–127
-METHOD_LOSSES = {
-    "exp_in_dist_nope": ("nope", "in"),
-    "exp_in_dist_learned": ("learned", "in"),
-    "exp_in_dist_sinusoidal": ("sinusoidal", "in"),
-    "exp_in_dist_sinusoidal_scaled": ("sinusoidal_scaled", "in"),
-    "exp_in_dist_alibi": ("alibi", "in"),
-    "exp_in_dist_rope": ("rope", "in"),
-    "exp_in_dist_rope_partial": ("rope_partial", "in"),
-    "exp_beyond_nope": ("nope", "beyond"),
-    "exp_beyond_learned": ("learned", "beyond"),
-    "exp_beyond_sinusoidal": ("sinusoidal", "beyond"),
-    "exp_beyond_sinusoidal_scaled": ("sinusoidal_scaled", "beyond"),
-    "exp_beyond_alibi": ("alibi", "beyond"),
-    "exp_beyond_rope": ("rope", "beyond"),
-    "exp_beyond_rope_partial": ("rope_partial", "beyond"),
-    "exp_rise_nope": ("nope", "rise"),
-    "exp_rise_learned": ("learned", "rise"),
-    "exp_rise_sinusoidal": ("sinusoidal", "rise"),
-    "exp_rise_sinusoidal_scaled": ("sinusoidal_scaled", "rise"),
-    "exp_rise_alibi": ("alibi", "rise"),
-    "exp_rise_rope": ("rope", "rise"),
-    "exp_rise_rope_partial": ("rope_partial", "rise"),
-}
+# Three numbers per method, in the order of posenc/experiment/course.py's records (the results table's rows,
+# {{ method_rows() }}): derived from the records, so a new method's record brings its numbers. Span "in" =
+# positions 0–127, "beyond" = 128–511, "rise" = beyond minus 64–127.
+SPANS = ("in", "beyond", "rise")
+METHOD_LOSS_NAMES = family(("exp_in_dist_{}", "exp_beyond_{}", "exp_rise_{}"), None,
+                           members=[m.key for m in course.METHOD_RECORDS])
+# name: (method, span)
+METHOD_LOSSES = {name: (method, span) for method, names in METHOD_LOSS_NAMES.items() for name, span in zip(names, SPANS)}
 _SPAN_DOC = {"in": "训练长度之内(位置 0–127)的平均 loss", "beyond": "训练长度之外(位置 128–511)的平均 loss",
              "rise": "128–511 比 64–127 高出多少 loss"}
 

@@ -1,4 +1,4 @@
-"""Course-wide macros: the glossary page and the one timeline of positional encoding.
+"""Course-wide macros: the glossary page, the one timeline of positional encoding, and the results table's rows.
 
     {{ glossary() }}             the glossary (术语表) from posenc/data/glossary.yaml: one Chinese term
                                  per concept, its English name, where it is first taught, a definition,
@@ -7,6 +7,9 @@
                                  stage in full: the home page, the one place it is told in full
     {{ timeline("lesson4") }}    inside a lesson: one line, 你在这里 and the stage(s) that lesson teaches,
                                  with a link to the home page's timeline
+    {{ method_rows() }}          the results page's table rows, one per method record of
+                                 posenc/experiment/course.py: its name, the lesson that teaches it,
+                                 and its three losses (posenc/quantities/experiment.py METHOD_LOSS_NAMES)
 ``register(env)`` adds the macros; ``tools/build/macros.py`` calls it at the end of ``define_env``. This module
 imports nothing from tools/build/macros.py (the macros module imports it). The data
 files' texts are lesson prose: they quote numbers with the same macros as a page (``num``, ``cfg``,
@@ -94,6 +97,24 @@ def relative_link(target: str, from_page: str) -> str:
 def relink(markdown: str, from_page: str) -> str:
     """Rewrite the docs-relative links a data text writes ([x](lessons/…)) as links from ``from_page``."""
     return re.sub(r"\]\(((?:lessons|notebooks)/[^)\s]+)\)", lambda m: f"]({relative_link(m.group(1), from_page)})", markdown)
+
+
+# --- the results table --------------------------------------------------------------------------------------------
+
+
+def method_rows_markdown(from_page: str, lang: str = "zh") -> str:
+    """The results table's rows, one per method record, as the page would type them: its table name, a link to
+    the lesson that teaches it, and the ``num`` calls of its three losses (rendered like the page's own)."""
+    from posenc.experiment import course
+    from posenc.quantities.experiment import METHOD_LOSS_NAMES
+
+    rows = []
+    for m in course.METHOD_RECORDS:
+        label = page_label(f"lessons/{m.lesson_page}", lang)
+        label = label[:1].lower() + label[1:]  # a cell inside a row, like the names ("lesson 3b"; Chinese unchanged)
+        numbers = " | ".join(f'{{{{ num("{name}") }}}}' for name in METHOD_LOSS_NAMES[m.key])
+        rows.append(f"| {m.table_label(lang)} | [{label}]({relative_link('lessons/' + m.lesson, from_page)}) | {numbers} |")
+    return "\n".join(rows)
 
 
 # --- the glossary ----------------------------------------------------------------------------------------
@@ -391,7 +412,7 @@ def timeline_markdown(here: str | None, from_page: str, render, lang: str = "zh"
 
 
 def register(env, link_terms=None) -> None:
-    """Add {{ glossary() }} and {{ timeline(…) }} to the macros (call from tools/build/macros.py define_env)."""
+    """Add {{ glossary() }}, {{ timeline(…) }} and {{ method_rows() }} to the macros (call from tools/build/macros.py define_env)."""
 
     def render(text: str) -> str:
         # The data texts call the page's own macros (num, cfg, fact); render them like the page itself.
@@ -408,3 +429,8 @@ def register(env, link_terms=None) -> None:
     def timeline(here: str | None = None) -> str:
         """The timeline (posenc/data/timeline.yaml): every stage in full, or a lesson's one line with 你在这里."""
         return timeline_markdown(here, env.page.file.src_uri, render, source_language(env.page.file.src_uri), link_terms)
+
+    @env.macro
+    def method_rows() -> str:
+        """The results table's rows from the experiment's method records, in the page's language."""
+        return render(method_rows_markdown(env.page.file.src_uri, source_language(env.page.file.src_uri)))

@@ -18,6 +18,8 @@
     {{ citation_bibtex() }}             the course's BibTeX entry, generated from CITATION.cff
     {{ tag_legend() }}                  what the verification tags after a reported value mean (the home page)
     {{ glossary() }}, {{ timeline(…) }} the glossary and the timeline (tools/build/course_macros.py)
+    {{ method_rows() }}                 the results table's rows, one per method record of
+                                        posenc/experiment/course.py (tools/build/course_macros.py)
     {{ reading_time() }}                the page's main-path reading time, computed from its Markdown
                                         (tools/build/reading_time.py: the rule and its constants)
     {{ course_reading_time() }}         the lessons' main paths added up (the home page's course overview)

@@ -27,8 +27,9 @@ The rule (seconds are summed, then rounded to whole minutes, at least 1):
                        is a glance, DATAFLOW_S = 30 s, and any other widget WIDGET_S = 180 s.
   code                 CODE_LINE_S = 3 s for each non-blank line (20 lines a minute), fenced or shown with
                        {{ show_code(…) }}, whose printed output adds SNIPPET_OUTPUT_S = 10 s.
-  macro text           a claim, a fact, an example and the timeline are read as the text they print (the
-                       claim's sentence, the fact's value, the timeline's lines for this lesson); a number
+  macro text           a claim, a fact, an example, the timeline and the results table's rows are read as the
+                       text they print (the claim's sentence, the fact's value, the timeline's lines for this
+                       lesson, the rows with their numbers); a number
                        (num, cfg) is one word; a notebook link NOTEBOOK_S = 3 s. A macro this table does not
                        know is an error naming it (add its cost here), never a silent zero.
   skimmed section      a section whose first paragraph tells a first reader to skip it (第一次读可以先跳过,
@@ -205,6 +206,10 @@ def _macro_text(name: str, args: str, page: str) -> str | None:
         from tools.build import course_macros as cm
 
         return cm.glossary_markdown(page, lambda t: t)
+    if name == "method_rows":  # the results table's rows, as the page would type them
+        from tools.build import course_macros as cm
+
+        return cm.method_rows_markdown(page, "en" if page.endswith(".en.md") else "zh")
     if name == "replication":  # the replication's verdicts, claim by claim (or the note that it is pending)
         from posenc.experiment import frozen
 

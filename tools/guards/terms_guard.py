@@ -85,7 +85,7 @@ def english_prose_sources() -> list[tuple[str, str]]:
 def english_data_sources() -> list[tuple[str, str]]:
     """(where, text) of the English words the macros print from data rather than from a page: the experiment's
     claims as the English pages print them (an amended wording, not the frozen one it replaces), the method names
-    of its figures and legends, the figures' English labels, the data-flow panel's words, and the English values of
+    of its figures and legends and of the results table, the figures' English labels, the data-flow panel's words, and the English values of
     reported facts (not a verbatim quotation, which keeps its source's words)."""
     from posenc import _yaml, facts
     from posenc.experiment import amendments, claims, course
@@ -93,6 +93,8 @@ def english_data_sources() -> list[tuple[str, str]]:
     out = [(f"posenc/experiment/{'amendments' if name in amendments.ENGLISH else 'claims'}.py {name}",
             claims.template(name, "en")) for name in claims.CLAIMS]
     out += [(f"posenc/experiment/course.py {r.key}", r.label("en")) for r in course.METHOD_RECORDS]
+    out += [(f"posenc/experiment/course.py {r.key} table_name", r.table_label("en")) for r in course.METHOD_RECORDS
+            if r.table_name is not None]
     for path in (ROOT / "figures_src" / "labels" / "en.yaml", ROOT / "posenc" / "data" / "dataflow.en.yaml"):
         out += [(f"{path.relative_to(ROOT).as_posix()} {key}", text)
                 for key, text in _strings(_yaml.load(path.read_text(encoding="utf-8")))]
