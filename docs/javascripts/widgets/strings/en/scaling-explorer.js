@@ -21,6 +21,7 @@ export default {
   "scaling-explorer.end": ".",
   "scaling-explorer.turns_before": "Before the extension, ",
   "scaling-explorer.turns_after": " pairs do not complete a turn within L; at s·L, ",
+  "scaling-explorer.beyond_none": "none",
   "scaling-explorer.turns_beyond": " of them overshoot (reach angles training never showed them), the largest angle reached being at most ",
   "scaling-explorer.turns_factor": " times the largest seen in training. Attention factor (what cos and sin are multiplied by) = ",
   "scaling-explorer.yarn_1": "YaRN's transition band: pairs numbered up to ",
