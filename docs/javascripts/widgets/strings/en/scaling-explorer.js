@@ -8,7 +8,7 @@ export default {
   "scaling-explorer.method_ntk": "NTK-aware",
   "scaling-explorer.factor": "extension factor s",
   "scaling-explorer.factor_slider": "extension factor s (slider)",
-  "scaling-explorer.legend": "legend",
+  "scaling-explorer.legend": "Legend",
   "scaling-explorer.legend_before": "period before the extension",
   "scaling-explorer.legend_after": "period after the extension",
   "scaling-explorer.legend_ref": "dashed lines: the training length L and the extended s·L",
