@@ -50,6 +50,15 @@ def test_the_finder_reports_each_form_with_its_line_and_reads_prose_only():
     assert "write learned position embedding (posenc/data/glossary.en.yaml)" in found[2]
 
 
+def test_the_experiments_words_quoted_straight_are_found_and_the_curly_form_is_not():
+    # the English review R4 met "clearly" and ‘clearly’ side by side on the results page
+    page = 'The words ‘clearly’ and ‘barely changing’ are fine.\nBut "clearly" takes, and\n"Barely  changing" is the word.\n'
+    found = guard.findings(prose_lint.prose(page), "results.en.md", "en")
+    assert [int(f.split(":")[1]) for f in found] == [2, 3]
+    assert "'\"clearly\"' is a rejected synonym; write ‘clearly’" in found[0]
+    assert "'\"Barely changing\"' is a rejected synonym; write ‘barely changing’" in found[1]
+
+
 def test_the_chinese_list_is_the_glossarys_reject_fields():
     from tools.build import course_macros as cm
 

@@ -475,10 +475,7 @@ SCHEME_PARAMETERS = family(("l3b_params_{}_{}",), {
 (SHAW_PER_HEAD,) = family(("l3b_params_shaw_per_head_{}",), {ex.PARAMETER_MODEL: "l3b_params_shaw_per_head_gpt2"})[ex.PARAMETER_MODEL]
 MODEL_PARAMETERS = family(("l3b_model_params_{}",), {
     "t5_base": "l3b_model_params_t5_base",
-    "mpt_7b": "l3b_model_params_mpt_7b",
-    "bloom_176b": "l3b_model_params_bloom_176b",
-    "baichuan_13b": "l3b_model_params_baichuan_13b",
-}, members=("t5_base",) + ex.ALIBI_MODELS)
+}, members=("t5_base",))
 
 
 def register_parameter_row(scheme: str, name: str) -> None:
@@ -508,6 +505,13 @@ def register_model_parameters(key: str, name: str) -> None:
 
 for _key, (_name,) in MODEL_PARAMETERS.items():
     register_model_parameters(_key, _name)
+
+
+# The ALiBi models together: the page says how many position parameters the three have between them (each
+# counted from its configuration), not "0, 0 and 0".
+@number("l3b_alibi_models_params_total", ",", "MPT-7B、BLOOM、Baichuan-13B（都是 ALiBi）自己的位置方案要学的参数，三个加起来")
+def _():
+    return sum(rel.model_position_parameters(configs.load(key)) for key in ex.ALIBI_MODELS)
 
 
 # --- exercises ------------------------------------------------------------------------------------

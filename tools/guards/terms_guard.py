@@ -42,12 +42,15 @@ def rejected(lang: str) -> dict[str, str]:
 def pattern(word: str, lang: str) -> re.Pattern:
     """How a rejected word is found: in Chinese with any spacing (tools/build/course_macros.py synonym_pattern); in
     English from a word's start, any case, any spacing or line break between its words, any ending (but a match
-    in Title Case, every word capitalised, is a name or a cited title and is left alone: ``findings``)."""
+    in Title Case, every word capitalised, is a name or a cited title and is left alone: ``findings``). A rejected
+    form that starts with a quotation mark ('"clearly"', the word quoted as a word in straight quotes) is found from
+    that mark."""
     if lang == "zh":
         from tools.build import course_macros
 
         return course_macros.synonym_pattern(word)
-    return re.compile(r"\b" + r"\s+".join(re.escape(w) for w in word.split()), re.IGNORECASE)
+    start = r"\b" if word[:1].isalnum() else ""  # no word boundary before a quotation mark that follows a space
+    return re.compile(start + r"\s+".join(re.escape(w) for w in word.split()), re.IGNORECASE)
 
 
 def findings(text: str, where: str, lang: str, words: dict[str, str] | None = None) -> list[str]:

@@ -114,6 +114,10 @@ export async function mount(el) {
     // after scaling it reaches s·L·ω′, and above 1× it points where training never pointed it (posenc/scaling.py).
     const over = angleOvershoot(before, after, L, s_);
     const beyond = pairsBeyondTrainedAngles(before, after, L, s_);
+    // No pair overshooting is said in words ("none of them overshoot", not "0 of them …"): a word, so not a .pe-num.
+    const beyondOut = beyond === 0
+      ? h("span", { "data-pe-out": "beyond", "data-value": "0" }, t("scaling-explorer.beyond_none"))
+      : num(beyond, formatInt(beyond), { "data-pe-out": "beyond" });
     const worst = notB ? Math.max(...over.filter((r) => !Number.isNaN(r))) : NaN;
     const n = before.length;
     fill(summary,
@@ -129,7 +133,7 @@ export async function mount(el) {
         "p",
         {},
         t("scaling-explorer.turns_before"), num(notB, formatInt(notB), { "data-pe-out": "not-before" }), t("scaling-explorer.turns_after"),
-        num(beyond, formatInt(beyond), { "data-pe-out": "beyond" }), t("scaling-explorer.turns_beyond"),
+        beyondOut, t("scaling-explorer.turns_beyond"),
         num(worst, formatNumber(worst, 2), { "data-pe-out": "max-overshoot" }), t("scaling-explorer.turns_factor"),
         num(res.attentionFactor, formatNumber(res.attentionFactor, 4), { "data-pe-out": "attention-factor" }), t("scaling-explorer.end"),
       ),

@@ -42,11 +42,11 @@ export function mount(el) {
   const table = h("table", { class: "pe-heatmap" });
   const diff = num(0, "0", { "data-pe-out": "max-diff" });
   const startShown = num(state.start, "0", { "data-pe-out": "start" });
-  const readout = h(
-    "div",
-    { class: "pe-readout", "aria-live": "polite" },
-    h("p", {}, t("sin-heatmap.readout_1"), startShown, t("sin-heatmap.readout_2", { n, cells: n * n }), diff, t("sin-heatmap.readout_3")),
-  );
+  // At start 0 the table is the reference itself: comparing it with itself would say nothing, so the readout says what
+  // to do instead, and the comparison shows once the sentence has moved.
+  const reference0 = h("p", {}, t("sin-heatmap.readout_reference"));
+  const compared = h("p", {}, t("sin-heatmap.readout_1"), startShown, t("sin-heatmap.readout_2", { n, cells: n * n }), diff, t("sin-heatmap.readout_3"));
+  const readout = h("div", { class: "pe-readout", "aria-live": "polite" }, reference0, compared);
   root.append(h("div", { class: "pe-controls" }, startField.wrap, shiftBtn.wrap, resetBtn), scroller(t("sin-heatmap.table"), table), readout);
 
   function setStart(start, fromButton) {
@@ -79,6 +79,8 @@ export function mount(el) {
     const d = maxAbsDiff(m, reference);
     setNum(diff, d, formatSci(d, 1));
     setNum(startShown, state.start, formatInt(state.start));
+    reference0.hidden = state.start !== 0;
+    compared.hidden = state.start === 0;
     shiftBtn.disable(
       state.start + opt.shift > MAX_INPUT ? t("sin-heatmap.at_limit", { shift: opt.shift, max: formatInt(MAX_INPUT) }) : "",
     );

@@ -5,6 +5,7 @@ export default {
   "sin-heatmap.start": "position of the first token",
   "sin-heatmap.shift": "Shift the sentence by +{shift}",
   "sin-heatmap.reset": "Back to position 0",
+  "sin-heatmap.readout_reference": "The sentence starts at position 0, and this table is the reference: shift the sentence or type another start, and the largest difference from this table appears here.",
   "sin-heatmap.readout_1": "The sentence starts at position ",
   "sin-heatmap.readout_2": ". Compared with starting at position 0, the largest difference among the {n}×{n} = {cells} cells is ",
   "sin-heatmap.readout_3": ": only floating-point rounding; not one colour changes.",

@@ -21,6 +21,7 @@ export default {
   "scaling-explorer.end": "。",
   "scaling-explorer.turns_before": "扩展前，有 ",
   "scaling-explorer.turns_after": " 对在 L 内转不满一圈；扩展到 s·L 以后，其中 ",
+  "scaling-explorer.beyond_none": "0",
   "scaling-explorer.turns_beyond": " 对越界（转到训练时没见过的角度），转到的最大角度最多是训练所见的 ",
   "scaling-explorer.turns_factor": " 倍。注意力系数（cos、sin 乘的数）= ",
   "scaling-explorer.yarn_1": "YaRN 的过渡区间：编号不超过 ",

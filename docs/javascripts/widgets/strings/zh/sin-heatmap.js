@@ -5,6 +5,7 @@ export default {
   "sin-heatmap.start": "第一个字的位置",
   "sin-heatmap.shift": "整句往后平移 +{shift}",
   "sin-heatmap.reset": "回到位置 0",
+  "sin-heatmap.readout_reference": "整句从位置 0 开始，这张表就是比较的基准：把整句往后平移，或者输入别的起点，这里会给出和它相比最大的差值。",
   "sin-heatmap.readout_1": "整句从位置 ",
   "sin-heatmap.readout_2": " 开始。和从位置 0 开始相比，{n}×{n} = {cells} 格里最大的差值是 ",
   "sin-heatmap.readout_3": "：只是浮点舍入，颜色一格不变。",
