@@ -107,7 +107,7 @@ def write_files(site_dir: Path, files: dict[str, str]) -> None:
 
 
 def finish_site(site: Path, lang: str, *, script_sources: str | None, notebook_css: dict[str, str] | None = None,
-                kept: dict[str, bytes] | None = None) -> list[str]:
+                kept: dict[str, bytes] | None = None, font_cache: Path | None = None) -> list[str]:
     """The site-level post-build step on the site folder ``site``, once ``lang``'s pages are written there.
 
     In order: KaTeX's fonts cut to the characters the formulas of every page under ``site`` draw; the search
@@ -116,8 +116,9 @@ def finish_site(site: Path, lang: str, *, script_sources: str | None, notebook_c
     default language's call to a later one's, see tools/build/i18n.py ``separate_language``); ``notebook_css``
     ({site path: CSS}, from ``notebook_page``) written; and every page's policy placeholder replaced by
     ``script_sources`` (tools/build/csp.py), or left for a later language's call when it is None (the policy
-    lists every page's scripts, so it is written once every language's pages are). Returns what it did, one
-    line each, for the log.
+    lists every page's scripts, so it is written once every language's pages are). ``font_cache``: where the
+    font subsets are cached (tools/build/katex_fonts.py CACHE_DIR unless given). Returns what it did, one line
+    each, for the log.
     """
     from tools.build import csp, i18n, katex_fonts, search
 
@@ -126,7 +127,7 @@ def finish_site(site: Path, lang: str, *, script_sources: str | None, notebook_c
     if not site.is_dir():
         raise SystemExit(f"{site}: no site folder to finish; build the site first")
     done = []
-    chars, before, after = katex_fonts.write_subsets(site)
+    chars, before, after = katex_fonts.write_subsets(site, cache_dir=font_cache or katex_fonts.CACHE_DIR)
     done.append(f"KaTeX fonts: cut to the {chars} characters the formulas draw, {before / 1000:.0f} KB → {after / 1000:.0f} KB")
     index = site / "search" / "search_index.json"
     if index.is_file():
