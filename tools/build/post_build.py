@@ -117,8 +117,7 @@ def finish_site(site: Path, lang: str, *, script_sources: str | None, notebook_c
     ({site path: CSS}, from ``notebook_page``) written; and every page's policy placeholder replaced by
     ``script_sources`` (tools/build/csp.py), or left for a later language's call when it is None (the policy
     lists every page's scripts, so it is written once every language's pages are). ``font_cache``: where the
-    font subsets are cached (tools/build/katex_fonts.py CACHE_DIR unless given). Returns what it did, one line
-    each, for the log.
+    font subsets are cached (tools/build/katex_fonts.py CACHE_DIR unless given). Returns the lines to log.
     """
     from tools.build import csp, i18n, katex_fonts, search
 
@@ -143,7 +142,8 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("page", type=Path, nargs="?", help="a page as the theme wrote it")
     parser.add_argument("--site", type=Path, help="a written site folder: run finish_site on it instead")
-    parser.add_argument("--lang", default="zh", help="the page's or the site's language (default: %(default)s)")
+    parser.add_argument("--lang", default="zh", help="the page's or the site's language (default: %(default)s); a site "
+                        "in another language has its search index and 404 page moved into <lang>/")
     args = parser.parse_args(argv)
     if (args.page is None) == (args.site is None):
         parser.error("give a PAGE or --site DIR (one of them)")
