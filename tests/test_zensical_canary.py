@@ -87,6 +87,28 @@ def test_a_release_that_builds_every_page_with_the_same_text_is_ready(tmp_path, 
     assert f"- pages built: {len(REFERENCE)} of the reference's {len(REFERENCE)}" in report and "- pages missing: 0" in report
     assert "Ready by these measures: yes." in report
     assert data["ready"] is True and data["installed"] == "0.1.9" and data["newest"] == "0.2.0"
+    assert "- generator-neutral steps: post-build (tools/build/post_build.py --site)" in report
+
+
+def test_the_post_build_step_runs_on_zensicals_site_and_its_failure_is_a_failed_build(tmp_path, monkeypatch):
+    built = {name: html.replace("</body>", '<span class="katex-html" aria-hidden="true">θ</span></body>')
+             for name, html in REFERENCE.items()}
+    seen = {}
+    original = canary.compare
+
+    def compare(report, reference, site):  # the site is a temporary folder: look at it before it goes
+        seen["fonts"] = sorted(p.name for p in (site / "vendor" / "katex" / "fonts").glob("*.woff2"))
+        original(report, reference, site)
+
+    monkeypatch.setattr(canary, "compare", compare)
+    code, report, _ = run(tmp_path, monkeypatch, built)
+    assert code == 0, report
+    assert "KaTeX_Math-Italic.woff2" in seen["fonts"]  # the post-build step cut KaTeX's fonts in Zensical's site
+    # a search index that is not Material's shape: the step fails, and the report says so with its output
+    built["search/search_index.json"] = "{}"
+    code, report, data = run(tmp_path / "again", monkeypatch, built)
+    assert code == 1 and data["built"] is False and "- build: failed" in report
+    assert "post-build (tools/build/post_build.py --site) failed (exit status 1):" in report and "KeyError" in report
 
 
 def test_missing_pages_and_changed_sentences_are_named(tmp_path, monkeypatch):

@@ -17,8 +17,10 @@ The hashes listed are those of every inline script of every page, the same list 
 Material's instant navigation adds the next page's <meta> elements to the head it keeps, and a
 browser enforces every policy it has been given, so each page's policy must already admit the
 scripts of any page a reader moves to (their __md_scope line differs with the page's depth).
-on_post_page writes a placeholder and collects the page's inline scripts; on_post_build puts
-the list into every page. A page without <meta charset> to anchor the policy fails the build.
+on_post_page writes a placeholder and collects the page's inline scripts (``collected_sources``); the
+site-level post-build step (tools/build/post_build.py ``finish_site``, which tools/build/mkdocs_hooks.py calls
+once every language's pages are written) puts the list into every page (``finish_site`` here). A page without
+<meta charset> to anchor the policy fails the build.
 
 `mkdocs serve` injects a live-reload script whose text changes with every request, so there the
 policy admits inline scripts instead of listing hashes ('unsafe-inline'); everything else is the
@@ -96,7 +98,8 @@ def on_startup(command, dirty):
 
 def on_pre_build(config):
     # One `mkdocs build` makes both languages (tools/build/i18n.py): the English build runs inside the Chinese
-    # one's on_post_build and fills every page's placeholder, the Chinese pages' too, so it keeps their hashes.
+    # one's on_post_build, and its post-build step (the last language's) fills every page's placeholder, the
+    # Chinese pages' too, so it keeps their hashes.
     from tools.build.i18n import DEFAULT, build_language
 
     if build_language(config) == DEFAULT:
@@ -124,8 +127,26 @@ def finish_page(path: Path, scripts: str) -> None:
         path.write_text(text, encoding="utf-8")
 
 
-@event_priority(-100)
-def on_post_build(config):
-    scripts = SERVE_SCRIPTS if _serving else " ".join(sorted(_hashes))
-    for path in Path(config.site_dir).rglob("*.html"):
+def collected_sources() -> str:
+    """The policy's script sources for this build: the hashes on_post_page collected, sorted (under `mkdocs serve`,
+    'unsafe-inline', see the module docstring)."""
+    return SERVE_SCRIPTS if _serving else sources(_hashes)
+
+
+def sources(hashes) -> str:
+    return " ".join(sorted(hashes))
+
+
+def site_script_hashes(site_dir: Path) -> set[str]:
+    """The hashes of every inline script a browser would run in the pages under ``site_dir``: what on_post_page
+    collects, read back from the written pages (for a generator that runs no hook)."""
+    out: set[str] = set()
+    for path in Path(site_dir).rglob("*.html"):
+        out |= inline_script_hashes(path.read_text(encoding="utf-8"))
+    return out
+
+
+def finish_site(site_dir: Path, scripts: str) -> None:
+    """Every page under ``site_dir`` with its policy's placeholder replaced by ``scripts`` (``finish_page``)."""
+    for path in Path(site_dir).rglob("*.html"):
         finish_page(path, scripts)

@@ -166,8 +166,10 @@ def alternate_links(output: str, page_url: str, where: str) -> str:
 #   pages with lunr's English stemmer (en/search/); docs/javascripts/lazy-search.js asks an English
 #   page's search for en/search/search_index.json, so a search lists its own language's pages only.
 #   mkdocs-static-i18n would merge every language into the root index afterwards: that step is off.
-# - 404.html: Material writes it at the root in every build (the page policy's hook has its say first);
-#   the root keeps the Chinese one and the English one goes to en/404.html.
+# - 404.html: Material writes it at the root in every build; the root keeps the Chinese one and the
+#   English one goes to en/404.html.
+# Both are done after each language's build by ``separate_language``, a piece of the site-level post-build
+# step (tools/build/post_build.py finish_site, called by tools/build/mkdocs_hooks.py).
 
 
 try:
@@ -177,8 +179,9 @@ except ImportError:  # imported without MkDocs
         return lambda f: f
 
 
-def _kept(config) -> dict:
-    """What the default language's build wrote at the root, kept on the i18n plugin (shared by both builds)."""
+def kept_files(config) -> dict:
+    """What the default language's build wrote at the root (``separate_language``), kept on the i18n plugin,
+    which both languages' builds share."""
     plugin = config.plugins["i18n"]
     if not hasattr(plugin, "posenc_kept"):
         plugin.posenc_kept = {}
@@ -249,20 +252,19 @@ def on_post_page(output, page, config):
     return alternate_links(output, page.url, page.file.src_uri)
 
 
-@event_priority(-90)  # after Material's search plugin and the other hooks (the page policy included) have written the root's files
-def on_post_build(config):
-    """Each language's search index and 404 page in its own folder; the root keeps the Chinese ones."""
+def separate_language(site, lang: str, kept: dict[str, bytes]) -> None:
+    """After ``lang``'s pass has written the site folder ``site``: its search index and 404 page in its own
+    folder, the root keeping the default language's (see above).
+
+    ``kept`` is carried from one language's pass to the next by the caller: the default language's pass puts
+    the root's search index and 404 page into it (``{"search": bytes, "404": bytes}``), and a later language's
+    pass, once it has moved its own into ``<lang>/``, writes them back at the root.
+    """
     from pathlib import Path
 
-    from tools.build import search
-
-    lang = build_language(config)
-    site = Path(config.site_dir)
-    index = site / "search" / "search_index.json"
-    if index.is_file():
-        search.clean_index(index)
-    kept = _kept(config)
-    for name, path in (("search", index), ("404", site / "404.html")):
+    check_language(lang)
+    site = Path(site)
+    for name, path in (("search", site / "search" / "search_index.json"), ("404", site / "404.html")):
         if not path.is_file():
             continue
         if lang == DEFAULT:

@@ -1,6 +1,7 @@
 """KaTeX's fonts cut down to the characters the site's formulas use.
 
-A MkDocs hook (mkdocs.yml `hooks:`, after tools/build/katex_render.py). KaTeX's fonts carry every glyph
+A piece of the site-level post-build step (tools/build/post_build.py ``finish_site``), after
+tools/build/katex_render.py has set every formula; it needs no MkDocs. KaTeX's fonts carry every glyph
 TeX's math can ask for; a page draws a few dozen of them, and its formulas stay invisible until the
 fonts they use have arrived (KaTeX's @font-face rules say font-display: block). On a slow phone the
 two fonts nearly every formula uses, KaTeX_Main-Regular and KaTeX_Math-Italic, were 43 KB of the
@@ -26,12 +27,15 @@ from __future__ import annotations
 
 import hashlib
 import html
-import logging
 import os
 import re
 from pathlib import Path
 
-from mkdocs.exceptions import PluginError
+try:
+    from mkdocs.exceptions import PluginError
+except ImportError:  # used without MkDocs: the post-build step needs no generator (tools/build/post_build.py)
+    class PluginError(Exception):
+        """A subset lacks a character, or KaTeX's fonts are missing."""
 
 ROOT = Path(__file__).resolve().parents[2]
 FONTS = ROOT / "node_modules" / "katex" / "dist" / "fonts"
@@ -42,8 +46,6 @@ CACHE_DIR = ROOT / ".cache" / "katex-fonts"
 # And the space, which every KaTeX font has: a font no formula draws from keeps a character map
 # (fontTools drops the map of a font left with no character), a valid font should a browser fetch it.
 ALWAYS = frozenset("()0123456789 ")
-
-log = logging.getLogger("mkdocs.hooks.katex_fonts")
 
 _VISIBLE = '<span class="katex-html" aria-hidden="true">'
 _TAG = re.compile(r"<(/?)([A-Za-z][\w:-]*)(?:[^\"'>]|\"[^\"]*\"|'[^']*')*?(/?)>")
@@ -161,8 +163,3 @@ def write_subsets(site_dir: Path, fonts_dir: Path = FONTS, cache_dir: Path = CAC
         before += len(original)
         after += len(data)
     return len(used), before, after
-
-
-def on_post_build(config):
-    chars, before, after = write_subsets(Path(config.site_dir))
-    log.info(f"KaTeX fonts: cut to the {chars} characters the formulas draw, {before / 1000:.0f} KB → {after / 1000:.0f} KB")

@@ -7,7 +7,9 @@ pre-build step (tools/build/pre_build.py): the figures, rendered (or taken from 
 in a fresh process when any must be drawn and served as /figures/<name>.<light|dark>.svg; KaTeX's
 stylesheet from node_modules (its fonts, cut to the characters the formulas use, are written by
 tools/build/katex_fonts.py); the widgets' JSON (/assets/models.json from posenc.configs, the data-flow panel's);
-and the site-wide guards. Each page's HTML goes through the post-build step (tools/build/post_build.py).
+and the site-wide guards. Each page's HTML goes through the post-build step (tools/build/post_build.py), and after
+each language's build the site folder does (post_build.finish_site: KaTeX's fonts, the search index, each
+language's search index and 404 page in its folder, the notebooks' stylesheets, the page policy's hashes).
 Under `mkdocs serve` an edited page is built again alone (tools/build/serve_pages.py).
 
 Guards report errors, never warnings: `mkdocs build -q` drops warnings before --strict counts
@@ -212,7 +214,7 @@ def on_page_content(html, page, config, files):
     return html
 
 
-_notebook_css: dict[str, str] = {}  # site path → CSS, written in on_post_build
+_notebook_css: dict[str, str] = {}  # site path → CSS, written by the site-level post-build step (on_post_build)
 
 
 def on_post_page(output, page, config):
@@ -230,12 +232,31 @@ def on_post_template(output_content, template_name, config):
     return post_build.theme_fixes(output_content, template_name, i18n.build_language(config))
 
 
-@event_priority(-100)  # after Material's search plugin has written search/search_index.json
+# After Material's search plugin has written search/search_index.json (priority 0), and before mkdocs-static-i18n
+# (-100) builds the next language into the same folder, overwriting the root's search index and 404 page.
+@event_priority(-90)
 def on_post_build(config):
-    from tools.build import post_build, search
+    """The site-level post-build step (tools/build/post_build.py finish_site) after this language's pages.
 
-    site = Path(config.site_dir)
-    post_build.write_files(site, _notebook_css)
-    index = site / "search" / "search_index.json"
-    if index.is_file():
-        search.clean_index(index)
+    The page policy's script hashes are written after the last language's pages only: the Chinese build's
+    on_post_build runs the English build, and every page's policy must list every page's scripts (csp.py)."""
+    from tools.build import csp, i18n, post_build
+
+    lang = i18n.build_language(config)
+    plugin = config.plugins.get("i18n")
+    languages = plugin.build_languages if plugin is not None else [lang]
+    last = lang == languages[-1]
+    for line in post_build.finish_site(Path(config.site_dir), lang, notebook_css=_notebook_css,
+                                       kept=i18n.kept_files(config) if plugin is not None else {},
+                                       script_sources=_hook(config, csp).collected_sources() if last else None):
+        log.info(line)
+
+
+def _hook(config, module):
+    """The module MkDocs loaded from ``module``'s file as a hook: another module object than ``import`` gives,
+    and the one whose events ran, so the one holding what they collected."""
+    path = Path(module.__file__).resolve()
+    for hook in config["hooks"].values():
+        if Path(hook.__file__).resolve() == path:
+            return hook
+    raise SystemExit(f"{path.relative_to(ROOT)} is not among mkdocs.yml's hooks: the build needs it there")

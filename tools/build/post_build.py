@@ -1,4 +1,4 @@
-"""The post-build step: each page's HTML, as the generator and its theme wrote it, made the site's.
+"""The post-build step: each page's HTML, as the generator and its theme wrote it, made the site's; then the site.
 
 Nothing here knows the site generator: HTML in, HTML out (plus the files a step writes beside the pages).
 The MkDocs hooks call these for every page, in the order mkdocs.yml's ``hooks:`` runs them (the one list of the
@@ -9,12 +9,21 @@ build's steps):
 - the language selector pointing at the same page in the other language (tools/build/i18n.py ``alternate_links``);
 - every formula set by KaTeX (tools/build/katex_render.py ``render_page``);
 - wide tables as cards on a phone (tools/build/table_cards.py ``mark_wide_tables``);
-- the page policy (tools/build/csp.py ``with_policy``), last, then its script hashes once every page is written;
-  and after every page, KaTeX's fonts cut to the characters the formulas draw (tools/build/katex_fonts.py).
+- the page policy (tools/build/csp.py ``with_policy``), last, its script hashes still a placeholder.
 
 A notebook page (nbconvert's HTML inside the page) is cleaned before the theme wraps it: ``notebook_page``.
 
-    python -m tools.build.post_build PAGE.html [--lang en]   # the theme fixes of one written page, to stdout
+Once a language's pages are all written, ``finish_site`` does what needs the whole site folder, in this order:
+KaTeX's fonts cut to the characters every page's formulas draw (tools/build/katex_fonts.py), the search index
+cleaned (tools/build/search.py ``clean_index``), the language's search index and 404 page moved into its folder
+(tools/build/i18n.py ``separate_language``), the notebooks' stylesheets written, and, after the last language,
+every page's policy given the script hashes of every page (tools/build/csp.py). It takes plain paths and values:
+what the per-page steps gathered (the notebooks' stylesheets, the script hashes, the default language's root
+files) is passed in. tools/build/mkdocs_hooks.py calls it after each language's build; another generator can run
+it on the folder it wrote:
+
+    python -m tools.build.post_build PAGE.html [--lang en]     # the theme fixes of one written page, to stdout
+    python -m tools.build.post_build --site DIR [--lang en]    # finish_site on a written site, hashes read from its pages
 """
 
 from __future__ import annotations
@@ -97,11 +106,56 @@ def write_files(site_dir: Path, files: dict[str, str]) -> None:
         (site_dir / name).write_text(text, encoding="utf-8")
 
 
+def finish_site(site: Path, lang: str, *, script_sources: str | None, notebook_css: dict[str, str] | None = None,
+                kept: dict[str, bytes] | None = None, font_cache: Path | None = None) -> list[str]:
+    """The site-level post-build step on the site folder ``site``, once ``lang``'s pages are written there.
+
+    In order: KaTeX's fonts cut to the characters the formulas of every page under ``site`` draw; the search
+    index (search/search_index.json, if the generator wrote one) cleaned; ``lang``'s search index and 404 page
+    moved into ``<lang>/``, the root keeping the default language's (``kept``: carried by the caller from the
+    default language's call to a later one's, see tools/build/i18n.py ``separate_language``); ``notebook_css``
+    ({site path: CSS}, from ``notebook_page``) written; and every page's policy placeholder replaced by
+    ``script_sources`` (tools/build/csp.py), or left for a later language's call when it is None (the policy
+    lists every page's scripts, so it is written once every language's pages are). ``font_cache``: where the
+    font subsets are cached (tools/build/katex_fonts.py CACHE_DIR unless given). Returns the lines to log.
+    """
+    from tools.build import csp, i18n, katex_fonts, search
+
+    i18n.check_language(lang)
+    site = Path(site)
+    if not site.is_dir():
+        raise SystemExit(f"{site}: no site folder to finish; build the site first")
+    done = []
+    chars, before, after = katex_fonts.write_subsets(site, cache_dir=font_cache or katex_fonts.CACHE_DIR)
+    done.append(f"KaTeX fonts: cut to the {chars} characters the formulas draw, {before / 1000:.0f} KB → {after / 1000:.0f} KB")
+    index = site / "search" / "search_index.json"
+    if index.is_file():
+        search.clean_index(index)
+    i18n.separate_language(site, lang, {} if kept is None else kept)
+    write_files(site, notebook_css or {})
+    if script_sources is not None:
+        csp.finish_site(site, script_sources)
+    return done
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("page", type=Path, help="a page as the theme wrote it")
-    parser.add_argument("--lang", default="zh", help="the page's language (default: %(default)s)")
+    parser.add_argument("page", type=Path, nargs="?", help="a page as the theme wrote it")
+    parser.add_argument("--site", type=Path, help="a written site folder: run finish_site on it instead")
+    parser.add_argument("--lang", default="zh", help="the page's or the site's language (default: %(default)s); a site "
+                        "in another language has its search index and 404 page moved into <lang>/")
     args = parser.parse_args(argv)
+    if (args.page is None) == (args.site is None):
+        parser.error("give a PAGE or --site DIR (one of them)")
+    if args.site is not None:
+        from tools.build import csp
+
+        if not args.site.is_dir():
+            parser.error(f"--site {args.site}: no such folder; build the site first")
+        # no hook collected the pages' scripts: the same hashes, read from the written pages
+        for line in finish_site(args.site, args.lang, script_sources=csp.sources(csp.site_script_hashes(args.site))):
+            print(line)
+        return 0
     sys.stdout.write(theme_fixes(args.page.read_text(encoding="utf-8"), str(args.page), args.lang))
     return 0
 

@@ -6,8 +6,8 @@ generator's adapter could do the same).
 
 - ``figures(lang)``: every registered figure, drawn or taken from the cache (figures_src/build.py),
   as (the path pages link, the path it is served at, the SVG file);
-- ``vendor_files()``: KaTeX's stylesheet from node_modules (its fonts, subset, come after the pages:
-  tools/build/katex_fonts.py);
+- ``vendor_files()``: KaTeX's stylesheet from node_modules (its fonts, subset, come after the pages: the
+  site-level post-build step, tools/build/post_build.py ``finish_site``, with tools/build/katex_fonts.py);
 - ``assets(lang)``: the JSON the in-page widgets fetch (assets/models.json from posenc.configs,
   assets/dataflow.json from posenc.dataflow, and the English copy beside the English pages);
 - ``guard_problems()``: the site-wide guards that need no page: widget defaults that disagree with
@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 KATEX = ROOT / "node_modules" / "katex" / "dist"
 # The build sets every formula (tools/build/katex_render.py): a page needs KaTeX's stylesheet, not its script
-# or auto-render; the fonts the stylesheet names are written, subset, by tools/build/katex_fonts.py.
+# or auto-render; the fonts the stylesheet names are written, subset, by tools/build/katex_fonts.py (post_build.finish_site).
 KATEX_FILES = ["katex.min.css"]
 
 

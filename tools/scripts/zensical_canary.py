@@ -6,9 +6,9 @@
    project's virtualenv is never touched). Where it does not install, the next older release, up to
    --tries releases; the report names each failure. Unpinned on purpose: this measures what the index
    offers today, and nothing it installs reaches the site that is published.
-2. Build: a copy of the project, the generator-neutral steps (GENERATOR_NEUTRAL_STEPS: none yet; the
-   hooks move out of the generator one by one), then `zensical build` on mkdocs.yml, under the
-   project's Python so that the macros can import posenc.
+2. Build: a copy of the project, the generator-neutral steps (GENERATOR_NEUTRAL_STEPS; the hooks move out
+   of the generator one by one) around `zensical build` on mkdocs.yml, under the project's Python so that
+   the macros can import posenc. A step that fails is reported with its output, as a failed build.
 3. Compare with the reference, the site ProperDocs built (`make build` writes site/): the pages built,
    the pages missing, and the text of three lessons (THREE_LESSONS) line by line.
 
@@ -38,8 +38,12 @@ PACKAGE = "zensical"
 # One Chinese lesson with widgets and many formulas, one that quotes the experiment, one English page.
 THREE_LESSONS = ("lessons/01-order-blind/index.html", "lessons/04-rope/index.html", "en/lessons/05-long-context/index.html")
 # Steps that make part of the site without any generator (before or after `zensical build`), as
-# (name, command run in the copy, "pre" or "post"). Empty until the hooks move out (MAINTAINING.md, "Maintenance").
-GENERATOR_NEUTRAL_STEPS: tuple[tuple[str, tuple[str, ...], str], ...] = ()
+# (name, command run in the copy with {python} and {site} filled in, "pre" or "post") (MAINTAINING.md, "Maintenance").
+# The site-level post-build step: KaTeX's fonts cut to the formulas' characters and the search index cleaned; the
+# page policy's hashes go only where a page carries its placeholder, which the per-page step (a hook) writes.
+GENERATOR_NEUTRAL_STEPS: tuple[tuple[str, tuple[str, ...], str], ...] = (
+    ("post-build (tools/build/post_build.py --site)", ("{python}", "-m", "tools.build.post_build", "--site", "{site}"), "post"),
+)
 COPY_IGNORE = shutil.ignore_patterns(".venv", "site", "node_modules", ".cache", ".git", "__pycache__", ".hypothesis",
                                      ".pytest_cache", "experiment_runs", "zensical-canary")
 
@@ -119,6 +123,11 @@ def console_script(target: Path, name: str = PACKAGE) -> str:
 
 # ---- 2. build -----------------------------------------------------------------------------------------
 
+def filled(command: tuple[str, ...], site: Path) -> list[str]:
+    """A step's command with this Python and the site folder Zensical writes."""
+    return [part.format(python=sys.executable, site=site) for part in command]
+
+
 def build(target: Path, work: Path, out: Path) -> tuple[bool, str]:
     """Copy the project, run the generator-neutral steps and `zensical build` into ``out``: (built, log tail)."""
     copy = work / "project"
@@ -129,7 +138,7 @@ def build(target: Path, work: Path, out: Path) -> tuple[bool, str]:
     config.write_text(config.read_text(encoding="utf-8") + f"\nsite_dir: {json.dumps(str(out))}\n", encoding="utf-8")
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(target), str(copy)]))
     for name, command, _when in [s for s in GENERATOR_NEUTRAL_STEPS if s[2] == "pre"]:
-        subprocess.run(list(command), cwd=copy, env=env, check=True, timeout=1800)
+        subprocess.run(filled(command, out), cwd=copy, env=env, check=True, timeout=1800)
     module, _, func = console_script(target).partition(":")
     run = f"import sys; sys.argv[0] = {PACKAGE!r}; from {module} import {func.split('.')[0]} as f; sys.exit(f())"
     proc = subprocess.run([sys.executable, "-c", run, "build", "-f", "mkdocs.yml"], cwd=copy, env=env,
@@ -138,7 +147,11 @@ def build(target: Path, work: Path, out: Path) -> tuple[bool, str]:
     built = proc.returncode == 0 and out.is_dir()
     if built:
         for name, command, _when in [s for s in GENERATOR_NEUTRAL_STEPS if s[2] == "post"]:
-            subprocess.run(list(command), cwd=copy, env=env, check=True, timeout=1800)
+            step = subprocess.run(filled(command, out), cwd=copy, env=env, capture_output=True, text=True, timeout=1800)
+            if step.returncode != 0:
+                log = [f"{name} failed (exit status {step.returncode}):", *(step.stdout + step.stderr).strip().splitlines()[-14:]]
+                built = False
+                break
     return built, "\n".join(log[-15:])
 
 
