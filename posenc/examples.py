@@ -286,7 +286,7 @@ NOPE_ONLY_MODELS = ("kimi_linear_48b", "jamba_v01")  # no positional encoding in
 EARLY_PARTIAL_MODELS = ("gptj_6b", "gpt_neox_20b", "pythia_6_9b")  # partial rotary in 2021–2023: rotary dims and share
 PROPE_MODEL = "qwen3_next_80b_a3b"  # whose head is laid out three ways: whole head turned, partial_rotary_factor, p-RoPE
 SELF_SCORE_SEED = 0  # the seeded Gaussian q (SIN_DIM dims, lesson 3's curve) scored against itself: Σ|q_i|² cos(kω_i), not Σcos(kω_i)
-LLAMA4_FAR_POSITION = 10_000_000 - 1  # the last position of Llama 4 Scout's advertised 10M context (its NoPE query scale there)
+LLAMA4_FAR_POSITION = 10_000_000 - 1  # position of the ten-millionth token (0-based), as the model card's 10M context reads in decimal
 MLA_MODEL = "deepseek_v3"  # whose KV cache per token is compared with multi-head attention
 # the small random MLA head on which absorption holds, fails with RoPE on the keys, and holds again decoupled
 MLA_DEMO = {"head_dim": 8, "q_rank": 6, "kv_rank": 5, "length": 7, "rope_head_dim": 4, "seed": 0}

@@ -187,6 +187,7 @@ EXPECTED = [
     ("dsv2_gqa_groups", 2.25, "V"),
     ("barbero_wiki_ppl_prope_075", 4.4414, "U"), ("barbero_wiki_ppl_rope_10k", 4.4627, "U"),
     ("llama4_scout_context_claim", "10M", "V"),
+    ("qwen3_max_positions_output_reserve", 32_768, "V"), ("qwen3_max_positions_prompt_reserve", 8_192, "V"),
 ]
 
 
@@ -225,6 +226,12 @@ def test_qwen3_long_stage_is_the_model_entry():
     cfg = configs.load("qwen3_8b")
     assert cfg["rope_theta"] == facts.get("qwen3_abf_base_after").value
     assert cfg["context"] == facts.get("qwen3_long_stage_length").value
+
+
+def test_qwen3_documented_split_adds_up_to_the_config_max_positions():
+    # Qwen's documentation explains the config's max_position_embeddings as output reserve + prompt reserve
+    reserve = facts.get("qwen3_max_positions_output_reserve").value + facts.get("qwen3_max_positions_prompt_reserve").value
+    assert reserve == configs.load("qwen3_8b")["max_position_embeddings"]
 
 
 # --- a verbatim quotation reads as one (quote: true) ----------------------------------------------------------

@@ -62,6 +62,14 @@ def test_each_edition_quotes_the_numbers_of_its_own_sentence():
             from posenc.quantities.lesson1 import tiny
 
             assert moved < 1e-15 and quantities.text("l1_main_diff_nopos", "en") == tiny(moved)
+            # the pages say the difference is within float64's machine epsilon: this sentence's, and the printed
+            # value of each edition's own sentence, read back from its "2.2×10⁻¹⁶" form
+            assert moved <= np.finfo(np.float64).eps
+            for lang in ("en", "zh"):
+                printed = quantities.text("l1_main_diff_nopos", lang)
+                mantissa, power = printed.split("×10") if printed != "0" else ("0", "⁰")
+                power = int(power.translate(str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")))
+                assert float(mantissa) * 10.0**power <= np.finfo(np.float64).eps, lang
     # the table of token IDs: the English words' hashes; "the" twice, with one ID and two positions
     assert [quantities.value(f"l1_tid_{k}", "en") for k in range(len(text))] == [tokenize.word_id(w) for w in text]
     assert [quantities.text(f"l1_char_{k}", "en") for k in range(len(text))] == list(text)

@@ -584,7 +584,7 @@ def _():
     return _llama4_scale(_llama4_onset())
 
 
-@number("llama4_far_position", ",", "Llama 4 Scout 宣称的上下文里最后一个位置")
+@number("llama4_far_position", ",", "Llama 4 Scout 宣称的 10M 上下文里第一千万个 token 的位置（0 起算）")
 def _():
     return ex.LLAMA4_FAR_POSITION
 
