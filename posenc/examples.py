@@ -319,7 +319,7 @@ def mrope_segments():
 DATAFLOW_MODELS = ("gpt2", "llama3_8b", "qwen3_8b", "qwen25_vl_7b")  # real models it offers (configs from posenc/data)
 DATAFLOW_PROJECT_METHODS = ("learned", "sinusoidal", "alibi", "rope", "rope_partial", "nope")  # the experiment's model, per method
 # The model each page's panel opens on: "all" is the home page, the others lessons.
-DATAFLOW_START = {"all": "qwen3_8b", "1": "gpt2", "2": "gpt2", "3": "project_sinusoidal", "3b": "project_alibi",
+DATAFLOW_START = {"all": "gpt2", "1": "gpt2", "2": "gpt2", "3": "project_sinusoidal", "3b": "project_alibi",
                   "4": "llama3_8b", "5": "qwen3_8b", "6": "project_rope_partial", "6b": "qwen25_vl_7b"}
 
 

@@ -382,10 +382,16 @@ def test_the_old_rule_was_outside_the_tolerance():
 MAIN_PATH_BUDGET = {
     "lessons/01-order-blind.md": 43,
     "lessons/02-learned-table.md": 31,
-    "lessons/03-sinusoidal.md": 55,
+    # 55 -> 56 after two rounds of newcomer reads (7dd9201, c67514f): what they asked for is now on the main path (the
+    # distinctness argument, how Press et al. measured, the demo width, the row/column convention); the English
+    # edition reads 56 by the rule, the Chinese 54, and both Chinese reads took 53-56 minutes.
+    "lessons/03-sinusoidal.md": 56,
     "lessons/03b-relative-bias.md": 49,
     "lessons/04-rope.md": 57,
-    "lessons/05-long-context.md": 48,
+    # 48 -> 49 after two rounds of newcomer reads and an expert check (7dd9201, c67514f): the facts the main path used
+    # from folds (DeepSeek-V3 s and mscale, Llama 3.1 factor, max_position_embeddings, RULER, LongRoPE, the ABF
+    # puzzle) are now on it; the English edition reads 49 by the rule, the Chinese 47; the two Chinese reads took 48-49.
+    "lessons/05-long-context.md": 49,
     "lessons/06-partial-nope.md": 50,
     "lessons/06b-mrope.md": 16,
 }
