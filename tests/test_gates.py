@@ -487,7 +487,12 @@ def test_notebook_pages_reference_no_cdn(site_dir):
 # (tools/scripts/phone_load.py, tests/browser/test_phone_load.py). Four folded deep dives were added to lesson 5
 # (LongRoPE, the critical dimension and base bound, bf16 numerics, the effective-length map): ≈30 KB more
 # HTML, folded so the main path does not grow; hence 1,000 KB.
-PAGE_BUDGET = 1_000_000
+# 1,000,000 until 5 December 2026; raised by 5 % when the fixes two rounds of newcomer reads and an expert check asked
+# for (main-path facts and folds with their formulas) took lesson 5 to 1,015,409 B, of which 285 KB of HTML is its
+# folded depth. A decision, not a fix: the way back under 1,000,000 is to move lesson 5's reference material (the
+# full per-pair table, the paper-vs-code γ(r) notes) to a reference page, or to count only what a reader's browser
+# fetches on load (figures in closed folds are not rendered).
+PAGE_BUDGET = 1_050_000
 FIGURE_BUDGET = 120_000  # one SVG file, either scheme
 NOTEBOOK_HTML_BUDGET = 165_000  # a notebook page's HTML; its shared stylesheet is cached once
 
