@@ -144,6 +144,24 @@ def test_rope_and_bias_together_keep_both(attn):
     torch.testing.assert_close(got.double(), reference_attention(attn, x, inv, 1.3, bias), **TOL)
 
 
+def test_a_block_is_pre_ln_and_causal_unless_told():
+    torch.manual_seed(5)
+    block = model.Block(TINY)
+    with torch.no_grad():
+        for p in block.parameters():
+            p.normal_(0, 0.5)
+    x = layer_input()
+
+    def reference(causal):
+        h = x.double() + reference_attention(block.attn, layer_norm(x.double(), block.ln1), causal=causal)
+        u = layer_norm(h, block.ln2) @ block.mlp.up.weight.detach().double().T
+        return h + F.gelu(u) @ block.mlp.down.weight.detach().double().T
+
+    with torch.no_grad():
+        torch.testing.assert_close(block(x, None).double(), reference(True), **TOL)
+        torch.testing.assert_close(block(x, None, causal=False).double(), reference(False), **TOL)
+
+
 def test_mlp_is_down_of_gelu_of_up():
     torch.manual_seed(2)
     mlp = model.MLP(TINY)
@@ -245,6 +263,20 @@ def test_only_methods_with_a_table_stop_at_eval_len(method, runs_past_table):
         else:
             with pytest.raises(ValueError, match=f"length {TINY.eval_len + 1} is longer than the {method} model's table"):
                 m(longer)
+
+
+def test_alibi_without_the_mask_stops_at_eval_len_with_the_clear_error():
+    # Without the causal mask the bias needs no resizing, so the table's length check is what stops a longer input.
+    m = model.build(TINY, "alibi", 0).eval()
+    with torch.no_grad(), pytest.raises(ValueError, match=f"length {TINY.eval_len + 1} is longer than the alibi model's table"):
+        m(torch.ones(1, TINY.eval_len + 1, dtype=torch.long), causal=False)
+
+
+@pytest.mark.parametrize("method", config.METHODS)
+def test_the_state_dict_holds_the_trained_weights_only(method):
+    # Fixed tables (sinusoidal, ALiBi's bias) are rebuilt from the code, never loaded from a saved state.
+    m = model.build(TINY, method, 0)
+    assert set(m.state_dict()) == {name for name, _ in m.named_parameters()}
 
 
 def test_unknown_method_names_the_choices():
