@@ -126,20 +126,26 @@ def test_each_step_is_reported_with_its_loss(state):
     assert seen == list(enumerate(out["train_loss"]))
 
 
-class Measured(Exception):
-    pass
-
-
-def test_the_model_is_measured_on_the_device_it_is_given(state, monkeypatch):
-    # The meta device (shapes and devices, no values) stands in for a GPU: the loaded model must be moved there
-    # before its first measurement, which is asked to run there too.
+def test_every_measurement_runs_on_the_device_it_is_given(state, monkeypatch):
+    # The meta device (shapes and devices, no values) stands in for a GPU: the loaded model must be moved there,
+    # and each measurement (before, the curve's points, after) asked to run there. Training is stubbed: the meta
+    # model cannot give a loss, and fit's own device handling has its tests.
     seen = []
 
-    def spy(m, tokens, cfg, device, **kw):
-        seen.append((next(m.parameters()).device, device))
-        raise Measured
+    def measure(what):
+        def spy(m, tokens, cfg, device="cpu", *args, **kw):
+            seen.append((what, next(m.parameters()).device, torch.device(device)))
+            return np.zeros(CFG.ext_eval_len) if what == "position" else 0.0
+        return spy
 
-    monkeypatch.setattr(extend, "position_losses", spy)
-    with pytest.raises(Measured):
-        extend.extend(CFG, copy.deepcopy(state), "rope", 3, DS.train, DS.val, device="meta")
-    assert seen == [(torch.device("meta"), torch.device("meta"))]
+    def fit(m, cfg, tokens, *, every, on_checkpoint, **kw):
+        on_checkpoint(every, m)
+        return []
+
+    monkeypatch.setattr(extend, "position_losses", measure("position"))
+    monkeypatch.setattr(extend, "in_distribution_loss", measure("in distribution"))
+    monkeypatch.setattr(extend, "fit", fit)
+    extend.extend(CFG, copy.deepcopy(state), "rope", 3, DS.train, DS.val, device="meta")
+    meta = torch.device("meta")
+    assert seen == [("position", meta, meta), ("in distribution", meta, meta), ("in distribution", meta, meta),
+                    ("position", meta, meta)]
