@@ -225,6 +225,14 @@ def test_model_logits_match_the_reference(method, causal):
     torch.testing.assert_close(got.double(), reference_model(m, IDX, causal), atol=1e-4, rtol=1e-4)
 
 
+def test_hidden_states_are_the_causal_states_the_tied_head_reads():
+    # Tests elsewhere probe the position signal with hidden_states: by default it must be the forward pass's own (causal).
+    m = tiny_model("learned")
+    with torch.no_grad():
+        got = m.hidden_states(IDX).double() @ m.tok_emb.weight.detach().double().T
+    torch.testing.assert_close(got, reference_model(m, IDX), atol=1e-4, rtol=1e-4)
+
+
 def test_a_rotary_override_replaces_the_rope_models_frequencies_and_factor():
     m = tiny_model("rope")
     inv, f = [0.3, 0.02], 1.4
