@@ -287,6 +287,26 @@ def test_the_state_dict_holds_the_trained_weights_only(method):
     assert set(m.state_dict()) == {name for name, _ in m.named_parameters()}
 
 
+@pytest.mark.parametrize("method", ["learned", "rope", "rope_partial"])
+def test_positions_are_made_on_the_inputs_device(method, monkeypatch):
+    # On a GPU, position indices made on the CPU fail against the GPU's tensors; on the meta device (shapes and
+    # devices, no values) a CPU tensor mixes in silently, so the spies below look at where the positions were made.
+    seen = []
+    real = model.rope.apply_rotary_torch
+
+    def spy(x, positions, inv_freq, **kw):
+        seen.append(positions.device)
+        return real(x, positions, inv_freq, **kw)
+
+    monkeypatch.setattr(model.rope, "apply_rotary_torch", spy)
+    m = model.build(TINY, method, 0).to("meta")
+    if m.pos_emb is not None:
+        m.pos_emb.register_forward_pre_hook(lambda mod, args: seen.append(args[0].device))
+    with torch.no_grad():
+        m(IDX.to("meta"))
+    assert seen and set(seen) == {torch.device("meta")}
+
+
 def test_unknown_method_names_the_choices():
     with pytest.raises(ValueError, match="unknown position method 'fire'; choose from nope, learned"):
         model.PositionModel(TINY, "fire")
