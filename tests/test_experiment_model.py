@@ -233,6 +233,14 @@ def test_hidden_states_are_the_causal_states_the_tied_head_reads():
     torch.testing.assert_close(got, reference_model(m, IDX), atol=1e-4, rtol=1e-4)
 
 
+@pytest.mark.parametrize("method", ["sinusoidal", "sinusoidal_scaled"])
+def test_the_sinusoidal_table_uses_the_configs_base(method):
+    # The full preset's base is the paper's 10,000 (also the table's default): another base must reach the table.
+    cfg = dataclasses.replace(TINY, sin_base=50.0)
+    np.testing.assert_allclose(model.build(cfg, method, 0).pos_table.numpy(), sinusoidal.table(cfg.eval_len, cfg.d_model, 50.0),
+                               rtol=1e-6, atol=1e-6)
+
+
 def test_a_rotary_override_replaces_the_rope_models_frequencies_and_factor():
     m = tiny_model("rope")
     inv, f = [0.3, 0.02], 1.4
