@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import time
 
 import numpy as np
 import pytest
@@ -55,13 +56,15 @@ def base_model(state, variant):
 
 @pytest.mark.parametrize("variant", ["pi", "yarn"])
 def test_before_is_the_pretrained_model_with_the_variants_frequencies(state, variant):
+    t0 = time.perf_counter()
     out = extend.extend(CFG, copy.deepcopy(state), variant, 3, DS.train, DS.val)
+    elapsed = time.perf_counter() - t0
     m, r = base_model(state, variant)
     np.testing.assert_allclose(out["position_loss_before"], evaluate.position_losses(m, DS.val, CFG, rotary=r, length=CFG.ext_eval_len),
                                rtol=1e-6)
     assert out["in_distribution_curve"][0] == pytest.approx(evaluate.in_distribution_loss(m, DS.val, CFG, rotary=r), rel=1e-6)
     assert len(out["position_loss_before"]) == len(out["position_loss_after"]) == CFG.ext_eval_len
-    assert len(out["train_loss"]) == CFG.ext_steps and out["seconds"] >= 0
+    assert len(out["train_loss"]) == CFG.ext_steps and 0 <= out["seconds"] <= elapsed
 
 
 def test_it_trains_ext_steps_of_ext_batch_windows_of_ext_len_at_the_extension_rate(state, monkeypatch):
@@ -115,3 +118,34 @@ def test_the_control_keeps_the_pretrained_frequencies(state):
     m, r = base_model(state, "rope")
     np.testing.assert_array_equal(r.inv_freq.numpy(), m.rotary.inv_freq.numpy())
     assert r.attention_factor == 1.0
+
+
+def test_each_step_is_reported_with_its_loss(state):
+    seen = []
+    out = extend.extend(CFG, copy.deepcopy(state), "yarn", 3, DS.train, DS.val, on_step=lambda k, loss: seen.append((k, loss)))
+    assert seen == list(enumerate(out["train_loss"]))
+
+
+def test_every_measurement_runs_on_the_device_it_is_given(state, monkeypatch):
+    # The meta device (shapes and devices, no values) stands in for a GPU: the loaded model must be moved there,
+    # and each measurement (before, the curve's points, after) asked to run there. Training is stubbed: the meta
+    # model cannot give a loss, and fit's own device handling has its tests.
+    seen = []
+
+    def measure(what):
+        def spy(m, tokens, cfg, device="cpu", *args, **kw):
+            seen.append((what, next(m.parameters()).device, torch.device(device)))
+            return np.zeros(CFG.ext_eval_len) if what == "position" else 0.0
+        return spy
+
+    def fit(m, cfg, tokens, *, every, on_checkpoint, **kw):
+        on_checkpoint(every, m)
+        return []
+
+    monkeypatch.setattr(extend, "position_losses", measure("position"))
+    monkeypatch.setattr(extend, "in_distribution_loss", measure("in distribution"))
+    monkeypatch.setattr(extend, "fit", fit)
+    extend.extend(CFG, copy.deepcopy(state), "rope", 3, DS.train, DS.val, device="meta")
+    meta = torch.device("meta")
+    assert seen == [("position", meta, meta), ("in distribution", meta, meta), ("in distribution", meta, meta),
+                    ("position", meta, meta)]

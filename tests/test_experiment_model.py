@@ -144,6 +144,24 @@ def test_rope_and_bias_together_keep_both(attn):
     torch.testing.assert_close(got.double(), reference_attention(attn, x, inv, 1.3, bias), **TOL)
 
 
+def test_a_block_is_pre_ln_and_causal_unless_told():
+    torch.manual_seed(5)
+    block = model.Block(TINY)
+    with torch.no_grad():
+        for p in block.parameters():
+            p.normal_(0, 0.5)
+    x = layer_input()
+
+    def reference(causal):
+        h = x.double() + reference_attention(block.attn, layer_norm(x.double(), block.ln1), causal=causal)
+        u = layer_norm(h, block.ln2) @ block.mlp.up.weight.detach().double().T
+        return h + F.gelu(u) @ block.mlp.down.weight.detach().double().T
+
+    with torch.no_grad():
+        torch.testing.assert_close(block(x, None).double(), reference(True), **TOL)
+        torch.testing.assert_close(block(x, None, causal=False).double(), reference(False), **TOL)
+
+
 def test_mlp_is_down_of_gelu_of_up():
     torch.manual_seed(2)
     mlp = model.MLP(TINY)
@@ -207,6 +225,22 @@ def test_model_logits_match_the_reference(method, causal):
     torch.testing.assert_close(got.double(), reference_model(m, IDX, causal), atol=1e-4, rtol=1e-4)
 
 
+def test_hidden_states_are_the_causal_states_the_tied_head_reads():
+    # Tests elsewhere probe the position signal with hidden_states: by default it must be the forward pass's own (causal).
+    m = tiny_model("learned")
+    with torch.no_grad():
+        got = m.hidden_states(IDX).double() @ m.tok_emb.weight.detach().double().T
+    torch.testing.assert_close(got, reference_model(m, IDX), atol=1e-4, rtol=1e-4)
+
+
+@pytest.mark.parametrize("method", ["sinusoidal", "sinusoidal_scaled"])
+def test_the_sinusoidal_table_uses_the_configs_base(method):
+    # The full preset's base is the paper's 10,000 (also the table's default): another base must reach the table.
+    cfg = dataclasses.replace(TINY, sin_base=50.0)
+    np.testing.assert_allclose(model.build(cfg, method, 0).pos_table.numpy(), sinusoidal.table(cfg.eval_len, cfg.d_model, 50.0),
+                               rtol=1e-6, atol=1e-6)
+
+
 def test_a_rotary_override_replaces_the_rope_models_frequencies_and_factor():
     m = tiny_model("rope")
     inv, f = [0.3, 0.02], 1.4
@@ -245,6 +279,40 @@ def test_only_methods_with_a_table_stop_at_eval_len(method, runs_past_table):
         else:
             with pytest.raises(ValueError, match=f"length {TINY.eval_len + 1} is longer than the {method} model's table"):
                 m(longer)
+
+
+def test_alibi_without_the_mask_stops_at_eval_len_with_the_clear_error():
+    # Without the causal mask the bias needs no resizing, so the table's length check is what stops a longer input.
+    m = model.build(TINY, "alibi", 0).eval()
+    with torch.no_grad(), pytest.raises(ValueError, match=f"length {TINY.eval_len + 1} is longer than the alibi model's table"):
+        m(torch.ones(1, TINY.eval_len + 1, dtype=torch.long), causal=False)
+
+
+@pytest.mark.parametrize("method", config.METHODS)
+def test_the_state_dict_holds_the_trained_weights_only(method):
+    # Fixed tables (sinusoidal, ALiBi's bias) are rebuilt from the code, never loaded from a saved state.
+    m = model.build(TINY, method, 0)
+    assert set(m.state_dict()) == {name for name, _ in m.named_parameters()}
+
+
+@pytest.mark.parametrize("method", ["learned", "rope", "rope_partial"])
+def test_positions_are_made_on_the_inputs_device(method, monkeypatch):
+    # On a GPU, position indices made on the CPU fail against the GPU's tensors; on the meta device (shapes and
+    # devices, no values) a CPU tensor mixes in silently, so the spies below look at where the positions were made.
+    seen = []
+    real = model.rope.apply_rotary_torch
+
+    def spy(x, positions, inv_freq, **kw):
+        seen.append(positions.device)
+        return real(x, positions, inv_freq, **kw)
+
+    monkeypatch.setattr(model.rope, "apply_rotary_torch", spy)
+    m = model.build(TINY, method, 0).to("meta")
+    if m.pos_emb is not None:
+        m.pos_emb.register_forward_pre_hook(lambda mod, args: seen.append(args[0].device))
+    with torch.no_grad():
+        m(IDX.to("meta"))
+    assert seen and set(seen) == {torch.device("meta")}
 
 
 def test_unknown_method_names_the_choices():
