@@ -39,8 +39,13 @@ COPY_IGNORE = shutil.ignore_patterns(".venv", "site", "node_modules", ".cache", 
                                      ".pytest_cache", "experiment_runs")
 
 
-def copy_project(dest: Path) -> Path:
-    """A copy of the project's sources at ``dest``, with empty caches, sharing this checkout's node_modules."""
+def copy_project(dest: Path, caches: tuple[str, ...] = ()) -> Path:
+    """A copy of the project's sources at ``dest``, sharing this checkout's node_modules. Its caches are empty
+    but for those named in ``caches`` (of CACHES), copied from this checkout: entries are keyed on their inputs,
+    so a copy of the same sources reuses them (a warm start)."""
     shutil.copytree(ROOT, dest, ignore=COPY_IGNORE)
     (dest / "node_modules").symlink_to(ROOT / "node_modules")
+    for name in caches:
+        if (ROOT / ".cache" / name).is_dir():
+            shutil.copytree(ROOT / ".cache" / name, dest / ".cache" / name)
     return dest

@@ -26,14 +26,13 @@ import gzip
 import hashlib
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from site_support import CACHES, ROOT, copy_project
+from site_support import CACHES, copy_project
 
 pytestmark = [pytest.mark.build, pytest.mark.long]
 
@@ -70,12 +69,9 @@ def _digests(root: Path) -> dict[str, bytes]:
 def test_clean_build_is_byte_identical(request, tmp_path, site_built_from_empty_caches):
     """Build a copy of the project and compare: one of the two builds drew, ran and rendered everything, the
     other took everything from the caches (the module docstring says which is which)."""
-    copy = copy_project(tmp_path / "project")  # without .cache/
     if site_built_from_empty_caches:
         request.getfixturevalue("site_dir")  # its build has now filled the caches: the copy takes them all
-        for name in CACHES:
-            if (ROOT / ".cache" / name).is_dir():
-                shutil.copytree(ROOT / ".cache" / name, copy / ".cache" / name)
+    copy = copy_project(tmp_path / "project", caches=CACHES if site_built_from_empty_caches else ())
     # the copy has no .git: it names the commit the session's build found (its notebooks and Colab links carry it)
     from tools.build.notebook_download import build_commit
 

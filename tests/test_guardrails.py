@@ -13,12 +13,11 @@
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 
-from site_support import ROOT, build_site, copy_project
+from site_support import build_site, copy_project
 
 pytestmark = [pytest.mark.build, pytest.mark.long]
 
@@ -30,12 +29,7 @@ CHINESE_ONLY = {"POSENC_BUILD_ENGLISH": "false"}
 
 
 def _copy(tmp_path: Path, caches: bool = False) -> Path:
-    copy = copy_project(tmp_path / "project")
-    if caches:  # a warm start; entries are keyed on their inputs, so a copy of the same sources reuses them
-        for name in ("figures", "snippets"):
-            if (ROOT / ".cache" / name).is_dir():
-                shutil.copytree(ROOT / ".cache" / name, copy / ".cache" / name)
-    return copy
+    return copy_project(tmp_path / "project", caches=("figures", "snippets") if caches else ())
 
 
 def _edit(path: Path, old: str, new: str) -> None:
