@@ -43,6 +43,7 @@ import importlib
 import json
 import os
 import pkgutil
+import re
 import subprocess
 import sys
 import time
@@ -206,6 +207,25 @@ def _planned(cache_dir: Path, only: set[str] | None, lang: str = "zh") -> dict[s
             infix = "" if drawn == "zh" else f"{drawn}."
             plan[name] = {theme: cache_dir / f"{name}.{theme}.{infix}{cache_key(spec, theme, drawn)}.svg" for theme in _style.THEMES}
     return plan
+
+
+_SVG_SIZE = re.compile(rb'<svg[^>]*?\swidth="([0-9.]+)pt"\s+height="([0-9.]+)pt"')
+
+
+def drawn_sizes(name: str, lang: str = "zh", cache_dir: Path = DEFAULT_CACHE) -> dict[str, tuple[int, int]]:
+    """{theme: (width, height) in CSS pixels} of figure ``name`` as drawn for ``lang``'s pages, for each theme
+    already in the cache (1 pt = 4/3 px). A page gives its images this size, so the browser keeps their
+    place before they load and nothing below a figure moves when it arrives (a slow network, a tap)."""
+    spec = load_all()[name]
+    sizes = {}
+    for theme, path in _planned(cache_dir, {name}, drawn_in(spec, lang)).get(name, {}).items():
+        if path.is_file():
+            with path.open("rb") as f:
+                found = _SVG_SIZE.search(f.read(1024))
+            if not found:
+                raise ValueError(f"{path}: no width/height in points on its <svg> element; figures_src/_style.render_svg writes them")
+            sizes[theme] = tuple(round(float(v) * 4 / 3) for v in found.groups())
+    return sizes
 
 
 def render_all(cache_dir: Path = DEFAULT_CACHE, use_cache: bool = True, fresh_process: bool = False,

@@ -446,6 +446,28 @@ def test_every_image_has_alt_text(site_dir):
     assert not missing, "\n  ".join(["images without alt text:"] + missing)
 
 
+def test_every_figure_keeps_its_place_before_it_loads(site_dir):
+    """Each figure image carries its drawing's size, so text below it does not jump when it arrives on a
+    slow network (and a tap aimed below it lands where it was aimed). The size is read here from the SVG
+    the page links, with the standard XML parser: width/height in points, 1 pt = 4/3 CSS px."""
+    import xml.etree.ElementTree as ET
+
+    wrong = []
+    for page in html_pages(site_dir):
+        rel = page.relative_to(site_dir).as_posix()
+        for img in parse(page).imgs:
+            src = img.get("src", "")
+            if "figures/" not in src or not src.split("#")[0].endswith(".svg"):
+                continue
+            target = resolve(site_dir, rel, src)
+            root = ET.parse(site_dir / target[0]).getroot()
+            want = tuple(str(round(float(root.get(k).removesuffix("pt")) * 4 / 3)) for k in ("width", "height"))
+            got = (img.get("width"), img.get("height"))
+            if got != want:
+                wrong.append(f"{rel}: {src} has width/height {got}, its drawing is {want}")
+    assert not wrong, "\n  ".join(["figure images without their drawing's size:"] + wrong)
+
+
 # =====================================================================================================
 # Gate: notebook pages load nothing from a CDN
 # =====================================================================================================

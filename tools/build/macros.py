@@ -107,7 +107,7 @@ def define_env(env):
 
     @env.macro
     def figure(name: str) -> str:
-        from figures_src.build import load_all
+        from figures_src.build import drawn_sizes, load_all
 
         registry = load_all()
         if name not in registry:
@@ -126,10 +126,14 @@ def define_env(env):
         # own background, so the dark variant stays readable). Material hides the other scheme's
         # image (#only-light / #only-dark); extra.css hides its link with it.
         zoom = i18n.text(lang(), "zoom")
+        # width/height: the page keeps each image's place before it loads (drawn_sizes); a figure not drawn
+        # yet (make serve, drawing after an edit) goes without, and the gates check every built page has them.
+        sizes = drawn_sizes(name, lang())
         imgs = "\n".join(
-            f'[![{alt}]({src}#only-{theme}){{ loading=lazy }}]({src}){{ .pe-zoom .pe-zoom--{theme} title="{zoom}" }}'
+            f'[![{alt}]({src}#only-{theme}){{ loading=lazy{box} }}]({src}){{ .pe-zoom .pe-zoom--{theme} title="{zoom}" }}'
             for theme in ("light", "dark")
             for src in [posixpath.relpath(f"figures/{name}.{theme}.svg", here)]
+            for box in [" width={} height={}".format(*sizes[theme]) if theme in sizes else ""]
         )
         cap = f"\n<figcaption>{caption}</figcaption>" if caption else ""
         return f'<figure class="pe-figure" markdown id="fig-{name}">\n{imgs}{cap}\n</figure>'
