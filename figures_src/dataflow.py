@@ -81,16 +81,22 @@ def _where_position_enters(m: df.Model, stages) -> str:
 def _alt(state: str) -> str:
     m = _model(state)
     stages = df.stages(m)
-    learned = T("name_join").join(s.name for s in stages if stage_state(s, state) != "later")
-    later = T("name_join").join(s.name for s in stages if stage_state(s, state) == "later")
-    return T("alt", where=_where(state), model=m.name, n=len(stages), learned=learned,
+    def named(kind: str) -> str:
+        return T("stage_join").join(s.name for s in stages if stage_state(s, state) == kind)  # a name may hold 、
+
+    learned, new, later = named("learned"), named("new"), named("later")
+    return T("alt", where=_where(state), model=m.name, n=len(stages),
+             learned=T("alt_learned", learned=learned) if learned else "", new=T("alt_new", new=new) if new else "",
              later=T("alt_later", later=later) if later else "", enters=_where_position_enters(m, stages),
              total=_fmt(df.total_parameters(m)), length=df.LENGTH)
 
 
 def _caption(state: str) -> str:
     m = _model(state)
-    return T("caption", model=m.name, thick=T("caption_thick") if state != "all" else "")
+    # "thick: new in this lesson" only where a box is thick: lessons 3 to 6b change what happens inside a
+    # stage taught before (a newcomer read the promise of a thick box that none of the boxes kept)
+    thick = any(stage_state(s, state) == "new" for s in df.stages(m))
+    return T("caption", model=m.name, thick=T("caption_thick") if thick else "")
 
 
 def draw_state(fig, theme, state: str) -> None:
