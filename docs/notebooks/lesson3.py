@@ -32,12 +32,12 @@
 # %% [markdown]
 # ## 1. 一步步搭出位置表：sinusoidal_table
 #
-# Vaswani et al. 2017 §3.5 的公式：$PE(p, 2i) = \sin(p\,\omega_i)$，$PE(p, 2i+1) = \cos(p\,\omega_i)$，$\omega_i = \theta^{-2i/d}$（$\theta$ 是底数，代码里叫 `base`）。先算一列位置，再算每一对的角速度 $\omega_i$（取对数再指数，避免算大数的幂）；`p * omega` 靠广播得到 (位置数, 对数) 的角度矩阵，偶数维放 sin，奇数维放 cos。下面这一格就是第 3 课网页上的代码（`docs/snippets/lesson3_table.py`）：
+# Vaswani et al. 2017 §3.5 的公式：$\mathrm{PE}(p)_{2i} = \sin(p\,\omega_i)$，$\mathrm{PE}(p)_{2i+1} = \cos(p\,\omega_i)$，$\omega_i = \theta^{-2i/d}$（$\theta$ 是底数，代码里叫 `base`）。先算一列位置，再算每一对的角速度 $\omega_i$（取对数再指数，避免算大数的幂）；`p * omega` 靠广播得到 (位置数, 对数) 的角度矩阵，偶数维放 sin，奇数维放 cos。下面这一格就是第 3 课网页上的代码（`docs/snippets/lesson3_table.py`）：
 
 # %% [markdown] lang="en"
 # ## 1. The position table step by step: sinusoidal_table
 #
-# The formula of Vaswani et al. 2017 §3.5: $PE(p, 2i) = \sin(p\,\omega_i)$, $PE(p, 2i+1) = \cos(p\,\omega_i)$, $\omega_i = \theta^{-2i/d}$ ($\theta$ is the base, `base` in the code). First a column of positions, then each pair's angular speed $\omega_i$ (through a logarithm and an exponential, to avoid raising a large number to a power); broadcasting `p * omega` gives the matrix of angles, (positions, pairs); the even dimensions take sin, the odd ones cos. The next cell is the code on lesson 3's page (`docs/snippets/lesson3_table.py`):
+# The formula of Vaswani et al. 2017 §3.5: $\mathrm{PE}(p)_{2i} = \sin(p\,\omega_i)$, $\mathrm{PE}(p)_{2i+1} = \cos(p\,\omega_i)$, $\omega_i = \theta^{-2i/d}$ ($\theta$ is the base, `base` in the code). First a column of positions, then each pair's angular speed $\omega_i$ (through a logarithm and an exponential, to avoid raising a large number to a power); broadcasting `p * omega` gives the matrix of angles, (positions, pairs); the even dimensions take sin, the odd ones cos. The next cell is the code on lesson 3's page (`docs/snippets/lesson3_table.py`):
 
 # %%
 # posenc: include lesson3_table.py
