@@ -480,7 +480,7 @@ def test_scaling_wavelengths_qwen3():
         assert ax.get_yscale() == "log" and "token" in ax.get_ylabel()
         assert "YaRN 过渡区间" in legend_labels(fig)
         label_texts = [x.get_text() for x in ax.texts]
-        assert label_texts == [f"原生 {L:,}", f"扩展后 {int(S * L):,}"]
+        assert label_texts == [f"训练长度 {L:,}", f"扩展后 {int(S * L):,}"]
 
 
 def test_scaling_slowdown_per_pair():
