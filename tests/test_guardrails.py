@@ -81,24 +81,22 @@ def faulty_copy(tmp_path_factory) -> dict:
 # --strict's count: the pitfall these guards avoid); a louder build shows and counts a superset of what `-q`
 # does, so a fault that fails a `-q` build with its message fails any build with it. (Both verbosities were built
 # here until 2026-12-05: 30 s of `make test` for a case the quiet one implies.)
-QUIETEST = pytest.mark.parametrize("flags", [("-q",)], ids=["quiet"])
+QUIETEST = ("-q",)
 
 
-@QUIETEST
-def test_guards_fail_a_strict_build_at_any_verbosity_and_name_the_place(faulty_copy, tmp_path, flags):
+def test_guards_fail_a_strict_build_at_any_verbosity_and_name_the_place(faulty_copy, tmp_path):
     """A typed number, an unknown name in a macro, a stale notebook, a term before its lesson, a universal claim
     without a source and θ as an angle each fail the build, named, even with -q (which drops warnings before
     --strict counts them: the guards report errors)."""
-    proc = build_site(tmp_path / "site", env_extra=PROSE_ONLY | CHINESE_ONLY, cwd=faulty_copy["copy"], flags=flags)
-    assert proc.returncode != 0, "the faults must fail mkdocs build --strict " + " ".join(flags)
+    proc = build_site(tmp_path / "site", env_extra=PROSE_ONLY | CHINESE_ONLY, cwd=faulty_copy["copy"], flags=QUIETEST)
+    assert proc.returncode != 0, "the faults must fail mkdocs build --strict " + " ".join(QUIETEST)
     for message in faulty_copy["pages"]:
         assert message in proc.stderr, (message, proc.stderr[-4000:])
 
 
-@QUIETEST
-def test_a_missing_glyph_fails_a_strict_build_at_any_verbosity(faulty_copy, tmp_path, flags):
+def test_a_missing_glyph_fails_a_strict_build_at_any_verbosity(faulty_copy, tmp_path):
     proc = build_site(tmp_path / "site", env_extra={"POSENC_EXECUTE_NOTEBOOKS": "false"} | CHINESE_ONLY, cwd=faulty_copy["copy"],
-                      flags=flags)
+                      flags=QUIETEST)
     assert proc.returncode != 0
     for message in faulty_copy["figures"]:
         assert message in proc.stderr, (message, proc.stderr[-4000:])
