@@ -62,7 +62,7 @@ def test_each_edition_quotes_the_numbers_of_its_own_sentence():
             from posenc.quantities.lesson1 import tiny
 
             assert moved < 1e-15 and quantities.text("l1_main_diff_nopos", "en") == tiny(moved)
-            # the pages say the difference is within float64's machine epsilon: this sentence's, and the printed
+            # the pages put the difference on the scale of float64's machine epsilon; it is within it: this sentence's, and the printed
             # value of each edition's own sentence, read back from its "2.2×10⁻¹⁶" form
             assert moved <= np.finfo(np.float64).eps
             for lang in ("en", "zh"):
