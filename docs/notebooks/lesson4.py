@@ -146,12 +146,12 @@ print("与上一格 torch 代码的分数一致:", np.allclose(s_a, s_inter.nump
 # %% [markdown]
 # ## 6. 真实模型有多少对一圈都转不满：model_spectrum
 #
-# 波长 $\lambda_i$ 比原生上下文还长的那些对，在训练时从没转完一圈，它们的角度其实在充当粗略的绝对位置。第 5 课的长上下文方法正是对这些对动手。配置来自 `posenc/data/models.yaml`，带核实标签。
+# 波长 $\lambda_i$ 比训练长度还长的那些对，在训练时从没转完一圈，它们的角度其实在充当粗略的绝对位置。第 5 课的长上下文方法正是对这些对动手。配置来自 `posenc/data/models.yaml`，带核实标签。
 
 # %% [markdown] lang="en"
 # ## 6. How many pairs of a real model never complete a turn: model_spectrum
 #
-# The pairs whose wavelength $\lambda_i$ is longer than the native context never completed a turn in training; their angles in effect act as a rough absolute position. Lesson 5's long-context methods work on exactly these pairs. The configuration comes from `posenc/data/models.yaml`, with verification tags.
+# The pairs whose wavelength $\lambda_i$ is longer than the training length never completed a turn in training; their angles in effect act as a rough absolute position. Lesson 5's long-context methods work on exactly these pairs. The configuration comes from `posenc/data/models.yaml`, with verification tags.
 
 # %%
 from posenc import configs

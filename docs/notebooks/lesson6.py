@@ -32,12 +32,12 @@
 # %% [markdown]
 # ## 1. 配置里的 partial_rotary_factor：head_dims
 #
-# transformers 用 `partial_rotary_factor` 表示只旋转每个头的前 `int(head_dim × factor)` 维，其余维度原样通过，完全不带位置信号。`hybrid.head_dims` 从配置数出一个头的总维数、旋转的维数，以及在原生上下文里至少转满一圈的维数。注意核实标签：有的字段只找到了同系列模型的配置（U）。
+# transformers 用 `partial_rotary_factor` 表示只旋转每个头的前 `int(head_dim × factor)` 维，其余维度原样通过，完全不带位置信号。`hybrid.head_dims` 从配置数出一个头的总维数、旋转的维数，以及在上下文长度里至少转满一圈的维数。注意核实标签：有的字段只找到了同系列模型的配置（U）。
 
 # %% [markdown] lang="en"
 # ## 1. partial_rotary_factor in the config: head_dims
 #
-# In transformers, `partial_rotary_factor` means that only the first `int(head_dim × factor)` dimensions of each head rotate; the rest pass through unchanged and carry no position signal at all. `hybrid.head_dims` counts, from a config, a head's width, how many dimensions rotate, and how many turn at least once within the native context. Mind the verification tags: for some fields only the config of a model from the same family was found (U).
+# In transformers, `partial_rotary_factor` means that only the first `int(head_dim × factor)` dimensions of each head rotate; the rest pass through unchanged and carry no position signal at all. `hybrid.head_dims` counts, from a config, a head's width, how many dimensions rotate, and how many turn at least once within the context length. Mind the verification tags: for some fields only the config of a model from the same family was found (U).
 
 # %%
 from posenc import configs, hybrid, mla, rope
@@ -64,7 +64,7 @@ cfg = configs.load("glm45")
 inv_partial = rope.inverse_frequencies(cfg["head_dim"], cfg["rope_theta"], cfg["rotary_fraction"])
 print("旋转的对数:", len(inv_partial))
 print("最快与最慢一对的波长:", f"{rope.wavelengths(inv_partial)[0]:.2f}", f"{rope.wavelengths(inv_partial)[-1]:,.0f}")
-print(f"原生上下文 {cfg['context']:,} 内转不完一圈的对数:", rope.pairs_not_completing_turn(inv_partial, cfg["context"]))
+print(f"上下文长度 {cfg['context']:,} 内转不完一圈的对数:", rope.pairs_not_completing_turn(inv_partial, cfg["context"]))
 
 # %% [markdown]
 # ## 3. p-RoPE 去掉的是慢的频率：p_rope_frequencies
@@ -82,7 +82,7 @@ full = rope.inverse_frequencies(nxt["head_dim"], nxt["rope_theta"])
 partial = rope.inverse_frequencies(nxt["head_dim"], nxt["rope_theta"], nxt["rotary_fraction"])
 prope = hybrid.p_rope_frequencies(nxt["head_dim"], nxt["rope_theta"], nxt["rotary_fraction"])
 prope = prope[prope > 0]
-print(f"{nxt.name}（rope_theta 的核实标签 {nxt.field('rope_theta').tag}），原生上下文 {nxt['context']:,}")
+print(f"{nxt.name}（rope_theta 的核实标签 {nxt.field('rope_theta').tag}），上下文长度 {nxt['context']:,}")
 for name, inv_ in (("整个头都转", full), ("部分 RoPE", partial), ("p-RoPE", prope)):
     lam = rope.wavelengths(inv_)
     print(f"{name:>8}: {len(inv_):>3} 对，最慢一对周期 {lam[-1]:>14,.0f}，转不满一圈 {rope.pairs_not_completing_turn(inv_, nxt['context']):>3} 对")

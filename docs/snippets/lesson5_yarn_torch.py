@@ -9,7 +9,7 @@ cfg = configs.load("qwen3_8b")                # 数值来自 posenc/data/models.
 d = cfg["head_dim"]                           # 每个头转 d 维，d/2 对
 theta = cfg["rope_theta"]
 s = cfg["scaling"]["factor"]                  # 扩展倍数
-L = cfg["scaling"]["original_max_position_embeddings"]  # 原生上下文
+L = cfg["scaling"]["original_max_position_embeddings"]  # 训练长度
 beta_fast, beta_slow = scaling.YARN_BETA_FAST, scaling.YARN_BETA_SLOW  # 论文的 β、α：转满 β 圈的保持，转不满 α 圈的插值
 
 

@@ -612,7 +612,7 @@ _RULER_HEAD = {"zh": "| 模型 | 声称长度 | 有效长度 | 有效 ÷ 声称 
                "en": "| model | claimed length | effective length | effective ÷ claimed |"}
 # The Qwen row's effective length is Qwen's own: at it the score is already under RULER's threshold (the text under
 # the table says so); the row says it too, so that the table is not read against the text.
-_SELF_REPORTED = {"zh": "（Qwen 自报；按门槛算有效长度还要短一档，见表下）", "en": " (reported by Qwen; by the threshold its effective length is one step shorter, see below the table)"}
+_SELF_REPORTED = {"zh": "（Qwen 自报；它报的有效长度处，分数已低于 RULER 的门槛，见表下）", "en": " (reported by Qwen; at the effective length it reports, the score is already under RULER's threshold, see below the table)"}
 
 
 def ruler_markdown(lang: str) -> str:
