@@ -100,7 +100,7 @@ def l1_permutation(fig, theme):
     ax.set_xlabel(T("rows_before"), fontsize=TICK)
     ax.set_ylabel(T("rows_after"), fontsize=TICK)
     top = float(max(sw.before.weights.max(), sw.after.weights.max()))
-    for ax, sentence, res, title in ((axes[1], sw.text, sw.before, r"$A(X)$"), (axes[2], sw.swapped, sw.after, r"$A(PX) = P\,A(X)\,P^{T}$")):
+    for ax, sentence, res, title in ((axes[1], sw.text, sw.before, r"$A(X)$"), (axes[2], sw.swapped, sw.after, r"$A(\Pi X) = \Pi\,A(X)\,\Pi^{T}$")):
         im = heatmap(ax, res.weights, theme, 0, top, _tokens(sentence), _tokens(sentence), TICK)
         ax.set_title(title, fontsize=10)
         ax.set_xlabel(T("key_axis"), fontsize=TICK)

@@ -99,33 +99,33 @@ sw = at.swap_experiment(text, i, j, head, seed)
 print(f"{tokenize.join(sw.text)} → {tokenize.join(sw.swapped)}，同一个字输出的最大差值 {sw.moved:.3g}")
 
 # %% [markdown]
-# 用排列矩阵 $P$ 写出来就是：输入换成 $PX$，权重变成 $PAP^\top$，输出变成 $P\cdot\mathrm{Out}$。这叫排列等变（permutation equivariance）。
+# 用排列矩阵 $\Pi$ 写出来就是：输入换成 $\Pi X$，权重变成 $\Pi A\Pi^\top$，输出变成 $\Pi\cdot\mathrm{Out}$。这叫排列等变（permutation equivariance）。
 
 # %% [markdown] lang="en"
-# Written with a permutation matrix $P$: the input becomes $PX$, the weights become $PAP^\top$, and the output becomes $P\cdot\mathrm{Out}$. This is called permutation equivariance.
+# Written with a permutation matrix $\Pi$: the input becomes $\Pi X$, the weights become $\Pi A\Pi^\top$, and the output becomes $\Pi\cdot\mathrm{Out}$. This is called permutation equivariance.
 
 # %%
-P = at.permutation_matrix(sw.perm)
+Pi = at.permutation_matrix(sw.perm)
 a = at.attend(at.sentence_input(text, d, seed), head)
-b = at.attend(P @ at.sentence_input(text, d, seed), head)
-print("max |A(PX) − P A(X) Pᵀ| =", np.abs(b.weights - P @ a.weights @ P.T).max())
-print("max |Out(PX) − P Out(X)| =", np.abs(b.out - P @ a.out).max())
+b = at.attend(Pi @ at.sentence_input(text, d, seed), head)
+print("max |A(ΠX) − Π A(X) Πᵀ| =", np.abs(b.weights - Pi @ a.weights @ Pi.T).max())
+print("max |Out(ΠX) − Π Out(X)| =", np.abs(b.out - Pi @ a.out).max())
 print("同样的两个数，posenc 直接给出:", sw.weights_error, sw.out_error)
 
 # %% [markdown]
 # ## 3. 多头注意力：multi_head_attend
 #
-# 真实模型有好几个头：把向量分给 $h$ 个头，各自做一遍注意力，拼起来再乘输出矩阵 $W_o$。它会把各个 token 混在一起（改一个字，别的字的输出也变），可每个头都排列等变，整层也就等变。LayerNorm 只看自己那一行，改一个字，别的字一位不变。
+# 真实模型有好几个头：把向量分给 $H$ 个头，各自做一遍注意力，拼起来再乘输出矩阵 $W_o$。它会把各个 token 混在一起（改一个字，别的字的输出也变），可每个头都排列等变，整层也就等变。LayerNorm 只看自己那一行，改一个字，别的字一位不变。
 
 # %% [markdown] lang="en"
 # ## 3. Multi-head attention: multi_head_attend
 #
-# Real models have several heads: the vector is shared out among $h$ heads, each runs attention on its own, and the results are concatenated and multiplied by the output matrix $W_o$. It mixes the tokens (change one token and the others' outputs change too), yet each head is permutation equivariant, and so is the whole layer. LayerNorm looks only at its own row: change one token and no other token's output moves by a single bit.
+# Real models have several heads: the vector is shared out among $H$ heads, each runs attention on its own, and the results are concatenated and multiplied by the output matrix $W_o$. It mixes the tokens (change one token and the others' outputs change too), yet each head is permutation equivariant, and so is the whole layer. LayerNorm looks only at its own row: change one token and no other token's output moves by a single bit.
 
 # %%
 mh = at.make_multi_head(d, ex.MHA_HEADS, seed)
 x = at.sentence_input(text, d, seed)
-print("MHA(PX) 与 P·MHA(X) 的最大差值:", np.abs(at.multi_head_attend(P @ x, mh) - P @ at.multi_head_attend(x, mh)).max())
+print("MHA(ΠX) 与 Π·MHA(X) 的最大差值:", np.abs(at.multi_head_attend(Pi @ x, mh) - Pi @ at.multi_head_attend(x, mh)).max())
 
 vecs = at.token_vectors([tokenize.token_ids(t.mix_token)[0], tokenize.token_ids(text)[ex.MIX_ROW]], d, seed)
 change = vecs[0] - vecs[1]                     # 把第 MIX_ROW 个字换成 t.mix_token

@@ -131,8 +131,9 @@ RULES = (
          "h is a head; Llama 3's factors are written out: L/\\text{high\\_freq\\_factor}, L/\\text{low\\_freq\\_factor}"),
     Rule("\\sigma", re.compile(r"\\sigma\s*_"),
          "σ is the word vectors' scale (lesson 2), never indexed: Llama 3's smoothing is \\text{smooth}_i"),
-    Rule("P", re.compile(_B + r"P\s*\[|" + _B + r"(?<!\{)PE" + _E),
-         "P is a permutation matrix: the position table is \\mathrm{PE}[p], P times E is P\\,E"),
+    Rule("\\Pi", re.compile(r"\\mathrm\s*\{\s*PE\s*\}\s*\[|" + _B + r"P\s*\[|" + _B + r"(?<!\{)PE" + _E),
+         "a position's vector is \\mathrm{PE}(p), a learned table's row too; the permutation matrix is \\Pi "
+         "(\\Pi\\,E, not PE)"),
     Rule("B", re.compile(_B + r"E\s*=\s*B"),
          "E is the word-vector matrix; T5's exact buckets are B_{\\text{exact}}"),
     Rule("q,\\ k,\\ v", re.compile(
@@ -292,7 +293,7 @@ _ROW_SPACING = re.compile(r"\\\\\s*\[[^\]]*\]")  # \\[4pt]
 _EXP = re.compile(r"(?<![A-Za-z\\])e(?=\s*\^)")  # e^{…}: Euler's number, not a vector
 GREEK = frozenset(
     "alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda mu nu xi rho varrho sigma "
-    "tau upsilon phi varphi chi psi omega Gamma Delta Theta Lambda Xi Sigma Phi Psi Omega".split())
+    "tau upsilon phi varphi chi psi omega Gamma Delta Theta Lambda Xi Pi Sigma Phi Psi Omega".split())
 CONSTANTS = frozenset({"\\pi"})  # a number, not a symbol with a meaning
 _TOKEN = re.compile(r"\\([A-Za-z]+)|([A-Za-z])")
 
