@@ -135,8 +135,7 @@ def _layers_alt() -> str:
 @figure(
     "layer_patterns",
     alt=_layers_alt,
-    caption=lambda: T("caption.layer_patterns", n=len(ex.LAYER_MODELS), drawn=ex.LAYERS_DRAWN,
-                      local=num("rope_layers_command_a"), nope=num("nope_layers_command_a")),
+    caption=lambda: T("caption.layer_patterns", n=len(ex.LAYER_MODELS), drawn=ex.LAYERS_DRAWN),
     size=(4.8, 8.2),
 )
 def layer_patterns(fig, theme):

@@ -18,6 +18,8 @@ What the tests compare against, part by part:
 from __future__ import annotations
 
 import math
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -342,7 +344,17 @@ def test_mla_cache_bars_are_the_per_token_caches():
         assert [r[0].get_width() for r in rows] == pytest.approx([cmp.bytes()["mla"] / 1024, cmp.bytes()["mha_full_keys"] / 1024])
         labels = ax_texts(ax)
         assert labels[0].startswith("MLA") and labels[1] == f" {num('mla_cache_kib_deepseek_v3')} KiB"
+        # the cached vectors carry the names the text gives them, not the DeepSeek report's k^R
+        assert "$c^{KV}$" in labels[0] and "$k^{\\mathrm{rope}}$" in labels[0] and "k_R" not in labels[0]
         assert labels[2].startswith("多头注意力") and labels[3] == f" {num('mha_cache_kib_deepseek_v3')} KiB"
+
+
+@pytest.mark.parametrize("page", ["docs/lessons/06-partial-nope.md", "docs/lessons/06-partial-nope.en.md"])
+def test_the_parts_of_a_head_have_one_name_each(page):
+    """Partial RoPE and MLA name the two parts of a head alike: rope (rotated by position) and nope (no position)."""
+    text = (Path(__file__).resolve().parents[1] / page).read_text(encoding="utf-8")
+    parts = set(re.findall(r"[qk]\^\{\\text\{([a-z]+)\}\}", text))
+    assert parts == {"rope", "nope"}
 
 
 def test_nope_counter_bars_and_gap_curve():
