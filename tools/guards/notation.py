@@ -133,8 +133,8 @@ RULES = (
          "σ is the word vectors' scale (lesson 2), never indexed: Llama 3's smoothing is \\text{smooth}_i"),
     Rule("P", re.compile(_B + r"P\s*\[|" + _B + r"(?<!\{)PE" + _E),
          "P is a permutation matrix: the position table is \\mathrm{PE}[p], P times E is P\\,E"),
-    Rule("B", re.compile(_B + r"E\s*=\s*B"),
-         "E is the word-vector matrix; T5's exact buckets are B_{\\text{exact}}"),
+    Rule("D_{\\max}", re.compile(_B + r"E\s*=\s*[BD]"),
+         "E is the word-vector matrix; T5's exact buckets are D_{\\text{exact}} (max_exact)"),
     Rule("q,\\ k,\\ v", re.compile(
         _B + r"[qk]\s*(?:_\s*(?:\{[^{}]*\}|[A-Za-z0-9])\s*)?\^\s*\{?\s*[RC](?![A-Za-z])"
         + r"|" + _B + r"W\s*\^\s*\{?\s*U[KQV]"),
