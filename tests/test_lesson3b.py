@@ -155,12 +155,12 @@ def test_shaw_sentence_distances_are_m_minus_n_and_clipped_at_c():
     assert quantities.text("shaw_sentence_clipped", "en") == ", ".join(str(min(r, c)) for r in distances)
 
 
-def page_bucket(x: int, buckets: int, max_distance: int) -> int:
-    """The page's bucket(m − n) for a key m − n ≥ 0 tokens before the query, written from its formula."""
-    exact = buckets // 2  # E
+def page_bucket(x: int, exact: int, max_distance: int) -> int:
+    """The page's bucket(m − n) for a key m − n ≥ 0 tokens before the query, written from its formula: exact is
+    D_exact, one direction has 2·D_exact buckets, D_max is max_distance."""
     if x < exact:
         return x
-    return min(buckets - 1, exact + math.floor(exact * (math.log(x / exact) / math.log(max_distance / exact))))
+    return min(2 * exact - 1, exact + math.floor(exact * (math.log(x / exact) / math.log(max_distance / exact))))
 
 
 @pytest.mark.parametrize("is_decoder", [True, False])
@@ -182,10 +182,14 @@ def test_sign_table_t5_row_transformers_buckets_by_key_minus_query(is_decoder):
     with torch.no_grad():
         layer.relative_attention_bias.weight.copy_(torch.arange(buckets, dtype=torch.float32)[:, None])  # bias = bucket
         got = layer.compute_bias(length, length, device="cpu")[0, 0].numpy()
-    per_side = buckets if is_decoder else buckets // 2
+    from posenc import quantities
+
+    # the page's D_exact: half of one direction's buckets, all num_buckets in a decoder, half of them in an encoder
+    exact = quantities.value("t5_dec_max_exact" if is_decoder else "t5_enc_max_exact")
+    assert 2 * exact == (buckets if is_decoder else buckets // 2)
     for m in range(length):
         for n in range(m + 1):
-            assert got[m, n] == page_bucket(m - n, per_side, max_distance), (m, n)
+            assert got[m, n] == page_bucket(m - n, exact, max_distance), (m, n)
 
 
 def test_sign_table_bloom_row_is_slope_times_key_position():
@@ -200,8 +204,9 @@ def test_sign_table_bloom_row_is_slope_times_key_position():
 
 
 def test_t5_last_encoder_bucket_starts_where_the_pages_closed_form_says():
-    """The T5 section's one line of arithmetic: ℓ(δ) reaches B − 1 at δ = B_exact·(D_max/B_exact)^((B−1−B_exact)/(B−B_exact))
-    (90.5 for T5-Base's encoder), so the last bucket starts at its ceiling; checked against transformers' buckets."""
+    """The T5 section's one line of arithmetic: ℓ(δ) reaches the last bucket number 2·D_exact − 1 at
+    δ = D_exact·(D_max/D_exact)^((D_exact−1)/D_exact) (90.5 for T5-Base's encoder), so the last bucket starts at its
+    ceiling; checked against transformers' buckets."""
     from transformers.models.t5.modeling_t5 import T5Attention
 
     from posenc import quantities

@@ -11,13 +11,13 @@ num_buckets, max_distance = t5_buckets()  # T5-Base 的配置
 def t5_bucket(relative_position: torch.Tensor, bidirectional: bool, num_buckets: int, max_distance: int) -> torch.Tensor:
     """relative_position 是 n − m（键的位置减查询的位置，T5 代码的写法），返回同形状的桶号。"""
     bucket = torch.zeros_like(relative_position)
-    if bidirectional:  # 编码器：一半桶给查询前面的键，一半给后面的
+    if bidirectional:  # 编码器：配置的 num_buckets 是两个方向合起来的，对半分；从这里起它是一个方向的桶数
         num_buckets //= 2
         bucket += (relative_position > 0).long() * num_buckets
         distance = relative_position.abs()
     else:  # 解码器：只看前面；后面的键都算距离 0（反正会被因果掩码遮住）
         distance = (-relative_position).clamp(min=0)  # m − n
-    max_exact = num_buckets // 2  # 精确区：距离 0 … max_exact − 1 各占一个桶
+    max_exact = num_buckets // 2  # 精确区（本课的 D_exact）：距离 0 … max_exact − 1 各占一个桶
     # 对数区：把 [max_exact, max_distance) 按对数均匀切成 num_buckets − max_exact 份
     # （先把精确区的距离垫到 max_exact，免得算 log 0；它们走的是上面那条路）
     scaled = torch.log(distance.clamp(min=max_exact).float() / max_exact) / math.log(max_distance / max_exact)

@@ -131,12 +131,11 @@ def _():
     return _t5(True)[-1][1]
 
 
-@number("t5_enc_last_edge", ".1f", "T5 编码器对数公式到达最后一个桶的距离 B_exact·(D_max/B_exact)^((B−1−B_exact)/(B−B_exact))，未取整")
+@number("t5_enc_last_edge", ".1f", "T5 编码器对数公式到达最后一个桶号 2·D_exact − 1 的距离 D_exact·(D_max/D_exact)^((D_exact−1)/D_exact)，未取整")
 def _():
     nb, md = ex.t5_buckets()
-    one_side = _t5_one_side(True)
-    exact = one_side // 2
-    return exact * (md / exact) ** ((one_side - 1 - exact) / (one_side - exact))
+    exact = _t5_one_side(True) // 2  # D_exact, the code's max_exact
+    return exact * (md / exact) ** ((exact - 1) / exact)
 
 
 @number("t5_enc_bucket_far", "d", "T5 编码器里相隔 FAR_POSITION（10 万）个 token 的键落进的桶")
@@ -148,6 +147,11 @@ def _():
 @number("t5_dec_exact_last", "d", "T5 解码器（因果）精确区的最后一个距离")
 def _():
     return _t5_one_side(False) // 2 - 1
+
+
+@number("t5_dec_max_exact", "d", "T5 解码器的 max_exact（全部桶数的一半）")
+def _():
+    return _t5_one_side(False) // 2
 
 
 @number("t5_dec_last_bucket", "d", "T5 解码器最后一个桶的编号")
