@@ -182,12 +182,12 @@ for p, scale in zip(positions, hybrid.llama4_attn_scale(positions, scout["floor_
 # %% [markdown]
 # ## 9. MLA 的吸收为什么容不下 RoPE：absorption_demo
 #
-# 一个小的随机注意力头：不加 RoPE 时，先把 W_UQᵀW_UK 乘好（吸收）和先还原 k 再打分，结果只差舍入误差；RoPE 加在压缩后的 key 上，固定矩阵就算错了；把 RoPE 挪到单独的 q_R、k_R 上（解耦），又对了。
+# 一个小的随机注意力头：不加 RoPE 时，先把 $(W^{\text{up}}_q)^\top W^{\text{up}}_k$ 乘好（吸收）和先还原 k 再打分，结果只差舍入误差；RoPE 加在压缩后的 key 上，固定矩阵就算错了；把 RoPE 挪到单独的 $q^{\text{rope}}$、$k^{\text{rope}}$ 上（解耦），又对了。
 
 # %% [markdown] lang="en"
 # ## 9. Why MLA's absorption has no room for RoPE: absorption_demo
 #
-# A small random attention head: without RoPE, multiplying out W_UQᵀW_UK first (absorption) and rebuilding k before scoring agree up to rounding error; with RoPE on the compressed key, the fixed matrix gets it wrong; move RoPE onto a separate q_R and k_R (decoupling), and it is right again.
+# A small random attention head: without RoPE, multiplying out $(W^{\text{up}}_q)^\top W^{\text{up}}_k$ first (absorption) and rebuilding k before scoring agree up to rounding error; with RoPE on the compressed key, the fixed matrix gets it wrong; move RoPE onto a separate $q^{\text{rope}}$ and $k^{\text{rope}}$ (decoupling), and it is right again.
 
 # %%
 demo = mla.absorption_demo(base=ex.DEFAULT_BASE, **ex.MLA_DEMO)
