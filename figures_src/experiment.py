@@ -80,6 +80,7 @@ QUOTED = (
     "exp_ext_len",
     "exp_ext_steps",
     "exp_half_way",
+    "exp_level",
     "exp_pretrained_in",
     "exp_recovered",
     "exp_same",
