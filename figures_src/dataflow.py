@@ -31,8 +31,13 @@ def figure_name(state: str) -> str:
     return "dataflow_home" if state == "all" else f"dataflow_lesson{state}"
 
 
+def _lesson(n: str) -> str:
+    """A lesson's name as its page writes it: "6b" is "lesson 6, continued" on a Chinese page (the widget's lessonName)."""
+    return T("lesson_sequel", n=n[:-1]) if n.endswith("b") else T("lesson", n=n)
+
+
 def _where(state: str) -> str:
-    return T("home") if state == "all" else T("lesson", n=state)
+    return T("home") if state == "all" else _lesson(state)
 
 
 def _fmt(value) -> str:
@@ -121,7 +126,7 @@ def draw_state(fig, theme, state: str) -> None:
         ax.add_patch(box)
         mid = top + 0.06 + (ROW - 0.16) / 2
         ax.text(0.1, mid - 0.1, s.name, fontsize=TEXT_PT, fontweight="bold", va="center", color=colour, gid=f"name:{s.key}")
-        meta = T("lesson", n=s.lesson) + (T("per_layer", n=s.repeat) if s.repeat > 1 else "")
+        meta = _lesson(s.lesson) + (T("per_layer", n=s.repeat) if s.repeat > 1 else "")
         ax.text(0.1, mid + 0.11, meta, fontsize=TEXT_PT, va="center", color=theme.muted, gid=f"meta:{s.key}")
         x = BOX_W + 0.12
         ax.text(x, top + 0.16, outputs_text(s), fontsize=TEXT_PT, va="center", color=colour, gid=f"shape:{s.key}")

@@ -103,6 +103,17 @@ def test_each_page_shows_its_lessons_state_and_model(visit, site_dir, state):
     sp.assert_clean()
 
 
+@pytest.mark.parametrize("state", ["3b", "6b"])
+def test_a_continued_lesson_is_named_as_its_page_names_itself(visit, site_dir, state):
+    # the Chinese pages call lessons 3b and 6b 「第 3 课·续」「第 6 课·续」: the panel must not say 「第 6b 课」
+    sp, el = open_panel(visit, site_dir, state)
+    name = re.match(r"第 \d+ 课·续", sp.page.locator("article h1").first.inner_text()).group(0)
+    text = el.text_content()
+    assert f"学到{name}为止" in text
+    assert f"第 {state} 课" not in text
+    sp.assert_clean()
+
+
 def test_keyboard_and_screen_reader(visit, site_dir):
     sp, el = open_panel(visit, site_dir, "4")
     page = sp.page

@@ -68,10 +68,12 @@ export async function mount(el) {
   const here = lessons.indexOf(opt.lesson);
   const lessonOf = (topic) => topics[topic][0];
   const state = (topic) => (opt.lesson === "all" || lessons.indexOf(lessonOf(topic)) < here ? "learned" : lessonOf(topic) === opt.lesson ? "new" : "later");
-  const lessonText = (topic) => t("dataflow.lesson", { n: lessonOf(topic) });
+  // a lesson's name as its page writes it: "6b" is "lesson 6, continued" on a Chinese page, "lesson 6b" on an English one
+  const lessonName = (n) => (n.endsWith("b") ? t("dataflow.lesson_sequel", { n: n.slice(0, -1) }) : t("dataflow.lesson", { n }));
+  const lessonText = (topic) => lessonName(lessonOf(topic));
   const stateText = (st) => t(`dataflow.state_${st}`);
   const ui = { model: models.find((m) => m.key === first), stage: null };
-  const title = opt.lesson === "all" ? t("dataflow.title_home") : t("dataflow.title_lesson", { n: opt.lesson });
+  const title = opt.lesson === "all" ? t("dataflow.title_home") : t("dataflow.title_lesson", { lesson: lessonName(opt.lesson) });
   const bodyId = uid("flow");
   const titleId = uid("title");
   const toggle = h("button", { type: "button", class: "pe-flow__toggle", "aria-controls": bodyId, "data-pe-toggle": "" });
