@@ -228,7 +228,7 @@ def abf_wavelengths_codellama(fig, theme):
     "ruler_window_vs_effective",
     alt=lambda: T("alt.ruler_window_vs_effective", rows=num("ruler_rows_count"), most=num("ruler_share_max"),
                   least=num("ruler_share_min")),
-    caption=lambda: T("caption.ruler_window_vs_effective"),
+    caption=lambda: T("caption.ruler_window_vs_effective", printed=_fact("ruler_qwen3_8b_effective_printed")),
     size=(WIDTH, 4.6),
 )
 def ruler_window_vs_effective(fig, theme):
