@@ -91,7 +91,7 @@ def _alt(state: str) -> str:
 
     learned, new, later = named("learned"), named("new"), named("later")
     return T("alt", where=_where(state), model=m.name, n=len(stages),
-             learned=T("alt_learned", learned=learned) if learned else "", new=T("alt_new", new=new) if new else "",
+             learned=(T("alt_map", stages=learned) if state == "all" else T("alt_learned", learned=learned)) if learned else "", new=T("alt_new", new=new) if new else "",
              later=T("alt_later", later=later) if later else "", enters=_where_position_enters(m, stages),
              total=_fmt(df.total_parameters(m)), length=df.LENGTH)
 
@@ -101,6 +101,8 @@ def _caption(state: str) -> str:
     # "thick: new in this lesson" only where a box is thick: lessons 3 to 6b change what happens inside a
     # stage taught before (a newcomer read the promise of a thick box that none of the boxes kept)
     thick = any(stage_state(s, state) == "new" for s in df.stages(m))
+    if state == "all":  # the home page: nothing is learned yet, every box is a stage the course teaches
+        return T("caption_map", model=m.name)
     return T("caption", model=m.name, thick=T("caption_thick") if thick else "")
 
 

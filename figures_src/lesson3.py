@@ -114,7 +114,7 @@ def sin_heatmap_shift(fig, theme):
         cell_values(ax, {(a, b): format_value(float(mat[a, b]), ".2f") for a in range(n) for b in range(n)},
                     lambda a, b, mat=mat: (mat[a, b] - lo) / (hi - lo) < 0.6, FS)
         ax.set_title(T("from_position", start=start), fontsize=FS + 1)
-    colorbar(fig, im, axes, "PE(a)·PE(b)", FS, shrink=0.6, pad=0.03)
+    colorbar(fig, im, axes, "PE(m)·PE(n)", FS, shrink=0.6, pad=0.03)
 
 
 @figure(

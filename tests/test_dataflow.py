@@ -382,7 +382,7 @@ def test_fallback_figure_alt_text_is_chinese_and_names_the_model_and_the_entry(s
 @pytest.mark.parametrize("state", df.STATES)
 def test_fallback_figure_alt_text_sorts_the_stages_as_the_boxes_do(state):
     """Solid (learned before), thick (this lesson) and dashed (later): the alt text lists each stage in its own
-    sentence, as the caption and the widget (已学 / 本课) name them. A newcomer read the lesson's own stages
+    sentence, as the caption and the widget (已学 / 本课) name them; on the home page, every stage is one to learn. A newcomer read the lesson's own stages
     under 「已经学过的环节」 (read of d111ff1)."""
     from figures_src.build import load_all
 
@@ -390,13 +390,17 @@ def test_fallback_figure_alt_text_sorts_the_stages_as_the_boxes_do(state):
 
     spec = load_all()[figs.figure_name(state)]
     alt, caption = spec.alt_text(), spec.caption_text("zh")
-    sentences = {kind: re.search(rf"{kind}：([^。]*)。", alt) for kind in ("已经学过的环节（实线框）", "本课新学的环节（粗框）", "还没学的环节（虚线框）")}
+    kinds = ("已经学过的环节（实线框）", "本课新学的环节（粗框）", "还没学的环节（虚线框）", "整门课依次要学的环节（实线框）")
+    sentences = {kind: re.search(rf"{kind}：([^。]*)。", alt) for kind in kinds}
     stages = df.stages(df.load(ex.DATAFLOW_START[state]))
     thick = any(s.topic in df.new_in(state) for s in stages)
     assert bool(sentences["本课新学的环节（粗框）"]) == thick == ("粗框" in caption), (alt, caption)
     listed = {kind: set(m.group(1).split("；")) if m else set() for kind, m in sentences.items()}
     for stage in stages:
-        where = ("本课新学的环节（粗框）" if stage.topic in df.new_in(state)
+        # the home page shows the whole course to a reader who has learned nothing yet (read of 472236d: every
+        # stage was called learned there)
+        where = ("整门课依次要学的环节（实线框）" if state == "all"
+                 else "本课新学的环节（粗框）" if stage.topic in df.new_in(state)
                  else "已经学过的环节（实线框）" if df.active(stage, state) else "还没学的环节（虚线框）")
         assert [k for k, names in listed.items() if stage.name in names] == [where], (stage.name, alt)
 

@@ -100,6 +100,9 @@ def test_each_page_shows_its_lessons_state_and_model(visit, site_dir, state):
     assert sum(1 for _, st in got if st == "later") == sum(1 for s in df.stages(m) if not df.active(s, state))
     figure = el.locator(".pe-figure img").first.get_attribute("src")
     assert figure.split("/")[-1].startswith(("dataflow_home." if state == "all" else f"dataflow_lesson{state}."))
+    # the home page's reader has learned nothing yet: no stage there says 已学 (read of 472236d)
+    metas = el.locator(".pe-flow__meta").all_text_contents()
+    assert metas and all(("已学" in meta) == (state != "all" and st == "learned") for meta, (_, st) in zip(metas, got))
     sp.assert_clean()
 
 

@@ -71,7 +71,8 @@ export async function mount(el) {
   // a lesson's name as its page writes it: "6b" is "lesson 6, continued" on a Chinese page, "lesson 6b" on an English one
   const lessonName = (n) => (n.endsWith("b") ? t("dataflow.lesson_sequel", { n: n.slice(0, -1) }) : t("dataflow.lesson", { n }));
   const lessonText = (topic) => lessonName(lessonOf(topic));
-  const stateText = (st) => t(`dataflow.state_${st}`);
+  // the home page shows the whole course: nothing is learned yet, so a stage is one still to learn, not "learned"
+  const stateText = (st) => t(opt.lesson === "all" ? "dataflow.state_map" : `dataflow.state_${st}`);
   const ui = { model: models.find((m) => m.key === first), stage: null };
   const title = opt.lesson === "all" ? t("dataflow.title_home") : t("dataflow.title_lesson", { lesson: lessonName(opt.lesson) });
   const bodyId = uid("flow");

@@ -11,6 +11,7 @@ export default {
   "dataflow.state_learned": "covered",
   "dataflow.state_new": "this lesson",
   "dataflow.state_later": "not yet",
+  "dataflow.state_map": "to learn",
   "dataflow.title_home": "Data flow: how a token sequence becomes logits, and where position enters",
   "dataflow.title_lesson": "Data flow as of {lesson} (choose a stage to see its shapes and parameters)",
   "dataflow.model": "Model",

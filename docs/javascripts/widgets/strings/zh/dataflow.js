@@ -11,6 +11,7 @@ export default {
   "dataflow.state_learned": "已学",
   "dataflow.state_new": "本课",
   "dataflow.state_later": "还没学",
+  "dataflow.state_map": "要学",
   "dataflow.title_home": "数据流：一个 token 序列怎样走到 logits，位置从哪里进入",
   "dataflow.title_lesson": "数据流：学到{lesson}为止（点一个环节看形状和参数）",
   "dataflow.model": "模型",
