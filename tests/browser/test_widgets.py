@@ -995,7 +995,7 @@ BAD_SCALING_INPUT = {
         ("factor", "65", "最大是 64"),
     ],
     "en": [
-        ("factor", "", "Enter extension factor s."),
+        ("factor", "", "Enter extension factor s (= the config's factor)."),
         ("factor", "abc", "Extension factor s must be a number"),
         ("factor", "0.5", "must be at least 1"),
         ("factor", "-2", "cannot be negative"),
