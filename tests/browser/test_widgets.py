@@ -995,8 +995,8 @@ BAD_SCALING_INPUT = {
         ("factor", "65", "最大是 64"),
     ],
     "en": [
-        ("factor", "", "Enter extension factor s."),
-        ("factor", "abc", "Extension factor s must be a number"),
+        ("factor", "", "Enter extension factor s (= the config's factor)."),
+        ("factor", "abc", "Extension factor s (= the config's factor) must be a number"),
         ("factor", "0.5", "must be at least 1"),
         ("factor", "-2", "cannot be negative"),
         ("factor", "65", "at most 64"),
@@ -1346,6 +1346,14 @@ def test_t5_buckets_bad_input_shows_a_message_never_a_clamp(visit, site_dir, lan
     sp, el = open_widget(visit, site_dir, "t5-buckets", lang)
     drive_bad_input(el, BAD_T5_INPUT[lang],
                     lambda el: (values(el.locator('[data-pe-col="first"]')).tolist(), value(el.locator('[data-pe-out="bucket"]'))))
+    # a reader's path: down from a valid 9 to 8 = max_exact; the box says why, the last valid result stays
+    el.locator('[data-pe-input="max-distance"]').fill("9")
+    expect(el.locator('[data-pe-error="max-distance"]')).to_be_hidden()
+    nine = values(el.locator('[data-pe-col="first"]')).tolist()
+    el.locator('[data-pe-input="max-distance"]').fill("8")
+    expect(el.locator('[data-pe-error="max-distance"]')).to_contain_text("max_exact = 8")
+    assert el.locator('[data-pe-input="max-distance"]').get_attribute("aria-invalid") == "true"
+    assert values(el.locator('[data-pe-col="first"]')).tolist() == nine
     # switching to causal makes max_exact 16: a max_distance of 12 that fitted both ways no longer does
     el.locator('[data-pe-input="max-distance"]').fill("12")
     expect(el.locator('[data-pe-error="max-distance"]')).to_be_hidden()
