@@ -8,9 +8,9 @@ from posenc.examples import ALIBI_HEADS, ALIBI_SENTENCE_HEAD, FAR_POSITION, text
 
 def alibi_slopes(n_heads: int) -> torch.Tensor:
     """Press et al. 2022 §3：头数 H 是 2 的幂时，斜率 a_h 是首项和公比都为 2^(−8/H) 的等比数列。"""
-    def geometric(n: int) -> list[float]:
-        ratio = 2 ** (-8 / n)
-        return [ratio ** h for h in range(1, n + 1)]
+    def geometric(count: int) -> list[float]:
+        ratio = 2 ** (-8 / count)
+        return [ratio ** h for h in range(1, count + 1)]
 
     closest = 2 ** math.floor(math.log2(n_heads))  # 不是 2 的幂：先用最近的、较小的 2 的幂
     slopes = geometric(closest)
@@ -26,14 +26,14 @@ def alibi_bias(n_heads: int, positions: torch.Tensor) -> torch.Tensor:
     return bias.masked_fill(offset > 0, float("-inf"))
 
 
-n = len(texts("zh").sentence)  # 本版例句的 token 数
+N = len(texts("zh").sentence)  # 本版例句的 token 数
 torch.set_printoptions(precision=4, sci_mode=False)
 print(f"{ALIBI_HEADS} 个头的斜率:", alibi_slopes(ALIBI_HEADS))
-bias = alibi_bias(ALIBI_HEADS, torch.arange(n))
+bias = alibi_bias(ALIBI_HEADS, torch.arange(N))
 print(f"第 {ALIBI_SENTENCE_HEAD} 个头的偏置（行是查询，列是键）:")
 print(bias[ALIBI_SENTENCE_HEAD - 1])
 
-far = alibi_bias(ALIBI_HEADS, torch.arange(n) + FAR_POSITION)  # 整句挪到位置 FAR_POSITION 起
+far = alibi_bias(ALIBI_HEADS, torch.arange(N) + FAR_POSITION)  # 整句挪到位置 FAR_POSITION 起
 seen = torch.isfinite(bias)
 print("整句挪远之后，偏置的最大变化:", (far[seen] - bias[seen]).abs().max().item())
 print("被遮住的格子还是同一批:", bool((torch.isfinite(far) == seen).all()))
@@ -41,4 +41,4 @@ print("被遮住的格子还是同一批:", bool((torch.isfinite(far) == seen).a
 from posenc import relative  # 课程自己的实现（float64），对照一下
 
 print("与 posenc.relative.alibi_causal_bias 的最大差:",
-      float((bias.double()[seen] - torch.from_numpy(relative.alibi_causal_bias(ALIBI_HEADS, n))[seen]).abs().max()))
+      float((bias.double()[seen] - torch.from_numpy(relative.alibi_causal_bias(ALIBI_HEADS, N))[seen]).abs().max()))

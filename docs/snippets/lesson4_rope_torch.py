@@ -26,19 +26,19 @@ def apply_rope(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.T
 
 if __name__ == "__main__":
     sentence = texts("zh").sentence
-    d, n = L4_DIM, len(sentence)                 # 每个头的维数（真实模型常见 128）；例句每个字一个 token
+    d, N = L4_DIM, len(sentence)                 # 每个头的维数（真实模型常见 128）；例句每个字一个 token
     head, tokens = head_and_tokens(sentence, d, L4_SEED)  # 上面实测用的同一个头、同一句话
     x = torch.tensor(tokens, dtype=torch.float32)         # (句长, d)：每个字的向量
     q = x @ torch.tensor(head.w_q, dtype=torch.float32)   # 投影后的 query，一行一个字
     k = x @ torch.tensor(head.w_k, dtype=torch.float32)   # 投影后的 key
 
     def scores(start: int) -> torch.Tensor:
-        cos, sin = rope_cos_sin(torch.arange(n) + start, d)
+        cos, sin = rope_cos_sin(torch.arange(N) + start, d)
         return apply_rope(q, cos, sin) @ apply_rope(k, cos, sin).T / d**0.5
 
     base_scores = scores(0)
     for start in TORCH_SHIFTS:
         diff = (scores(start) - base_scores).abs().max().item()
         print(f"整句从位置 {start} 开始：分数最大变化 {diff:.1e}")
-    cos, sin = rope_cos_sin(torch.arange(n), d)
+    cos, sin = rope_cos_sin(torch.arange(N), d)
     print("旋转前后向量长度的最大差:", f"{(apply_rope(q, cos, sin).norm(dim=-1) - q.norm(dim=-1)).abs().max().item():.1e}")
