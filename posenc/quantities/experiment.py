@@ -323,7 +323,7 @@ for _name, ((_sa, _ka), (_sb, _kb)) in DIFFERENCES.items():
         lambda sa=_sa, ka=_ka, sb=_sb, kb=_kb: _spread(_per_seed(sa, ka) - _per_seed(sb, kb), ka, kb))
 
 
-@number("exp_diff_partial_rope_in_low", ".4f",
+@number("exp_partial_rope_in_interval_low", ".4f",
         "部分 RoPE 减 RoPE(训练长度之内,逐种子)的 95% 区间下端:两页写它「刚刚高过零」,印到看得出它不是零")
 def _():
     low = _estimate(_per_seed("in", "rope_partial") - _per_seed("in", "rope")).low
