@@ -390,7 +390,7 @@ def test_fallback_figure_alt_text_sorts_the_stages_as_the_boxes_do(state):
 
     spec = load_all()[figs.figure_name(state)]
     alt, caption = spec.alt_text(), spec.caption_text("zh")
-    kinds = ("已经学过的环节（实线框）", "本课新学的环节（粗框）", "还没学的环节（虚线框）", "整门课依次要学的环节（实线框）")
+    kinds = ("已经学过的环节（实线框）", "本课新学的环节（粗框）", "还没学的环节（虚线框）", "整门课依次讲到的环节（实线框）")
     sentences = {kind: re.search(rf"{kind}：([^。]*)。", alt) for kind in kinds}
     stages = df.stages(df.load(ex.DATAFLOW_START[state]))
     thick = any(s.topic in df.new_in(state) for s in stages)
@@ -399,7 +399,7 @@ def test_fallback_figure_alt_text_sorts_the_stages_as_the_boxes_do(state):
     for stage in stages:
         # the home page shows the whole course to a reader who has learned nothing yet (read of 472236d: every
         # stage was called learned there)
-        where = ("整门课依次要学的环节（实线框）" if state == "all"
+        where = ("整门课依次讲到的环节（实线框）" if state == "all"
                  else "本课新学的环节（粗框）" if stage.topic in df.new_in(state)
                  else "已经学过的环节（实线框）" if df.active(stage, state) else "还没学的环节（虚线框）")
         assert [k for k, names in listed.items() if stage.name in names] == [where], (stage.name, alt)

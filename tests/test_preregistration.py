@@ -93,8 +93,8 @@ def test_the_margins_came_after_the_results_they_were_set_on():
 
 def test_the_results_page_says_the_replication_is_pending_until_it_is_committed(tmp_path):
     text = frozen.page_section("zh", results_path=tmp_path / "absent.json")
-    assert "还在跑" in text and "没有复现结论" in text
-    assert "still running" in frozen.page_section("en", results_path=tmp_path / "absent.json")
+    assert "还没有结果" in text and "没有复现结论" in text
+    assert "no results yet" in frozen.page_section("en", results_path=tmp_path / "absent.json")
 
 
 def test_a_replication_that_reuses_the_written_from_seeds_is_refused():

@@ -137,9 +137,9 @@ RECORD = {
 
 _TEXT = {
     "zh": {
-        "pending_title": "复现：还在跑",
-        "pending": "这组句子已在 {date} 冻结：`{file}`，共 {n} 句，连同它们的核对条件和门槛，sha256 `{short}…`。"
-                   "冻结之后才开始用从没用过的种子 {seeds}、按本页开头那套设定（full 预设）重训。结果文件 `{results}` 提交之前，这里没有复现结论："
+        "pending_title": "复现：还没有结果",
+        "pending": "这组句子已在 {date} 冻结：`{file}`，共 {n} 句，连同它们的核对条件和门槛，句子集合（规范化的 JSON）的 sha256 `{short}…`。"
+                   "复现用从没用过的种子 {seeds}、按本页开头那套设定（full 预设）在冻结之后重训。结果文件 `{results}` 提交之前，这里没有复现结论："
                    "上面的句子只有写它们时已经看过的那些种子撑着。",
         "done": "种子 {seeds} 的复现结果（冻结于 {date}，`{file}`，sha256 `{short}…`）：{n} 句里 {held} 句照样成立，"
                 "{failed} 句不成立，{open} 句无法判断。下面逐句列出，不论结果如何；每句后面是复现种子上的区间。",
@@ -147,9 +147,9 @@ _TEXT = {
         "reworded": "复现之后改写为",
     },
     "en": {
-        "pending_title": "Replication: still running",
-        "pending": "This set of sentences was frozen on {date}: `{file}`, {n} sentences with their checks and margins, sha256 `{short}…`. "
-                   "Only after the freeze did training start on the unused seeds {seeds}, with the setup at the top of this page (the full preset). Until the results file `{results}` is "
+        "pending_title": "Replication: no results yet",
+        "pending": "This set of sentences was frozen on {date}: `{file}`, {n} sentences with their checks and margins, sha256 of the sentence set (canonical JSON) `{short}…`. "
+                   "The replication trains the unused seeds {seeds} after the freeze, with the setup at the top of this page (the full preset). Until the results file `{results}` is "
                    "committed there is no replication verdict here: the sentences above rest only on the seeds that were known when they were written.",
         "done": "Replication on seeds {seeds} (frozen on {date}, `{file}`, sha256 `{short}…`): of {n} sentences, {held} hold, "
                 "{failed} fail and {open} cannot be judged. Each is listed below, whatever the outcome, with its interval on the replication seeds.",

@@ -149,6 +149,11 @@ def _():
     return _claims().config()["partial_rotary_fraction"]
 
 
+@number("exp_partial_unrotated_fraction", ".0%", "部分 RoPE 每个头不旋转的维度所占的比例(1 − partial_rotary_factor)")
+def _():
+    return 1 - _claims().config()["partial_rotary_fraction"]
+
+
 # --- how sure a sentence is (posenc/experiment/stats.py) ---------------------------------------------
 
 

@@ -455,8 +455,9 @@ def course_text(minutes: int, lang: str = "zh") -> str:
     hours = round(minutes / 60 * 2) / 2  # to the half hour
     h = f"{hours:g}"
     if lang == "en":
-        return f"All the lessons' main paths together take about {minutes} min to read and try (about {h} hours)"
-    return f"所有课的主线加起来，阅读加动手约 {minutes} 分钟（约 {h} 小时）"
+        return (f"All the lessons' main paths together take about {minutes} min to read and try (about {h} hours; "
+                "the experiment page not counted)")
+    return f"所有课的主线加起来，阅读加动手约 {minutes} 分钟（约 {h} 小时；不含实验全貌页）"
 
 
 def register(env) -> None:

@@ -29,7 +29,7 @@ export default {
   "alibi-bias.head_option": "head {h} (a_h = {m})",
   "alibi-bias.head_pick": "head shown",
   "alibi-bias.rule_power": "H = {n} is a power of 2: the slopes form a geometric sequence whose first term and ratio are both 2^(−8/{n}); head h has a_h = 2^(−8h/{n}).",
-  "alibi-bias.rule_other": "H = {n} is not a power of 2: the first {p} heads take the slopes for {p} heads, and the remaining heads ({rest}) take terms 1, 3, 5, … of the slopes for {double} heads, which fall exactly between the earlier ones.",
+  "alibi-bias.rule_other": "H = {n} is not a power of 2: the first {p} heads take the slopes for {p} heads, and the remaining heads ({rest}) take terms 1, 3, 5, … of the slopes for {double} heads: they fall between the earlier ones, except the first, which is steeper than all of them.",
   "alibi-bias.table_caption": "Slopes for H = {n}; the distance to 1/{f} = ln {f} / a_h",
   "alibi-bias.table_caption_extra": "; {mark}: a head added because H is not a power of 2",
   "alibi-bias.extra_mark": "*",
