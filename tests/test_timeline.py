@@ -91,7 +91,9 @@ def test_a_lesson_shows_one_line_linking_the_full_timeline():
     assert lines[0] == '<div class="pe-timeline pe-timeline--line" markdown>' and lines[-1] == "</div>"
     (line,) = lines[1:-1]
     rope = next(n for n, s in enumerate(stages, 1) if s.key == "rope")
-    assert line.startswith(f"{cm.HERE_MARK}：第 {rope} 站（共 {len(stages)} 站），**第四代：RoPE 旋转位置编码**（2021）——")
+    generations = sum(s.kind == "generation" for s in stages)  # the other stops: the start and the naive design
+    assert line.startswith(f"{cm.HERE_MARK}：第 {rope} 站（共 {len(stages)} 站：起点、朴素方案，再加 {generations} 代），"
+                           "**第四代：RoPE 旋转位置编码**（2021）——")
     assert "](../index.md#timeline)" in line and "    - 解决了：" not in md and "    - 卡在：" not in md
     assert "{{" not in md and "转不满一圈" in line  # the stage's short text, its macros rendered
     two = MacroEnv("lessons/02-learned-table.md").render('{{ timeline("lesson2") }}')

@@ -3,9 +3,8 @@
 // input and output shapes and its parameters for the chosen model, and where that model's position
 // method enters. Nothing is computed here: posenc/dataflow.py computes every shape and count and the
 // build writes them to assets/dataflow.json (tools/build/mkdocs_hooks.py), which this file only shows.
-// Its words: the panel's own from strings/<lang>.js (t()), the data's (stage, tensor and model names, where
-// position enters) from the data itself, which the build writes in each language: an English page
-// (<html lang="en">) fetches en/assets/dataflow.json, the same numbers in English words.
+// Its words: the panel's from strings/<lang>.js, the data's from the data, written per language (an English
+// page fetches en/assets/dataflow.json).
 //
 // The page passes every starting value (data-*, all required; this file holds no defaults;
 // posenc/examples.py WIDGET_DEFAULTS["dataflow"] is what the widget() macro writes):
@@ -13,10 +12,8 @@
 //   data-model   the model shown first, or "" for the page's own (dataflow.json "start")
 //   data-data    the panel's data as JSON, or "" to fetch assets/dataflow.json
 //
-// On a phone (NARROW) the panel starts folded to one line, a button that names the stage this lesson
-// is about (the stage it opens on); a tap unfolds it. Wider, it starts unfolded. The stage buttons
-// are one Tab stop: Tab reaches the chosen stage, the arrow keys (Home, End) move between stages, and
-// Enter or Space chooses one.
+// On a phone (NARROW) the panel starts folded to one button naming the stage it opens on; a tap unfolds
+// it. The stage buttons are one Tab stop: the arrow keys, Home and End move, Enter or Space chooses.
 import { formatInt } from "../posenc-math/format.js";
 import { activate, fill, h, num, pageLanguage, pageOptionsOrFail, refuse, selectField, t, uid, loadWidgetStrings } from "./_ui.js";
 
@@ -68,10 +65,10 @@ export async function mount(el) {
   const here = lessons.indexOf(opt.lesson);
   const lessonOf = (topic) => topics[topic][0];
   const state = (topic) => (opt.lesson === "all" || lessons.indexOf(lessonOf(topic)) < here ? "learned" : lessonOf(topic) === opt.lesson ? "new" : "later");
-  // a lesson's name as its page writes it: "6b" is "lesson 6, continued" on a Chinese page, "lesson 6b" on an English one
+  // "6b" as its page names it (第 6 课·续 / lesson 6b)
   const lessonName = (n) => (n.endsWith("b") ? t("dataflow.lesson_sequel", { n: n.slice(0, -1) }) : t("dataflow.lesson", { n }));
   const lessonText = (topic) => lessonName(lessonOf(topic));
-  // the home page shows the whole course: nothing is learned yet, so a stage is one still to learn, not "learned"
+  // home: nothing is learned yet
   const stateText = (st) => t(opt.lesson === "all" ? "dataflow.state_map" : `dataflow.state_${st}`);
   const ui = { model: models.find((m) => m.key === first), stage: null };
   const title = opt.lesson === "all" ? t("dataflow.title_home") : t("dataflow.title_lesson", { lesson: lessonName(opt.lesson) });

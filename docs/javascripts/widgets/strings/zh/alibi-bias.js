@@ -29,7 +29,7 @@ export default {
   "alibi-bias.head_option": "第 {h} 个头（a_h = {m}）",
   "alibi-bias.head_pick": "看第几个头",
   "alibi-bias.rule_power": "H = {n} 是 2 的幂：斜率是首项和公比都为 2^(−8/{n}) 的等比数列，第 h 个头 a_h = 2^(−8h/{n})。",
-  "alibi-bias.rule_other": "H = {n} 不是 2 的幂：前 {p} 个头用 {p} 个头的那组斜率，后 {rest} 个头取 {double} 个头那组斜率里的第 1、3、5…… 个：它们落在已有斜率之间，只有第一个比原来最陡的还陡。",
+  "alibi-bias.rule_other": "H = {n} 不是 2 的幂：前 {p} 个头用 {p} 个头的那组斜率，后 {rest} 个头取 {double} 个头那组斜率里的第 1、3、5…… 个：第一个比原有的都陡，其余落在它们之间。",
   "alibi-bias.table_caption": "{n} 个头的斜率；“压到 1/{f}”的距离 = ln {f} / a_h",
   "alibi-bias.table_caption_extra": "；{mark}：H 不是 2 的幂时补上的头",
   "alibi-bias.extra_mark": "＊",
