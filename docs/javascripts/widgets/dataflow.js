@@ -65,7 +65,7 @@ export async function mount(el) {
   const here = lessons.indexOf(opt.lesson);
   const lessonOf = (topic) => topics[topic][0];
   const state = (topic) => (opt.lesson === "all" || lessons.indexOf(lessonOf(topic)) < here ? "learned" : lessonOf(topic) === opt.lesson ? "new" : "later");
-  // "6b" as its page names it (第 6 课·续 / lesson 6b)
+  // "6b" named as its page names itself
   const lessonName = (n) => (n.endsWith("b") ? t("dataflow.lesson_sequel", { n: n.slice(0, -1) }) : t("dataflow.lesson", { n }));
   const lessonText = (topic) => lessonName(lessonOf(topic));
   // home: nothing is learned yet
