@@ -374,17 +374,19 @@ def timeline_markdown(here: str | None, from_page: str, render, lang: str = "zh"
         mine = [(n, s) for n, s in enumerate(stages, 1) if here in s.here]
         home = relative_link(HOME_TIMELINE, from_page)
         stations = _stations([n for n, _ in mine], lang)
-        generations = sum(s.kind == "generation" for s in stages)  # the other stops are the start and the naive design
+        generations = sum(s.kind == "generation" for s in stages)
+        others = [s.label for s in stages if s.kind != "generation"]  # the start and the naive design, by their labels
+        others_zh, others_en = "、".join(others), ", ".join(o[:1].lower() + o[1:] for o in others)
         if zh:
             titles = "；".join(f"**{s.label}：{s.title}**" + (f"（{s.year}）" if s.year else "") + f"——{text(s.short)}"
                                for _, s in mine)
-            line = (f"{HERE_MARK}：{stations}（共 {len(stages)} 站：起点、朴素方案，再加 {generations} 代），{titles}。"
+            line = (f"{HERE_MARK}：{stations}（共 {len(stages)} 站：{others_zh}，再加 {generations} 代），{titles}。"
                     f"每一站解决了什么、又卡在哪里，见[首页的时间线]({home})。")
         else:
             titles = "; ".join(f"**{s.label}: {s.title}**" + (f" ({s.year})" if s.year else "") + f" — {text(s.short)}"
                                for _, s in mine)
-            line = (f"{words['here']}: {stations} of {len(stages)} (the starting point, the naive design, then "
-                    f"{generations} generations). {titles}. "
+            line = (f"{words['here']}: {stations} of {len(stages)} ({others_en}, "
+                    f"then {generations} generations). {titles}. "
                     f"What each stop solved, and where it got stuck, is in [the timeline on the home page]({home}).")
         return "\n".join(['<div class="pe-timeline pe-timeline--line" markdown>', "", line, "", "</div>"])
     out = ['<div class="pe-timeline" markdown>', ""]
