@@ -138,7 +138,7 @@ RECORD = {
 _TEXT = {
     "zh": {
         "pending_title": "复现：还没有结果",
-        "pending": "这组句子已在 {date} 冻结：`{file}`，共 {n} 句，连同它们的核对条件和门槛，句子集合（规范化的 JSON）的 sha256 `{short}…`。"
+        "pending": "这组句子已在 {date} 冻结：`{file}`，共 {n} 句，连同它们的核对条件和门槛，冻结内容（句子、核对条件、门槛和常数，规范化的 JSON）的 sha256 `{short}…`。"
                    "复现用从没用过的种子 {seeds}、按本页开头那套设定（full 预设）在冻结之后重训。结果文件 `{results}` 提交之前，这里没有复现结论："
                    "上面的句子只有写它们时已经看过的那些种子撑着。",
         "done": "种子 {seeds} 的复现结果（冻结于 {date}，`{file}`，sha256 `{short}…`）：{n} 句里 {held} 句照样成立，"
@@ -148,7 +148,7 @@ _TEXT = {
     },
     "en": {
         "pending_title": "Replication: no results yet",
-        "pending": "This set of sentences was frozen on {date}: `{file}`, {n} sentences with their checks and margins, sha256 of the sentence set (canonical JSON) `{short}…`. "
+        "pending": "This set of sentences was frozen on {date}: `{file}`, {n} sentences with their checks and margins, sha256 of the frozen set (sentences, checks, margins and constants, as canonical JSON) `{short}…`. "
                    "The replication trains the unused seeds {seeds} after the freeze, with the setup at the top of this page (the full preset). Until the results file `{results}` is "
                    "committed there is no replication verdict here: the sentences above rest only on the seeds that were known when they were written.",
         "done": "Replication on seeds {seeds} (frozen on {date}, `{file}`, sha256 `{short}…`): of {n} sentences, {held} hold, "
