@@ -57,10 +57,10 @@ x = at.sentence_input(text, d, seed)   # 每个字一行向量，形状 (句长,
 print("输入 X 的形状:", x.shape)
 
 # %% [markdown]
-# 注意力按公式一步步算：$Q = XW_q$，$K = XW_k$，$V = XW_v$，分数 $S = QK^\top/\sqrt{d}$，每一行做 softmax 得到权重 $A$，输出 $AV$。
+# 注意力按公式一步步算：$Q = XW_q$，$K = XW_k$，$V = XW_v$，分数 $S = QK^\top/\sqrt{d_{head}}$，每一行做 softmax 得到权重 $A$，输出 $AV$。
 
 # %% [markdown] lang="en"
-# Attention follows the formula step by step: $Q = XW_q$, $K = XW_k$, $V = XW_v$, the scores $S = QK^\top/\sqrt{d}$, softmax on each row gives the weights $A$, and the output is $AV$.
+# Attention follows the formula step by step: $Q = XW_q$, $K = XW_k$, $V = XW_v$, the scores $S = QK^\top/\sqrt{d_{head}}$, softmax on each row gives the weights $A$, and the output is $AV$.
 
 # %%
 res = at.attend(x, head)

@@ -32,12 +32,12 @@
 # %% [markdown]
 # ## 1. 一步步搭出位置表：sinusoidal_table
 #
-# Vaswani et al. 2017 §3.5 的公式：$\mathrm{PE}(p)_{2i} = \sin(p\,\omega_i)$，$\mathrm{PE}(p)_{2i+1} = \cos(p\,\omega_i)$，$\omega_i = \theta^{-2i/d}$（$\theta$ 是底数，代码里叫 `base`）。先算一列位置，再算每一对的角速度 $\omega_i$（取对数再指数，避免算大数的幂）；`p * omega` 靠广播得到 (位置数, 对数) 的角度矩阵，偶数维放 sin，奇数维放 cos。下面这一格就是第 3 课网页上的代码（`docs/snippets/lesson3_table.py`）：
+# Vaswani et al. 2017 §3.5 的公式：$\mathrm{PE}(p)_{2i} = \sin(p\,\omega_i)$，$\mathrm{PE}(p)_{2i+1} = \cos(p\,\omega_i)$，$\omega_i = \theta^{-2i/d_{model}}$（$\theta$ 是底数，代码里叫 `base`）。先算一列位置，再算每一对的角速度 $\omega_i$（取对数再指数，避免算大数的幂）；`p * omega` 靠广播得到 (位置数, 对数) 的角度矩阵，偶数维放 sin，奇数维放 cos。下面这一格就是第 3 课网页上的代码（`docs/snippets/lesson3_table.py`）：
 
 # %% [markdown] lang="en"
 # ## 1. The position table step by step: sinusoidal_table
 #
-# The formula of Vaswani et al. 2017 §3.5: $\mathrm{PE}(p)_{2i} = \sin(p\,\omega_i)$, $\mathrm{PE}(p)_{2i+1} = \cos(p\,\omega_i)$, $\omega_i = \theta^{-2i/d}$ ($\theta$ is the base, `base` in the code). First a column of positions, then each pair's angular speed $\omega_i$ (through a logarithm and an exponential, to avoid raising a large number to a power); broadcasting `p * omega` gives the matrix of angles, (positions, pairs); the even dimensions take sin, the odd ones cos. The next cell is the code on lesson 3's page (`docs/snippets/lesson3_table.py`):
+# The formula of Vaswani et al. 2017 §3.5: $\mathrm{PE}(p)_{2i} = \sin(p\,\omega_i)$, $\mathrm{PE}(p)_{2i+1} = \cos(p\,\omega_i)$, $\omega_i = \theta^{-2i/d_{model}}$ ($\theta$ is the base, `base` in the code). First a column of positions, then each pair's angular speed $\omega_i$ (through a logarithm and an exponential, to avoid raising a large number to a power); broadcasting `p * omega` gives the matrix of angles, (positions, pairs); the even dimensions take sin, the odd ones cos. The next cell is the code on lesson 3's page (`docs/snippets/lesson3_table.py`):
 
 # %%
 # posenc: include lesson3_table.py
@@ -75,12 +75,12 @@ print("与 numpy 版 sinusoidal.table（float64）的最大差值:",
 # %% [markdown]
 # ## 3. 位置拉到几千，数值会失控吗：pe.norm
 #
-# sin 和 cos 都在 $[-1, 1]$ 里，每一对 $(\sin, \cos)$ 的长度恒为 1，所以整个向量的长度恒为 $\sqrt{d/2}$，不管位置多大（`docs/snippets/lesson3_bounded.py`）：
+# sin 和 cos 都在 $[-1, 1]$ 里，每一对 $(\sin, \cos)$ 的长度恒为 1，所以整个向量的长度恒为 $\sqrt{d_{model}/2}$，不管位置多大（`docs/snippets/lesson3_bounded.py`）：
 
 # %% [markdown] lang="en"
 # ## 3. Positions in the thousands: do the values run away? pe.norm
 #
-# sin and cos both lie in $[-1, 1]$, each $(\sin, \cos)$ pair has length 1, so the whole vector's length is always $\sqrt{d/2}$, however large the position (`docs/snippets/lesson3_bounded.py`):
+# sin and cos both lie in $[-1, 1]$, each $(\sin, \cos)$ pair has length 1, so the whole vector's length is always $\sqrt{d_{model}/2}$, however large the position (`docs/snippets/lesson3_bounded.py`):
 
 # %%
 # posenc: include lesson3_bounded.py
@@ -116,7 +116,7 @@ print(f"k ≤ {ex.MAX_DISTANCE}: 最低点 k = {k_min}，点积 {low:.3f}")
 k_below = clock.first_dot_below(low, d, limit=ex.FAR_POSITION)
 print(f"第一次比它更低: k = {k_below}，点积 {clock.dot_curve(k_below, d)[k_below]:.3f}")
 k_far, far_low = clock.lowest_dot(ex.FAR_POSITION, d)
-print(f"k ≤ {ex.FAR_POSITION:,}: 最低点 k = {k_far:,}，点积 {far_low:.3f}（下限是 −d/2 = {-d / 2}）")
+print(f"k ≤ {ex.FAR_POSITION:,}: 最低点 k = {k_far:,}，点积 {far_low:.3f}（下限是 −d_model/2 = {-d / 2}）")
 
 # %% [markdown]
 # ## 5. 平移就是旋转：shift_rotation
