@@ -1,5 +1,5 @@
 # 第 1 课：交换两个字，看单头自注意力的输出怎么变。
-# 注意力本身在 posenc/attention.py：Q = XW_q, K = XW_k, V = XW_v, softmax(QKᵀ/√d)·V。
+# 注意力本身在 posenc/attention.py：Q = XW_q, K = XW_k, V = XW_v, softmax(QKᵀ/√d_head)·V。
 import numpy as np
 
 from posenc import attention as at

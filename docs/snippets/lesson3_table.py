@@ -14,7 +14,7 @@ def sinusoidal_table(max_len: int, d_model: int, base: float = DEFAULT_BASE) -> 
     """返回形状 (max_len, d_model) 的表：第 p 行就是位置 p 的编码 PE(p)。"""
     p = torch.arange(max_len, dtype=torch.float32).unsqueeze(1)  # (max_len, 1)：一列位置
     two_i = torch.arange(0, d_model, 2, dtype=torch.float32)     # 0, 2, 4, …：每对的 2i
-    omega = torch.exp(-math.log(base) * two_i / d_model)           # ω_i = θ^(−2i/d)，θ 即 base；取对数再指数，避免算大数的幂
+    omega = torch.exp(-math.log(base) * two_i / d_model)           # ω_i = θ^(−2i/d_model)，θ 即 base；取对数再指数，避免算大数的幂
     pe = torch.zeros(max_len, d_model)
     pe[:, 0::2] = torch.sin(p * omega)  # 偶数维放 sin
     pe[:, 1::2] = torch.cos(p * omega)  # 奇数维放 cos
