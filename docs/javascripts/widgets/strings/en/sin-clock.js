@@ -2,7 +2,7 @@
 export default {
   "sin-clock.title": "Try it: each hand's angle = p × ωᵢ",
   "sin-clock.position": "position p",
-  "sin-clock.dim": "dimension d",
+  "sin-clock.dim": "dimension d_model",
   "sin-clock.base": "base",
   "sin-clock.presets": "Preset positions",
   "sin-clock.presets_label": "Presets:",

@@ -10,6 +10,6 @@ export default {
   "sin-heatmap.readout_2": ". Compared with starting at position 0, the largest difference among the {n}×{n} = {cells} cells is ",
   "sin-heatmap.readout_3": ": only floating-point rounding; not one colour changes.",
   "sin-heatmap.table": "Dot-product table (scrolls sideways)",
-  "sin-heatmap.caption": "PE(m)·PE(n) (d = {d}, base = {base}); rows and columns show each token and its position.",
+  "sin-heatmap.caption": "PE(m)·PE(n) (d_model = {d}, base = {base}); rows and columns show each token and its position.",
   "sin-heatmap.at_limit": "One more shift of +{shift} would take the first token past this demo's largest position, {max} (10⁹), so the button is off for now; make the position smaller and try again.",
 };

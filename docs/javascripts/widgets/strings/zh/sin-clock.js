@@ -2,7 +2,7 @@
 export default {
   "sin-clock.title": "试一试：每根指针的角度 = p × ωᵢ",
   "sin-clock.position": "位置 p",
-  "sin-clock.dim": "维度 d",
+  "sin-clock.dim": "维度 d_model",
   "sin-clock.base": "base",
   "sin-clock.presets": "预设位置",
   "sin-clock.presets_label": "预设：",

@@ -10,6 +10,6 @@ export default {
   "sin-heatmap.readout_2": " 开始。和从位置 0 开始相比，{n}×{n} = {cells} 格里最大的差值是 ",
   "sin-heatmap.readout_3": "：只是浮点舍入，颜色一格不变。",
   "sin-heatmap.table": "点积表（可左右滚动）",
-  "sin-heatmap.caption": "PE(m)·PE(n)（d = {d}，base = {base}）；行和列标出每个字和它的位置。",
+  "sin-heatmap.caption": "PE(m)·PE(n)（d_model = {d}，base = {base}）；行和列标出每个字和它的位置。",
   "sin-heatmap.at_limit": "再平移 +{shift}，第一个字的位置就超过这个演示的最大值 {max}（10⁹），按钮先停用；把位置改小一些再试。",
 };

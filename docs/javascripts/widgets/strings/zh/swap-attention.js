@@ -29,7 +29,7 @@ export default {
   "swap-attention.said_3": " 和 ",
   "swap-attention.said_4": " 后是「",
   "swap-attention.said_5": "」。",
-  "swap-attention.caption": "同一个字在两种顺序下输出的最大差值，以及它的输出向量（d = {d}，{mode}）",
+  "swap-attention.caption": "同一个字在两种顺序下输出的最大差值，以及它的输出向量（d_model = {d}，{mode}）",
   "swap-attention.caption_nopos": "不加位置",
   "swap-attention.caption_pos": "加上位置向量",
   "swap-attention.exact": "权重和字向量与本页静态图相同（posenc 用 numpy 生成，种子 {seed}）。",
