@@ -246,7 +246,7 @@ def test_a_count_agrees_with_its_noun(widget_strings):
                  [pairs, {"d": 2, "pairs": 1, "last": 0, "pair": 3}, "en"],
                  [rate, {"n": "1"}, None], ["{k:a|b}", {}, "en"]])
     assert out[:4] == ["1 token a second", "10 tokens a second", "1,000 tokens a second", "每秒 1 个 token"]
-    assert out[4].startswith("1 clock face; ") and "d = 2 has only 1 pair (" in out[5]
+    assert out[4].startswith("1 clock face; ") and "d_rot = 2 has only 1 pair (" in out[5]
     assert "pass fillText its language" in out[6] and "{k}" in out[7]  # no language or no number: an error, not a guess
     # the English texts in which a count field is followed by its noun's plural alone: each count can be 1
     # only where the code says so; these are the ones that can, and each now chooses its word

@@ -32,12 +32,12 @@
 # %% [markdown]
 # ## 1. 每个频率对一个角速度：inverse_frequencies
 #
-# RoPE（Su et al. 2021, RoFormer）把 query/key 的维度两两配成频率对，第 $i$ 对以 $\omega_i = \theta^{-2i/d}$ 的角速度旋转：位置 $m$ 上的 token 转过 $m\,\omega_i$。下面用网页实测的那个头的维数：
+# RoPE（Su et al. 2021, RoFormer）把 query/key 的维度两两配成频率对，第 $i$ 对以 $\omega_i = \theta^{-2i/d_{rot}}$ 的角速度旋转（本课转整个头，$d_{rot} = d_{head}$）：位置 $m$ 上的 token 转过 $m\,\omega_i$。下面用网页实测的那个头的维数：
 
 # %% [markdown] lang="en"
 # ## 1. One angular speed per frequency pair: inverse_frequencies
 #
-# RoPE (Su et al. 2021, RoFormer) pairs the dimensions of the query and the key into frequency pairs, and pair $i$ turns at angular speed $\omega_i = \theta^{-2i/d}$: a token at position $m$ is turned by $m\,\omega_i$. Below we use the width of the head measured on the lesson page:
+# RoPE (Su et al. 2021, RoFormer) pairs the dimensions of the query and the key into frequency pairs, and pair $i$ turns at angular speed $\omega_i = \theta^{-2i/d_{rot}}$ (this lesson turns the whole head, $d_{rot} = d_{head}$): a token at position $m$ is turned by $m\,\omega_i$. Below we use the width of the head measured on the lesson page:
 
 # %%
 from posenc import examples as ex

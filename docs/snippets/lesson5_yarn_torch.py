@@ -32,7 +32,7 @@ def yarn_inv_freq() -> tuple[torch.Tensor, float, int, int]:
 if __name__ == "__main__":
     inv_freq, att, low, high = yarn_inv_freq()
     omega = theta ** (-2 * torch.arange(d // 2, dtype=torch.float64) / d)
-    print(f"Qwen3-8B: d = {d}, θ = {theta:,}, s = {s:g}, L = {L:,} → {int(s * L):,}")
+    print(f"Qwen3-8B: d_rot = {d}, θ = {theta:,}, s = {s:g}, L = {L:,} → {int(s * L):,}")
     print(f"边界: low = {low}, high = {high}；注意力系数 = {att:.4f}（logit 放大 {att ** 2:.4f} 倍）")
     for j in (0, low, (low + high) // 2, high, d // 2 - 1):
         print(f"  第 {j:2d} 对: ω/ω' = {float(omega[j] / inv_freq[j]):.3f}")

@@ -1,6 +1,6 @@
 // rope-pair.js's words (en): the same keys and {fields} as strings/zh/rope-pair.js. Loaded with the widget (widgets/index.js), on pages of this language only.
 export default {
-  "rope-pair.bad_pair": "The page gave this experiment an option it cannot use: d = {d} has only {pairs} {pairs:pair|pairs} (pair 0 … {last}), but data-pair = {pair}. The static figure drawn at build time is shown instead.",
+  "rope-pair.bad_pair": "The page gave this experiment an option it cannot use: d_rot = {d} has only {pairs} {pairs:pair|pairs} (pair 0 … {last}), but data-pair = {pair}. The static figure drawn at build time is shown instead.",
   "rope-pair.bad_qk": "The page gave this experiment an option it cannot use: data-q and data-k need two numbers each (one pair of dimensions); got {q} and {k}. The static figure drawn at build time is shown instead.",
   "rope-pair.title": "Try it: shift m and n together by {shift}. Which of the two scores changes?",
   "rope-pair.m": "position m of q",

@@ -1,6 +1,6 @@
 // rope-pair.js's words (zh): the same keys and {fields} as strings/en/rope-pair.js. Loaded with the widget (widgets/index.js), on pages of this language only.
 export default {
-  "rope-pair.bad_pair": "页内实验的参数不合要求：d = {d} 只有 {pairs} 对（第 0 … {last} 对），data-pair = {pair}。下面是构建时画好的静态图。",
+  "rope-pair.bad_pair": "页内实验的参数不合要求：d_rot = {d} 只有 {pairs} 对（第 0 … {last} 对），data-pair = {pair}。下面是构建时画好的静态图。",
   "rope-pair.bad_qk": "页内实验的参数不合要求：data-q 和 data-k 各要两个数（一对维度），收到 {q} 个和 {k} 个。下面是构建时画好的静态图。",
   "rope-pair.title": "试一试：把 m 和 n 一起往后移 {shift}，两种分数谁会变？",
   "rope-pair.m": "q 的位置 m",
