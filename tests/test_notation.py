@@ -153,9 +153,6 @@ CASES = [
     # a subscript on q is a position (q_m): pair i of q is q^{(i)}
     ("$\\sum_i |q_i|^2 \\cos(\\delta\\,\\omega_i)$", L6, True),
     ("$\\sum_i |q^{(i)}|^2 \\cos(\\delta\\,\\omega_i)$", L6, False),
-    # the last pair is numbered by a width (d_rot/2 - 1), not indexed by another letter
-    ("$R(m\\,\\omega_{d_{rot}/2-1})$", L4, False),
-    ("$\\omega_{k}$", L4, True),
     # τ shifts a whole sentence; the distance between two positions is δ
     ("相隔 $\\tau$ 的两个位置", L6, True),
     ("two positions $\\tau$ apart", L6, True),

@@ -108,7 +108,7 @@ RULES = (
          "rotation's subscript or argument (R_{n-m})"),
     Rule("a_h", re.compile(_B + r"m_\{?\s*h" + _E),
          "ALiBi's slope is a_h; m is the query's position (the paper's m is mapped once, in lesson 3b's 记号对照 block)"),
-    Rule("\\omega_i", re.compile(r"\\omega\s*_\s*\{?\s*[a-hj-z](?![A-Za-z/_])"),
+    Rule("\\omega_i", re.compile(r"\\omega\s*_\s*\{?\s*[a-hj-z](?![A-Za-z/])"),
          "a frequency is indexed by its pair, \\omega_i"),
     Rule("L,\\ L'", re.compile(r"L\s*_\s*\{?\s*(?:\\(?:text|mathrm)\s*\{\s*)?(?:train|test|max|ctx|target)"),
          "the training length is L, the target length L'"),
