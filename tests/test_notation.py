@@ -21,7 +21,7 @@ def test_the_table_has_one_meaning_per_symbol_and_the_phase_b_rows():
     symbols, notes, notes_en = notation.load()
     names = [s.symbol for s in symbols]
     assert len(set(names)) == len(names)
-    for must in ("p", "m,\\ n", "q,\\ k,\\ v", "\\tau", "i", "d", "\\omega_i", "\\theta", "\\varphi", "\\lambda_i", "L,\\ L'", "s", "t",
+    for must in ("p", "m,\\ n", "q,\\ k,\\ v", "\\tau", "i", "d_{model},\\ d_{head},\\ d_{rot}", "\\omega_i", "\\theta", "\\varphi", "\\lambda_i", "L,\\ L'", "s", "t",
                  "\\beta_{fast},\\ \\beta_{slow}", "a_h"):
         assert must in names, must
     assert any("列向量" in n for n in notes) and any("每一行是一个 token" in n for n in notes)
@@ -63,9 +63,11 @@ def test_an_english_page_is_allowed_what_its_chinese_page_is():
 # (what a page writes, on which page, whether it breaks the course's notation)
 CASES = [
     # θ is the base, never an angle and never indexed
-    ("$\\omega_i = \\theta^{-2i/d}$", L4, False),
-    ("$(\\theta'/\\theta)^{2i/d}$", L5, False),
-    ("$\\theta' = \\theta \\cdot s^{d/(d-2)}$", L5, False),
+    ("$\\omega_i = \\theta^{-2i/d}$", L4, True),  # a bare d: which width?
+    ("$\\omega_i = \\theta^{-2i/d_{rot}}$", L4, False),
+    ("$(\\theta'/\\theta)^{2i/d_{rot}}$", L5, False),
+    ("$\\theta' = \\theta \\cdot s^{d_{rot}/(d_{rot}-2)}$", L5, False),
+    ("$\\theta' = \\theta \\cdot s^{d/(d-2)}$", L5, True),
     ("$\\frac{\\ln x}{2\\ln\\theta}$", L5, False),
     ("$\\cos\\theta$", L4, True),
     ("$\\sin(x+\\theta)$", L4, True),
@@ -106,7 +108,8 @@ CASES = [
     ("$a_h$", L4, False),
     ("$-m_h\\,d$", L4, True),
     ("$\\omega_j$", L4, True),
-    ("$\\omega_{d/2-1}$", L4, False),
+    ("$\\omega_{d/2-1}$", L4, True),
+    ("$\\omega_{d_{rot}/2-1}$", L4, False),
     ("$L_{train}$", L4, True),
     ("$L' = sL$", L5, False),
     # the second meanings letters once had (the newcomer's review): a shift is τ, not k
@@ -141,8 +144,12 @@ CASES = [
     ("$\\mathrm{PE}(m)^\\top W_q W_k^\\top \\mathrm{PE}(n)/\\sqrt{d}$", "lessons/03-sinusoidal.md", True),
     ("$q\\cdot k/\\sqrt d$", "lessons/03-sinusoidal.en.md", True),
     ("$\\mathrm{PE}(m)^\\top W_q W_k^\\top \\mathrm{PE}(n)/\\sqrt{d_{head}}$", "lessons/03-sinusoidal.md", False),
-    ("长度恒为 $\\sqrt{d/2}$，乘 $\\sqrt{d_{model}}$", "lessons/03-sinusoidal.md", False),
-    ("$q_m \\cdot k_n/\\sqrt{d}$", L4, False),
+    ("长度恒为 $\\sqrt{d/2}$", "lessons/03-sinusoidal.md", True),
+    ("长度恒为 $\\sqrt{d_{model}/2}$，乘 $\\sqrt{d_{model}}$", "lessons/03-sinusoidal.md", False),
+    ("取 d = 16 时", "lessons/03-sinusoidal.md", True),
+    ("I'd say the $d_{head}$-wide head", "lessons/04-rope.en.md", False),
+    ("$q_m \\cdot k_n/\\sqrt{d}$", L4, True),
+    ("$q_m \\cdot k_n/\\sqrt{d_{head}}$", L4, False),
     ("sinusoidal × √d 一行", L4, True),
     ("sinusoidal × √d_model 一行", L4, False),
     # lesson 6's MLA: a vector's part is named in words, not by a capital superscript another row owns

@@ -72,6 +72,10 @@ class Rule:
     prose: bool = False  # read the prose around the math instead of the math
 
 
+_D_ROW = "d_{model},\\ d_{head},\\ d_{rot}"
+_D_WHY = ("the letter d is never written alone: say which width, d_{model} (a token's vector in the model), d_{head} "
+          "(one head's q, k, v; the score is divided by \\sqrt{d_{head}}) or d_{rot} (the dimensions RoPE turns)")
+
 RULES = (
     Rule("\\theta", re.compile(r"\\theta\s*_"),
          "θ is one base per model, never indexed: pair i's frequency is \\omega_i"),
@@ -108,7 +112,7 @@ RULES = (
          "rotation's subscript or argument (R_{n-m})"),
     Rule("a_h", re.compile(_B + r"m_\{?\s*h" + _E),
          "ALiBi's slope is a_h; m is the query's position (the paper's m is mapped once, in lesson 3b's 记号对照 block)"),
-    Rule("\\omega_i", re.compile(r"\\omega\s*_\s*\{?\s*[a-hj-z](?![A-Za-z/])"),
+    Rule("\\omega_i", re.compile(r"\\omega\s*_\s*\{?\s*(?!d_)[a-hj-z](?![A-Za-z/])"),  # \omega_{d_{rot}/2-1}: the last pair
          "a frequency is indexed by its pair, \\omega_i"),
     Rule("L,\\ L'", re.compile(r"L\s*_\s*\{?\s*(?:\\(?:text|mathrm)\s*\{\s*)?(?:train|test|max|ctx|target)"),
          "the training length is L, the target length L'"),
@@ -145,19 +149,13 @@ RULES = (
     Rule("w", re.compile(_B + r"w\s*(?:\^\s*\{?\s*[KV](?![A-Za-z])|_\s*\{?\s*h" + _E + ")"),
          "w is Shaw's distance vector only, its superscript in words (w^{\\text{key}}, w^{\\text{value}}): K is the "
          "key matrix; T5's per-head table is written out in words"),
-    # d is the width of what is encoded: d_model where the encoding is added to the input (lessons 2 and 3), a
-    # head's width for RoPE. A square root of a width always says which width it is where the two differ.
-    Rule("d", re.compile(r"\\sqrt\s*(?:\{\s*d\s*\}|d(?![A-Za-z_]))"),
-         "in lessons 2 and 3 d is d_model; the attention score is divided by \\sqrt{d_{head}}, a head's width",
-         allowed=("index.md", "lessons/01-order-blind.md", "lessons/04-rope.md",
-                  "lessons/05-long-context.md", "lessons/06-partial-nope.md", "lessons/06b-mrope.md",
-                  "lessons/results.md")),
-    Rule("d", re.compile(r"√\s*d(?![_A-Za-z])"),
-         "say which width: \\sqrt{d_{model}} (the embedding scale, 'sinusoidal × \\sqrt{d_{model}}') or "
-         "\\sqrt{d_{head}} (the attention score's scale)", prose=True),
+    # d is never written alone: the letter once meant the model's width in lessons 1-3, a head's width in lesson 4 and
+    # the rotated width in lessons 5-6 (every newcomer who read the course stopped on it). Its subscript says which.
+    Rule(_D_ROW, re.compile(_B + r"d(?![A-Za-z_])"), _D_WHY),
+    Rule(_D_ROW, re.compile(r"(?<![A-Za-z0-9_.\-'’/\\(（{#])d(?![A-Za-z0-9_\-'’(/)）])|√\s*d(?![_A-Za-z])"), _D_WHY, prose=True),
     # the results page once wrote its interval in a statistics textbook's letters (d̄ ± t_{n-1} s/√n): each of
     # them is a symbol of a lesson there
-    Rule("d", re.compile(r"\\bar\s*\{?\s*d" + _E + r"|" + _B + r"d_\{?\s*1" + _E),
+    Rule(_D_ROW, re.compile(r"\\bar\s*\{?\s*d" + _E + r"|" + _B + r"d_\{?\s*1" + _E),
          "d is a width; the loss difference on a seed is \\Delta_1, …, \\Delta_S, their mean \\bar\\Delta"),
     Rule("S", re.compile(r"\\frac\s*\{\s*s\s*\}|\\sqrt\s*\{\s*n\s*\}"),
          "s is the extension factor and n the key's position; the number of seeds is S, a sample's standard "
