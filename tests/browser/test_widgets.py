@@ -80,7 +80,9 @@ def _assert_mounted(site_dir: Path, name: str, lang: str = "zh") -> None:
 
 # Every widget swaps its static figure for a live part of another height when it mounts, each on its own
 # (docs/javascripts/widgets/index.js): a click aimed at one widget while a widget above it (the data-flow
-# panel, which waits for its data) is still mounting can land where the target no longer is.
+# panel, which waits for its data) is still mounting can land where the target no longer is. So can one aimed while
+# the page's web fonts (KaTeX's, loaded when a formula first shows) still reflow the text above it: a loaded run once
+# clicked lesson 3's "3" preset for its "100000" (_live waits for both).
 ALL_SETTLED = """() => [...document.querySelectorAll('[data-pe-widget]')]
   .every((e) => e.classList.contains('pe-widget--live') || e.classList.contains('pe-widget--failed'))"""
 
@@ -90,6 +92,7 @@ def _live(sp, name: str):
     el = sp.page.locator(f'[data-pe-widget="{name}"]').first
     expect(el).to_have_class(re.compile(r"\bpe-widget--live\b"), timeout=10_000)
     sp.page.wait_for_function(ALL_SETTLED, timeout=10_000)
+    sp.page.evaluate("() => document.fonts.ready.then(() => true)")
     return el
 
 
