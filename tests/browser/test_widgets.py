@@ -998,8 +998,8 @@ BAD_SCALING_INPUT = {
         ("factor", "65", "最大是 64"),
     ],
     "en": [
-        ("factor", "", "Enter extension factor s (= the config's factor)."),
-        ("factor", "abc", "Extension factor s (= the config's factor) must be a number"),
+        ("factor", "", "Enter extension factor s (PI's and YaRN's config factor)."),
+        ("factor", "abc", "Extension factor s (PI's and YaRN's config factor) must be a number"),
         ("factor", "0.5", "must be at least 1"),
         ("factor", "-2", "cannot be negative"),
         ("factor", "65", "at most 64"),

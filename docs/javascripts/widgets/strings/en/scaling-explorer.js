@@ -6,7 +6,7 @@ export default {
   "scaling-explorer.method_yarn": "YaRN",
   "scaling-explorer.method_linear": "PI (linear interpolation)",
   "scaling-explorer.method_ntk": "NTK-aware",
-  "scaling-explorer.factor": "extension factor s (= the config's factor)",
+  "scaling-explorer.factor": "extension factor s (PI's and YaRN's config factor)",
   "scaling-explorer.factor_slider": "extension factor s (slider)",
   "scaling-explorer.legend": "Legend",
   "scaling-explorer.legend_before": "period before the extension",

@@ -6,7 +6,7 @@ export default {
   "scaling-explorer.method_yarn": "YaRN",
   "scaling-explorer.method_linear": "PI（线性插值）",
   "scaling-explorer.method_ntk": "NTK-aware",
-  "scaling-explorer.factor": "扩展倍数 s（= 配置里的 factor）",
+  "scaling-explorer.factor": "扩展倍数 s（PI、YaRN 配置里的 factor）",
   "scaling-explorer.factor_slider": "扩展倍数 s（滑块）",
   "scaling-explorer.legend": "图例",
   "scaling-explorer.legend_before": "扩展前的周期",
