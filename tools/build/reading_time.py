@@ -14,7 +14,8 @@ The rule (seconds are summed, then rounded to whole minutes, at least 1):
   Chinese characters   CJK_PER_MIN = 300 a minute. Punctuation is not counted.
   Latin words, numbers LATIN_WORDS_PER_MIN = 200 a minute (a word is a run of letters and digits; a number
                        quoted by a macro is one word).
-  inline formula       graded by the length of its TeX, spaces not counted: INLINE_SHORT_S = 2 s up to
+  inline formula       graded by the length of its TeX, spaces not counted and a word in a sub- or superscript
+                       counted as one character (d_{model} is a name): INLINE_SHORT_S = 2 s up to
                        INLINE_SHORT_MAX = 4 characters ($q$), INLINE_MEDIUM_S = 6 s up to INLINE_MEDIUM_MAX = 20
                        ($p\\,\\omega_i$), INLINE_LONG_S = 15 s above (a relation to follow, not a symbol to know).
   display formula      DISPLAY_S = 20 s each plus DISPLAY_ROW_S = 20 s for each row ($$…$$, rows split by \\\\).
@@ -242,9 +243,15 @@ def _try_tasks(text: str, start: int, end: int) -> int:
     return len(TRY_TASK.findall("\n".join(body)))
 
 
+# A sub- or superscript written as a word names the symbol (d_{model}, \beta_{fast}, k^{\text{rope}}): a reader takes
+# it in as one name, so the grading counts it as one character, not as the letters of the word.
+WORD_SCRIPT = re.compile(r"([_^])\{\s*(?:\\(?:text|mathrm|mathit)\s*\{\s*[A-Za-z]{2,}\s*\}|[A-Za-z]{2,})\s*\}")
+
+
 def _inline_seconds(tex: str) -> float:
-    """An inline formula, graded by the length of its TeX (spaces not counted)."""
-    n = len(re.sub(r"\s", "", tex.strip("$").removeprefix("\\(").removesuffix("\\)")))
+    """An inline formula, graded by the length of its TeX (spaces not counted; a word in a script is one character)."""
+    tex = WORD_SCRIPT.sub(r"\1x", tex.strip("$").removeprefix("\\(").removesuffix("\\)"))
+    n = len(re.sub(r"\s", "", tex))
     return INLINE_SHORT_S if n <= INLINE_SHORT_MAX else INLINE_MEDIUM_S if n <= INLINE_MEDIUM_MAX else INLINE_LONG_S
 
 
