@@ -981,6 +981,13 @@ def test_scaling_explorer_matches_posenc_scaling(visit, site_dir):
     assert f"编号不超过 {int(low)} 的对保持原频率" in band and f"编号不小于 {int(high)} 的对除以 s" in band, band
     check("linear", 8, *scaling.linear(hd, theta, 8.0))
     check("ntk", 16, *scaling.ntk_aware(hd, theta, 16.0))
+    # picking a model puts its own s in the box: a YaRN config's factor, but Llama 3.1's factor is not s (lesson 5):
+    # its s is the length it was extended to over the length it was trained on
+    llama = configs.load("llama31_8b")
+    for key, s in (("qwen3_8b", sc["factor"]), ("llama31_8b", llama["max_position_embeddings"] / llama["context"])):
+        el.locator('[data-pe-input="model"]').select_option(key)
+        assert float(el.locator('[data-pe-input="factor"]').input_value()) == s, key
+    assert llama["scaling"]["factor"] != llama["max_position_embeddings"] / llama["context"]
     assert "不小于 1" in bad_input(el, "factor", "0.5")
     # every model in the list is one of models.yaml's RoPE models, with its own numbers
     keys = el.locator('[data-pe-input="model"] option').evaluate_all("els => els.map(e => e.value)")

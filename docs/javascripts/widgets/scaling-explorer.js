@@ -37,10 +37,12 @@ async function fetchJson(url) {
   return res.json();
 }
 
+// The config's factor is s only for PI (linear) and YaRN; else s is the extended over the trained length (lesson 5).
 function defaultFactor(m) {
-  if (m.scaling && m.scaling.factor) return m.scaling.factor;
-  if (m.scaled_context) return m.scaled_context / m.context;
-  return 4;
+  const sc = m.scaling;
+  if (sc && sc.factor && (sc.rope_type === "linear" || sc.rope_type === "yarn")) return sc.factor;
+  const longer = m.scaled_context || m.max_position_embeddings;
+  return longer > m.context ? longer / m.context : 4;
 }
 
 const fmtOmega = (w) => (w >= 0.01 ? formatNumber(w, 4) : formatSci(w, 3));
