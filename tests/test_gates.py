@@ -609,3 +609,51 @@ def test_notebook_pages_share_one_stylesheet(site_dir):
     assert len(links) == 1, f"notebook pages link different stylesheets: {sorted(links)}"
     assert (site_dir / links.pop()).is_file()
     assert not inline, "\n".join(inline)
+
+
+# --- what the English pages share with the Chinese ones --------------------------------------------------------
+
+_CLASS_ATTR = re.compile(r'\bclass="([^"]*)"')
+_STYLE_ATTR = re.compile(r'\bstyle="([^"]*)"')
+_STYLESHEET = re.compile(r'<link rel="stylesheet" href="(?:\.\./)*([^"]+)"')
+# Where KaTeX sets a formula it writes each box's geometry inline, and the English formulas' boxes differ in size:
+# these properties place a box and give it no colour or text size.
+GEOMETRY = {"height", "top", "bottom", "left", "right", "vertical-align", "width", "min-width", "margin-left",
+            "margin-right", "margin-top", "margin-bottom", "padding-left", "padding-right", "border-bottom-width",
+            "border-top-width", "border-right-width"}
+
+
+def own_colours(english: str, chinese: str) -> list[str]:
+    """What an English page's markup may colour or size on its own: a class, a stylesheet, or an inline style
+    that sets anything but geometry, found in the English page and not in the Chinese one."""
+    def classes(page):
+        return {c for attr in _CLASS_ATTR.findall(page) for c in attr.split()}
+
+    out = [f"class {c!r}" for c in sorted(classes(english) - classes(chinese))]
+    out += [f"stylesheet {s!r}" for s in sorted(set(_STYLESHEET.findall(english)) - set(_STYLESHEET.findall(chinese)))]
+    for style in sorted(set(_STYLE_ATTR.findall(english)) - set(_STYLE_ATTR.findall(chinese))):
+        props = {d.split(":", 1)[0].strip() for d in style.split(";") if ":" in d}
+        if props - GEOMETRY:
+            out.append(f"style {style!r}")
+    return out
+
+
+def test_english_pages_add_no_class_or_colour_of_their_own(site_dir):
+    """The browser gates check colour contrast on the Chinese pages only (test_browser_gates.AXE_SAME_COLOURS):
+    sound while an English page's colours and text sizes are all its Chinese page's."""
+    problems = []
+    for page in (p for p in doc_pages() if p.startswith("en/")):
+        english = page_file(site_dir, page).read_text(encoding="utf-8")
+        chinese = page_file(site_dir, page[len("en/"):]).read_text(encoding="utf-8")
+        problems += [f"{page}: {x}" for x in own_colours(english, chinese)]
+    assert not problems, ("English pages with colours or sizes their Chinese page lacks (give the Chinese page the same "
+                          "markup, or check colour contrast on the English page in tests/browser/test_browser_gates.py):\n  "
+                          + "\n  ".join(problems[:20]))
+
+
+def test_own_colours_finds_a_class_a_colour_and_a_stylesheet():
+    zh = '<link rel="stylesheet" href="../assets/a.css"><p class="x">甲</p><span style="height:1em;">'
+    assert own_colours('<link rel="stylesheet" href="../../assets/a.css"><p class="x">A</p><span style="height:2em;top:-1em;">', zh) == []
+    assert own_colours('<p class="x y">A</p>', zh) == ["class 'y'"]
+    assert own_colours('<span style="height:2em;color:red;">', zh) == ["style 'height:2em;color:red;'"]
+    assert own_colours('<link rel="stylesheet" href="../../assets/b.css">', zh) == ["stylesheet 'assets/b.css'"]
