@@ -115,9 +115,11 @@ function inputMode({ kind, min = -1 }) {
 
 /**
  * A labelled number box with its own inline error message.
- * spec is parseInput's { label, kind, min, max }; onValue(value) runs for each valid entry.
- * Returns { wrap, input, read(), set(value), showError(message) }: showError flags a valid
- * number that does not fit the other inputs (or clears the flag with "").
+ * spec is parseInput's { label, kind, min, max }; onValue(value) runs for each valid entry, and returns
+ * false where the widget did not use it (it does not fit the other inputs).
+ * Returns { wrap, input, read(), set(value), showError(message), taken() }: showError flags a valid
+ * number that does not fit the other inputs (or clears the flag with ""); taken() records the box's
+ * entry as the one the widget's result now shows.
  */
 export function numberField(spec, initial, onValue, { name = "", size = 9, hint = "" } = {}) {
   const id = uid("in");
@@ -143,9 +145,12 @@ export function numberField(spec, initial, onValue, { name = "", size = 9, hint 
     hint ? h("span", { id: hintId, class: "pe-field__hint" }, hint) : null,
     error,
   );
+  // The widget recomputes on every keystroke, so what it shows under a bad entry is the result of the last
+  // entry it took, often a prefix of what is being typed (50 on the way to 500): the message names that entry.
+  let lastGood = String(initial);
   function showError(message) {
     input.setAttribute("aria-invalid", message ? "true" : "false");
-    error.textContent = message ? t("kept_last", { message }) : "";
+    error.textContent = message ? t("kept_last", { message, last: lastGood }) : "";
     wrap.classList.toggle("pe-field--invalid", Boolean(message));
   }
   function read() {
@@ -153,18 +158,22 @@ export function numberField(spec, initial, onValue, { name = "", size = 9, hint 
     showError(r.ok ? "" : r.message);
     return r;
   }
+  function taken() {
+    lastGood = input.value.trim();
+  }
   input.addEventListener("input", () => {
     const r = read();
-    if (r.ok) onValue(r.value);
+    if (r.ok && onValue(r.value) !== false) taken();
   });
   return {
     wrap,
     input,
     read,
     showError,
+    taken,
     set(value) {
       input.value = String(value);
-      read();
+      if (read().ok) taken();
     },
   };
 }

@@ -173,7 +173,7 @@ export function mount(el) {
     if (tokens.length < 2) message = t("swap-attention.too_short");
     else if (tokens.length > MAX_TOKENS) message = t("swap-attention.too_long", { max: MAX_TOKENS, n: tokens.length });
     textInput.setAttribute("aria-invalid", message ? "true" : "false");
-    textErr.textContent = message ? t("kept_last", { message }) : "";
+    textErr.textContent = message ? t("kept_last", { message, last: t("swap-attention.quoted", { text: state.text }) }) : "";
     if (message) return;
     state.text = joinTokens(tokens);
     state.i = Math.min(state.i, tokens.length - 1);

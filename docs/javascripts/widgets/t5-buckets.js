@@ -101,22 +101,24 @@ export function mount(el) {
     h("details", {}, h("summary", {}, t("t5-buckets.table_summary")), tableBox),
   );
 
-  /** Read every control; render only when all of them, together, are valid. */
+  /** Read every control; render only when all of them, together, are valid (false where it did not). */
   function apply() {
     const nb = nbField.read();
     const md = mdField.read();
     const rel = relField.read();
     const bi = root.querySelector(`input[name="${modeName}"]:checked`).value === "true";
-    if (!(nb.ok && md.ok && rel.ok)) return;
+    if (!(nb.ok && md.ok && rel.ok)) return false;
     // the two numbers can each be fine and still not fit together
     const oneSide = bi ? Math.floor(nb.value / 2) : nb.value;
     const problem = misfit(nb.value, md.value, bi);
     if (problem) {
       (Math.floor(oneSide / 2) < 1 ? nbField : mdField).showError(t("t5-buckets.field_error", { message: problem }));
-      return;
+      return false;
     }
     Object.assign(state, { nb: nb.value, md: md.value, bi, rel: rel.value });
     render();
+    for (const field of [nbField, mdField, relField]) field.taken(); // the result now shows all three boxes' entries
+    return true;
   }
 
   function render() {
@@ -149,13 +151,14 @@ export function mount(el) {
     fill(summary,
       bi ? t("t5-buckets.summary_bi", { nb: formatInt(nb) }) : t("t5-buckets.summary_uni"),
       num(oneSide, formatInt(oneSide), { "data-pe-out": "one-side" }),
-      t("t5-buckets.summary_exact_1", { last: formatInt(maxExact - 1) }),
+      maxExact === 1 ? t("t5-buckets.summary_exact_one") : t("t5-buckets.summary_exact_1", { last: formatInt(maxExact - 1) }),
       num(maxExact - 1, formatInt(maxExact - 1), { "data-pe-out": "exact-end" }), t("t5-buckets.summary_exact_2", { max_exact: formatInt(maxExact) }),
       logEdges.length > 1
         ? [t("t5-buckets.summary_widest_1"), num(widest[2] - widest[1] + 1, formatInt(widest[2] - widest[1] + 1), { "data-pe-out": "widest" }), t("t5-buckets.summary_widest_2")]
         : "",
       t("t5-buckets.summary_last_1"), num(edges[edges.length - 1][1], formatInt(edges[edges.length - 1][1]), { "data-pe-out": "last-first" }), t("t5-buckets.summary_last_2"),
       edges.length < oneSide ? t("t5-buckets.summary_empty", { n: formatInt(oneSide - edges.length) }) : "",
+      bi && nb % 2 === 1 ? t("t5-buckets.summary_odd", { nb: formatInt(nb) }) : "", // T5's code halves num_buckets with //
     );
     drawTable(edges, maxExact, md);
     drawPlot(edges, maxExact, md, after && !bi ? 0 : r, own);

@@ -2,7 +2,7 @@
 // (_ui.js t(), posenc-math's parseInput). strings/en.js has the same keys and fields (tests/test_i18n.py).
 // Each widget's own words are in strings/zh/<widget>.js, keys starting with its name, loaded with it.
 export default {
-  kept_last: "{message}（下面仍是上一次有效输入的结果。）",
+  kept_last: "{message}（下面仍是上一次有效输入 {last} 的结果。）",
   option_missing: "缺少 {attr}",
   option_bool: "{attr}=\"{raw}\" 要是 true 或 false",
   option_int: "{attr}=\"{raw}\" 要是整数",

@@ -22,6 +22,7 @@ export default {
   "swap-attention.too_short": "The sentence needs at least two words, so that there is something to swap.",
   "swap-attention.too_long": "In this demo a sentence has at most {max} words; this one has {n}.",
   "swap-attention.pick": "{k}: {token}",
+  "swap-attention.quoted": "“{text}”",
   "swap-attention.swap_at": "Swap position",
   "swap-attention.swap_with": "with position",
   "swap-attention.said_1": "The sentence “",

@@ -32,6 +32,8 @@ export default {
   "t5-buckets.summary_bi": "Bidirectional: {nb} buckets split between the two directions, so each direction has ",
   "t5-buckets.summary_uni": "Unidirectional, one direction only: ",
   "t5-buckets.summary_exact_1": " buckets. The exact buckets 0 … {last} hold one distance each, so the exact range ends at distance ",
+  "t5-buckets.summary_exact_one": " buckets. The only exact bucket is bucket 0, which holds distance ",
+  "t5-buckets.summary_odd": " ({nb} is odd: the split rounds down, and 1 bucket is never used.)",
   "t5-buckets.summary_exact_2": " (max_exact = {max_exact}); ",
   "t5-buckets.summary_widest_1": "the logarithmic buckets widen as they go (distances in the second-to-last: ",
   "t5-buckets.summary_widest_2": "); ",

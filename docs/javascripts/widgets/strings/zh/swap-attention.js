@@ -22,6 +22,7 @@ export default {
   "swap-attention.too_short": "句子至少要两个字，才有东西可以交换。",
   "swap-attention.too_long": "句子在这个演示里最多 {max} 个字，现在是 {n} 个。",
   "swap-attention.pick": "{k}：{token}",
+  "swap-attention.quoted": "「{text}」",
   "swap-attention.swap_at": "交换位置",
   "swap-attention.swap_with": "和位置",
   "swap-attention.said_1": "原句「",

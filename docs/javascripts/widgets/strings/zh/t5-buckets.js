@@ -32,6 +32,8 @@ export default {
   "t5-buckets.summary_bi": "双向：{nb} 个桶对半分，每个方向 ",
   "t5-buckets.summary_uni": "单向：",
   "t5-buckets.summary_exact_1": " 个桶。精确桶 0 … {last} 各管一个距离，精确区到距离 ",
+  "t5-buckets.summary_exact_one": " 个桶。精确桶只有桶 0，只管距离 ",
+  "t5-buckets.summary_odd": "（{nb} 是奇数，对半分时向下取整：有 1 个桶用不到。）",
   "t5-buckets.summary_exact_2": " 为止（max_exact = {max_exact}）；",
   "t5-buckets.summary_widest_1": "对数桶越往后越宽，倒数第二个桶已经管 ",
   "t5-buckets.summary_widest_2": " 个距离；",
