@@ -1321,7 +1321,9 @@ def test_t5_buckets_match_posenc_relative(visit, site_dir):
     box.fill("5")
     check_t5(el, 7, 1000, True, 5)
     summary = el.locator(".pe-readout").inner_text()
-    assert "7 是奇数" in summary and "有 1 个桶用不到" in summary and "精确桶只有桶 0" in summary and "0 … 0" not in summary, summary
+    # T5's code (bidirectional) halves 7 to 3 a side: buckets 0-2 and 3-5, so the last bucket, 6, is never used
+    assert "7 是奇数" in summary and "最后一个桶 6 用不到" in summary and "精确桶只有桶 0，只管距离 0（" in summary, summary
+    assert "0 … 0" not in summary and "为止" not in summary.split("精确桶只有桶 0")[1].split("；")[0], summary
     el.locator('[data-pe-input="num-buckets"]').fill("8")
     assert "奇数" not in el.locator(".pe-readout").inner_text()
     sp.assert_clean()
@@ -1382,6 +1384,15 @@ def test_t5_buckets_bad_input_shows_a_message_never_a_clamp(visit, site_dir, lan
     el.locator('[data-pe-input="bidirectional-true"]').check()
     expect(el.locator('[data-pe-error="max-distance"]')).to_be_hidden()
     check_t5(el, 32, 12, True, int(el.locator('[data-pe-input="distance"]').input_value()), lang)
+    # typed a key at a time, 64 passes through 6, which fits max_distance 10 and is drawn; 64 does not fit: the message
+    # names every input the result below was drawn from, 6 included, not only the box it sits on
+    el.locator('[data-pe-input="max-distance"]').fill("10")
+    nb_box = el.locator('[data-pe-input="num-buckets"]')
+    nb_box.fill("")
+    nb_box.press_sequentially("64")
+    expect(el.locator('[data-pe-error="max-distance"]')).to_contain_text("num_buckets = 6")
+    expect(el.locator('[data-pe-error="max-distance"]')).to_contain_text("max_distance = 10")
+    assert value(el.locator('[data-pe-out="one-side"]')) == 3  # what is drawn is num_buckets = 6
     if lang != "zh":
         assert_no_chinese(el, "t5-buckets")
     sp.assert_clean()

@@ -115,13 +115,13 @@ function inputMode({ kind, min = -1 }) {
 
 /**
  * A labelled number box with its own inline error message.
- * spec is parseInput's { label, kind, min, max }; onValue(value) runs for each valid entry, and returns
- * false where the widget did not use it (it does not fit the other inputs).
- * Returns { wrap, input, read(), set(value), showError(message), taken() }: showError flags a valid
- * number that does not fit the other inputs (or clears the flag with ""); taken() records the box's
- * entry as the one the widget's result now shows.
+ * spec is parseInput's { label, kind, min, max }; onValue(value) runs for each valid entry.
+ * kept(), if given, names what the widget's result was last computed from (for a widget that computes only
+ * when all its boxes fit together); without it, a bad entry's message names this box's last valid entry.
+ * Returns { wrap, input, read(), set(value), showError(message) }: showError flags a valid
+ * number that does not fit the other inputs (or clears the flag with "").
  */
-export function numberField(spec, initial, onValue, { name = "", size = 9, hint = "" } = {}) {
+export function numberField(spec, initial, onValue, { name = "", size = 9, hint = "", kept = null } = {}) {
   const id = uid("in");
   const errId = `${id}-err`;
   const hintId = hint ? `${id}-hint` : null;
@@ -150,7 +150,7 @@ export function numberField(spec, initial, onValue, { name = "", size = 9, hint 
   let lastGood = String(initial);
   function showError(message) {
     input.setAttribute("aria-invalid", message ? "true" : "false");
-    error.textContent = message ? t("kept_last", { message, last: lastGood }) : "";
+    error.textContent = message ? t("kept_last", { message, last: kept ? kept() : lastGood }) : "";
     wrap.classList.toggle("pe-field--invalid", Boolean(message));
   }
   function read() {
@@ -158,22 +158,21 @@ export function numberField(spec, initial, onValue, { name = "", size = 9, hint 
     showError(r.ok ? "" : r.message);
     return r;
   }
-  function taken() {
-    lastGood = input.value.trim();
-  }
   input.addEventListener("input", () => {
     const r = read();
-    if (r.ok && onValue(r.value) !== false) taken();
+    if (r.ok) {
+      lastGood = input.value.trim();
+      onValue(r.value);
+    }
   });
   return {
     wrap,
     input,
     read,
     showError,
-    taken,
     set(value) {
       input.value = String(value);
-      if (read().ok) taken();
+      if (read().ok) lastGood = input.value.trim();
     },
   };
 }

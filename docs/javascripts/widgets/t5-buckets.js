@@ -55,9 +55,13 @@ export function mount(el) {
   const state = { nb: opt.numBuckets, md: opt.maxDistance, bi: opt.bidirectional, rel: opt.distance };
   const root = frame(el, t("t5-buckets.title"));
 
-  const nbField = numberField({ label: t("t5-buckets.num_buckets"), kind: "int", min: 2, max: MAX_BUCKETS }, state.nb, apply, { name: "num-buckets", size: 6 });
-  const mdField = numberField({ label: "max_distance", kind: "int", min: 1, max: MAX_DISTANCE }, state.md, apply, { name: "max-distance", size: 8 });
+  // The widget computes only when every box and the direction fit together, so a message names all of what the
+  // result below was computed from, not one box's last entry.
+  const kept = () => t(state.bi ? "t5-buckets.kept_bi" : "t5-buckets.kept_uni", { nb: formatInt(state.nb), md: formatInt(state.md), rel: formatInt(state.rel) });
+  const nbField = numberField({ label: t("t5-buckets.num_buckets"), kind: "int", min: 2, max: MAX_BUCKETS }, state.nb, apply, { name: "num-buckets", size: 6, kept });
+  const mdField = numberField({ label: "max_distance", kind: "int", min: 1, max: MAX_DISTANCE }, state.md, apply, { name: "max-distance", size: 8, kept });
   const relField = numberField({ label: t("t5-buckets.relative"), kind: "int", min: -MAX_INPUT, max: MAX_INPUT }, state.rel, apply, {
+    kept,
     name: "distance",
     size: 8,
     hint: t("t5-buckets.relative_hint"),
@@ -101,24 +105,22 @@ export function mount(el) {
     h("details", {}, h("summary", {}, t("t5-buckets.table_summary")), tableBox),
   );
 
-  /** Read every control; render only when all of them, together, are valid (false where it did not). */
+  /** Read every control; render only when all of them, together, are valid. */
   function apply() {
     const nb = nbField.read();
     const md = mdField.read();
     const rel = relField.read();
     const bi = root.querySelector(`input[name="${modeName}"]:checked`).value === "true";
-    if (!(nb.ok && md.ok && rel.ok)) return false;
+    if (!(nb.ok && md.ok && rel.ok)) return;
     // the two numbers can each be fine and still not fit together
     const oneSide = bi ? Math.floor(nb.value / 2) : nb.value;
     const problem = misfit(nb.value, md.value, bi);
     if (problem) {
       (Math.floor(oneSide / 2) < 1 ? nbField : mdField).showError(t("t5-buckets.field_error", { message: problem }));
-      return false;
+      return;
     }
     Object.assign(state, { nb: nb.value, md: md.value, bi, rel: rel.value });
     render();
-    for (const field of [nbField, mdField, relField]) field.taken(); // the result now shows all three boxes' entries
-    return true;
   }
 
   function render() {
@@ -152,13 +154,14 @@ export function mount(el) {
       bi ? t("t5-buckets.summary_bi", { nb: formatInt(nb) }) : t("t5-buckets.summary_uni"),
       num(oneSide, formatInt(oneSide), { "data-pe-out": "one-side" }),
       maxExact === 1 ? t("t5-buckets.summary_exact_one") : t("t5-buckets.summary_exact_1", { last: formatInt(maxExact - 1) }),
-      num(maxExact - 1, formatInt(maxExact - 1), { "data-pe-out": "exact-end" }), t("t5-buckets.summary_exact_2", { max_exact: formatInt(maxExact) }),
+      num(maxExact - 1, formatInt(maxExact - 1), { "data-pe-out": "exact-end" }),
+      t(maxExact === 1 ? "t5-buckets.summary_exact_one_2" : "t5-buckets.summary_exact_2", { max_exact: formatInt(maxExact) }),
       logEdges.length > 1
         ? [t("t5-buckets.summary_widest_1"), num(widest[2] - widest[1] + 1, formatInt(widest[2] - widest[1] + 1), { "data-pe-out": "widest" }), t("t5-buckets.summary_widest_2")]
         : "",
       t("t5-buckets.summary_last_1"), num(edges[edges.length - 1][1], formatInt(edges[edges.length - 1][1]), { "data-pe-out": "last-first" }), t("t5-buckets.summary_last_2"),
       edges.length < oneSide ? t("t5-buckets.summary_empty", { n: formatInt(oneSide - edges.length) }) : "",
-      bi && nb % 2 === 1 ? t("t5-buckets.summary_odd", { nb: formatInt(nb) }) : "", // T5's code halves num_buckets with //
+      bi && nb % 2 === 1 ? t("t5-buckets.summary_odd", { nb: formatInt(nb), last: formatInt(nb - 1) }) : "", // T5's code halves num_buckets with //
     );
     drawTable(edges, maxExact, md);
     drawPlot(edges, maxExact, md, after && !bi ? 0 : r, own);

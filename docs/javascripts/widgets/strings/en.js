@@ -2,7 +2,7 @@
 // (_ui.js t(), posenc-math's parseInput). strings/zh.js has the same keys and fields (tests/test_i18n.py).
 // Each widget's own words are in strings/en/<widget>.js, keys starting with its name, loaded with it.
 export default {
-  kept_last: "{message} (What follows is still the result of the last valid input, {last}.)",
+  kept_last: "{message} (What follows is still the result of the last valid input: {last}.)",
   option_missing: "{attr} is missing",
   option_bool: "{attr}=\"{raw}\" must be true or false",
   option_int: "{attr}=\"{raw}\" must be a whole number",
