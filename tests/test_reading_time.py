@@ -474,7 +474,10 @@ MAIN_PATH_BUDGET = {
     # read of 9b95ba2 (49 minutes) and an expert check: the ± paragraph says what it is computed from (a method's own
     # losses or the per-seed differences), the brackets what they count, and CC100+RoBERTa is glossed.
     "lessons/03-sinusoidal.md": 58,
-    "lessons/03b-relative-bias.md": 49,
+    # 49 -> 50 after the whole-course read H (ca3b4e0): the last bucket's first distance (91 for T5-Base's encoder) and
+    # BLOOM's a_h·n, which the main path and the checklist used from folds, are now said on the main path; the English
+    # edition reads 50 by the rule, the Chinese 49.
+    "lessons/03b-relative-bias.md": 50,
     "lessons/04-rope.md": 57,
     # 48 -> 49 after two rounds of newcomer reads and an expert check (7dd9201, c67514f): the facts the main path used
     # from folds (DeepSeek-V3 s and mscale, Llama 3.1 factor, max_position_embeddings, RULER, LongRoPE, the ABF
@@ -525,10 +528,11 @@ def test_every_lesson_main_path_stays_within_its_budget(page, lang):
 
 
 def test_the_course_total_adds_up_the_lessons_main_paths():
+    """The total is the sum of what the lessons' headers print, so that the headers add up to it."""
     for lang in ("zh", "en"):
-        each = [rt.page_time((lp.DOCS / source_for(p, lang)).read_text(encoding="utf-8"), source_for(p, lang)).main.total()
-                for p in lp.lesson_pages()]
-        assert rt.course_minutes(lang) == round(sum(each) / 60)
+        headers = [int(re.search(r"\d+", MacroEnv(source_for(p, lang)).render("{{ reading_time() }}")).group(0))
+                   for p in lp.lesson_pages()]  # the header's first number is the main path's minutes
+        assert rt.course_minutes(lang) == sum(headers)
     # the results page is not a lesson: the total says so (a reader added its header to the lessons' and found more)
     assert rt.course_text(302) == "所有课的主线加起来，阅读加动手约 302 分钟（约 5 小时；不含实验全貌页）"
     assert rt.course_text(330, "en") == ("All the lessons' main paths together take about 330 min to read and try (about 5.5 hours; "
