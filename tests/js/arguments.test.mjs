@@ -69,6 +69,15 @@ test("formatNumber, formatSci, formatInt, fullPrecision: separators, typographic
   assert.equal(pm.MAX_INPUT, 1e9);
 });
 
+test("a value computed two ways prints the same: ALiBi's slope 2^−7 for 8 heads (head 7) and for 112 (head 56)", () => {
+  const exact = pm.alibiSlopes(8)[6]; // 2^(−8·7/8), exact
+  const bloom = pm.alibiSlopes(112)[55]; // 2^(−8·56/64) as the authors' start·start^h computes it: a few ulps below
+  assert.equal(exact, 2 ** -7);
+  assert.ok(bloom !== exact && Math.abs(bloom - exact) < 1e-15, `${bloom}`);
+  assert.equal(pm.formatSci(bloom, 3), pm.formatSci(exact, 3));
+  assert.equal(pm.formatNumber(bloom, 4), pm.formatNumber(exact, 4));
+});
+
 test("parseInput: full-width digits, signs and separators are read, kinds and limits refused with their message", () => {
   const ok = (text, spec, want) => assert.deepEqual(pm.parseInput(text, spec, zh), { ok: true, value: want }, JSON.stringify(text));
   ok("１２３", { kind: "position" }, 123);

@@ -7,10 +7,15 @@ export const MAX_INPUT = 1e9; // the largest number a reader may type
 
 const MINUS = "\u2212";
 
+// A value computed two ways can differ in its last bits (2^−7 exactly, or the authors' start·start^h for ALiBi's
+// slopes, 7.8124999…e−3): rounded as it is, one prints 7.813e−3 and the other 7.812e−3. Rounding first to 12
+// significant digits, far below any digit shown, makes both the same number before the shown rounding.
+const clean = (x) => Number(x.toPrecision(12));
+
 /** Text for a finite number: thousands separators, `digits` decimals, "−" for minus. Never "NaN". */
 export function formatNumber(x, digits = 3) {
   if (typeof x !== "number" || !Number.isFinite(x)) return "—";
-  const text = formatter(digits).format(x);
+  const text = formatter(digits).format(clean(x));
   return text === "-0" || /^-0\.0*$/.test(text) ? text.slice(1) : text.replace("-", MINUS);
 }
 
@@ -26,7 +31,7 @@ function formatter(digits) {
 export function formatSci(x, digits = 1) {
   if (typeof x !== "number" || !Number.isFinite(x)) return "—";
   if (x === 0) return "0";
-  const [m, e] = x.toExponential(digits).split("e");
+  const [m, e] = clean(x).toExponential(digits).split("e");
   return `${m.replace("-", MINUS)}e${e.replace("+", "").replace("-", MINUS)}`;
 }
 
