@@ -345,7 +345,7 @@ def test_mla_cache_bars_are_the_per_token_caches():
         labels = ax_texts(ax)
         assert labels[0].startswith("MLA") and labels[1] == f" {num('mla_cache_kib_deepseek_v3')} KiB"
         # the cached vectors carry the names the text gives them, not the DeepSeek report's k^R
-        assert "$c^{KV}$" in labels[0] and "$k^{\\mathrm{rope}}$" in labels[0] and "k_R" not in labels[0]
+        assert "$c^{KV}$" in labels[0] and "$R_n k^{\\mathrm{rope}}_n$" in labels[0] and "k_R" not in labels[0]
         assert labels[2].startswith("多头注意力") and labels[3] == f" {num('mha_cache_kib_deepseek_v3')} KiB"
 
 
