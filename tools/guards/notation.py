@@ -138,7 +138,7 @@ RULES = (
     Rule("\\Pi", re.compile(r"\\mathrm\s*\{\s*PE\s*\}\s*\[|" + _B + r"P\s*\[|" + _B + r"(?<!\{)PE" + _E),
          "a position's vector is \\mathrm{PE}(p), a learned table's row too; the permutation matrix is \\Pi "
          "(\\Pi\\,E, not PE)"),
-    Rule("D_{\\max}", re.compile(_B + r"E\s*=\s*[BD]"),
+    Rule("D_{\\text{max}}", re.compile(_B + r"E\s*=\s*[BD]"),
          "E is the word-vector matrix; T5's exact buckets are D_{\\text{exact}} (max_exact)"),
     Rule("q,\\ k,\\ v", re.compile(
         _B + r"[qk]\s*(?:_\s*(?:\{[^{}]*\}|[A-Za-z0-9])\s*)?\^\s*\{?\s*[RC](?![A-Za-z])"
