@@ -613,25 +613,53 @@ def test_notebook_pages_share_one_stylesheet(site_dir):
 
 # --- what the English pages share with the Chinese ones --------------------------------------------------------
 
-_CLASS_ATTR = re.compile(r'\bclass="([^"]*)"')
-_STYLE_ATTR = re.compile(r'\bstyle="([^"]*)"')
-_STYLESHEET = re.compile(r'<link rel="stylesheet" href="(?:\.\./)*([^"]+)"')
 # Where KaTeX sets a formula it writes each box's geometry inline, and the English formulas' boxes differ in size:
 # these properties place a box and give it no colour or text size.
 GEOMETRY = {"height", "top", "bottom", "left", "right", "vertical-align", "width", "min-width", "margin-left",
             "margin-right", "margin-top", "margin-bottom", "padding-left", "padding-right", "border-bottom-width",
             "border-top-width", "border-right-width"}
+PAINT = ("fill", "stroke", "color", "font-size", "font-weight")  # SVG presentation attributes that colour or size
+UNSTYLED = {"br", "wbr"}  # elements that show no text of their own
+
+
+class _Markup(html.parser.HTMLParser):
+    """What a page's markup can colour or size with: its elements, classes, stylesheets, inline styles, SVG paint
+    attributes and <style> blocks (attributes in any order, either quote)."""
+
+    def __init__(self, page: str):
+        super().__init__(convert_charrefs=True)
+        self.tags, self.classes, self.sheets, self.styles, self.paint, self.blocks = set(), set(), set(), set(), set(), set()
+        self._in_style = False
+        self.feed(page)
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        self.tags.add(tag)
+        self.classes.update((a.get("class") or "").split())
+        if tag == "link" and a.get("rel") == "stylesheet":
+            self.sheets.add(re.sub(r"^(?:\.\./)+", "", a.get("href") or ""))
+        if a.get("style"):
+            self.styles.add(a["style"])
+        self.paint.update(f"{k}={a[k]}" for k in PAINT if a.get(k))
+        self._in_style = tag == "style"
+
+    def handle_data(self, data):
+        if self._in_style and data.strip():
+            self.blocks.add(data.strip()[:80])
+        self._in_style = False
 
 
 def own_colours(english: str, chinese: str) -> list[str]:
-    """What an English page's markup may colour or size on its own: a class, a stylesheet, or an inline style
-    that sets anything but geometry, found in the English page and not in the Chinese one."""
-    def classes(page):
-        return {c for attr in _CLASS_ATTR.findall(page) for c in attr.split()}
-
-    out = [f"class {c!r}" for c in sorted(classes(english) - classes(chinese))]
-    out += [f"stylesheet {s!r}" for s in sorted(set(_STYLESHEET.findall(english)) - set(_STYLESHEET.findall(chinese)))]
-    for style in sorted(set(_STYLE_ATTR.findall(english)) - set(_STYLE_ATTR.findall(chinese))):
+    """What an English page's markup may colour or size on its own: an element, a class, a stylesheet, an SVG paint
+    attribute, a <style> block, or an inline style that sets anything but geometry, found in the English page and
+    not in the Chinese one."""
+    en, zh = _Markup(english), _Markup(chinese)
+    out = [f"element <{t}>" for t in sorted(en.tags - zh.tags - UNSTYLED)]
+    out += [f"class {c!r}" for c in sorted(en.classes - zh.classes)]
+    out += [f"stylesheet {s!r}" for s in sorted(en.sheets - zh.sheets)]
+    out += [f"attribute {a!r}" for a in sorted(en.paint - zh.paint)]
+    out += [f"<style> {b!r}" for b in sorted(en.blocks - zh.blocks)]
+    for style in sorted(en.styles - zh.styles):
         props = {d.split(":", 1)[0].strip() for d in style.split(";") if ":" in d}
         if props - GEOMETRY:
             out.append(f"style {style!r}")
@@ -645,6 +673,8 @@ def test_english_pages_add_no_class_or_colour_of_their_own(site_dir):
     for page in (p for p in doc_pages() if p.startswith("en/")):
         english = page_file(site_dir, page).read_text(encoding="utf-8")
         chinese = page_file(site_dir, page[len("en/"):]).read_text(encoding="utf-8")
+        seen = _Markup(chinese)
+        assert seen.sheets and seen.classes, f"{page}: the check found no stylesheet or class on the Chinese page"
         problems += [f"{page}: {x}" for x in own_colours(english, chinese)]
     assert not problems, ("English pages with colours or sizes their Chinese page lacks (give the Chinese page the same "
                           "markup, or check colour contrast on the English page in tests/browser/test_browser_gates.py):\n  "
@@ -657,3 +687,7 @@ def test_own_colours_finds_a_class_a_colour_and_a_stylesheet():
     assert own_colours('<p class="x y">A</p>', zh) == ["class 'y'"]
     assert own_colours('<span style="height:2em;color:red;">', zh) == ["style 'height:2em;color:red;'"]
     assert own_colours('<link rel="stylesheet" href="../../assets/b.css">', zh) == ["stylesheet 'assets/b.css'"]
+    assert own_colours("<link href='../../assets/b.css' rel='stylesheet'>", zh) == ["stylesheet 'assets/b.css'"]
+    assert own_colours('<p class="x">A <small>b</small></p>', zh) == ["element <small>"]
+    assert own_colours('<svg><text fill="#f00">A</text></svg>', zh) == ["element <svg>", "element <text>", "attribute 'fill=#f00'"]
+    assert own_colours('<style>p { color: red }</style>', zh) == ["element <style>", "<style> 'p { color: red }'"]

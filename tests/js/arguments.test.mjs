@@ -74,8 +74,11 @@ test("a value computed two ways prints the same: ALiBi's slope 2^−7 for 8 head
   const bloom = pm.alibiSlopes(112)[55]; // 2^(−8·56/64) as the authors' start·start^h computes it: a few ulps below
   assert.equal(exact, 2 ** -7);
   assert.ok(bloom !== exact && Math.abs(bloom - exact) < 1e-15, `${bloom}`);
-  assert.equal(pm.formatSci(bloom, 3), pm.formatSci(exact, 3));
-  assert.equal(pm.formatNumber(bloom, 4), pm.formatNumber(exact, 4));
+  for (const m of [bloom, exact]) {
+    assert.equal(pm.formatSci(m, 3), "7.813e\u22123");
+    assert.equal(pm.formatNumber(m, 6), "0.007813"); // the width at which the two once differed
+  }
+  assert.equal(pm.formatInt(123456789012345), "123,456,789,012,345", "an exact integer keeps every digit");
 });
 
 test("parseInput: full-width digits, signs and separators are read, kinds and limits refused with their message", () => {

@@ -7,10 +7,8 @@ export const MAX_INPUT = 1e9; // the largest number a reader may type
 
 const MINUS = "\u2212";
 
-// A value computed two ways can differ in its last bits (2^−7 exactly, or the authors' start·start^h for ALiBi's
-// slopes, 7.8124999…e−3): rounded as it is, one prints 7.813e−3 and the other 7.812e−3. Rounding first to 12
-// significant digits, far below any digit shown, makes both the same number before the shown rounding.
-const clean = (x) => Number(x.toPrecision(12));
+// 12 significant digits first, so a value computed two ways (ALiBi's 2^−7) prints the same; not for whole numbers ≥ 1e12.
+const clean = (x) => (Math.abs(x) >= 1e12 ? x : Number(x.toPrecision(12)));
 
 /** Text for a finite number: thousands separators, `digits` decimals, "−" for minus. Never "NaN". */
 export function formatNumber(x, digits = 3) {
@@ -41,7 +39,7 @@ const SUPERSCRIPT = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴",
 export function formatTiny(x) {
   if (typeof x !== "number" || !Number.isFinite(x)) return "—";
   if (x === 0) return "0";
-  const [m, e] = x.toExponential(1).split("e");
+  const [m, e] = clean(x).toExponential(1).split("e");
   return `${m.replace("-", MINUS)}×10${String(Number(e)).replace(/[-0-9]/g, (c) => SUPERSCRIPT[c])}`;
 }
 

@@ -116,8 +116,7 @@ function inputMode({ kind, min = -1 }) {
 /**
  * A labelled number box with its own inline error message.
  * spec is parseInput's { label, kind, min, max }; onValue(value) runs for each valid entry.
- * kept(), if given, names what the widget's result was last computed from (for a widget that computes only
- * when all its boxes fit together); without it, a bad entry's message names this box's last valid entry.
+ * kept() names what the result was computed from, for a widget that needs all boxes valid (default: this box's last entry).
  * Returns { wrap, input, read(), set(value), showError(message) }: showError flags a valid
  * number that does not fit the other inputs (or clears the flag with "").
  */
@@ -145,8 +144,7 @@ export function numberField(spec, initial, onValue, { name = "", size = 9, hint 
     hint ? h("span", { id: hintId, class: "pe-field__hint" }, hint) : null,
     error,
   );
-  // The widget recomputes on every keystroke, so what it shows under a bad entry is the result of the last
-  // entry it took, often a prefix of what is being typed (50 on the way to 500): the message names that entry.
+  // recomputed per key: under a bad entry the result is the last entry taken (50 on the way to 500), named
   let lastGood = String(initial);
   function showError(message) {
     input.setAttribute("aria-invalid", message ? "true" : "false");

@@ -55,8 +55,7 @@ export function mount(el) {
   const state = { nb: opt.numBuckets, md: opt.maxDistance, bi: opt.bidirectional, rel: opt.distance };
   const root = frame(el, t("t5-buckets.title"));
 
-  // The widget computes only when every box and the direction fit together, so a message names all of what the
-  // result below was computed from, not one box's last entry.
+  // computed only when every input fits: a message names them all
   const kept = () => t(state.bi ? "t5-buckets.kept_bi" : "t5-buckets.kept_uni", { nb: formatInt(state.nb), md: formatInt(state.md), rel: formatInt(state.rel) });
   const nbField = numberField({ label: t("t5-buckets.num_buckets"), kind: "int", min: 2, max: MAX_BUCKETS }, state.nb, apply, { name: "num-buckets", size: 6, kept });
   const mdField = numberField({ label: "max_distance", kind: "int", min: 1, max: MAX_DISTANCE }, state.md, apply, { name: "max-distance", size: 8, kept });
