@@ -149,18 +149,24 @@ def _():
     return _claims().config()["partial_rotary_fraction"]
 
 
+def _config():
+    """The committed results' configuration as the experiment's Config (its derived widths included)."""
+    from ..experiment.config import Config
+
+    return Config(**_claims().config())
+
+
 @number("exp_head_dim", "", "实验模型一个注意力头的宽度 d_head(d_model ÷ 头数)")
 def _():
-    c = _claims().config()
-    return c["d_model"] // c["n_heads"]
+    return _config().head_dim
 
 
 @number("exp_partial_rotated_dims", "", "部分 RoPE 每个头旋转的维数 d_rot(transformers 的 int(d_head × partial_rotary_factor))")
 def _():
     from ..rope import rotary_dim
 
-    c = _claims().config()
-    return rotary_dim(c["d_model"] // c["n_heads"], c["partial_rotary_fraction"])
+    cfg = _config()
+    return rotary_dim(cfg.head_dim, cfg.partial_rotary_fraction)
 
 
 @number("exp_partial_unrotated_fraction", ".0%", "部分 RoPE 每个头不旋转的维度所占的比例(1 − partial_rotary_factor)")
