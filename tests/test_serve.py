@@ -32,7 +32,7 @@ def _wait(what: str, check, proc, log: Path, timeout: float = 600.0):
             return value
         if proc.poll() is not None:
             raise AssertionError(f"serve exited while waiting for {what}:\n{log.read_text()[-3000:]}")
-        time.sleep(1.0)
+        time.sleep(0.25)
     raise AssertionError(f"timed out waiting for {what}:\n{log.read_text()[-3000:]}")
 
 

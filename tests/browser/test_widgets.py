@@ -1086,63 +1086,68 @@ def test_scaling_explorer_has_a_legend_and_reference_labels_that_never_overlap(v
 
 
 SLIDER_PAIRS = {"sin-dot": "k", "scaling-explorer": "factor", "alibi-bias": "distance"}
+CJK_LATIN = re.compile(r"[\u3400-\u9fff][A-Za-z0-9]|[A-Za-z0-9][\u3400-\u9fff]")
+# For the spacing check: bad entries whose messages put the reader's entry or a number beside Chinese words.
+SPACING_BAD_INPUTS = {
+    "sin-clock": [("base", ""), ("d", "15"), ("position", "-1")],
+    "sin-heatmap": [("start", "")],
+    "sin-dot": [("k", "9999"), ("position", "")],
+    "rope-pair": [("m", "")],
+    "scaling-explorer": [("factor", ""), ("factor", "0.5")],
+    "alibi-bias": [("heads", ""), ("heads", "0"), ("distance", "2.5")],
+    "t5-buckets": [("num-buckets", ""), ("num-buckets", "1"), ("max-distance", "3"), ("distance", "x")],
+    "content-position": [("position", ""), ("position", "-1")],
+}
+
+
+def check_slider(sp, el, name: str, data: str) -> None:
+    """A slider and its text box take the same range: both ends of the slider are accepted by the box, one step past
+    either end is refused by it with a message, and the keyboard's End takes the slider to its top with the box."""
+    box = el.locator(f'[data-pe-input="{SLIDER_PAIRS[name]}"]')
+    assert data == f"{SLIDER_PAIRS[name]}-slider", (name, data)
+    sl = el.locator(f'[data-pe-input="{data}"]')
+    lo, hi, step = (float(sl.get_attribute(a)) for a in ("min", "max", "step"))
+    err = el.locator(f'[data-pe-error="{SLIDER_PAIRS[name]}"]')
+    for v in (lo, hi):
+        box.fill(f"{v:g}")
+        expect(err).to_be_hidden()
+        assert float(sl.input_value()) == v
+    for v in (lo - step, hi + step):
+        message = bad_input(el, SLIDER_PAIRS[name], f"{v:g}")
+        assert re.search("最小是|最大是|不能是负数|不小于", message), (name, v, message)
+    box.fill(f"{lo:g}")
+    sl.focus()
+    sp.page.keyboard.press("End")
+    assert float(box.input_value()) == hi
+
+
+def check_spacing(el, name: str) -> None:
+    """The widget's text, and each error message it can show, has a space between Chinese and Latin/digits."""
+    texts = [el.locator(".pe-live").inner_text()]
+    for field, text in SPACING_BAD_INPUTS.get(name, []):
+        texts.append(bad_input(el, field, text))
+    for t in texts:
+        t = re.sub(r"「[^」]*」", "「」", t)  # the reader's own text is quoted as typed
+        if name == "swap-attention":  # the sentence and its characters are the reader's too
+            t = re.sub(r"[\u3400-\u9fff]+ ?\d+→\d+|\d+：[\u3400-\u9fff]", "", t)
+        found = CJK_LATIN.findall(t)
+        assert not found, f"{name}: no space in {found} of {t[:400]!r}"
 
 
 @pytest.mark.build
 @pytest.mark.browser
-def test_each_slider_and_its_text_box_take_the_same_range(visit, site_dir):
+def test_every_widget_spaces_chinese_from_latin_and_its_sliders_match_their_boxes(visit, site_dir):
+    """Two checks every widget must pass, on one load of each lesson page (each_widget): its sliders and their text
+    boxes take the same range (check_slider), and its text and messages set Chinese and Latin apart (check_spacing).
+    The spacing is read first, on the widget as it mounted."""
     sliders = []
     for name, sp, el in each_widget(visit, site_dir):
+        check_spacing(el, name)
         for data in el.locator('input[type="range"]').evaluate_all("els => els.map(e => e.dataset.peInput)"):
             sliders.append((name, data))
-            box = el.locator(f'[data-pe-input="{SLIDER_PAIRS[name]}"]')
-            assert data == f"{SLIDER_PAIRS[name]}-slider", (name, data)
-            sl = el.locator(f'[data-pe-input="{data}"]')
-            lo, hi, step = (float(sl.get_attribute(a)) for a in ("min", "max", "step"))
-            err = el.locator(f'[data-pe-error="{SLIDER_PAIRS[name]}"]')
-            for v in (lo, hi):  # both ends of the slider are accepted by the box
-                box.fill(f"{v:g}")
-                expect(err).to_be_hidden()
-                assert float(sl.input_value()) == v
-            for v in (lo - step, hi + step):  # and one step past either end is refused by it, with a message
-                message = bad_input(el, SLIDER_PAIRS[name], f"{v:g}")
-                assert re.search("最小是|最大是|不能是负数|不小于", message), (name, v, message)
-            box.fill(f"{lo:g}")
-            sl.focus()
-            sp.page.keyboard.press("End")  # the keyboard reaches the top of the range, and the box follows
-            assert float(box.input_value()) == hi
+            check_slider(sp, el, name, data)
         sp.assert_clean()
     assert sorted(n for n, _ in sliders) == sorted(SLIDER_PAIRS), sliders
-
-
-CJK_LATIN = re.compile(r"[\u3400-\u9fff][A-Za-z0-9]|[A-Za-z0-9][\u3400-\u9fff]")
-
-
-@pytest.mark.build
-@pytest.mark.browser
-def test_messages_and_readouts_set_chinese_and_latin_apart(visit, site_dir):
-    """Every widget's text, and each error message it can show, has a space between Chinese and Latin/digits."""
-    bad_inputs = {
-        "sin-clock": [("base", ""), ("d", "15"), ("position", "-1")],
-        "sin-heatmap": [("start", "")],
-        "sin-dot": [("k", "9999"), ("position", "")],
-        "rope-pair": [("m", "")],
-        "scaling-explorer": [("factor", ""), ("factor", "0.5")],
-        "alibi-bias": [("heads", ""), ("heads", "0"), ("distance", "2.5")],
-        "t5-buckets": [("num-buckets", ""), ("num-buckets", "1"), ("max-distance", "3"), ("distance", "x")],
-        "content-position": [("position", ""), ("position", "-1")],
-    }
-    for name, sp, el in each_widget(visit, site_dir):
-        texts = [el.locator(".pe-live").inner_text()]
-        for field, text in bad_inputs.get(name, []):
-            texts.append(bad_input(el, field, text))
-        for t in texts:
-            t = re.sub(r"「[^」]*」", "「」", t)  # the reader's own text is quoted as typed
-            if name == "swap-attention":  # the sentence and its characters are the reader's too
-                t = re.sub(r"[\u3400-\u9fff]+ ?\d+→\d+|\d+：[\u3400-\u9fff]", "", t)
-            found = CJK_LATIN.findall(t)
-            assert not found, f"{name}: no space in {found} of {t[:400]!r}"
-        sp.assert_clean()
 
 
 # --- lesson 3b -------------------------------------------------------------------------------------------
