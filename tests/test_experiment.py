@@ -475,6 +475,20 @@ def committed() -> dict:
     return json.loads(run.results_path("full").read_text())
 
 
+def test_the_data_summary_is_the_committed_one_and_counts_what_it_names(dataset, committed):
+    """run.data_summary, which the results file records and the lessons quote (corpus size, vocabulary, the unigram
+    baseline), gives the committed numbers for the committed config and corpus, and three of its counts agree with
+    a reading of their own: a uniform guess over the vocabulary costs ln V, and a validation window of eval_len + 1
+    tokens starts every eval_stride tokens while it fits."""
+    got = run.data_summary(FULL, dataset)
+    assert got == committed["data"]
+    assert got["uniform_loss"] == round(math.log(FULL.vocab_size), 6)
+    n = len(dataset.val)
+    for key, length in (("eval_windows", FULL.eval_len), ("ext_eval_windows", FULL.ext_eval_len)):
+        assert got[key] == sum(1 for start in range(0, n, FULL.eval_stride) if start + length + 1 <= n), key
+    assert got["val_tokens"] == n and got["train_tokens"] == len(dataset.train)
+
+
 def write(tmp_path: Path, results: dict, reseal: bool) -> Path:
     if reseal:
         results["seal_sha256"] = provenance.seal(results)
