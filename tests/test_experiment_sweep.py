@@ -9,6 +9,7 @@ Ctrl-C does) and counting what the next sweep computes.
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -72,7 +73,10 @@ def whole(tmp_path_factory):
     mp.setattr(run, "_dataset", lambda cfg: DS)
     threads, deterministic = torch.get_num_threads(), torch.are_deterministic_algorithms_enabled()
     try:
-        results = sweep(cache, out=cache / "tiny.json")
+        lines = []
+        results = run.run(TINY, seeds=SEEDS, methods=METHODS, variants=VARIANTS, threads=torch.get_num_threads(),
+                          cache_dir=cache, out=cache / "tiny.json", progress=False, log=lines.append)
+        (cache / "sweep.log").write_text("\n".join(lines), encoding="utf-8")  # what the sweep told its reader
     finally:
         mp.undo()
         torch.set_num_threads(threads)
@@ -157,13 +161,22 @@ def test_each_run_unit_is_what_training_and_evaluating_that_seed_gives(whole):
 
 
 def test_each_extension_unit_starts_from_its_seeds_rope_model(whole):
-    results, _ = whole
+    results, cache = whole
     for variant in VARIANTS:
         for seed, u in zip(SEEDS, results["extension"][variant]):
             assert (u["variant"], u["seed"]) == (variant, seed)
             base, _ = train.train(TINY, "rope", seed, DS.train)
             from posenc.experiment import extend
 
+            # the base model is the one the seed's RoPE unit cached (the extension reads it instead of training again)
+            key = next((cache / TINY.preset).iterdir()).name
+            weights = run.weights_path(cache, TINY, key, seed)
+            rope_unit = results["runs"]["rope"][SEEDS.index(seed)]
+            assert weights.stat().st_mtime <= rope_unit["finished"] + 0.05, "the RoPE unit did not cache its weights"
+            cached = torch.load(weights, map_location="cpu", weights_only=True)
+            assert cached.keys() == base.state_dict().keys()
+            for name, tensor in base.state_dict().items():
+                assert torch.equal(cached[name], tensor), (seed, name)
             want = extend.extend(TINY, base.state_dict(), variant, seed, DS.train, DS.val)
             for field in ("train_loss", "in_distribution_curve", "position_loss_before", "position_loss_after"):
                 np.testing.assert_allclose(u[field], want[field], atol=2e-6, err_msg=f"{variant} seed {seed} {field}")
@@ -185,6 +198,23 @@ def test_the_results_file_is_sealed_and_says_what_made_it(whole):
     units = [u for us in (*results["runs"].values(), *results["extension"].values()) for u in us]
     assert results["cpu_seconds"] == pytest.approx(sum(u["cpu_seconds"] for u in units), abs=0.11)
     assert results["wall_seconds"] == pytest.approx(max(u["finished"] for u in units) - min(u["started"] for u in units), abs=0.11)
+    for u in units:  # times to a tenth of a second, a unit's end after its start
+        assert all(u[k] == round(u[k], 1) for k in ("started", "finished", "cpu_seconds")), u
+        assert u["started"] <= u["finished"] and u["cpu_seconds"] >= 0
+
+
+def test_the_sweep_reports_each_unit_with_its_own_numbers(whole):
+    """The line the sweep prints for each unit names it and quotes its result: a training unit's in-distribution
+    loss, an extension unit's first and last in-distribution loss."""
+    results, cache = whole
+    log = (cache / "sweep.log").read_text(encoding="utf-8")
+    for method, us in results["runs"].items():
+        for u in us:
+            assert re.search(rf"^{method} seed {u['seed']}: val loss \(0–\d+\) {u['val_loss_128']:.3f},", log, re.M), (method, log)
+    for variant, us in results["extension"].items():
+        for u in us:
+            curve = u["in_distribution_curve"]
+            assert f"extend {variant} seed {u['seed']}: in-distribution {curve[0]:.3f} → {curve[-1]:.3f}," in log, (variant, log)
 
 
 def test_the_cache_is_keyed_by_config_and_code(tmp_path):
