@@ -33,11 +33,13 @@ def tiny_sweep(monkeypatch):
     torch.use_deterministic_algorithms(deterministic)
 
 
-def sweep(cache, out=None, **kw):
+def sweep(cache, out=None, lines=None, **kw):
+    """run() on TINY; what it logs goes to ``lines`` when given."""
     kw.setdefault("seeds", SEEDS)
     kw.setdefault("methods", METHODS)
     kw.setdefault("variants", VARIANTS)
-    return run.run(TINY, threads=torch.get_num_threads(), cache_dir=cache, out=out, progress=False, log=lambda *a: None, **kw)
+    log = lines.append if lines is not None else (lambda *a: None)
+    return run.run(TINY, threads=torch.get_num_threads(), cache_dir=cache, out=out, progress=False, log=log, **kw)
 
 
 class Computed:
@@ -94,12 +96,18 @@ def numbers(results: dict) -> dict:
 
 
 def test_a_sweep_computes_every_unit_once_in_order(tmp_path, monkeypatch):
-    computed = Computed(monkeypatch)
-    sweep(tmp_path, out=tmp_path / "r.json")
+    computed, lines = Computed(monkeypatch), []
+    sweep(tmp_path, out=tmp_path / "r.json", lines=lines)
     assert computed.units == ALL_UNITS
-    again = Computed(monkeypatch)
-    assert sweep(tmp_path, out=tmp_path / "r.json") is not None
+    # the sweep says up front how many units it will compute and where it caches them, and at the end how many it did
+    key = next((tmp_path / TINY.preset).iterdir()).name
+    assert f"{len(ALL_UNITS)} unit(s) to compute with 1 process(es)" in lines[0]
+    assert lines[0].endswith(f"cache {tmp_path / TINY.preset / key}")
+    assert lines[-2].startswith(f"computed {len(ALL_UNITS)} unit(s) in ") and lines[-1] == f"wrote {tmp_path / 'r.json'}"
+    again, lines = Computed(monkeypatch), []
+    assert sweep(tmp_path, out=tmp_path / "r.json", lines=lines) is not None
     assert again.units == []  # everything cached: nothing recomputed
+    assert "; 0 unit(s) to compute" in lines[0] and not any(line.startswith("computed") for line in lines)
 
 
 @pytest.mark.parametrize("stop_at", [1, 3, 5])
@@ -125,10 +133,11 @@ def test_a_lost_unit_is_computed_again_and_only_it(tmp_path, monkeypatch, whole)
 
 
 def test_split_seeds_compute_only_their_units_and_write_nothing(tmp_path, monkeypatch, whole):
-    computed = Computed(monkeypatch)
-    assert sweep(tmp_path, out=tmp_path / "r.json", compute_seeds=[1]) is None
+    computed, lines = Computed(monkeypatch), []
+    assert sweep(tmp_path, out=tmp_path / "r.json", compute_seeds=[1], lines=lines) is None
     assert computed.units == [u for u in ALL_UNITS if u[2] == 1]
     assert not (tmp_path / "r.json").exists()
+    assert lines[-1] == "computed seeds [1]; run without --seed to write the results file"
     computed.units.clear()
     results = sweep(tmp_path, out=tmp_path / "r.json")
     assert computed.units == [u for u in ALL_UNITS if u[2] == 0]
