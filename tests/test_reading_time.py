@@ -42,6 +42,20 @@ def test_formulas_tables_figures_widgets_and_code_have_fixed_costs():
     assert seconds('{{ num("sin_base") }} {{ cfg("qwen3_8b", "rope_theta") }}') == pytest.approx(2 * 60 / rt.LATIN_WORDS_PER_MIN)
 
 
+def test_a_fold_a_macro_prints_is_read_as_a_fold():
+    """The English results page's amended wordings are an optional fold printed by a macro (english_amendments): its
+    words count as folded depth, not as the page's main path; the Chinese page prints a one-line note there instead."""
+    from posenc.experiment import frozen
+
+    assert frozen.amendments_section("en").startswith("??? ")
+    page = "# T\n\nA line.\n\n{{ english_amendments() }}\n"
+    en = rt.page_time(page, "lessons/results.en.md")
+    words = len(frozen.amendments_section("en").split())
+    assert en.main.total() < 60 < words * 60 / rt.LATIN_WORDS_PER_MIN / 2 < en.folded.total()
+    zh = rt.page_time(page, "lessons/results.md")
+    assert zh.folded.total() == 0 and zh.main.total() > 0
+
+
 def test_a_word_in_a_script_is_one_character_of_a_name():
     """d_{model}, d_{\\text{rot}} and k^{rope} are names a reader takes in at once: graded like $d$, not by their letters."""
     assert rt._inline_seconds("$d_{model}$") == rt._inline_seconds("$d_{\\text{rot}}$") == rt._inline_seconds("$d$")

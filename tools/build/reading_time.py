@@ -419,7 +419,19 @@ def _dedent_block(lines: list[str]) -> list[str]:
     return out
 
 
+# Macros that print whole Markdown blocks, folds among them (the English results page's amended wordings are an
+# optional fold): a page is split into its main path and its folds with these blocks as the reader sees them.
+BLOCK_MACROS = ("replication", "english_amendments")
+_BLOCK_MACRO_LINE = re.compile(r"^\{\{-?\s*(?P<name>" + "|".join(BLOCK_MACROS) + r")\s*\(\s*\)\s*-?\}\}[ \t]*$", re.M)
+
+
+def with_block_macros(markdown: str, page: str) -> str:
+    """The page with each block macro standing alone on its line replaced by the Markdown it prints."""
+    return _BLOCK_MACRO_LINE.sub(lambda m: _macro_text(m.group("name"), "", page).rstrip("\n"), markdown)
+
+
 def page_time(markdown: str, page: str) -> PageTime:
+    markdown = with_block_macros(markdown, page)
     main, folded = split(markdown)
     cost = markdown_cost(main, page)
     lines = markdown.split("\n")
