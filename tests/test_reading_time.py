@@ -334,6 +334,8 @@ EXCEPTIONS = {
     # results page −6.5 %, the home page −18 %; no acceptance widened.
     # Reader N (the same kind of read, at 6d27b51): −7 % to +16 % on the lessons (lesson 2 +15.8 %, as readers A, F and J
     # found), the results page +6 %, the home page −18 %; no acceptance widened.
+    # Reader O (the same kind of read, at cf95457): −12 % to −1 % on the lessons, the results page +13.5 %, the home page
+    # −28 %; no acceptance widened.
     # Two reads of nearly the same page disagree: the first read took 41 minutes at 7ba12eb, reader C 56 at
     # 3eb99e3, where the rule's minutes differ by 2 % between the two commits. No rule meets both (41 × 1.15 =
     # 47.2 < 56 × 0.85 = 47.6). Reader C re-read 8 minutes (MLA, the layer catalogue, the experiment paragraph)
@@ -346,14 +348,14 @@ EXCEPTIONS = {
     # whole course at one pace) 52, the rule 48.4 (−5 %, −7 %). Reader F (one pace) at 3a5090e: 43, the rule 49.8
     # (+16 %). Since a word in a script counts as one character (k^{rope}, d_{rot}: 3a5090e) the rule gives every
     # version of the page a little less, and the read at c67514f sits at −25.7 %, hence 0.26.
-    "lessons/06-partial-nope.md": ({"7ba12eb": 41, "3eb99e3": 56, "7dd9201": 52, "c67514f": 62, "d111ff1": 54, "c1cecd6": 51, "9b95ba2": 55, "472236d/C": 51, "472236d/D": 52, "1113639": 51, "3a5090e": 43, "ca3b4e0": 52, "40a5020": 48, "b142595": 48, "9116f9a": 62, "1dbbfe3": 54, "040af2d": 56, "6d27b51": 49}, 0.26),
+    "lessons/06-partial-nope.md": ({"7ba12eb": 41, "3eb99e3": 56, "7dd9201": 52, "c67514f": 62, "d111ff1": 54, "c1cecd6": 51, "9b95ba2": 55, "472236d/C": 51, "472236d/D": 52, "1113639": 51, "3a5090e": 43, "ca3b4e0": 52, "40a5020": 48, "b142595": 48, "9116f9a": 62, "1dbbfe3": 54, "040af2d": 56, "6d27b51": 49, "cf95457": 52}, 0.26),
     # The same two readers disagree again: 12 minutes at 7ba12eb, 17 at 3eb99e3 (12 × 1.15 = 13.8 < 17 × 0.85 =
     # 14.5); reader C charged 2.5 minutes re-reading the rope_deltas and ID paragraphs and 2.5 for two figures.
     # The third read, at 7dd9201: 16 minutes, the rule 13.4 (−16 %).
     # The fourth, at c67514f: 18 minutes, the rule 14.0 (−22 %).
     # The fifth, at d111ff1: 17 minutes, the rule 14.1 (−17 %). The sixth, at c1cecd6: 16 minutes, the rule 14.2 (−11 %).
     # The seventh, at 9b95ba2: 16 minutes, the rule 14.2 (−11 %). At 472236d, readers C and D 15, the rule 14.3 (−5 %).
-    "lessons/06b-mrope.md": ({"7ba12eb": 12, "3eb99e3": 17, "7dd9201": 16, "c67514f": 18, "d111ff1": 17, "c1cecd6": 16, "9b95ba2": 16, "472236d/C": 15, "472236d/D": 15, "1113639": 15, "3a5090e": 12, "ca3b4e0": 15, "40a5020": 14, "b142595": 15, "9116f9a": 16, "1dbbfe3": 16, "040af2d": 15, "6d27b51": 15}, 0.25),
+    "lessons/06b-mrope.md": ({"7ba12eb": 12, "3eb99e3": 17, "7dd9201": 16, "c67514f": 18, "d111ff1": 17, "c1cecd6": 16, "9b95ba2": 16, "472236d/C": 15, "472236d/D": 15, "1113639": 15, "3a5090e": 12, "ca3b4e0": 15, "40a5020": 14, "b142595": 15, "9116f9a": 16, "1dbbfe3": 16, "040af2d": 15, "6d27b51": 15, "cf95457": 15}, 0.25),
     # One read, reader C: 21 minutes, of which 3 for two tables (a minute a table), 4 for two busy figures and 4
     # re-reading. The rule gives about 13.5. Charging tables and figures at reader C's rates would fit this page
     # only: 30 s a table puts lesson 2 23 % over its first read (45 s, lesson 1 too), 60 s a figure 17 % over
@@ -362,14 +364,14 @@ EXCEPTIONS = {
     # The third, at c67514f: 19 minutes, the rule 16.1 (−15 %).
     # The fourth, at d111ff1: 18 minutes (−5 %); the fifth, at c1cecd6: 18 minutes, the rule 17.2 (−4 %).
     # The sixth, at 9b95ba2: 19 minutes, the rule 17.3 (−9 %). At 472236d, reader C 17 and reader D 16, the rule 15.7.
-    "lessons/results.md": ({"3eb99e3": 21, "7dd9201": 18, "c67514f": 19, "d111ff1": 18, "c1cecd6": 18, "9b95ba2": 19, "472236d/C": 17, "472236d/D": 16, "1113639": 16, "3a5090e": 13, "ca3b4e0": 15, "40a5020": 14, "b142595": 15, "9116f9a": 16, "1dbbfe3": 16, "040af2d": 17, "6d27b51": 15}, 0.40),
+    "lessons/results.md": ({"3eb99e3": 21, "7dd9201": 18, "c67514f": 19, "d111ff1": 18, "c1cecd6": 18, "9b95ba2": 19, "472236d/C": 17, "472236d/D": 16, "1113639": 16, "3a5090e": 13, "ca3b4e0": 15, "40a5020": 14, "b142595": 15, "9116f9a": 16, "1dbbfe3": 16, "040af2d": 17, "6d27b51": 15, "cf95457": 14}, 0.40),
     # Five reads of lesson 4: 48, 55, 55, 52 and, at d111ff1, 47 minutes, where the rule gives 54.1: 15.1 % over the
     # last read and within 8 % of the other four. The last reader charged 2 s an inline formula (its 176 formulas
     # cost the others 4-5 s each) and read the page in 47 minutes though it had grown. The rule is 0.05 minutes over
     # that read's tolerance (47 × 1.15 = 54.05): moving every page's constants for it would fit one reader's rates.
     # The sixth, at c1cecd6: 51 minutes, the rule 54.2 (+6 %). The seventh, at 9b95ba2: 56 minutes, the rule 54.7 (−2 %).
     # At 472236d, reader B 58 and reader D 59, the rule 53.4 (−8 %, −9 %).
-    "lessons/04-rope.md": ({"7ba12eb": 48, "3eb99e3": 55, "7dd9201": 55, "c67514f": 52, "d111ff1": 47, "c1cecd6": 51, "9b95ba2": 56, "472236d/B": 58, "472236d/D": 59, "1113639": 63, "3a5090e": 46, "ca3b4e0": 60, "40a5020": 50, "b142595": 48, "9116f9a": 78, "1dbbfe3": 59, "040af2d": 63, "6d27b51": 54}, 0.31),
+    "lessons/04-rope.md": ({"7ba12eb": 48, "3eb99e3": 55, "7dd9201": 55, "c67514f": 52, "d111ff1": 47, "c1cecd6": 51, "9b95ba2": 56, "472236d/B": 58, "472236d/D": 59, "1113639": 63, "3a5090e": 46, "ca3b4e0": 60, "40a5020": 50, "b142595": 48, "9116f9a": 78, "1dbbfe3": 59, "040af2d": 63, "6d27b51": 54, "cf95457": 61}, 0.31),
     # The home page promises no time of its own. Its readers disagree on the timeline, which the page says to skip
     # on a first read: 10 minutes at 3eb99e3 and 14 at 7dd9201 (reader A read the 1,837-character timeline in full,
     # and estimated 8-9 minutes without it), on pages the rule gives the same 10.8 (the rule skims the timeline).
@@ -379,7 +381,7 @@ EXCEPTIONS = {
     # The read at c1cecd6 skipped it as told: 11 minutes, the rule 10.9 (−1 %); the one at 9b95ba2 too, but charged
     # 14 minutes (range 7-19) for the rest, the rule 11.0 (−21 %). Reader E, who read the whole course at one pace
     # at 1113639: 16 minutes, the rule 11.1 (−30.5 %); the accepted deviation 0.30 -> 0.31 for it.
-    "index.md": ({"7ba12eb": 13, "3eb99e3": 10, "7dd9201": 14, "c67514f": 15, "d111ff1": 15, "c1cecd6": 11, "9b95ba2": 14, "472236d/A": 14, "472236d/D": 15, "1113639": 16, "3a5090e": 14, "ca3b4e0": 15, "40a5020": 14, "b142595": 14, "9116f9a": 19, "1dbbfe3": 16, "040af2d": 14, "6d27b51": 14}, 0.41),
+    "index.md": ({"7ba12eb": 13, "3eb99e3": 10, "7dd9201": 14, "c67514f": 15, "d111ff1": 15, "c1cecd6": 11, "9b95ba2": 14, "472236d/A": 14, "472236d/D": 15, "1113639": 16, "3a5090e": 14, "ca3b4e0": 15, "40a5020": 14, "b142595": 14, "9116f9a": 19, "1dbbfe3": 16, "040af2d": 14, "6d27b51": 14, "cf95457": 16}, 0.41),
     # Six reads of lesson 2 took 23-26 minutes; the rule, 26.2 at the first and 27.5 since the fixes of d111ff1, is over
     # every one of them (+2 % to +14 %), and 20 % over the sixth (reader A at c1cecd6, 23 minutes, who also read lesson 1
     # 12 % under the rule and lesson 3 8 % under it: a fast reader at 4 s an inline formula). Lowering the rule for
@@ -392,13 +394,13 @@ EXCEPTIONS = {
     # Lesson 1, the same reader: 36 minutes at c1cecd6 (rule 41.0, +14 %) and at 9b95ba2 (rule 42.2, +17 %); at 472236d
     # reader A 41 and reader D 43, the rule 43.0 (+5 %, 0 %); at 1113639 reader E (one pace for the whole course) 52,
     # the rule 43.1 (−17 %): the two whole-course readers D and E bracket it.
-    "lessons/01-order-blind.md": ({"7ba12eb": 37, "3eb99e3": 40, "7dd9201": 40, "c67514f": 38, "d111ff1": 40, "c1cecd6": 36, "9b95ba2": 36, "472236d/A": 41, "472236d/D": 43, "1113639": 52, "3a5090e": 38, "ca3b4e0": 48, "40a5020": 39, "b142595": 37, "9116f9a": 60, "1dbbfe3": 45, "040af2d": 46, "6d27b51": 40}, 0.28),
-    "lessons/02-learned-table.md": ({"7ba12eb": 23, "3eb99e3": 26, "7dd9201": 24, "c67514f": 24, "d111ff1": 25, "c1cecd6": 23, "9b95ba2": 22, "472236d/A": 24, "472236d/D": 25, "1113639": 30, "3a5090e": 22, "ca3b4e0": 27, "40a5020": 24, "b142595": 22, "9116f9a": 33, "1dbbfe3": 27, "040af2d": 27, "6d27b51": 23}, 0.28),
+    "lessons/01-order-blind.md": ({"7ba12eb": 37, "3eb99e3": 40, "7dd9201": 40, "c67514f": 38, "d111ff1": 40, "c1cecd6": 36, "9b95ba2": 36, "472236d/A": 41, "472236d/D": 43, "1113639": 52, "3a5090e": 38, "ca3b4e0": 48, "40a5020": 39, "b142595": 37, "9116f9a": 60, "1dbbfe3": 45, "040af2d": 46, "6d27b51": 40, "cf95457": 46}, 0.28),
+    "lessons/02-learned-table.md": ({"7ba12eb": 23, "3eb99e3": 26, "7dd9201": 24, "c67514f": 24, "d111ff1": 25, "c1cecd6": 23, "9b95ba2": 22, "472236d/A": 24, "472236d/D": 25, "1113639": 30, "3a5090e": 22, "ca3b4e0": 27, "40a5020": 24, "b142595": 22, "9116f9a": 33, "1dbbfe3": 27, "040af2d": 27, "6d27b51": 23, "cf95457": 27}, 0.28),
     # Lesson 3: within 15 % of nine reads (−14 % to +13 %) until reader F, the third who read the whole course at one
     # pace, at 3a5090e: 47 minutes, the rule 55.7 (+18.5 %). F read every lesson 14-19 % under the rule (results +22 %);
     # reader E, the same kind of read at 1113639, read lessons 3-5 9-14 % over it. Two single-pace readers 25-30 %
     # apart on the same pages: a constant that meets F misses E, and the rule stays between them.
-    "lessons/03-sinusoidal.md": ({"7ba12eb": 45, "3eb99e3": 57, "7dd9201": 56, "c67514f": 53, "d111ff1": 55, "c1cecd6": 50, "9b95ba2": 49, "472236d/A": 53, "472236d/D": 60, "1113639": 61, "3a5090e": 47, "ca3b4e0": 59, "40a5020": 52, "b142595": 49, "9116f9a": 69, "1dbbfe3": 60, "040af2d": 63, "6d27b51": 53}, 0.19),
+    "lessons/03-sinusoidal.md": ({"7ba12eb": 45, "3eb99e3": 57, "7dd9201": 56, "c67514f": 53, "d111ff1": 55, "c1cecd6": 50, "9b95ba2": 49, "472236d/A": 53, "472236d/D": 60, "1113639": 61, "3a5090e": 47, "ca3b4e0": 59, "40a5020": 52, "b142595": 49, "9116f9a": 69, "1dbbfe3": 60, "040af2d": 63, "6d27b51": 53, "cf95457": 59}, 0.19),
     # Lesson 5, the densest page: within 8 % of every read until reader D, who read the whole course at one pace,
     # took 56 minutes at 472236d, where the rule gives 47.4 (−15.4 %), nearly all of it re-reading (D: "the extra
     # time was nearly all re-reading, not prose"); reader B took 51 at the same commit (−7 %). Raising the
@@ -407,8 +409,8 @@ EXCEPTIONS = {
     # 3a5090e), reader D's read sits at −16.4 %, hence 0.17.
     # Lesson 3b: within 15 % of its first fourteen reads (−14.5 % to +14 %); reader K (above, the slowest rates) at
     # 9116f9a: 65 minutes, the rule 49.1 (−24.5 %).
-    "lessons/03b-relative-bias.md": ({"7ba12eb": 45, "3eb99e3": 48, "7dd9201": 49, "c67514f": 48, "d111ff1": 45, "c1cecd6": 47, "9b95ba2": 53, "472236d/B": 54, "472236d/D": 53, "1113639": 56, "3a5090e": 42, "ca3b4e0": 53, "40a5020": 48, "b142595": 47, "9116f9a": 65, "1dbbfe3": 55, "040af2d": 58, "6d27b51": 48}, 0.25),
-    "lessons/05-long-context.md": ({"7ba12eb": 44, "3eb99e3": 45, "7dd9201": 48, "c67514f": 49, "d111ff1": 45, "c1cecd6": 47, "9b95ba2": 51, "472236d/B": 51, "472236d/D": 56, "1113639": 55, "3a5090e": 41, "ca3b4e0": 50, "40a5020": 49, "b142595": 48, "9116f9a": 62, "1dbbfe3": 54, "040af2d": 56, "6d27b51": 48}, 0.24),
+    "lessons/03b-relative-bias.md": ({"7ba12eb": 45, "3eb99e3": 48, "7dd9201": 49, "c67514f": 48, "d111ff1": 45, "c1cecd6": 47, "9b95ba2": 53, "472236d/B": 54, "472236d/D": 53, "1113639": 56, "3a5090e": 42, "ca3b4e0": 53, "40a5020": 48, "b142595": 47, "9116f9a": 65, "1dbbfe3": 55, "040af2d": 58, "6d27b51": 48, "cf95457": 55}, 0.25),
+    "lessons/05-long-context.md": ({"7ba12eb": 44, "3eb99e3": 45, "7dd9201": 48, "c67514f": 49, "d111ff1": 45, "c1cecd6": 47, "9b95ba2": 51, "472236d/B": 51, "472236d/D": 56, "1113639": 55, "3a5090e": 41, "ca3b4e0": 50, "40a5020": 49, "b142595": 48, "9116f9a": 62, "1dbbfe3": 54, "040af2d": 56, "6d27b51": 48, "cf95457": 52}, 0.24),
 }
 
 
