@@ -76,8 +76,7 @@ def whole(tmp_path_factory):
     threads, deterministic = torch.get_num_threads(), torch.are_deterministic_algorithms_enabled()
     try:
         lines = []
-        results = run.run(TINY, seeds=SEEDS, methods=METHODS, variants=VARIANTS, threads=torch.get_num_threads(),
-                          cache_dir=cache, out=cache / "tiny.json", progress=False, log=lines.append)
+        results = sweep(cache, out=cache / "tiny.json", lines=lines)
         (cache / "sweep.log").write_text("\n".join(lines), encoding="utf-8")  # what the sweep told its reader
     finally:
         mp.undo()
