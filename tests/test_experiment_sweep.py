@@ -9,6 +9,7 @@ Ctrl-C does) and counting what the next sweep computes.
 from __future__ import annotations
 
 import json
+import os
 import re
 
 import numpy as np
@@ -21,6 +22,7 @@ from posenc.experiment import evaluate, provenance, run, train
 DS = dataset()
 SEEDS, METHODS, VARIANTS = (0, 1), ("nope", "rope"), ("pi", "yarn")
 COMPUTE_UNIT = run.compute_unit
+RUN_DATASET = run._dataset  # the committed corpus, as a worker process loads it
 
 
 @pytest.fixture(autouse=True)
@@ -67,7 +69,14 @@ def test_units_are_every_method_then_every_extension_per_seed_rope_first():
     assert run._units(("learned",), (), (5,)) == [("train", "learned", 5)]
 
 
-@pytest.fixture(scope="module")
+def _sweep_scope(fixture_name, config):
+    # mutmut runs a mutant only against the tests its statistics run saw call the mutated function, and a
+    # module-scoped fixture's sweep is seen in the first test that asks for it alone: while mutmut collects
+    # those statistics (MUTANT_UNDER_TEST=stats), every reader of the sweep runs its own.
+    return "function" if os.environ.get("MUTANT_UNDER_TEST") == "stats" else "module"
+
+
+@pytest.fixture(scope=_sweep_scope)
 def whole(tmp_path_factory):
     """One uninterrupted sweep: (its results, its cache)."""
     cache = tmp_path_factory.mktemp("whole")
@@ -254,3 +263,27 @@ def test_bad_sweeps_are_refused(tmp_path):
         sweep(tmp_path, jobs=0)
     with pytest.raises(ValueError, match="include 'rope' in --methods"):
         sweep(tmp_path, methods=("nope",))
+
+
+# --- worker processes (--jobs 2) -----------------------------------------------------------------------
+# The workers are spawned: they import run afresh and load the committed corpus themselves (the tiny dataset
+# patched in above does not reach them), so these sweeps run TINY on the real corpus, in one process for comparison.
+PARALLEL = dict(seeds=(0,), methods=("nope", "learned"), variants=(), threads=1)  # the cheapest two units
+TIMES = re.compile(r"\d+s\b")  # a unit's seconds differ between two sweeps, its numbers do not
+
+
+def test_worker_processes_compute_what_one_process_computes(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(run, "_dataset", RUN_DATASET)
+    lines = []
+    one = run.run(TINY, cache_dir=tmp_path / "one", out=tmp_path / "one.json", progress=False, log=lines.append, **PARALLEL)
+    two = run.run(TINY, jobs=2, cache_dir=tmp_path / "two", out=tmp_path / "two.json", progress=True, log=lines.append, **PARALLEL)
+    assert numbers(two) == numbers(one)
+    assert two["environment"]["jobs"] == 2 and two["environment"]["threads"] == 1
+    # each unit's line, printed above the progress bar as its worker finishes it, is the line one process logs
+    per_unit = lambda text: sorted(TIMES.sub("", l) for l in text if re.match(r"(extend )?\w+ seed \d+: ", l))  # noqa: E731
+    out, err = capsys.readouterr()
+    assert per_unit(out.splitlines()) == per_unit(lines) and len(per_unit(lines)) == 2
+    steps = 2 * TINY.steps  # every step of every unit reached the bar from the workers
+    assert f"{steps}/{steps}" in err.replace(" ", "")
+    assert lines[-1] == f"wrote {tmp_path / 'two.json'}"
+
