@@ -36,6 +36,8 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--threads", type=int, default=2, help="torch threads (default 2)")
     r.add_argument("--precision", choices=PRECISIONS, help="override the preset's precision (the result then no longer verifies as the preset)")
     r.add_argument("--out", type=Path, help="results file (default posenc/experiment/results/<preset>.json)")
+    r.add_argument("--cache", type=Path, metavar="DIR",
+                   help="where finished units are kept, and where a stopped run resumes from (default experiment_runs/, git-ignored)")
     r.add_argument("--no-progress", action="store_true", help="no progress bar (for logs)")
 
     v = sub.add_parser("verify", help="check committed results against the current code, config and corpus, re-running the first steps")
@@ -80,6 +82,7 @@ def _names(option: str, text: str, check, choices) -> tuple[str, ...]:
 
 def _run_arguments(args) -> dict:
     """The ``run`` options checked and converted, before any work starts."""
+    from .run import CACHE_DIR
     from .runtime import resolve_device
 
     _positive("--seeds", args.seeds)
@@ -103,7 +106,8 @@ def _run_arguments(args) -> dict:
     except RuntimeError:  # torch's message names neither the option nor the choices that make sense here
         raise InputError(f"--device {args.device} is not a device torch knows; use cpu, cuda, cuda:N or auto") from None
     return dict(seeds=seeds, methods=methods, variants=variants, device=args.device, threads=args.threads, jobs=args.jobs,
-                out=args.out, compute_seeds=args.compute_seeds, progress=not args.no_progress)
+                out=args.out, compute_seeds=args.compute_seeds, progress=not args.no_progress,
+                cache_dir=CACHE_DIR if args.cache is None else args.cache)
 
 
 def _readable(path: Path | None) -> dict:
