@@ -91,6 +91,17 @@ def test_good_options_reach_the_run_with_the_seeds_asked_for(no_training):
     assert no_training[0][1]["cache_dir"] == Path("elsewhere/units")
 
 
+def test_a_dry_run_prints_the_plan_and_trains_nothing(capsys, no_training, tmp_path):
+    assert cli.main(["run", "--preset", "quick", "--seeds", "2", "--methods", "rope,nope", "--extensions", "pi",
+                     "--cache", str(tmp_path), "--dry-run"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("plan for preset quick: 0 of 6 unit(s) cached in ") and out[0].endswith(", 6 to compute")
+    assert out[1:] == ["  rope: seeds 0–1", "  nope: seeds 0–1", "  extend pi: seeds 0–1"]
+    assert not no_training
+    assert cli.main(["run", "--preset", "quick", "--cache", str(tmp_path), "--no-progress"]) == 0
+    assert no_training and capsys.readouterr().out.startswith("plan for preset quick: 0 of 12 unit(s)")  # printed before the run
+
+
 @pytest.mark.parametrize("argv, words", [(["--threads", "0"], ["--threads must be at least 1"]),
                                          (["--steps", "0"], ["--steps must be at least 1"]),
                                          (["--steps", "100000"], ["--steps 100000", "'full'", "at most"])])

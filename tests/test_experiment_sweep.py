@@ -17,7 +17,7 @@ import pytest
 import torch
 from experiment_tiny import TINY, dataset
 
-from posenc.experiment import evaluate, provenance, run, train
+from posenc.experiment import evaluate, plan, provenance, run, train
 
 DS = dataset()
 SEEDS, METHODS, VARIANTS = (0, 1), ("nope", "rope"), ("pi", "yarn")
@@ -127,6 +127,28 @@ def test_a_stopped_sweep_resumes_with_exactly_the_missing_units(tmp_path, monkey
     results = sweep(tmp_path, out=tmp_path / "r.json")
     assert resumed.units == ALL_UNITS[stop_at:]
     assert numbers(results) == numbers(whole[0])  # and the file is the one an uninterrupted sweep writes
+
+
+def test_the_plan_names_the_cached_units_and_those_a_resumed_sweep_computes(tmp_path, monkeypatch):
+    Computed(monkeypatch, stop_at=3)
+    with pytest.raises(KeyboardInterrupt):
+        sweep(tmp_path)
+    p = plan.plan(TINY, SEEDS, METHODS, VARIANTS, tmp_path)
+    assert p.cached == tuple(ALL_UNITS[:3]) and p.todo == tuple(ALL_UNITS[3:])
+    assert p.cache == tmp_path / TINY.preset / run.run_key(TINY, provenance.code_hash(TINY))
+    assert plan.describe(p).splitlines() == [
+        f"plan for preset tiny: 3 of 8 unit(s) cached in {p.cache}, 5 to compute",
+        "  nope: seed 1", "  extend pi: seeds 0–1", "  extend yarn: seeds 0–1"]
+    assert plan.plan(TINY, SEEDS, METHODS, VARIANTS, tmp_path, compute_seeds=[0]).todo == (("extend", "pi", 0), ("extend", "yarn", 0))
+    resumed = Computed(monkeypatch)
+    sweep(tmp_path)
+    assert resumed.units == list(p.todo)  # what the plan said would be computed, in that order
+    assert plan.plan(TINY, SEEDS, METHODS, VARIANTS, tmp_path).todo == ()
+
+
+def test_seed_spans_join_neighbours():
+    assert plan.spans([20, 16, 17, 18]) == "16–18, 20"
+    assert plan.spans([3]) == "3" and plan.spans([]) == "" and plan.spans([1, 3, 5]) == "1, 3, 5"
 
 
 def test_a_lost_unit_is_computed_again_and_only_it(tmp_path, monkeypatch, whole):

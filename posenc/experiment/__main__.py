@@ -39,6 +39,7 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--cache", type=Path, metavar="DIR",
                    help="where finished units are kept, and where a stopped run resumes from (default experiment_runs/, git-ignored)")
     r.add_argument("--no-progress", action="store_true", help="no progress bar (for logs)")
+    r.add_argument("--dry-run", action="store_true", help="print the plan (units cached, units to compute) and stop")
 
     v = sub.add_parser("verify", help="check committed results against the current code, config and corpus, re-running the first steps")
     v.add_argument("--results", type=Path, help="results file (default posenc/experiment/results/full.json)")
@@ -142,12 +143,16 @@ def main(argv=None) -> int:
 
 def _command(args) -> int:
     if args.command == "run":
+        from .plan import describe, plan
         from .run import run
 
         cfg = preset(args.preset)
         if args.precision:
             cfg = dataclasses.replace(cfg, precision=args.precision)
-        run(cfg, **_run_arguments(args))
+        kw = _run_arguments(args)
+        print(describe(plan(cfg, kw["seeds"], kw["methods"], kw["variants"], kw["cache_dir"], kw["compute_seeds"])), flush=True)
+        if not args.dry_run:
+            run(cfg, **kw)
         return 0
     if args.command == "verify":
         from .verify import StaleResults, verify
