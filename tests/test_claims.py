@@ -127,7 +127,7 @@ def test_a_sentence_counts_the_seeds_from_the_results(committed):
 
 def test_every_sentence_says_on_how_many_seeds():
     for name, c in claims.CLAIMS.items():
-        for template in (c.sentence, c.en, claims.template(name, "en")):  # the English as frozen and as printed
+        for template in (c.text["zh"], c.text["en"], claims.template(name, "en")):  # the English as frozen and as printed
             fields = set(re.findall(r"\{(seeds\d*)\}", template))
             assert fields, f"{name}: the sentence does not say on how many seeds ({template!r})"
             assert "seeds" in fields or fields == {f"seeds{i}" for i in range(1, len(c.checks) + 1)}, (
@@ -156,7 +156,7 @@ def test_sentence_words_match_the_intervals(name):
     claim = claims.CLAIMS[name]
     outcomes = claim.outcomes()
     open_intervals = [o for o in outcomes if o.span.low <= 0 <= o.span.high]
-    for lang, template in (("zh", claim.sentence), ("en", claim.en), ("en", claims.template(name, "en"))):
+    for lang, template in (("zh", claim.text["zh"]), ("en", claim.text["en"]), ("en", claims.template(name, "en"))):
         text = template.lower()
         said_open = sum(text.count(w) for w in SIGN_OPEN[lang])
         assert said_open <= len([o for o in open_intervals if o.check.word == "cannot_tell"]), (
@@ -186,3 +186,12 @@ def test_words_are_conditions_on_the_whole_interval():
     assert stats.satisfies("clearly", big) and not stats.satisfies("a_little", big) and not stats.satisfies("within", big)
     with pytest.raises(ValueError, match="unknown word"):
         stats.satisfies("best", big)
+
+
+def test_a_claim_has_a_sentence_in_each_course_language_and_in_no_other():
+    real = claims.CLAIMS["nope_beats_unigram"]
+    claims.check_languages({"x": real})
+    with pytest.raises(ValueError, match=r"^claim 'x' \(posenc/experiment/claims.py\): no sentence in en: add it to its text$"):
+        claims.check_languages({"x": claims.Claim({"zh": real.text["zh"]}, real.checks)})
+    with pytest.raises(ValueError, match=r"claim 'x' .*: a sentence in fr, which is not a course language \(zh, en\)$"):
+        claims.check_languages({"x": claims.Claim({**real.text, "fr": "…"}, real.checks)})

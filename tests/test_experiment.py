@@ -652,7 +652,7 @@ def test_contradicted_claim_names_its_sentence(committed, tmp_path):
     path = write(tmp_path, fake, reseal=True)
     with pytest.raises(claims.ClaimFailed) as err:
         claims.check("sin_worse_in_distribution", path=path)
-    assert claims.CLAIMS["sin_worse_in_distribution"].sentence in str(err.value)
+    assert claims.CLAIMS["sin_worse_in_distribution"].text["zh"] in str(err.value)
 
 
 def test_claims_refuse_an_edited_file(committed, tmp_path):
@@ -836,7 +836,7 @@ def test_claim_fails_when_one_condition_breaks(name, committed, tmp_path):
     path = write(tmp_path, fake, reseal=True)
     with pytest.raises(claims.ClaimFailed) as err:
         claims.check(name, path=path)
-    assert claims.CLAIMS[name].sentence in str(err.value)
+    assert claims.CLAIMS[name].text["zh"] in str(err.value)
 
 
 def test_in_distribution_is_the_first_128_positions(committed):

@@ -72,14 +72,14 @@ def test_every_claim_has_an_english_sentence_and_prints_it_on_english_pages():
     from posenc.experiment import claims
 
     for name, claim in claims.CLAIMS.items():
-        for en in (claim.en, claims.template(name, "en")):  # as frozen, and as the pages print it (an amendment)
+        for en in (claim.text["en"], claims.template(name, "en")):  # as frozen, and as the pages print it (an amendment)
             assert en and not CJK.search(en), f"claim {name!r}: English sentence {en!r}"
             assert not en.endswith((".", ";")), f"claim {name!r}: no final punctuation (it sits inside a paragraph)"
     n = len(claims.seeds())
     assert claims.check("rope_rises", lang="en") == claims.template("rope_rises", "en").format(seeds=f"all {n} seeds")
-    assert claims.check("nope_beats_rope_beyond", lang="en") == claims.CLAIMS["nope_beats_rope_beyond"].en.format(
+    assert claims.check("nope_beats_rope_beyond", lang="en") == claims.CLAIMS["nope_beats_rope_beyond"].text["en"].format(
         seeds=f"all {n} seeds").replace("RoPE used as it is", "unscaled RoPE").replace("no position encoding", "no positional encoding")
-    assert claims.check("rope_rises") == claims.CLAIMS["rope_rises"].sentence.format(seeds=f"全部 {n} 个种子")
+    assert claims.check("rope_rises") == claims.CLAIMS["rope_rises"].text["zh"].format(seeds=f"全部 {n} 个种子")
 
 
 # --- figures ------------------------------------------------------------------------------------------------

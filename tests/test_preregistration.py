@@ -147,8 +147,8 @@ def test_every_english_amendment_stands_against_the_freeze():
     assert frozen.amendment_problems(record) == []
     for name, a in amendments.ENGLISH.items():
         c = record["claim_set"]["claims"][name]
-        assert a.frozen == c["en"] == claims.CLAIMS[name].en
-        assert claims.CLAIMS[name].sentence == c["zh"]
+        assert a.frozen == c["en"] == claims.CLAIMS[name].text["en"]
+        assert claims.CLAIMS[name].text["zh"] == c["zh"]
         assert [ch.as_dict() for ch in claims.CLAIMS[name].checks] == c["checks"]
         assert a.en != a.frozen and a.reasons
 

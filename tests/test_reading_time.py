@@ -145,9 +145,15 @@ def test_a_claim_and_a_fact_are_read_as_the_text_they_print():
     from posenc.experiment.claims import CLAIMS
 
     name, claim = next(iter(CLAIMS.items()))
-    assert rt.markdown_cost(f'{{{{ claim("{name}") }}}}').total() == pytest.approx(seconds(claim.sentence))
+    assert rt.markdown_cost(f'{{{{ claim("{name}") }}}}').total() == pytest.approx(seconds(claim.text["zh"]))
     fact = facts.names()[0]
     assert rt.markdown_cost(f'{{{{ fact("{fact}") }}}}').total() == pytest.approx(seconds(facts.get(fact).text))
+    # an English page reads the English it prints
+    english = next(f for f in facts.names() if facts.get(f).value_en is not None)
+    for macro, en, zh in ((f'claim("{name}")', claim.text["en"], claim.text["zh"]),
+                          (f'fact("{english}")', facts.get(english).text_in("en"), facts.get(english).text)):
+        cost = rt.markdown_cost(f"{{{{ {macro} }}}}", page="lessons/page.en.md").total()
+        assert cost == pytest.approx(seconds(en)) and cost != pytest.approx(seconds(zh))
 
 
 def test_an_unknown_macro_is_an_error_not_a_free_pass():

@@ -5,7 +5,7 @@ On the copy: the declarations (posenc/formatting.py LANGUAGES, LIST_SEPARATOR an
 every English catalogue copied to xx (the pages, figure labels, widget, snippet and notebook strings, the glossary,
 timeline and data-flow files). Without more, the registry does not import: the words written inline, keyed by
 language (every PerLanguage(zh=…, en=…), the example sentences of posenc/examples.py TEXTS, the names in the
-experiment's records), are a schema change, so the copy then fills xx from en in those three places.
+experiment's records, the claims' sentences), are a schema change, so the copy then fills xx from en in those four places.
 
 Then every page is rendered in xx through the build's macros (tests/macro_env.py) and through the build's page
 guards, beside the same file rendered as English. An xx page should come out as the English one, the language code
@@ -67,7 +67,7 @@ def place(err, skip=()):
 IMPORT_INLINE_WORDS = PLACE + """
 import importlib, json
 out = {}
-for module in ("posenc.examples", "posenc.experiment.course"):
+for module in ("posenc.examples", "posenc.experiment.course", "posenc.experiment.claims"):
     try:
         importlib.import_module(module)
         out[module] = None
@@ -152,6 +152,9 @@ def copy_with_a_third_language(tmp_path_factory) -> tuple[Path, list | None]:
     _edit(copy / "posenc/experiment/course.py", "    for i, r in enumerate(raw):\n",
           "    for i, r in enumerate(raw):\n"
           f'        r = {{k: dict(v, {FAKE}=v["en"]) if isinstance(v, dict) and "en" in v else v for k, v in r.items()}}\n')
+    _edit(copy / "posenc/experiment/claims.py", "\ncheck_languages(CLAIMS)\n",
+          f'\nfor _name, _claim in CLAIMS.items():  # the English as the pages print it (amended where amended)\n'
+          f'    _claim.text["{FAKE}"] = english_template(_name)\ncheck_languages(CLAIMS)\n')
     return copy, without_inline_words
 
 
@@ -165,12 +168,15 @@ def rendered(copy_with_a_third_language) -> dict:
 
 def test_without_its_inline_words_the_registry_refuses_the_language_naming_what_is_missing(copy_with_a_third_language):
     _, refused = copy_with_a_third_language
-    examples, course = refused["posenc.examples"], refused["posenc.experiment.course"]
+    examples, course, claims = (refused[m] for m in ("posenc.examples", "posenc.experiment.course", "posenc.experiment.claims"))
     # the widgets' defaults from each edition's example sentences, one per language of TEXTS
     assert examples == ["posenc/examples.py:_per_language",
                         f"ValueError: PerLanguage needs exactly the languages zh, en, {FAKE}; missing {FAKE}"], examples
     assert course[0] == "posenc/experiment/course.py:records", course
     assert "method record 'nope': field 'name'" in course[1] and f"(zh, en, {FAKE})" in course[1], course
+    # each claim's sentences: the first claim without one is named
+    assert claims == ["posenc/experiment/claims.py:check_languages",
+                      f"ValueError: claim 'nope_beats_unigram' (posenc/experiment/claims.py): no sentence in {FAKE}: add it to its text"], claims
 
 
 def test_the_declarations_take_a_third_language(rendered):

@@ -137,7 +137,7 @@ def test_claim_macro_refuses_an_unknown_or_contradicted_sentence(monkeypatch):
     name = "nope_rises_slightly_past_train_len"
     real = claims.CLAIMS[name]
     # the same sentence backed by a check the results contradict: NoPE's rise is far below "clearly"
-    monkeypatch.setitem(claims.CLAIMS, name, claims.Claim(real.sentence, real.en, (claims.Check("clearly", ("rise", "nope")),)))
+    monkeypatch.setitem(claims.CLAIMS, name, claims.Claim(real.text, (claims.Check("clearly", ("rise", "nope")),)))
     with pytest.raises(claims.ClaimFailed, match="越过训练长度之后 loss 几乎不变"):
         macros["claim"](name)
 

@@ -52,6 +52,7 @@ import numpy as np
 from .config import EXTENSIONS, METHODS, ROPE_SCALINGS as SCALINGS
 from .provenance import seal
 from . import stats
+from ..formatting import LANGUAGES
 from .stats import Estimate, SeedRange, TooFewSeeds
 
 RESULTS_FILE = Path(__file__).parent / "results" / "full.json"
@@ -481,18 +482,18 @@ LESSON3_METHODS = ("learned", "sinusoidal_scaled", "nope")  # what lesson 3 comp
 
 @dataclass(frozen=True)
 class Claim:
-    sentence: str  # Chinese, as the Chinese pages print it; {seeds}, {seeds1} … are filled by check()
-    # The same sentence in English: what the Chinese says and no more, with the same words (stats.WORDS).
-    # It starts with a capital when the Chinese starts a sentence, in lower case when it continues one.
-    # This is the English as frozen; where amendments.ENGLISH re-words it, the English pages print that.
-    en: str
+    # The sentence in each of the course's languages (formatting.LANGUAGES), as frozen; {seeds}, {seeds1} … are
+    # filled by check(). Chinese is the original; every other language says what the Chinese says and no more,
+    # with the same words (stats.WORDS). The English starts with a capital when the Chinese starts a sentence, in
+    # lower case when it continues one; where amendments.ENGLISH re-words it, the English pages print that.
+    text: dict[str, str]
     checks: tuple[Check, ...]
 
     def template(self, lang: str) -> str:
         """The frozen sentence in ``lang`` (the pages print english_template for English)."""
         from ..formatting import check_language
 
-        return self.sentence if check_language(lang) == "zh" else self.en
+        return self.text[check_language(lang)]
 
     def outcomes(self, path=None) -> list[Outcome]:
         return [judge(c, path) for c in self.checks]
@@ -506,7 +507,7 @@ class Claim:
         return all(o.ok for o in outcomes), "; ".join(str(o) for o in outcomes)
 
     def as_dict(self) -> dict:
-        return {"zh": self.sentence, "en": self.en, "checks": [c.as_dict() for c in self.checks]}
+        return {**{lang: self.text[lang] for lang in LANGUAGES}, "checks": [c.as_dict() for c in self.checks]}
 
 
 def fields(outcomes: list[Outcome], lang: str) -> dict[str, str]:
@@ -526,14 +527,14 @@ def english_template(name: str) -> str:
 
     if name not in CLAIMS:
         raise KeyError(f"unknown claim {name!r}; known: {', '.join(CLAIMS)}")
-    return ENGLISH[name].en if name in ENGLISH else CLAIMS[name].en
+    return ENGLISH[name].en if name in ENGLISH else CLAIMS[name].text["en"]
 
 
 def template(name: str, lang: str) -> str:
     """The sentence the pages print for claim ``name`` in ``lang`` (Chinese as frozen; English as amended)."""
     from ..formatting import check_language
 
-    return CLAIMS[name].sentence if check_language(lang) == "zh" else english_template(name)
+    return english_template(name) if check_language(lang) == "en" else CLAIMS[name].text[lang]
 
 
 def _every(word, pairs, every_seed=False):
@@ -543,242 +544,259 @@ def _every(word, pairs, every_seed=False):
 CLAIMS: dict[str, Claim] = {
     # lesson 1
     "nope_beats_unigram": Claim(
-        "不加任何位置编码的因果小模型，loss 也明显低于只按字频猜的基线（{seeds}如此）：它确实用上了前文",
-        "Even with no position encoding at all, the small causal model's loss is clearly below the baseline that guesses from character frequencies alone (on {seeds}): it does use the preceding text",
+        {"zh": "不加任何位置编码的因果小模型，loss 也明显低于只按字频猜的基线（{seeds}如此）：它确实用上了前文",
+         "en": "Even with no position encoding at all, the small causal model's loss is clearly below the baseline that guesses from character frequencies alone (on {seeds}): it does use the preceding text"},
         (_c("clearly", UNIGRAM, _in("nope")),),
     ),
     # lesson 3: learned table, sinusoidal with and without √d_model, and no position encoding at all
     "sin_worse_in_distribution": Claim(
-        "不乘 √d_model 的 sinusoidal 在训练长度之内明显比可学习位置表差，甚至明显不如不加任何位置编码的模型（{seeds}如此）",
-        "Sinusoidal encoding without the √d_model factor is clearly worse than the learned position table within the training length, and clearly worse even than the model with no position encoding at all (on {seeds})",
+        {"zh": "不乘 √d_model 的 sinusoidal 在训练长度之内明显比可学习位置表差，甚至明显不如不加任何位置编码的模型（{seeds}如此）",
+         "en": "Sinusoidal encoding without the √d_model factor is clearly worse than the learned position table within the training length, and clearly worse even than the model with no position encoding at all (on {seeds})"},
         _every("clearly", [(_in("sinusoidal"), _in(m)) for m in ("learned", "nope")]),
     ),
     "sin_stalls_on_most_seeds": Claim(
-        "不乘 √d_model 时，多数种子（{seeds}）训练结束时仍停在只按字频猜的水平，等于没学会用上下文",
-        "Without the √d_model factor, most seeds ({seeds}) end training still at the level of guessing from character frequencies: they never learned to use the context",
+        {"zh": "不乘 √d_model 时，多数种子（{seeds}）训练结束时仍停在只按字频猜的水平，等于没学会用上下文",
+         "en": "Without the √d_model factor, most seeds ({seeds}) end training still at the level of guessing from character frequencies: they never learned to use the context"},
         (_c("most_seeds", ("stalled", "sinusoidal")),),
     ),
     "sqrt_d_learns_every_seed": Claim(
-        "乘上 √d_model 之后，{seeds}都明显低于字频基线",
-        "With √d_model, {seeds} end clearly below the character-frequency baseline",
+        {"zh": "乘上 √d_model 之后，{seeds}都明显低于字频基线",
+         "en": "With √d_model, {seeds} end clearly below the character-frequency baseline"},
         (_c("clearly", UNIGRAM, _in("sinusoidal_scaled"), every_seed=True),),
     ),
     "sqrt_d_gap_is_clear": Claim(
-        "只改这一处，训练长度之内的 loss 就明显降了下来（{seeds}如此）",
-        "Changing only this one thing clearly lowers the loss within the training length (on {seeds})",
+        {"zh": "只改这一处，训练长度之内的 loss 就明显降了下来（{seeds}如此）",
+         "en": "Changing only this one thing clearly lowers the loss within the training length (on {seeds})"},
         (_c("clearly", _in("sinusoidal"), _in("sinusoidal_scaled")),),
     ),
     "sin_scaled_ahead_of_learned_and_nope": Claim(
-        "而且好于可学习位置表和不加任何位置编码的模型（{seeds}如此）",
-        "and it also beats the learned position table and the model with no position encoding (on {seeds})",
+        {"zh": "而且好于可学习位置表和不加任何位置编码的模型（{seeds}如此）",
+         "en": "and it also beats the learned position table and the model with no position encoding (on {seeds})"},
         _every("more", [(_in(m), _in("sinusoidal_scaled")) for m in ("learned", "nope")]),
     ),
     "learned_a_little_worse_than_nope": Claim(
-        "可学习位置表在训练长度之内反而比不加任何位置编码的模型差一点：差别不到「明显」的门槛，但方向是确定的，{seeds}都是它的 loss 更高",
-        "Within the training length, the learned position table is a little worse than the model with no position encoding: the difference is short of the clearly margin, but its sign is resolved, with the higher loss on {seeds}",
+        {"zh": "可学习位置表在训练长度之内反而比不加任何位置编码的模型差一点：差别不到「明显」的门槛，但方向是确定的，{seeds}都是它的 loss 更高",
+         "en": "Within the training length, the learned position table is a little worse than the model with no position encoding: the difference is short of the clearly margin, but its sign is resolved, with the higher loss on {seeds}"},
         (_c("a_little", _in("learned"), _in("nope")),),
     ),
     "sin_scaled_rises": Claim(
-        "越过训练长度，乘了 √d_model 的 sinusoidal 的 loss 明显抬高（{seeds}如此）",
-        "Past the training length, the loss of sinusoidal encoding with √d_model rises clearly (on {seeds})",
+        {"zh": "越过训练长度，乘了 √d_model 的 sinusoidal 的 loss 明显抬高（{seeds}如此）",
+         "en": "Past the training length, the loss of sinusoidal encoding with √d_model rises clearly (on {seeds})"},
         (_c("clearly", _rise("sinusoidal_scaled")),),
     ),
     "learned_rises_less": Claim(
-        "可学习位置表也抬高，但明显不如它抬得多（{seeds}如此）",
-        "the learned position table's loss rises too, but clearly less (on {seeds})",
+        {"zh": "可学习位置表也抬高，但明显不如它抬得多（{seeds}如此）",
+         "en": "the learned position table's loss rises too, but clearly less (on {seeds})"},
         (_c("more", _rise("learned")), _c("clearly", _rise("sinusoidal_scaled"), _rise("learned"))),
     ),
     "nope_rises_slightly_past_train_len": Claim(
-        "不加任何位置编码的模型，越过训练长度之后 loss 几乎不变，只略高一点（{seeds}如此）",
-        "The model with no position encoding keeps almost the same loss past the training length, only slightly higher (on {seeds})",
+        {"zh": "不加任何位置编码的模型，越过训练长度之后 loss 几乎不变，只略高一点（{seeds}如此）",
+         "en": "The model with no position encoding keeps almost the same loss past the training length, only slightly higher (on {seeds})"},
         (_c("slightly", _rise("nope")),),
     ),
     "early_positions_higher": Claim(
-        "最开头几个位置几乎没有上下文，乘了 √d_model 的 sinusoidal 和不加位置编码的模型在那里的 loss 都高于训练长度的后半段（{seeds}如此）",
-        "The first few positions have almost no context, and there both sinusoidal encoding with √d_model and the model with no position encoding have a higher loss than in the second half of the training length (on {seeds})",
+        {"zh": "最开头几个位置几乎没有上下文，乘了 √d_model 的 sinusoidal 和不加位置编码的模型在那里的 loss 都高于训练长度的后半段（{seeds}如此）",
+         "en": "The first few positions have almost no context, and there both sinusoidal encoding with √d_model and the model with no position encoding have a higher loss than in the second half of the training length (on {seeds})"},
         _every("more", [(("early", m), ZERO) for m in ("sinusoidal_scaled", "nope")]),
     ),
     "lesson3_methods_beat_unigram": Claim(
-        "可学习位置表、乘了 √d_model 的 sinusoidal 和不加位置编码的模型，{seeds}在训练长度之内都明显好于只按字频猜的基线",
-        "The learned position table, sinusoidal encoding with √d_model and the model with no position encoding are each, on {seeds}, clearly better than the character-frequency baseline within the training length",
+        {"zh": "可学习位置表、乘了 √d_model 的 sinusoidal 和不加位置编码的模型，{seeds}在训练长度之内都明显好于只按字频猜的基线",
+         "en": "The learned position table, sinusoidal encoding with √d_model and the model with no position encoding are each, on {seeds}, clearly better than the character-frequency baseline within the training length"},
         _every("clearly", [(UNIGRAM, _in(m)) for m in LESSON3_METHODS], every_seed=True),
     ),
     "sin_slightly_above_unigram_half_way": Claim(
-        "不乘 √d_model 的 sinusoidal 训练到一半时，还停在字频基线附近，甚至略高于它（{seeds}如此）",
-        "Half-way through training, sinusoidal encoding without √d_model is still at the character-frequency baseline, even slightly above it (on {seeds})",
+        {"zh": "不乘 √d_model 的 sinusoidal 训练到一半时，还停在字频基线附近，甚至略高于它（{seeds}如此）",
+         "en": "Half-way through training, sinusoidal encoding without √d_model is still at the character-frequency baseline, even slightly above it (on {seeds})"},
         (_c("slightly", ("half_way", "sinusoidal"), UNIGRAM),),
     ),
     "others_below_unigram_half_way": Claim(
-        "另外三组这时都已经明显低于基线（{seeds}如此）",
-        "the other three are by then all clearly below it (on {seeds})",
+        {"zh": "另外三组这时都已经明显低于基线（{seeds}如此）",
+         "en": "the other three are by then all clearly below it (on {seeds})"},
         _every("clearly", [(UNIGRAM, ("half_way", m)) for m in LESSON3_METHODS]),
     ),
     # lesson 3b: ALiBi
     "alibi_falls_slightly_past_train_len": Claim(
-        "ALiBi 越过训练长度之后 loss 几乎不变，还略低一点（{seeds}如此）",
-        "ALiBi keeps almost the same loss past the training length, even slightly lower (on {seeds})",
+        {"zh": "ALiBi 越过训练长度之后 loss 几乎不变，还略低一点（{seeds}如此）",
+         "en": "ALiBi keeps almost the same loss past the training length, even slightly lower (on {seeds})"},
         (_c("slightly", ZERO, _rise("alibi")),),
     ),
     "alibi_beats_additive_beyond": Claim(
-        "训练长度之外，ALiBi 的 loss 明显低于前面几种把位置加在输入上的做法，也明显低于不加位置编码的模型（{seeds}如此）",
-        "Beyond the training length, ALiBi's loss is clearly lower than that of the earlier methods that add the position to the input, and clearly lower than that of the model with no position encoding (on {seeds})",
+        {"zh": "训练长度之外，ALiBi 的 loss 明显低于前面几种把位置加在输入上的做法，也明显低于不加位置编码的模型（{seeds}如此）",
+         "en": "Beyond the training length, ALiBi's loss is clearly lower than that of the earlier methods that add the position to the input, and clearly lower than that of the model with no position encoding (on {seeds})"},
         _every("clearly", [(_beyond(m), _beyond("alibi")) for m in ("learned", "sinusoidal", "sinusoidal_scaled", "nope")]),
     ),
     "alibi_beats_nope_in_distribution": Claim(
-        "训练长度之内，ALiBi 明显好于不加任何位置编码的模型（{seeds}如此）",
-        "Within the training length, ALiBi is clearly better than the model with no position encoding (on {seeds})",
+        {"zh": "训练长度之内，ALiBi 明显好于不加任何位置编码的模型（{seeds}如此）",
+         "en": "Within the training length, ALiBi is clearly better than the model with no position encoding (on {seeds})"},
         (_c("clearly", _in("nope"), _in("alibi")),),
     ),
     "alibi_ahead_of_sin_scaled_in_distribution": Claim(
-        "也好于乘了 √d_model 的 sinusoidal（{seeds}如此）",
-        "and better than sinusoidal encoding with √d_model as well (on {seeds})",
+        {"zh": "也好于乘了 √d_model 的 sinusoidal（{seeds}如此）",
+         "en": "and better than sinusoidal encoding with √d_model as well (on {seeds})"},
         (_c("more", _in("sinusoidal_scaled"), _in("alibi")),),
     ),
     # lesson 4: RoPE
     "rope_a_little_below_alibi": Claim(
-        "训练长度之内，RoPE 比 ALiBi 低一点：差别不到「明显」的门槛，但方向是确定的，{seeds}都是 RoPE 更低",
-        "Within the training length, RoPE is a little lower than ALiBi: the difference is short of the clearly margin, but its sign is resolved, with RoPE lower on {seeds}",
+        {"zh": "训练长度之内，RoPE 比 ALiBi 低一点：差别不到「明显」的门槛，但方向是确定的，{seeds}都是 RoPE 更低",
+         "en": "Within the training length, RoPE is a little lower than ALiBi: the difference is short of the clearly margin, but its sign is resolved, with RoPE lower on {seeds}"},
         (_c("a_little", _in("alibi"), _in("rope")),),
     ),
     "rope_and_alibi_beat_additive_in_distribution": Claim(
-        "两者都明显好于可学习位置表和不加位置编码的模型，也好于乘了 √d_model 的 sinusoidal（每一项都在{seeds}上如此）",
-        "both are clearly better than the learned position table and the model with no position encoding, and better than sinusoidal encoding with √d_model (each on {seeds})",
+        {"zh": "两者都明显好于可学习位置表和不加位置编码的模型，也好于乘了 √d_model 的 sinusoidal（每一项都在{seeds}上如此）",
+         "en": "both are clearly better than the learned position table and the model with no position encoding, and better than sinusoidal encoding with √d_model (each on {seeds})"},
         tuple(_c(word, _in(m), _in(best)) for best in ("rope", "alibi")
               for m, word in (("learned", "clearly"), ("nope", "clearly"), ("sinusoidal_scaled", "more"))),
     ),
     "rope_rises": Claim(
-        "越过训练长度，直接外推的 RoPE 的 loss 明显抬高（{seeds}如此）",
-        "Past the training length, the loss of RoPE used as it is rises clearly (on {seeds})",
+        {"zh": "越过训练长度，直接外推的 RoPE 的 loss 明显抬高（{seeds}如此）",
+         "en": "Past the training length, the loss of RoPE used as it is rises clearly (on {seeds})"},
         (_c("clearly", _rise("rope")),),
     ),
     "nope_beats_rope_beyond": Claim(
-        "直接外推的 RoPE 在训练长度之外反而不如不加任何位置编码的模型（{seeds}如此）",
-        "Beyond the training length, RoPE used as it is does worse than the model with no position encoding at all (on {seeds})",
+        {"zh": "直接外推的 RoPE 在训练长度之外反而不如不加任何位置编码的模型（{seeds}如此）",
+         "en": "Beyond the training length, RoPE used as it is does worse than the model with no position encoding at all (on {seeds})"},
         (_c("more", _beyond("rope"), _beyond("nope")),),
     ),
     "alibi_beats_rope_beyond": Claim(
-        "训练长度之外，ALiBi 的 loss 明显低于直接外推的 RoPE（{seeds}如此）",
-        "Beyond the training length, ALiBi's loss is clearly lower than that of RoPE used as it is (on {seeds})",
+        {"zh": "训练长度之外，ALiBi 的 loss 明显低于直接外推的 RoPE（{seeds}如此）",
+         "en": "Beyond the training length, ALiBi's loss is clearly lower than that of RoPE used as it is (on {seeds})"},
         (_c("clearly", _beyond("rope"), _beyond("alibi")),),
     ),
     # lesson 5: RoPE scaled at evaluation time, no training
     "ntk_yarn_help_rope_beyond": Claim(
-        "不做任何微调，推理时用上 NTK-aware 或 YaRN 的缩放，RoPE 在训练长度之外的 loss 就比直接外推低（{seeds}如此）",
-        "With no fine-tuning at all, scaling RoPE with NTK-aware or YaRN at inference time gives a lower loss beyond the training length than using it as it is (on {seeds})",
+        {"zh": "不做任何微调，推理时用上 NTK-aware 或 YaRN 的缩放，RoPE 在训练长度之外的 loss 就比直接外推低（{seeds}如此）",
+         "en": "With no fine-tuning at all, scaling RoPE with NTK-aware or YaRN at inference time gives a lower loss beyond the training length than using it as it is (on {seeds})"},
         _every("more", [(_beyond("rope"), ("scaled_beyond", n)) for n in ("ntk", "yarn")]),
     ),
     "pi_needs_finetuning": Claim(
-        "不微调就直接用 PI，连训练长度之内的 loss 都明显变差（{seeds}如此）",
-        "Applied without fine-tuning, PI clearly worsens the loss even within the training length (on {seeds})",
+        {"zh": "不微调就直接用 PI，连训练长度之内的 loss 都明显变差（{seeds}如此）",
+         "en": "Applied without fine-tuning, PI clearly worsens the loss even within the training length (on {seeds})"},
         (_c("clearly", ("scaled_in", "pi"), _in("rope")),),
     ),
     "pi_worse_beyond_too": Claim(
-        "在训练长度之外，PI 也比什么都不做的直接外推更差（{seeds}如此）",
-        "Beyond the training length, PI is also worse than leaving RoPE as it is (on {seeds})",
+        {"zh": "在训练长度之外，PI 也比什么都不做的直接外推更差（{seeds}如此）",
+         "en": "Beyond the training length, PI is also worse than leaving RoPE as it is (on {seeds})"},
         (_c("more", ("scaled_beyond", "pi"), _beyond("rope")),),
     ),
     "ntk_costs_a_little_in_distribution": Claim(
-        "NTK-aware 在训练长度之内只比不缩放高一点（{seeds}如此）",
-        "Within the training length, NTK-aware is only a little worse than no scaling (on {seeds})",
+        {"zh": "NTK-aware 在训练长度之内只比不缩放高一点（{seeds}如此）",
+         "en": "Within the training length, NTK-aware is only a little worse than no scaling (on {seeds})"},
         (_c("a_little", ("scaled_in", "ntk"), _in("rope")),),
     ),
     "yarn_rise_within_same_band": Claim(
-        "用 YaRN 缩放后，越过训练长度 loss 几乎不变：变化落在「几乎不变」的范围里（{seeds}是升的）",
-        "Scaled with YaRN, the loss stays almost the same past the training length: the change is inside the band of barely changing (up on {seeds})",
+        {"zh": "用 YaRN 缩放后，越过训练长度 loss 几乎不变：变化落在「几乎不变」的范围里（{seeds}是升的）",
+         "en": "Scaled with YaRN, the loss stays almost the same past the training length: the change is inside the band of barely changing (up on {seeds})"},
         (_c("within", ("scaled_rise", "yarn")),),
     ),
     "yarn_costs_in_distribution": Claim(
-        "代价是训练长度之内明显比不缩放高（{seeds}如此）",
-        "the price is a clearly higher loss than no scaling within the training length (on {seeds})",
+        {"zh": "代价是训练长度之内明显比不缩放高（{seeds}如此）",
+         "en": "the price is a clearly higher loss than no scaling within the training length (on {seeds})"},
         (_c("clearly", ("scaled_in", "yarn"), _in("rope")),),
     ),
     "yarn_rope_beats_nope_beyond": Claim(
-        "推理时给 RoPE 用上 YaRN 的缩放，它在训练长度之外的 loss 又低于不加任何位置编码的模型（{seeds}如此）",
-        "With YaRN scaling at inference time, RoPE's loss beyond the training length is again lower than that of the model with no position encoding (on {seeds})",
+        {"zh": "推理时给 RoPE 用上 YaRN 的缩放，它在训练长度之外的 loss 又低于不加任何位置编码的模型（{seeds}如此）",
+         "en": "With YaRN scaling at inference time, RoPE's loss beyond the training length is again lower than that of the model with no position encoding (on {seeds})"},
         (_c("more", _beyond("nope"), ("scaled_beyond", "yarn")),),
     ),
     # lesson 5: extending the context by continued training
     "ext_big_base_change_hurts_first": Claim(
-        "继续训练之前，换了频率的模型在训练长度之内已经变差：改动最轻的 NTK-aware 伤得最少，ABF 更重，连最快的频率对也一起放慢的位置插值又明显重于 ABF（每一项都在{seeds}上如此）",
-        "Before any continued training, each model with changed frequencies is already worse within the training length: NTK-aware, the lightest change, suffers least, ABF more, and Position Interpolation, which also slows the fastest pair, clearly more than ABF (each on {seeds})",
+        {"zh": "继续训练之前，换了频率的模型在训练长度之内已经变差：改动最轻的 NTK-aware 伤得最少，ABF 更重，连最快的频率对也一起放慢的位置插值又明显重于 ABF（每一项都在{seeds}上如此）",
+         "en": "Before any continued training, each model with changed frequencies is already worse within the training length: NTK-aware, the lightest change, suffers least, ABF more, and Position Interpolation, which also slows the fastest pair, clearly more than ABF (each on {seeds})"},
         _every("more", [(("ext_in_before", v), ("ext_in_before", "ntk")) for v in ("yarn", "abf", "pi")])
         + (_c("clearly", ("ext_in_before", "pi"), ("ext_in_before", "abf")),),
     ),
     "ext_ntk_slightly_below_yarn_within_pretraining": Claim(
-        "NTK-aware 和 YaRN 在这点步数之内都回到了预训练的水平：NTK-aware 甚至略低于它（{seeds1}如此），YaRN 与它的差距落在「几乎不变」的范围里（{seeds2}高于它）",
-        "NTK-aware and YaRN both return to the pre-training level within these few steps: NTK-aware even slightly below it (on {seeds1}), YaRN inside the band of barely changing around it (above it on {seeds2})",
+        {"zh": "NTK-aware 和 YaRN 在这点步数之内都回到了预训练的水平：NTK-aware 甚至略低于它（{seeds1}如此），YaRN 与它的差距落在「几乎不变」的范围里（{seeds2}高于它）",
+         "en": "NTK-aware and YaRN both return to the pre-training level within these few steps: NTK-aware even slightly below it (on {seeds1}), YaRN inside the band of barely changing around it (above it on {seeds2})"},
         (_c("slightly", ZERO, ("ext_gap", "ntk")), _c("within", ("ext_gap", "yarn"))),
     ),
     "ext_abf_later_than_ntk_and_yarn": Claim(
-        "ABF 回得比这两种慢（{seeds}如此）",
-        "ABF gets back more slowly than either (on {seeds})",
+        {"zh": "ABF 回得比这两种慢（{seeds}如此）",
+         "en": "ABF gets back more slowly than either (on {seeds})"},
         _every("later", [(("recovery", "abf"), ("recovery", v)) for v in ("ntk", "yarn")]),
     ),
     "ext_pi_not_recovered": Claim(
-        "位置插值到最后也没回到预训练的水平（{seeds}如此）",
-        "Position Interpolation does not get back to the pre-training level by the end (on {seeds})",
+        {"zh": "位置插值到最后也没回到预训练的水平（{seeds}如此）",
+         "en": "Position Interpolation does not get back to the pre-training level by the end (on {seeds})"},
         (_c("more", ("ext_gap", "pi")),),
     ),
     "ext_pi_worst_in_new_range": Claim(
-        "继续训练之后，在新长度之内位置插值仍是五种里最差的（每一项比较都在{seeds}上如此）",
-        "After continued training, Position Interpolation is still the worst of the five within the new length (each comparison on {seeds})",
+        {"zh": "继续训练之后，在新长度之内位置插值仍是五种里最差的（每一项比较都在{seeds}上如此）",
+         "en": "After continued training, Position Interpolation is still the worst of the five within the new length (each comparison on {seeds})"},
         _every("more", [(("ext_new", "pi"), ("ext_new", v)) for v in EXTENSIONS if v != "pi"]),
     ),
     "ext_control_ties_ntk_slightly_beats_yarn": Claim(
-        "而频率一点不改、直接在长序列上接着训练的对照组，和 NTK-aware 分不出高低（{seeds1}是对照组更高），比 YaRN 还略好一点（{seeds2}如此）",
-        "while the control, which keeps its frequencies and simply goes on training on long sequences, cannot be told apart from NTK-aware (the control is higher on {seeds1}) and is slightly better than YaRN (on {seeds2})",
+        {"zh": "而频率一点不改、直接在长序列上接着训练的对照组，和 NTK-aware 分不出高低（{seeds1}是对照组更高），比 YaRN 还略好一点（{seeds2}如此）",
+         "en": "while the control, which keeps its frequencies and simply goes on training on long sequences, cannot be told apart from NTK-aware (the control is higher on {seeds1}) and is slightly better than YaRN (on {seeds2})"},
         (_c("cannot_tell", ("ext_new", "rope"), ("ext_new", "ntk")), _c("slightly", ("ext_new", "yarn"), ("ext_new", "rope"))),
     ),
     "ext_yarn_pi_rise_past_new_length": Claim(
-        "越过新的长度，YaRN 和位置插值的 loss 又抬高了（{seeds}如此）",
-        "Past the new length, the loss of YaRN and Position Interpolation rises again (on {seeds})",
+        {"zh": "越过新的长度，YaRN 和位置插值的 loss 又抬高了（{seeds}如此）",
+         "en": "Past the new length, the loss of YaRN and Position Interpolation rises again (on {seeds})"},
         _every("more", [(("ext_rise", v), ZERO) for v in ("yarn", "pi")]),
     ),
     "ext_others_rise_less_than_yarn": Claim(
-        "对照组、NTK-aware 和 ABF 抬得明显比 YaRN 少（{seeds}如此）",
-        "the control, NTK-aware and ABF rise clearly less than YaRN (on {seeds})",
+        {"zh": "对照组、NTK-aware 和 ABF 抬得明显比 YaRN 少（{seeds}如此）",
+         "en": "the control, NTK-aware and ABF rise clearly less than YaRN (on {seeds})"},
         _every("clearly", [(("ext_rise", "yarn"), ("ext_rise", v)) for v in ("rope", "ntk", "abf")]),
     ),
     # lesson 6: NoPE and partial RoPE
     "rope_beats_nope_in_distribution": Claim(
-        "训练长度之内，RoPE 明显比 NoPE 好（{seeds}如此）",
-        "Within the training length, RoPE is clearly better than NoPE (on {seeds})",
+        {"zh": "训练长度之内，RoPE 明显比 NoPE 好（{seeds}如此）",
+         "en": "Within the training length, RoPE is clearly better than NoPE (on {seeds})"},
         (_c("clearly", _in("nope"), _in("rope")),),
     ),
     "partial_within_same_band_of_rope": Claim(
-        "只转每个头四分之一维度的部分 RoPE，训练长度之内和全转的 RoPE 相差很小：差距落在「几乎不变」的范围里（{seeds}是部分 RoPE 更高）",
-        "Partial RoPE, which rotates only a quarter of each head's dimensions, comes very close to full RoPE within the training length: the difference is inside the band of barely changing (partial RoPE is higher on {seeds})",
+        {"zh": "只转每个头四分之一维度的部分 RoPE，训练长度之内和全转的 RoPE 相差很小：差距落在「几乎不变」的范围里（{seeds}是部分 RoPE 更高）",
+         "en": "Partial RoPE, which rotates only a quarter of each head's dimensions, comes very close to full RoPE within the training length: the difference is inside the band of barely changing (partial RoPE is higher on {seeds})"},
         (_c("within", _in("rope_partial"), _in("rope")),),
     ),
     "partial_beats_nope": Claim(
-        "却明显好于完全不加位置编码的 NoPE（{seeds}如此）",
-        "yet it is clearly better than NoPE, with no position encoding at all (on {seeds})",
+        {"zh": "却明显好于完全不加位置编码的 NoPE（{seeds}如此）",
+         "en": "yet it is clearly better than NoPE, with no position encoding at all (on {seeds})"},
         (_c("clearly", _in("nope"), _in("rope_partial")),),
     ),
     "partial_rises_beyond": Claim(
-        "越过训练长度，部分 RoPE 的 loss 同样明显抬高，明显不如 NoPE（{seeds}如此）：外推并没有因为少转了维度而变好",
-        "Past the training length, partial RoPE's loss also rises clearly, and it is clearly worse than NoPE (on {seeds}): rotating fewer dimensions did not make it extrapolate better",
+        {"zh": "越过训练长度，部分 RoPE 的 loss 同样明显抬高，明显不如 NoPE（{seeds}如此）：外推并没有因为少转了维度而变好",
+         "en": "Past the training length, partial RoPE's loss also rises clearly, and it is clearly worse than NoPE (on {seeds}): rotating fewer dimensions did not make it extrapolate better"},
         (_c("clearly", _rise("rope_partial")), _c("clearly", _beyond("rope_partial"), _beyond("nope"))),
     ),
     # the results page: all seven methods side by side
     "top_three_close_rope_a_little_lowest": Claim(
-        "训练长度之内，这三种挨得很近：RoPE 比 ALiBi 低一点，方向是确定的（{seeds1}如此）；部分 RoPE 与 RoPE 的差距落在「几乎不变」的范围里（{seeds2}是部分 RoPE 更高）；部分 RoPE 和 ALiBi 分不出高低（{seeds3}是部分 RoPE 更低）",
-        "Within the training length, the three are close: RoPE is a little lower than ALiBi, and the sign is resolved (on {seeds1}); partial RoPE is inside the band of barely changing around RoPE (higher on {seeds2}); partial RoPE and ALiBi cannot be told apart (partial RoPE lower on {seeds3})",
+        {"zh": "训练长度之内，这三种挨得很近：RoPE 比 ALiBi 低一点，方向是确定的（{seeds1}如此）；部分 RoPE 与 RoPE 的差距落在「几乎不变」的范围里（{seeds2}是部分 RoPE 更高）；部分 RoPE 和 ALiBi 分不出高低（{seeds3}是部分 RoPE 更低）",
+         "en": "Within the training length, the three are close: RoPE is a little lower than ALiBi, and the sign is resolved (on {seeds1}); partial RoPE is inside the band of barely changing around RoPE (higher on {seeds2}); partial RoPE and ALiBi cannot be told apart (partial RoPE lower on {seeds3})"},
         (_c("a_little", _in("alibi"), _in("rope")), _c("within", _in("rope_partial"), _in("rope")),
          _c("cannot_tell", _in("alibi"), _in("rope_partial"))),
     ),
     "top_three_beat_the_rest": Claim(
-        "它们都明显好于 NoPE 和可学习位置表，也好于乘了 √d_model 的 sinusoidal（每一项都在{seeds}上如此）",
-        "all three are clearly better than NoPE and the learned position table, and better than sinusoidal encoding with √d_model (each on {seeds})",
+        {"zh": "它们都明显好于 NoPE 和可学习位置表，也好于乘了 √d_model 的 sinusoidal（每一项都在{seeds}上如此）",
+         "en": "all three are clearly better than NoPE and the learned position table, and better than sinusoidal encoding with √d_model (each on {seeds})"},
         tuple(_c(word, _in(m), _in(best)) for best in ("rope", "alibi", "rope_partial")
               for m, word in (("learned", "clearly"), ("nope", "clearly"), ("sinusoidal_scaled", "more"))),
     ),
     "all_but_sin_beat_unigram": Claim(
-        "除了不乘 √d_model 的 sinusoidal，其余六组模型在训练长度之内都明显好于只按字频猜的基线，{seeds}如此",
-        "Except sinusoidal encoding without √d_model, the other six models are clearly better than the character-frequency baseline within the training length, on {seeds}",
+        {"zh": "除了不乘 √d_model 的 sinusoidal，其余六组模型在训练长度之内都明显好于只按字频猜的基线，{seeds}如此",
+         "en": "Except sinusoidal encoding without √d_model, the other six models are clearly better than the character-frequency baseline within the training length, on {seeds}"},
         _every("clearly", [(UNIGRAM, _in(m)) for m in METHODS if m != "sinusoidal"], every_seed=True),
     ),
 }
+
+
+def check_languages(claims: dict[str, Claim]) -> None:
+    """Every claim has its sentence in each of the course's languages, and in no other."""
+    for name, claim in claims.items():
+        missing = [lang for lang in LANGUAGES if lang not in claim.text]
+        unknown = [lang for lang in claim.text if lang not in LANGUAGES]
+        problems = []
+        if missing:
+            problems.append(f"no sentence in {', '.join(missing)}: add it to its text")
+        if unknown:
+            problems.append(f"a sentence in {', '.join(unknown)}, which is not a course language ({', '.join(LANGUAGES)})")
+        if problems:
+            raise ValueError(f"claim {name!r} (posenc/experiment/claims.py): {'; '.join(problems)}")
+
+
+check_languages(CLAIMS)
 
 
 def evaluate(name: str, path=None) -> tuple[bool, str]:
@@ -797,10 +815,10 @@ def check(name: str, path=None, lang: str = "zh") -> str:
     try:
         outcomes = claim.outcomes(path)
     except TooFewSeeds as err:
-        raise ClaimFailed(f"claim {name!r} 「{claim.sentence}」 cannot be judged from {path or RESULTS_FILE}: {err}") from err
+        raise ClaimFailed(f"claim {name!r} 「{claim.text['zh']}」 cannot be judged from {path or RESULTS_FILE}: {err}") from err
     if not all(o.ok for o in outcomes):
         detail = "; ".join(str(o) for o in outcomes)
-        raise ClaimFailed(f"claim {name!r} 「{claim.sentence}」 is contradicted by {path or RESULTS_FILE}: {detail}")
+        raise ClaimFailed(f"claim {name!r} 「{claim.text['zh']}」 is contradicted by {path or RESULTS_FILE}: {detail}")
     return claim.render(lang, outcomes, template(name, lang))
 
 

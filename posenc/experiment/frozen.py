@@ -273,11 +273,11 @@ def amendment_problems(record: dict | None = None) -> list[str]:
             problems.append(f"{where}: no frozen claim of that name in {record['date']}'s freeze")
             continue
         c, now = frozen_claims[name], claims.CLAIMS.get(name)
-        if now is None or now.sentence != c["zh"] or [ch.as_dict() for ch in now.checks] != c["checks"]:
+        if now is None or now.text["zh"] != c["zh"] or [ch.as_dict() for ch in now.checks] != c["checks"]:
             problems.append(f"{where}: the claim's Chinese sentence or checks differ from the freeze; an amendment re-words the English only")
         if a.frozen != c["en"]:
             problems.append(f"{where}: its frozen English is not the freeze's word for word: {c['en']!r}")
-        if now is not None and now.en != c["en"]:
+        if now is not None and now.text["en"] != c["en"]:
             problems.append(f"{where}: claims.py must keep the frozen English; the new wording lives in the amendment")
         if a.en == a.frozen or not a.reasons:
             problems.append(f"{where}: an amendment changes the wording and says why")

@@ -183,17 +183,21 @@ def _code_seconds(source: str) -> float:
     return sum(1 for line in source.splitlines() if line.strip()) * CODE_LINE_S
 
 
+def _language(page: str) -> str:
+    return "en" if page.endswith(".en.md") else "zh"
+
+
 def _macro_text(name: str, args: str, page: str) -> str | None:
     """The text a macro prints that a reader reads as prose (None: the macro has a fixed cost instead)."""
     arg = _first_arg(args)
     if name == "claim":
-        from posenc.experiment.claims import CLAIMS
+        from posenc.experiment.claims import CLAIMS, template
 
-        return CLAIMS[arg].sentence if arg in CLAIMS else arg
+        return template(arg, _language(page)) if arg in CLAIMS else arg
     if name == "fact":
         from posenc import facts
 
-        return facts.get(arg).text
+        return facts.get(arg).text_in(_language(page))
     if name == "example":  # posenc.examples' text constant (the macro itself checks the name)
         from posenc import examples
 
@@ -210,15 +214,15 @@ def _macro_text(name: str, args: str, page: str) -> str | None:
     if name == "method_rows":  # the results table's rows, as the page would type them
         from tools.build import course_macros as cm
 
-        return cm.method_rows_markdown(page, "en" if page.endswith(".en.md") else "zh")
+        return cm.method_rows_markdown(page, _language(page))
     if name == "replication":  # the replication's verdicts, claim by claim (or the note that it is pending)
         from posenc.experiment import frozen
 
-        return frozen.page_section("en" if page.endswith(".en.md") else "zh")
+        return frozen.page_section(_language(page))
     if name == "english_amendments":  # the amended English wordings (a fold on the English page, a note on the Chinese)
         from posenc.experiment import frozen
 
-        return frozen.amendments_section("en" if page.endswith(".en.md") else "zh")
+        return frozen.amendments_section(_language(page))
     return None
 
 
