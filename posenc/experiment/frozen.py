@@ -24,6 +24,9 @@ from . import amendments, claims, stats
 
 DIRECTORY = Path(__file__).parent / "preregistration"
 REPLICATION_FILE = claims.RESULTS_FILE.parent / "replication.json"
+# The replication's finished units while it runs (its --cache): committed as they finish, so a run split over several
+# sessions or machines resumes from them; replication.json is assembled from them once every unit is there.
+REPLICATION_UNITS = claims.RESULTS_FILE.parent / "replication-units"
 
 
 def claim_set() -> dict:
