@@ -165,6 +165,10 @@ out["tiny"]["text"] = [tiny(v) for v in out["tiny"]["values"]]
 from posenc import quantities as q
 _shares = ("naive_ratio_unit", "naive_ratio_init", "l2_ratio_unit_at_max", "l2_ratio_init_at_max", "l2_ratio_unit_p1")
 out["percent"] = {"values": [float(q.value(k)) for k in _shares], "text": [q.text(k, "zh") for k in _shares]}
+from posenc.formatting import format_value
+# exact binary ties (Python rounds them to even) beside ordinary values
+_fixed = [[0.03125, 4], [0.0625, 3], [2.5, 0], [0.5, 0], [1.5, 0], [-0.125, 2], [0.375, 2], [1234.5, 0], [0.98999, 3], [-0.0001, 2]]
+out["fixed"] = {"cases": _fixed, "text": [format_value(v, f",.{d}f") for v, d in _fixed]}
 json.dump(out, sys.stdout)
 `;
 
@@ -443,6 +447,10 @@ test("formatting never shows NaN or Infinity and uses the typographic minus", ()
   assert.equal(pm.formatSci(0), "0");
   assert.equal(pm.fullPrecision(0.1 + 0.2), "0.30000000000000004");
   assert.equal(pm.fullPrecision(NaN), "");
+});
+
+test("formatNumber rounds as the prose does, an exact tie to even (0.03125 → 0.0312)", () => {
+  ref.fixed.cases.forEach(([v, digits], k) => assert.equal(pm.formatNumber(v, digits), ref.fixed.text[k], `formatNumber(${v}, ${digits})`));
 });
 
 test("formatPercent prints lesson 2's shares as posenc's prose does (2.7%, 0.054%, two figures, never 5.4e−2%)", () => {

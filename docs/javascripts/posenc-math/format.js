@@ -18,19 +18,34 @@ export function formatNumber(x, digits = 3) {
 }
 
 // One Intl.NumberFormat per number of decimals: building one per call (what toLocaleString does)
-// was most of the sin-clock's frame time at d = 64.
+// was most of the sin-clock's frame time at d = 64. An exact tie rounds to even, as Python's format
+// does for the prose (0.03125 → "0.0312" in both; Intl's default would print "0.0313").
 const FORMATTERS = new Map();
 function formatter(digits) {
-  if (!FORMATTERS.has(digits)) FORMATTERS.set(digits, new Intl.NumberFormat("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits }));
+  if (!FORMATTERS.has(digits)) {
+    FORMATTERS.set(digits, new Intl.NumberFormat("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits, roundingMode: "halfEven" }));
+  }
   return FORMATTERS.get(digits);
+}
+
+// [mantissa, exponent] texts of x in scientific notation with `digits` decimals ("-1.8", "-15"), an exact tie
+// to even like Python's "%.1e" (toExponential would round it up: 2^−7 to "7.813e-3" where the prose has 7.812).
+const SCIENTIFIC = new Map();
+function scientific(x, digits) {
+  if (!SCIENTIFIC.has(digits)) {
+    SCIENTIFIC.set(digits, new Intl.NumberFormat("en-US", {
+      notation: "scientific", minimumFractionDigits: digits, maximumFractionDigits: digits, roundingMode: "halfEven", useGrouping: false,
+    }));
+  }
+  return SCIENTIFIC.get(digits).format(clean(x)).split("E");
 }
 
 /** Scientific text such as "1.8e−15" (or "0" for zero), for rounding-size differences. */
 export function formatSci(x, digits = 1) {
   if (typeof x !== "number" || !Number.isFinite(x)) return "—";
   if (x === 0) return "0";
-  const [m, e] = clean(x).toExponential(digits).split("e");
-  return `${m.replace("-", MINUS)}e${e.replace("+", "").replace("-", MINUS)}`;
+  const [m, e] = scientific(x, digits);
+  return `${m.replace("-", MINUS)}e${e.replace("-", MINUS)}`;
 }
 
 const SUPERSCRIPT = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹" };
@@ -39,8 +54,8 @@ const SUPERSCRIPT = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴",
 export function formatTiny(x) {
   if (typeof x !== "number" || !Number.isFinite(x)) return "—";
   if (x === 0) return "0";
-  const [m, e] = clean(x).toExponential(1).split("e");
-  return `${m.replace("-", MINUS)}×10${String(Number(e)).replace(/[-0-9]/g, (c) => SUPERSCRIPT[c])}`;
+  const [m, e] = scientific(x, 1);
+  return `${m.replace("-", MINUS)}×10${e.replace(/[-0-9]/g, (c) => SUPERSCRIPT[c])}`;
 }
 
 /** A share as the prose prints it (posenc's two-figure percent): "2.7%", "0.054%", "0.0020%", "100%". */
