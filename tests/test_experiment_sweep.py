@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -36,7 +37,9 @@ def tiny_sweep(monkeypatch):
 
 
 def sweep(cache, out=None, lines=None, **kw):
-    """run() on TINY; what it logs goes to ``lines`` when given."""
+    """run() on TINY; its results file goes to ``out`` (default: beside the cache, never into the repository);
+    what it logs goes to ``lines`` when given."""
+    out = Path(cache) / "results.json" if out is None else out
     kw.setdefault("seeds", SEEDS)
     kw.setdefault("methods", METHODS)
     kw.setdefault("variants", VARIANTS)
@@ -308,4 +311,3 @@ def test_worker_processes_compute_what_one_process_computes(tmp_path, monkeypatc
     steps = 2 * TINY.steps  # every step of every unit reached the bar from the workers
     assert f"{steps}/{steps}" in err.replace(" ", "")
     assert lines[-1] == f"wrote {tmp_path / 'two.json'}"
-
