@@ -166,9 +166,14 @@ from posenc import quantities as q
 _shares = ("naive_ratio_unit", "naive_ratio_init", "l2_ratio_unit_at_max", "l2_ratio_init_at_max", "l2_ratio_unit_p1")
 out["percent"] = {"values": [float(q.value(k)) for k in _shares], "text": [q.text(k, "zh") for k in _shares]}
 from posenc.formatting import format_value
-# exact binary ties (Python rounds them to even) beside ordinary values
-_fixed = [[0.03125, 4], [0.0625, 3], [2.5, 0], [0.5, 0], [1.5, 0], [-0.125, 2], [0.375, 2], [1234.5, 0], [0.98999, 3], [-0.0001, 2]]
+# exact binary ties (Python rounds them to even), decimals that look like ties but lie above or below one in binary
+# (0.05 is a little above, 2.675 a little below), and ordinary values
+_fixed = [[0.03125, 4], [0.0625, 3], [2.5, 0], [0.5, 0], [1.5, 0], [-0.125, 2], [0.375, 2], [1234.5, 0],
+          [0.05, 1], [-0.05, 1], [0.15, 1], [0.65, 1], [1.15, 1], [2.675, 2], [0.045, 2], [1.005, 2], [0.98999, 3], [-0.0001, 2]]
 out["fixed"] = {"cases": _fixed, "text": [format_value(v, f",.{d}f") for v, d in _fixed]}
+# the same in scientific notation: one decimal (lesson 1's rounding sizes) and three (2^-7)
+_sci = [1.25e-16, 9.95e-16, 1.35e-16, 9.96e-16, -1.8e-15, 1.15, 1234.5, 0.0078125]
+out["sci"] = {"values": _sci, "python": [[f"{v:.1e}", f"{v:.3e}"] for v in _sci], "tiny": [tiny(v) for v in _sci]}
 json.dump(out, sys.stdout)
 `;
 
@@ -449,8 +454,15 @@ test("formatting never shows NaN or Infinity and uses the typographic minus", ()
   assert.equal(pm.fullPrecision(NaN), "");
 });
 
-test("formatNumber rounds as the prose does, an exact tie to even (0.03125 → 0.0312)", () => {
+test("numbers round as the prose's Python rounds them: the exact binary value, an exact tie to even", () => {
   ref.fixed.cases.forEach(([v, digits], k) => assert.equal(pm.formatNumber(v, digits), ref.fixed.text[k], `formatNumber(${v}, ${digits})`));
+  // Python's "1.2e-16" and "1.2e+03" are the widgets' "1.2e−16" and "1.2e3"
+  const sci = (text) => { const [m, e] = text.split("e"); return `${m.replace("-", "\u2212")}e${String(Number(e)).replace("-", "\u2212")}`; };
+  ref.sci.values.forEach((v, k) => {
+    assert.equal(pm.formatSci(v, 1), sci(ref.sci.python[k][0]), `formatSci(${v}, 1)`);
+    assert.equal(pm.formatSci(v, 3), sci(ref.sci.python[k][1]), `formatSci(${v}, 3)`);
+    assert.equal(pm.formatTiny(v), ref.sci.tiny[k], `formatTiny(${v})`);
+  });
 });
 
 test("formatPercent prints lesson 2's shares as posenc's prose does (2.7%, 0.054%, two figures, never 5.4e−2%)", () => {

@@ -10,16 +10,22 @@ const MINUS = "\u2212";
 // 12 significant digits first, so a value computed two ways (ALiBi's 2^−7) prints the same; not for whole numbers ≥ 1e12.
 const clean = (x) => (Math.abs(x) >= 1e12 ? x : Number(x.toPrecision(12)));
 
+// Python's format, which prints the prose, rounds a float's exact binary value, an exact tie to even: 0.05 is a
+// little above 0.05 in binary, so "0.1"; 0.03125 is exact, so "0.0312". Intl.NumberFormat given a number rounds
+// its shortest decimal ("0.05") instead, so it is given the exact value as a decimal string (toFixed and
+// toExponential expand the binary value; 100 digits decide every rounding these pages do) and rounds half to even.
+const exactFixed = (x) => (Math.abs(x) >= 1e21 ? String(x) : x.toFixed(100));
+const exactScientific = (x) => x.toExponential(100);
+
 /** Text for a finite number: thousands separators, `digits` decimals, "−" for minus. Never "NaN". */
 export function formatNumber(x, digits = 3) {
   if (typeof x !== "number" || !Number.isFinite(x)) return "—";
-  const text = formatter(digits).format(clean(x));
+  const text = formatter(digits).format(exactFixed(clean(x)));
   return text === "-0" || /^-0\.0*$/.test(text) ? text.slice(1) : text.replace("-", MINUS);
 }
 
 // One Intl.NumberFormat per number of decimals: building one per call (what toLocaleString does)
-// was most of the sin-clock's frame time at d = 64. An exact tie rounds to even, as Python's format
-// does for the prose (0.03125 → "0.0312" in both; Intl's default would print "0.0313").
+// was most of the sin-clock's frame time at d = 64.
 const FORMATTERS = new Map();
 function formatter(digits) {
   if (!FORMATTERS.has(digits)) {
@@ -28,8 +34,8 @@ function formatter(digits) {
   return FORMATTERS.get(digits);
 }
 
-// [mantissa, exponent] texts of x in scientific notation with `digits` decimals ("-1.8", "-15"), an exact tie
-// to even like Python's "%.1e" (toExponential would round it up: 2^−7 to "7.813e-3" where the prose has 7.812).
+// [mantissa, exponent] texts of x in scientific notation with `digits` decimals ("-1.8", "-15"), rounded as
+// Python's "%.1e" rounds (see exactFixed; toExponential(digits) alone would print 2^−7 as "7.813e-3", the prose 7.812).
 const SCIENTIFIC = new Map();
 function scientific(x, digits) {
   if (!SCIENTIFIC.has(digits)) {
@@ -37,7 +43,7 @@ function scientific(x, digits) {
       notation: "scientific", minimumFractionDigits: digits, maximumFractionDigits: digits, roundingMode: "halfEven", useGrouping: false,
     }));
   }
-  return SCIENTIFIC.get(digits).format(clean(x)).split("E");
+  return SCIENTIFIC.get(digits).format(exactScientific(clean(x))).split("E");
 }
 
 /** Scientific text such as "1.8e−15" (or "0" for zero), for rounding-size differences. */
