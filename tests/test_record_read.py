@@ -45,7 +45,7 @@ def repo(tmp_path) -> tuple[Path, str]:
     (root / "tests" / "data").mkdir(parents=True)
     (root / "docs" / "lessons" / "01-a.md").write_text("# 第一课\n\n读到的版本。\n", encoding="utf-8")
     (root / "tests" / "data" / "newcomer_reads.yaml").write_text(
-        "# header comment\nreads:\n  - reader: independent newcomer read O by someone\n    pages: []\n", encoding="utf-8")
+        "# header comment\nreads:\n  - reader: an earlier reader\n    source: read-O.md (kept …)\n    pages: []\n", encoding="utf-8")
     _git(root, "init", "-q")
     _git(root, "add", "-A")
     _git(root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "read this")
@@ -57,8 +57,8 @@ def repo(tmp_path) -> tuple[Path, str]:
 
 def test_a_read_is_recorded_with_the_pages_as_they_were_read(repo, tmp_path):
     root, commit = repo
-    folder = rr.record(tmp_path / "read-P.md", commit[:8], "P", "independent newcomer read P by a helper", "350 characters a minute",
-                       "2026-12-06", root=root)
+    folder = rr.record(tmp_path / "read-P.md", commit[:8], "P", "independent newcomer read P by a helper: the whole course # all",
+                       "350 characters a minute;\n  5 s an inline formula", "2026-12-06", root=root)
     assert folder == root / "tests" / "data" / "newcomer_reads" / commit[:7]
     assert (folder / "lessons" / "01-a.md").read_text(encoding="utf-8") == "# 第一课\n\n读到的版本。\n"  # at the read's commit
     assert (folder / "reports" / "read-P.md").read_text(encoding="utf-8") == REPORT
@@ -66,7 +66,8 @@ def test_a_read_is_recorded_with_the_pages_as_they_were_read(repo, tmp_path):
     assert len(reads) == 2
     new = reads[-1]
     assert (new["commit"], str(new["date"]), new["language"], new["viewport_px"]) == (commit, "2026-12-06", "zh", 390)
-    assert new["cost_model"] == "350 characters a minute" and "read-P.md" in new["source"]
+    assert new["reader"] == "independent newcomer read P by a helper: the whole course # all"  # a colon, a hash: text
+    assert new["cost_model"] == "350 characters a minute; 5 s an inline formula" and "read-P.md" in new["source"]
     page, = new["pages"]
     assert page["blob"] == _git(root, "rev-parse", f"{commit}:docs/lessons/01-a.md")
     assert page["counts"]["chinese_chars"] == 1200 and page["range"] == [9, 16] and page["symbol_collisions"] == 1
@@ -87,6 +88,9 @@ def test_a_read_already_recorded_or_a_bad_report_is_refused_naming_it(repo, tmp_
     bad.write_text("no closing block", encoding="utf-8")
     with pytest.raises(rr.ReadError, match="no ```yaml block"):
         rr.record(bad, commit, "P", "r", "rates", "2026-12-06", root=root)
+    with pytest.raises(rr.ReadError, match="read O is already recorded"):  # named by its kept report, not its words
+        rr.record(tmp_path / "read-P.md", commit, "O", "someone else's words", "rates", "2026-12-06", root=root)
     with pytest.raises(rr.ReadError, match="git rev-parse"):
         rr.record(tmp_path / "read-P.md", "0" * 40, "P", "r", "rates", "2026-12-06", root=root)
     assert len(yaml.safe_load((root / "tests" / "data" / "newcomer_reads.yaml").read_text(encoding="utf-8"))["reads"]) == 1
+    assert not (root / "tests" / "data" / "newcomer_reads" / commit[:7]).exists()  # a refused read copies nothing

@@ -65,13 +65,11 @@ def _scalar(value) -> str:
 
 
 def entry_text(meta: dict, pages: list[dict]) -> str:
-    """The read as newcomer_reads.yaml writes one entry under `reads`."""
-    lines = [f"  - reader: {meta['reader']}"]
-    for key in ("source", "date", "commit", "language"):
-        lines.append(f"    {key}: {meta[key]}")
-    lines.append(f"    viewport_px: {meta['viewport_px']}")
-    lines.append("    cost_model: >-")
-    lines.append(f"      {meta['cost_model']}")
+    """The read as newcomer_reads.yaml writes one entry under `reads` (free text quoted, so a colon is only text)."""
+    lines = [f"  - reader: {_scalar(meta['reader'])}"]
+    for key in ("source", "date", "commit", "language", "viewport_px"):
+        lines.append(f"    {key}: {_scalar(meta[key])}")
+    lines.append(f"    cost_model: {_scalar(' '.join(meta['cost_model'].split()))}")
     lines.append("    pages:")
     for p in pages:
         lines.append(f"      - page: {p['page']}")
@@ -86,8 +84,9 @@ def record(report_path: Path, commit: str, letter: str, reader: str, cost_model:
     if not re.fullmatch(r"[A-Z]{1,2}", letter):
         raise ReadError(f"--letter {letter!r}: a read is named by one or two capital letters (the next after the last one)")
     reads_file = root / "tests" / "data" / "newcomer_reads.yaml"
-    known = yaml.safe_load(reads_file.read_text(encoding="utf-8"))["reads"]
-    if any(re.search(rf"\bread {letter}\b", r["reader"]) for r in known):
+    before = reads_file.read_text(encoding="utf-8")
+    known = yaml.safe_load(before)["reads"]
+    if any(re.search(rf"\bread {letter}\b", r["reader"]) or f"read-{letter}.md" in r.get("source", "") for r in known):
         raise ReadError(f"read {letter} is already recorded in {reads_file.name}; pick the next letter")
     full = _git(root, "rev-parse", "--verify", f"{commit}^{{commit}}").strip()
     folder = root / "tests" / "data" / "newcomer_reads" / full[:7]
@@ -98,17 +97,21 @@ def record(report_path: Path, commit: str, letter: str, reader: str, cost_model:
     pages = pages_of(report, report_path.name)
     for p in pages:
         p["blob"] = _git(root, "rev-parse", f"{full}:docs/{p['page']}").strip()
+    meta = {"reader": reader, "date": date, "commit": full, "language": language, "viewport_px": viewport,
+            "cost_model": cost_model,
+            "source": f"read-{letter}.md (kept in tests/data/newcomer_reads/{full[:7]}/reports/), its cost model and closing per-page entries"}
+    after = before + ("" if before.endswith("\n") else "\n") + entry_text(meta, pages)
+    try:  # checked before anything is written: a refused read leaves no trace
+        assert len(yaml.safe_load(after)["reads"]) == len(known) + 1
+    except (yaml.YAMLError, AssertionError) as err:
+        raise ReadError(f"the entry for read {letter} would not parse as one more read ({err}); nothing was written") from None
+    for p in pages:
         target = folder / p["page"]
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(subprocess.run(["git", "show", f"{full}:docs/{p['page']}"], cwd=root, capture_output=True, check=True).stdout)
     kept.parent.mkdir(parents=True, exist_ok=True)
     kept.write_text(report, encoding="utf-8")
-    meta = {"reader": reader, "date": date, "commit": full, "language": language, "viewport_px": viewport,
-            "cost_model": cost_model,
-            "source": f"read-{letter}.md (kept in tests/data/newcomer_reads/{full[:7]}/reports/), its cost model and closing per-page entries"}
-    with reads_file.open("a", encoding="utf-8") as f:
-        f.write(entry_text(meta, pages))
-    yaml.safe_load(reads_file.read_text(encoding="utf-8"))  # the file still parses
+    reads_file.write_text(after, encoding="utf-8")
     return folder
 
 
