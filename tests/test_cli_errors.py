@@ -46,6 +46,7 @@ def _usage_error(capsys, argv) -> str:
         (["--methods", "bogus"], ["--methods", "'bogus'", "rope"]),
         (["--methods", ","], ["--methods is empty", "rope"]),
         (["--methods", "rope,rope"], ["--methods", "rope twice"]),
+        (["--seeds", "4", "--seed", "2", "--seed", "2"], ["--seed 2 is given twice"]),
         (["--extensions", "bogus"], ["--extensions", "'bogus'", "abf"]),
         (["--methods", "nope", "--extensions", "pi"], ["--extensions", "add rope to --methods", "--extensions ''"]),
         (["--jobs", "0"], ["--jobs must be at least 1, got 0"]),

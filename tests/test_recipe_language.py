@@ -154,7 +154,7 @@ def copy_with_a_third_language(tmp_path_factory) -> tuple[Path, list | None]:
           f'        r = {{k: dict(v, {FAKE}=v["en"]) if isinstance(v, dict) and "en" in v else v for k, v in r.items()}}\n')
     _edit(copy / "posenc/experiment/claims.py", "\ncheck_languages(CLAIMS)\n",
           f'\nfor _name, _claim in CLAIMS.items():  # the English as the pages print it (amended where amended)\n'
-          f'    _claim.text["{FAKE}"] = english_template(_name)\ncheck_languages(CLAIMS)\n')
+          f'    CLAIMS[_name] = Claim({{**_claim.text, "{FAKE}": english_template(_name)}}, _claim.checks)\ncheck_languages(CLAIMS)\n')
     return copy, without_inline_words
 
 

@@ -90,6 +90,9 @@ def _run_arguments(args) -> dict:
     if args.first_seed < 0:
         raise InputError(f"--first-seed must be 0 or more, got {args.first_seed}")
     seeds = range(args.first_seed, args.first_seed + args.seeds)
+    repeated = sorted({k for k in args.compute_seeds or () if args.compute_seeds.count(k) > 1})
+    if repeated:
+        raise InputError(f"--seed {repeated[0]} is given twice; name each seed once")
     outside = [k for k in args.compute_seeds or () if k not in seeds]
     if outside:
         raise InputError(f"--seed {outside[0]} is not one of this run's seeds {seeds.start}…{seeds.stop - 1} "

@@ -43,9 +43,11 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from types import MappingProxyType
 
 import numpy as np
 
@@ -486,8 +488,11 @@ class Claim:
     # filled by check(). Chinese is the original; every other language says what the Chinese says and no more,
     # with the same words (stats.WORDS). The English starts with a capital when the Chinese starts a sentence, in
     # lower case when it continues one; where amendments.ENGLISH re-words it, the English pages print that.
-    text: dict[str, str]
+    text: Mapping[str, str]
     checks: tuple[Check, ...]
+
+    def __post_init__(self):  # a frozen claim's words cannot be edited in place either
+        object.__setattr__(self, "text", MappingProxyType(dict(self.text)))
 
     def template(self, lang: str) -> str:
         """The frozen sentence in ``lang`` (the pages print english_template for English)."""

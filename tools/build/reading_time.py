@@ -108,6 +108,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tools.build import lesson_pages as lp
+from tools.build.i18n import source_language
 
 ROOT = lp.ROOT
 
@@ -183,21 +184,17 @@ def _code_seconds(source: str) -> float:
     return sum(1 for line in source.splitlines() if line.strip()) * CODE_LINE_S
 
 
-def _language(page: str) -> str:
-    return "en" if page.endswith(".en.md") else "zh"
-
-
 def _macro_text(name: str, args: str, page: str) -> str | None:
     """The text a macro prints that a reader reads as prose (None: the macro has a fixed cost instead)."""
     arg = _first_arg(args)
     if name == "claim":
         from posenc.experiment.claims import CLAIMS, template
 
-        return template(arg, _language(page)) if arg in CLAIMS else arg
+        return template(arg, source_language(page)) if arg in CLAIMS else arg
     if name == "fact":
         from posenc import facts
 
-        return facts.get(arg).text_in(_language(page))
+        return facts.get(arg).text_in(source_language(page))
     if name == "example":  # posenc.examples' text constant (the macro itself checks the name)
         from posenc import examples
 
@@ -214,15 +211,15 @@ def _macro_text(name: str, args: str, page: str) -> str | None:
     if name == "method_rows":  # the results table's rows, as the page would type them
         from tools.build import course_macros as cm
 
-        return cm.method_rows_markdown(page, _language(page))
+        return cm.method_rows_markdown(page, source_language(page))
     if name == "replication":  # the replication's verdicts, claim by claim (or the note that it is pending)
         from posenc.experiment import frozen
 
-        return frozen.page_section(_language(page))
+        return frozen.page_section(source_language(page))
     if name == "english_amendments":  # the amended English wordings (a fold on the English page, a note on the Chinese)
         from posenc.experiment import frozen
 
-        return frozen.amendments_section(_language(page))
+        return frozen.amendments_section(source_language(page))
     return None
 
 
@@ -495,15 +492,11 @@ def register(env) -> None:
         markdown = getattr(env, "markdown", None)
         if not isinstance(markdown, str) or "reading_time" not in markdown:
             markdown = (lp.DOCS / page).read_text(encoding="utf-8")
-        from tools.build.i18n import source_language
-
         return header_text(page_time(markdown, page), source_language(page))
 
     @env.macro
     def course_reading_time() -> str:
         """The lessons' main paths added up, in the page's language (for the home page's course overview)."""
-        from tools.build.i18n import source_language
-
         lang = source_language(env.page.file.src_uri)
         return course_text(course_minutes(lang), lang)
 
