@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from posenc.experiment import frozen, plan
-from posenc.experiment.config import EXTENSIONS, METHODS, PRESETS, ROPE_SCALINGS
+from posenc.experiment import frozen, plan, verify
+from posenc.experiment.config import EXTENSIONS, METHODS, PRESETS
 
 ROOT = Path(__file__).resolve().parent.parent
 FULL = PRESETS["full"]
@@ -40,21 +40,15 @@ def test_each_unit_is_complete_finite_and_agrees_with_itself(path):
     kind, name, seed = _unit(path)
     u = json.loads(path.read_text(encoding="utf-8"))
     assert (u.get("method") if kind == "train" else u.get("variant"), u["seed"]) == (name, seed)
-    if kind == "train":
-        lengths = {"train_loss": FULL.steps, "val_curve": len(FULL.curve_steps()), "position_loss": FULL.eval_len}
-        lengths.update({f"rope_scaling.{s}": FULL.eval_len for s in ROPE_SCALINGS} if name == "rope" else {})
-    else:
-        lengths = {"train_loss": FULL.ext_steps, "in_distribution_curve": len(FULL.ext_curve_steps()),
-                   "position_loss_before": FULL.ext_eval_len, "position_loss_after": FULL.ext_eval_len}
-    for field, n in lengths.items():
+    for field, n in verify.unit_lengths(FULL, kind, name).items():
         values = u
         for part in field.split("."):
             values = values[part]
         assert len(values) == n and all(isinstance(v, float) and v == v and abs(v) < 100 for v in values), (path.name, field)
     if kind == "train":  # the curve's last point is the evaluation's in-distribution loss (verify's consistency check)
-        assert abs(u["val_curve"][-1] - u["val_loss_128"]) < 1e-4, path.name
+        assert abs(u["val_curve"][-1] - u["val_loss_128"]) <= verify.CONSISTENCY_TOLERANCE, path.name
     elif name == "rope" and (base := path.with_name(f"rope-seed{seed}.json")).exists():  # it starts from its seed's model
-        assert abs(u["in_distribution_curve"][0] - json.loads(base.read_text())["val_curve"][-1]) < 1e-4, path.name
+        assert abs(u["in_distribution_curve"][0] - json.loads(base.read_text())["val_curve"][-1]) <= verify.CONSISTENCY_TOLERANCE, path.name
 
 
 def test_a_resumed_replication_finds_every_committed_unit():
@@ -64,13 +58,18 @@ def test_a_resumed_replication_finds_every_committed_unit():
 
 
 def test_the_units_are_committed_after_the_freeze():
+    """Each commit that added a unit has the freeze in its history (not a clock: committer times can be set)."""
     if shutil.which("git") is None or not (ROOT / ".git").exists():
         pytest.skip("not a git checkout")
 
-    def added(path: Path) -> list[int]:
-        out = subprocess.run(["git", "log", "--diff-filter=A", "--format=%ct", "--", str(path.relative_to(ROOT))],
-                             cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
-        return [int(t) for t in out]
+    def git(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True)
 
-    frozen_at = min(added(frozen.latest()))
-    assert all(t > frozen_at for t in added(frozen.REPLICATION_UNITS)), "replication units committed before the freeze"
+    def adding_commits(path: Path) -> list[str]:
+        return git("log", "--diff-filter=A", "--format=%H", "--", str(path.relative_to(ROOT))).stdout.split()
+
+    freeze = adding_commits(frozen.latest())
+    if not freeze:
+        pytest.skip("the freeze's commit is not in this checkout's history (a shallow clone)")
+    for commit in adding_commits(frozen.REPLICATION_UNITS):
+        assert git("merge-base", "--is-ancestor", freeze[-1], commit).returncode == 0, f"{commit[:7]} adds units without the freeze"

@@ -145,18 +145,22 @@ def check_complete(results: dict, path) -> None:
     if not seeds or not all(isinstance(s, int) and not isinstance(s, bool) for s in seeds) or len(set(seeds)) != len(seeds):
         raise StaleResults(f"{path}: seeds {seeds!r}, but a run needs one or more distinct integer seeds; {fix}")
 
-    def method_arrays(method):
+    _check_units(path, fix, "methods", results["runs"], METHODS, results["seeds"], lambda m: unit_lengths(cfg, "train", m),
+                 scalars=("val_loss_128",))
+    _check_units(path, fix, "extensions", results.get("extension", {}), EXTENSIONS, results["seeds"],
+                 lambda v: unit_lengths(cfg, "extend", v))
+
+
+def unit_lengths(cfg, kind: str, name: str) -> dict[str, int]:
+    """How many numbers each array of a unit holds under ``cfg``: a training unit ("train") of method ``name``,
+    or an extension unit ("extend"); a dotted field is nested (rope_scaling.pi)."""
+    if kind == "train":
         out = {"train_loss": cfg.steps, "val_curve": len(cfg.curve_steps()), "position_loss": cfg.eval_len}
-        if method == "rope":
+        if name == "rope":
             out.update({f"rope_scaling.{n}": cfg.eval_len for n in ROPE_SCALINGS})
         return out
-
-    def extension_arrays(variant):
-        return {"train_loss": cfg.ext_steps, "in_distribution_curve": len(cfg.ext_curve_steps()),
-                "position_loss_before": cfg.ext_eval_len, "position_loss_after": cfg.ext_eval_len}
-
-    _check_units(path, fix, "methods", results["runs"], METHODS, results["seeds"], method_arrays, scalars=("val_loss_128",))
-    _check_units(path, fix, "extensions", results.get("extension", {}), EXTENSIONS, results["seeds"], extension_arrays)
+    return {"train_loss": cfg.ext_steps, "in_distribution_curve": len(cfg.ext_curve_steps()),
+            "position_loss_before": cfg.ext_eval_len, "position_loss_after": cfg.ext_eval_len}
 
 
 def check_consistent(results: dict, path, tolerance: float = CONSISTENCY_TOLERANCE) -> None:
