@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from posenc.experiment import claims, frozen
+from posenc.experiment.config import EXTENSIONS, METHODS
 
 ROOT = Path(__file__).resolve().parent.parent
 FREEZES = sorted(frozen.DIRECTORY.glob("*.json"))
@@ -95,6 +96,23 @@ def test_the_results_page_says_the_replication_is_pending_until_it_is_committed(
     text = frozen.page_section("zh", results_path=tmp_path / "absent.json")
     assert "还没有结果" in text and "没有复现结论" in text
     assert "no results yet" in frozen.page_section("en", results_path=tmp_path / "absent.json")
+
+
+def test_while_the_replication_runs_the_page_counts_its_committed_units(tmp_path, monkeypatch):
+    record = frozen.load()
+    key = tmp_path / record["replication"]["preset"] / "0123456789abcdef"
+    key.mkdir(parents=True)
+    monkeypatch.setattr(frozen, "REPLICATION_UNITS", tmp_path)
+    total = record["replication"]["seeds"] * (len(METHODS) + len(EXTENSIONS))
+    assert frozen.units_done(record) == (0, total)
+    assert "replication-units" not in frozen.page_section("en", results_path=tmp_path / "absent.json")
+    first = record["replication"]["first_seed"]
+    for name in (f"rope-seed{first}.json", f"extend-abf-seed{first + 7}.json",  # two of the replication's units
+                 f"rope-seed{first - 1}.json", f"extend-abf-seed{first + 8}.json", f"bogus-seed{first}.json"):  # none
+        (key / name).write_text("{}")
+    assert frozen.units_done(record) == (2, total)
+    assert f"so far: 2 of its {total} training units" in frozen.page_section("en", results_path=tmp_path / "absent.json")
+    assert "已有 2 个跑完并提交" in frozen.page_section("zh", results_path=tmp_path / "absent.json")
 
 
 def test_a_replication_that_reuses_the_written_from_seeds_is_refused():
