@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import time
 from pathlib import Path
 
 import numpy as np
@@ -87,9 +88,10 @@ def whole(tmp_path_factory):
     mp.setattr(run, "_dataset", lambda cfg: DS)
     threads, deterministic = torch.get_num_threads(), torch.are_deterministic_algorithms_enabled()
     try:
-        lines = []
+        lines, began = [], time.time()
         results = sweep(cache, out=cache / "tiny.json", lines=lines)
         (cache / "sweep.log").write_text("\n".join(lines), encoding="utf-8")  # what the sweep told its reader
+        (cache / "sweep.times").write_text(f"{began} {time.time()}")
     finally:
         mp.undo()
         torch.set_num_threads(threads)
@@ -111,7 +113,8 @@ def test_a_sweep_computes_every_unit_once_in_order(tmp_path, monkeypatch):
     sweep(tmp_path, out=tmp_path / "r.json", lines=lines)
     assert computed.units == ALL_UNITS
     # the sweep says up front how many units it will compute and where it caches them, and at the end how many it did
-    key = next((tmp_path / TINY.preset).iterdir()).name
+    key = run.run_key(TINY, provenance.code_hash(TINY))
+    assert [p.name for p in (tmp_path / TINY.preset).iterdir()] == [key]
     assert f"{len(ALL_UNITS)} unit(s) to compute with 1 process(es)" in lines[0]
     assert lines[0].endswith(f"cache {tmp_path / TINY.preset / key}")
     assert lines[-2].startswith(f"computed {len(ALL_UNITS)} unit(s) in ") and lines[-1] == f"wrote {tmp_path / 'r.json'}"
@@ -163,6 +166,10 @@ def test_a_lost_unit_is_computed_again_and_only_it(tmp_path, monkeypatch, whole)
     results = sweep(tmp_path, out=tmp_path / "r.json")
     assert computed.units == [("extend", "yarn", 0)]
     assert numbers(results) == numbers(whole[0])
+    # and the re-trained weights are cached again, the same tensors as the first time
+    again = torch.load(run.weights_path(tmp_path, TINY, key, 0), weights_only=True)
+    first = torch.load(run.weights_path(whole[1], TINY, key, 0), weights_only=True)
+    assert again.keys() == first.keys() and all(torch.equal(again[k], first[k]) for k in first)
 
 
 def test_split_seeds_compute_only_their_units_and_write_nothing(tmp_path, monkeypatch, whole):
@@ -240,9 +247,20 @@ def test_the_results_file_is_sealed_and_says_what_made_it(whole):
     units = [u for us in (*results["runs"].values(), *results["extension"].values()) for u in us]
     assert results["cpu_seconds"] == pytest.approx(sum(u["cpu_seconds"] for u in units), abs=0.11)
     assert results["wall_seconds"] == pytest.approx(max(u["finished"] for u in units) - min(u["started"] for u in units), abs=0.11)
-    for u in units:  # times to a tenth of a second, a unit's end after its start
+    began, ended = map(float, (cache / "sweep.times").read_text().split())
+    for u in units:  # clock times to a tenth of a second, within the sweep; a unit's end after its start
         assert all(u[k] == round(u[k], 1) for k in ("started", "finished", "cpu_seconds")), u
-        assert u["started"] <= u["finished"] and u["cpu_seconds"] >= 0
+        assert began - 0.05 <= u["started"] <= u["finished"] <= ended + 0.05, (began, ended, u)
+        # its CPU time, at most what its threads could spend while it ran
+        assert 0 <= u["cpu_seconds"] <= (u["finished"] - u["started"]) * torch.get_num_threads() + 0.2, u
+    # training, evaluation and extension times to a hundredth of a second, inside the unit's own start and end
+    for u in (u for us in results["runs"].values() for u in us):
+        assert all(u[k] == round(u[k], 2) and u[k] >= 0 for k in ("train_seconds", "eval_seconds")), u
+        assert u["train_seconds"] + u["eval_seconds"] <= u["finished"] - u["started"] + 0.1, u
+    for u in (u for us in results["extension"].values() for u in us):
+        assert u["seconds"] == round(u["seconds"], 2) and 0 <= u["seconds"] <= u["finished"] - u["started"] + 0.1, u
+    assert sum(u["train_seconds"] for us in results["runs"].values() for u in us) > 0  # measured, not rounded away
+    assert sum(u["seconds"] for us in results["extension"].values() for u in us) > 0
 
 
 def test_the_sweep_reports_each_unit_with_its_own_numbers(whole):
@@ -284,10 +302,16 @@ def test_a_cache_entry_is_written_whole_or_not_at_all(tmp_path):
 
 
 def test_bad_sweeps_are_refused(tmp_path):
-    with pytest.raises(ValueError, match="jobs must be a positive integer"):
-        sweep(tmp_path, jobs=0)
-    with pytest.raises(ValueError, match="include 'rope' in --methods"):
+    for jobs in (0, True, 2.0):
+        with pytest.raises(ValueError, match=f"^jobs must be a positive integer, got {re.escape(repr(jobs))}; use --jobs 2 on two cores$"):
+            sweep(tmp_path, jobs=jobs)
+    with pytest.raises(ValueError, match=re.escape("the extension stage continues the RoPE model: include 'rope' in --methods, "
+                                                   "or pass --extensions ''")):
         sweep(tmp_path, methods=("nope",))
+    if not torch.cuda.is_available():  # the device asked for is the device set up, not quietly the CPU
+        with pytest.raises(ValueError, match="--device cuda asked for CUDA"):
+            sweep(tmp_path, device="cuda")
+    assert not (tmp_path / TINY.preset).exists() or not any((tmp_path / TINY.preset).rglob("*.json"))
 
 
 # --- worker processes (--jobs 2) -----------------------------------------------------------------------
@@ -311,3 +335,46 @@ def test_worker_processes_compute_what_one_process_computes(tmp_path, monkeypatc
     steps = 2 * TINY.steps  # every step of every unit reached the bar from the workers
     assert f"{steps}/{steps}" in err.replace(" ", "")
     assert lines[-1] == f"wrote {tmp_path / 'two.json'}"
+
+
+def test_a_unit_hands_its_device_and_progress_to_training_and_every_evaluation(monkeypatch, tmp_path):
+    """run_unit and extend_unit pass the device they are given (here a torch.device, not the functions' default
+    "cpu" string) to training, each evaluation and the extension, and report every step to on_step."""
+    seen = []
+
+    def spy(name, real):
+        def wrapper(*args, **kw):
+            seen.append((name, kw.get("device", next((a for a in args if isinstance(a, torch.device)), None))))
+            return real(*args, **kw)
+        monkeypatch.setattr(run, name, wrapper)
+
+    for name in ("train", "in_distribution_loss", "position_losses", "extend"):
+        spy(name, getattr(run, name))
+    device, steps = torch.device("cpu"), []
+    unit, state = run.run_unit(TINY, DS, "rope", 0, device, on_step=lambda step, loss: steps.append(step))
+    assert {n for n, _ in seen} == {"train", "in_distribution_loss", "position_losses"}
+    assert all(d is device for _, d in seen), seen
+    assert sum(n == "position_losses" for n, _ in seen) == 1 + len(unit["rope_scaling"])  # plain, then each scaling
+    assert len(steps) == TINY.steps
+    seen.clear()
+    steps.clear()
+    run.extend_unit(TINY, DS, state, "pi", 0, device, on_step=lambda step, loss: steps.append(step))
+    assert seen == [("extend", device)] and len(steps) == TINY.ext_steps
+
+
+def test_an_extension_units_line_quotes_its_first_and_last_in_distribution_loss(monkeypatch, tmp_path):
+    key = "k"
+    run.weights_path(tmp_path, TINY, key, 0).parent.mkdir(parents=True)
+    torch.save({}, run.weights_path(tmp_path, TINY, key, 0))
+    fake = {"variant": "pi", "seed": 0, "in_distribution_curve": [1.0, 2.0, 3.0, 4.0], "seconds": 7.0}
+    monkeypatch.setattr(run, "extend_unit", lambda *a, **kw: dict(fake))
+    assert run.compute_unit(TINY, "extend", "pi", 0, tmp_path, key, "cpu") == "extend pi seed 0: in-distribution 1.000 → 4.000, 7s"
+
+
+def test_a_sweep_shows_a_progress_bar_over_every_step_unless_told_not_to(tmp_path, capsys):
+    lines = []
+    run.run(TINY, seeds=(0,), methods=("rope",), variants=("pi",), threads=torch.get_num_threads(), cache_dir=tmp_path,
+            out=tmp_path / "r.json", log=lines.append)  # progress left at its default
+    err = capsys.readouterr().err.replace(" ", "")
+    total = TINY.steps + TINY.ext_steps  # the training unit's steps and the extension's
+    assert f"{total}/{total}" in err and "step/s" in err, err[-300:]
