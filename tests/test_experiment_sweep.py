@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import re
+import signal
 import time
+from concurrent.futures import Future
 from pathlib import Path
 
 import numpy as np
@@ -378,3 +381,70 @@ def test_a_sweep_shows_a_progress_bar_over_every_step_unless_told_not_to(tmp_pat
     err = capsys.readouterr().err.replace(" ", "")
     total = TINY.steps + TINY.ext_steps  # the training unit's steps and the extension's
     assert f"{total}/{total}" in err and "step/s" in err, err[-300:]
+
+
+# --- the worker pool's handling, with a stand-in pool (no processes) -------------------------------------
+
+class StandInPool:
+    """Records how _run_parallel makes and stops its pool; a unit named "bogus" fails as a worker's error would."""
+
+    made: list = []
+
+    def __init__(self, jobs, mp_context=None, initializer=None, initargs=()):
+        self.jobs, self.context, self.initializer, self.initargs = jobs, mp_context, initializer, initargs
+        self.terminated, self.shutdowns, self.handler = [], [], None
+        self._processes = {1: type("P", (), {"terminate": lambda p: self.terminated.append(1)})(),
+                           2: type("P", (), {"terminate": lambda p: self.terminated.append(2)})()}
+        StandInPool.made.append(self)
+
+    def submit(self, fn, cfg, kind, name, seed, cache_dir, key, device):
+        self.handler = signal.getsignal(signal.SIGTERM)  # what SIGTERM does while the units run
+        f = Future()
+        if name == "bogus":
+            f.set_exception(ValueError("unknown position method 'bogus'"))
+        else:
+            f.set_result(f"{name} seed {seed}: done")
+        return f
+
+    def shutdown(self, wait=True, cancel_futures=False):
+        self.shutdowns.append((wait, cancel_futures))
+
+
+@pytest.mark.parametrize("fails", [False, True])
+def test_the_pool_is_spawned_with_the_jobs_asked_for_and_stopped_on_a_workers_error(monkeypatch, tmp_path, fails):
+    StandInPool.made.clear()
+    monkeypatch.setattr(run, "ProcessPoolExecutor", StandInPool)
+    before, said = signal.getsignal(signal.SIGTERM), []
+    todo = [("train", "nope", 0), ("train", "bogus" if fails else "learned", 0)]
+    if fails:
+        with pytest.raises(ValueError, match="'bogus'"):
+            run._run_parallel(TINY, todo, 3, 1, "cpu", tmp_path, "k", None, said.append)
+    else:
+        run._run_parallel(TINY, todo, 3, 1, "cpu", tmp_path, "k", None, said.append)
+    pool, = StandInPool.made
+    assert pool.jobs == 3 and pool.context.get_start_method() == "spawn"  # torch is not fork-safe once used
+    assert pool.initializer is run._worker_init and pool.initargs[:2] == (1, "cpu") and pool.initargs[3] == os.getpid()
+    assert pool.handler is run._interrupt  # SIGTERM stops the sweep like Ctrl-C while units run …
+    assert signal.getsignal(signal.SIGTERM) is before  # … and is given back afterwards
+    if fails:  # the workers are ended at once and the units not started are dropped
+        assert sorted(pool.terminated) == [1, 2] and pool.shutdowns == [(False, True)]
+    else:
+        assert pool.terminated == [] and pool.shutdowns == [(True, False)]
+        assert sorted(said) == ["learned seed 0: done", "nope seed 0: done"]
+
+
+def test_a_worker_feeds_every_step_to_the_progress_queue_and_returns_its_units_line(tmp_path):
+    steps = queue.SimpleQueue()
+    run._worker_init(1, "cpu", steps, os.getppid())  # here the test process is the worker; its parent stays
+    key = "k"
+    (tmp_path / TINY.preset / key).mkdir(parents=True)
+    line = run._worker(TINY, "train", "nope", 0, tmp_path, key, "cpu")
+    assert line.startswith("nope seed 0: val loss") and torch.get_num_threads() == 1
+    got = [steps.get_nowait() for _ in range(steps.qsize())]
+    assert len(got) == TINY.steps and all(n == 1 and isinstance(loss, float) for n, loss in got)
+    assert run.unit_path(tmp_path, TINY, key, "train", "nope", 0).exists()
+
+
+def test_a_termination_signal_stops_the_sweep_as_ctrl_c_does():
+    with pytest.raises(KeyboardInterrupt, match="^stopped by signal 15; finished units stay cached, run again to resume$"):
+        run._interrupt(15, None)
