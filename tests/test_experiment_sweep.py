@@ -8,6 +8,7 @@ Ctrl-C does) and counting what the next sweep computes.
 
 from __future__ import annotations
 
+import datetime
 import json
 import os
 import queue
@@ -250,6 +251,18 @@ def test_the_results_file_is_sealed_and_says_what_made_it(whole):
     units = [u for us in (*results["runs"].values(), *results["extension"].values()) for u in us]
     assert results["cpu_seconds"] == pytest.approx(sum(u["cpu_seconds"] for u in units), abs=0.11)
     assert results["wall_seconds"] == pytest.approx(max(u["finished"] for u in units) - min(u["started"] for u in units), abs=0.11)
+    # compute time: every unit's training, evaluation and extension seconds
+    spent = sum(u.get("train_seconds", 0) + u.get("eval_seconds", 0) + u.get("seconds", 0) for u in units)
+    assert results["compute_seconds"] == pytest.approx(spent, abs=0.051)
+    assert all(results[k] == round(results[k], 1) for k in ("compute_seconds", "cpu_seconds", "wall_seconds")), results
+    assert not all(float(u["started"]).is_integer() for u in units)  # tenths, not whole seconds
+    created = datetime.datetime.fromisoformat(results["created"])
+    began, ended = map(float, (cache / "sweep.times").read_text().split())
+    assert created.utcoffset() == datetime.timedelta(0) and began - 1 <= created.timestamp() <= ended + 1
+    assert results["command"] == provenance.command_line()
+    # the file: one-space indents and characters as they are (readable in a diff), a final newline
+    text = (cache / "tiny.json").read_text(encoding="utf-8")
+    assert text == json.dumps(on_disk, ensure_ascii=False, indent=1) + "\n"
     began, ended = map(float, (cache / "sweep.times").read_text().split())
     for u in units:  # clock times to a tenth of a second, within the sweep; a unit's end after its start
         assert all(u[k] == round(u[k], 1) for k in ("started", "finished", "cpu_seconds")), u
@@ -308,8 +321,8 @@ def test_bad_sweeps_are_refused(tmp_path):
     for jobs in (0, True, 2.0):
         with pytest.raises(ValueError, match=f"^jobs must be a positive integer, got {re.escape(repr(jobs))}; use --jobs 2 on two cores$"):
             sweep(tmp_path, jobs=jobs)
-    with pytest.raises(ValueError, match=re.escape("the extension stage continues the RoPE model: include 'rope' in --methods, "
-                                                   "or pass --extensions ''")):
+    with pytest.raises(ValueError, match="^" + re.escape("the extension stage continues the RoPE model: include 'rope' in --methods, "
+                                                         "or pass --extensions ''") + "$"):
         sweep(tmp_path, methods=("nope",))
     if not torch.cuda.is_available():  # the device asked for is the device set up, not quietly the CPU
         with pytest.raises(ValueError, match="--device cuda asked for CUDA"):
@@ -378,9 +391,11 @@ def test_a_sweep_shows_a_progress_bar_over_every_step_unless_told_not_to(tmp_pat
     lines = []
     run.run(TINY, seeds=(0,), methods=("rope",), variants=("pi",), threads=torch.get_num_threads(), cache_dir=tmp_path,
             out=tmp_path / "r.json", log=lines.append)  # progress left at its default
-    err = capsys.readouterr().err.replace(" ", "")
+    err = capsys.readouterr().err
     total = TINY.steps + TINY.ext_steps  # the training unit's steps and the extension's
-    assert f"{total}/{total}" in err and "step/s" in err, err[-300:]
+    assert f"{total}/{total}" in err.replace(" ", "") and "step/s" in err, err[-300:]
+    # the bar names the unit it is on: "rope seed 0", then "extend pi seed 0"
+    assert "rope seed 0:" in err and "extend pi seed 0:" in err and "extend rope seed 0" not in err, err[-300:]
 
 
 # --- the worker pool's handling, with a stand-in pool (no processes) -------------------------------------
@@ -448,3 +463,58 @@ def test_a_worker_feeds_every_step_to_the_progress_queue_and_returns_its_units_l
 def test_a_termination_signal_stops_the_sweep_as_ctrl_c_does():
     with pytest.raises(KeyboardInterrupt, match="^stopped by signal 15; finished units stay cached, run again to resume$"):
         run._interrupt(15, None)
+
+
+def test_a_sweep_with_workers_asks_the_pool_for_its_jobs_and_writes_nothing_while_units_are_missing(monkeypatch, tmp_path):
+    """run(jobs=3) makes a pool of three; units that no worker cached (the stand-in pool computes nothing) are
+    reported missing and no results file is written."""
+    StandInPool.made.clear()
+    monkeypatch.setattr(run, "ProcessPoolExecutor", StandInPool)
+    lines = []
+    assert sweep(tmp_path, out=tmp_path / "r.json", lines=lines, jobs=3) is None
+    pool, = StandInPool.made
+    assert pool.jobs == 3 and pool.initargs[1] == "cpu"
+    assert lines[-1] == f"not writing results: {len(ALL_UNITS)} unit(s) still missing, e.g. {ALL_UNITS[:3]}"
+    assert not (tmp_path / "r.json").exists()
+    said = re.fullmatch(r"computed \d+ unit\(s\) in (\d+)s wall", lines[-2])
+    assert said and int(said[1]) < 60, lines[-2]  # the sweep's own wall time
+
+
+def test_a_pool_run_off_the_main_thread_leaves_the_signal_handlers_alone(monkeypatch, tmp_path):
+    import threading
+
+    monkeypatch.setattr(run, "ProcessPoolExecutor", StandInPool)
+    errors = []
+
+    def work():
+        try:
+            run._run_parallel(TINY, [("train", "nope", 0)], 1, 1, "cpu", tmp_path, "k", None, lambda line: None)
+        except Exception as err:  # signal.signal raises ValueError off the main thread
+            errors.append(err)
+
+    t = threading.Thread(target=work)
+    t.start()
+    t.join()
+    assert errors == []
+
+
+def test_results_go_to_the_presets_file_by_default_in_folders_made_as_needed(monkeypatch, tmp_path):
+    monkeypatch.setattr(run, "RESULTS_DIR", tmp_path / "results")  # results_path's folder, made by the run
+    run.run(TINY, seeds=(0,), methods=("nope",), variants=(), threads=torch.get_num_threads(), cache_dir=tmp_path / "c",
+            progress=False, log=lambda *a: None)
+    assert (tmp_path / "results" / f"{TINY.preset}.json").is_file()
+    deep = tmp_path / "a" / "b" / "r.json"
+    run.run(TINY, seeds=(0,), methods=("nope",), variants=(), threads=torch.get_num_threads(), cache_dir=tmp_path / "c",
+            out=deep, progress=False, log=lambda *a: None)
+    assert deep.is_file()
+
+
+def test_the_committed_replication_units_lie_under_the_key_of_the_full_preset_and_the_committed_code():
+    """posenc/experiment/results/replication-units/ was written under run_key(full, code); a key computed
+    another way would not find those units and would start the replication over."""
+    from posenc.experiment import frozen
+    from posenc.experiment.config import PRESETS
+
+    code = json.loads(run.results_path("full").read_text())["code"]
+    keys = {p.name for p in frozen.REPLICATION_UNITS.glob("full/*") if p.is_dir()}
+    assert keys == {run.run_key(PRESETS["full"], code)}
