@@ -10,47 +10,32 @@ const MINUS = "\u2212";
 // 12 significant digits first, so a value computed two ways (ALiBi's 2^−7) prints the same; not for whole numbers ≥ 1e12.
 const clean = (x) => (Math.abs(x) >= 1e12 ? x : Number(x.toPrecision(12)));
 
-// Python's format, which prints the prose, rounds a float's exact binary value, an exact tie to even: 0.05 is a
-// little above 0.05 in binary, so "0.1"; 0.03125 is exact, so "0.0312". Intl.NumberFormat given a number rounds
-// its shortest decimal ("0.05") instead, so it is given the exact value as a decimal string (toFixed and
-// toExponential expand the binary value; 100 digits decide every rounding these pages do) and rounds half to even.
-const exactFixed = (x) => (Math.abs(x) >= 1e21 ? String(x) : x.toFixed(100));
-const exactScientific = (x) => x.toExponential(100);
-
 /** Text for a finite number: thousands separators, `digits` decimals, "−" for minus. Never "NaN". */
 export function formatNumber(x, digits = 3) {
   if (typeof x !== "number" || !Number.isFinite(x)) return "—";
-  const text = formatter(digits).format(exactFixed(clean(x)));
+  const text = exactly(x, digits);
   return text === "-0" || /^-0\.0*$/.test(text) ? text.slice(1) : text.replace("-", MINUS);
 }
 
-// One Intl.NumberFormat per number of decimals: building one per call (what toLocaleString does)
-// was most of the sin-clock's frame time at d = 64.
-const FORMATTERS = new Map();
-function formatter(digits) {
-  if (!FORMATTERS.has(digits)) {
-    FORMATTERS.set(digits, new Intl.NumberFormat("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits, roundingMode: "halfEven" }));
+// Python's format (the prose) rounds a float's exact binary value, a tie to even (0.05 → "0.1", 0.03125 → "0.0312");
+// Intl rounds a number's shortest decimal ("0.05"), so it is given the exact value as a decimal string.
+// One Intl.NumberFormat per form: building one per call was most of the sin-clock's frame time at d = 64.
+const FORMATS = new Map();
+function exactly(x, digits, scientific = false) {
+  const key = `${digits}${scientific ? "e" : ""}`;
+  if (!FORMATS.has(key)) {
+    const options = { minimumFractionDigits: digits, maximumFractionDigits: digits, roundingMode: "halfEven" };
+    FORMATS.set(key, new Intl.NumberFormat("en-US", scientific ? { ...options, notation: "scientific", useGrouping: false } : options));
   }
-  return FORMATTERS.get(digits);
-}
-
-// [mantissa, exponent] texts of x in scientific notation with `digits` decimals ("-1.8", "-15"), rounded as
-// Python's "%.1e" rounds (see exactFixed; toExponential(digits) alone would print 2^−7 as "7.813e-3", the prose 7.812).
-const SCIENTIFIC = new Map();
-function scientific(x, digits) {
-  if (!SCIENTIFIC.has(digits)) {
-    SCIENTIFIC.set(digits, new Intl.NumberFormat("en-US", {
-      notation: "scientific", minimumFractionDigits: digits, maximumFractionDigits: digits, roundingMode: "halfEven", useGrouping: false,
-    }));
-  }
-  return SCIENTIFIC.get(digits).format(exactScientific(clean(x))).split("E");
+  const v = clean(x);
+  return FORMATS.get(key).format(scientific ? v.toExponential(100) : v.toFixed(100));
 }
 
 /** Scientific text such as "1.8e−15" (or "0" for zero), for rounding-size differences. */
 export function formatSci(x, digits = 1) {
   if (typeof x !== "number" || !Number.isFinite(x)) return "—";
   if (x === 0) return "0";
-  const [m, e] = scientific(x, digits);
+  const [m, e] = exactly(x, digits, true).split("E");
   return `${m.replace("-", MINUS)}e${e.replace("-", MINUS)}`;
 }
 
@@ -60,7 +45,7 @@ const SUPERSCRIPT = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴",
 export function formatTiny(x) {
   if (typeof x !== "number" || !Number.isFinite(x)) return "—";
   if (x === 0) return "0";
-  const [m, e] = scientific(x, 1);
+  const [m, e] = exactly(x, 1, true).split("E");
   return `${m.replace("-", MINUS)}×10${e.replace(/[-0-9]/g, (c) => SUPERSCRIPT[c])}`;
 }
 
