@@ -146,7 +146,7 @@ _TEXT = {
                    "上面的句子只有写它们时已经看过的那些种子撑着。",
         "done": "种子 {seeds} 的复现结果（冻结于 {date}，`{file}`，sha256 `{short}…`）：{n} 句里 {held} 句照样成立，"
                 "{failed} 句不成立，{open} 句无法判断。下面逐句列出，不论结果如何；每句后面是复现种子上的区间。",
-        "progress": "复现分几次跑：{total} 个训练单元里已有 {done} 个跑完并提交（`{units}`），全部跑完后才汇总成结果文件。",
+        "progress": "复现分几次跑：{total} 个训练单元（一种方法或一种延长做法在一个种子上训一次算一个）里已有 {done} 个跑完并提交（`{units}`），全部跑完后才汇总成结果文件。",
         "holds": "成立", "FAILS": "不成立", "cannot judge": "无法判断",
         "reworded": "复现之后改写为",
     },
@@ -157,7 +157,7 @@ _TEXT = {
                    "committed there is no replication verdict here: the sentences above rest only on the seeds that were known when they were written.",
         "done": "Replication on seeds {seeds} (frozen on {date}, `{file}`, sha256 `{short}…`): of {n} sentences, {held} hold, "
                 "{failed} fail and {open} cannot be judged. Each is listed below, whatever the outcome, with its interval on the replication seeds.",
-        "progress": "The replication runs in several sittings; finished and committed so far: {done} of its {total} training units (`{units}`). The results file is assembled once all are there.",
+        "progress": "The replication runs in several sittings; finished and committed so far: {done} of its {total} training units (each one method or extension variant trained on one seed; `{units}`). The results file is assembled once all are there.",
         "holds": "holds", "FAILS": "fails", "cannot judge": "cannot be judged",
         "reworded": "reworded after the replication as",
     },
@@ -199,7 +199,7 @@ def page_section(lang: str = "zh", results_path=None, frozen_path=None) -> str:
         body = t["pending"].format(**common)
         done, total = units_done(record)
         if done:
-            body += " " + t["progress"].format(done=done, total=total, units="posenc/experiment/results/replication-units/")
+            body += ("" if lang == "zh" else " ") + t["progress"].format(done=done, total=total, units="posenc/experiment/results/replication-units/")
         return f'!!! note "{t["pending_title"]}"\n    {body}\n'
     used = set(record["written_from"]["seeds"]) & set(claims.seeds(results))
     if used:
