@@ -1,19 +1,19 @@
 """A first load on a slow phone stays within its budget (tools/scripts/phone_load.py measures it).
 
-Chromium at 390 × 844, 400 kbit/s down, 400 ms round trip, CPU 4× slower, cache off, the site served
-gzip-compressed under /posenc/ as GitHub Pages serves it. Two pages stand for the rest: the home page
-and the longest lesson (lesson 5: the most formulas, tables and text). Each is loaded twice (four times where the
-faster of two is over on time) and the fastest time of each measure counts: a load on a busy machine (the other test worker, other builds)
-only ever comes out slower, never faster. Times may exceed the budget by TIME_MARGIN for that noise;
-bytes, which do not depend on the machine, get no margin.
+Chromium at 390 × 844, 400 kbit/s down, 400 ms round trip, the CPU throttled to a phone's BenchmarkIndex
+(phone_load.PHONE_INDEX: each load first measures this machine and throttles it by the ratio), cache off, the site
+served gzip-compressed under /posenc/ as GitHub Pages serves it. Two pages stand for the rest: the home page and the
+longest lesson (lesson 5: the most formulas, tables and text). Each is loaded twice (four times where the faster of two
+is over on time) and the fastest time of each measure counts. Times may exceed the budget by TIME_MARGIN; bytes, which
+do not depend on the machine, get no margin.
 
-Why 20 %: the load event waits on CPU (Material's bundle runs for about a second on a CPU slowed 4×), and
-the formulas on the bytes before them and on the page being parsed, so both move with what else the
-machine runs. Measured on the project's two cores (2026-12-04, lesson 5, the faster of two loads): with a
-load average of 2.5–3, formulas 2.98–2.99 s and load 4.56–5.05 s; with 5–10 (other builds and test runs),
-up to 3.4 s and 6.0 s (1.13× and 1.2× the budget); with 12–15, up to 3.9 s and 6.1 s, where the test
-fails, as it did with 25 %. A CI runner (two cores, the other test worker) is nearer the middle case. The
-margin was 25 % while the formulas and the load event sat at the budget (3.45 s and 4.86 s).
+Why a margin at all: the calibration measures the machine half a second before the load, and Chromium's threads that
+the throttling does not slow (the network's, the compositor's) run at this machine's speed. Two things took most of the
+noise out (2026-12-06): the test runs alone (marked ``alone``: under xdist the other worker waits, tests/conftest.py), and
+the CPU is throttled to the phone's BenchmarkIndex rather than by a fixed 4×. With a fixed 4× beside the other worker,
+lesson 5 measured 6.0-6.3 s here and 7.3 s on a CI runner, against 5.0-5.2 s alone on a faster day. Where this machine is
+slower than the phone (an index under PHONE_INDEX) no throttling emulates the phone: those loads' times do not count, and
+where none counts the test checks the bytes and says why it skips the times.
 """
 
 from __future__ import annotations
@@ -48,22 +48,25 @@ def _best(page_path: str, loads: list) -> "phone_load.Load":
         bytes_at_load=min(x.bytes_at_load for x in loads),
         bytes_idle=min(x.bytes_idle for x in loads),
         requests_at_load=loads[0].requests_at_load,
+        host_index=min(x.host_index for x in loads),
+        rate=min(x.rate for x in loads),
     )
 
 
+@pytest.mark.alone
 @pytest.mark.parametrize("page_path", PAGES)
 def test_first_load_on_a_slow_phone_within_budget(browser, gzip_site, page_path):
     times = {k: v for k, v in phone_load.BUDGET.items() if k.endswith("_ms")}
     sizes = {k: v for k, v in phone_load.BUDGET.items() if not k.endswith("_ms")}
     loads = [phone_load.measure(browser, gzip_site.url + page_path, page_path) for _ in range(RUNS)]
-    # A busy machine only ever makes a load slower: where the faster of two is over on time alone, two more loads
-    # may find the page's own time (measured on 2026-12-06: lesson 5 at 4.99-5.20 s with nothing else running,
-    # 6.04 s as the faster of two beside the other test worker). Bytes never get a second chance.
+    # Where the faster of two is over on time alone, two more loads may find the page's own time. Bytes never get a
+    # second chance.
     if _best(page_path, loads).over(times, TIME_MARGIN) and not _best(page_path, loads).over(sizes):
         loads += [phone_load.measure(browser, gzip_site.url + page_path, page_path) for _ in range(EXTRA_RUNS)]
-    best = _best(page_path, loads)
-    print("\n" + phone_load.report_line(best) + f"   (best of {len(loads)})")
-    over = best.over(times, TIME_MARGIN) + best.over(sizes)
+    on_the_phone = [x for x in loads if x.emulated]
+    best = _best(page_path, on_the_phone or loads)
+    print("\n" + phone_load.report_line(best) + f"   (best of {len(on_the_phone or loads)})")
+    over = best.over(sizes) + (best.over(times, TIME_MARGIN) if on_the_phone else [])
     if page_path.startswith("lessons/"):
         assert best.formulas_ms is not None, "the lesson's first screen should show a formula (the paragraph after the data-flow panel)"
     # overrides/main.html asks early for KaTeX's two main fonts where it judges a formula to be on the first screen
@@ -74,6 +77,25 @@ def test_first_load_on_a_slow_phone_within_budget(browser, gzip_site, page_path)
         "change the limit on the text before the first formula in overrides/main.html")
     assert not over, (f"/{page_path} on the phone profile: " + "; ".join(over) + "\n  what moved by the load event:\n    "
                       + "\n    ".join(f"{b / 1000:6.1f} KB  {n}" for n, b, _, _ in sorted(loads[0].requests_at_load, key=lambda r: -r[1])))
+    if not on_the_phone:
+        pytest.skip(f"/{page_path}: bytes within budget; times not checked: this machine's BenchmarkIndex was "
+                    f"{', '.join(f'{x.host_index:,.0f}' for x in loads)}, under the phone's {phone_load.PHONE_INDEX}, "
+                    "so no throttling emulates the phone")
+
+
+def test_the_benchmark_measures_the_throttled_cpu(browser):
+    """The calibration's premise: BenchmarkIndex falls with Chromium's CPU throttling about in proportion, so throttling
+    by index / PHONE_INDEX makes this machine score about PHONE_INDEX."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        index, rate = phone_load.cpu_rate(page)
+        assert rate == pytest.approx(index / phone_load.PHONE_INDEX)
+        context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": 4})
+        throttled = max(page.evaluate(phone_load.BENCHMARK, phone_load.BENCHMARK_HALF_MS) for _ in range(2))
+        assert index / 8 < throttled < index / 2, f"unthrottled {index:.0f}, throttled 4× {throttled:.0f}"
+    finally:
+        context.close()
 
 
 def test_the_search_index_waits_for_the_search(browser, gzip_site):
