@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from site_support import CACHES, ROOT, build_site  # noqa: F401  (build_site re-exported for older imports)
+from site_support import CACHES, ROOT, Turns, build_site  # noqa: F401  (build_site re-exported for older imports)
 
 settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
 if os.environ.get("CI", "").lower() == "true":
@@ -123,32 +123,6 @@ def pytest_collection_finish(session):
     if any(_needs_site(item) for item in session.items):
         _shared_site(session.config).note_start()
         threading.Thread(target=_shared_site(session.config).build_once, name="site-build", daemon=True).start()
-
-
-class Turns:
-    """Under xdist, tests run side by side, except that a test marked ``alone`` runs with every other worker paused.
-
-    A measurement of time (tests/browser/test_phone_load.py: a page's first load on an emulated phone) measures the
-    other worker's tests too when they run beside it: lesson 5 loaded in 5.7-5.8 s with nothing else running and in
-    6.3-7.3 s beside the other worker, here and on CI. So every test holds a shared lock on one file while it runs
-    (setup, call and teardown, so a module's fixtures count), and a test marked ``alone`` holds it exclusively: it
-    starts once the other workers' running tests end and keeps theirs from starting until it ends. flock takes no
-    turns, so a waiting ``alone`` test could be overtaken again and again by the next tests; every test therefore
-    passes a turnstile first, which the ``alone`` test holds while it waits.
-    """
-
-    def __init__(self, folder: Path):
-        self.turnstile, self.room = folder / "turns.turnstile", folder / "turns.room"
-
-    def hold(self, alone: bool):
-        turnstile, room = open(self.turnstile, "a"), open(self.room, "a")
-        fcntl.flock(turnstile, fcntl.LOCK_EX)
-        if not alone:
-            fcntl.flock(turnstile, fcntl.LOCK_UN)
-        fcntl.flock(room, fcntl.LOCK_EX if alone else fcntl.LOCK_SH)
-        if alone:
-            fcntl.flock(turnstile, fcntl.LOCK_UN)
-        return room, turnstile  # closing both releases the room
 
 
 @pytest.hookimpl(wrapper=True)

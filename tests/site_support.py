@@ -6,6 +6,7 @@ conftest, so ``from conftest import`` would be ambiguous.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import subprocess
@@ -49,3 +50,29 @@ def copy_project(dest: Path, caches: tuple[str, ...] = ()) -> Path:
         if (ROOT / ".cache" / name).is_dir():
             shutil.copytree(ROOT / ".cache" / name, dest / ".cache" / name)
     return dest
+
+
+class Turns:
+    """Under xdist, tests run side by side, except that a test marked ``alone`` runs with every other worker paused.
+
+    A measurement of time (tests/browser/test_phone_load.py: a page's first load on an emulated phone) measures the
+    other worker's tests too when they run beside it: lesson 5 loaded in 5.7-5.8 s with nothing else running and in
+    6.3-7.3 s beside the other worker, here and on CI. So every test holds a shared lock on one file while it runs
+    (setup, call and teardown, so a module's fixtures count), and a test marked ``alone`` holds it exclusively: it
+    starts once the other workers' running tests end and keeps theirs from starting until it ends. flock takes no
+    turns, so a waiting ``alone`` test could be overtaken again and again by the next tests; every test therefore
+    passes a turnstile first, which the ``alone`` test holds while it waits.
+    """
+
+    def __init__(self, folder: Path):
+        self.turnstile, self.room = folder / "turns.turnstile", folder / "turns.room"
+
+    def hold(self, alone: bool):
+        turnstile, room = open(self.turnstile, "a"), open(self.room, "a")
+        fcntl.flock(turnstile, fcntl.LOCK_EX)
+        if not alone:
+            fcntl.flock(turnstile, fcntl.LOCK_UN)
+        fcntl.flock(room, fcntl.LOCK_EX if alone else fcntl.LOCK_SH)
+        if alone:
+            fcntl.flock(turnstile, fcntl.LOCK_UN)
+        return room, turnstile  # closing both releases the room

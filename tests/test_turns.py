@@ -1,11 +1,12 @@
-"""tests/conftest.py's Turns: a test marked ``alone`` runs with no other worker's test beside it."""
+"""tests/site_support.py's Turns, which tests/conftest.py holds every test to: a test marked ``alone`` runs with no
+other worker's test beside it."""
 
 from __future__ import annotations
 
 import multiprocessing
 import time
 
-from conftest import Turns
+from site_support import Turns
 
 
 def _hold(folder, alone, seconds, started, log):
