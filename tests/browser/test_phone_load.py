@@ -83,6 +83,7 @@ def test_first_load_on_a_slow_phone_within_budget(browser, gzip_site, page_path)
                     "so no throttling emulates the phone")
 
 
+@pytest.mark.alone  # two measurements of speed a second apart: the other worker would move one and not the other
 def test_the_benchmark_measures_the_throttled_cpu(browser):
     """The calibration's premise: BenchmarkIndex falls with Chromium's CPU throttling about in proportion, so throttling
     by index / PHONE_INDEX makes this machine score about PHONE_INDEX."""
