@@ -175,15 +175,14 @@ def _seed_span(record: dict) -> str:
 
 
 def units_done(record: dict, units_dir: Path | None = None) -> tuple[int, int]:
-    """(finished, all) units of the replication the freeze names: those a resumed run would find in the committed
-    units (plan.plan, under the current code's key), so a unit from other code does not count."""
-    from . import plan
-    from .config import EXTENSIONS, METHODS, PRESETS
+    """(finished, all) units of the replication the freeze names, counted from the units committed while it runs."""
+    from .config import EXTENSIONS, METHODS
 
     r = record["replication"]
     seeds = range(r["first_seed"], r["first_seed"] + r["seeds"])
-    p = plan.plan(PRESETS[r["preset"]], seeds, METHODS, EXTENSIONS, cache_dir=REPLICATION_UNITS if units_dir is None else Path(units_dir))
-    return len(p.cached), len(p.cached) + len(p.todo)
+    names = {f"{m}-seed{s}.json" for m in METHODS for s in seeds} | {f"extend-{v}-seed{s}.json" for v in EXTENSIONS for s in seeds}
+    found = {p.name for p in (REPLICATION_UNITS if units_dir is None else Path(units_dir)).glob(f"{r['preset']}/*/*.json")}
+    return len(found & names), len(names)
 
 
 def page_section(lang: str = "zh", results_path=None, frozen_path=None) -> str:
