@@ -85,16 +85,19 @@ def test_first_load_on_a_slow_phone_within_budget(browser, gzip_site, page_path)
 
 @pytest.mark.alone  # two measurements of speed a second apart: the other worker would move one and not the other
 def test_the_benchmark_measures_the_throttled_cpu(browser):
-    """The calibration's premise: BenchmarkIndex falls with Chromium's CPU throttling about in proportion, so throttling
-    by index / PHONE_INDEX makes this machine score about PHONE_INDEX."""
+    """The calibration's premise: throttled by index / PHONE_INDEX, this machine scores about PHONE_INDEX on the
+    benchmark. Not exactly (Chromium's throttling is not quite proportional: measured here 15-25 % under), so the band
+    is wide; a benchmark that did not measure the CPU, or a rate the wrong way round, lands far outside it."""
     context = browser.new_context()
     try:
         page = context.new_page()
         index, rate = phone_load.cpu_rate(page)
-        assert rate == pytest.approx(index / phone_load.PHONE_INDEX)
-        context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": 4})
+        if rate < 1:
+            pytest.skip(f"this machine's BenchmarkIndex, {index:,.0f}, is under the phone's {phone_load.PHONE_INDEX}")
+        context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": rate})
         throttled = max(page.evaluate(phone_load.BENCHMARK, phone_load.BENCHMARK_HALF_MS) for _ in range(2))
-        assert index / 8 < throttled < index / 2, f"unthrottled {index:.0f}, throttled 4× {throttled:.0f}"
+        assert 0.6 * phone_load.PHONE_INDEX < throttled < 1.2 * phone_load.PHONE_INDEX, (
+            f"this machine {index:,.0f}, throttled {rate:.1f}× it scored {throttled:,.0f}; the phone is {phone_load.PHONE_INDEX}")
     finally:
         context.close()
 
