@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import json
 import math
+import re
 
 import pytest
 
@@ -198,3 +199,90 @@ def test_consistency_allows_float_summation_order(results):
     u = results["runs"]["nope"][3]
     u["val_loss_128"] = u["val_curve"][-1] + 0.5 * verify.CONSISTENCY_TOLERANCE
     verify.check_consistent(results, PATH)
+
+
+# --- what a refusal says ---------------------------------------------------------------------------
+
+
+def _rerun(results) -> str:
+    """The command that remakes ``results``: its own preset and seed count."""
+    return f"re-run `python -m posenc.experiment run --preset {results['preset']} --seeds {len(results['seeds'])}`"
+
+
+@pytest.mark.parametrize("check, edit", [
+    ("complete", lambda r: r.update(schema=1)),
+    ("complete", lambda r: r.update(methods=r["methods"][1:])),
+    ("complete", lambda r: r["runs"]["rope"].pop()),
+    ("complete", lambda r: r["runs"]["alibi"][0]["position_loss"].pop()),
+    ("complete", lambda r: r["runs"]["alibi"][0].update(val_loss_128=None)),
+    ("complete", lambda r: r["extension"]["pi"][2]["train_loss"].pop()),
+    ("consistent", lambda r: r["runs"]["nope"][3].update(val_loss_128=r["runs"]["nope"][3]["val_loss_128"] + 1)),
+    ("consistent", lambda r: r["extension"]["rope"][6]["in_distribution_curve"].__setitem__(0, 9.0)),
+], ids=["schema", "methods", "a seed's unit", "method array", "method scalar", "extension array", "curve", "extension start"])
+def test_every_refusal_names_the_file_and_the_run_that_remakes_it(results, check, edit):
+    fix = _rerun(results)
+    edit(results)
+    with pytest.raises(verify.StaleResults) as err:
+        getattr(verify, f"check_{check}")(results, PATH)
+    assert str(err.value).startswith(f"{PATH}: ") and str(err.value).endswith(f"; {fix}"), str(err.value)
+
+
+@pytest.mark.parametrize("key", ["extensions", "extension"])
+def test_a_file_without_the_extension_study_is_refused_not_a_crash(results, key):
+    del results[key]
+    with pytest.raises(verify.StaleResults, match="lessons need"):
+        verify.check_complete(results, PATH)
+
+
+def test_a_short_extension_list_is_quoted(results):
+    results["extensions"] = results["extensions"][:-1]
+    with pytest.raises(verify.StaleResults, match=re.escape(f"extensions {results['extensions']}, but lessons need")):
+        verify.check_complete(results, PATH)
+
+
+@pytest.mark.parametrize("value, said", [("1.0", "a str, not a list of"), ({"0": 1.0}, "a dict, not a list of")])
+def test_a_wrong_type_is_named(results, value, said):
+    results["runs"]["alibi"][4]["position_loss"] = value
+    with pytest.raises(verify.StaleResults, match=f"position_loss has {said} values"):
+        verify.check_complete(results, PATH)
+
+
+def test_a_nested_field_under_a_list_is_missing_not_a_crash(results):
+    results["runs"]["rope"][0]["rope_scaling"] = [1.0, 2.0]
+    with pytest.raises(verify.StaleResults, match=r"rope seed 0 rope_scaling\.\w+ has none"):
+        verify.check_complete(results, PATH)
+
+
+@pytest.mark.parametrize("value", ["3.1", math.nan])
+def test_a_bad_scalar_is_quoted(results, value):
+    results["runs"]["learned"][2]["val_loss_128"] = value
+    with pytest.raises(verify.StaleResults, match=re.escape(f"val_loss_128 is {value!r}, not a finite number")):
+        verify.check_complete(results, PATH)
+
+
+def test_a_consistency_refusal_quotes_both_numbers(results):
+    u = results["runs"]["nope"][3]
+    u["val_loss_128"] += 1
+    with pytest.raises(verify.StaleResults, match=re.escape(f"ends at {u['val_curve'][-1]:.6f} but the in-distribution "
+                                                            f"loss is {u['val_loss_128']:.6f}")):
+        verify.check_consistent(results, PATH)
+    results = copy.deepcopy(results)
+    results["runs"]["nope"][3]["val_loss_128"] -= 1
+    e = results["extension"]["rope"][6]
+    e["in_distribution_curve"][0] = 9.0
+    base = next(u for u in results["runs"]["rope"] if u["seed"] == e["seed"])["val_curve"][-1]
+    with pytest.raises(verify.StaleResults, match=re.escape(f"(in-distribution 9.000000 vs {base:.6f})")):
+        verify.check_consistent(results, PATH)
+
+
+def test_verify_reads_the_full_results_by_default_and_names_the_file_it_refuses(results, tmp_path, monkeypatch):
+    monkeypatch.setattr(verify, "results_path", lambda preset: {"full": tmp_path / "absent.json"}[preset])
+    with pytest.raises(verify.StaleResults, match="absent.json does not exist"):
+        verify.verify(rerun=False)
+    results["runs"]["alibi"][0]["position_loss"].pop()
+    results["seal_sha256"] = provenance.seal(results)
+    path = tmp_path / "edited.json"
+    path.write_text(json.dumps(results))
+    with pytest.raises(verify.StaleResults) as err:
+        verify.verify(path, rerun=False)
+    assert str(err.value).startswith(f"{path}: "), str(err.value)
