@@ -93,10 +93,15 @@ class SharedSite:
         return self.dest
 
 
+def _run_folder(config: pytest.Config) -> Path:
+    """A folder every xdist worker of this run sees: under xdist each worker's base temp is a subfolder of the
+    controller's (the session's tmp_path_factory, pytest's tmpdir plugin)."""
+    base = config._tmp_path_factory.getbasetemp()
+    return base.parent if hasattr(config, "workerinput") else base
+
+
 def _shared_site(config: pytest.Config) -> SharedSite:
-    base = config._tmp_path_factory.getbasetemp()  # the session's tmp_path_factory (pytest's tmpdir plugin)
-    # Under xdist every worker's base is a subfolder of the controller's: build there, once for all.
-    return SharedSite(base.parent if hasattr(config, "workerinput") else base)
+    return SharedSite(_run_folder(config))  # built there, once for all workers
 
 
 def _needs_site(item: pytest.Item) -> bool:
@@ -132,7 +137,7 @@ def pytest_runtest_protocol(item, nextitem):
     alone = item.get_closest_marker("alone") is not None
     if alone and _needs_site(item) and not os.environ.get("POSENC_SITE_DIR"):
         _shared_site(item.config).build_once()  # not while holding the others back (a failed build fails in the fixture)
-    held = Turns(item.config._tmp_path_factory.getbasetemp().parent).hold(alone)
+    held = Turns(_run_folder(item.config)).hold(alone)
     try:
         return (yield)
     finally:

@@ -49,7 +49,6 @@ def _best(page_path: str, loads: list) -> "phone_load.Load":
         bytes_idle=min(x.bytes_idle for x in loads),
         requests_at_load=loads[0].requests_at_load,
         host_index=min(x.host_index for x in loads),
-        rate=min(x.rate for x in loads),
     )
 
 

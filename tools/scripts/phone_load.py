@@ -260,8 +260,12 @@ class Load:
     bytes_at_load: int
     bytes_idle: int
     requests_at_load: list[tuple[str, int, float, float]]  # (path, bytes, start ms, end ms) of what finished by the load event
-    host_index: float = 0.0  # this machine's BenchmarkIndex just before the load
-    rate: float = 1.0  # the CPU throttling rate the load ran under
+    host_index: float  # this machine's BenchmarkIndex just before the load
+
+    @property
+    def rate(self) -> float:
+        """The CPU throttling rate that emulates the phone on this machine (the load ran under at least 1)."""
+        return self.host_index / PHONE_INDEX
 
     @property
     def emulated(self) -> bool:
@@ -288,7 +292,7 @@ def measure(browser, url: str, page_path: str = "") -> Load:
     context = browser.new_context(viewport=VIEWPORT, is_mobile=True, has_touch=True, device_scale_factor=2)
     try:
         page = context.new_page()
-        host_index, rate = cpu_rate(page)
+        host_index, rate = cpu_rate(page)  # rate: Load.rate, from host_index
         page.add_init_script(_FORMULA_WATCH)
         cdp = context.new_cdp_session(page)
         cdp.send("Network.enable")
@@ -321,7 +325,7 @@ def measure(browser, url: str, page_path: str = "") -> Load:
                    for (url, sent), t, size in ours if (t - t0) * 1000 <= timing["load"]]
         return Load(page=page_path, first_text_ms=timing["fcp"], formulas_ms=timing["formulas"], load_ms=timing["load"],
                     bytes_at_load=sum(r[1] for r in at_load), bytes_idle=sum(size for _, _, size in ours),
-                    requests_at_load=sorted(at_load, key=lambda r: r[2]), host_index=host_index, rate=rate)
+                    requests_at_load=sorted(at_load, key=lambda r: r[2]), host_index=host_index)
     finally:
         context.close()
 
@@ -337,8 +341,7 @@ def median_load(loads: list[Load]) -> Load:
     return Load(page=loads[0].page, first_text_ms=med([x.first_text_ms for x in loads]),
                 formulas_ms=None if None in formulas else med(formulas), load_ms=med([x.load_ms for x in loads]),
                 bytes_at_load=by_bytes.bytes_at_load, bytes_idle=med([x.bytes_idle for x in loads]),
-                requests_at_load=by_bytes.requests_at_load, host_index=med([x.host_index for x in loads]),
-                rate=med([x.rate for x in loads]))
+                requests_at_load=by_bytes.requests_at_load, host_index=med([x.host_index for x in loads]))
 
 
 def launch(playwright):
