@@ -15,19 +15,17 @@ import pytest
 
 from posenc.experiment import __main__ as cli
 from posenc.experiment import provenance
-from posenc.experiment import run as run_mod
+from posenc.experiment import sweep
 from posenc.experiment.course import PAGE_SEEDS
-from posenc.experiment.run import results_path
+from posenc.experiment.sweep import results_path
 from site_support import ROOT
 
 
 @pytest.fixture
 def no_training(monkeypatch):
-    """Stand-in for run.run: records its arguments instead of training."""
-    from posenc.experiment import run as run_mod
-
+    """Stand-in for sweep.run: records its arguments instead of training."""
     calls = []
-    monkeypatch.setattr(run_mod, "run", lambda cfg, **kw: calls.append((cfg, kw)))
+    monkeypatch.setattr(sweep, "run", lambda cfg, **kw: calls.append((cfg, kw)))
     return calls
 
 
@@ -86,7 +84,7 @@ def test_good_options_reach_the_run_with_the_seeds_asked_for(no_training):
     assert list(kw["seeds"]) == [4, 5, 6] and kw["compute_seeds"] == [5, 6]
     assert kw["methods"] == ("rope", "nope") and kw["variants"] == ()
     assert (kw["jobs"], kw["threads"], kw["progress"]) == (2, 1, False)
-    assert kw["cache_dir"] == run_mod.CACHE_DIR  # experiment_runs/ unless --cache names another folder
+    assert kw["cache_dir"] == sweep.CACHE_DIR  # experiment_runs/ unless --cache names another folder
     no_training.clear()
     assert cli.main(["run", "--cache", "elsewhere/units", "--no-progress"]) == 0
     assert no_training[0][1]["cache_dir"] == Path("elsewhere/units")

@@ -20,7 +20,7 @@ import torch
 
 from posenc import rope, sinusoidal
 from posenc.examples import PROJECT_D_MODEL, PROJECT_EMBED_STD, PROJECT_TRAIN_LEN
-from posenc.experiment import claims, config, corpus, data, evaluate, figures, model, provenance, run, scalings, stats, train, verify
+from posenc.experiment import claims, config, corpus, data, evaluate, figures, model, provenance, run, scalings, stats, sweep, train, verify
 
 ROOT = Path(__file__).resolve().parent.parent
 FULL = config.preset("full")
@@ -472,7 +472,7 @@ def test_encodings_hash_follows_computed_values_not_source(monkeypatch):
 
 @pytest.fixture(scope="module")
 def committed() -> dict:
-    return json.loads(run.results_path("full").read_text())
+    return json.loads(sweep.results_path("full").read_text())
 
 
 def test_the_data_summary_is_the_committed_one_and_counts_what_it_names(dataset, committed):
@@ -558,7 +558,7 @@ def test_verify_rejects_inconsistent_or_incomplete_new_units(committed, tmp_path
 
 
 def test_claims_reader_and_run_agree_on_the_results_file():
-    assert claims.RESULTS_FILE == run.results_path("full")
+    assert claims.RESULTS_FILE == sweep.results_path("full")
     assert claims.METHODS == config.METHODS and claims.SCALINGS == config.ROPE_SCALINGS
     assert claims.TRAIN_LEN == FULL.train_len
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from posenc.experiment import frozen, plan, verify
+from posenc.experiment import frozen, plan, provenance, sweep, verify
 from posenc.experiment.config import EXTENSIONS, METHODS, PRESETS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -47,14 +47,15 @@ def test_each_unit_is_complete_finite_and_agrees_with_itself(path):
         assert len(values) == n and all(isinstance(v, float) and v == v and abs(v) < 100 for v in values), (path.name, field)
     if kind == "train":  # the curve's last point is the evaluation's in-distribution loss (verify's consistency check)
         assert abs(u["val_curve"][-1] - u["val_loss_128"]) <= verify.CONSISTENCY_TOLERANCE, path.name
-    elif name == "rope" and (base := path.with_name(f"rope-seed{seed}.json")).exists():  # it starts from its seed's model
+    elif name == "rope" and (base := sweep.unit_path(frozen.REPLICATION_UNITS, FULL, provenance.unit_key(FULL, "train", "rope"),
+                                                      "train", "rope", seed)).exists():  # it starts from its seed's model
         assert abs(u["in_distribution_curve"][0] - json.loads(base.read_text())["val_curve"][-1]) <= verify.CONSISTENCY_TOLERANCE, path.name
 
 
 def test_a_resumed_replication_finds_every_committed_unit():
     p = plan.plan(FULL, SEEDS, METHODS, EXTENSIONS, frozen.REPLICATION_UNITS)
     assert len(p.cached) == len(UNITS) and len(p.cached) + len(p.todo) == len(SEEDS) * (len(METHODS) + len(EXTENSIONS))
-    assert {path.parent for path in UNITS} <= {p.cache}, "units under another key: made by other code or config"
+    assert set(p.cached) == {_unit(path) for path in UNITS}, "units under another key: made by other code or config"
 
 
 def test_the_units_are_committed_after_the_freeze():

@@ -14,14 +14,14 @@ import re
 
 import pytest
 
-from posenc.experiment import config, provenance, run, verify
+from posenc.experiment import config, provenance, sweep, verify
 
 PATH = "full.json"
 
 
 @pytest.fixture(scope="module")
 def committed() -> dict:
-    return json.loads(run.results_path("full").read_text())
+    return json.loads(sweep.results_path("full").read_text())
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""posenc/experiment/run.py: the sweep's units, what a unit records, resuming, and the results file it assembles.
+"""posenc/experiment/sweep.py: the sweep's units, what a unit records, resuming, and the results file it assembles.
 
 The sweep runs the tiny experiment (tests/experiment_tiny.py) on a random-token dataset into a
 temporary cache. Each unit's numbers are checked against training and evaluating the same seed
@@ -24,17 +24,18 @@ import torch
 from experiment_tiny import TINY, dataset
 
 from posenc.experiment import evaluate, plan, provenance, run, train
+from posenc.experiment import sweep as sweep_mod
 
 DS = dataset()
 SEEDS, METHODS, VARIANTS = (0, 1), ("nope", "rope"), ("pi", "yarn")
-COMPUTE_UNIT = run.compute_unit
-RUN_DATASET = run._dataset  # the committed corpus, as a worker process loads it
+COMPUTE_UNIT = sweep_mod.compute_unit
+RUN_DATASET = sweep_mod._dataset  # the committed corpus, as a worker process loads it
 
 
 @pytest.fixture(autouse=True)
 def tiny_sweep(monkeypatch):
     """run() on the tiny dataset, leaving torch's thread count and determinism setting as they were."""
-    monkeypatch.setattr(run, "_dataset", lambda cfg: DS)
+    monkeypatch.setattr(sweep_mod, "_dataset", lambda cfg: DS)
     threads, deterministic = torch.get_num_threads(), torch.are_deterministic_algorithms_enabled()
     yield
     torch.set_num_threads(threads)
@@ -49,7 +50,7 @@ def sweep(cache, out=None, lines=None, **kw):
     kw.setdefault("methods", METHODS)
     kw.setdefault("variants", VARIANTS)
     log = lines.append if lines is not None else (lambda *a: None)
-    return run.run(TINY, threads=torch.get_num_threads(), cache_dir=cache, out=out, progress=False, log=log, **kw)
+    return sweep_mod.run(TINY, threads=torch.get_num_threads(), cache_dir=cache, out=out, progress=False, log=log, **kw)
 
 
 class Computed:
@@ -57,7 +58,7 @@ class Computed:
 
     def __init__(self, monkeypatch, stop_at=None):
         self.units, self.stop_at = [], stop_at
-        real = COMPUTE_UNIT  # not run.compute_unit, which may be an earlier spy
+        real = COMPUTE_UNIT  # not sweep_mod.compute_unit, which may be an earlier spy
 
         def spy(cfg, kind, name, seed, *args, **kw):
             if self.stop_at is not None and len(self.units) == self.stop_at:
@@ -65,7 +66,7 @@ class Computed:
             self.units.append((kind, name, seed))
             return real(cfg, kind, name, seed, *args, **kw)
 
-        monkeypatch.setattr(run, "compute_unit", spy)
+        monkeypatch.setattr(sweep_mod, "compute_unit", spy)
 
 
 ALL_UNITS = [("train", "rope", 0), ("train", "nope", 0), ("train", "rope", 1), ("train", "nope", 1),
@@ -73,8 +74,8 @@ ALL_UNITS = [("train", "rope", 0), ("train", "nope", 0), ("train", "rope", 1), (
 
 
 def test_units_are_every_method_then_every_extension_per_seed_rope_first():
-    assert run._units(METHODS, VARIANTS, SEEDS) == ALL_UNITS
-    assert run._units(("learned",), (), (5,)) == [("train", "learned", 5)]
+    assert sweep_mod.units(METHODS, VARIANTS, SEEDS) == ALL_UNITS
+    assert sweep_mod.units(("learned",), (), (5,)) == [("train", "learned", 5)]
 
 
 def _sweep_scope(fixture_name, config):
@@ -89,13 +90,13 @@ def whole(tmp_path_factory):
     """One uninterrupted sweep: (its results, its cache)."""
     cache = tmp_path_factory.mktemp("whole")
     mp = pytest.MonkeyPatch()
-    mp.setattr(run, "_dataset", lambda cfg: DS)
+    mp.setattr(sweep_mod, "_dataset", lambda cfg: DS)
     threads, deterministic = torch.get_num_threads(), torch.are_deterministic_algorithms_enabled()
     try:
         lines, began = [], time.time()
         results = sweep(cache, out=cache / "tiny.json", lines=lines)
-        (cache / "sweep.log").write_text("\n".join(lines), encoding="utf-8")  # what the sweep told its reader
-        (cache / "sweep.times").write_text(f"{began} {time.time()}")
+        (cache / "sweep_mod.log").write_text("\n".join(lines), encoding="utf-8")  # what the sweep told its reader
+        (cache / "sweep_mod.times").write_text(f"{began} {time.time()}")
     finally:
         mp.undo()
         torch.set_num_threads(threads)
@@ -117,10 +118,12 @@ def test_a_sweep_computes_every_unit_once_in_order(tmp_path, monkeypatch):
     sweep(tmp_path, out=tmp_path / "r.json", lines=lines)
     assert computed.units == ALL_UNITS
     # the sweep says up front how many units it will compute and where it caches them, and at the end how many it did
-    key = run.run_key(TINY, provenance.code_hash(TINY))
-    assert [p.name for p in (tmp_path / TINY.preset).iterdir()] == [key]
+    keys = sweep_mod.unit_keys(TINY, METHODS, VARIANTS)  # one folder per method and variant, each under its own key
+    assert sorted(p.name for p in (tmp_path / TINY.preset).iterdir()) == sorted(set(keys.values())) and len(set(keys.values())) == 4
+    for kind, name, seed in ALL_UNITS:
+        assert sweep_mod.unit_path(tmp_path, TINY, keys[kind, name], kind, name, seed).is_file()
     assert f"{len(ALL_UNITS)} unit(s) to compute with 1 process(es)" in lines[0]
-    assert lines[0].endswith(f"cache {tmp_path / TINY.preset / key}")
+    assert lines[0].endswith(f"cache {tmp_path / TINY.preset}")
     assert lines[-2].startswith(f"computed {len(ALL_UNITS)} unit(s) in ") and lines[-1] == f"wrote {tmp_path / 'r.json'}"
     again, lines = Computed(monkeypatch), []
     assert sweep(tmp_path, out=tmp_path / "r.json", lines=lines) is not None
@@ -145,7 +148,7 @@ def test_the_plan_names_the_cached_units_and_those_a_resumed_sweep_computes(tmp_
         sweep(tmp_path)
     p = plan.plan(TINY, SEEDS, METHODS, VARIANTS, tmp_path)
     assert p.cached == tuple(ALL_UNITS[:3]) and p.todo == tuple(ALL_UNITS[3:])
-    assert p.cache == tmp_path / TINY.preset / run.run_key(TINY, provenance.code_hash(TINY))
+    assert p.cache == tmp_path / TINY.preset
     assert plan.describe(p).splitlines() == [
         f"plan for preset tiny: 3 of 8 unit(s) cached in {p.cache}, 5 to compute",
         "  nope: seed 1", "  extend pi: seeds 0–1", "  extend yarn: seeds 0–1"]
@@ -163,16 +166,17 @@ def test_seed_spans_join_neighbours():
 
 def test_a_lost_unit_is_computed_again_and_only_it(tmp_path, monkeypatch, whole):
     sweep(tmp_path, out=tmp_path / "r.json")
-    key = next((tmp_path / TINY.preset).iterdir()).name
-    run.unit_path(tmp_path, TINY, key, "extend", "yarn", 0).unlink()
-    run.weights_path(tmp_path, TINY, key, 0).unlink()  # the extension re-trains its base model if the weights are gone too
+    keys = sweep_mod.unit_keys(TINY, METHODS, VARIANTS)
+    key = keys["train", "rope"]  # the weights lie beside the seed's RoPE unit
+    sweep_mod.unit_path(tmp_path, TINY, keys["extend", "yarn"], "extend", "yarn", 0).unlink()
+    sweep_mod.weights_path(tmp_path, TINY, key, 0).unlink()  # the extension re-trains its base model if the weights are gone too
     computed = Computed(monkeypatch)
     results = sweep(tmp_path, out=tmp_path / "r.json")
     assert computed.units == [("extend", "yarn", 0)]
     assert numbers(results) == numbers(whole[0])
     # and the re-trained weights are cached again, the same tensors as the first time
-    again = torch.load(run.weights_path(tmp_path, TINY, key, 0), weights_only=True)
-    first = torch.load(run.weights_path(whole[1], TINY, key, 0), weights_only=True)
+    again = torch.load(sweep_mod.weights_path(tmp_path, TINY, key, 0), weights_only=True)
+    first = torch.load(sweep_mod.weights_path(whole[1], TINY, key, 0), weights_only=True)
     assert again.keys() == first.keys() and all(torch.equal(again[k], first[k]) for k in first)
 
 
@@ -222,8 +226,7 @@ def test_each_extension_unit_starts_from_its_seeds_rope_model(whole):
             from posenc.experiment import extend
 
             # the base model is the one the seed's RoPE unit cached (the extension reads it instead of training again)
-            key = next((cache / TINY.preset).iterdir()).name
-            weights = run.weights_path(cache, TINY, key, seed)
+            weights = sweep_mod.weights_path(cache, TINY, sweep_mod.unit_keys(TINY, ("rope",), ())["train", "rope"], seed)
             rope_unit = results["runs"]["rope"][SEEDS.index(seed)]
             assert weights.stat().st_mtime <= rope_unit["finished"] + 0.05, "the RoPE unit did not cache its weights"
             cached = torch.load(weights, map_location="cpu", weights_only=True)
@@ -242,7 +245,7 @@ def test_the_results_file_is_sealed_and_says_what_made_it(whole):
     assert results["seal_sha256"] == provenance.seal(results)
     assert (results["preset"], results["config"]) == ("tiny", TINY.to_dict())
     assert (results["methods"], results["extensions"], results["seeds"]) == (list(METHODS), list(VARIANTS), list(SEEDS))
-    assert results["schema"] == run.SCHEMA and results["code"] == provenance.code_hash(TINY)
+    assert results["schema"] == sweep_mod.SCHEMA and results["code"] == provenance.code_hash(TINY)
     assert list(results["runs"]) == list(METHODS) and list(results["extension"]) == list(VARIANTS)
     assert results["parameters"] == {"nope": 944, "rope": 944}
     data = results["data"]
@@ -257,13 +260,13 @@ def test_the_results_file_is_sealed_and_says_what_made_it(whole):
     assert all(results[k] == round(results[k], 1) for k in ("compute_seconds", "cpu_seconds", "wall_seconds")), results
     assert not all(float(u["started"]).is_integer() for u in units)  # tenths, not whole seconds
     created = datetime.datetime.fromisoformat(results["created"])
-    began, ended = map(float, (cache / "sweep.times").read_text().split())
+    began, ended = map(float, (cache / "sweep_mod.times").read_text().split())
     assert created.utcoffset() == datetime.timedelta(0) and began - 1 <= created.timestamp() <= ended + 1
     assert results["command"] == provenance.command_line()
     # the file: one-space indents and characters as they are (readable in a diff), a final newline
     text = (cache / "tiny.json").read_text(encoding="utf-8")
     assert text == json.dumps(on_disk, ensure_ascii=False, indent=1) + "\n"
-    began, ended = map(float, (cache / "sweep.times").read_text().split())
+    began, ended = map(float, (cache / "sweep_mod.times").read_text().split())
     for u in units:  # clock times to a tenth of a second, within the sweep; a unit's end after its start
         assert all(u[k] == round(u[k], 1) for k in ("started", "finished", "cpu_seconds")), u
         assert began - 0.05 <= u["started"] <= u["finished"] <= ended + 0.05, (began, ended, u)
@@ -283,7 +286,7 @@ def test_the_sweep_reports_each_unit_with_its_own_numbers(whole):
     """The line the sweep prints for each unit names it and quotes its result: a training unit's in-distribution
     loss, an extension unit's first and last in-distribution loss."""
     results, cache = whole
-    log = (cache / "sweep.log").read_text(encoding="utf-8")
+    log = (cache / "sweep_mod.log").read_text(encoding="utf-8")
     for method, us in results["runs"].items():
         for u in us:
             assert re.search(rf"^{method} seed {u['seed']}: val loss \(0–\d+\) {u['val_loss_128']:.3f},", log, re.M), (method, log)
@@ -293,14 +296,16 @@ def test_the_sweep_reports_each_unit_with_its_own_numbers(whole):
             assert f"extend {variant} seed {u['seed']}: in-distribution {curve[0]:.3f} → {curve[-1]:.3f}," in log, (variant, log)
 
 
-def test_the_cache_is_keyed_by_config_and_code(tmp_path):
-    code = provenance.code_hash(TINY)
-    key = run.run_key(TINY, code)
-    assert run.run_key(TINY, {**code, "source_sha256": "0" * 64}) != key
-    assert run.run_key(TINY.__class__(**{**TINY.to_dict(), "lr": 1e-3}), code) != key
-    assert run.unit_path(tmp_path, TINY, key, "train", "rope", 3) == tmp_path / "tiny" / key / "rope-seed3.json"
-    assert run.unit_path(tmp_path, TINY, key, "extend", "rope", 3) == tmp_path / "tiny" / key / "extend-rope-seed3.json"
-    assert run.weights_path(tmp_path, TINY, key, 3) == tmp_path / "tiny" / key / "rope-seed3.pt"
+def test_the_cache_is_keyed_per_unit_by_config_and_code(tmp_path):
+    """Each method and variant's units lie under their own key (provenance.unit_key: tests/test_experiment_provenance.py)."""
+    keys = sweep_mod.unit_keys(TINY, ("nope", "rope"), ("pi",))
+    assert keys == {(kind, name): provenance.unit_key(TINY, kind, name) for kind, name in keys}
+    assert len(set(keys.values())) == 3
+    assert sweep_mod.unit_keys(TINY.__class__(**{**TINY.to_dict(), "lr": 1e-3}), ("nope",), ())["train", "nope"] != keys["train", "nope"]
+    key = keys["train", "rope"]
+    assert sweep_mod.unit_path(tmp_path, TINY, key, "train", "rope", 3) == tmp_path / "tiny" / key / "rope-seed3.json"
+    assert sweep_mod.unit_path(tmp_path, TINY, key, "extend", "rope", 3) == tmp_path / "tiny" / key / "extend-rope-seed3.json"
+    assert sweep_mod.weights_path(tmp_path, TINY, key, 3) == tmp_path / "tiny" / key / "rope-seed3.pt"
 
 
 def test_a_cache_entry_is_written_whole_or_not_at_all(tmp_path):
@@ -311,9 +316,9 @@ def test_a_cache_entry_is_written_whole_or_not_at_all(tmp_path):
         raise OSError("disk full")
 
     with pytest.raises(OSError):
-        run._write_atomically(path, fails)
+        sweep_mod._write_atomically(path, fails)
     assert not path.exists()
-    run._write_atomically(path, lambda f: f.write(b"{}"))
+    sweep_mod._write_atomically(path, lambda f: f.write(b"{}"))
     assert path.read_bytes() == b"{}"
 
 
@@ -338,10 +343,10 @@ TIMES = re.compile(r"\d+s\b")  # a unit's seconds differ between two sweeps, its
 
 
 def test_worker_processes_compute_what_one_process_computes(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(run, "_dataset", RUN_DATASET)
+    monkeypatch.setattr(sweep_mod, "_dataset", RUN_DATASET)
     lines = []
-    one = run.run(TINY, cache_dir=tmp_path / "one", out=tmp_path / "one.json", progress=False, log=lines.append, **PARALLEL)
-    two = run.run(TINY, jobs=2, cache_dir=tmp_path / "two", out=tmp_path / "two.json", progress=True, log=lines.append, **PARALLEL)
+    one = sweep_mod.run(TINY, cache_dir=tmp_path / "one", out=tmp_path / "one.json", progress=False, log=lines.append, **PARALLEL)
+    two = sweep_mod.run(TINY, jobs=2, cache_dir=tmp_path / "two", out=tmp_path / "two.json", progress=True, log=lines.append, **PARALLEL)
     assert numbers(two) == numbers(one)
     assert two["environment"]["jobs"] == 2 and two["environment"]["threads"] == 1
     # each unit's line, printed above the progress bar as its worker finishes it, is the line one process logs
@@ -379,17 +384,18 @@ def test_a_unit_hands_its_device_and_progress_to_training_and_every_evaluation(m
 
 
 def test_an_extension_units_line_quotes_its_first_and_last_in_distribution_loss(monkeypatch, tmp_path):
-    key = "k"
-    run.weights_path(tmp_path, TINY, key, 0).parent.mkdir(parents=True)
-    torch.save({}, run.weights_path(tmp_path, TINY, key, 0))
+    keys = {("train", "rope"): "r", ("extend", "pi"): "p"}
+    sweep_mod.weights_path(tmp_path, TINY, "r", 0).parent.mkdir(parents=True)
+    torch.save({}, sweep_mod.weights_path(tmp_path, TINY, "r", 0))
     fake = {"variant": "pi", "seed": 0, "in_distribution_curve": [1.0, 2.0, 3.0, 4.0], "seconds": 7.0}
-    monkeypatch.setattr(run, "extend_unit", lambda *a, **kw: dict(fake))
-    assert run.compute_unit(TINY, "extend", "pi", 0, tmp_path, key, "cpu") == "extend pi seed 0: in-distribution 1.000 → 4.000, 7s"
+    monkeypatch.setattr(sweep_mod, "extend_unit", lambda *a, **kw: dict(fake))
+    assert sweep_mod.compute_unit(TINY, "extend", "pi", 0, tmp_path, keys, "cpu") == "extend pi seed 0: in-distribution 1.000 → 4.000, 7s"
+    assert sweep_mod.unit_path(tmp_path, TINY, "p", "extend", "pi", 0).is_file()  # under the variant's own key
 
 
 def test_a_sweep_shows_a_progress_bar_over_every_step_unless_told_not_to(tmp_path, capsys):
     lines = []
-    run.run(TINY, seeds=(0,), methods=("rope",), variants=("pi",), threads=torch.get_num_threads(), cache_dir=tmp_path,
+    sweep_mod.run(TINY, seeds=(0,), methods=("rope",), variants=("pi",), threads=torch.get_num_threads(), cache_dir=tmp_path,
             out=tmp_path / "r.json", log=lines.append)  # progress left at its default
     err = capsys.readouterr().err
     total = TINY.steps + TINY.ext_steps  # the training unit's steps and the extension's
@@ -412,7 +418,7 @@ class StandInPool:
                            2: type("P", (), {"terminate": lambda p: self.terminated.append(2)})()}
         StandInPool.made.append(self)
 
-    def submit(self, fn, cfg, kind, name, seed, cache_dir, key, device):
+    def submit(self, fn, cfg, kind, name, seed, cache_dir, keys, device):
         self.handler = signal.getsignal(signal.SIGTERM)  # what SIGTERM does while the units run
         f = Future()
         if name == "bogus":
@@ -428,18 +434,18 @@ class StandInPool:
 @pytest.mark.parametrize("fails", [False, True])
 def test_the_pool_is_spawned_with_the_jobs_asked_for_and_stopped_on_a_workers_error(monkeypatch, tmp_path, fails):
     StandInPool.made.clear()
-    monkeypatch.setattr(run, "ProcessPoolExecutor", StandInPool)
+    monkeypatch.setattr(sweep_mod, "ProcessPoolExecutor", StandInPool)
     before, said = signal.getsignal(signal.SIGTERM), []
     todo = [("train", "nope", 0), ("train", "bogus" if fails else "learned", 0)]
     if fails:
         with pytest.raises(ValueError, match="'bogus'"):
-            run._run_parallel(TINY, todo, 3, 1, "cpu", tmp_path, "k", None, said.append)
+            sweep_mod._run_parallel(TINY, todo, 3, 1, "cpu", tmp_path, {}, None, said.append)
     else:
-        run._run_parallel(TINY, todo, 3, 1, "cpu", tmp_path, "k", None, said.append)
+        sweep_mod._run_parallel(TINY, todo, 3, 1, "cpu", tmp_path, {}, None, said.append)
     pool, = StandInPool.made
     assert pool.jobs == 3 and pool.context.get_start_method() == "spawn"  # torch is not fork-safe once used
-    assert pool.initializer is run._worker_init and pool.initargs[:2] == (1, "cpu") and pool.initargs[3] == os.getpid()
-    assert pool.handler is run._interrupt  # SIGTERM stops the sweep like Ctrl-C while units run …
+    assert pool.initializer is sweep_mod._worker_init and pool.initargs[:2] == (1, "cpu") and pool.initargs[3] == os.getpid()
+    assert pool.handler is sweep_mod._interrupt  # SIGTERM stops the sweep like Ctrl-C while units run …
     assert signal.getsignal(signal.SIGTERM) is before  # … and is given back afterwards
     if fails:  # the workers are ended at once and the units not started are dropped
         assert sorted(pool.terminated) == [1, 2] and pool.shutdowns == [(False, True)]
@@ -450,26 +456,25 @@ def test_the_pool_is_spawned_with_the_jobs_asked_for_and_stopped_on_a_workers_er
 
 def test_a_worker_feeds_every_step_to_the_progress_queue_and_returns_its_units_line(tmp_path):
     steps = queue.SimpleQueue()
-    run._worker_init(1, "cpu", steps, os.getppid())  # here the test process is the worker; its parent stays
+    sweep_mod._worker_init(1, "cpu", steps, os.getppid())  # here the test process is the worker; its parent stays
     key = "k"
-    (tmp_path / TINY.preset / key).mkdir(parents=True)
-    line = run._worker(TINY, "train", "nope", 0, tmp_path, key, "cpu")
+    line = sweep_mod._worker(TINY, "train", "nope", 0, tmp_path, {("train", "nope"): key}, "cpu")
     assert line.startswith("nope seed 0: val loss") and torch.get_num_threads() == 1
     got = [steps.get_nowait() for _ in range(steps.qsize())]
     assert len(got) == TINY.steps and all(n == 1 and isinstance(loss, float) for n, loss in got)
-    assert run.unit_path(tmp_path, TINY, key, "train", "nope", 0).exists()
+    assert sweep_mod.unit_path(tmp_path, TINY, key, "train", "nope", 0).exists()
 
 
 def test_a_termination_signal_stops_the_sweep_as_ctrl_c_does():
     with pytest.raises(KeyboardInterrupt, match="^stopped by signal 15; finished units stay cached, run again to resume$"):
-        run._interrupt(15, None)
+        sweep_mod._interrupt(15, None)
 
 
 def test_a_sweep_with_workers_asks_the_pool_for_its_jobs_and_writes_nothing_while_units_are_missing(monkeypatch, tmp_path):
     """run(jobs=3) makes a pool of three; units that no worker cached (the stand-in pool computes nothing) are
     reported missing and no results file is written."""
     StandInPool.made.clear()
-    monkeypatch.setattr(run, "ProcessPoolExecutor", StandInPool)
+    monkeypatch.setattr(sweep_mod, "ProcessPoolExecutor", StandInPool)
     lines = []
     assert sweep(tmp_path, out=tmp_path / "r.json", lines=lines, jobs=3) is None
     pool, = StandInPool.made
@@ -483,12 +488,12 @@ def test_a_sweep_with_workers_asks_the_pool_for_its_jobs_and_writes_nothing_whil
 def test_a_pool_run_off_the_main_thread_leaves_the_signal_handlers_alone(monkeypatch, tmp_path):
     import threading
 
-    monkeypatch.setattr(run, "ProcessPoolExecutor", StandInPool)
+    monkeypatch.setattr(sweep_mod, "ProcessPoolExecutor", StandInPool)
     errors = []
 
     def work():
         try:
-            run._run_parallel(TINY, [("train", "nope", 0)], 1, 1, "cpu", tmp_path, "k", None, lambda line: None)
+            sweep_mod._run_parallel(TINY, [("train", "nope", 0)], 1, 1, "cpu", tmp_path, {}, None, lambda line: None)
         except Exception as err:  # signal.signal raises ValueError off the main thread
             errors.append(err)
 
@@ -499,22 +504,24 @@ def test_a_pool_run_off_the_main_thread_leaves_the_signal_handlers_alone(monkeyp
 
 
 def test_results_go_to_the_presets_file_by_default_in_folders_made_as_needed(monkeypatch, tmp_path):
-    monkeypatch.setattr(run, "RESULTS_DIR", tmp_path / "results")  # results_path's folder, made by the run
-    run.run(TINY, seeds=(0,), methods=("nope",), variants=(), threads=torch.get_num_threads(), cache_dir=tmp_path / "c",
+    monkeypatch.setattr(sweep_mod, "RESULTS_DIR", tmp_path / "results")  # results_path's folder, made by the run
+    sweep_mod.run(TINY, seeds=(0,), methods=("nope",), variants=(), threads=torch.get_num_threads(), cache_dir=tmp_path / "c",
             progress=False, log=lambda *a: None)
     assert (tmp_path / "results" / f"{TINY.preset}.json").is_file()
     deep = tmp_path / "a" / "b" / "r.json"
-    run.run(TINY, seeds=(0,), methods=("nope",), variants=(), threads=torch.get_num_threads(), cache_dir=tmp_path / "c",
+    sweep_mod.run(TINY, seeds=(0,), methods=("nope",), variants=(), threads=torch.get_num_threads(), cache_dir=tmp_path / "c",
             out=deep, progress=False, log=lambda *a: None)
     assert deep.is_file()
 
 
-def test_the_committed_replication_units_lie_under_the_key_of_the_full_preset_and_the_committed_code():
-    """posenc/experiment/results/replication-units/ was written under run_key(full, code); a key computed
-    another way would not find those units and would start the replication over."""
+def test_the_committed_replication_units_lie_under_their_units_keys():
+    """posenc/experiment/results/replication-units/ holds each unit under its key for the full preset and this code: a key
+    computed another way would not find those units and would start the replication over."""
     from posenc.experiment import frozen
     from posenc.experiment.config import PRESETS
 
-    code = json.loads(run.results_path("full").read_text())["code"]
-    keys = {p.name for p in frozen.REPLICATION_UNITS.glob("full/*") if p.is_dir()}
-    assert keys == {run.run_key(PRESETS["full"], code)}
+    found = sorted(frozen.REPLICATION_UNITS.glob("full/*/*.json"))
+    assert found
+    for path in found:
+        kind, name = ("extend", path.name[len("extend-"):]) if path.name.startswith("extend-") else ("train", path.name)
+        assert path.parent.name == provenance.unit_key(PRESETS["full"], kind, name.rsplit("-seed", 1)[0]), path

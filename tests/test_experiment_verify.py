@@ -22,7 +22,7 @@ import pytest
 import torch
 from experiment_tiny import TINY, dataset
 
-from posenc.experiment import config, provenance, run, verify
+from posenc.experiment import config, provenance, sweep, verify
 from posenc.experiment.config import EXTENSIONS, METHODS
 
 DS = dataset()
@@ -34,11 +34,11 @@ LOSSES = r"\[\d\.\d{1,4}, \d\.\d{1,4}\]"  # two losses of a few nats, to 4 decim
 @pytest.fixture(scope="module")
 def tiny_results(tmp_path_factory) -> dict:
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(run, "_dataset", lambda cfg: DS)
+        mp.setattr(sweep, "_dataset", lambda cfg: DS)
         threads, deterministic = torch.get_num_threads(), torch.are_deterministic_algorithms_enabled()
         try:
             cache = tmp_path_factory.mktemp("verify-tiny")
-            results = run.run(SHARP, seeds=(0,), threads=1, cache_dir=cache, out=cache / "tiny.json",
+            results = sweep.run(SHARP, seeds=(0,), threads=1, cache_dir=cache, out=cache / "tiny.json",
                               progress=False, log=lambda *a: None)
         finally:
             torch.set_num_threads(threads)
@@ -253,7 +253,7 @@ def test_load_names_a_missing_unreadable_or_wrong_file(tmp_path):
 
 
 def test_load_reads_the_committed_file_by_default():
-    assert verify.load() == json.loads(run.results_path("full").read_text())
+    assert verify.load() == json.loads(sweep.results_path("full").read_text())
 
 
 def test_the_seal_message_names_the_preset_and_seed_count_to_re_run(results):

@@ -392,3 +392,42 @@ def test_the_new_record_lacking_a_field_fails_at_import_naming_the_record_and_th
     record = "'#8'" if field == "key" else f"'{STUB_METHOD}'"
     assert message.startswith("ValueError: course.py: method record " + record), message
     assert f"lacks the field '{field}'" in message, message
+
+
+# --- the new method re-trains only its own units -------------------------------------------------------------------------
+#
+# The tiny experiment (tests/experiment_tiny.py) swept with this checkout's code for NoPE and RoPE, two seeds, and RoPE's
+# extension with PI; then the copy with the stub swept into the same cache with the stub added. Each unit is keyed by
+# what it runs (posenc/experiment/provenance.py unit_key), so the copy finds every earlier unit and computes the stub's.
+
+SWEEP_IN_COPY = """
+import json, sys
+sys.path[:0] = [".", "tests"]
+import torch
+from experiment_tiny import TINY, dataset
+from posenc.experiment import sweep
+
+DS, computed = dataset(), []
+sweep._dataset = lambda cfg: DS
+real = sweep.compute_unit
+sweep.compute_unit = lambda cfg, kind, name, seed, *a, **kw: computed.append([kind, name, seed]) or real(cfg, kind, name, seed, *a, **kw)
+results = sweep.run(TINY, seeds=(0, 1), methods=json.loads(sys.argv[2]), variants=("pi",), threads=1, cache_dir=sys.argv[1],
+                    out=sys.argv[1] + "/results.json", progress=False, log=lambda *a: None)
+print(json.dumps({"computed": computed, "rope": results["runs"]["rope"], "stub": results["runs"].get("rope_copy")}))
+"""
+
+
+def _sweep(project: Path, cache: Path, methods: list[str]) -> dict:
+    done = _python(project, "-c", SWEEP_IN_COPY, str(cache), json.dumps(methods))
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def test_the_new_method_trains_only_its_own_units(copy_with_a_new_method, tmp_path):
+    first = _sweep(ROOT, tmp_path, ["nope", "rope"])
+    assert len(first["computed"]) == 6  # two methods and one extension, two seeds each
+    after = _sweep(copy_with_a_new_method, tmp_path, ["nope", "rope", STUB_METHOD])
+    assert after["computed"] == [["train", STUB_METHOD, 0], ["train", STUB_METHOD, 1]]
+    # and what it trained is RoPE's run again: the same attention, seed and batches
+    for rope, stub in zip(after["rope"], after["stub"]):
+        assert stub["method"] == STUB_METHOD and stub["train_loss"] == rope["train_loss"] and stub["position_loss"] == rope["position_loss"]

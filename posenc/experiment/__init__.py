@@ -26,7 +26,9 @@ Modules, one job each:
     evaluate   loss at every position; RoPE scaling at evaluation time
     scalings   the RoPE frequencies of PI, NTK-aware, YaRN and ABF (from posenc.scaling)
     extend     the continued-training stage from a trained RoPE model
-    run        all units → results/<preset>.json, cached, resumable, in parallel processes
+    run        one unit: a method trained from a seed, or the RoPE model extended, and what it measures
+    sweep      all units → results/<preset>.json, each cached under its own key, resumable, in parallel processes
+    plan       what a sweep would compute, before it does
     runtime    threads, determinism, device
     provenance code/encodings/corpus hashes, environment, the seal
     verify     is the committed file what the current code produces?

@@ -83,7 +83,7 @@ def _names(option: str, text: str, check, choices) -> tuple[str, ...]:
 
 def _run_arguments(args) -> dict:
     """The ``run`` options checked and converted, before any work starts."""
-    from .run import CACHE_DIR
+    from .sweep import CACHE_DIR
     from .runtime import resolve_device
 
     _positive("--seeds", args.seeds)
@@ -120,7 +120,7 @@ def _readable(path: Path | None) -> dict:
     Raises StaleResults naming the file and the fix, so ``summary`` and ``verify`` print one line, not a traceback.
     """
     from . import verify as v
-    from .run import results_path
+    from .sweep import results_path
 
     path = results_path("full") if path is None else Path(path)
     results = v.load(path)
@@ -147,7 +147,7 @@ def main(argv=None) -> int:
 def _command(args) -> int:
     if args.command == "run":
         from .plan import describe, plan
-        from .run import run
+        from .sweep import run
 
         cfg = preset(args.preset)
         if args.precision:

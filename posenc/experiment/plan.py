@@ -1,7 +1,7 @@
 """What a sweep would do, before it does it: the units already cached and those it would compute.
 
 ``python -m posenc.experiment run`` prints this plan first; with ``--dry-run`` it prints only the plan.
-It reads the cache the way run.py does (the same unit list and cache key) and changes nothing.
+It reads the cache the way sweep.py does (the same unit list and unit keys) and changes nothing.
 """
 
 from __future__ import annotations
@@ -9,23 +9,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import provenance, run
+from . import sweep
 from .config import Config
 
 
 @dataclass(frozen=True)
 class Plan:
     preset: str
-    cache: Path  # the folder this config and code's units live in
+    cache: Path  # the folder of this preset's units, one subfolder per unit key
     cached: tuple[tuple[str, str, int], ...]  # (kind, name, seed), in the order run() would compute them
     todo: tuple[tuple[str, str, int], ...]
 
 
-def plan(cfg: Config, seeds, methods, variants, cache_dir: Path = run.CACHE_DIR, compute_seeds=None) -> Plan:
-    key = run.run_key(cfg, provenance.code_hash(cfg))
-    units = run._units(methods, variants, seeds if compute_seeds is None else compute_seeds)
-    done = [u for u in units if run.unit_path(cache_dir, cfg, key, *u).exists()]
-    return Plan(cfg.preset, Path(cache_dir) / cfg.preset / key, tuple(done), tuple(u for u in units if u not in done))
+def plan(cfg: Config, seeds, methods, variants, cache_dir: Path = sweep.CACHE_DIR, compute_seeds=None) -> Plan:
+    keys = sweep.unit_keys(cfg, methods, variants)
+    units = sweep.units(methods, variants, seeds if compute_seeds is None else compute_seeds)
+    done = [u for u in units if sweep.unit_path(cache_dir, cfg, keys[u[0], u[1]], *u).exists()]
+    return Plan(cfg.preset, Path(cache_dir) / cfg.preset, tuple(done), tuple(u for u in units if u not in done))
 
 
 def spans(seeds) -> str:

@@ -14,6 +14,10 @@ The code hash has two halves:
   moves any number the model uses changes this hash, a comment does not.
   Values are rounded (1e-7 absolute for O(1) entries, 10 significant digits for
   frequencies) so that last-bit libm differences between CPUs do not count.
+
+A unit's cache key (``unit_key``, for sweep.py) hashes the same things, except that
+the lists naming which methods or variants exist (``MEMBERSHIP_LISTS``) are cut down
+to what that unit runs: adding a method to them leaves every other unit's key alone.
 """
 
 from __future__ import annotations
@@ -36,6 +40,17 @@ PACKAGE_DIR = Path(__file__).parent
 # the encodings fingerprinted below.
 NUMBER_FILES = ("config.py", "corpus.py", "data.py", "model.py", "train.py", "evaluate.py", "scalings.py", "extend.py", "run.py", "runtime.py")
 FINGERPRINTED_MODULES = ("posenc.sinusoidal", "posenc.rope", "posenc.scaling", "posenc.relative", "posenc._check")
+# Module-level tuples of names that the number files only ask "is this name in it?" (or print in an error), so a unit's
+# numbers depend on them only through whether its own names are in them (tests/test_experiment_provenance.py checks
+# every use). A unit's key sees each cut down to those names: a new method joins config.METHODS and, if rotary,
+# model.ROTARY_METHODS without changing the key of any unit already computed. (A name added to a list typed inline in
+# the code, such as model.py's table methods, changes that file's code, and so every unit's key.)
+MEMBERSHIP_LISTS = {"config.py": ("METHODS", "EXTENSIONS"), "model.py": ("ROTARY_METHODS",)}
+# Results made by code whose source hash was the key are the current code's results when the value is the current
+# source hash: sweep.py left run.py on 2026-12-06 (commit SWEEP_MOVED_AT's run.py held it), and every statement that
+# computes a number stayed as it was. tests/test_experiment_provenance.py derives both hashes from that commit's files.
+SUPERSEDED = {"e9599f38d3aa8130b12d3f89de685db2c56528fe32cea3e6d2ae83df6ee93580": "c7d9d81c1031d432534b73b02f7609647563492013b5959766941a935fd0091f"}
+SWEEP_MOVED_AT = "de604becbaee05fe6693d19a016acc93ca64ab37"
 
 
 def code_text(source: str) -> str:
@@ -86,16 +101,50 @@ def without_presets(text: str) -> str:
     raise ValueError("config.py defines no PRESETS table; update provenance.without_presets")
 
 
-def source_sha256(files: dict[str, str] | None = None) -> str:
-    """sha256 over NUMBER_FILES (``files`` maps a name to its source, for hashing another version)."""
+def source_sha256(files: dict[str, str] | None = None, names: set[str] | None = None) -> str:
+    """sha256 over NUMBER_FILES (``files`` maps a name to its source, for hashing another version). With ``names``, each
+    of MEMBERSHIP_LISTS keeps only those of its entries in ``names`` (for one unit's key)."""
     h = hashlib.sha256()
     for name in NUMBER_FILES:
         source = files[name] if files is not None else (PACKAGE_DIR / name).read_text(encoding="utf-8")
+        if names is not None:
+            source = only_names(source, MEMBERSHIP_LISTS.get(name, ()), names)
         text = code_text(source)
         if name == "config.py":
             text = without_presets(text)
         h.update(name.encode() + b"\0" + text.encode() + b"\0")
     return h.hexdigest()
+
+
+def only_names(source: str, lists: tuple[str, ...], names: set[str]) -> str:
+    """``source`` with each module-level tuple in ``lists`` cut down to its entries in ``names`` (order kept)."""
+    lines = source.splitlines()
+    found = set()
+    for node in reversed(ast.parse(source).body):  # bottom up: replacing lines keeps the line numbers above valid
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and getattr(node.targets[0], "id", None) in lists:
+            entries = [ast.literal_eval(e) for e in node.value.elts]
+            kept = ", ".join(repr(e) for e in entries if e in names)
+            lines[node.lineno - 1 : node.end_lineno] = [f"{node.targets[0].id} = ({kept}{',' if kept else ''})"]
+            found.add(node.targets[0].id)
+    if found != set(lists):
+        raise ValueError(f"no module-level tuple {sorted(set(lists) - found)} to cut down; update provenance.MEMBERSHIP_LISTS")
+    return "\n".join(lines) + "\n"
+
+
+def unit_names(kind: str, name: str) -> set[str]:
+    """The method and variant names one unit runs: a method; or an extension variant and the RoPE model it continues."""
+    return {name} if kind == "train" else {"rope", name}
+
+
+def unit_key(cfg, kind: str, name: str, encodings: str | None = None) -> str:
+    """The cache key of one unit: its config, the corpus, posenc's encodings (``encodings``: encodings_sha256(cfg), if
+    already computed) and the number files as that unit sees them (source_sha256 with its names)."""
+    from . import corpus
+
+    body = {"config": cfg.to_dict(), "corpus": corpus.CORPUS_SHA256,
+            "encodings": encodings_sha256(cfg) if encodings is None else encodings,
+            "source": source_sha256(names=unit_names(kind, name))}
+    return hashlib.sha256(canonical(body)).hexdigest()[:16]
 
 
 def _round(values, absolute: float | None = None, digits: int | None = None) -> list[str]:

@@ -61,8 +61,8 @@ from . import corpus, provenance
 from . import data as data_mod
 from .config import EXTENSIONS, METHODS, PRESETS, ROPE_SCALINGS
 from .course import PAGE_SEEDS
-from .run import SCHEMA, results_path
 from .runtime import setup
+from .sweep import SCHEMA, results_path
 from .train import train
 
 # Two measurements of one quantity on the same model: positions 0–127 evaluated in
@@ -192,7 +192,8 @@ def check_provenance(results: dict, path) -> None:
     if results["corpus_sha256"] != corpus.CORPUS_SHA256:
         raise StaleResults(f"{path}: trained on corpus {results['corpus_sha256'][:12]}…, corpus.py now records {corpus.CORPUS_SHA256[:12]}…; {fix}")
     current = provenance.code_hash(cfg)
-    if results["code"]["source_sha256"] != current["source_sha256"]:
+    recorded = results["code"]["source_sha256"]
+    if current["source_sha256"] not in (recorded, provenance.SUPERSEDED.get(recorded)):
         raise StaleResults(
             f"{path}: produced by other experiment code (source_sha256 {results['code']['source_sha256'][:12]}…, "
             f"now {current['source_sha256'][:12]}…; files {', '.join(provenance.NUMBER_FILES)}); {fix}"
@@ -286,6 +287,9 @@ def verify(path: Path | None = None, threads: int = 2, rerun: bool = True, steps
     check_consistent(results, path)
     check_provenance(results, path)
     lines = [f"{path}: seal, completeness, self-consistency, config, corpus and code hashes OK"]
+    if results["code"]["source_sha256"] in provenance.SUPERSEDED:
+        lines.append(f"  its source hash {results['code']['source_sha256'][:12]}… is that of the code before sweep.py left run.py, "
+                     "which computes the same numbers (provenance.SUPERSEDED)")
     if rerun:
         lines += check_rerun(results, path, threads, steps=RERUN_STEPS if steps is None else steps)
     if deep:

@@ -62,7 +62,7 @@ CORE = Suite("core", ROOT / ".cache" / "mutation", Path(__file__).with_name("lat
 EXPERIMENT = Suite("experiment", ROOT / ".cache" / "mutation-experiment", Path(__file__).with_name("latest-experiment.txt"))
 # posenc/experiment/'s modules that compute, sweep and verify (claims.py, stats.py and figures.py only read results;
 # provenance.py is patched in the mirror, see the module docstring), in the order a run uses them.
-EXPERIMENT_MODULES = ("config", "corpus", "data", "model", "train", "evaluate", "scalings", "extend", "run", "runtime", "verify")
+EXPERIMENT_MODULES = ("config", "corpus", "data", "model", "train", "evaluate", "scalings", "extend", "run", "sweep", "runtime", "verify")
 FRESHNESS_TEST = "tests/test_experiment.py::test_committed_results_are_up_to_date"
 NEUTRAL_HASH = """
 
