@@ -24,7 +24,7 @@ from typing import Any
 import yaml
 
 from . import _check, _yaml
-from .formatting import format_value
+from .formatting import QUOTES, format_value
 
 DATA = Path(__file__).parent / "data"
 TAGS = {
@@ -86,10 +86,6 @@ class Fact:
         outer_open, outer_close, inner_open, inner_close = QUOTES[lang]
         inner = re.sub(r'"([^"]*)"|“([^”]*)”|「([^」]*)」', lambda m: inner_open + next(g for g in m.groups() if g is not None) + inner_close, text)
         return f"{outer_open}{inner}{outer_close}"
-
-
-# Quotation marks (outer open, outer close, inner open, inner close) of each language, for a verbatim fact.
-QUOTES = {"en": ("“", "”", "‘", "’"), "zh": ("「", "」", "『", "』")}
 
 
 _REQUIRED = ("value", "fmt", "what", "source", "tag")

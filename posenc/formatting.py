@@ -27,6 +27,11 @@ from typing import Any
 
 LANGUAGES = ("zh", "en")  # the course's languages; zh is the default, at the site root
 LIST_SEPARATOR = {"zh": "、", "en": ", "}
+# Quotation marks (outer open, outer close, inner open, inner close), for a verbatim quotation (posenc/facts.py).
+QUOTES = {"zh": ("「", "」", "『", "』"), "en": ("“", "”", "‘", "’")}
+# A count with its noun, in agreement (with_noun), for a language whose nouns agree with a count. Chinese is not here:
+# its prose writes the measure word, and a Chinese page asking for a noun is an error.
+NOUN_FORMS = {"en": {"zero": "no {noun}s", "one": "{text} {noun}", "many": "{text} {noun}s"}}
 
 
 class PerLanguage(dict):
@@ -61,20 +66,22 @@ def count_words(n: int) -> PerLanguage:
 
 
 def with_noun(text: str, value: Any, noun: str, lang: str) -> str:
-    """A formatted count followed by its English noun, in agreement: "1 token", "5 tokens", "1,024 tokens", "no tokens".
+    """A formatted count followed by its noun, in agreement, as NOUN_FORMS writes it in ``lang``: "1 token", "5 tokens",
+    "1,024 tokens", "no tokens".
 
-    ``noun`` is the singular; the plural adds "s". Chinese has no plural (the measure word is in the
-    prose), so a Chinese page asking for a noun is an error rather than a silent mix of languages.
+    ``noun`` is the singular. A language without noun forms (Chinese: the measure word is in the prose) asking for a
+    noun is an error rather than a silent mix of languages.
     """
     check_language(lang)
-    if lang != "en":
-        raise ValueError(f"noun={noun!r} is for English pages (number agreement); on a {lang} page write the word in the prose")
+    if lang not in NOUN_FORMS:
+        raise ValueError(f"noun={noun!r} is for pages whose nouns agree with a count ({', '.join(NOUN_FORMS)}: "
+                         f"posenc/formatting.py NOUN_FORMS); on a {lang} page write the word in the prose")
     whole = isinstance(value, numbers.Real) and not isinstance(value, bool) and float(value).is_integer()
     if not whole:
         raise ValueError(f"noun={noun!r} needs a whole-number count, got {value!r}")
-    if value == 0:  # "no pairs overshoot", not "0 pairs overshoot", which reads as machine output
-        return f"no {noun}s"
-    return f"{text} {noun if value == 1 else noun + 's'}"
+    # zero: "no pairs overshoot", not "0 pairs overshoot", which reads as machine output
+    form = NOUN_FORMS[lang]["zero" if value == 0 else "one" if value == 1 else "many"]
+    return form.format(text=text, noun=noun)
 
 
 def check_language(lang: str) -> str:

@@ -22,6 +22,7 @@ import sys
 from pathlib import Path
 
 from posenc import _yaml
+from posenc.formatting import LANGUAGES, check_language
 
 ROOT = Path(__file__).resolve().parents[2]
 CFF = ROOT / "CITATION.cff"
@@ -139,14 +140,15 @@ def bibtex(cff: dict, key: str | None = None, original: str | None = None) -> st
 
 
 def bibtex_entry(path: Path = CFF, lang: str = "en", mkdocs: Path = MKDOCS) -> str:
-    """The BibTeX entry for CITATION.cff (for the home page's macro), in the page's language ("zh" or "en")."""
+    """The BibTeX entry for CITATION.cff (for the home page's macro), for a page in ``lang``: the course's own language
+    (the first of LANGUAGES) cites its original title; every translation cites CITATION.cff's English title, with the
+    original as ``origtitle``."""
+    check_language(lang)
     cff = load(path)
     original = original_title(cff, site_names(mkdocs))
-    if lang == "zh":
+    if lang == LANGUAGES[0]:
         return bibtex({**cff, "title": original})
-    if lang == "en":
-        return bibtex(cff, original=original)
-    raise ValueError(f"no citation for language {lang!r}: use 'zh' or 'en'")
+    return bibtex(cff, original=original)
 
 
 if __name__ == "__main__":

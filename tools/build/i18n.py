@@ -57,6 +57,9 @@ UI = {
         "open_colab": "在 Colab 中打开",
         "dark_mode": "切换到深色模式",
         "light_mode": "切换到浅色模式",
+        "reading_time": "阅读加动手约 {main} 分钟",
+        "reading_time_folded": "，折叠的选读另约 {folded} 分钟",
+        "course_reading_time": "所有课的主线加起来，阅读加动手约 {minutes} 分钟（约 {hours} 小时；不含实验全貌页）",
     },
     "en": {
         "search_dialog": "Search",
@@ -82,6 +85,9 @@ UI = {
         "open_colab": "Open in Colab",
         "dark_mode": "Switch to dark mode",
         "light_mode": "Switch to light mode",
+        "reading_time": "About {main} min to read and try",
+        "reading_time_folded": " (+{folded} min folded)",
+        "course_reading_time": "All the lessons' main paths together take about {minutes} min to read and try (about {hours} hours; the experiment page not counted)",
     },
 }
 

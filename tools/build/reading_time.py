@@ -450,15 +450,12 @@ def with_rereading(cost: Cost) -> Cost:
 
 
 def header_text(t: PageTime, lang: str = "zh") -> str:
-    """What {{ reading_time() }} prints, in the page's language."""
-    if lang == "en":
-        out = f"About {t.main.minutes()} min to read and try"
-        if t.folded.minutes():
-            out += f" (+{t.folded.minutes()} min folded)"
-        return out
-    out = f"阅读加动手约 {t.main.minutes()} 分钟"
+    """What {{ reading_time() }} prints, in the page's language (its words: tools/build/i18n.py UI)."""
+    from tools.build.i18n import text
+
+    out = text(lang, "reading_time", main=t.main.minutes())
     if t.folded.minutes():
-        out += f"，折叠的选读另约 {t.folded.minutes()} 分钟"
+        out += text(lang, "reading_time_folded", folded=t.folded.minutes())
     return out
 
 
@@ -473,13 +470,11 @@ def course_minutes(lang: str = "zh") -> int:
 
 
 def course_text(minutes: int, lang: str = "zh") -> str:
-    """What {{ course_reading_time() }} prints, in the page's language."""
+    """What {{ course_reading_time() }} prints, in the page's language (its words: tools/build/i18n.py UI)."""
+    from tools.build.i18n import text
+
     hours = round(minutes / 60 * 2) / 2  # to the half hour
-    h = f"{hours:g}"
-    if lang == "en":
-        return (f"All the lessons' main paths together take about {minutes} min to read and try (about {h} hours; "
-                "the experiment page not counted)")
-    return f"所有课的主线加起来，阅读加动手约 {minutes} 分钟（约 {h} 小时；不含实验全貌页）"
+    return text(lang, "course_reading_time", minutes=minutes, hours=f"{hours:g}")
 
 
 def register(env) -> None:
