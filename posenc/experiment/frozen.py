@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..formatting import LANGUAGES
 from . import amendments, claims, stats
 
 DIRECTORY = Path(__file__).parent / "preregistration"
@@ -162,6 +163,9 @@ _TEXT = {
         "reworded": "reworded after the replication as",
     },
 }
+if [lang for lang in LANGUAGES if lang not in _TEXT]:
+    raise ValueError(f"posenc/experiment/frozen.py _TEXT has no words in {', '.join(l for l in LANGUAGES if l not in _TEXT)}: "
+                     "add the replication section's words in each of the course's languages")
 
 
 def _span_of(seed_list) -> str:
