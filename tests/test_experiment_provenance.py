@@ -13,8 +13,8 @@ every statement that computes a number is the same today (it needs the repositor
 from __future__ import annotations
 
 import ast
-import hashlib
 import json
+import re
 import subprocess
 
 import pytest
@@ -46,10 +46,18 @@ def _uses(tree: ast.Module, name: str) -> list[tuple[ast.AST, list[ast.AST]]]:
 
 @pytest.mark.parametrize("file, name", [(f, n) for f, names in provenance.MEMBERSHIP_LISTS.items() for n in names])
 def test_a_membership_list_is_only_asked_whether_a_name_is_in_it(file, name):
-    """Every use of a cut-down list in the number files: the right side of `in` / `not in`, or inside a raise."""
+    """Every use of a cut-down list in the number files: the right side of `in` / `not in` whose left side is not a
+    constant (a constant asks about another unit's name), or inside a raise. It is reached by its own name only: not as
+    a module's attribute, not imported under another name or with *, not by a string (getattr, globals())."""
     defined = False
     for other, source in _sources().items():
         tree = ast.parse(source)
+        for node in ast.walk(tree):
+            assert not (isinstance(node, ast.Attribute) and node.attr == name), f"{other}:{node.lineno} reads {name} as an attribute"
+            if isinstance(node, ast.ImportFrom):
+                assert all(a.name != "*" and (a.name != name or a.asname is None) for a in node.names), \
+                    f"{other}:{node.lineno} imports {name} under another name, or with *"
+            assert not (isinstance(node, ast.Constant) and node.value == name), f"{other}:{node.lineno} names {name} in a string"
         if other == file:
             assigned = [n for n in tree.body if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", None) == name]
             assert len(assigned) == 1 and isinstance(assigned[0].value, ast.Tuple), f"{file}: {name} is not one module-level tuple"
@@ -58,7 +66,7 @@ def test_a_membership_list_is_only_asked_whether_a_name_is_in_it(file, name):
         for node, above in _uses(tree, name):
             parent = above[-1]
             membership = (isinstance(parent, ast.Compare) and len(parent.ops) == 1 and isinstance(parent.ops[0], (ast.In, ast.NotIn))
-                          and parent.comparators[0] is node)
+                          and parent.comparators[0] is node and not isinstance(parent.left, ast.Constant))
             in_raise = any(isinstance(a, ast.Raise) for a in above)
             assert membership or in_raise, f"{other}:{node.lineno} uses {name} other than as `x in {name}`"
     assert defined
@@ -70,6 +78,11 @@ def test_a_unit_sees_the_lists_cut_down_to_its_own_names():
     assert "METHODS = ()" in provenance.only_names('METHODS = ("nope",)\n', ("METHODS",), {"rope"})
     with pytest.raises(ValueError, match=r"no module-level tuple \['ROTARY'\] to cut down; update provenance.MEMBERSHIP_LISTS"):
         provenance.only_names('METHODS = ("nope",)\n', ("METHODS", "ROTARY"), {"nope"})
+    # a list sharing a line with other code would take that code out of the hash
+    with pytest.raises(ValueError, match="METHODS shares a line with other code; give it lines of its own"):
+        provenance.only_names('METHODS = ("nope",); LR = 2.0\n', ("METHODS",), {"nope"})
+    with pytest.raises(ValueError, match="METHODS shares a line with other code"):
+        provenance.only_names('METHODS = ("nope",\n  "rope"); LR = 2.0\n', ("METHODS",), {"nope"})
     assert provenance.unit_names("train", "alibi") == {"alibi"}
     assert provenance.unit_names("extend", "pi") == {"rope", "pi"}  # it continues the seed's RoPE model
 
@@ -106,14 +119,17 @@ def test_code_every_unit_runs_changes_every_key_and_a_config_field_too():
     assert all(before[u] != other[u] for u in before)
 
 
-def test_unit_key_is_the_cut_down_source_with_the_config_corpus_and_encodings():
+def test_unit_key_is_the_cut_down_source_with_the_config_corpus_and_encodings(monkeypatch):
     from posenc.experiment import corpus
 
     key = provenance.unit_key(TINY, "extend", "yarn")
-    body = {"config": TINY.to_dict(), "corpus": corpus.CORPUS_SHA256, "encodings": provenance.encodings_sha256(TINY),
-            "source": provenance.source_sha256(names={"rope", "yarn"})}
-    assert key == hashlib.sha256(provenance.canonical(body)).hexdigest()[:16]
-    assert provenance.unit_key(TINY, "extend", "yarn", encodings="0" * 64) != key
+    assert re.fullmatch("[0-9a-f]{16}", key) and key == provenance.unit_key(TINY, "extend", "yarn")
+    assert provenance.unit_key(TINY, "extend", "yarn", encodings=provenance.encodings_sha256(TINY)) == key
+    assert provenance.unit_key(TINY, "extend", "yarn", encodings="0" * 64) != key  # posenc's encodings are in it
+    assert provenance.unit_key(TINY, "extend", "pi") != key and provenance.unit_key(TINY, "train", "rope") != key
+    assert provenance.unit_key(FULL, "extend", "yarn") != key  # and the config
+    monkeypatch.setattr(corpus, "CORPUS_SHA256", "0" * 64)
+    assert provenance.unit_key(TINY, "extend", "yarn") != key  # and the corpus
     keys = sweep.unit_keys(TINY, ("nope",), ("pi",))
     assert set(keys) == {("train", "nope"), ("train", "rope"), ("extend", "pi")}  # RoPE's: where extension units start
     assert keys["train", "rope"] == provenance.unit_key(TINY, "train", "rope")

@@ -120,8 +120,12 @@ def only_names(source: str, lists: tuple[str, ...], names: set[str]) -> str:
     """``source`` with each module-level tuple in ``lists`` cut down to its entries in ``names`` (order kept)."""
     lines = source.splitlines()
     found = set()
-    for node in reversed(ast.parse(source).body):  # bottom up: replacing lines keeps the line numbers above valid
+    body = ast.parse(source).body
+    for node in reversed(body):  # bottom up: replacing lines keeps the line numbers above valid
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and getattr(node.targets[0], "id", None) in lists:
+            # whole lines are replaced: code sharing one with the list would drop out of the hash
+            if any(o is not node and o.lineno <= node.end_lineno and o.end_lineno >= node.lineno for o in body):
+                raise ValueError(f"{node.targets[0].id} shares a line with other code; give it lines of its own")
             entries = [ast.literal_eval(e) for e in node.value.elts]
             kept = ", ".join(repr(e) for e in entries if e in names)
             lines[node.lineno - 1 : node.end_lineno] = [f"{node.targets[0].id} = ({kept}{',' if kept else ''})"]

@@ -3,14 +3,18 @@ file assembled from the units.
 
 A *unit* is one (method, seed) trained and measured, or one (extension variant, seed) continued from its seed's RoPE
 model (run.py computes both). Each is cached as JSON under ``experiment_runs/<preset>/<key>/`` where ``key`` is
-provenance.unit_key: the config, the corpus and the code that unit runs. Adding a method, or changing what only one
-method runs, leaves every other unit's key as it was, so a run computes only the new units; so a long run can be
-resumed, extended to more seeds, or split across processes (``--jobs 2`` runs two 1-thread worker processes;
-``--seed 1`` in one shell and ``--seed 2`` in another works too). ``run`` writes the results file once every unit it
-needs exists. A RoPE unit also caches its trained weights, which the extension units of its seed start from.
+provenance.unit_key: the config, the corpus and the code that unit runs. A method that reuses code already there
+(its name added to config.METHODS and, if rotary, model.ROTARY_METHODS) leaves every other unit's key as it was, so a
+run computes only its units; a method with code of its own in model.py changes that file, and every key. So a long
+run can be resumed, extended to more seeds, or split across processes (``--jobs 2`` runs two 1-thread worker
+processes; ``--seed 1`` in one shell and ``--seed 2`` in another works too). ``run`` writes the results file once
+every unit it needs exists. A RoPE unit also caches its trained weights, which the extension units of its seed start
+from.
 
-Nothing here decides a number, so this file is not one of provenance.NUMBER_FILES: changing how units are cached,
-ordered or reported does not make any results out of date.
+This file is not one of provenance.NUMBER_FILES, so changing how units are cached, ordered or reported does not make
+any results out of date. Three things here do reach the numbers, and tests hold them rather than the hash
+(tests/test_experiment_sweep.py): which weights an extension unit starts from (its seed's RoPE model, re-trained if
+missing), the worker processes' threads and determinism (runtime.setup), and the dataset a unit trains on.
 """
 
 from __future__ import annotations
