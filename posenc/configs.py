@@ -23,13 +23,15 @@ defined twice, is an error naming the file.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Sequence
 
 from . import _check, _yaml
 
-from .facts import TAGS
+from .facts import TAGS, translations
+from .formatting import check_language
 
 MODELS_FILE = Path(__file__).parent / "data" / "models.yaml"
 # Which position kinds each data file holds: one file per kind of position signal.
@@ -100,12 +102,12 @@ class Field:
     value: Any
     source: str
     tag: str
-    # The source in English words (``source_en:``), for a source written partly in Chinese: the English pages'
-    # tooltip shows it.
-    source_en: str | None = None
+    # The source in another language's words (``source_en:`` …, one per language after the first), for a source
+    # written partly in Chinese: that language's tooltip shows it.
+    source_translated: dict = dataclass_field(default_factory=dict)
 
     def source_in(self, lang: str) -> str:
-        return self.source_en if lang == "en" and self.source_en is not None else self.source
+        return self.source_translated.get(check_language(lang), self.source)
 
 
 @dataclass(frozen=True)
@@ -137,7 +139,7 @@ def _parse_fields(key: str, raw_fields, file: str) -> dict[str, Field]:
             raise ValueError(f"{file}: {key}.{fname} needs value, source and tag")
         if f["tag"] not in TAGS:
             raise ValueError(f"{file}: {key}.{fname} has tag {f['tag']!r}; use one of {', '.join(TAGS)}")
-        fields[fname] = Field(f["value"], f["source"], f["tag"], f.get("source_en"))
+        fields[fname] = Field(f["value"], f["source"], f["tag"], translations(f, "source"))
     return fields
 
 

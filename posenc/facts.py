@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import html
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -24,7 +24,7 @@ from typing import Any
 import yaml
 
 from . import _check, _yaml
-from .formatting import QUOTES, format_value
+from .formatting import LANGUAGES, QUOTES, check_language, format_value
 
 DATA = Path(__file__).parent / "data"
 TAGS = {
@@ -53,26 +53,30 @@ class Fact:
     source: str
     url: str
     tag: str
-    # The value in English words, for a fact whose value is Chinese words (``value_en:`` in the data
-    # file); None for a number or a value that reads the same in both languages.
-    value_en: str | None = None
+    # The value in another language's words (``value_en:`` …, one per language after the first, in the data file),
+    # for a fact whose value is Chinese words; empty for a number or a value that reads the same in every language.
+    translated: dict = field(default_factory=dict)
     # ``quote: true`` in the data file: the value is the source's own words, verbatim, so a page shows it as a
     # quotation (QUOTES), its grammar visibly the source's; ``quote: code``: verbatim code, shown as code.
     quote: bool | str = False
-    # The source in English words (``source_en:``), for a source written partly in Chinese: the English pages'
-    # tooltip shows it; a quotation of a Chinese original keeps the original, with an English gloss after it.
-    source_en: str | None = None
+    # The source in another language's words (``source_en:`` …), for a source written partly in Chinese: that
+    # language's tooltip shows it; a quotation of a Chinese original keeps the original, with a gloss after it.
+    source_translated: dict = field(default_factory=dict)
+
+    @property
+    def value_en(self) -> str | None:
+        return self.translated.get("en")
 
     def source_in(self, lang: str) -> str:
-        return self.source_en if lang == "en" and self.source_en is not None else self.source
+        return self.source_translated.get(check_language(lang), self.source)
 
     @property
     def text(self) -> str:
         return format_value(self.value, self.fmt)
 
     def text_in(self, lang: str) -> str:
-        if lang == "en" and self.value_en is not None:
-            return format_value(self.value_en, self.fmt, lang)
+        if check_language(lang) in self.translated:
+            return format_value(self.translated[lang], self.fmt, lang)
         return format_value(self.value, self.fmt, lang)
 
     def shown_in(self, lang: str) -> str:
@@ -89,6 +93,12 @@ class Fact:
 
 
 _REQUIRED = ("value", "fmt", "what", "source", "tag")
+_CHINESE = re.compile(r"[\u3400-\u9fff]")
+
+
+def translations(entry: dict, key: str) -> dict:
+    """``key_<lang>`` fields of a data entry, by language (value_en → {"en": …})."""
+    return {lang: entry[f"{key}_{lang}"] for lang in LANGUAGES[1:] if f"{key}_{lang}" in entry}
 
 
 def key_lines(path: Path) -> dict[str, int]:
@@ -151,9 +161,16 @@ def _checked_entries(path: Path) -> tuple[dict[str, dict], dict[str, int]]:
         if entry.get("quote", False) not in (True, False, "code"):
             raise ValueError(f"{path.name}: fact {name!r} has quote {entry['quote']!r}; write quote: true (the source's own "
                              f"words) or quote: code (verbatim code), or leave it out")
-        if entry.get("quote") and "value_en" in entry:
-            raise ValueError(f"{path.name}: fact {name!r} is a verbatim quotation and has a value_en: a quotation keeps its "
-                             f"source's words on every page; drop value_en, or drop quote and paraphrase")
+        for lang in LANGUAGES[1:]:
+            if entry.get("quote") and f"value_{lang}" in entry:
+                raise ValueError(f"{path.name}: fact {name!r} is a verbatim quotation and has a value_{lang}: a quotation keeps "
+                                 f"its source's words on every page; drop value_{lang}, or drop quote and paraphrase")
+            for key in ("value", "source"):
+                if key == "value" and entry.get("quote"):
+                    continue
+                if _CHINESE.search(str(entry[key])) and f"{key}_{lang}" not in entry:
+                    raise ValueError(f"{path.name}: fact {name!r} has a {key} in Chinese words and no {key}_{lang}: add it, "
+                                     f"the {key} in the words of the {lang} pages")
     return entries, lines
 
 
@@ -168,7 +185,7 @@ def _all() -> dict[str, Fact]:
             if name in facts:
                 raise ValueError(f"fact {name!r} is defined twice: at {defined_at[name]} and at {here}; rename or remove one")
             facts[name] = Fact(name, e["value"], e["fmt"], e["what"], e["source"], e.get("url", ""), e["tag"],
-                               e.get("value_en"), e.get("quote", False), e.get("source_en"))
+                               translations(e, "value"), e.get("quote", False), translations(e, "source"))
             defined_at[name] = here
     return facts
 

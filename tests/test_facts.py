@@ -269,6 +269,26 @@ def test_a_bad_quote_field_is_an_error(tmp_path, entry, message):
         facts.load_entries(path)
 
 
+@pytest.mark.parametrize("fields, message", [
+    ("  value: 中文\n  source: s\n", "fact 'a' has a value in Chinese words and no value_en: add it, the value in the words of the en pages"),
+    ("  value: v\n  source: 来源\n", "fact 'a' has a source in Chinese words and no source_en: add it, the source in the words of the en pages"),
+])
+def test_chinese_words_need_the_other_languages_words(tmp_path, fields, message):
+    """A value or source in Chinese words needs its words for every other language (value_en …): without them those
+    pages would show Chinese. A quotation keeps its source's words, and a translation is read for its language."""
+    path = tmp_path / "f.yaml"
+    path.write_text("a:\n  fmt: ''\n  what: w\n  tag: U\n" + fields, encoding="utf-8")
+    with pytest.raises(ValueError, match=re.escape(message)):
+        facts.load_entries(path)
+    path.write_text("a:\n  fmt: ''\n  what: w\n  tag: U\n  value: 中文\n  source: s\n  quote: true\n", encoding="utf-8")
+    facts.load_entries(path)
+    translated = facts.Fact("a", "中文", "", "w", "来源", "", "U", {"en": "Chinese"}, False, {"en": "a source"})
+    assert (translated.text_in("en"), translated.text_in("zh")) == ("Chinese", "中文")
+    assert (translated.source_in("en"), translated.source_in("zh")) == ("a source", "来源")
+    with pytest.raises(ValueError, match="unknown language 'fr'"):
+        translated.text_in("fr")
+
+
 PAGES = Path(__file__).resolve().parent.parent / "docs"
 OPEN_QUOTES = ('"', "“", "「", "(“", "（「")
 
