@@ -14,9 +14,8 @@ guards, beside the same file rendered as English. An xx page should come out as 
 aside: a page that fails names the file that refuses xx, and a page that differs shows the places that treat xx as
 Chinese. The expectations below are today's list; making a place language-generic fails this test until the list
 and CONTRIBUTING.md's table follow. Code snippets are shown without running them (the build runs every snippet of
-the course once per language, seconds of CPU). A full build is not attempted: mkdocs-static-i18n builds every page
-of every language (no one-page build) and Material has no theme language xx. All of it runs in two processes in
-the copy (about 3 CPU-seconds).
+the course once per language, seconds of CPU). That runs in two processes in the copy (about 3 CPU-seconds). Last, one
+page is built in xx by the real build, with mkdocs.yml's entry for the language (below).
 """
 
 from __future__ import annotations
@@ -230,3 +229,50 @@ def test_each_page_in_a_third_language_renders_as_english_or_names_the_place_tha
     # every line that differs falls back to Chinese: none is some other difference
     for page, shown in rendered["pages"].items():
         assert all(shown.get("chinese", [])), (page, shown["differs"])
+
+
+# One page built in xx by the real build (ProperDocs, Material, mkdocs-static-i18n, every hook and guard), beside its
+# Chinese page: the recipe's last declaration, the language in mkdocs.yml (the i18n plugin's entry, a copy of English's
+# with Material's English interface, Material having no language xx, and the language selector's link), and every
+# other page left out of the build (exclude_docs; the links to them are then reported, not errors). Figures are not
+# drawn and notebooks not run, as in the build's prose-only mode: about 16 CPU-seconds.
+BUILT_PAGE = "lessons/03b-relative-bias"
+
+
+@pytest.fixture(scope="module")
+def built(copy_with_a_third_language) -> tuple[subprocess.CompletedProcess, Path]:
+    copy, _ = copy_with_a_third_language
+    yml = copy / "mkdocs.yml"
+    text = yml.read_text(encoding="utf-8")
+    start = text.index("        - locale: en\n")
+    translations = text.index("          nav_translations:", start)
+    end = text.index("\n  - mkdocs-jupyter:", translations)
+    entry = (text[start:translations].replace("- locale: en", f"- locale: {FAKE}").replace("name: English", "name: XX")
+             .replace("build: !ENV [POSENC_BUILD_ENGLISH, true]", "build: true") + text[translations:end])
+    text = text[:end] + "\n" + entry.rstrip("\n") + text[end:]
+    selector = "    - name: English\n      link: /posenc/en/\n      lang: en\n"
+    assert text.count(selector) == 1
+    text = text.replace(selector, selector + f"    - name: XX\n      link: /posenc/{FAKE}/\n      lang: {FAKE}\n")
+    text += (f"\nexclude_docs: |\n  *.md\n  *.ipynb\n  !/{BUILT_PAGE}.md\n  !/{BUILT_PAGE}.{FAKE}.md\n"
+             "validation:\n  nav: {not_found: info, omitted_files: info, absolute_links: info}\n"
+             "  links: {not_found: info, anchors: info, absolute_links: info, unrecognized_links: info}\n")
+    yml.write_text(text, encoding="utf-8")
+    env = dict(os.environ, POSENC_SKIP_FIGURES="1", POSENC_EXECUTE_NOTEBOOKS="false", POSENC_BUILD_ENGLISH="false",
+               PYTHONDONTWRITEBYTECODE="1")
+    site = copy / "site"
+    done = subprocess.run([sys.executable, "-m", "properdocs", "build", "--strict", "-q", "-d", str(site)], cwd=copy,
+                          env=env, capture_output=True, text=True, timeout=600)
+    return done, site
+
+
+def test_a_page_in_a_third_language_builds_in_its_own_words(built):
+    done, site = built
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    page = (site / FAKE / BUILT_PAGE / "index.html").read_text(encoding="utf-8")
+    article = re.search(r"<article.*?</article>", page, re.S).group(0)
+    words = re.sub(r"<[^>]+>", " ", re.sub(r"<math.*?</math>", " ", article, flags=re.S))
+    assert "Relative position" in words and not re.findall(r"[\u3400-\u9fff]+", words)
+    # its Chinese page beside it, and the selector offers all three
+    chinese = (site / BUILT_PAGE / "index.html").read_text(encoding="utf-8")
+    assert re.search(r"[\u3400-\u9fff]", re.search(r"<article.*?</article>", chinese, re.S).group(0))
+    assert all(f'hreflang="{lang}"' in page for lang in ("zh", "en", FAKE)), re.findall(r'hreflang="[^"]*"', page)

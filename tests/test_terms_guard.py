@@ -64,8 +64,9 @@ def test_the_chinese_list_is_the_glossarys_reject_fields():
 
     assert guard.rejected("zh") == cm.rejected()
     assert guard.findings("这里写了因果Mask。", "p.md", "zh")[0].startswith("p.md:1: '因果Mask'")
-    with pytest.raises(ValueError, match="'zh' or 'en'"):
+    with pytest.raises(ValueError, match=r"unknown language 'fr'; the course's languages are zh, en \(posenc/formatting.py\)"):
         guard.rejected("fr")
+    assert guard.glossary_file("en").name == "glossary.en.yaml" and guard.glossary_file("zh").name == "glossary.yaml"
 
 
 @pytest.mark.parametrize("src_uri, text, expected", [

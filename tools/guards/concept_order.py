@@ -77,6 +77,7 @@ if str(Path(__file__).resolve().parents[2]) not in sys.path:  # loaded as a hook
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from tools.build import lesson_pages as lp  # noqa: E402
+from tools.build.i18n import DEFAULT, source_for, source_language  # noqa: E402
 
 ROOT = lp.ROOT
 
@@ -193,7 +194,7 @@ class Finding:
 def page_position(page: str) -> int | None:
     """A page's place in the course (its index in the nav); None for a page the check does not read."""
     order = lp.course_order()
-    page = page.replace(".en.md", ".md")  # an English page has its Chinese page's place
+    page = source_for(page, DEFAULT)  # a translation has its Chinese page's place
     if page in EXEMPT_PAGES or page not in order or not page.endswith(".md"):
         return None
     return order.index(page)
@@ -218,7 +219,7 @@ def check(markdown: str, page: str, path: Path | None = None, glossary: Path | N
             continue
         seen.add((line, name.term))
         out.append(Finding(path, line, " ".join(written.split()), name.term, name.first))
-    if lp.lesson_key(page.replace(".en.md", ".md")):
+    if lp.lesson_key(source_for(page, DEFAULT)):
         out += fold_findings(markdown, page, path)
     return out
 
@@ -307,7 +308,7 @@ def fold_findings(markdown: str, page: str, path: Path, pages: dict[str, str] | 
     if sources:
         hidden.update(sources.lines())
     text = lp.blank_code(markdown)
-    here = page.replace(".en.md", ".md")
+    here = source_for(page, DEFAULT)
     own = fold_anchors(markdown)
     for n, line in enumerate(text.split("\n"), 1):
         if n in hidden:
@@ -317,12 +318,12 @@ def fold_findings(markdown: str, page: str, path: Path, pages: dict[str, str] | 
             if not target:
                 inside = anchor in own
             else:
-                other = posixpath.normpath(posixpath.join(posixpath.dirname(here), target)).replace(".en.md", ".md")
+                other = source_for(posixpath.normpath(posixpath.join(posixpath.dirname(here), target)), DEFAULT)
                 if not lp.lesson_key(other):
                     continue
                 source = (pages or {}).get(other)
                 if source is None:
-                    other_path = lp.DOCS / (other.replace(".md", ".en.md") if page.endswith(".en.md") else other)
+                    other_path = lp.DOCS / source_for(other, source_language(page))
                     source = other_path.read_text(encoding="utf-8") if other_path.exists() else ""
                 inside = anchor in fold_anchors(source)
             if inside:

@@ -51,6 +51,7 @@ if str(Path(__file__).resolve().parents[2]) not in sys.path:  # loaded as a hook
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from tools.build import lesson_pages as lp  # noqa: E402
+from tools.build.i18n import DEFAULT, source_for, source_language  # noqa: E402
 
 ROOT = lp.ROOT
 NOTATION = ROOT / "posenc" / "data" / "notation.yaml"
@@ -372,8 +373,8 @@ def _readable(markdown: str) -> str:
 
 
 def _may_write(row: Symbol, page: str) -> bool:
-    """Whether ``page`` (under docs/; an English page counts as its Chinese page) may write ``row``'s symbol."""
-    page = page.replace(".en.md", ".md")
+    """Whether ``page`` (under docs/; a translation counts as its Chinese page) may write ``row``'s symbol."""
+    page = source_for(page, DEFAULT)
     if page in LETTERS_EXEMPT_ORDER:
         return True
     if row.pages:
@@ -398,7 +399,7 @@ def letter_findings(markdown: str, page: str, path: Path, table: Path = NOTATION
     folded = [n for b in lp.admonitions(markdown) if b.folded for n in b.lines()]
     text = lp.blank_lines(_readable(markdown), folded)
     previews = concept_order.preview_lines(markdown)
-    english = page.endswith(".en.md")
+    english = source_language(page) != DEFAULT  # a translation's words such as "a" and "I" are not symbols
     found: list[tuple[int, str]] = []
     for m in MATH.finditer(text):
         line0 = text.count("\n", 0, m.start()) + 1
@@ -430,7 +431,7 @@ def check(markdown: str, page: str, path: Path | None = None) -> list[Finding]:
     spans = [(m.start(), m.group(0)) for m in MATH.finditer(text)]
     out = []
     for rule in RULES:
-        if page.replace(".en.md", ".md") in rule.allowed:  # an English page is allowed what its Chinese is
+        if source_for(page, DEFAULT) in rule.allowed:  # a translation is allowed what its Chinese page is
             continue
         for start, body in [(0, text)] if rule.prose else spans:
             for m in rule.pattern.finditer(body):
@@ -450,7 +451,7 @@ def check(markdown: str, page: str, path: Path | None = None) -> list[Finding]:
 
 def letters_apply(page: str) -> bool:
     """The pages whose main text holds every symbol to a row: the lessons, the results page and the home page."""
-    return page.replace(".en.md", ".md") in ("index.md", *lp.lesson_pages(), "lessons/results.md")
+    return source_for(page, DEFAULT) in ("index.md", *lp.lesson_pages(), "lessons/results.md")
 
 
 def applies_to(page: str) -> bool:

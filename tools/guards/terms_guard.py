@@ -19,24 +19,31 @@ import re
 import sys
 from pathlib import Path
 
+from posenc.formatting import LANGUAGES, check_language
+
 ROOT = Path(__file__).resolve().parents[2]
 GLOSSARY_EN = ROOT / "posenc" / "data" / "glossary.en.yaml"
+
+
+def glossary_file(lang: str) -> Path:
+    """The glossary whose ``reject`` table a page in ``lang`` follows: glossary.yaml for Chinese, glossary.<lang>.yaml
+    for each translation."""
+    return ROOT / "posenc" / "data" / ("glossary.yaml" if check_language(lang) == LANGUAGES[0] else f"glossary.{lang}.yaml")
 
 
 def rejected(lang: str) -> dict[str, str]:
     """The words ``lang``'s prose does not use → what to write instead."""
     from tools.build import course_macros
 
-    if lang == "zh":
+    if check_language(lang) == LANGUAGES[0]:
         return course_macros.rejected()
-    if lang == "en":
-        from posenc import _yaml
+    from posenc import _yaml
 
-        words = (_yaml.load(GLOSSARY_EN.read_text(encoding="utf-8")) or {}).get("reject") or {}
-        if not isinstance(words, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in words.items()):
-            raise ValueError(f"{GLOSSARY_EN.relative_to(ROOT)}: reject must map each rejected word to what to write instead")
-        return words
-    raise ValueError(f"no rejected words for language {lang!r}: use 'zh' or 'en'")
+    path = glossary_file(lang)
+    words = (_yaml.load(path.read_text(encoding="utf-8")) or {}).get("reject") or {}
+    if not isinstance(words, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in words.items()):
+        raise ValueError(f"{path.relative_to(ROOT)}: reject must map each rejected word to what to write instead")
+    return words
 
 
 def pattern(word: str, lang: str) -> re.Pattern:
@@ -57,11 +64,11 @@ def findings(text: str, where: str, lang: str, words: dict[str, str] | None = No
     """'where:line: "position encoding" is a rejected synonym; write positional encoding' for each rejected
     word in ``text`` (prose, line numbers kept)."""
     words = rejected(lang) if words is None else words
-    table = "posenc/data/glossary.yaml" if lang == "zh" else "posenc/data/glossary.en.yaml"
+    table = glossary_file(lang).relative_to(ROOT).as_posix()
     out = []
     for word, use in words.items():
         for m in pattern(word, lang).finditer(text):
-            if lang == "en" and len(m.group(0).split()) > 1 and all(w[:1].isupper() for w in m.group(0).split()):
+            if lang != LANGUAGES[0] and len(m.group(0).split()) > 1 and all(w[:1].isupper() for w in m.group(0).split()):
                 continue  # Title Case is a name or a cited title ("Contextual Position Encoding", CoPE), not our word
             line = text.count("\n", 0, m.start()) + 1
             out.append((line, f"{where}:{line}: {' '.join(m.group(0).split())!r} is a rejected synonym; write {use} ({table})"))
