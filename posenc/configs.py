@@ -30,7 +30,7 @@ from typing import Any, Sequence
 
 from . import _check, _yaml
 
-from .facts import TAGS, translations
+from .facts import TAGS, check_translated, translations
 from .formatting import check_language
 
 MODELS_FILE = Path(__file__).parent / "data" / "models.yaml"
@@ -139,6 +139,7 @@ def _parse_fields(key: str, raw_fields, file: str) -> dict[str, Field]:
             raise ValueError(f"{file}: {key}.{fname} needs value, source and tag")
         if f["tag"] not in TAGS:
             raise ValueError(f"{file}: {key}.{fname} has tag {f['tag']!r}; use one of {', '.join(TAGS)}")
+        check_translated(f, ("source",), f"{file}: {key}.{fname}")
         fields[fname] = Field(f["value"], f["source"], f["tag"], translations(f, "source"))
     return fields
 

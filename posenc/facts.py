@@ -165,13 +165,18 @@ def _checked_entries(path: Path) -> tuple[dict[str, dict], dict[str, int]]:
             if entry.get("quote") and f"value_{lang}" in entry:
                 raise ValueError(f"{path.name}: fact {name!r} is a verbatim quotation and has a value_{lang}: a quotation keeps "
                                  f"its source's words on every page; drop value_{lang}, or drop quote and paraphrase")
-            for key in ("value", "source"):
-                if key == "value" and entry.get("quote"):
-                    continue
-                if _CHINESE.search(str(entry[key])) and f"{key}_{lang}" not in entry:
-                    raise ValueError(f"{path.name}: fact {name!r} has a {key} in Chinese words and no {key}_{lang}: add it, "
-                                     f"the {key} in the words of the {lang} pages")
+        check_translated(entry, ("source",) if entry.get("quote") else ("value", "source"), f"{_where(path, lines[name])}: fact {name!r}")
     return entries, lines
+
+
+def check_translated(entry: dict, keys: tuple[str, ...], what: str) -> None:
+    """A data entry's ``keys`` written in Chinese words need their words for every other language (``value_en`` …):
+    without them those pages would show Chinese."""
+    for lang in LANGUAGES[1:]:
+        for key in keys:
+            if _CHINESE.search(str(entry[key])) and f"{key}_{lang}" not in entry:
+                raise ValueError(f"{what} has a {key} in Chinese words and no {key}_{lang}: add it, the {key} in the words "
+                                 f"of the {lang} pages")
 
 
 @lru_cache(maxsize=None)

@@ -57,6 +57,12 @@ _COUNT_WORDS = {
     "en": ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"),
 }
 
+# Each declaration above covers every course language (NOUN_FORMS only those whose nouns agree with a count).
+for _name, _table in (("LIST_SEPARATOR", LIST_SEPARATOR), ("QUOTES", QUOTES), ("_COUNT_WORDS", _COUNT_WORDS)):
+    if [lang for lang in LANGUAGES if lang not in _table]:
+        raise ValueError(f"posenc/formatting.py {_name} has no entry for {', '.join(l for l in LANGUAGES if l not in _table)}: "
+                         "declare it for each of LANGUAGES")
+
 
 def count_words(n: int) -> PerLanguage:
     """``n`` (1–10) as a word in each language, for a count the prose states ("七种", "seven methods")."""

@@ -30,7 +30,7 @@ from pathlib import Path
 
 import pytest
 
-from site_support import copy_project
+from site_support import ROOT, copy_project
 
 FAKE = "xx"
 # the English catalogues, copied to the fake language: files named by language, and pages
@@ -135,9 +135,9 @@ def copy_with_a_third_language(tmp_path_factory) -> tuple[Path, list | None]:
     # the declarations
     _edit(copy / "posenc/formatting.py", 'LANGUAGES = ("zh", "en")', f'LANGUAGES = ("zh", "en", "{FAKE}")')
     _edit(copy / "posenc/formatting.py", '"en": ", "}', f'"en": ", ", "{FAKE}": ", "}}')
-    _edit(copy / "posenc/formatting.py", "\n\ndef count_words", f'\n_COUNT_WORDS["{FAKE}"] = _COUNT_WORDS["en"]\n'
-          f'QUOTES["{FAKE}"] = QUOTES["en"]\nNOUN_FORMS["{FAKE}"] = NOUN_FORMS["en"]\n\n\ndef count_words')
-    _edit(copy / "tools/build/i18n.py", "\n_SUFFIX = ", f'\nUI["{FAKE}"] = dict(UI["en"])\n_SUFFIX = ')
+    _edit(copy / "posenc/formatting.py", "\n# Each declaration above covers", f'\n_COUNT_WORDS["{FAKE}"] = _COUNT_WORDS["en"]\n'
+          f'QUOTES["{FAKE}"] = QUOTES["en"]\nNOUN_FORMS["{FAKE}"] = NOUN_FORMS["en"]\n# Each declaration above covers')
+    _edit(copy / "tools/build/i18n.py", "\n# Every language writes every word", f'\nUI["{FAKE}"] = dict(UI["en"])\n# Every language writes every word')
     # the words: every English catalogue and page, copied
     for name in CATALOGUES:
         source = copy / name
@@ -147,6 +147,7 @@ def copy_with_a_third_language(tmp_path_factory) -> tuple[Path, list | None]:
     # the data's words in English (value_en, source_en: one line each), given again for xx
     for data in (copy / "posenc/data").glob("*.yaml"):
         text = data.read_text(encoding="utf-8")
+        assert not re.search(r"^\s*(value|source)_en:\s*[|>]", text, re.M), f"{data.name}: a block scalar; copy it through YAML"
         data.write_text(re.sub(r"^(\s*)(value|source)_en:(.*)$", rf"\g<0>\n\1\2_{FAKE}:\3", text, flags=re.M), encoding="utf-8")
     done = _python(copy, "-c", IMPORT_INLINE_WORDS, "posenc.examples", "posenc.experiment.course", "posenc.experiment.claims")
     assert done.returncode == 0, done.stderr[-3000:]
@@ -207,9 +208,9 @@ def test_the_declarations_take_a_third_language(rendered):
 SAME = "same as English"
 # Every page: as English. (tools/guards/notation.py holds a page not named .en.md to the Chinese page's rules; since no
 # lesson writes a bare √d, which the Chinese rules allowed on two pages alone, none of its rules finds anything here.)
-EXPECTED = {page: SAME for page in ("glossary", "references", "index", "lessons/01-order-blind", "lessons/02-learned-table",
-                                    "lessons/03-sinusoidal", "lessons/03b-relative-bias", "lessons/04-rope",
-                                    "lessons/06-partial-nope", "lessons/06b-mrope", "lessons/results")}
+# every page of the English edition, as the build finds them
+PAGES = sorted(str(p.relative_to(ROOT / "docs"))[: -len(".en.md")] for p in (ROOT / "docs").rglob("*.en.md"))
+EXPECTED = {page: SAME for page in PAGES}
 
 
 def _outcome(shown: dict):
@@ -225,10 +226,7 @@ def test_each_page_in_a_third_language_renders_as_english_or_names_the_place_tha
     got = {page: _outcome(shown) for page, shown in rendered["pages"].items()}
     detail = {page: shown.get("fails") or shown.get("differs") for page, shown in rendered["pages"].items()
               if got[page] != EXPECTED.get(page)}
-    assert got == EXPECTED, json.dumps(detail, ensure_ascii=False, indent=1)[:4000]
-    # every line that differs falls back to Chinese: none is some other difference
-    for page, shown in rendered["pages"].items():
-        assert all(shown.get("chinese", [])), (page, shown["differs"])
+    assert "lessons/05-long-context" in got and got == EXPECTED, json.dumps(detail, ensure_ascii=False, indent=1)[:4000]
 
 
 # One page built in xx by the real build (ProperDocs, Material, mkdocs-static-i18n, every hook and guard), beside its

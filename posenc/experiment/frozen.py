@@ -166,6 +166,10 @@ _TEXT = {
 if [lang for lang in LANGUAGES if lang not in _TEXT]:
     raise ValueError(f"posenc/experiment/frozen.py _TEXT has no words in {', '.join(l for l in LANGUAGES if l not in _TEXT)}: "
                      "add the replication section's words in each of the course's languages")
+for _lang, _words in _TEXT.items():
+    if set(_words) != set(_TEXT[LANGUAGES[0]]):
+        raise ValueError(f"posenc/experiment/frozen.py _TEXT[{_lang!r}] has other keys than _TEXT[{LANGUAGES[0]!r}]: "
+                         f"{sorted(set(_words) ^ set(_TEXT[LANGUAGES[0]]))}; give each language every key")
 
 
 def _span_of(seed_list) -> str:

@@ -90,6 +90,11 @@ UI = {
         "course_reading_time": "All the lessons' main paths together take about {minutes} min to read and try (about {hours} hours; the experiment page not counted)",
     },
 }
+# Every language writes every word the build writes, with the same {fields} as the default language's.
+for _lang in LANGUAGES:
+    if _lang not in UI or set(UI[_lang]) != set(UI[DEFAULT]):
+        raise ValueError(f"tools/build/i18n.py UI[{_lang!r}] lacks words or has others than UI[{DEFAULT!r}]: "
+                         f"{sorted(set(UI[DEFAULT]) ^ set(UI.get(_lang, {})))}; give each language every key")
 
 _SUFFIX = re.compile(r"\.(" + "|".join(OTHERS) + r")(\.\w+)$")
 

@@ -19,7 +19,10 @@ import re
 import sys
 from pathlib import Path
 
-from posenc.formatting import LANGUAGES, check_language
+if str(Path(__file__).resolve().parents[2]) not in sys.path:  # loaded as a hook file: posenc must be importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from posenc.formatting import LANGUAGES, check_language  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 GLOSSARY_EN = ROOT / "posenc" / "data" / "glossary.en.yaml"
@@ -52,7 +55,7 @@ def pattern(word: str, lang: str) -> re.Pattern:
     in Title Case, every word capitalised, is a name or a cited title and is left alone: ``findings``). A rejected
     form that starts with a quotation mark ('"clearly"', the word quoted as a word in straight quotes) is found from
     that mark."""
-    if lang == "zh":
+    if lang == LANGUAGES[0]:
         from tools.build import course_macros
 
         return course_macros.synonym_pattern(word)
