@@ -90,11 +90,7 @@ def test_a_unit_sees_the_lists_cut_down_to_its_own_names():
 def _keys(files: dict[str, str], cfg=FULL) -> dict[tuple[str, str], str]:
     units = [("train", m) for m in config.METHODS] + [("extend", v) for v in config.EXTENSIONS] + [("train", "rope_copy")]
     encodings = provenance.encodings_sha256(cfg)
-    out = {}
-    for kind, name in units:
-        source = provenance.source_sha256(files, names=provenance.unit_names(kind, name))
-        out[kind, name] = json.dumps([cfg.to_dict(), encodings, source])
-    return out
+    return {(kind, name): provenance.unit_key(cfg, kind, name, encodings, files) for kind, name in units}
 
 
 def test_adding_a_method_as_the_recipe_does_keeps_every_other_units_key():

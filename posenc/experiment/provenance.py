@@ -140,14 +140,15 @@ def unit_names(kind: str, name: str) -> set[str]:
     return {name} if kind == "train" else {"rope", name}
 
 
-def unit_key(cfg, kind: str, name: str, encodings: str | None = None) -> str:
+def unit_key(cfg, kind: str, name: str, encodings: str | None = None, files: dict[str, str] | None = None) -> str:
     """The cache key of one unit: its config, the corpus, posenc's encodings (``encodings``: encodings_sha256(cfg), if
-    already computed) and the number files as that unit sees them (source_sha256 with its names)."""
+    already computed) and the number files as that unit sees them (source_sha256 with its names; ``files``: another
+    version of them, as source_sha256 takes it)."""
     from . import corpus
 
     body = {"config": cfg.to_dict(), "corpus": corpus.CORPUS_SHA256,
             "encodings": encodings_sha256(cfg) if encodings is None else encodings,
-            "source": source_sha256(names=unit_names(kind, name))}
+            "source": source_sha256(files, names=unit_names(kind, name))}
     return hashlib.sha256(canonical(body)).hexdigest()[:16]
 
 
