@@ -23,6 +23,8 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
+from tools.scripts.local_http import QuietHandler
+
 pytestmark = pytest.mark.build
 
 
@@ -179,18 +181,9 @@ class SubpathServer:
         self.site_dir, self.prefix = site_dir, prefix
         outer = self
 
-        class Handler(http.server.SimpleHTTPRequestHandler):
+        class Handler(QuietHandler, http.server.SimpleHTTPRequestHandler):
             def __init__(self, *args, **kwargs):
                 super().__init__(*args, directory=str(outer.site_dir), **kwargs)
-
-            def log_message(self, format, *args):  # noqa: A002
-                pass
-
-            def handle(self):
-                try:
-                    super().handle()
-                except ConnectionError:  # the browser dropped a connection mid-file (a page closed): not the site's fault
-                    pass
 
             def send_head(self):
                 path = urlsplit(self.path).path

@@ -45,6 +45,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from tools.scripts.local_http import QuietHandler
+
 CHROMIUM = os.environ.get("POSENC_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -57,15 +59,8 @@ CHROMIUM_ARGS = [
 ]
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):  # noqa: A002 - the base class's name
-        pass
-
-    def handle(self):
-        try:
-            super().handle()
-        except ConnectionError:  # the browser dropped a connection mid-file (a page closed): as tests/test_gates.py's server
-            pass
+class _QuietHandler(QuietHandler, http.server.SimpleHTTPRequestHandler):
+    pass
 
 
 @pytest.fixture(scope="session")

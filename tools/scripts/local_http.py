@@ -1,11 +1,26 @@
-"""Talking to a local `mkdocs serve` from a script or a test: a free port to start it on, and a GET
-that answers None while the server is not (yet) answering instead of raising."""
+"""Local HTTP for scripts and tests: a free port to start `mkdocs serve` on, a GET that answers None while the
+server is not (yet) answering instead of raising, and the quiet request handler every local site server uses."""
 
 from __future__ import annotations
 
 import socket
 import urllib.error
 import urllib.request
+
+
+class QuietHandler:
+    """Mixed into a request handler (before http.server's class): no access log, and a connection the browser drops
+    mid-file (a page closed, a load cut short) ends its request quietly, with no traceback in the test log; it is
+    not the site's fault, and the server goes on serving (tests/test_gates.py checks both)."""
+
+    def log_message(self, format, *args):  # noqa: A002 - the base class's name
+        pass
+
+    def handle(self):
+        try:
+            super().handle()
+        except ConnectionError:
+            pass
 
 
 def free_port() -> int:

@@ -32,6 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from tools.scripts.local_http import QuietHandler
+
 ROOT = Path(__file__).resolve().parents[2]
 PREFIX = "/posenc/"  # GitHub Pages serves a project site under /<repo>/
 CHROMIUM = os.environ.get("POSENC_CHROMIUM", "/usr/bin/chromium")
@@ -84,17 +86,8 @@ class GzipSite:
         self._lock = threading.Lock()
         outer = self
 
-        class Handler(http.server.BaseHTTPRequestHandler):
+        class Handler(QuietHandler, http.server.BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
-
-            def log_message(self, format, *args):  # noqa: A002 - the base class's name
-                pass
-
-            def handle(self):
-                try:
-                    super().handle()
-                except ConnectionError:  # the browser dropped a connection (a page closed mid-load)
-                    pass
 
             def do_GET(self):
                 outer._answer(self)
