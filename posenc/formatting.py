@@ -57,11 +57,29 @@ _COUNT_WORDS = {
     "en": ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"),
 }
 
+
+
+def check_declared(where: str, table: dict, same_keys: bool = False) -> None:
+    """Refuse a per-language declaration (``where`` names it: file and name) that lacks a course language, or, with
+    ``same_keys``, whose languages do not all give the default language's keys. Run at import by each module that
+    declares words per language, so that a language added to LANGUAGES fails at once, naming every table it needs,
+    rather than with a KeyError on the first page that asks."""
+    missing = [lang for lang in LANGUAGES if lang not in table]
+    if missing:
+        raise ValueError(f"{where} has no entry for {', '.join(missing)}: declare it for each of the course's languages "
+                         f"({', '.join(LANGUAGES)}, posenc/formatting.py LANGUAGES)")
+    if same_keys:
+        for lang, entry in table.items():
+            odd = sorted(set(entry) ^ set(table[LANGUAGES[0]]))
+            if odd:
+                raise ValueError(f"{where}[{lang!r}] has other keys than {where}[{LANGUAGES[0]!r}]: {odd}; "
+                                 "give each language every key")
+
+
 # Each declaration above covers every course language (NOUN_FORMS only those whose nouns agree with a count).
-for _name, _table in (("LIST_SEPARATOR", LIST_SEPARATOR), ("QUOTES", QUOTES), ("_COUNT_WORDS", _COUNT_WORDS)):
-    if [lang for lang in LANGUAGES if lang not in _table]:
-        raise ValueError(f"posenc/formatting.py {_name} has no entry for {', '.join(l for l in LANGUAGES if l not in _table)}: "
-                         "declare it for each of LANGUAGES")
+check_declared("posenc/formatting.py LIST_SEPARATOR", LIST_SEPARATOR)
+check_declared("posenc/formatting.py QUOTES", QUOTES)
+check_declared("posenc/formatting.py _COUNT_WORDS", _COUNT_WORDS)
 
 
 def count_words(n: int) -> PerLanguage:

@@ -13,6 +13,7 @@ import re
 import shutil
 import string
 import subprocess
+import sys
 
 import pytest
 
@@ -63,6 +64,26 @@ def test_words_need_every_language_and_an_unknown_language_is_an_error():
         PerLanguage(zh="只有中文")
     with pytest.raises(ValueError, match="unknown language 'fr'"):
         format_value(1.5, ".1f", "fr")
+
+
+def test_a_declaration_missing_a_language_or_a_key_is_refused_naming_the_table_and_what_is_missing():
+    from posenc.formatting import check_declared
+
+    check_declared("where.py T", {"zh": {"a": 1}, "en": {"a": 2}}, same_keys=True)  # complete: no error
+    with pytest.raises(ValueError, match=r"^where\.py T has no entry for en: declare it for each"):
+        check_declared("where.py T", {"zh": "、"})
+    with pytest.raises(ValueError, match=r"^where\.py T\['en'\] has other keys than where\.py T\['zh'\]: \['b'\]"):
+        check_declared("where.py T", {"zh": {"a": 1, "b": 2}, "en": {"a": 1}}, same_keys=True)
+    check_declared("where.py T", {"zh": {"a": 1, "b": 2}, "en": {"a": 1}})  # keys are compared only when asked
+
+
+def test_a_language_added_to_the_course_fails_the_import_of_a_table_that_lacks_it():
+    """The words the build writes (tools/build/i18n.py UI) are checked when the module is imported: a new language
+    in LANGUAGES without its words stops the build at once, naming the table (not a KeyError on some page)."""
+    code = "import posenc.formatting as f; f.LANGUAGES = f.LANGUAGES + ('xx',); import tools.build.i18n"
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0
+    assert "ValueError: tools/build/i18n.py UI has no entry for xx: declare it" in done.stderr, done.stderr[-2000:]
 
 
 # --- claims -------------------------------------------------------------------------------------------------

@@ -63,8 +63,8 @@ def place(err, skip=()):
     return ([f for f in frames if f not in skip] or ["?"])[-1]
 """
 
-# the modules that hold words inline, keyed by language, imported each on its own: the place (PerLanguage itself
-# skipped, to name its caller) and the error
+# the modules that hold words inline, keyed by language, imported each on its own: the place (PerLanguage and the
+# declaration check themselves skipped, to name their caller) and the error
 IMPORT_INLINE_WORDS = PLACE + """
 import importlib, json, sys
 out = {}
@@ -73,7 +73,7 @@ for module in sys.argv[1:]:
         importlib.import_module(module)
         out[module] = None
     except Exception as err:
-        out[module] = [place(err, skip=("posenc/formatting.py:__init__",)), f"{type(err).__name__}: {err}"]
+        out[module] = [place(err, skip=("posenc/formatting.py:__init__", "posenc/formatting.py:check_declared")), f"{type(err).__name__}: {err}"]
 print(json.dumps(out, ensure_ascii=False))
 """
 
@@ -166,8 +166,7 @@ def copy_with_a_third_language(tmp_path_factory) -> tuple[Path, list | None]:
     done = _python(copy, "-c", IMPORT_INLINE_WORDS, "posenc.experiment.frozen")
     assert done.returncode == 0, done.stderr[-3000:]
     without_inline_words.update(json.loads(done.stdout))
-    _edit(copy / "posenc/experiment/frozen.py", "\nif [lang for lang in LANGUAGES if lang not in _TEXT]:",
-          f'\n_TEXT["{FAKE}"] = _TEXT["en"]\nif [lang for lang in LANGUAGES if lang not in _TEXT]:')
+    _edit(copy / "posenc/experiment/frozen.py", "\ncheck_declared(", f'\n_TEXT["{FAKE}"] = _TEXT["en"]\ncheck_declared(')
     return copy, without_inline_words
 
 
@@ -192,8 +191,8 @@ def test_without_its_inline_words_the_registry_refuses_the_language_naming_what_
                       f"ValueError: claim 'nope_beats_unigram' (posenc/experiment/claims.py): no sentence in {FAKE}: add it to its text"], claims
     assert refused["posenc.experiment.frozen"] == [
         "posenc/experiment/frozen.py:<module>",
-        f"ValueError: posenc/experiment/frozen.py _TEXT has no words in {FAKE}: add the replication section's words in each of "
-        "the course's languages"], refused["posenc.experiment.frozen"]
+        f"ValueError: posenc/experiment/frozen.py _TEXT has no entry for {FAKE}: declare it for each of the course's "
+        f"languages (zh, en, {FAKE}, posenc/formatting.py LANGUAGES)"], refused["posenc.experiment.frozen"]
 
 
 def test_the_declarations_take_a_third_language(rendered):

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..formatting import LANGUAGES
+from ..formatting import check_declared
 from . import amendments, claims, stats
 
 DIRECTORY = Path(__file__).parent / "preregistration"
@@ -163,13 +163,7 @@ _TEXT = {
         "reworded": "reworded after the replication as",
     },
 }
-if [lang for lang in LANGUAGES if lang not in _TEXT]:
-    raise ValueError(f"posenc/experiment/frozen.py _TEXT has no words in {', '.join(l for l in LANGUAGES if l not in _TEXT)}: "
-                     "add the replication section's words in each of the course's languages")
-for _lang, _words in _TEXT.items():
-    if set(_words) != set(_TEXT[LANGUAGES[0]]):
-        raise ValueError(f"posenc/experiment/frozen.py _TEXT[{_lang!r}] has other keys than _TEXT[{LANGUAGES[0]!r}]: "
-                         f"{sorted(set(_words) ^ set(_TEXT[LANGUAGES[0]]))}; give each language every key")
+check_declared("posenc/experiment/frozen.py _TEXT", _TEXT, same_keys=True)  # the replication section's words
 
 
 def _span_of(seed_list) -> str:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import posixpath
 import re
 
-from posenc.formatting import LANGUAGES, check_language
+from posenc.formatting import LANGUAGES, check_declared, check_language
 
 DEFAULT = LANGUAGES[0]  # zh, at the site root
 OTHERS = LANGUAGES[1:]  # each under /<lang>/
@@ -91,10 +91,7 @@ UI = {
     },
 }
 # Every language writes every word the build writes, with the same {fields} as the default language's.
-for _lang in LANGUAGES:
-    if _lang not in UI or set(UI[_lang]) != set(UI[DEFAULT]):
-        raise ValueError(f"tools/build/i18n.py UI[{_lang!r}] lacks words or has others than UI[{DEFAULT!r}]: "
-                         f"{sorted(set(UI[DEFAULT]) ^ set(UI.get(_lang, {})))}; give each language every key")
+check_declared("tools/build/i18n.py UI", UI, same_keys=True)
 
 _SUFFIX = re.compile(r"\.(" + "|".join(OTHERS) + r")(\.\w+)$")
 
