@@ -18,7 +18,7 @@ SYSTEM_PATH := $(PATH)
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: setup system serve serve-zh build test test-fast figures notebooks lint experiment-quick experiment-full bench mutation mutation-js clean
+.PHONY: setup system serve serve-zh build test test-fast figures notebooks lint experiment-quick experiment-full bench mutation mutation-js mutation-widgets clean
 
 setup: system $(VENV)/.installed node_modules/.installed
 
@@ -116,3 +116,17 @@ mutation-js: setup
 	POSENC_MUTATE=$(MODULES) npx stryker run
 	node tests/js/mutation/summarize.mjs
 	@rm -f node_modules/.installed  # node_modules now holds dev packages: the next setup reinstalls without them
+
+# Mutation testing of the widgets' own JavaScript (docs/javascripts/widgets/: what they draw and how they answer input)
+# with StrykerJS, against the browser tests of each widget, on a site built from this checkout into .cache/mutation-site
+# (stryker.widgets.config.mjs; a mutant costs a browser test run, so about an hour a widget on two cores). One widget
+# at a time: `make mutation-widgets WIDGETS="sin-heatmap t5-buckets"`; the report is tests/js/mutation/widgets/README.md.
+WIDGETS ?= $(basename $(notdir $(wildcard docs/javascripts/widgets/*.js)))
+mutation-widgets: setup
+	@npm ci --ignore-scripts --no-audit --no-fund --include=dev
+	$(SITEGEN) build $(SITECONFIG) --strict -q -d .cache/mutation-site
+	@for w in $(filter-out index,$(WIDGETS)); do \
+		POSENC_WIDGET=$$w POSENC_MUTATION_SITE=$(CURDIR)/.cache/mutation-site nice -n 19 npx stryker run stryker.widgets.config.mjs || exit 1; \
+	done
+	node tests/js/mutation/summarize.mjs tests/js/mutation/widgets
+	@rm -f node_modules/.installed  # as mutation-js
