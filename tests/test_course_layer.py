@@ -292,3 +292,14 @@ def test_the_benchmark_counts_the_cpu_time_of_a_process_and_of_its_children_stil
         parent.kill()
         parent.wait()
     assert bench_build.cpu_seconds(2**22 + 1) is None  # no such process
+
+
+def test_a_prose_only_build_keeps_the_executed_notebook_pages():
+    """mkdocs-jupyter evicts, after each build, every cached page that build did not use. The pages a full build
+    executed and those a prose-only build (`make test-fast`) renders without running live in sibling folders, so the
+    prose-only build does not send the next full build through every notebook again (35 s of a cold build)."""
+    from tools.build.mkdocs_hooks import notebook_cache_dir
+
+    executed, prose_only = notebook_cache_dir("zh", True), notebook_cache_dir("zh", False)
+    assert executed.parent == prose_only.parent and executed != prose_only
+    assert notebook_cache_dir("en", True) not in (executed, prose_only)  # each language's pass evicts only its own

@@ -107,23 +107,31 @@ def on_config(config):
     changed = freshness.forget_changed_code()
     if changed:
         log.info(f"code changed ({len(changed)} file(s), e.g. {changed[0].relative_to(ROOT)}): importing it again")
-    # mkdocs-jupyter keys its cache of executed notebooks on the notebook file alone, so a change
-    # in posenc (or in a snippet a notebook imports) would keep serving old outputs (and never fail
-    # on a broken notebook): key it on those as well, as the figure cache is.
     nb = config.plugins.get("mkdocs-jupyter")
     if nb is not None:
-        from figures_src.build import tree_digest
-
-        key = tree_digest(ROOT / "posenc", exclude=("__pycache__", "experiment"))[:16]
-        key += tree_digest(ROOT / "docs" / "snippets", patterns=("*.py",))[:8]
-        key += hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:8]  # how this hook makes notebooks execute
-        # one folder per language: mkdocs-jupyter evicts, after each build, the cached notebooks that build did
-        # not use, and the Chinese and the English passes use different notebooks (lessonN.en.ipynb)
         from tools.build.i18n import build_language
 
-        nb.config["cache_dir"] = str(ROOT / ".cache" / "mkdocs-jupyter" / key / build_language(config))
+        nb.config["cache_dir"] = str(notebook_cache_dir(build_language(config), nb.config["execute"]))
     _coalesce_notebook_streams()
     return config
+
+
+def notebook_cache_dir(lang: str, execute: bool) -> Path:
+    """Where mkdocs-jupyter keeps the notebook pages of one build.
+
+    mkdocs-jupyter keys its cache on the notebook file alone, so a change in posenc (or in a snippet a notebook
+    imports) would keep serving old outputs (and never fail on a broken notebook): the folder is keyed on those as
+    well, as the figure cache is. One folder per language and per mode, because mkdocs-jupyter evicts, after each
+    build, the cached pages that build did not use: the Chinese and the English passes use different notebooks
+    (lessonN.en.ipynb), and a prose-only build (POSENC_EXECUTE_NOTEBOOKS=false, `make test-fast`) would otherwise
+    evict the executed pages, so that the next full build ran every notebook again.
+    """
+    from figures_src.build import tree_digest
+
+    key = tree_digest(ROOT / "posenc", exclude=("__pycache__", "experiment"))[:16]
+    key += tree_digest(ROOT / "docs" / "snippets", patterns=("*.py",))[:8]
+    key += hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:8]  # how this hook makes notebooks execute
+    return ROOT / ".cache" / "mkdocs-jupyter" / key / lang / ("executed" if execute else "not-executed")
 
 
 def _coalesce_notebook_streams() -> None:
