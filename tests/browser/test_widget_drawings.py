@@ -191,6 +191,52 @@ def test_sin_heatmap_colours_sit_on_one_scale_from_posenc(visit, site_dir):
     sp.assert_clean()
 
 
+def contrast_ratio(fg: str, bg: str) -> float:
+    """WCAG 2's contrast ratio of two computed CSS colours ("rgb(r, g, b)")."""
+    def luminance(css: str) -> float:
+        c = np.array([float(x) for x in re.findall(r"[\d.]+", css)[:3]]) / 255
+        c = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+        return float(c @ [0.2126, 0.7152, 0.0722])
+
+    a, b = sorted((luminance(fg), luminance(bg)), reverse=True)
+    return (a + 0.05) / (b + 0.05)
+
+
+TABLE = """el => {
+  const t = el.querySelector('table.pe-heatmap');
+  const text = e => e.textContent.replace(/\\s+/g, ' ').trim();
+  return {
+    caption: text(t.querySelector('caption')),
+    corner: t.querySelectorAll('thead tr > td').length,
+    cols: [...t.querySelectorAll('thead th')].map(th => [th.scope, th.firstChild.textContent, th.querySelector('small').textContent]),
+    rows: [...t.querySelectorAll('tbody th')].map(th => [th.scope, th.firstChild.textContent.trim(), th.querySelector('small').textContent]),
+    cells: [...t.querySelectorAll('tbody td')].map(td => [getComputedStyle(td).color, getComputedStyle(td).backgroundColor]),
+  };
+}"""
+
+
+def test_sin_heatmap_labels_each_row_and_column_and_every_number_stays_readable(visit, site_dir):
+    """The table's own words: its caption names the encoding, each row and column header its character and position
+    (start + j: they move with the shift), scoped so that a screen reader names both for each cell; and each cell's
+    number is printed in a colour that stands out from that cell's place on the scale (WCAG AA, 4.5:1)."""
+    sp, el = open_widget(visit, site_dir, "sin-heatmap")
+    sentence, d = el.get_attribute("data-sentence"), el.get_attribute("data-d")
+    base = f"{int(float(el.get_attribute('data-base'))):,}"
+    chars = list(sentence)
+    for press in range(2):
+        start = int(value(el.locator('[data-pe-out="start"]')))
+        shown = el.evaluate(TABLE)
+        assert f"d_model = {d}" in shown["caption"] and f"base = {base}" in shown["caption"], shown["caption"]
+        assert shown["corner"] == 1, "the header row starts with one empty corner cell above the row headers"
+        positions = [f"{start + j:,}" for j in range(len(chars))]
+        assert shown["cols"] == [["col", c, p] for c, p in zip(chars, positions)]
+        assert shown["rows"] == [["row", c, p] for c, p in zip(chars, positions)]
+        ratios = [contrast_ratio(fg, bg) for fg, bg in shown["cells"]]
+        assert len(ratios) == len(chars) ** 2 and min(ratios) >= 4.5, f"a cell's number is hard to read on its colour: {min(ratios):.2f}:1"
+        el.locator("[data-pe-shift]").click()
+    sp.assert_clean()
+
+
 # --- lesson 3b: alibi-bias ------------------------------------------------------------------------
 
 

@@ -555,6 +555,37 @@ def test_sin_heatmap_shift_leaves_values_and_colours(visit, site_dir):
 
 @pytest.mark.build
 @pytest.mark.browser
+def test_sin_heatmap_readout_says_what_the_table_is_compared_with_and_reset_goes_back_to_it(visit, site_dir):
+    """At start 0 the table is the reference, and the readout says how to compare (not a difference of the table with
+    itself); once moved, it gives the start and the largest difference; the reset button brings start, box and table
+    back to position 0. A sentence longer than the table can show is refused with a message."""
+    sp, el = open_widget(visit, site_dir, "sin-heatmap")
+    n = len(el.get_attribute("data-sentence"))
+    reference, compared = el.locator(".pe-readout > p").nth(0), el.locator(".pe-readout > p").nth(1)
+    cells = el.locator("[data-pe-cell]")
+    m0 = values(cells)
+    expect(reference).to_be_visible()
+    expect(compared).to_be_hidden()
+    assert "0 开始" in reference.inner_text()
+    el.locator("[data-pe-shift]").click()
+    expect(reference).to_be_hidden()
+    expect(compared).to_be_visible()
+    assert f"{n}×{n} = {n * n} 格" in compared.inner_text() and f"位置 {ex.SHIFT:,} 开始" in compared.inner_text()
+    el.locator("[data-pe-reset]").click()
+    assert value(el.locator('[data-pe-out="start"]')) == 0
+    assert el.locator('[data-pe-input="start"]').input_value() == "0"
+    np.testing.assert_array_equal(values(cells), m0)
+    expect(reference).to_be_visible()
+    expect(compared).to_be_hidden()
+    long = "一二三四五六七八九十一二三四五六七"  # one character more than the table's 16 columns
+    attrs = {f"data-{k}": v for k, v in (("sentence", long), ("shift", "1"), ("d", "16"), ("base", "10000"), ("start", "0"))}
+    error, shown = sp.page.evaluate(MOUNT_BARE, ["sin-heatmap", attrs])
+    assert error != "mounted" and f"有 {len(long)} 个字，这个演示最多 16 个" in shown, (error, shown)
+    sp.assert_clean()
+
+
+@pytest.mark.build
+@pytest.mark.browser
 def test_shift_buttons_are_disabled_at_the_limit_with_a_reason(visit, site_dir):
     """sin-heatmap and rope-pair: a shift past 10⁹ is not a silent no-op; the button is off and says why."""
     for name, fields in (("sin-heatmap", ["start"]), ("rope-pair", ["m", "n"])):
