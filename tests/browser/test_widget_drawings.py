@@ -215,14 +215,16 @@ TABLE = """el => {
 }"""
 
 
-def test_sin_heatmap_labels_each_row_and_column_and_every_number_stays_readable(visit, site_dir):
-    """The table's own words: its caption names the encoding, each row and column header its character and position
-    (start + j: they move with the shift), scoped so that a screen reader names both for each cell; and each cell's
-    number is printed in a colour that stands out from that cell's place on the scale (WCAG AA, 4.5:1)."""
-    sp, el = open_widget(visit, site_dir, "sin-heatmap")
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_sin_heatmap_labels_each_row_and_column_and_every_number_stays_readable(visit, site_dir, lang):
+    """The table's own words: its caption names the encoding, each row and column header its token (a Chinese
+    character; an English word) and position (start + j: they move with the shift), scoped so that a screen reader
+    names both for each cell; and each cell's number is printed in a colour that stands out from that cell's place on
+    the scale (WCAG AA, 4.5:1)."""
+    sp, el = open_widget(visit, site_dir, "sin-heatmap", lang)
     sentence, d = el.get_attribute("data-sentence"), el.get_attribute("data-d")
     base = f"{int(float(el.get_attribute('data-base'))):,}"
-    chars = list(sentence)
+    chars = sentence.split() if lang == "en" else list(sentence)  # posenc/tokenize.py's tokens of each edition
     for press in range(2):
         start = int(value(el.locator('[data-pe-out="start"]')))
         shown = el.evaluate(TABLE)
