@@ -176,13 +176,15 @@ def statuses(module: str) -> dict[str, str]:
     return {k: STATUS.get(v, "suspicious") for k, v in meta(module)["exit_code_by_key"].items()}
 
 
-def run(selected: list[str]) -> None:
-    """One mutmut run per suite over the selected modules: mutants never checked, and survivors again.
+def run(selected: list[str]) -> list[str]:
+    """One mutmut run per suite over the selected modules: mutants never checked, and survivors again. Returns the
+    suites whose run failed (mutmut exits non-zero when, for one, the tests fail on the unmutated code).
 
     mutmut keeps a mutant's result and, when named explicitly, checks it again; survivors are
     re-checked because tests may have been added since. A module whose source changed since its
     results were stored (or that has none) is run whole by pattern.
     """
+    failed = []
     for suite in (CORE, EXPERIMENT):
         chosen = [m for m in selected if suite_of(m) is suite]
         if not chosen:
@@ -196,8 +198,9 @@ def run(selected: list[str]) -> None:
             else:
                 names += [k for k, s in statuses(module).items()
                           if s in ("not checked", "survived", "no tests", "suspicious", "timeout")]
-        if names:
-            mutmut(suite, "run", *names)
+        if names and mutmut(suite, "run", *names) != 0:
+            failed.append(suite.name)
+    return failed
 
 
 def diff(name: str) -> list[str]:
@@ -353,8 +356,12 @@ def main(argv: list[str] | None = None) -> int:
         suite.work.mkdir(parents=True, exist_ok=True)
     if not args.report:
         start = time.time()
-        run(selected)
+        failed = run(selected)
         print(f"mutation run took {time.time() - start:,.0f} s", flush=True)
+        if failed:  # its stored results say nothing new: a report from them would replace the committed one with blanks
+            print(f"mutmut failed for the {' and '.join(failed)} suite(s) (above: a test that fails on the unmutated code "
+                  f"stops it before any mutant); the reports are left as they are", file=sys.stderr)
+            return 1
     for suite in suites:  # a suite's report only from its own stored results, so a run of one leaves the other's
         if not (suite.work / "mutants").exists():
             print(f"no stored {suite.name} results in {suite.work}: {suite.report.name} left as it is")
