@@ -567,7 +567,11 @@ def test_sin_heatmap_readout_says_what_the_table_is_compared_with_and_reset_goes
     expect(reference).to_be_visible()
     expect(compared).to_be_hidden()
     assert "0 开始" in reference.inner_text()
+    assert el.locator(".pe-readout").get_attribute("aria-live") == "polite"  # a screen reader hears the new readout
+    assert f"「{ex.SENTENCE}」" in el.locator(".pe-live__title").inner_text()  # the group's name says which sentence
+    assert f"+{ex.SHIFT}" in el.locator("[data-pe-shift]").inner_text()
     el.locator("[data-pe-shift]").click()
+    assert el.locator('[data-pe-input="start"]').input_value() == str(ex.SHIFT)  # the box follows the button
     expect(reference).to_be_hidden()
     expect(compared).to_be_visible()
     assert f"{n}×{n} = {n * n} 格" in compared.inner_text() and f"位置 {ex.SHIFT:,} 开始" in compared.inner_text()
@@ -584,9 +588,33 @@ def test_sin_heatmap_readout_says_what_the_table_is_compared_with_and_reset_goes
     sp.assert_clean()
 
 
+# Each page option of sin-heatmap that is readable but does not fit, and the words its message uses.
+HEATMAP_BAD_OPTIONS = [("shift", "0", "最小是 1"), ("d", "15", "正偶数"), ("base", "1", "data-base"), ("start", "-1", "data-start")]
+
+
 @pytest.mark.build
 @pytest.mark.browser
-def test_shift_buttons_are_disabled_at_the_limit_with_a_reason(visit, site_dir):
+def test_sin_heatmap_refuses_each_page_option_that_does_not_fit_and_reads_english_words(visit, site_dir):
+    """Each number the page passes is checked for its own kind (a shift of at least 1, an even dimension, a base over
+    1, a position of 0 or more), the message naming it. On an English page the sentence is its words, however the
+    spaces fall: one row and one column per word."""
+    sp, el = open_widget(visit, site_dir, "sin-heatmap")
+    good = {"data-sentence": "猫吃鱼", "data-shift": "1", "data-d": "16", "data-base": "10000", "data-start": "0"}
+    assert sp.page.evaluate(MOUNT_BARE, ["sin-heatmap", good])[0] == "mounted"
+    for key, bad, words in HEATMAP_BAD_OPTIONS:
+        error, shown = sp.page.evaluate(MOUNT_BARE, ["sin-heatmap", {**good, f"data-{key}": bad}])
+        assert error != "mounted" and words in shown and f"data-{key}" in shown, (key, bad, shown)
+    sp.assert_clean()
+    sp, el = open_widget(visit, site_dir, "sin-heatmap", "en")
+    sp.page.evaluate(MOUNT_BARE, ["sin-heatmap", {**good, "data-sentence": "  cats   eat fish "}])
+    heads = sp.page.locator(".pe-widget").last.locator("thead th").evaluate_all("ths => ths.map(th => th.firstChild.textContent)")
+    assert heads == ["cats", "eat", "fish"], heads
+    sp.assert_clean()
+
+
+@pytest.mark.build
+@pytest.mark.browser
+def test_sin_heatmap_and_rope_pair_shift_buttons_are_disabled_at_the_limit_with_a_reason(visit, site_dir):
     """sin-heatmap and rope-pair: a shift past 10⁹ is not a silent no-op; the button is off and says why."""
     for name, fields in (("sin-heatmap", ["start"]), ("rope-pair", ["m", "n"])):
         sp, el = open_widget(visit, site_dir, name)
