@@ -119,13 +119,14 @@ mutation-js: setup
 
 # Mutation testing of the widgets' own JavaScript (docs/javascripts/widgets/: what they draw and how they answer input)
 # with StrykerJS, against the browser tests of each widget, on a site built from this checkout into .cache/mutation-site
-# (stryker.widgets.config.mjs; a mutant costs a browser test run, so about an hour a widget on two cores). One widget
-# at a time: `make mutation-widgets WIDGETS="sin-heatmap t5-buckets"`; the report is tests/js/mutation/widgets/README.md.
-WIDGETS ?= $(basename $(notdir $(wildcard docs/javascripts/widgets/*.js)))
+# (stryker.widgets.config.mjs; a mutant costs a browser test run, so 30-60 minutes a widget on two cores, and _ui.js,
+# which every widget test drives, many hours). Name the widgets: `make mutation-widgets WIDGETS="sin-heatmap t5-buckets"`;
+# the report is tests/js/mutation/widgets/README.md.
 mutation-widgets: setup
+	$(if $(strip $(WIDGETS)),,$(error name the widgets to mutate, e.g. WIDGETS="sin-heatmap t5-buckets"; one of: $(filter-out index,$(basename $(notdir $(wildcard docs/javascripts/widgets/*.js))))))
 	@npm ci --ignore-scripts --no-audit --no-fund --include=dev
 	$(SITEGEN) build $(SITECONFIG) --strict -q -d .cache/mutation-site
-	@for w in $(filter-out index,$(WIDGETS)); do \
+	@for w in $(WIDGETS); do \
 		POSENC_WIDGET=$$w POSENC_MUTATION_SITE=$(CURDIR)/.cache/mutation-site nice -n 19 npx stryker run stryker.widgets.config.mjs || exit 1; \
 	done
 	node tests/js/mutation/summarize.mjs tests/js/mutation/widgets

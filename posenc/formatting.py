@@ -58,7 +58,6 @@ _COUNT_WORDS = {
 }
 
 
-
 def check_declared(where: str, table: dict, same_keys: bool = False) -> None:
     """Refuse a per-language declaration (``where`` names it: file and name) that lacks a course language, or, with
     ``same_keys``, whose languages do not all give the default language's keys. Run at import by each module that

@@ -294,10 +294,10 @@ def test_the_benchmark_counts_the_cpu_time_of_a_process_and_of_its_children_stil
     assert bench_build.cpu_seconds(2**22 + 1) is None  # no such process
 
 
-def test_a_prose_only_build_keeps_the_executed_notebook_pages():
+def test_the_notebook_cache_has_one_folder_per_language_and_build_mode():
     """mkdocs-jupyter evicts, after each build, every cached page that build did not use. The pages a full build
     executed and those a prose-only build (`make test-fast`) renders without running live in sibling folders, so the
-    prose-only build does not send the next full build through every notebook again (35 s of a cold build)."""
+    prose-only build does not send the next full build through every notebook again (16 notebooks, about 35 s of a core)."""
     from tools.build.mkdocs_hooks import notebook_cache_dir
 
     executed, prose_only = notebook_cache_dir("zh", True), notebook_cache_dir("zh", False)

@@ -177,14 +177,14 @@ def statuses(module: str) -> dict[str, str]:
 
 
 def run(selected: list[str]) -> list[str]:
-    """One mutmut run per suite over the selected modules: mutants never checked, and survivors again. Returns the
-    suites whose run failed (mutmut exits non-zero when, for one, the tests fail on the unmutated code).
+    """One mutmut run per suite over the selected modules: mutants never checked, and survivors again. Stops at
+    the first suite whose run fails and returns its name, else [] (mutmut exits non-zero when, for one, the tests fail
+    on the unmutated code).
 
     mutmut keeps a mutant's result and, when named explicitly, checks it again; survivors are
     re-checked because tests may have been added since. A module whose source changed since its
     results were stored (or that has none) is run whole by pattern.
     """
-    failed = []
     for suite in (CORE, EXPERIMENT):
         chosen = [m for m in selected if suite_of(m) is suite]
         if not chosen:
@@ -199,8 +199,8 @@ def run(selected: list[str]) -> list[str]:
                 names += [k for k, s in statuses(module).items()
                           if s in ("not checked", "survived", "no tests", "suspicious", "timeout")]
         if names and mutmut(suite, "run", *names) != 0:
-            failed.append(suite.name)
-    return failed
+            return [suite.name]  # not the next suite: its hours would be thrown away with the reports
+    return []
 
 
 def diff(name: str) -> list[str]:

@@ -11,7 +11,7 @@ import urllib.request
 class QuietHandler:
     """Mixed into a request handler (before http.server's class): no access log, and a connection the browser drops
     mid-file (a page closed, a load cut short) ends its request quietly, with no traceback in the test log; it is
-    not the site's fault, and the server goes on serving (tests/test_gates.py checks both)."""
+    not the site's fault, and the server goes on serving (tests/test_gates.py checks the quiet drop and the serving on)."""
 
     def log_message(self, format, *args):  # noqa: A002 - the base class's name
         pass

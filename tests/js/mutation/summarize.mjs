@@ -79,4 +79,5 @@ for (const [file, e] of [...modules].sort()) {
   out.push("");
 }
 writeFileSync(join(HERE, "README.md"), out.join("\n"));
-console.log(out.slice(6, 8 + modules.size + 1).join("\n"));
+const table = out.findIndex((line) => line.startsWith("| module"));
+console.log(out.slice(table, table + 3 + modules.size).join("\n"));

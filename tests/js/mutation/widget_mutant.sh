@@ -3,7 +3,7 @@
 # sandbox's instrumented widget files, each told the active mutant (a browser has no process.env, where Stryker's
 # header looks for it), then the browser tests of the widget under mutation. Run from Stryker's sandbox.
 set -euo pipefail
-site=$(mktemp -d)
+site=$(mktemp -d "$POSENC_MUTATION_SITE.run.XXXX")  # beside the site: hard links stay on one file system
 trap 'rm -rf "$site"' EXIT
 cp -al "$POSENC_MUTATION_SITE"/. "$site"  # hard links: fast; the widget files are replaced, never written through
 for file in docs/javascripts/widgets/*.js; do
