@@ -210,18 +210,19 @@ TABLE = """el => {
     corner: t.querySelectorAll('thead tr > td').length,
     cols: [...t.querySelectorAll('thead th')].map(th => [th.scope, th.firstChild.textContent, th.querySelector('small').textContent]),
     rows: [...t.querySelectorAll('tbody th')].map(th => [th.scope, th.firstChild.textContent.trim(), th.querySelector('small').textContent]),
-    cells: [...t.querySelectorAll('tbody td')].map(td => [getComputedStyle(td).color, getComputedStyle(td).backgroundColor]),
+    cells: [...t.querySelectorAll('tbody td')].map(td => [getComputedStyle(td.querySelector('[data-pe-cell]')).color,
+                                                          getComputedStyle(td).backgroundColor]),
   };
 }"""
 
 
-@pytest.mark.parametrize("lang", ["zh", "en"])
-def test_sin_heatmap_labels_each_row_and_column_and_every_number_stays_readable(visit, site_dir, lang):
+@pytest.mark.parametrize("lang, scheme", [("zh", "light"), ("en", "light"), ("zh", "dark")])
+def test_sin_heatmap_labels_each_row_and_column_and_every_number_stays_readable(visit, site_dir, lang, scheme):
     """The table's own words: its caption names the encoding, each row and column header its token (a Chinese
     character; an English word) and position (start + j: they move with the shift), scoped so that a screen reader
     names both for each cell; and each cell's number is printed in a colour that stands out from that cell's place on
-    the scale (WCAG AA, 4.5:1)."""
-    sp, el = open_widget(visit, site_dir, "sin-heatmap", lang)
+    the scale (WCAG AA, 4.5:1), in either colour scheme (the page's own text colour differs)."""
+    sp, el = open_widget(visit, site_dir, "sin-heatmap", lang, color_scheme=scheme)
     sentence, d = el.get_attribute("data-sentence"), el.get_attribute("data-d")
     base = f"{int(float(el.get_attribute('data-base'))):,}"
     chars = sentence.split() if lang == "en" else list(sentence)  # posenc/tokenize.py's tokens of each edition

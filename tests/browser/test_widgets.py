@@ -570,6 +570,8 @@ def test_sin_heatmap_readout_says_what_the_table_is_compared_with_and_reset_goes
     assert el.locator(".pe-readout").get_attribute("aria-live") == "polite"  # a screen reader hears the new readout
     assert f"「{ex.SENTENCE}」" in el.locator(".pe-live__title").inner_text()  # the group's name says which sentence
     assert f"+{ex.SHIFT}" in el.locator("[data-pe-shift]").inner_text()
+    tops = [el.locator(s).bounding_box()["y"] for s in ('[data-pe-input="start"]', "[data-pe-shift]", "[data-pe-reset]")]
+    assert max(tops) - min(tops) < 40, f"the start box and the two buttons are not on one row: {tops}"
     el.locator("[data-pe-shift]").click()
     assert el.locator('[data-pe-input="start"]').input_value() == str(ex.SHIFT)  # the box follows the button
     expect(reference).to_be_hidden()
@@ -581,6 +583,8 @@ def test_sin_heatmap_readout_says_what_the_table_is_compared_with_and_reset_goes
     np.testing.assert_array_equal(values(cells), m0)
     expect(reference).to_be_visible()
     expect(compared).to_be_hidden()
+    assert sp.page.evaluate(MOUNT_BARE, ["sin-heatmap", {"data-sentence": "一二三四五六七八九十一二三四五六", "data-shift": "1",
+                                                         "data-d": "16", "data-base": "10000", "data-start": "0"}])[0] == "mounted"
     long = "一二三四五六七八九十一二三四五六七"  # one character more than the table's 16 columns
     attrs = {f"data-{k}": v for k, v in (("sentence", long), ("shift", "1"), ("d", "16"), ("base", "10000"), ("start", "0"))}
     error, shown = sp.page.evaluate(MOUNT_BARE, ["sin-heatmap", attrs])
@@ -589,7 +593,7 @@ def test_sin_heatmap_readout_says_what_the_table_is_compared_with_and_reset_goes
 
 
 # Each page option of sin-heatmap that is readable but does not fit, and the words its message uses.
-HEATMAP_BAD_OPTIONS = [("shift", "0", "最小是 1"), ("d", "15", "正偶数"), ("base", "1", "data-base"), ("start", "-1", "data-start")]
+HEATMAP_BAD_OPTIONS = [("shift", "0", "最小是 1"), ("d", "15", "正偶数"), ("base", "1", "要大于 1"), ("start", "-1", "位置从 0 开始数")]
 
 
 @pytest.mark.build
@@ -632,6 +636,7 @@ def test_sin_heatmap_and_rope_pair_shift_buttons_are_disabled_at_the_limit_with_
         expect(shift).to_be_disabled()
         expect(note).to_be_visible()
         assert "10⁹" in note.inner_text() and "停用" in note.inner_text(), note.inner_text()
+        assert f"+{step}" in note.inner_text() and f"{MAX_INPUT:,}" in note.inner_text(), note.inner_text()
         assert shift.get_attribute("aria-describedby") == note.get_attribute("id")
         # the keyboard user's focus moved to the reason, not to the page's top
         assert page.evaluate("document.activeElement.hasAttribute('data-pe-limit')")
