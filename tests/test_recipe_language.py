@@ -205,9 +205,8 @@ def test_the_declarations_take_a_third_language(rendered):
 # Each page of the fake language: as English, or failing in the named file, or differing where a place treats it as
 # Chinese (what the differing lines come from, read off them), or held to Chinese rules by a guard.
 SAME = "same as English"
-# Every page: as English. (tools/guards/notation.py holds a page not named .en.md to the Chinese page's rules; since no
-# lesson writes a bare √d, which the Chinese rules allowed on two pages alone, none of its rules finds anything here.)
-# every page of the English edition, as the build finds them
+# Every page of the English edition, as the build finds them: as English (the guards take a translation as its
+# Chinese page's place in the course: tools/build/i18n.source_for).
 PAGES = sorted(str(p.relative_to(ROOT / "docs"))[: -len(".en.md")] for p in (ROOT / "docs").rglob("*.en.md"))
 EXPECTED = {page: SAME for page in PAGES}
 

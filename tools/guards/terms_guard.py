@@ -25,7 +25,6 @@ if str(Path(__file__).resolve().parents[2]) not in sys.path:  # loaded as a hook
 from posenc.formatting import LANGUAGES, check_language  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
-GLOSSARY_EN = ROOT / "posenc" / "data" / "glossary.en.yaml"
 
 
 def glossary_file(lang: str) -> Path:
@@ -89,8 +88,8 @@ def english_prose_sources() -> list[tuple[str, str]]:
     out = [(rel(p), prose_lint.prose(p.read_text(encoding="utf-8"))) for p in sorted(cm.DOCS.rglob("*.en.md"))]
     out += [(rel(p), prose_lint.prose(cm.notebook_prose(p.read_text(encoding="utf-8"))))
             for p in sorted((cm.DOCS / "notebooks").glob("lesson*.py"))]
-    terms = _yaml.load(GLOSSARY_EN.read_text(encoding="utf-8"))["terms"]
-    out += [(f"{rel(GLOSSARY_EN)} terms.{key}", prose_lint.prose(text)) for key, text in terms.items()]
+    terms = _yaml.load(cm.GLOSSARY_EN.read_text(encoding="utf-8"))["terms"]
+    out += [(f"{rel(cm.GLOSSARY_EN)} terms.{key}", prose_lint.prose(text)) for key, text in terms.items()]
     out.append((rel(cm.TIMELINE_EN), prose_lint.prose(cm.yaml_prose(cm.TIMELINE_EN.read_text(encoding="utf-8"), cm.TIMELINE_TEXT))))
     return out + english_data_sources()
 
