@@ -324,6 +324,40 @@ def test_t5_buckets_widest_count_and_staircase_match_posenc(visit, site_dir):
     sp.assert_clean()
 
 
+def test_t5_buckets_steps_join_up_to_twice_max_distance_and_the_dot_marks_the_looked_up_bucket(visit, site_dir):
+    """Each step ends where the next bucket starts, the last one at 2·max_distance (farther is off the plot); the
+    bucket axis is labelled 0, half the top bucket and the top bucket; and the dot sits at the distance looked up and
+    its bucket on the keys-before side (a key after the query: the other half's bucket less the buckets per direction,
+    bidirectional, or distance 0's bucket, causal), held at 2·max_distance beyond it."""
+    sp, el = open_widget(visit, site_dir, "t5-buckets")
+    svg = el.locator("svg.pe-plot")
+    box = el.locator('[data-pe-input="distance"]')
+    for bi, nb, md, dist in [("true", 32, 128, 5), ("true", 32, 128, -40), ("true", 32, 128, 1000), ("false", 32, 128, 100),
+                             ("false", 32, 128, -40), ("false", 20, 17, 16), ("true", 16, 20, -21)]:
+        el.locator(f'[data-pe-input="bidirectional-{bi}"]').check()
+        el.locator('[data-pe-input="num-buckets"]').fill(str(nb))
+        el.locator('[data-pe-input="max-distance"]').fill(str(md))
+        box.fill(str(dist))
+        both = bi == "true"
+        distances = np.arange(0, 2 * md + 1)
+        bucket = relative.t5_bucket(-distances, bidirectional=both, num_buckets=nb, max_distance=md)
+        top = int(bucket.max())
+        ticks = svg.evaluate(Y_TICKS)
+        assert [text for _, text in ticks] == [f"{b:,}" for b in (0, round(top / 2), top)], (ticks, bi, nb, md)
+        ya, xa = y_axis(svg), x_axis(svg, log=10, shift=1)
+        steps = polyline(svg.locator("polyline.pe-plot__line--step")).reshape(-1, 2, 2)
+        np.testing.assert_array_equal(steps[1:, 0, 0], steps[:-1, 1, 0])  # no gap and no overlap between steps
+        assert xa.to_value(steps[-1, 1, 0]) == pytest.approx(2 * md, rel=0.01), (bi, nb, md)
+        seen = min(abs(dist), 2 * md) if (both or dist >= 0) else 0  # a causal key after the query: distance 0's bucket
+        own = int(relative.t5_bucket(np.array(-seen), bidirectional=both, num_buckets=nb, max_distance=md))
+        if both and dist < 0:  # posenc's bucket for the key after the query is the other half's
+            assert int(value(el.locator('[data-pe-out="bucket"]'))) == own + nb // 2
+        dot = svg.locator("circle.pe-plot__dot")
+        assert xa.to_value(attr(dot, "cx")) == pytest.approx(seen, abs=0.01 * (seen + 1)), (bi, nb, md, dist)
+        assert ya.to_value(attr(dot, "cy")) == pytest.approx(own, abs=0.06 / abs(ya.slope)), (bi, nb, md, dist)
+    sp.assert_clean()
+
+
 # --- lesson 5: scaling-explorer -------------------------------------------------------------------
 
 

@@ -1431,6 +1431,79 @@ def test_t5_buckets_match_posenc_relative(visit, site_dir):
     sp.assert_clean()
 
 
+# t5-buckets' own words (strings/<lang>/t5-buckets.js) that a reader and a screen reader meet in its table and readout.
+T5_WORDS = {
+    "zh": {"title": "T5 的哪个桶", "legend": "方向", "radios": ["双向", "单向"], "headers": ["桶", "距离从", "到", "个数", "区"],
+           "caption": "键在查询前面的一侧", "exact": "精确", "log": "对数", "farther": "更远", "other_half": "桶号加 {n}",
+           "empty": "有 {n} 个桶一个距离也分不到", "kept": "num_buckets = {nb}、max_distance = {md}、{way}、距离 {rel}",
+           "ways": ("双向", "单向"), "half": "（桶数的一半）", "per_side": "每个方向"},
+    "en": {"title": "which of T5's buckets", "legend": "Direction", "radios": ["bidirectional", "unidirectional"],
+           "headers": ["bucket", "from distance", "to", "count", "range"], "caption": "Keys before the query", "exact": "exact",
+           "log": "logarithmic", "farther": "farther", "other_half": "add {n} to the bucket number",
+           "empty": "Buckets that get no distance at all: {n}.", "kept": "num_buckets = {nb}, max_distance = {md}, {way}, distance {rel}",
+           "ways": ("bidirectional", "unidirectional"), "half": "(half the buckets)", "per_side": "in each direction"},
+}
+T5_TABLE = """el => ({
+  caption: el.querySelector('table caption').textContent,
+  cols: [...el.querySelectorAll('thead th')].map(th => [th.getAttribute('scope'), th.textContent]),
+  rows: [...el.querySelectorAll('tbody tr')].map(tr => [tr.querySelector('th').getAttribute('scope'),
+    ...[...tr.children].map(c => c.textContent)]),
+})"""
+
+
+@pytest.mark.build
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_t5_buckets_table_and_readout_say_each_buckets_range_in_words(visit, site_dir, lang):
+    """The table names its columns and each row's bucket as headers (scoped for a screen reader), says in words which
+    range each bucket is in (exact, logarithmic, and from where the last one holds everything farther: ∞ of them);
+    the readout is announced (aria-live), says that a key after the query uses the other half of the buckets (only
+    bidirectional), and says how many buckets get no distance when max_distance sits close to max_exact; a bad entry
+    in the causal mode names that mode among the inputs kept."""
+    words = T5_WORDS[lang]
+    sp, el = open_widget(visit, site_dir, "t5-buckets", lang)
+    assert words["title"] in el.locator(".pe-live__title").inner_text()
+    assert el.locator("fieldset legend").inner_text() == words["legend"]
+    assert [words["radios"][0] in t for t in el.locator("fieldset label").all_inner_texts()] == [True, False]
+    assert [words["radios"][1] in t for t in el.locator("fieldset label").all_inner_texts()] == [False, True]
+    assert el.locator(".pe-readout").get_attribute("aria-live") == "polite"
+    box = el.locator('[data-pe-input="distance"]')
+    for bi, nb, md in [("true", 32, 128), ("false", 20, 17), ("true", 32, 9)]:
+        el.locator(f'[data-pe-input="bidirectional-{bi}"]').check()
+        el.locator('[data-pe-input="num-buckets"]').fill(str(nb))
+        el.locator('[data-pe-input="max-distance"]').fill(str(md))
+        both = bi == "true"
+        one_side = nb // 2 if both else nb
+        max_exact = one_side // 2
+        edges = relative.t5_bucket_edges(both, nb, md)
+        shown = el.evaluate(T5_TABLE)
+        assert words["caption"] in shown["caption"]
+        assert shown["cols"] == [["col", w] for w in words["headers"]]
+        want = [["row", f"{b:,}", f"{first:,}", f"{last:,}", f"{last - first + 1:,}", words["exact"] if b < max_exact else words["log"]]
+                for b, first, last in edges[:-1]]
+        b, first, _ = edges[-1]
+        want.append(["row", f"{b:,}", f"{first:,}", words["farther"], "∞", f"≥ {first:,}"])
+        assert shown["rows"] == want, (bi, nb, md)
+        box.fill("-3")
+        readout = el.locator(".pe-readout").inner_text()
+        assert (words["other_half"].format(n=one_side) in readout) == both, readout
+        box.fill("3")
+        assert words["other_half"].format(n=one_side) not in el.locator(".pe-readout").inner_text()
+        unused = one_side - len(edges)  # buckets of this side that no distance reaches
+        assert (words["empty"].format(n=unused) in el.locator(".pe-readout").inner_text()) == (unused > 0), (bi, nb, md, unused)
+    assert unused == 6  # the last setting leaves buckets empty: the sentence above was seen
+    el.locator('[data-pe-input="max-distance"]').fill("20")
+    el.locator('[data-pe-input="bidirectional-false"]').check()  # causal, 32 buckets: max_exact = 16 < 20 fits
+    el.locator('[data-pe-input="max-distance"]').fill("16")  # max_exact = 16 leaves no logarithmic range
+    message = el.locator('[data-pe-error="max-distance"]').inner_text()
+    assert words["kept"].format(nb=32, md=20, way=words["ways"][1], rel=3) in message, message
+    assert words["half"] in message and words["per_side"] not in message, message  # causal: one direction, all buckets
+    el.locator('[data-pe-input="bidirectional-true"]').check()
+    el.locator('[data-pe-input="max-distance"]').fill("8")  # bidirectional: 16 buckets a side, max_exact = 8
+    assert words["per_side"] in el.locator('[data-pe-error="max-distance"]').inner_text()
+    sp.assert_clean()
+
+
 BAD_T5_INPUT = {
     "zh": [
         ("num-buckets", "", "请填写桶数 num_buckets"),
