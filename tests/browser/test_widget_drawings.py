@@ -284,6 +284,58 @@ def test_alibi_bias_plots_draw_posenc_bias_weights_and_slopes(visit, site_dir):
     sp.assert_clean()
 
 
+def test_alibi_bias_weight_plot_marks_one_fth_and_its_distance_and_draws_the_other_heads_faintly(visit, site_dir):
+    """The weight plot (0, 0.5, 1 on its axis): a dashed line at 1/f and, where it falls within the axis, one at the
+    distance ln f / a_h where the chosen head reaches it; one faint curve exp(−a_h·r) per other head (every k-th head
+    beyond 64 curves), the chosen one's cursor at the distance read out. On the slopes plot the heads stand in order,
+    evenly, and the marked point is the chosen head's; its axis title says how many heads were added."""
+    sp, el = open_widget(visit, site_dir, "alibi-bias")
+    span, f = int(el.get_attribute("data-span")), float(el.get_attribute("data-factor"))
+    plots = el.locator("svg.pe-plot")
+    slopes_svg, weight_svg = plots.nth(0), plots.nth(2)
+    for heads, head, r in [(None, None, None), (8, 8, 100), (112, 3, 0), (1, 1, span)]:
+        if heads is not None:
+            el.locator('[data-pe-input="heads"]').fill(str(heads))
+            el.locator('[data-pe-input="head"]').select_option(str(head))
+            el.locator('[data-pe-input="distance"]').fill(str(r))
+        n = int(el.locator('[data-pe-input="heads"]').input_value())
+        h = int(value(el.locator('[data-pe-out="head"]')))
+        r = int(value(el.locator('[data-pe-out="distance"]')))
+        slopes = relative.alibi_slopes(n)
+        m, reach = slopes[h - 1], relative.alibi_reach(slopes[h - 1], f)
+        assert [text for _, text in weight_svg.evaluate(Y_TICKS)] == ["0", "0.5", "1"]
+        ya, xa = y_axis(weight_svg), x_axis(weight_svg)
+        refs = weight_svg.locator("line.pe-plot__ref")
+        across = [k for k in range(refs.count()) if attr(refs.nth(k), "y1") == attr(refs.nth(k), "y2")]
+        upright = [k for k in range(refs.count()) if attr(refs.nth(k), "x1") == attr(refs.nth(k), "x2")]
+        assert len(across) == 1 and ya.to_value(attr(refs.nth(across[0]), "y1")) == pytest.approx(1 / f, abs=1e-9)
+        assert len(upright) == (reach <= span), (n, h, reach, span)
+        if upright:
+            assert xa.to_value(attr(refs.nth(upright[0]), "x1")) == pytest.approx(reach, rel=1e-9)
+        every = math.ceil(n / 64)
+        others = [slopes[i] for i in range(n) if i != h - 1 and i % every == 0]
+        faint = weight_svg.locator("polyline.pe-plot__faint")
+        assert faint.count() == len(others), (n, h)
+        for k, slope in enumerate(others):
+            pts = polyline(faint.nth(k))
+            rs = np.linspace(0, span, len(pts))  # evenly spaced samples from 0 to span (x rounded to 0.1 px)
+            np.testing.assert_allclose(xa.to_value(pts[:, 0]), rs, atol=0.06 / xa.slope)
+            np.testing.assert_allclose(ya.to_value(pts[:, 1]), relative.alibi_weight_ratio(slope, rs), atol=0.06 / abs(ya.slope))
+        cursor, dot = weight_svg.locator("line.pe-plot__cursor"), weight_svg.locator("circle.pe-plot__dot")
+        assert xa.to_value(attr(cursor, "x1")) == pytest.approx(r, abs=1e-6 * span) == xa.to_value(attr(dot, "cx"))
+        assert ya.to_value(attr(dot, "cy")) == pytest.approx(float(relative.alibi_weight_ratio(m, r)), abs=1e-9)
+        # the slopes plot: heads 1 … n from left to right, evenly; the mark on head h's point
+        cx = np.array(slopes_svg.locator("circle.pe-plot__point").evaluate_all("els => els.map(e => Number(e.getAttribute('cx')))"))
+        assert len(cx) == n and (n == 1 or np.allclose(np.diff(cx), np.diff(cx)[0]) and np.diff(cx)[0] > 0)
+        mark = slopes_svg.locator("circle.pe-plot__dot")
+        point = slopes_svg.locator("circle.pe-plot__point").nth(h - 1)
+        assert (attr(mark, "cx"), attr(mark, "cy")) == (attr(point, "cx"), attr(point, "cy"))
+        added = n - 2 ** int(math.log2(n))
+        title = slopes_svg.locator("text.pe-plot__tick").last.text_content()
+        assert f"1 … {n:,}" in title and (f"补上的 {added} 个头" in title) == (added > 0), title
+    sp.assert_clean()
+
+
 # --- lesson 3b: t5-buckets ------------------------------------------------------------------------
 
 

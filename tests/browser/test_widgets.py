@@ -1322,6 +1322,62 @@ BAD_ALIBI_INPUT = {
 }
 
 
+# alibi-bias' own words (strings/<lang>/alibi-bias.js) in its table, head picker, legend and notes.
+ALIBI_WORDS = {
+    "zh": {"caption": "{n} 个头的斜率；“压到 1/{f}”的距离", "extra": "；＊：H 不是 2 的幂时补上的头", "mark": "＊",
+           "headers": ["头 h", "斜率 a_h", "1/a_h", "压到 1/{f} 的距离"], "option": "第 {h} 个头（a_h = ", "beyond": "（比图的横轴 {span} 还远）",
+           "legend": ["所选的头", "其他头", "1/{f} 和它的距离"], "gone": "第 {h} 个头"},
+    "en": {"caption": "Slopes for H = {n}; the distance to 1/{f}", "extra": "; *: a head added because H is not a power of 2", "mark": "*",
+           "headers": ["head h", "slope a_h", "1/a_h", "distance to 1/{f}"], "option": "head {h} (a_h = ", "beyond": " (beyond the end of the plots' axis, {span})",
+           "legend": ["the chosen head", "other heads", "1/{f} and its distance"], "gone": "Head {h} does not exist"},
+}
+ALIBI_TABLE = """el => ({
+  caption: el.querySelector('table caption').textContent,
+  cols: [...el.querySelectorAll('thead th')].map(th => [th.getAttribute('scope'), th.textContent]),
+  rows: [...el.querySelectorAll('tbody th')].map(th => [th.getAttribute('scope'), th.textContent]),
+  options: [...el.querySelectorAll('[data-pe-input="head"] option')].map(o => [o.value, o.textContent]),
+})"""
+
+
+@pytest.mark.build
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_alibi_bias_table_picker_and_notes_say_which_heads_were_added_and_where_1_f_falls(visit, site_dir, lang):
+    """The table's caption names H and f and, when H is not a power of 2, what the mark on the added heads means; its
+    columns and each row's head are headers (scoped); the head picker lists every head with its slope; the legend
+    names f; the readout says when the distance to 1/f lies beyond the plots' axis; picking a head clears the note
+    that the head shown had gone."""
+    words = ALIBI_WORDS[lang]
+    sp, el = open_widget(visit, site_dir, "alibi-bias", lang)
+    span, f = int(el.get_attribute("data-span")), el.get_attribute("data-factor")
+    assert [li.strip() for li in el.locator(".pe-legend li").all_inner_texts()] == [w.format(f=f) for w in words["legend"]]
+    for n in (8, 12, 1):
+        el.locator('[data-pe-input="heads"]').fill(str(n))
+        slopes = relative.alibi_slopes(n)
+        p = 2 ** int(math.log2(n))
+        shown = el.evaluate(ALIBI_TABLE)
+        assert shown["caption"].startswith(words["caption"].format(n=n, f=f)) and (words["extra"] in shown["caption"]) == (n != p), shown["caption"]
+        assert shown["cols"] == [["col", w.format(f=f)] for w in words["headers"]]
+        assert shown["rows"] == [["row", f"{i + 1}{words['mark'] if i >= p else ''}"] for i in range(n)]
+        assert [o[0] for o in shown["options"]] == [str(i + 1) for i in range(n)]
+        for i, ((_, text), m) in enumerate(zip(shown["options"], slopes)):
+            assert text.startswith(words["option"].format(h=i + 1)), text
+            got, tol = parse_display(text[len(words["option"].format(h=i + 1)):].rstrip("）)"))
+            assert abs(got - m) <= tol, (text, m)
+        for h in (1, n):
+            el.locator('[data-pe-input="head"]').select_option(str(h))
+            reach = relative.alibi_reach(slopes[h - 1], float(f))
+            readout = el.locator(".pe-readout").inner_text()
+            assert (words["beyond"].format(span=f"{span:,}") in readout) == (reach > span), (n, h, reach, readout)
+    el.locator('[data-pe-input="heads"]').fill("8")
+    el.locator('[data-pe-input="head"]').select_option("8")
+    el.locator('[data-pe-input="heads"]').fill("4")
+    expect(el.locator("[data-pe-status]")).to_contain_text(words["gone"].format(h=8))
+    el.locator('[data-pe-input="head"]').select_option("2")
+    expect(el.locator("[data-pe-status]")).to_have_text("")
+    sp.assert_clean()
+
+
 def assert_no_chinese(el, name):
     """A converted widget on an English page shows no Chinese: its text, and its labels for screen readers."""
     shown = el.locator(".pe-live").inner_text() + " ".join(
