@@ -1149,6 +1149,36 @@ def test_scaling_explorer_has_a_legend_and_reference_labels_that_never_overlap(v
     sp.assert_clean()
 
 
+# Boxes that a button, a preset or a slider also sets, each with an entry written otherwise than the widget writes its
+# value (a leading zero) and the readout that shows the value read (None: the widget prints no such number).
+TYPED_AS_IS = {
+    "sin-clock": [("position", "0300", "position")],
+    "sin-heatmap": [("start", "08", "start")],
+    "sin-dot": [("position", "0300", "position"), ("k", "010", "k")],
+    "content-position": [("position", "012", "position")],
+    "alibi-bias": [("distance", "016", "distance")],
+    "scaling-explorer": [("factor", "04", None)],
+}
+
+
+@pytest.mark.build
+@pytest.mark.browser
+@pytest.mark.parametrize("name", sorted(TYPED_AS_IS), ids=lambda n: n.replace("-", "_"))
+def test_a_box_the_reader_types_in_keeps_their_text(visit, site_dir, name):
+    """Only a button, a preset or a slider rewrites such a box: typed a key at a time, it keeps the reader's own text
+    (a box rewritten on each key would turn 0300 into 300 and move the caret), while the widget takes the value."""
+    sp, el = open_widget(visit, site_dir, name)
+    for field, typed, out in TYPED_AS_IS[name]:
+        box = el.locator(f'[data-pe-input="{field}"]')
+        box.fill("")
+        box.press_sequentially(typed)
+        assert box.input_value() == typed, (name, field)
+        expect(el.locator(f'[data-pe-error="{field}"]')).to_be_hidden()
+        if out is not None:
+            assert value(el.locator(f'[data-pe-out="{out}"]')) == int(typed), (name, field)
+    sp.assert_clean()
+
+
 SLIDER_PAIRS = {"sin-dot": "k", "scaling-explorer": "factor", "alibi-bias": "distance"}
 CJK_LATIN = re.compile(r"[\u3400-\u9fff][A-Za-z0-9]|[A-Za-z0-9][\u3400-\u9fff]")
 # For the spacing check: bad entries whose messages put the reader's entry or a number beside Chinese words.
