@@ -477,6 +477,34 @@ def test_sin_dot_curve_and_point_are_posenc_dot_products(visit, site_dir):
     sp.assert_clean()
 
 
+def test_sin_dot_faint_line_is_the_closed_form_and_everything_stays_inside_the_plot(visit, site_dir):
+    """The wide faint line is Σᵢ cos(k·ωᵢ) for every k on the axis (posenc's closed form, no p in it); the axis reads
+    0, d/4 and d/2; the cursor stands at the k read out; and both lines, however low the dot product dips, stay
+    between the plot's top and bottom (the cursor spans exactly that)."""
+    sp, el = open_widget(visit, site_dir, "sin-dot")
+    svg = el.locator("svg.pe-plot")
+    d, base, k_max = int(el.get_attribute("data-d")), float(el.get_attribute("data-base")), int(el.get_attribute("data-max"))
+    assert [text for _, text in svg.evaluate(Y_TICKS)] == [f"{v:g}" for v in (0, d / 4, d / 2)]
+    ya, xa = y_axis(svg), x_axis(svg)
+    ghost = polyline(svg.locator("polyline.pe-plot__ghost"))
+    ks = np.rint(xa.to_value(ghost[:, 0])).astype(int)
+    np.testing.assert_array_equal(ks, np.arange(k_max + 1))
+    closed = np.array([sinusoidal.dot_closed_form(int(k), d, base) for k in ks])
+    np.testing.assert_allclose(ya.to_value(ghost[:, 1]), closed, atol=0.06 / abs(ya.slope))
+    assert closed.min() < 0  # the check below sees a dip under zero
+    for p, k in [(None, None), (300, 37), (100_000, k_max)]:
+        if p is not None:
+            el.locator(f'[data-preset="{p}"]').click()
+            el.locator('[data-pe-input="k"]').fill(str(k))
+        k = int(value(el.locator('[data-pe-out="k"]')))
+        cursor = svg.locator("line.pe-plot__cursor")
+        assert attr(cursor, "x1") == attr(cursor, "x2") and xa.to_value(attr(cursor, "x1")) == pytest.approx(k, abs=1e-6)
+        top, bottom = attr(cursor, "y1"), attr(cursor, "y2")
+        for line in (ghost, polyline(svg.locator("polyline.pe-plot__line"))):
+            assert top - 0.05 <= line[:, 1].min() and line[:, 1].max() <= bottom + 0.05, (top, bottom, line[:, 1].min(), line[:, 1].max())
+    sp.assert_clean()
+
+
 # --- lesson 4: rope-pair --------------------------------------------------------------------------
 
 

@@ -672,6 +672,35 @@ def test_sin_dot_curve_does_not_move(visit, site_dir):
 
 
 
+# sin-dot's own words (strings/<lang>/sin-dot.js) around its presets, plot and readout.
+SIN_DOT_WORDS = {"zh": {"presets": "预设起点", "plot": "从 0 到 {max}", "curve": "δ = 0 … {max}"},
+                 "en": {"presets": "Preset starts", "plot": "from 0 to {max}", "curve": "δ = 0 … {max}"}}
+
+
+@pytest.mark.build
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_sin_dot_presets_plot_and_readout_name_their_numbers(visit, site_dir, lang):
+    """The presets are a named group with one button per page preset, labelled with its start; a preset writes its
+    start into the box; the plot's text alternative and the readout's second sentence name the plot's last distance;
+    the readout is announced (aria-live)."""
+    words = SIN_DOT_WORDS[lang]
+    sp, el = open_widget(visit, site_dir, "sin-dot", lang)
+    k_max = int(el.get_attribute("data-max"))
+    presets = [int(p) for p in el.get_attribute("data-presets").split(",")]
+    group = el.locator(".pe-presets")
+    assert group.get_attribute("role") == "group" and group.get_attribute("aria-label") == words["presets"]
+    assert group.locator("button").all_inner_texts() == [f"{p:,}" for p in presets]
+    for p in reversed(presets):
+        group.locator(f'[data-preset="{p}"]').click()
+        assert el.locator('[data-pe-input="position"]').input_value() == str(p)
+        assert value(el.locator('[data-pe-out="position"]')) == p
+    assert words["plot"].format(max=k_max) in el.locator("svg.pe-plot").get_attribute("aria-label")
+    readout = el.locator(".pe-readout")
+    assert readout.get_attribute("aria-live") == "polite"
+    assert words["curve"].format(max=f"{k_max:,}") in readout.locator("p").nth(1).inner_text()
+    sp.assert_clean()
+
 # The same bad inputs for sin-dot and sin-heatmap in each language, as for sin-clock above.
 BAD_DOT_INPUT = {
     "zh": [
