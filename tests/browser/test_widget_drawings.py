@@ -560,3 +560,35 @@ def test_content_position_point_sits_on_posenc_ratio(visit, site_dir):
         want = naive.raw_index_content_ratios(np.rint(ps).astype(int), rms)
         np.testing.assert_allclose(np.log10(ya.to_value(pts[:, 1])), np.log10(want), atol=0.06 / abs(ya.slope) + 0.06 / xa.slope)
     sp.assert_clean()
+
+
+def test_content_position_draws_every_sigma_and_widens_its_axis_to_reach_p(visit, site_dir):
+    """Beside the chosen σ's line, every other σ the page offers gets a faint line of its own content RMS / p; the
+    position axis runs from 1 to data-max, or to p where p lies farther (the text alternative says where), so the
+    lines end there and the point stays on the plot."""
+    sp, el = open_widget(visit, site_dir, "content-position")
+    svg = el.locator("svg.pe-plot")
+    k_max = int(el.get_attribute("data-max"))
+    written = el.get_attribute("data-rms").split(",")  # as the page writes them: the options' values
+    sigmas = [float(v) for v in written]
+    box = el.locator('[data-pe-input="position"]')
+    for pick, p in [(0, 37), (-1, 100_000), (0, k_max), (-1, 3)]:
+        el.locator('[data-pe-input="rms"]').select_option(written[pick])
+        chosen = sigmas[pick]
+        box.fill(str(p))
+        top = max(k_max, p)
+        assert f"{top:,}" in svg.get_attribute("aria-label"), svg.get_attribute("aria-label")
+        ya, xa = y_axis(svg, log=10), x_axis(svg, log=10)
+        faint = svg.locator("polyline.pe-plot__line--before")
+        others = [r for r in sigmas if r != chosen]
+        assert faint.count() == len(others)
+        for k, rms in enumerate(others):
+            pts = polyline(faint.nth(k))
+            ps = np.rint(xa.to_value(pts[:, 0])).astype(int)
+            assert ps[0] == 1 and ps[-1] == pytest.approx(top, rel=0.01), (ps[0], ps[-1], top)
+            np.testing.assert_allclose(np.log10(ya.to_value(pts[:, 1])), np.log10(naive.raw_index_content_ratios(ps, rms)),
+                                       atol=0.06 / abs(ya.slope) + 0.06 / xa.slope)
+        chosen_line = polyline(svg.locator("polyline.pe-plot__line:not(.pe-plot__line--before)"))
+        assert xa.to_value(chosen_line[-1, 0]) == pytest.approx(top, rel=0.01)
+        assert xa.to_value(attr(svg.locator('[data-pe-out="point"]'), "cx")) == pytest.approx(p, rel=1e-9)
+    sp.assert_clean()

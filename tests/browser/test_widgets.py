@@ -956,6 +956,43 @@ def test_content_position_matches_posenc_naive_and_learned(visit, site_dir):
     sp.assert_clean()
 
 
+# content-position's own words (strings/<lang>/content-position.js) in its controls and readout.
+CONTENT_POSITION_WORDS = {
+    "zh": {"presets": "预设位置", "zero": "没有定义", "ratio": "：加进去的位置信号每一维都是 {p}，", "table": "位置表有 {rows} 行（0 … {last}），共 {rows} × {width} = ",
+           "found": "✓ 查得到", "missing": "✗ 查无此行（torch 会抛 IndexError）：表至少要有 {need} 行，还差 {short} 行。"},
+    "en": {"presets": "Preset positions", "zero": "undefined", "ratio": ": the position signal added to every dimension is {p}",
+           "table": "The position table has {rows} rows (0 … {last}), holding {rows} × {width} = ", "found": "✓ found",
+           "missing": "✗ no such row (torch would raise IndexError): the table would need at least {need} rows; it is {short} short."},
+}
+
+
+@pytest.mark.build
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_content_position_readout_names_p_the_table_and_the_rows_it_lacks(visit, site_dir, lang):
+    """The σ options read σ = the page's value; the presets are a named group; the readout repeats p as the signal added
+    to every dimension (at 0: the ratio is undefined and no point is drawn), names the table's rows, last row and
+    shape, and for a row the table lacks, the rows it would need and how many it is short."""
+    words = CONTENT_POSITION_WORDS[lang]
+    sp, el = open_widget(visit, site_dir, "content-position", lang)
+    rows, width = int(el.get_attribute("data-rows")), int(el.get_attribute("data-width"))
+    assert el.locator('[data-pe-input="rms"] option').all_inner_texts() == [f"σ = {r}" for r in el.get_attribute("data-rms").split(",")]
+    assert el.locator(".pe-presets").get_attribute("aria-label") == words["presets"]
+    box = el.locator('[data-pe-input="position"]')
+    for p in (0, 5, rows - 1, rows, 123_456):
+        box.fill(str(p))
+        naive_text, lookup = (el.locator(".pe-readout > p").nth(k).inner_text() for k in (0, 1))
+        if p == 0:
+            assert words["zero"] in naive_text and el.locator('[data-pe-out="point"]').count() == 0
+        else:
+            assert words["ratio"].format(p=f"{p:,}") in naive_text, naive_text
+        assert words["table"].format(rows=f"{rows:,}", last=f"{rows - 1:,}", width=f"{width:,}") in lookup, lookup
+        if p < rows:
+            assert lookup.rstrip().endswith(words["found"] + ("。" if lang == "zh" else ".")), lookup
+        else:
+            assert words["missing"].format(need=f"{p + 1:,}", short=f"{p - rows + 1:,}") in lookup, lookup
+    sp.assert_clean()
+
 # The same bad inputs in each language (the widget's words: docs/javascripts/widgets/strings/<lang>.js).
 BAD_CONTENT_POSITION = {
     "zh": [
