@@ -1100,6 +1100,50 @@ def test_rope_pair_shift_keeps_rope_score(visit, site_dir):
     sp.assert_clean()
 
 
+@pytest.mark.build
+@pytest.mark.browser
+def test_rope_pair_history_keeps_the_last_six_shifts_and_an_edit_starts_it_again(visit, site_dir):
+    """Before any shift the note says which button to press; after, it gives the largest change of each score from the
+    first row (the added one's over every row kept). The record keeps the last six rows, oldest dropped; editing m,
+    n or the pair starts it again from one row, and the readout's distance is m − n. The pair picker names each pair's
+    ω; the record's columns are headers; the q and k labels sit just beyond their arrows' tips."""
+    sp, el = open_widget(visit, site_dir, "rope-pair")
+    shift_by = int(el.get_attribute("data-shift"))
+    d, base = int(el.get_attribute("data-d")), float(el.get_attribute("data-base"))
+    omegas = rope.inverse_frequencies(d, base)
+    options = el.locator('[data-pe-input="pair"] option').all_inner_texts()
+    assert len(options) == d // 2
+    for i, (text, w) in enumerate(zip(options, omegas)):
+        got, _ = parse_display(re.search(r"ω = ([^）)]+)", text).group(1))
+        assert text.startswith(f"第 {i} 对") and abs(got - w) <= 5e-3 * w, (text, w)  # three or four significant digits
+    note = el.locator(".pe-readout [aria-live] > p").nth(1)
+    assert f"+{shift_by}" in note.inner_text()
+    assert el.locator("table caption").count() == 1
+    assert el.locator("thead th").evaluate_all("els => els.map(e => e.getAttribute('scope'))") == ["col"] * 4
+    rows, button = el.locator("[data-pe-row]"), el.locator("[data-pe-shift]")
+    m0 = int(el.get_attribute("data-m"))
+    for pressed in range(1, 8):
+        button.press("Enter")
+        expect(rows).to_have_count(min(pressed + 1, 6))
+    assert values(rows.locator('[data-pe-col="m"]')).tolist() == [m0 + shift_by * j for j in range(2, 8)]  # the oldest two dropped
+    added = values(rows.locator('[data-pe-col="added"]'))
+    assert value(el.locator('[data-pe-out="added-change"]')) == pytest.approx(np.abs(added - added[0]).max(), abs=1e-4)
+    assert "RoPE" in note.inner_text() and "+" not in note.inner_text()
+    el.locator('[data-pe-input="m"]').fill("50")
+    expect(rows).to_have_count(1)
+    n = int(el.locator('[data-pe-input="n"]').input_value())
+    assert value(el.locator('[data-pe-out="offset"]')) == 50 - n
+    assert f"+{shift_by}" in note.inner_text()  # a new record: the hint again
+    radius = float(el.locator("circle.pe-pair__circle").get_attribute("r"))
+    for name in ("q", "k"):
+        arrow, label = el.locator(f"line.pe-pair__{name}"), el.locator("text.pe-pair__text", has_text=name)
+        tip = np.array([float(arrow.get_attribute(a)) for a in ("x2", "y2")])
+        spot = np.array([float(label.get_attribute(a)) for a in ("x", "y")]) + [4, -4]  # the label's box centre, near its anchor
+        np.testing.assert_allclose(spot, 1.2 * tip, atol=0.01)
+        assert np.linalg.norm(spot) > np.linalg.norm(tip) >= radius * 0.1
+    sp.assert_clean()
+
+
 # --- lesson 5 ----------------------------------------------------------------------------------------------
 
 
