@@ -152,6 +152,40 @@ def test_sin_clock_hands_point_clockwise_from_twelve_by_posenc_angles(visit, sit
     sp.assert_clean()
 
 
+HANDS = """svg => [...svg.querySelectorAll('line.pe-clock__hand')].map(hand => {
+  const face = hand.previousElementSibling.previousElementSibling;  // the face circle, then the 12 o'clock tick
+  const tip = hand.nextElementSibling, label = face.previousElementSibling;
+  return {hand: ['x1', 'y1', 'x2', 'y2'].map(a => Number(hand.getAttribute(a))), tip: ['cx', 'cy'].map(a => Number(tip.getAttribute(a))),
+          face: ['cx', 'cy', 'r'].map(a => Number(face.getAttribute(a))), label: label.textContent,
+          period: tip.nextElementSibling.nextElementSibling.textContent};
+})"""
+
+
+@pytest.mark.parametrize("width, columns", [(1280, 8), (390, 4)], ids=["desktop", "phone"])
+def test_sin_clock_faces_carry_their_index_period_and_a_tip_at_each_hands_end(visit, site_dir, width, columns):
+    """Each face is labelled i = 0 … d/2 − 1 and with its period (2 decimals below 100, whole above), its hand starts
+    at the face's centre and ends in a round tip, inside the face; with more than eight faces a desktop lays them out
+    eight to a row and a phone four; the text alternative counts the faces and names the shortest and longest period."""
+    sp, el = open_widget(visit, site_dir, "sin-clock", viewport={"width": width, "height": 900})
+    svg = el.locator("svg.pe-clock")
+    for d in (16, 64):
+        el.locator('[data-pe-input="d"]').fill(str(d))
+        base = float(el.locator('[data-pe-input="base"]').input_value().replace(",", ""))
+        faces = svg.evaluate(HANDS)
+        periods = sinusoidal.periods(d, base)
+        assert len(faces) == d // 2
+        assert [f["label"] for f in faces] == [f"i = {i}" for i in range(d // 2)]
+        assert [f["period"].split()[-1] for f in faces] == [f"{v:,.2f}" if v < 100 else f"{v:,.0f}" for v in periods]
+        for f in faces:
+            (x1, y1, x2, y2), (cx, cy, r) = f["hand"], f["face"]
+            assert (x1, y1) == (cx, cy) and f["tip"] == [x2, y2] and math.hypot(x2 - cx, y2 - cy) < r
+        per_row = len({f["face"][0] for f in faces})
+        assert per_row == (4 if d // 2 <= 8 else columns), (d, width, per_row)
+        label = svg.get_attribute("aria-label")
+        assert str(d // 2) in label and f"{periods[0]:,.2f}" in label and f"{periods[-1]:,.0f}" in label, label
+    sp.assert_clean()
+
+
 # --- lesson 3: sin-heatmap ------------------------------------------------------------------------
 
 

@@ -476,6 +476,46 @@ def test_sin_clock_pauses_with_a_message_at_the_largest_position(visit, site_dir
     sp.assert_clean()
 
 
+GRID = """el => [...el.querySelectorAll('.pe-encoding__item')].map(item => ({
+  label: item.querySelector('.pe-encoding__dim').textContent,
+  left: parseFloat(item.querySelector('.pe-gauge__mark').style.left),
+  title: item.querySelector('.pe-gauge').getAttribute('title'),
+}))"""
+
+
+@pytest.mark.build
+@pytest.mark.browser
+def test_sin_clock_grid_names_each_dimension_and_its_gauge_and_playing_silences_the_readout(visit, site_dir):
+    """Each number of the encoding is labelled with its index and function, j · sin(p·ω_{j/2}) or cos, its gauge's
+    mark sits at (v + 1)/2 of the track, and the gauge's title gives that pair's ω; the sentence above says how many
+    numbers there are. While the clock plays, its button reads pause and the readout stops announcing (aria-live off,
+    a value a frame would flood a screen reader); paused, both come back."""
+    sp, el = open_widget(visit, site_dir, "sin-clock", reduced_motion="no-preference")
+    for d, p in [(None, None), (8, 12345)]:
+        if d is not None:
+            el.locator('[data-pe-input="d"]').fill(str(d))
+            el.locator('[data-pe-input="position"]').fill(str(p))
+        d = int(el.locator('[data-pe-input="d"]').input_value())
+        p = int(value(el.locator('[data-pe-out="position"]')))
+        base = float(el.locator('[data-pe-input="base"]').input_value().replace(",", ""))
+        grid, pe = el.evaluate(GRID), sinusoidal.encode(p, d, base)
+        omegas = sinusoidal.angular_frequencies(d, base)
+        assert [g["label"] for g in grid] == [f"{j} · {'cos' if j % 2 else 'sin'}(p·ω{j // 2})" for j in range(d)]
+        np.testing.assert_allclose([g["left"] for g in grid], (pe + 1) / 2 * 100, atol=1e-3)  # the style keeps 6 digits
+        for j, g in enumerate(grid):
+            got = float(g["title"].split("ω = ")[1])
+            assert got == pytest.approx(omegas[j // 2], rel=5e-4), (j, g["title"])
+        assert el.locator('[data-pe-out="dims"]').inner_text() == str(d)
+    play, live = el.locator("[data-pe-play]"), el.locator('.pe-readout > p[aria-live]')
+    assert play.inner_text() == "▶ 播放" and live.get_attribute("aria-live") == "polite"
+    play.click()
+    expect(play).to_have_text("■ 暂停")
+    expect(live).to_have_attribute("aria-live", "off")
+    play.click()
+    expect(play).to_have_text("▶ 播放")
+    expect(live).to_have_attribute("aria-live", "polite")
+    sp.assert_clean()
+
 FRAME_COST = r"""() => new Promise((done) => {
   const widget = document.querySelector('[data-pe-widget=sin-clock]');
   const first = widget.querySelector('[data-pe-dim="0"]');
