@@ -486,6 +486,39 @@ def test_scaling_explorer_plot_and_columns_match_posenc(visit, site_dir):
     sp.assert_clean()
 
 
+def test_scaling_explorer_puts_each_pair_in_its_own_column_and_labels_the_dashed_lines(visit, site_dir):
+    """Pair i's two points (before, after) share one column, the columns evenly spaced from pair 0 on the left; the
+    axis title names the last pair; each dashed line carries its label, L = … and s·L = …, at its left end, just above
+    or (when the two lines are close) just below it; the text alternative names both lengths."""
+    sp, el = open_widget(visit, site_dir, "scaling-explorer")
+    svg = el.locator("svg.pe-plot")
+    for key, factor in [("qwen3_8b", "4"), ("glm45", "1.2"), ("deepseek_v3", "40")]:
+        el.locator('[data-pe-input="model"]').select_option(key)
+        el.locator('[data-pe-input="factor"]').fill(factor)
+        cfg = configs.load(key)
+        fraction = cfg["rotary_fraction"] if "rotary_fraction" in cfg.fields else 1.0
+        n = len(rope.inverse_frequencies(cfg["head_dim"], cfg["rope_theta"], fraction))
+        L, target = cfg["context"], round(float(factor) * cfg["context"])
+        cx = lambda sel: np.array(svg.locator(sel).evaluate_all("els => els.map(e => Number(e.getAttribute('cx')))"))  # noqa: E731
+        before, after = cx("circle.pe-plot__point:not(.pe-plot__point--after)"), cx("circle.pe-plot__point--after")
+        assert len(before) == n and np.array_equal(before, after)
+        assert np.allclose(np.diff(before), np.diff(before)[0]) and np.diff(before)[0] > 0
+        assert f"0 … {n - 1}" in svg.locator("text.pe-plot__tick").last.text_content()
+        ya = y_axis(svg, log=10)
+        lines = svg.locator("line.pe-plot__ref")
+        labels = svg.locator("text.pe-plot__label")
+        assert labels.all_text_contents() == [f"L = {L:,}", f"s·L = {target:,}"]
+        for k, length in enumerate((L, target)):
+            y_line = attr(lines.nth(k), "y1")
+            assert ya.to_value(y_line) == pytest.approx(length, rel=1e-9)
+            gap = attr(labels.nth(k), "y") - y_line  # the text's baseline: −5 above the line, +15 below it
+            assert round(gap, 6) in (-5, 15), (key, factor, length, gap)
+            assert attr(labels.nth(k), "x") < attr(lines.nth(k), "x1") + 10
+        label = svg.get_attribute("aria-label")
+        assert f"L = {L:,}" in label and f"s·L = {target:,}" in label, label
+    sp.assert_clean()
+
+
 # --- lesson 3: sin-dot ----------------------------------------------------------------------------
 
 

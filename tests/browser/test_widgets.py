@@ -1243,6 +1243,45 @@ def test_scaling_explorer_matches_posenc_scaling(visit, site_dir):
     sp.assert_clean()
 
 
+SCALING_TABLE = """el => [...el.querySelectorAll('tbody tr')].map(r => [...r.cells].map(c => [c.className, c.textContent]))"""
+
+
+@pytest.mark.build
+@pytest.mark.browser
+def test_scaling_explorer_summary_and_table_name_every_pair_of_a_partly_rotary_model_too(visit, site_dir):
+    """The summary gives the rotated dimensions (twice the pairs: a quarter or half of the head for a partly rotary
+    model), θ and L; the band sentence appears for YaRN only; with s = 1 no pair overshoots. The table numbers its
+    pairs 0 … n − 1, gives each period before, says yes or no in words beside its class, and writes — for the pairs
+    that turn within L (nothing to overshoot) and n× after the overshoot of the others; its columns are headers."""
+    sp, el = open_widget(visit, site_dir, "scaling-explorer")
+    assert el.locator("thead th").evaluate_all("els => els.map(e => e.getAttribute('scope'))") == ["col"] * 9
+    for key, method, factor in [("qwen3_8b", "yarn", "4"), ("glm45", "ntk", "8"), ("gpt_neox_20b", "linear", "1")]:
+        el.locator('[data-pe-input="model"]').select_option(key)
+        el.locator('[data-pe-input="method"]').select_option(method)
+        el.locator('[data-pe-input="factor"]').fill(factor)
+        cfg = configs.load(key)
+        fraction = cfg["rotary_fraction"] if "rotary_fraction" in cfg.fields else 1.0
+        before = rope.inverse_frequencies(cfg["head_dim"], cfg["rope_theta"], fraction)
+        n = len(before)
+        assert value(el.locator('[data-pe-out="rotary-dim"]')) == 2 * n == round(cfg["head_dim"] * fraction)
+        assert value(el.locator('[data-pe-out="theta"]')) == cfg["rope_theta"]
+        assert value(el.locator('[data-pe-out="context"]')) == cfg["context"]
+        assert el.locator(".pe-readout > div > p").count() == (3 if method == "yarn" else 2), (key, method)
+        beyond = el.locator('[data-pe-out="beyond"]')
+        # no pair overshooting is said in a word ("none of them" in English), not a number: no .pe-num then
+        assert ("pe-num" in (beyond.get_attribute("class") or "")) == (beyond.get_attribute("data-value") != "0"), (key, factor)
+        if factor == "1":
+            assert beyond.get_attribute("data-value") == "0"
+        np.testing.assert_allclose(values(el.locator('[data-pe-col="lambda"]')), rope.wavelengths(before), rtol=TOL)
+        rows = el.evaluate(SCALING_TABLE)
+        assert [r[0][1] for r in rows] == [str(i) for i in range(n)]
+        for r in rows:
+            for cls, text in r[6:8]:
+                assert (cls, text) in (("pe-yes", "是"), ("pe-no", "否")), r
+            never_turned = r[6][0] == "pe-no"  # the overshoot column has a number exactly where L held no full turn
+            assert (r[8][1] == "—") == (not never_turned) and (r[8][1].endswith("×") == never_turned), r
+    sp.assert_clean()
+
 # The same bad inputs in each language (strings/<lang>.js): the factor box, and the last valid table stays.
 BAD_SCALING_INPUT = {
     "zh": [
