@@ -881,6 +881,61 @@ def test_swap_attention_matches_posenc_attention(visit, site_dir):
     sp.assert_clean()
 
 
+SWAP_TABLE = """el => ({
+  caption: el.querySelector('table caption').textContent,
+  cols: [...el.querySelectorAll('thead th')].map(th => [th.getAttribute('scope'), th.textContent]),
+  rows: [...el.querySelectorAll('tbody tr')].map(tr => [tr.querySelector('th').getAttribute('scope'), tr.querySelector('th').textContent,
+    ...[...tr.querySelectorAll('td')].map(td => td.dataset.label)]),
+  breaks: [...el.querySelectorAll('tbody td.pe-vec')].map(td =>  // the index of the number that starts the second line
+    [...td.querySelectorAll('[data-pe-vec]')].findIndex(n => n.previousSibling && n.previousSibling.nodeName === 'BR')),
+})"""
+
+
+@pytest.mark.build
+@pytest.mark.browser
+def test_swap_attention_pickers_rows_and_caption_follow_the_sentence(visit, site_dir):
+    """The two pickers list every token as k：token; the sentence above the table names the positions swapped; each
+    row's header is the token and where it moved (k→new k), scoped, and each cell carries its column's name for the
+    phone's cards; a vector breaks onto a second line after its first half; the caption names d and the mode. A
+    shorter sentence pulls the picks inside it (two picks that meet become its first and last token); a character
+    the build gave no vector is drawn in the browser, and the note says so and which seed."""
+    sp, el = open_widget(visit, site_dir, "swap-attention")
+    d, seed = int(el.get_attribute("data-d")), el.get_attribute("data-seed")
+    for sentence, i, j in [("小明打了小王", 0, 2), ("猫吃鱼", None, None)]:
+        box = el.locator('[data-pe-input="sentence"]')
+        box.fill(sentence)
+        if i is not None:
+            el.locator('[data-pe-input="i"]').select_option(str(i))
+            el.locator('[data-pe-input="j"]').select_option(str(j))
+        else:  # the picks were 0 and 2 of six characters: both still fit in three
+            i, j = 0, 2
+        chars = list(sentence)
+        for picker in ("i", "j"):
+            assert el.locator(f'[data-pe-input="{picker}"] option').all_inner_texts() == [f"{k}：{c}" for k, c in enumerate(chars)]
+        perm = list(range(len(chars)))
+        perm[i], perm[j] = j, i
+        swapped = "".join(chars[k] for k in perm)
+        said = el.locator(".pe-sentences").inner_text()
+        assert said == f"原句「{sentence}」，交换位置 {i} 和 {j} 后是「{swapped}」。", said
+        shown = el.evaluate(SWAP_TABLE)
+        headers = [text for _, text in shown["cols"]]
+        assert [scope for scope, _ in shown["cols"]] == ["col"] * 5
+        assert shown["rows"] == [["row", f"{c} {k}→{perm.index(k)}", *headers[1:]] for k, c in enumerate(chars)]
+        assert set(shown["breaks"]) == {math.ceil(d / 2)}, shown["breaks"]
+        assert f"d_model = {d}" in shown["caption"] and "不加位置" in shown["caption"]
+    el.locator('[data-pe-input="mode-pos"]').check()
+    assert "加上位置向量" in el.evaluate(SWAP_TABLE)["caption"]
+    el.locator('[data-pe-input="i"]').select_option("1")
+    el.locator('[data-pe-input="j"]').select_option("2")
+    el.locator('[data-pe-input="sentence"]').fill("猫吃")  # both picks become 1: they meet, so the first and the last
+    assert (el.locator('[data-pe-input="i"]').input_value(), el.locator('[data-pe-input="j"]').input_value()) == ("0", "1")
+    source = el.locator('[data-pe-out="source"]')
+    assert source.get_attribute("data-exact") == "1" and f"种子 {seed}" in source.inner_text()
+    el.locator('[data-pe-input="sentence"]').fill("狗咬人")  # characters the build gave no vectors
+    assert source.get_attribute("data-exact") == "0" and "mulberry32" in source.inner_text() and f"种子 {seed}" in source.inner_text()
+    assert value(el.locator('[data-pe-out="max-nopos"]')) < 1e-12 and value(el.locator('[data-pe-out="max-pos"]')) > 0.01
+    sp.assert_clean()
+
 # The same bad sentences in each language: a token is a character on the Chinese page, a word on the English one.
 BAD_SWAP_INPUT = {
     "zh": [
