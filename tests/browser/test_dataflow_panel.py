@@ -260,3 +260,117 @@ def test_phone_column_and_dark_mode(visit, site_dir):
     tops = el.locator("li.pe-flow__item").evaluate_all("els => els.map(e => Math.round(e.getBoundingClientRect().top))")
     assert len(set(tops)) < len(tops), "on a wide screen the stages sit in rows"
     sp.assert_clean()
+
+
+STATE_WORDS = {"learned": "已学", "new": "本课", "later": "还没学"}
+READ_STAGES = """el => [...el.querySelectorAll('[data-pe-stage]')].map(b => ({
+  key: b.dataset.peStage, meta: b.querySelector('.pe-flow__meta').textContent,
+  pos: b.querySelector('.pe-flow__pos') && [b.querySelector('.pe-flow__pos').dataset.pePos, b.querySelector('.pe-flow__pos').textContent],
+}))"""
+
+
+def test_the_where_list_stage_labels_and_details_say_what_each_stage_holds(visit, site_dir):
+    """On lesson 4's page, for a model with position entering twice in one stage (lessons 4 and 5), one with none
+    (NoPE), one whose bias was taught before (ALiBi) and one whose rotation is taught later (partial RoPE): the summary lists where position enters, each line with its lesson, or that it is
+    taught later (NoPE: the model's own note); each stage button names its lesson, its state and, for a stage done in
+    every layer, ×layers; the ◆ mark says when its lesson is still to come; a stage's detail splits its parameters
+    per layer and gives its note; the configuration lists each field with its check mark in words."""
+    sp, el = open_panel(visit, site_dir, "4")
+    data = df.browser_export()
+    lessons, here = data["lessons"], data["lessons"].index("4")
+    names = {key: name for key, name, *_ in data["stages"]}
+    lesson_of = lambda topic: data["topics"][topic][0]  # noqa: E731
+    lesson_name = lambda n: f"第 {n[:-1]} 课·续" if n.endswith("b") else f"第 {n} 课"  # noqa: E731
+
+    def state(topic):
+        at = lessons.index(lesson_of(topic))
+        return "learned" if at < here else "new" if at == here else "later"
+
+    def said(topic):  # how a line names its lesson: "（第 5 课）", or "（第 5 课讲，还没学到）" while it is to come
+        return f"（{lesson_name(lesson_of(topic))}讲，还没学到）" if state(topic) == "later" else f"（{lesson_name(lesson_of(topic))}）"
+
+    for key in ("qwen3_8b", "project_nope", "project_alibi", "project_rope_partial"):
+        el.locator('[data-pe-input="model"]').select_option(key)
+        m = next(model for model in data["models"] if model["key"] == key)
+        entries = [(k, topic, text) for k, *_ in data["stages"] for topic, text in m["stages"][k]["entries"]]
+        lines = el.locator('[data-pe-out="summary"] li').evaluate_all("els => els.map(e => [e.dataset.state, e.textContent])")
+        if entries:
+            assert lines == [[state(topic), f"{names[k]}：{text}{said(topic)}"] for k, topic, text in entries], key
+        else:
+            topic, text = m["note"]
+            assert lines == [[state(topic), f"{text}{said(topic)}"]], key
+        for shown, (k, _, topic, per_layer) in zip(el.evaluate(READ_STAGES), data["stages"]):
+            assert shown["meta"] == f"{lesson_name(lesson_of(topic))} · {STATE_WORDS[state(topic)]}" + (f" · 每层 ×{m['layers']}" if per_layer else ""), shown
+            own = m["stages"][k]["entries"]
+            if not own:
+                assert shown["pos"] is None, shown
+            else:
+                later = all(state(t) == "later" for t, _ in own)
+                assert shown["pos"] == ["later" if later else "", "◆ 位置从这里进入" + (f"（{lesson_name(lesson_of(own[0][0]))}讲）" if later else "")], shown
+    el.locator('[data-pe-input="model"]').select_option("qwen3_8b")
+    m = next(model for model in data["models"] if model["key"] == "qwen3_8b")
+    for k in ("qkv", "ids"):
+        el.locator(f'[data-pe-stage="{k}"]').click()
+        s = m["stages"][k]
+        detail = el.locator('[data-pe-out="detail"]').inner_text()
+        each = f"每层 {s['parameters'] // s['repeat']:,} 个，共 {s['repeat']} 层，"
+        assert (each in detail) == (s["repeat"] > 1), (k, detail)
+        if s.get("note"):
+            assert el.locator('[data-pe-out="detail"] .pe-note').inner_text() == s["note"]
+    fields = el.locator("details ul li").all_text_contents()
+    tags = {"V": "已核实", "V3": "副本核实", "U": "未核实"}
+    want = [f"{label}：{value:,} {tags[tag]}" if isinstance(value, int) else f"{label}：{value} {tags[tag]}" for label, value, tag in m["fields"]]
+    assert fields == want
+    sp.assert_clean()
+
+
+def opening_stage(data: dict, page: str, model: str) -> str:
+    """The stage a panel opens on: the first that the page's lesson adds, else the first where the model's position
+    enters (in a lesson taught by then), else the first (lesson 4's rule, written out here from the lessons' order)."""
+    lessons = data["lessons"]
+    taught = lambda topic: page == "all" or lessons.index(data["topics"][topic][0]) <= lessons.index(page)  # noqa: E731
+    m = next(x for x in data["models"] if x["key"] == model)
+    new = [key for key, _, topic, _ in data["stages"] if page != "all" and data["topics"][topic][0] == page]
+    entered = [key for key, *_ in data["stages"] if any(taught(t) for t, _ in m["stages"][key]["entries"])]
+    return (new or entered or [data["stages"][0][0]])[0]
+
+
+def test_the_panel_opens_on_its_pages_stage_and_folds_with_the_width_until_the_reader_chooses(visit, site_dir):
+    """A lesson's panel opens on the first stage that lesson adds; where the lesson adds none (the home page, lesson
+    3b), on the first stage where its model's position enters; with neither (NoPE on lesson 5), on the first stage.
+    Narrowed to a phone's width the open panel folds, and widened it opens again, until the reader has used its
+    button: from then on their choice stays."""
+    data = df.browser_export()
+    sp, el = open_panel(visit, site_dir, "all", viewport={"width": 1280, "height": 900})
+    assert opening_stage(data, "all", ex.DATAFLOW_START["all"]) == "position"  # by its model's entry: the rule's second case
+    expect(el.locator('[data-pe-stage="position"]')).to_have_attribute("aria-pressed", "true")
+    assert "一个 token 序列怎样走到 logits" in el.locator("[data-pe-toggle]").inner_text()
+    # nothing new on lesson 5's page and nothing entering for NoPE: the first stage
+    assert opening_stage(data, "5", "project_nope") == data["stages"][0][0]
+    first = sp.page.evaluate(r"""async () => {
+      const div = document.createElement('div');
+      for (const [k, v] of Object.entries({'data-lesson': '5', 'data-model': 'project_nope', 'data-data': ''})) div.setAttribute(k, v);
+      document.querySelector('article').append(div);
+      const index = document.querySelector('script[src*="widgets/index.js"]').src;
+      await (await import(index.replace(/index\.js$/, 'dataflow.js'))).mount(div);
+      return div.querySelector('[data-pe-stage][aria-pressed=true]').dataset.peStage;
+    }""")
+    assert first == data["stages"][0][0]
+    toggle, page = el.locator("[data-pe-toggle]"), sp.page
+    expect(toggle).to_have_attribute("aria-expanded", "true")
+    page.set_viewport_size({"width": 390, "height": 844})
+    expect(toggle).to_have_attribute("aria-expanded", "false")
+    page.set_viewport_size({"width": 1280, "height": 900})
+    expect(toggle).to_have_attribute("aria-expanded", "true")
+    toggle.click()  # the reader folds it on a wide screen: it stays folded whatever the width does
+    expect(toggle).to_have_attribute("aria-expanded", "false")
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.wait_for_timeout(200)
+    expect(toggle).to_have_attribute("aria-expanded", "false")
+    sp.assert_clean()
+    sp, el = open_panel(visit, site_dir, "3b")
+    want = opening_stage(data, "3b", ex.DATAFLOW_START["3b"])
+    assert want == "scores" != data["stages"][0][0]
+    expect(el.locator(f'[data-pe-stage="{want}"]')).to_have_attribute("aria-pressed", "true")
+    sp.assert_clean()
