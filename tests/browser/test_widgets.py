@@ -2120,6 +2120,88 @@ def test_static_figure_without_javascript(visit, site_dir):
 
 @pytest.mark.build
 @pytest.mark.browser
+def test_widgets_index_keeps_a_failed_widgets_figure_and_mounts_the_others(visit, site_dir):
+    """widgets/index.js: a widget whose module fails keeps its static figure (marked failed, the error logged with its
+    name) and the page's other widgets mount all the same."""
+    sp = visit(LESSON["sin-dot"], wait="load")
+    page = sp.page
+    expect(page.locator('[data-pe-widget="sin-dot"]')).to_have_class(re.compile(r"\bpe-widget--live\b"), timeout=30_000)
+    # page routes take precedence over the context's and turn the HTTP cache off: the reload fetches the broken module
+    page.route("**/javascripts/widgets/sin-dot.js", lambda route: route.fulfill(
+        status=200, content_type="text/javascript", body="throw new Error('a broken widget module');"))
+    page.reload(wait_until="load")
+    others = [name for name, path in LESSON.items() if path == LESSON["sin-dot"] and name != "sin-dot"]
+    assert others, "lesson 3 has other widgets to mount"
+    for name in others:
+        expect(page.locator(f'[data-pe-widget="{name}"]')).to_have_class(re.compile(r"\bpe-widget--live\b"), timeout=30_000)
+    broken = page.locator('[data-pe-widget="sin-dot"]')
+    expect(broken).to_have_class(re.compile(r"\bpe-widget--failed\b"), timeout=30_000)
+    assert "pe-widget--live" not in broken.get_attribute("class") and broken.locator(".pe-live").count() == 0
+    expect(broken.locator(".pe-figure img").first).to_be_visible()
+    logged = [e for e in sp.console_errors if "widget sin-dot failed to mount" in e]
+    assert logged, sp.console_errors
+    sp.console_errors[:] = [e for e in sp.console_errors if e not in logged and "a broken widget module" not in e]
+    sp.assert_clean()
+
+
+# Records when the page's load event fires and when the first widget mounts, and holds the load event back with one
+# image of its own (an image in the document before load delays the event), which the test then lets through.
+WIDGET_TIMES = """(() => {
+  window.__peTimes = {};
+  addEventListener('load', () => { window.__peTimes.load = performance.now(); });
+  document.addEventListener('DOMContentLoaded', () => {
+    document.body.append(Object.assign(new Image(), {src: '/posenc/__held_image.gif', alt: ''}));
+  });
+  new MutationObserver(() => {
+    if (window.__peTimes.live === undefined && document.querySelector('.pe-widget--live')) window.__peTimes.live = performance.now();
+  }).observe(document, {subtree: true, attributes: true, attributeFilter: ['class']});
+})();"""
+GIF = bytes.fromhex("47494638396101000100800000000000ffffff21f90401000000002c00000000010001000002024401003b")
+
+
+@pytest.mark.build
+@pytest.mark.browser
+def test_widgets_index_mounts_after_the_load_event_and_links_the_widget_styles_once(visit, site_dir):
+    """widgets/index.js: no widget mounts before the page's load event (the text, formulas and figures come first on a
+    slow phone), nor before the widgets' stylesheet has loaded; that stylesheet is linked once, by the widgets, and
+    again (once) on the next page instant navigation shows, where each widget mounts once."""
+    sp = visit(LESSON["sin-dot"], wait="load")
+    page = sp.page
+    # the first load's widgets mount and fetch their stylesheet first, so that every request held below is the reload's
+    expect(page.locator('[data-pe-widget="sin-dot"]')).to_have_class(re.compile(r"\bpe-widget--live\b"), timeout=30_000)
+    held_image, held_styles = [], []
+    page.route("**/__held_image.gif", lambda route: held_image.append(route))
+    page.route("**/stylesheets/widgets.css", lambda route: held_styles.append(route))
+    page.add_init_script(WIDGET_TIMES)
+    page.reload(wait_until="domcontentloaded")
+    live = page.locator(".pe-widget--live")
+    page.wait_for_timeout(1500)  # long enough for every widget module to load, were it not waiting
+    assert page.evaluate("document.readyState") != "complete" and held_image, "the held image did not hold the load event"
+    assert live.count() == 0, "a widget mounted before the page's load event"
+    held_image.pop().fulfill(status=200, content_type="image/gif", body=GIF)
+    page.wait_for_load_state("load")
+    page.wait_for_timeout(1500)
+    assert len(held_styles) == 1, f"the widgets' stylesheet was requested {len(held_styles)} times"
+    assert live.count() == 0, "a widget mounted before the widgets' stylesheet had loaded"
+    held_styles.pop().continue_()
+    expect(page.locator('[data-pe-widget="sin-dot"]')).to_have_class(re.compile(r"\bpe-widget--live\b"), timeout=30_000)
+    page.unroute("**/stylesheets/widgets.css")
+    times = page.evaluate("window.__peTimes")
+    assert times["live"] >= times["load"], times
+    sheets = 'link[rel="stylesheet"][href$="stylesheets/widgets.css"]'
+    assert page.locator(sheets).count() == 1
+    page.evaluate("window.__sameDocument = true")
+    page.locator("a.md-footer__link--next").first.click()
+    expect(page.locator('[data-pe-widget="t5-buckets"]')).to_have_class(re.compile(r"\bpe-widget--live\b"), timeout=30_000)
+    assert page.evaluate("window.__sameDocument") is True, "the click reloaded the page: instant navigation is off"
+    assert page.locator(sheets).count() == 1
+    assert page.locator(sheets).evaluate("l => l.sheet !== null")
+    for name in ("t5-buckets", "alibi-bias"):
+        assert page.locator(f'[data-pe-widget="{name}"] .pe-live').count() == 1, name
+    sp.assert_clean()
+
+@pytest.mark.build
+@pytest.mark.browser
 def test_instant_navigation_remounts_and_stops_animation(visit, site_dir):
     sp, el = open_widget(visit, site_dir, "sin-clock")
     page = sp.page
