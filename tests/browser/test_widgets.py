@@ -1423,6 +1423,43 @@ def test_a_box_the_reader_types_in_keeps_their_text(visit, site_dir, name):
     sp.assert_clean()
 
 
+# The phone keyboard each number box needs: a decimal point where decimals are accepted, a minus sign (the full
+# keyboard: inputmode text, since a numeric keypad has none on iOS) where a negative number is, else digits only.
+KEYBOARD = {
+    "sin-clock": {"position": "numeric", "d": "numeric", "base": "decimal"},
+    "sin-heatmap": {"start": "numeric"},
+    "sin-dot": {"position": "numeric", "k": "numeric"},
+    "rope-pair": {"m": "numeric", "n": "numeric"},
+    "scaling-explorer": {"factor": "decimal"},
+    "alibi-bias": {"heads": "numeric", "distance": "numeric"},
+    "t5-buckets": {"num-buckets": "numeric", "max-distance": "numeric", "distance": "text"},
+    "content-position": {"position": "numeric"},
+    "swap-attention": {"sentence": None},  # words: the default keyboard
+}
+BOXES = """el => [...el.querySelectorAll('input[type="text"][data-pe-input]')].map(e => ({
+  name: e.dataset.peInput, mode: e.getAttribute('inputmode'),
+  label: (document.querySelector(`label[for="${e.id}"]`) || {}).textContent || '',
+  described: (e.getAttribute('aria-describedby') || '').split(' ').filter(Boolean).map(id => {
+    const d = document.getElementById(id);
+    return d ? [d.className, d.getAttribute('aria-live') || ''] : ['missing ' + id, ''];
+  }),
+}))"""
+
+
+def check_boxes(el, name: str) -> None:
+    """Each text box has a visible label tied to it (label for=), is described by its own error line, which a screen
+    reader hears when it changes (aria-live), and by its hint where it has one (t5-buckets' distance: what m − n
+    means); a number box asks a phone for the keyboard its numbers need (KEYBOARD)."""
+    boxes = el.evaluate(BOXES)
+    assert {b["name"]: b["mode"] for b in boxes} == KEYBOARD[name], name
+    for b in boxes:
+        assert b["label"].strip(), (name, b)
+        kinds = [cls for cls, _ in b["described"]]
+        assert "pe-field__error" in kinds and all(k in ("pe-field__error", "pe-field__hint") for k in kinds), (name, b)
+        assert all(live == "polite" for cls, live in b["described"] if cls == "pe-field__error"), (name, b)
+    hinted = [b["name"] for b in boxes if any(cls == "pe-field__hint" for cls, _ in b["described"])]
+    assert hinted == (["distance"] if name == "t5-buckets" else []), (name, hinted)
+
 SLIDER_PAIRS = {"sin-dot": "k", "scaling-explorer": "factor", "alibi-bias": "distance"}
 CJK_LATIN = re.compile(r"[\u3400-\u9fff][A-Za-z0-9]|[A-Za-z0-9][\u3400-\u9fff]")
 # For the spacing check: bad entries whose messages put the reader's entry or a number beside Chinese words.
@@ -1474,18 +1511,23 @@ def check_spacing(el, name: str) -> None:
 
 @pytest.mark.build
 @pytest.mark.browser
-def test_every_widget_spaces_chinese_from_latin_and_its_sliders_match_their_boxes(visit, site_dir):
-    """Two checks every widget must pass, on one load of each lesson page (each_widget): its sliders and their text
-    boxes take the same range (check_slider), and its text and messages set Chinese and Latin apart (check_spacing).
-    The spacing is read first, on the widget as it mounted."""
-    sliders = []
+def test_every_widget_spaces_chinese_from_latin_labels_its_boxes_and_matches_its_sliders(visit, site_dir):
+    """Three checks every widget must pass, on one load of each lesson page (each_widget): its text and messages set
+    Chinese and Latin apart (check_spacing), its text boxes are labelled and described and bring the right phone
+    keyboard (check_boxes), and its sliders and their text boxes take the same range (check_slider). The spacing is
+    read first, on the widget as it mounted."""
+    sliders, boxed = [], set()
     for name, sp, el in each_widget(visit, site_dir):
         check_spacing(el, name)
+        if name in KEYBOARD:
+            check_boxes(el, name)
+            boxed.add(name)
         for data in el.locator('input[type="range"]').evaluate_all("els => els.map(e => e.dataset.peInput)"):
             sliders.append((name, data))
             check_slider(sp, el, name, data)
         sp.assert_clean()
     assert sorted(n for n, _ in sliders) == sorted(SLIDER_PAIRS), sliders
+    assert boxed == set(KEYBOARD), boxed
 
 
 # --- lesson 3b -------------------------------------------------------------------------------------------
