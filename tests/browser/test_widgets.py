@@ -516,6 +516,7 @@ def test_sin_clock_grid_names_each_dimension_and_its_gauge_and_playing_silences_
     expect(live).to_have_attribute("aria-live", "polite")
     sp.assert_clean()
 
+
 FRAME_COST = r"""() => new Promise((done) => {
   const widget = document.querySelector('[data-pe-widget=sin-clock]');
   const first = widget.querySelector('[data-pe-dim="0"]');
@@ -741,6 +742,7 @@ def test_sin_dot_presets_plot_and_readout_name_their_numbers(visit, site_dir, la
     assert words["curve"].format(max=f"{k_max:,}") in readout.locator("p").nth(1).inner_text()
     sp.assert_clean()
 
+
 # The same bad inputs for sin-dot and sin-heatmap in each language, as for sin-clock above.
 BAD_DOT_INPUT = {
     "zh": [
@@ -936,6 +938,7 @@ def test_swap_attention_pickers_rows_and_caption_follow_the_sentence(visit, site
     assert value(el.locator('[data-pe-out="max-nopos"]')) < 1e-12 and value(el.locator('[data-pe-out="max-pos"]')) > 0.01
     sp.assert_clean()
 
+
 # The same bad sentences in each language: a token is a character on the Chinese page, a word on the English one.
 BAD_SWAP_INPUT = {
     "zh": [
@@ -1087,6 +1090,7 @@ def test_content_position_readout_names_p_the_table_and_the_rows_it_lacks(visit,
         else:
             assert words["missing"].format(need=f"{p + 1:,}", short=f"{p - rows + 1:,}") in lookup, lookup
     sp.assert_clean()
+
 
 # The same bad inputs in each language (the widget's words: docs/javascripts/widgets/strings/<lang>.js).
 BAD_CONTENT_POSITION = {
@@ -1337,6 +1341,7 @@ def test_scaling_explorer_summary_and_table_name_every_pair_of_a_partly_rotary_m
             assert (r[8][1] == "—") == (not never_turned) and (r[8][1].endswith("×") == never_turned), r
     sp.assert_clean()
 
+
 # The same bad inputs in each language (strings/<lang>.js): the factor box, and the last valid table stays.
 BAD_SCALING_INPUT = {
     "zh": [
@@ -1459,6 +1464,7 @@ def check_boxes(el, name: str) -> None:
         assert all(live == "polite" for cls, live in b["described"] if cls == "pe-field__error"), (name, b)
     hinted = [b["name"] for b in boxes if any(cls == "pe-field__hint" for cls, _ in b["described"])]
     assert hinted == (["distance"] if name == "t5-buckets" else []), (name, hinted)
+
 
 SLIDER_PAIRS = {"sin-dot": "k", "scaling-explorer": "factor", "alibi-bias": "distance"}
 CJK_LATIN = re.compile(r"[\u3400-\u9fff][A-Za-z0-9]|[A-Za-z0-9][\u3400-\u9fff]")
@@ -2241,6 +2247,7 @@ def test_widgets_index_mounts_after_the_load_event_and_links_the_widget_styles_o
     for name in ("t5-buckets", "alibi-bias"):
         assert page.locator(f'[data-pe-widget="{name}"] .pe-live').count() == 1, name
     sp.assert_clean()
+
 
 @pytest.mark.build
 @pytest.mark.browser
