@@ -310,7 +310,7 @@ def test_the_where_list_stage_labels_and_details_say_what_each_stage_holds(visit
     el.locator('[data-pe-input="model"]').select_option("qwen3_8b")
     m = next(model for model in data["models"] if model["key"] == "qwen3_8b")
     for k in ("qkv", "ids"):
-        el.locator(f'[data-pe-stage="{k}"]').click()
+        el.locator(f'[data-pe-stage="{k}"]').press("Enter")
         s = m["stages"][k]
         detail = el.locator('[data-pe-out="detail"]').inner_text()
         each = f"每层 {s['parameters'] // s['repeat']:,} 个，共 {s['repeat']} 层，"
@@ -362,7 +362,7 @@ def test_the_panel_opens_on_its_pages_stage_and_folds_with_the_width_until_the_r
     expect(toggle).to_have_attribute("aria-expanded", "false")
     page.set_viewport_size({"width": 1280, "height": 900})
     expect(toggle).to_have_attribute("aria-expanded", "true")
-    toggle.click()  # the reader folds it on a wide screen: it stays folded whatever the width does
+    toggle.press("Enter")  # the reader folds it on a wide screen: it stays folded whatever the width does
     expect(toggle).to_have_attribute("aria-expanded", "false")
     page.set_viewport_size({"width": 390, "height": 844})
     page.set_viewport_size({"width": 1280, "height": 900})
