@@ -1,8 +1,9 @@
 // Mutation testing of one in-page widget (docs/javascripts/widgets/<name>.js) against the browser tests that drive it:
 // `make mutation-widgets WIDGETS=sin-heatmap`. For each mutant, tests/js/mutation/widget_mutant.sh serves the site built
 // from this checkout with the sandbox's instrumented widget files and runs the browser tests named after the widget
-// (sin-heatmap → pytest -k sin_heatmap; the shared _ui.js → every widget test). A mutant costs a test run with page
-// loads, 10-30 s, so a widget of 100-300 lines takes about an hour; not part of `make test`.
+// (sin-heatmap → pytest -k "sin_heatmap or …", with the two cheap every-widget tests below; the shared _ui.js → every
+// widget test). A mutant costs a test run with page loads, 10-30 s, so a widget of 100-300 lines takes about an hour;
+// not part of `make test`.
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -10,7 +11,12 @@ const ROOT = dirname(fileURLToPath(import.meta.url));
 const WIDGET = process.env.POSENC_WIDGET;
 if (!WIDGET) throw new Error("set POSENC_WIDGET to a file name of docs/javascripts/widgets/ without .js, e.g. sin-heatmap");
 const SITE = process.env.POSENC_MUTATION_SITE || join(ROOT, "site");
-const TESTS = process.env.POSENC_WIDGET_TESTS ?? (WIDGET === "_ui" ? "" : WIDGET.replaceAll("-", "_"));
+// The tests named after the widget, and the two every-widget tests that mount each widget bare on one page (its page
+// options, and a changed example reaching it: a few seconds). The every-widget tests that load every lesson page
+// (spacing, labels and sliders; the phone, dark and print checks) are left to the full suite: each would add about
+// 15 s to every mutant.
+const SHARED = "every_widget_needs_its_page_options or a_changed_example_reaches_every_widget";
+const TESTS = process.env.POSENC_WIDGET_TESTS ?? (WIDGET === "_ui" ? "" : `${WIDGET.replaceAll("-", "_")} or ${SHARED}`);
 
 export default {
   testRunner: "command",
