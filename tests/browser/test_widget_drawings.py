@@ -629,6 +629,41 @@ def test_content_position_point_sits_on_posenc_ratio(visit, site_dir):
     sp.assert_clean()
 
 
+SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def test_content_position_writes_its_axes_as_a_reader_reads_them(visit, site_dir):
+    """The ratio axis is in percent, one line per power of ten: written out down to 0.01 %, as a power of ten below
+    (10⁻³ %, not 0.001 %); the position axis 1, 10, 100, 1,000, then 10⁴, 10⁵ …: each label is the value its line
+    stands for, so the reader reads the plot as the widget computes it."""
+    sp, el = open_widget(visit, site_dir, "content-position")
+    svg = el.locator("svg.pe-plot")
+    el.locator('[data-pe-input="rms"]').select_option(el.get_attribute("data-rms").split(",")[-1])
+    el.locator('[data-pe-input="position"]').fill("100000")
+    ys = svg.evaluate(Y_TICKS)
+    exps = [round(math.log10(tick_value(text) * 100)) for _, text in ys]  # each label as a power of ten, in percent
+    assert exps == list(range(exps[0], exps[0] + len(exps))) and min(exps) < -2 < 0 < max(exps), ys
+    assert [text for _, text in ys] == [(f"{10.0 ** k:.{max(0, -k)}f}%" if k >= -2 else f"10{str(k).translate(SUPERSCRIPT)}%") for k in exps]
+    xs = [text for _, text in svg.evaluate(X_TICKS) if text[:1].isdigit()]
+    assert xs == ["1", "10", "100", "1,000", "10⁴", "10⁵"], xs
+    sp.assert_clean()
+
+
+# Each page option of content-position that is readable but does not fit, and the attribute its message names.
+CONTENT_POSITION_BAD_OPTIONS = [("max", "9"), ("rows", "0"), ("width", "0"), ("position", "-1"), ("presets", "0,-5")]
+
+
+def test_content_position_refuses_each_page_option_that_does_not_fit(visit, site_dir):
+    from test_widgets import MOUNT_BARE
+
+    sp, el = open_widget(visit, site_dir, "content-position")
+    good = {f"data-{k}": el.get_attribute(f"data-{k}") for k in ("position", "rms", "max", "presets", "rows", "width")}
+    assert sp.page.evaluate(MOUNT_BARE, ["content-position", good])[0] == "mounted"
+    for key, bad in CONTENT_POSITION_BAD_OPTIONS:
+        error, shown = sp.page.evaluate(MOUNT_BARE, ["content-position", {**good, f"data-{key}": bad}])
+        assert error != "mounted" and f"data-{key}" in shown, (key, bad, shown)
+    sp.assert_clean()
+
 def test_content_position_draws_every_sigma_and_widens_its_axis_to_reach_p(visit, site_dir):
     """Beside the chosen σ's line, every other σ the page offers gets a faint line of its own content RMS / p; the
     position axis runs from 1 to data-max, or to p where p lies farther (the text alternative says where), so the
