@@ -496,7 +496,7 @@ def test_scaling_explorer_puts_each_pair_in_its_own_column_and_labels_the_dashed
         el.locator('[data-pe-input="model"]').select_option(key)
         el.locator('[data-pe-input="factor"]').fill(factor)
         cfg = configs.load(key)
-        fraction = cfg["rotary_fraction"] if "rotary_fraction" in cfg.fields else 1.0
+        fraction = cfg.get("rotary_fraction", 1.0)
         n = len(rope.inverse_frequencies(cfg["head_dim"], cfg["rope_theta"], fraction))
         L, target = cfg["context"], round(float(factor) * cfg["context"])
         cx = lambda sel: np.array(svg.locator(sel).evaluate_all("els => els.map(e => Number(e.getAttribute('cx')))"))  # noqa: E731

@@ -1319,7 +1319,7 @@ def test_scaling_explorer_summary_and_table_name_every_pair_of_a_partly_rotary_m
         el.locator('[data-pe-input="method"]').select_option(method)
         el.locator('[data-pe-input="factor"]').fill(factor)
         cfg = configs.load(key)
-        fraction = cfg["rotary_fraction"] if "rotary_fraction" in cfg.fields else 1.0
+        fraction = cfg.get("rotary_fraction", 1.0)
         before = rope.inverse_frequencies(cfg["head_dim"], cfg["rope_theta"], fraction)
         n = len(before)
         assert value(el.locator('[data-pe-out="rotary-dim"]')) == 2 * n == round(cfg["head_dim"] * fraction)
