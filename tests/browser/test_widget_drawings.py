@@ -662,6 +662,9 @@ def test_content_position_refuses_each_page_option_that_does_not_fit(visit, site
     for key, bad in CONTENT_POSITION_BAD_OPTIONS:
         error, shown = sp.page.evaluate(MOUNT_BARE, ["content-position", {**good, f"data-{key}": bad}])
         assert error != "mounted" and f"data-{key}" in shown, (key, bad, shown)
+    # an RMS of 0 or less: the message quotes the values as the page wrote them
+    error, shown = sp.page.evaluate(MOUNT_BARE, ["content-position", {**good, "data-rms": "1,0"}])
+    assert error != "mounted" and 'data-rms="1,0"' in shown, shown
     sp.assert_clean()
 
 def test_content_position_draws_every_sigma_and_widens_its_axis_to_reach_p(visit, site_dir):
@@ -693,4 +696,121 @@ def test_content_position_draws_every_sigma_and_widens_its_axis_to_reach_p(visit
         chosen_line = polyline(svg.locator("polyline.pe-plot__line:not(.pe-plot__line--before)"))
         assert xa.to_value(chosen_line[-1, 0]) == pytest.approx(top, rel=0.01)
         assert xa.to_value(attr(svg.locator('[data-pe-out="point"]'), "cx")) == pytest.approx(p, rel=1e-9)
+    sp.assert_clean()
+
+
+# Where each part of a plot lies: the grid lines (x1, x2, y1, y2), every text's box and anchor, the lines' points,
+# the point, and each text's colour and size as drawn (the classes' styles).
+PLOT_LAYOUT = """svg => {
+  const n = (e, a) => Number(e.getAttribute(a));
+  const probe = document.createElementNS('http://www.w3.org/2000/svg', 'circle');
+  probe.style.fill = 'var(--md-accent-fg-color)';
+  svg.append(probe);
+  const accent = getComputedStyle(probe).fill;
+  probe.remove();
+  const dot = svg.querySelector('[data-pe-out="point"]');
+  return {
+    view: [svg.viewBox.baseVal.width, svg.viewBox.baseVal.height],
+    grid: [...svg.querySelectorAll('line.pe-plot__grid')].map(l => [n(l, 'x1'), n(l, 'x2'), n(l, 'y1'), n(l, 'y2')]),
+    texts: [...svg.querySelectorAll('text')].map(t => {
+      const b = t.getBBox(), c = getComputedStyle(t);
+      return {text: t.textContent, box: [b.x, b.y, b.x + b.width, b.y + b.height], anchor: t.getAttribute('text-anchor'),
+              look: [c.fill, c.fontSize]};
+    }),
+    lines: [...svg.querySelectorAll('polyline')].map(l => l.getAttribute('points').split(' ').map(p => p.split(',').map(Number))),
+    dot: dot && [n(dot, 'cx'), n(dot, 'cy'), n(dot, 'r'), getComputedStyle(dot).fill],
+    accent,
+  };
+}"""
+
+
+def check_content_position_layout(svg, sigmas: list[float], top: int) -> None:
+    """The plot's parts where a reader expects them (content-position's drawPlot):
+
+    - the plot filling most of the drawing and everything inside it (viewBox), the lines and the point between the plot's top and bottom grid lines,
+      each line from the plot's left edge (p = 1) to its right edge (p = top, the axis's end);
+    - one grid line per power of ten, evenly spaced, from the one at or under the smallest ratio drawn (the smallest σ
+      at p = top) to the one at or over the largest, and never under 100 % (the largest σ at p = 1);
+    - each ratio label left of the plot beside its line, each position label under the plot at its power of ten
+      (x = left + log₁₀ p / log₁₀ top of the width), the axis title under those, centred under the plot;
+    - every label in one colour and size, the point in the accent colour.
+    """
+    lay = svg.evaluate(PLOT_LAYOUT)
+    w, h = lay["view"]
+    grid = np.array(lay["grid"])
+    assert len(grid) >= 2 and np.all(grid[:, 2] == grid[:, 3]), f"grid lines not horizontal: {grid}"
+    assert np.ptp(grid[:, 0]) == 0 and np.ptp(grid[:, 1]) == 0, "grid lines of different lengths"
+    left, right = grid[0, 0], grid[0, 1]
+    ys = np.sort(grid[:, 2])
+    assert np.allclose(np.diff(ys), np.diff(ys)[0], atol=1e-6) and np.diff(ys)[0] > 0, f"grid lines not evenly spaced: {ys}"
+    upper, lower = ys[0], ys[-1]
+    assert 0 <= left < right <= w and 0 <= upper < lower <= h, (left, right, upper, lower, w, h)
+    assert right - left > w / 2 and lower - upper > h / 2, f"the plot fills {right - left} × {lower - upper} of the {w} × {h} drawing"
+    for pts in map(np.array, lay["lines"]):
+        assert pts[0, 0] == pytest.approx(left, abs=0.06) and pts[-1, 0] == pytest.approx(right, abs=0.06), (pts[0], pts[-1], left, right)
+        assert upper - 0.06 <= pts[:, 1].min() and pts[:, 1].max() <= lower + 0.06, (pts[:, 1].min(), pts[:, 1].max(), upper, lower)
+    if lay["dot"] is not None:
+        cx, cy, r, fill = lay["dot"]
+        assert left <= cx <= right and upper <= cy <= lower and 0 <= cx - r and cx + r <= w
+        assert fill == lay["accent"], f"the point is drawn in {fill}, not the accent colour {lay['accent']}"
+    texts = lay["texts"]
+    # A text's box is its font's whole line (ascent and descent), its glyphs a little inside: 2 px of slack; a label
+    # centred on the axis's end may reach past the drawing's edge by half its width (widgets.css lets it show).
+    for t in texts:
+        x0, y0, x1, y1 = t["box"]
+        half = (x1 - x0) / 2
+        assert -half <= x0 and x1 <= w + half and -2 <= y0 and y1 <= h + 2, f"label {t['text']!r} at {t['box']} leaves the {w} × {h} drawing"
+    assert len({tuple(t["look"]) for t in texts}) == 1, f"labels in different colours or sizes: {[(t['text'], t['look']) for t in texts]}"
+
+    # the ratio axis: a label for each grid line, left of the plot and level with its line
+    ratio_labels = [t for t in texts if t["anchor"] == "end"]
+    assert len(ratio_labels) == len(grid)
+    for (_, _, y, _), t in zip(grid, ratio_labels):
+        x0, y0, x1, y1 = t["box"]
+        assert left - 12 <= x1 <= left and abs((y0 + y1) / 2 - y) <= 4, (t["text"], t["box"], left, y)
+    decades = sorted(round(math.log10(tick_value(t["text"]))) for t in ratio_labels)
+    largest = max(naive.raw_index_content_ratio(1, s) for s in sigmas)
+    smallest = min(naive.raw_index_content_ratio(top, s) for s in sigmas)
+    assert decades == list(range(math.floor(math.log10(smallest)), max(0, math.ceil(math.log10(largest))) + 1)), (decades, smallest, largest)
+
+    # the position axis: 1, 10, … up to top, each under its place; then the title under them, centred
+    below = [t for t in texts if t["anchor"] == "middle"]
+    ticks = [t for t in below if t["text"][:1].isdigit()]
+    titles = [t for t in below if not t["text"][:1].isdigit()]
+    assert [round(math.log10(tick_value(t["text"]))) for t in ticks] == list(range(math.floor(math.log10(top)) + 1))
+    for e, t in enumerate(ticks):
+        x0, y0, x1, y1 = t["box"]
+        assert (x0 + x1) / 2 == pytest.approx(left + e / math.log10(top) * (right - left), abs=1), (t["text"], t["box"])
+        assert lower - 2 < y0, f"position label {t['text']!r} at {t['box']} is not under the plot (bottom {lower})"
+    assert len(titles) == 1, titles
+    x0, y0, x1, y1 = titles[0]["box"]
+    # (boxes of two lines of text may overlap by their descent and ascent; the title's middle is past the labels')
+    assert (y0 + y1) / 2 > max(t["box"][3] for t in ticks) - 2, "the axis title is not under the position labels"
+    assert abs((x0 + x1) / 2 - (left + right) / 2) <= 0.05 * (right - left), (titles[0]["box"], left, right)
+
+
+def test_content_position_lays_out_its_plot_where_a_reader_reads_it(visit, site_dir):
+    """check_content_position_layout on the page's widget (each σ, p = 0, a p past data-max, a small p), then on one
+    mounted with a σ above 1, whose ratio reaches past 100 % (the grid then goes up to 1,000 %)."""
+    from test_widgets import MOUNT_BARE
+
+    sp, el = open_widget(visit, site_dir, "content-position")
+    svg = el.locator("svg.pe-plot")
+    k_max = int(el.get_attribute("data-max"))
+    written = el.get_attribute("data-rms").split(",")
+    sigmas = [float(v) for v in written]
+    box = el.locator('[data-pe-input="position"]')
+    for pick, p in [(0, None), (-1, 0), (-1, 100_000), (0, 3)]:
+        el.locator('[data-pe-input="rms"]').select_option(written[pick])
+        if p is not None:
+            box.fill(str(p))
+        p = int(value(el.locator('[data-pe-out="position"]')))
+        assert (svg.locator('[data-pe-out="point"]').count() == 0) == (p == 0)
+        check_content_position_layout(svg, sigmas, max(k_max, p))
+
+    options = {f"data-{k}": el.get_attribute(f"data-{k}") for k in ("position", "max", "presets", "rows", "width")}
+    options["data-rms"] = "3,0.02"
+    assert sp.page.evaluate(MOUNT_BARE, ["content-position", options])[0] == "mounted"
+    bare = sp.page.locator("article > .pe-widget").last.locator("svg.pe-plot")
+    check_content_position_layout(bare, [3, 0.02], max(k_max, int(options["data-position"])))
     sp.assert_clean()

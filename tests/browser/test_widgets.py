@@ -1068,14 +1068,19 @@ CONTENT_POSITION_WORDS = {
 @pytest.mark.browser
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_content_position_readout_names_p_the_table_and_the_rows_it_lacks(visit, site_dir, lang):
-    """The σ options read σ = the page's value; the presets are a named group; the readout repeats p as the signal added
+    """The σ options read σ = the page's value; the presets are a named group; the readout is announced (aria-live),
+    the plot an image with a name (role img); the readout repeats p as the signal added
     to every dimension (at 0: the ratio is undefined and no point is drawn), names the table's rows, last row and
     shape, and for a row the table lacks, the rows it would need and how many it is short."""
     words = CONTENT_POSITION_WORDS[lang]
     sp, el = open_widget(visit, site_dir, "content-position", lang)
     rows, width = int(el.get_attribute("data-rows")), int(el.get_attribute("data-width"))
     assert el.locator('[data-pe-input="rms"] option').all_inner_texts() == [f"σ = {r}" for r in el.get_attribute("data-rms").split(",")]
-    assert el.locator(".pe-presets").get_attribute("aria-label") == words["presets"]
+    group = el.locator(".pe-presets")
+    assert group.get_attribute("role") == "group" and group.get_attribute("aria-label") == words["presets"]
+    # a screen reader hears the readout change, and meets the plot as one image with its text alternative
+    assert el.locator(".pe-readout").get_attribute("aria-live") == "polite"
+    assert el.locator("svg.pe-plot").get_attribute("role") == "img" and el.locator("svg.pe-plot").get_attribute("aria-label")
     box = el.locator('[data-pe-input="position"]')
     for p in (0, 5, rows - 1, rows, 123_456):
         box.fill(str(p))
