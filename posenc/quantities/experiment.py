@@ -303,15 +303,17 @@ _SPAN_DOC = {"in": "训练长度之内(位置 0–127)的平均 loss", "beyond":
              "rise": "128–511 比 64–127 高出多少 loss"}
 
 
-def _per_seed(source: str, key: str):
+def _per_seed(source: str, key: str, path=None):
+    """One value per seed of results file ``path`` (default the site's, results/full.json)."""
     c = _claims()
     return {
         "in": c.in_distribution, "beyond": c.beyond, "rise": c.rise,
         "scaled_in": c.scaling_in_distribution, "scaled_beyond": c.scaling_beyond, "scaled_rise": c.scaling_rise,
-        "ext_start": lambda v, _: c.extension_curves(v)[:, 0], "ext_end": lambda v, _: c.extension_curves(v)[:, -1],
-        "ext_new": lambda v, _: c.extension_new_range(v, "after", True), "ext_rise": c.extension_rise,
+        "ext_start": lambda v, _, path: c.extension_curves(v, path)[:, 0],
+        "ext_end": lambda v, _, path: c.extension_curves(v, path)[:, -1],
+        "ext_new": lambda v, _, path: c.extension_new_range(v, "after", True, path), "ext_rise": c.extension_rise,
         "ext_gap": c.extension_gap, "early": c.early_excess,
-    }[source](key, True)
+    }[source](key, True, path=path)
 
 
 for _name, (_method, _span) in METHOD_LOSSES.items():
