@@ -195,3 +195,16 @@ def test_a_claim_has_a_sentence_in_each_course_language_and_in_no_other():
         claims.check_languages({"x": claims.Claim({"zh": real.text["zh"]}, real.checks)})
     with pytest.raises(ValueError, match=r"claim 'x' .*: a sentence in fr, which is not a course language \(zh, en\)$"):
         claims.check_languages({"x": claims.Claim({**real.text, "fr": "…"}, real.checks)})
+
+
+def test_a_results_file_other_than_the_sites_may_lack_a_method_and_says_so_when_one_is_read(tmp_path):
+    # The replication was run before a method added later; its frozen claims never read that method. The site's own
+    # results must hold every method (the pages name them all); another file fails only where a claim reads one.
+    results = json.loads(claims.RESULTS_FILE.read_text())
+    del results["runs"]["learned"]
+    results["seal_sha256"] = provenance.seal(results)
+    path = tmp_path / "without-learned.json"
+    path.write_text(json.dumps(results))
+    assert claims.in_distribution("rope", per_seed=True, path=path).shape == (len(results["seeds"]),)
+    with pytest.raises(claims.ClaimFailed, match=f"{path} has no 'learned'"):
+        claims.in_distribution("learned", path=path)
