@@ -796,6 +796,20 @@ CLAIMS: dict[str, Claim] = {
          "en": "Except sinusoidal encoding without √d_model, the other six models are clearly better than the character-frequency baseline within the training length, on {seeds}"},
         _every("clearly", [(UNIGRAM, _in(m)) for m in METHODS if m != "sinusoidal"], every_seed=True),
     ),
+    # Reworded after the replication, under new names (frozen.REWORDED): the frozen sentences said RoPE's lower loss
+    # than ALiBi's was a resolved sign; on the replication seeds its interval contains 0. What holds on both the
+    # seeds the claims were written from and the replication is the size: every pair inside the ±SAME band.
+    "rope_alibi_close_in_distribution": Claim(
+        {"zh": "训练长度之内，RoPE 和 ALiBi 的差距落在「几乎不变」的范围里（正负 {same} 之内；{seeds}是 RoPE 更低）",
+         "en": "Within the training length, RoPE and ALiBi lie within the ‘barely changing’ band of ±{same} nats of each other (RoPE lower on {seeds})"},
+        (_c("within", _in("alibi"), _in("rope")),),
+    ),
+    "top_three_close_in_distribution": Claim(
+        {"zh": "训练长度之内，这三种挨得很近：两两之间的差距都落在「几乎不变」的范围里（正负 {same} 之内；{seeds1}是 RoPE 比 ALiBi 低，{seeds2}是部分 RoPE 比 RoPE 高，{seeds3}是部分 RoPE 比 ALiBi 低）",
+         "en": "Within the training length, the three are close: each pair lies within the ‘barely changing’ band of ±{same} nats (RoPE below ALiBi on {seeds1}, partial RoPE above RoPE on {seeds2}, partial RoPE below ALiBi on {seeds3})"},
+        (_c("within", _in("alibi"), _in("rope")), _c("within", _in("rope_partial"), _in("rope")),
+         _c("within", _in("alibi"), _in("rope_partial"))),
+    ),
 }
 
 

@@ -706,3 +706,42 @@ def _():
 def _():
     r = _frozen().load()["replication"]
     return f"{r['first_seed']}–{r['first_seed'] + r['seeds'] - 1}"
+
+
+# --- the replication's numbers where a page states them (results/replication.json) ----------------------------------
+
+
+def _replication_per_seed(source: str, key: str):
+    return _per_seed(source, key, _frozen().REPLICATION_FILE)
+
+
+@number("exp_rep_seed_count", "", "复现用了几个新种子")
+def _():
+    return len(_claims().seeds(_frozen().REPLICATION_FILE))
+
+
+@number("exp_rep_diff_alibi_rope_in", "+.3f",
+        "复现种子上 ALiBi 减 RoPE(训练长度之内,逐种子)的均值 ± 95% 区间半宽:第 4 课和实验全貌页写它的区间跨过零")
+def _():
+    est = _estimate(_replication_per_seed("in", "alibi") - _replication_per_seed("in", "rope"))
+    if not est.low <= 0 <= est.high:
+        raise ValueError(
+            f"on the replication seeds ALiBi minus RoPE (in distribution) is {est}, an interval without 0: lesson 4 and the "
+            "results page say the sign did not replicate; reword those sentences (docs/lessons/04-rope*.md, results*.md)")
+    return est
+
+
+@number("exp_rep_seeds_alibi_above_rope_in", "", "复现种子里有几个 ALiBi 高于 RoPE(训练长度之内)")
+def _():
+    return int(((_replication_per_seed("in", "alibi") - _replication_per_seed("in", "rope")) > 0).sum())
+
+
+@number("exp_alibi_rope_in_interval_low", "+.3f",
+        "种子 0–15 上 ALiBi 减 RoPE(训练长度之内,逐种子)的 95% 区间下端:第 4 课和实验全貌页写它在零以上")
+def _():
+    low = _estimate(_per_seed("in", "alibi") - _per_seed("in", "rope")).low
+    if round(low, 3) <= 0:
+        raise ValueError(
+            f"the interval of ALiBi minus RoPE (in distribution) now starts at {low:+.4f}: lesson 4 and the results page say "
+            "it lies above zero on the first seeds; reword those sentences (docs/lessons/04-rope*.md, results*.md)")
+    return low
