@@ -259,7 +259,7 @@ def exp_alibi_position_loss(fig, theme):
 
 @figure(
     "exp_rope_position_loss",
-    alt=lambda: _text("alt.exp_rope_position_loss", said=_said("rope_a_little_below_alibi", "rope_rises", "alibi_beats_rope_beyond")),
+    alt=lambda: _text("alt.exp_rope_position_loss", said=_said("rope_alibi_close_in_distribution", "rope_rises", "alibi_beats_rope_beyond")),
     caption=lambda: _text("caption.exp_rope_position_loss"),
     size=(WIDTH, 4.3),
 )
@@ -371,7 +371,7 @@ def exp_partial_rope(fig, theme):
 
 @figure(
     "exp_all_position_loss",
-    alt=lambda: _text("alt.exp_all_position_loss", said=_said("top_three_close_rope_a_little_lowest", "top_three_beat_the_rest", "all_but_sin_beat_unigram")),
+    alt=lambda: _text("alt.exp_all_position_loss", said=_said("top_three_close_in_distribution", "top_three_beat_the_rest", "all_but_sin_beat_unigram")),
     caption=lambda: _text("caption.exp_all_position_loss"),
     size=(WIDTH, 7.4),
 )
@@ -393,7 +393,7 @@ def exp_all_position_loss(fig, theme):
 
 @figure(
     "exp_paired_differences",
-    alt=lambda: _text("alt.exp_paired_differences", said=_said("top_three_close_rope_a_little_lowest", "top_three_beat_the_rest")),
+    alt=lambda: _text("alt.exp_paired_differences", said=_said("top_three_close_in_distribution", "top_three_beat_the_rest")),
     caption=lambda: _text("caption.exp_paired_differences"),
     size=(WIDTH, 6.6),
 )

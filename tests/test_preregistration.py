@@ -145,11 +145,14 @@ def test_the_replication_is_shown_claim_by_claim_whatever_the_outcome(tmp_path):
     assert sum(line.startswith("    - **") for line in fold.splitlines()) == len(judged)
     assert sum(line.startswith("- **") for line in main_path.splitlines()) == sum(v != "holds" for v in judged.values())
     assert "- **fails** — Within the training length, RoPE is a little lower than ALiBi" in main_path
+    # a failed sentence that makes several comparisons says which of them failed
+    three = next(line for line in main_path.splitlines() if line.startswith("- **fails** — Within the training length, the three"))
+    assert three.count("(this part fails)") == 1 and re.search(r"\(\+0\.000 \[[^]]*\] \(this part fails\);", three), three
     assert "    - **holds** — Past the training length, the loss of unscaled RoPE rises clearly" in fold
     # each failed sentence that was reworded shows its new wording under it, judged on these seeds too
     for name, new in frozen.REWORDED.items():
         if judged[name] == "FAILS":
-            assert f"Reworded after the replication as: {claims.check(new, lang='en')} (checked on the seeds it was written from, 0–15" in page
+            assert f"Reworded after the replication as: {claims.check(new, lang='en')} (the counts in brackets are from seeds 0–15;" in page
 
 
 def test_summary_judges_the_frozen_claims(tmp_path, capsys):

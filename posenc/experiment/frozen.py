@@ -155,7 +155,8 @@ _TEXT = {
         "all_title": "逐句：冻结的 {n} 句在复现种子上的结果",
         "progress": "复现分几次跑：{total} 个训练单元（一种方法或一种延长做法在一个种子上训一次算一个）里已有 {done} 个跑完并提交（`{units}`），全部跑完后才汇总成结果文件。",
         "holds": "成立", "FAILS": "不成立", "cannot judge": "无法判断",
-        "reworded": "复现之后改写为：{sentence}（这句按写它时的种子 {written_from} 核对；在复现种子上也成立：{spans}）",
+        "reworded": "复现之后改写为：{sentence}（括号里的个数来自种子 {written_from}；这句是看过复现种子之后改写的，它在那里也成立：{spans}，但那批种子已经不能算作对它的检验）",
+        "part_fails": "（这一项不成立）",
     },
     "en": {
         "pending_title": "Replication: no results yet",
@@ -169,7 +170,8 @@ _TEXT = {
         "all_title": "Sentence by sentence: the {n} frozen sentences on the replication seeds",
         "progress": "The replication runs in several sittings; finished and committed so far: {done} of its {total} training units (each one method or extension variant trained on one seed; `{units}`). The results file is assembled once all are there.",
         "holds": "holds", "FAILS": "fails", "cannot judge": "cannot be judged",
-        "reworded": "Reworded after the replication as: {sentence} (checked on the seeds it was written from, {written_from}; it holds on the replication seeds too: {spans})",
+        "reworded": "Reworded after the replication as: {sentence} (the counts in brackets are from seeds {written_from}; it was reworded after the replication seeds were seen and holds there too, {spans}, but those seeds no longer test it)",
+        "part_fails": " (this part fails)",
     },
 }
 check_declared("posenc/experiment/frozen.py _TEXT", _TEXT, same_keys=True)  # the replication section's words
@@ -236,7 +238,8 @@ def _verdict_line(j: Replicated, record: dict, results: Path, t: dict, lang: str
     outcomes = [claims.judge(claims.Check.from_dict(d), results) for d in c["checks"]] if j.verdict != "cannot judge" else []
     said = c["zh"] if lang == "zh" else english_wording(j.name, c["en"])
     sentence = _render(said, outcomes, lang) if outcomes else said
-    spans = "; ".join(_span_text(o.span, lang) for o in outcomes)
+    several = len(outcomes) > 1  # which of its comparisons failed, where it makes several
+    spans = "; ".join(_span_text(o.span, lang) + (t["part_fails"] if several and not o.ok else "") for o in outcomes)
     line = f"- **{t[j.verdict]}** — {sentence[:1].upper() + sentence[1:]}" + (f"（{spans}）" if lang == "zh" and spans else f" ({spans})" if spans else "")
     if reworded and j.name in REWORDED:
         new = REWORDED[j.name]
@@ -258,9 +261,11 @@ _AMENDED = {
         "title": "Optional: English wording amended after the freeze ({n} sentences)",
         "intro": "The English sentences are translations of the frozen Chinese ones. After the freeze, {n} of them were re-worded "
                  "for standard terms and idiom only; their Chinese sentence, checks and thresholds are unchanged, and a test "
-                 "holds each to the freeze (`posenc/experiment/amendments.py`). Each is listed as the pages print it, with its "
-                 "frozen wording beside it, so you can judge that the meaning did not change.",
+                 "holds each to the freeze (`posenc/experiment/amendments.py`). Each is listed as the pages print it (or, for a "
+                 "sentence that later failed the replication, as they printed it until then), with its frozen wording beside "
+                 "it, so you can judge that the meaning did not change.",
         "now": "Now", "frozen": "Frozen", "why": "Why",
+        "until_replication": "Printed until the replication (it failed there; the pages now print its rewording, listed in the replication section)",
     },
 }
 
@@ -282,7 +287,8 @@ def amendments_section(lang: str = "zh") -> str:
         outcomes = claims.CLAIMS[name].outcomes()
         now, then = (_render(text, outcomes, "en") for text in (a.en, a.frozen))
         cap = lambda text: text[:1].upper() + text[1:]  # noqa: E731
-        lines += [f"    - {t['now']}: “{cap(now)}”  ", f"      {t['frozen']}: “{cap(then)}”  ",
+        printed = t["until_replication"] if name in REWORDED else t["now"]
+        lines += [f"    - {printed}: “{cap(now)}”  ", f"      {t['frozen']}: “{cap(then)}”  ",
                   f"      {t['why']}: {'; '.join(a.reasons)}."]
     return "\n".join(lines) + "\n"
 

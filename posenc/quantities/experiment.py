@@ -720,20 +720,40 @@ def _():
     return len(_claims().seeds(_frozen().REPLICATION_FILE))
 
 
-@number("exp_rep_diff_alibi_rope_in", "+.3f",
-        "复现种子上 ALiBi 减 RoPE(训练长度之内,逐种子)的均值 ± 95% 区间半宽:第 4 课和实验全貌页写它的区间跨过零")
-def _():
-    est = _estimate(_replication_per_seed("in", "alibi") - _replication_per_seed("in", "rope"))
-    if not est.low <= 0 <= est.high:
+# name: ((source, a), (source, b), what the pages say of its interval on the replication seeds): the per-seed a − b
+# there, mean ± 95% interval. The pages' words depend on the side of 0 the interval lies on, so a changed replication
+# file that moves it fails the build, naming the pages to reword.
+REPLICATION_DIFFERENCES = {
+    "exp_rep_diff_alibi_rope_in": (("in", "alibi"), ("in", "rope"), "contains 0"),  # lesson 4, the results page
+    "exp_rep_diff_partial_rope_in": (("in", "rope_partial"), ("in", "rope"), "contains 0"),  # the results page
+    "exp_rep_diff_partial_alibi_in": (("in", "rope_partial"), ("in", "alibi"), "below 0"),  # the results page
+}
+_SIDES = {"contains 0": lambda e: e.low <= 0 <= e.high, "below 0": lambda e: e.high < 0}
+
+
+def _replication_difference(a: tuple, b: tuple, side: str):
+    est = _estimate(_replication_per_seed(*a) - _replication_per_seed(*b))
+    if not _SIDES[side](est):
         raise ValueError(
-            f"on the replication seeds ALiBi minus RoPE (in distribution) is {est}, an interval without 0: lesson 4 and the "
-            "results page say the sign did not replicate; reword those sentences (docs/lessons/04-rope*.md, results*.md)")
+            f"on the replication seeds {a[0]}({a[1]}) − {b[0]}({b[1]}) is {est}: the pages say its interval {side}; "
+            "reword those sentences (docs/lessons/04-rope*.md, results*.md) and REPLICATION_DIFFERENCES")
     return est
 
 
-@number("exp_rep_seeds_alibi_above_rope_in", "", "复现种子里有几个 ALiBi 高于 RoPE(训练长度之内)")
-def _():
-    return int(((_replication_per_seed("in", "alibi") - _replication_per_seed("in", "rope")) > 0).sum())
+for _name, (_a, _b, _side) in REPLICATION_DIFFERENCES.items():
+    number(_name, "+.3f", f"复现种子上 {_a[0]}({_a[1]}) − {_b[0]}({_b[1]}) 的均值 ± 95% 区间半宽(页面说它的区间{_side})")(
+        lambda a=_a, b=_b, side=_side: _replication_difference(a, b, side))
+
+
+# name: ((source, a), (source, b)): on how many replication seeds a > b
+REPLICATION_SEEDS_ABOVE = {
+    "exp_rep_seeds_alibi_above_rope_in": (("in", "alibi"), ("in", "rope")),
+    "exp_rep_seeds_alibi_above_partial_in": (("in", "alibi"), ("in", "rope_partial")),
+}
+
+for _name, (_a, _b) in REPLICATION_SEEDS_ABOVE.items():
+    number(_name, "", f"复现种子里有几个 {_a[0]}({_a[1]}) 高于 {_b[0]}({_b[1]})")(
+        lambda a=_a, b=_b: int(((_replication_per_seed(*a) - _replication_per_seed(*b)) > 0).sum()))
 
 
 @number("exp_alibi_rope_in_interval_low", "+.3f",
