@@ -241,3 +241,19 @@ def test_a_reworded_claim_holds_on_the_seeds_it_was_written_from_and_on_the_repl
         for path in (claims.RESULTS_FILE, frozen.REPLICATION_FILE):
             ok, detail = claims.CLAIMS[new].test(path)
             assert ok, f"{new} (the rewording of {old}) fails on {path.name}: {detail}"
+
+
+def test_a_replication_number_whose_interval_moves_across_zero_fails_naming_the_pages(monkeypatch):
+    # Lesson 4 and the results page say on which side of 0 each quoted replication interval lies; a replication file
+    # that moved one would leave the words wrong, so the number refuses to print.
+    import numpy as np
+
+    from posenc.quantities import experiment as qe
+
+    per_seed = {"alibi": np.linspace(0.1, 0.2, 8), "rope": np.zeros(8)}  # ALiBi − RoPE clearly above 0
+    monkeypatch.setattr(qe, "_replication_per_seed", lambda source, key: per_seed[key])
+    for side in ("contains 0", "below 0"):
+        with pytest.raises(ValueError, match=r"reword those sentences \(docs/lessons/04-rope\*\.md, results\*\.md\)"):
+            qe._replication_difference(("in", "alibi"), ("in", "rope"), side)
+    assert qe._replication_difference(("in", "rope"), ("in", "alibi"), "below 0").high < 0
+    assert set(side for _, _, side in qe.REPLICATION_DIFFERENCES.values()) <= set(qe._SIDES)
