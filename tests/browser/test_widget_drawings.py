@@ -572,6 +572,22 @@ def test_sin_dot_faint_line_is_the_closed_form_and_everything_stays_inside_the_p
     sp.assert_clean()
 
 
+def test_sin_dot_lays_out_its_plot_where_a_reader_reads_it(visit, site_dir):
+    """check_plot_layout on sin-dot's distance axis (labelled 0, max/2 and max, at 0, ½ and 1 of the plot's width) at its
+    first start and distance, then after a preset and a typed distance (the curve and the point move, the frame does not)."""
+    sp, el = open_widget(visit, site_dir, "sin-dot")
+    svg = el.locator("svg.pe-plot")
+    k_max = int(el.get_attribute("data-max"))
+    for p, k in [(None, None), (300, 37), (100_000, k_max)]:
+        if p is not None:
+            el.locator(f'[data-preset="{p}"]').press("Enter")  # by keyboard: a loaded run can lose a mouse click
+            el.locator('[data-pe-input="k"]').fill(str(k))
+        lay = check_plot_layout(svg, lambda distance: distance / k_max)
+        assert [tick_value(t["text"]) for t in lay["ticks"]] == [0, round(k_max / 2), k_max]
+        assert lay["dot"] is not None
+    sp.assert_clean()
+
+
 # --- lesson 4: rope-pair --------------------------------------------------------------------------
 
 
@@ -708,7 +724,7 @@ PLOT_LAYOUT = """svg => {
   svg.append(probe);
   const accent = getComputedStyle(probe).fill;
   probe.remove();
-  const dot = svg.querySelector('[data-pe-out="point"]');
+  const dot = svg.querySelector('circle');  // the plot's one point (found by its shape: a missing class must show)
   return {
     view: [svg.viewBox.baseVal.width, svg.viewBox.baseVal.height],
     grid: [...svg.querySelectorAll('line.pe-plot__grid')].map(l => [n(l, 'x1'), n(l, 'x2'), n(l, 'y1'), n(l, 'y2')]),
@@ -724,17 +740,16 @@ PLOT_LAYOUT = """svg => {
 }"""
 
 
-def check_content_position_layout(svg, sigmas: list[float], top: int) -> None:
-    """The plot's parts where a reader expects them (content-position's drawPlot):
+def check_plot_layout(svg, x_fraction) -> dict:
+    """A line plot's parts where a reader expects them (sin-dot's and content-position's drawings):
 
-    - the plot filling most of the drawing and everything inside it (viewBox), the lines and the point between the plot's top and bottom grid lines,
-      each line from the plot's left edge (p = 1) to its right edge (p = top, the axis's end);
-    - one grid line per power of ten, evenly spaced, from the one at or under the smallest ratio drawn (the smallest σ
-      at p = top) to the one at or over the largest, and never under 100 % (the largest σ at p = 1);
-    - each ratio label left of the plot beside its line, each position label under the plot at its power of ten
-      (x = left + log₁₀ p / log₁₀ top of the width), the axis title under those, centred under the plot;
+    - the plot (its grid lines, horizontal, of one length and evenly spaced) filling most of the drawing and everything
+      inside the drawing (its viewBox), each line running from the plot's left edge to its right edge;
+    - each value label left of the plot beside its grid line; each position label under the plot and the lines, centred
+      at ``x_fraction(its value)`` of the plot's width; the axis title under those, centred under the plot;
     - every label in one colour and size, the point in the accent colour.
-    """
+
+    Returns the layout read (PLOT_LAYOUT) with the plot's edges, for a widget's own checks."""
     lay = svg.evaluate(PLOT_LAYOUT)
     w, h = lay["view"]
     grid = np.array(lay["grid"])
@@ -746,12 +761,14 @@ def check_content_position_layout(svg, sigmas: list[float], top: int) -> None:
     upper, lower = ys[0], ys[-1]
     assert 0 <= left < right <= w and 0 <= upper < lower <= h, (left, right, upper, lower, w, h)
     assert right - left > w / 2 and lower - upper > h / 2, f"the plot fills {right - left} × {lower - upper} of the {w} × {h} drawing"
-    for pts in map(np.array, lay["lines"]):
+    lines = [np.array(pts) for pts in lay["lines"]]
+    for pts in lines:
         assert pts[0, 0] == pytest.approx(left, abs=0.06) and pts[-1, 0] == pytest.approx(right, abs=0.06), (pts[0], pts[-1], left, right)
-        assert upper - 0.06 <= pts[:, 1].min() and pts[:, 1].max() <= lower + 0.06, (pts[:, 1].min(), pts[:, 1].max(), upper, lower)
+        assert 0 <= pts[:, 1].min() and pts[:, 1].max() <= h, "a line leaves the drawing"
+    bottom = max([lower] + [pts[:, 1].max() for pts in lines])
     if lay["dot"] is not None:
         cx, cy, r, fill = lay["dot"]
-        assert left <= cx <= right and upper <= cy <= lower and 0 <= cx - r and cx + r <= w
+        assert left <= cx <= right and 0 <= cy - r and cy + r <= h
         assert fill == lay["accent"], f"the point is drawn in {fill}, not the accent colour {lay['accent']}"
     texts = lay["texts"]
     # A text's box is its font's whole line (ascent and descent), its glyphs a little inside: 2 px of slack; a label
@@ -762,31 +779,43 @@ def check_content_position_layout(svg, sigmas: list[float], top: int) -> None:
         assert -half <= x0 and x1 <= w + half and -2 <= y0 and y1 <= h + 2, f"label {t['text']!r} at {t['box']} leaves the {w} × {h} drawing"
     assert len({tuple(t["look"]) for t in texts}) == 1, f"labels in different colours or sizes: {[(t['text'], t['look']) for t in texts]}"
 
-    # the ratio axis: a label for each grid line, left of the plot and level with its line
-    ratio_labels = [t for t in texts if t["anchor"] == "end"]
-    assert len(ratio_labels) == len(grid)
-    for (_, _, y, _), t in zip(grid, ratio_labels):
+    value_labels = [t for t in texts if t["anchor"] == "end"]
+    assert len(value_labels) == len(grid)
+    for (_, _, y, _), t in zip(grid, value_labels):
         x0, y0, x1, y1 = t["box"]
         assert left - 12 <= x1 <= left and abs((y0 + y1) / 2 - y) <= 4, (t["text"], t["box"], left, y)
-    decades = sorted(round(math.log10(tick_value(t["text"]))) for t in ratio_labels)
-    largest = max(naive.raw_index_content_ratio(1, s) for s in sigmas)
-    smallest = min(naive.raw_index_content_ratio(top, s) for s in sigmas)
-    assert decades == list(range(math.floor(math.log10(smallest)), max(0, math.ceil(math.log10(largest))) + 1)), (decades, smallest, largest)
 
-    # the position axis: 1, 10, … up to top, each under its place; then the title under them, centred
     below = [t for t in texts if t["anchor"] == "middle"]
     ticks = [t for t in below if t["text"][:1].isdigit()]
     titles = [t for t in below if not t["text"][:1].isdigit()]
-    assert [round(math.log10(tick_value(t["text"]))) for t in ticks] == list(range(math.floor(math.log10(top)) + 1))
-    for e, t in enumerate(ticks):
+    assert ticks and len(titles) == 1, (ticks, titles)
+    for t in ticks:
         x0, y0, x1, y1 = t["box"]
-        assert (x0 + x1) / 2 == pytest.approx(left + e / math.log10(top) * (right - left), abs=1), (t["text"], t["box"])
-        assert lower - 2 < y0, f"position label {t['text']!r} at {t['box']} is not under the plot (bottom {lower})"
-    assert len(titles) == 1, titles
+        assert (x0 + x1) / 2 == pytest.approx(left + x_fraction(tick_value(t["text"])) * (right - left), abs=1), (t["text"], t["box"])
+        assert bottom - 2 < y0, f"position label {t['text']!r} at {t['box']} is not under the plot (bottom {bottom})"
     x0, y0, x1, y1 = titles[0]["box"]
     # (boxes of two lines of text may overlap by their descent and ascent; the title's middle is past the labels')
     assert (y0 + y1) / 2 > max(t["box"][3] for t in ticks) - 2, "the axis title is not under the position labels"
     assert abs((x0 + x1) / 2 - (left + right) / 2) <= 0.05 * (right - left), (titles[0]["box"], left, right)
+    return {**lay, "edges": (left, right, upper, lower), "value_labels": value_labels, "ticks": ticks}
+
+
+def check_content_position_layout(svg, sigmas: list[float], top: int) -> None:
+    """check_plot_layout on its log axes (a position label at log₁₀ p / log₁₀ top of the width), and content-position's
+    own: the lines and the point between the top and bottom grid lines, which run one per power of ten from the one at
+    or under the smallest ratio drawn (the smallest σ at p = top) to the one at or over the largest, and never under
+    100 % (the largest σ at p = 1)."""
+    lay = check_plot_layout(svg, lambda p: math.log10(p) / math.log10(top))
+    _, _, upper, lower = lay["edges"]
+    for pts in map(np.array, lay["lines"]):
+        assert upper - 0.06 <= pts[:, 1].min() and pts[:, 1].max() <= lower + 0.06, (pts[:, 1].min(), pts[:, 1].max(), upper, lower)
+    if lay["dot"] is not None:
+        assert upper <= lay["dot"][1] <= lower
+    decades = sorted(round(math.log10(tick_value(t["text"]))) for t in lay["value_labels"])
+    largest = max(naive.raw_index_content_ratio(1, s) for s in sigmas)
+    smallest = min(naive.raw_index_content_ratio(top, s) for s in sigmas)
+    assert decades == list(range(math.floor(math.log10(smallest)), max(0, math.ceil(math.log10(largest))) + 1)), (decades, smallest, largest)
+    assert [round(math.log10(tick_value(t["text"]))) for t in lay["ticks"]] == list(range(math.floor(math.log10(top)) + 1))
 
 
 def test_content_position_lays_out_its_plot_where_a_reader_reads_it(visit, site_dir):
