@@ -150,7 +150,7 @@ _TEXT = {
                    "上面的句子只有写它们时已经看过的那些种子撑着。",
         "done": "种子 {seeds} 的复现结果（冻结于 {date}，`{file}`，sha256 `{short}…`）：{n} 句里 {held} 句照样成立，"
                 "{failed} 句不成立，{open} 句无法判断。",
-        "not_held_below": "没有成立的句子列在下面，每句后面是它在复现种子上的区间；改写过的，下一行是复现之后的新说法。全部 {n} 句逐句列在后面的折叠里，不论结果如何。",
+        "not_held_below": "没有成立的句子列在下面，句中的种子个数按复现种子重算，每句后面是它在复现种子上的区间（下端和上端，按句中比较的先后）；改写过的，下一行是复现之后的新说法。全部 {n} 句逐句列在后面的折叠里，不论结果如何。",
         "all_held": "全部 {n} 句逐句列在下面的折叠里，每句后面是它在复现种子上的区间。",
         "all_title": "逐句：冻结的 {n} 句在复现种子上的结果",
         "progress": "复现分几次跑：{total} 个训练单元（一种方法或一种延长做法在一个种子上训一次算一个）里已有 {done} 个跑完并提交（`{units}`），全部跑完后才汇总成结果文件。",
@@ -165,7 +165,7 @@ _TEXT = {
                    "committed there is no replication verdict here: the sentences above rest only on the seeds that were known when they were written.",
         "done": "Replication on seeds {seeds} (frozen on {date}, `{file}`, sha256 `{short}…`): of {n} sentences, {held} hold, "
                 "{failed} fail and {open} cannot be judged.",
-        "not_held_below": "Those that did not hold are listed below, each with its interval on the replication seeds; where one was reworded, its new wording follows under it. All {n} are listed one by one in the fold after them, whatever the outcome.",
+        "not_held_below": "Those that did not hold are listed below, their seed counts recounted on the replication seeds, each with its intervals there (lower and upper end, in the order of the sentence's comparisons); where one was reworded, its new wording follows under it. All {n} are listed one by one in the fold after them, whatever the outcome.",
         "all_held": "All {n} are listed one by one in the fold below, each with its interval on the replication seeds.",
         "all_title": "Sentence by sentence: the {n} frozen sentences on the replication seeds",
         "progress": "The replication runs in several sittings; finished and committed so far: {done} of its {total} training units (each one method or extension variant trained on one seed; `{units}`). The results file is assembled once all are there.",
