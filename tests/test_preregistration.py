@@ -147,12 +147,31 @@ def test_the_replication_is_shown_claim_by_claim_whatever_the_outcome(tmp_path):
     assert "- **fails** — Within the training length, RoPE is a little lower than ALiBi" in main_path
     # a failed sentence that makes several comparisons says which of them failed
     three = next(line for line in main_path.splitlines() if line.startswith("- **fails** — Within the training length, the three"))
-    assert three.count("(this part fails)") == 1 and re.search(r"\(\+0\.000 \[[^]]*\] \(this part fails\);", three), three
+    assert three.count("(this part fails)") == 1 and re.search(r"\(ALiBi − RoPE: 0\.000 ± [^;]* \(this part fails\);", three), three
     assert "    - **holds** — Past the training length, the loss of unscaled RoPE rises clearly" in fold
     # each failed sentence that was reworded shows its new wording under it, judged on these seeds too
     for name, new in frozen.REWORDED.items():
         if judged[name] == "FAILS":
             assert f"Reworded after the replication as: {claims.check(new, lang='en')} (the counts in brackets are from seeds 0–15;" in page
+
+
+def test_each_replication_interval_names_its_difference_and_prints_as_the_pages_numbers():
+    # A check's order is its own: the frozen "partial RoPE and ALiBi cannot be told apart" checks ALiBi − partial RoPE,
+    # while the results page prints partial RoPE − ALiBi (a newcomer read the two signs as a contradiction). So each
+    # interval of two methods says which is subtracted from which, and prints as the pages print a difference
+    # (posenc.formatting: mean ± half-width, U+2212 minus); read here against the page's own guarded numbers.
+    from posenc import quantities
+
+    for lang, partial in (("en", "partial RoPE"), ("zh", "部分 RoPE")):
+        section = frozen.page_section(lang)
+        colon = ": " if lang == "en" else "："
+        alibi_rope = quantities.text("exp_rep_diff_alibi_rope_in", lang)
+        partial_alibi = quantities.text("exp_rep_diff_partial_alibi_in", lang)
+        assert partial_alibi.startswith("−"), partial_alibi  # the page's number: partial RoPE lower
+        assert f"ALiBi − RoPE{colon}{alibi_rope}" in section
+        assert f"ALiBi − {partial}{colon}+{partial_alibi[1:]}" in section  # the same difference, the other way round
+        assert not re.search(r"(?<![\w])-\d", section), "an ASCII hyphen for a minus sign"
+        assert "[" not in section, "an interval written [low, high]: the pages write mean ± half-width"
 
 
 def test_summary_judges_the_frozen_claims(tmp_path, capsys):

@@ -150,7 +150,7 @@ _TEXT = {
                    "上面的句子只有写它们时已经看过的那些种子撑着。",
         "done": "种子 {seeds} 的复现结果（冻结于 {date}，`{file}`，sha256 `{short}…`）：{n} 句里 {held} 句照样成立，"
                 "{failed} 句不成立，{open} 句无法判断。",
-        "not_held_below": "没有成立的句子列在下面，句中的种子个数按复现种子重算，每句后面是它在复现种子上的区间（下端和上端，按句中比较的先后）；改写过的，下一行是复现之后的新说法。全部 {n} 句逐句列在后面的折叠里，不论结果如何。",
+        "not_held_below": "没有成立的句子列在下面，句中的种子个数按复现种子重算，每句后面是它在复现种子上的数（按句中比较的先后，比较两种方法的标出谁减谁；写成均值 ± 95% 区间的半宽，逐种子核对的写最小到最大）；改写过的，下一行是复现之后的新说法。全部 {n} 句逐句列在后面的折叠里，不论结果如何。",
         "all_held": "全部 {n} 句逐句列在下面的折叠里，每句后面是它在复现种子上的区间。",
         "all_title": "逐句：冻结的 {n} 句在复现种子上的结果",
         "progress": "复现分几次跑：{total} 个训练单元（一种方法或一种延长做法在一个种子上训一次算一个）里已有 {done} 个跑完并提交（`{units}`），全部跑完后才汇总成结果文件。",
@@ -165,7 +165,7 @@ _TEXT = {
                    "committed there is no replication verdict here: the sentences above rest only on the seeds that were known when they were written.",
         "done": "Replication on seeds {seeds} (frozen on {date}, `{file}`, sha256 `{short}…`): of {n} sentences, {held} hold, "
                 "{failed} fail and {open} cannot be judged.",
-        "not_held_below": "Those that did not hold are listed below, their seed counts recounted on the replication seeds, each with its intervals there (lower and upper end, in the order of the sentence's comparisons); where one was reworded, its new wording follows under it. All {n} are listed one by one in the fold after them, whatever the outcome.",
+        "not_held_below": "Those that did not hold are listed below, their seed counts recounted on the replication seeds, each with its numbers there (in the order of the sentence's comparisons, a comparison of two methods labelled with which is subtracted from which; the mean ± the half-width of its 95% interval, or the smallest to the largest seed for a check of every seed); where one was reworded, its new wording follows under it. All {n} are listed one by one in the fold after them, whatever the outcome.",
         "all_held": "All {n} are listed one by one in the fold below, each with its interval on the replication seeds.",
         "all_title": "Sentence by sentence: the {n} frozen sentences on the replication seeds",
         "progress": "The replication runs in several sittings; finished and committed so far: {done} of its {total} training units (each one method or extension variant trained on one seed; `{units}`). The results file is assembled once all are there.",
@@ -239,7 +239,8 @@ def _verdict_line(j: Replicated, record: dict, results: Path, t: dict, lang: str
     said = c["zh"] if lang == "zh" else english_wording(j.name, c["en"])
     sentence = _render(said, outcomes, lang) if outcomes else said
     several = len(outcomes) > 1  # which of its comparisons failed, where it makes several
-    spans = "; ".join(_span_text(o.span, lang) + (t["part_fails"] if several and not o.ok else "") for o in outcomes)
+    join = "；" if lang == "zh" else "; "
+    spans = join.join(_span_text(o, lang) + (t["part_fails"] if several and not o.ok else "") for o in outcomes)
     line = f"- **{t[j.verdict]}** — {sentence[:1].upper() + sentence[1:]}" + (f"（{spans}）" if lang == "zh" and spans else f" ({spans})" if spans else "")
     if reworded and j.name in REWORDED:
         new = REWORDED[j.name]
@@ -247,7 +248,7 @@ def _verdict_line(j: Replicated, record: dict, results: Path, t: dict, lang: str
         if not all(o.ok for o in on_replication):
             raise ValueError(f"{new}, the rewording of {j.name}, fails on {results.name}: reword it again "
                              "(posenc/experiment/claims.py) so that it says what both sets of seeds support")
-        spans = "; ".join(_span_text(o.span, lang) for o in on_replication)
+        spans = join.join(_span_text(o, lang) for o in on_replication)
         line += "\n    - " + t["reworded"].format(sentence=claims.check(new, lang=lang), spans=spans,
                                                   written_from=_span_of(record["written_from"]["seeds"]))
     return line
@@ -293,11 +294,37 @@ def amendments_section(lang: str = "zh") -> str:
     return "\n".join(lines) + "\n"
 
 
-def _span_text(span, lang: str) -> str:
-    """An interval as the page prints it: mean [low, high], or the smallest–largest seed for a seed-by-seed check."""
-    if isinstance(span, stats.Estimate):
-        return f"{span.mean:+.3f} [{span.low:+.3f}, {span.high:+.3f}]"
-    return f"{'逐种子' if lang == 'zh' else 'per seed'} [{span.smallest:+.3f}, {span.largest:+.3f}]"
+def _span_text(outcome: "claims.Outcome", lang: str) -> str:
+    """One comparison's interval as the page prints its numbers (posenc.formatting): the mean ± the half-width of its
+    95% interval, or "per seed" the smallest–largest seed for a seed-by-seed check; labelled "A − B" where it compares
+    two methods (or two RoPE variants) on the same measure, since a check's order is its own, not always the sentence's
+    (a sentence about partial RoPE against ALiBi may check ALiBi − partial RoPE)."""
+    from ..formatting import format_value
+
+    span = outcome.span
+    text = format_value(span, "+.3f", lang)
+    if not isinstance(span, stats.Estimate):
+        text = f"{'逐种子' if lang == 'zh' else 'per seed'} {text}"
+    label = _comparison(outcome.check, lang)
+    return f"{label}{'：' if lang == 'zh' else ': '}{text}" if label else text
+
+
+# The measures whose key is a method (config.METHODS), an extension (EXTENSIONS) or a scaling (ROPE_SCALINGS).
+_KEYED_BY = {"in": "method", "beyond": "method", "rise": "method", "early": "method", "half_way": "method",
+             "ext_new": "extension", "ext_in_before": "extension", "ext_rise": "extension", "ext_gap": "extension",
+             "recovery": "extension", "scaled_in": "scaling", "scaled_beyond": "scaling", "scaled_rise": "scaling"}
+
+
+def _comparison(check: "claims.Check", lang: str) -> str:
+    """ "ALiBi − RoPE" for a check of two methods (or variants) on one measure; "" for any other check."""
+    from . import course
+
+    (source, a), (other, b) = (check.a + (None,))[:2], (check.b + (None,))[:2]
+    kind = _KEYED_BY.get(source)
+    if kind is None or other != source or a is None or b is None:
+        return ""
+    name = (lambda k: course.method(k).label(lang)) if kind == "method" else (lambda k: course.variant(k).label(kind, lang))
+    return f"{name(a)} − {name(b)}"
 
 
 def _render(template: str, outcomes, lang: str) -> str:
