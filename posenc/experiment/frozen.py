@@ -97,6 +97,7 @@ class Replicated:
     en: str
     verdict: str  # "holds", "FAILS" or "cannot judge"
     detail: str
+    outcomes: tuple = ()  # each frozen check's claims.Outcome, in the sentence's order; none where it cannot be judged
 
 
 def judge(results_path=None, frozen_path=None) -> list[Replicated]:
@@ -111,12 +112,12 @@ def judge(results_path=None, frozen_path=None) -> list[Replicated]:
     for name, c in record["claim_set"]["claims"].items():
         checks = [claims.Check.from_dict(d) for d in c["checks"]]
         try:
-            outcomes = [claims.judge(ch, path) for ch in checks]
+            outcomes = tuple(claims.judge(ch, path) for ch in checks)
             verdict = "holds" if all(o.ok for o in outcomes) else "FAILS"
             detail = "; ".join(str(o) for o in outcomes)
         except stats.TooFewSeeds as err:
-            verdict, detail = "cannot judge", str(err).split(";")[0]
-        out.append(Replicated(name, c["zh"], c["en"], verdict, detail))
+            outcomes, verdict, detail = (), "cannot judge", str(err).split(";")[0]
+        out.append(Replicated(name, c["zh"], c["en"], verdict, detail, outcomes))
     return out
 
 
@@ -234,9 +235,8 @@ def page_section(lang: str = "zh", results_path=None, frozen_path=None) -> str:
 def _verdict_line(j: Replicated, record: dict, results: Path, t: dict, lang: str, reworded: bool) -> str:
     """One frozen sentence as the replication judged it: its verdict, its wording with the replication's seed counts,
     its intervals there; with ``reworded``, its new wording under it where it was reworded after failing."""
-    c = record["claim_set"]["claims"][j.name]
-    outcomes = [claims.judge(claims.Check.from_dict(d), results) for d in c["checks"]] if j.verdict != "cannot judge" else []
-    said = c["zh"] if lang == "zh" else english_wording(j.name, c["en"])
+    outcomes = j.outcomes
+    said = j.zh if lang == "zh" else english_wording(j.name, j.en)
     sentence = _render(said, outcomes, lang) if outcomes else said
     several = len(outcomes) > 1  # which of its comparisons failed, where it makes several
     join = "；" if lang == "zh" else "; "
