@@ -147,7 +147,7 @@ def test_the_replication_is_shown_claim_by_claim_whatever_the_outcome(tmp_path):
     assert "- **fails** — Within the training length, RoPE is a little lower than ALiBi" in main_path
     # a failed sentence that makes several comparisons says which of them failed
     three = next(line for line in main_path.splitlines() if line.startswith("- **fails** — Within the training length, the three"))
-    assert three.count("(this part fails)") == 1 and re.search(r"\(ALiBi − RoPE: 0\.000 ± [^;]* \(this part fails\);", three), three
+    assert three.count("this part fails") == 1 and re.search(r"\(ALiBi − RoPE: 0\.000 ± [^;]*, this part fails;", three), three
     assert "    - **holds** — Past the training length, the loss of unscaled RoPE rises clearly" in fold
     # each failed sentence that was reworded shows its new wording under it, judged on these seeds too
     for name, new in frozen.REWORDED.items():

@@ -151,13 +151,13 @@ _TEXT = {
                    "上面的句子只有写它们时已经看过的那些种子撑着。",
         "done": "种子 {seeds} 的复现结果（冻结于 {date}，`{file}`，sha256 `{short}…`）：{n} 句里 {held} 句照样成立，"
                 "{failed} 句不成立，{open} 句无法判断。",
-        "not_held_below": "没有成立的句子列在下面，句中的种子个数按复现种子重算，每句后面是它在复现种子上的数（按句中比较的先后，比较两种方法的标出谁减谁；写成均值 ± 95% 区间的半宽，逐种子核对的写最小到最大）；改写过的，下一行是复现之后的新说法。全部 {n} 句逐句列在后面的折叠里，不论结果如何。",
+        "not_held_below": "没有成立的句子列在下面，句中的种子个数按复现种子重算，每句后面是它在复现种子上的数，按句中比较的先后：每个数都取这样的方向，正数就是句子说的那个方向（「几乎不变」「分不出高低」这类说法不看正负）；两种方法相减的标出「A − B」，顺序是冻结的核对条件取的，可能和上文正文里的相反，那时正负号也相反；写成均值 ± 95% 区间的半宽，逐种子核对的写各种子里最小的值至最大的值；改写过的，下一行是复现之后的新说法。全部 {n} 句逐句列在后面的折叠里，不论结果如何。",
         "all_held": "全部 {n} 句逐句列在下面的折叠里，每句后面是它在复现种子上的区间。",
         "all_title": "逐句：冻结的 {n} 句在复现种子上的结果",
         "progress": "复现分几次跑：{total} 个训练单元（一种方法或一种延长做法在一个种子上训一次算一个）里已有 {done} 个跑完并提交（`{units}`），全部跑完后才汇总成结果文件。",
         "holds": "成立", "FAILS": "不成立", "cannot judge": "无法判断",
         "reworded": "复现之后改写为：{sentence}（括号里的个数来自种子 {written_from}；这句是看过复现种子之后改写的，它在那里也成立：{spans}，但那批种子已经不能算作对它的检验）",
-        "part_fails": "（这一项不成立）",
+        "part_fails": "，这一项不成立",
     },
     "en": {
         "pending_title": "Replication: no results yet",
@@ -166,13 +166,13 @@ _TEXT = {
                    "committed there is no replication verdict here: the sentences above rest only on the seeds that were known when they were written.",
         "done": "Replication on seeds {seeds} (frozen on {date}, `{file}`, sha256 `{short}…`): of {n} sentences, {held} hold, "
                 "{failed} fail and {open} cannot be judged.",
-        "not_held_below": "Those that did not hold are listed below, their seed counts recounted on the replication seeds, each with its numbers there (in the order of the sentence's comparisons, a comparison of two methods labelled with which is subtracted from which; the mean ± the half-width of its 95% interval, or the smallest to the largest seed for a check of every seed); where one was reworded, its new wording follows under it. All {n} are listed one by one in the fold after them, whatever the outcome.",
+        "not_held_below": "Those that did not hold are listed below, their seed counts recounted on the replication seeds, each with its numbers there, in the order of the sentence's comparisons. Each number is oriented so that a positive value goes the way the sentence says (for ‘within the band’ and ‘cannot be told apart’ the sign says nothing); a difference between two methods is labelled ‘A − B’, in the order the frozen check takes it, which can be the reverse of the prose above, with the sign turned accordingly. Each is the mean ± the half-width of its 95% interval, or, for a check of every seed, the smallest to the largest per-seed value; where one was reworded, its new wording follows under it. All {n} are listed one by one in the fold after them, whatever the outcome.",
         "all_held": "All {n} are listed one by one in the fold below, each with its interval on the replication seeds.",
         "all_title": "Sentence by sentence: the {n} frozen sentences on the replication seeds",
         "progress": "The replication runs in several sittings; finished and committed so far: {done} of its {total} training units (each one method or extension variant trained on one seed; `{units}`). The results file is assembled once all are there.",
         "holds": "holds", "FAILS": "fails", "cannot judge": "cannot be judged",
         "reworded": "Reworded after the replication as: {sentence} (the counts in brackets are from seeds {written_from}; it was reworded after the replication seeds were seen and holds there too, {spans}, but those seeds no longer test it)",
-        "part_fails": " (this part fails)",
+        "part_fails": ", this part fails",
     },
 }
 check_declared("posenc/experiment/frozen.py _TEXT", _TEXT, same_keys=True)  # the replication section's words
@@ -302,9 +302,11 @@ def _span_text(outcome: "claims.Outcome", lang: str) -> str:
     from ..formatting import format_value
 
     span = outcome.span
-    text = format_value(span, "+.3f", lang)
-    if not isinstance(span, stats.Estimate):
-        text = f"{'逐种子' if lang == 'zh' else 'per seed'} {text}"
+    if isinstance(span, stats.Estimate):
+        text = format_value(span, "+.3f", lang)
+    else:  # both ends signed, joined by a word: "−0.030–0.046" would read as a subtraction
+        ends = (format_value(v, "+.3f", lang) for v in (span.smallest, span.largest))
+        text = ("逐种子 {} 至 {}" if lang == "zh" else "per seed {} to {}").format(*ends)
     label = _comparison(outcome.check, lang)
     return f"{label}{'：' if lang == 'zh' else ': '}{text}" if label else text
 
