@@ -149,11 +149,12 @@ _TEXT = {
         "pending": "这组句子已在 {date} 冻结：`{file}`，共 {n} 句，连同它们的核对条件和门槛，冻结内容（句子、核对条件、门槛和常数，规范化的 JSON）的 sha256 `{short}…`。"
                    "复现用从没用过的种子 {seeds}、按本页开头那套设定（full 预设）在冻结之后重训。结果文件 `{results}` 提交之前，这里没有复现结论："
                    "上面的句子只有写它们时已经看过的那些种子撑着。",
-        "done": "种子 {seeds} 的复现结果（冻结于 {date}，`{file}`，sha256 `{short}…`）：{n} 句里 {held} 句照样成立，"
+        "done": "种子 {seeds} 的复现结果（句子冻结于 {date}）：{n} 句里 {held} 句照样成立，"
                 "{failed} 句不成立，{open} 句无法判断。",
         "not_held_below": "没有成立的句子列在下面，句中的种子个数按复现种子重算，每句后面是它在复现种子上的数，按句中比较的先后：每个数都取这样的方向，正数就是句子说的那个方向（「几乎不变」「分不出高低」这类说法不看正负）；两种方法相减的标出「A − B」，顺序是冻结的核对条件取的，可能和上文正文里的相反，那时正负号也相反；写成均值 ± 95% 区间的半宽，逐种子核对的写各种子里最小的值至最大的值；改写过的，下一行是复现之后的新说法。全部 {n} 句逐句列在后面的折叠里，不论结果如何。",
         "all_held": "全部 {n} 句逐句列在下面的折叠里，每句后面是它在复现种子上的区间。",
         "all_title": "逐句：冻结的 {n} 句在复现种子上的结果",
+        "frozen_file": "冻结的文件：`{file}`，sha256 `{short}…`（句子、核对条件、门槛和常数写成规范 JSON 之后的哈希）。",
         "progress": "复现分几次跑：{total} 个训练单元（一种方法或一种延长做法在一个种子上训一次算一个）里已有 {done} 个跑完并提交（`{units}`），全部跑完后才汇总成结果文件。",
         "holds": "成立", "FAILS": "不成立", "cannot judge": "无法判断",
         "reworded": "复现之后改写为：{sentence}（括号里的个数来自种子 {written_from}；这句是看过复现种子之后改写的，它在那里也成立：{spans}，但那批种子已经不能算作对它的检验）",
@@ -164,11 +165,12 @@ _TEXT = {
         "pending": "This set of sentences was frozen on {date}: `{file}`, {n} sentences with their checks and margins, sha256 of the frozen set (sentences, checks, margins and constants, as canonical JSON) `{short}…`. "
                    "The replication trains the unused seeds {seeds} after the freeze, with the setup at the top of this page (the full preset). Until the results file `{results}` is "
                    "committed there is no replication verdict here: the sentences above rest only on the seeds that were known when they were written.",
-        "done": "Replication on seeds {seeds} (frozen on {date}, `{file}`, sha256 `{short}…`): of {n} sentences, {held} hold, "
+        "done": "Replication on seeds {seeds} (sentences frozen on {date}): of {n} sentences, {held} hold, "
                 "{failed} fail and {open} cannot be judged.",
         "not_held_below": "Those that did not hold are listed below, their seed counts recounted on the replication seeds, each with its numbers there, in the order of the sentence's comparisons. Each number is oriented so that a positive value goes the way the sentence says (for ‘within the band’ and ‘cannot be told apart’ the sign says nothing); a difference between two methods is labelled ‘A − B’, in the order the frozen check takes it, which can be the reverse of the prose above, with the sign turned accordingly. Each is the mean ± the half-width of its 95% interval, or, for a check of every seed, the smallest to the largest per-seed value; where one was reworded, its new wording follows under it. All {n} are listed one by one in the fold after them, whatever the outcome.",
         "all_held": "All {n} are listed one by one in the fold below, each with its interval on the replication seeds.",
         "all_title": "Sentence by sentence: the {n} frozen sentences on the replication seeds",
+        "frozen_file": "The frozen file: `{file}`, sha256 `{short}…` (of the sentences, checks, margins and constants as canonical JSON).",
         "progress": "The replication runs in several sittings; finished and committed so far: {done} of its {total} training units (each one method or extension variant trained on one seed; `{units}`). The results file is assembled once all are there.",
         "holds": "holds", "FAILS": "fails", "cannot judge": "cannot be judged",
         "reworded": "Reworded after the replication as: {sentence} (the counts in brackets are from seeds {written_from}; it was reworded after the replication seeds were seen and holds there too, {spans}, but those seeds no longer test it)",
@@ -227,7 +229,7 @@ def page_section(lang: str = "zh", results_path=None, frozen_path=None) -> str:
     not_held = [j for j in judged if j.verdict != "holds"]
     lines = [summary + ("" if lang == "zh" else " ") + t["not_held_below" if not_held else "all_held"].format(n=len(judged)), ""]
     lines += [_verdict_line(j, record, results, t, lang, reworded=True) for j in not_held]
-    lines += ["", f'??? note "{t["all_title"].format(n=len(judged))}"']
+    lines += ["", f'??? note "{t["all_title"].format(n=len(judged))}"', "    " + t["frozen_file"].format(**common), ""]
     lines += ["    " + _verdict_line(j, record, results, t, lang, reworded=False) for j in judged]
     return "\n".join(lines) + "\n"
 
