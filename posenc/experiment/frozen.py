@@ -151,7 +151,7 @@ _TEXT = {
                    "上面的句子只有写它们时已经看过的那些种子撑着。",
         "done": "种子 {seeds} 的复现结果（句子冻结于 {date}）：{n} 句里 {held} 句照样成立，"
                 "{failed} 句不成立，{open} 句无法判断。",
-        "not_held_below": "没有成立的句子列在下面，句中的种子个数按复现种子重算，每句后面是它在复现种子上的数，按句中比较的先后：每个数都取这样的方向，正数就是句子说的那个方向（「几乎不变」「分不出高低」这类说法不看正负）；两种方法相减的标出「A − B」，顺序是冻结的核对条件取的，可能和上文正文里的相反，那时正负号也相反；写成均值 ± 95% 区间的半宽，逐种子核对的写各种子里最小的值至最大的值；改写过的，下一行是复现之后的新说法。全部 {n} 句逐句列在后面的折叠里，不论结果如何。",
+        "not_held_below": "没有成立的句子列在下面，句中的种子个数按复现种子重算，每句后面是它在复现种子上的数，按句中比较的先后排。每个数都取这样的方向：正数就是句子说的那个方向（「几乎不变」「分不出高低」这类说法不看正负）。「A − B」指 A 的值减 B 的值（loss、loss 的抬升或步数，看句子说的是什么）；这个先后是冻结的核对条件定的，可能和上文正文里的相反，那样正负号也就相反。数写成均值 ± 95% 区间的半宽；逐种子核对的，写各种子里最小的值至最大的值。改写过的句子，下一行是复现之后的新说法。全部 {n} 句逐句列在后面的折叠里，不论结果如何。",
         "all_held": "全部 {n} 句逐句列在下面的折叠里，每句后面是它在复现种子上的区间。",
         "all_title": "逐句：冻结的 {n} 句在复现种子上的结果",
         "frozen_file": "冻结的文件：`{file}`，sha256 `{short}…`（句子、核对条件、门槛和常数写成规范 JSON 之后的哈希）。",
@@ -167,7 +167,7 @@ _TEXT = {
                    "committed there is no replication verdict here: the sentences above rest only on the seeds that were known when they were written.",
         "done": "Replication on seeds {seeds} (sentences frozen on {date}): of {n} sentences, {held} hold, "
                 "{failed} fail and {open} cannot be judged.",
-        "not_held_below": "Those that did not hold are listed below, their seed counts recounted on the replication seeds, each with its numbers there, in the order of the sentence's comparisons. Each number is oriented so that a positive value goes the way the sentence says (for ‘within the band’ and ‘cannot be told apart’ the sign says nothing); a difference between two methods is labelled ‘A − B’, in the order the frozen check takes it, which can be the reverse of the prose above, with the sign turned accordingly. Each is the mean ± the half-width of its 95% interval, or, for a check of every seed, the smallest to the largest per-seed value; where one was reworded, its new wording follows under it. All {n} are listed one by one in the fold after them, whatever the outcome.",
+        "not_held_below": "Those that did not hold are listed below, their seed counts recounted on the replication seeds, each followed by its numbers there, one per comparison in the sentence. Each number is oriented so that a positive value goes the way the sentence says (for the ‘barely changing’ band and ‘cannot be told apart’ the sign says nothing). ‘A − B’ means A's value minus B's (a loss, a rise of the loss or a number of steps, as the sentence says); that order is the frozen check's, so it can be the reverse of the prose above, and then so is the sign. Each is the mean ± the half-width of its 95% interval, or, for a check of every seed, the smallest to the largest per-seed value; where one was reworded, its new wording follows under it. All {n} are listed one by one in the fold after them, whatever the outcome.",
         "all_held": "All {n} are listed one by one in the fold below, each with its interval on the replication seeds.",
         "all_title": "Sentence by sentence: the {n} frozen sentences on the replication seeds",
         "frozen_file": "The frozen file: `{file}`, sha256 `{short}…` (of the sentences, checks, margins and constants as canonical JSON).",
