@@ -171,7 +171,7 @@ def test_each_replication_interval_names_its_difference_and_prints_as_the_pages_
         assert f"ALiBi − RoPE{colon}{alibi_rope}" in section
         assert f"ALiBi − {partial}{colon}+{partial_alibi[1:]}" in section  # the same difference, the other way round
         assert not re.search(r"(?<![\w])-\d", section), "an ASCII hyphen for a minus sign"
-        assert "[" not in section, "an interval written [low, high]: the pages write mean ± half-width"
+        assert not re.search(r"\[[+−-]?\d", section), "an interval written [low, high]: the pages write mean ± half-width"
 
 
 def test_summary_judges_the_frozen_claims(tmp_path, capsys):
