@@ -530,3 +530,43 @@ def test_the_committed_replication_units_lie_under_their_units_keys():
         if (kind, name) not in keys:
             keys[kind, name] = provenance.unit_key(PRESETS["full"], kind, name, encodings)
         assert path.parent.name == keys[kind, name], path
+
+
+def test_a_worker_starts_a_daemon_watchdog_on_the_sweeps_pid_then_sets_up_its_threads_and_device(monkeypatch):
+    # The watchdog (_exit_with_parent) ends a worker whose sweep was killed; as a daemon thread it never keeps a
+    # finished worker alive. Its own behaviour is the next test's; here, that each worker starts it, as a daemon, with
+    # the pid it is given, and then sets up torch with the sweep's thread count and device (setup refuses a bad device).
+    import threading
+
+    seen, started = [], threading.Event()
+    monkeypatch.setattr(sweep_mod, "_exit_with_parent",
+                        lambda parent: (seen.append((parent, threading.current_thread().daemon)), started.set()))
+    sweep_mod._worker_init(1, "cpu", "the steps queue", 424242)
+    assert started.wait(10) and seen == [(424242, True)]
+    assert sweep_mod._STEPS == "the steps queue" and torch.get_num_threads() == 1
+    with pytest.raises(ValueError, match="unsupported device 'meta'"):  # a device torch knows and the experiment does not
+        sweep_mod._worker_init(1, "meta", "the steps queue", 424242)
+
+
+def _orphan(parent: int):
+    """A spawned process's body: the watchdog on a pid that is not its parent's (as after the sweep was killed). It
+    exits the process itself; a return or an exception would end here with another code."""
+    try:
+        sweep_mod._exit_with_parent(parent)
+    except BaseException:  # noqa: BLE001  (any exception: the code says so)
+        os._exit(3)
+    os._exit(4)
+
+
+def test_the_watchdog_ends_a_worker_whose_sweep_is_gone_with_status_1():
+    import multiprocessing
+
+    gone = 2**22 + 1  # a pid that is not this process's (pid_max is at most 2**22)
+    proc = multiprocessing.get_context("spawn").Process(target=_orphan, args=(gone,))
+    proc.start()
+    proc.join(30)
+    if proc.is_alive():
+        proc.kill()
+        proc.join()
+        pytest.fail("the watchdog kept polling a pid that is not its parent's")
+    assert proc.exitcode == 1, f"exit status {proc.exitcode} (3: the watchdog raised; 4: it returned)"
