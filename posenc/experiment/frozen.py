@@ -298,7 +298,7 @@ def amendments_section(lang: str = "zh") -> str:
 
 def _span_text(outcome: "claims.Outcome", lang: str) -> str:
     """One comparison's interval as the page prints its numbers (posenc.formatting): the mean ± the half-width of its
-    95% interval, or "per seed" the smallest–largest seed for a seed-by-seed check; labelled "A − B" where it compares
+    95% interval, or "per seed" from the smallest to the largest seed's value for a seed-by-seed check; labelled "A − B" where it compares
     two methods (or two RoPE variants) on the same measure, since a check's order is its own, not always the sentence's
     (a sentence about partial RoPE against ALiBi may check ALiBi − partial RoPE)."""
     from ..formatting import format_value
@@ -313,7 +313,8 @@ def _span_text(outcome: "claims.Outcome", lang: str) -> str:
     return f"{label}{'：' if lang == 'zh' else ': '}{text}" if label else text
 
 
-# The measures whose key is a method (config.METHODS), an extension (EXTENSIONS) or a scaling (ROPE_SCALINGS).
+# The measures (claims._value's sources) whose key is a method (config.METHODS), an extension (EXTENSIONS) or a scaling
+# (ROPE_SCALINGS); a comparison on any other measure (against zero, or the character-frequency baseline) is unlabelled.
 _KEYED_BY = {"in": "method", "beyond": "method", "rise": "method", "early": "method", "half_way": "method",
              "ext_new": "extension", "ext_in_before": "extension", "ext_rise": "extension", "ext_gap": "extension",
              "recovery": "extension", "scaled_in": "scaling", "scaled_beyond": "scaling", "scaled_rise": "scaling"}
