@@ -372,7 +372,6 @@ for _name, (_a, _b, _digits, _pages) in INTERVAL_LOWS.items():
         lambda a=_a, b=_b, digits=_digits, pages=_pages: _interval_low_above_zero(a, b, digits, pages))
 
 
-
 # name: (source, key) of one per-seed quantity, mean ± 95% interval
 SINGLE_ESTIMATES = {
     "exp_early_sin_scaled": ("early", "sinusoidal_scaled"),
