@@ -6,8 +6,13 @@ run here and shown to pass on it and to fail, naming the unit, on a copy with on
 
 At TINY's own schedule (4 steps at lr 3e-3) attention is still near uniform, so the five extension
 variants' first losses agree to 1e-6 and a re-run with the wrong frequencies (or none) would pass.
-SHARP trains 20 steps at lr 0.1 and keeps that rate for the extension: then the variants' first two
-extension losses differ by more than 1e-4 pairwise, and verify's re-run can tell them apart.
+SHARP trains 20 steps at lr 0.1 and keeps that rate for the extension, and turns RoPE on a base of 16 (ABF's 1,600):
+then the variants' first two extension losses differ by more than 1e-4 pairwise, and verify's re-run can tell them
+apart. On the default base, 10,000, a head of width 4 has one slow pair, whose angle over 16 positions stays under
+0.16 rad whatever the variant; NTK-aware and ABF then left it under 0.1 and 0.02 rad, and their losses differed by
+6.6e-5 on one machine and by more than 2e-4 on another: whether they parted depended on the CPU's rounding through
+20 steps at lr 0.1. On base 16 the slow pair turns 0.25 rad a position, and every pair of variants parts by about
+0.007 or more.
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ from posenc.experiment import config, provenance, sweep, verify
 from posenc.experiment.config import EXTENSIONS, METHODS
 
 DS = dataset()
-SHARP = dataclasses.replace(TINY, lr=0.1, min_lr_ratio=1.0, steps=20, warmup_steps=2)
+SHARP = dataclasses.replace(TINY, lr=0.1, min_lr_ratio=1.0, steps=20, warmup_steps=2, rope_base=16.0, abf_base=1_600.0)
 MOVED = 10 * verify.RERUN_TOLERANCE  # far outside the re-run's tolerance
 LOSSES = r"\[\d\.\d{1,4}, \d\.\d{1,4}\]"  # two losses of a few nats, to 4 decimals
 
