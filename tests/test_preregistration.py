@@ -276,3 +276,22 @@ def test_a_replication_number_whose_interval_moves_across_zero_fails_naming_the_
             qe._replication_difference(("in", "alibi"), ("in", "rope"), side)
     assert qe._replication_difference(("in", "rope"), ("in", "alibi"), "below 0").high < 0
     assert set(side for _, _, side in qe.REPLICATION_DIFFERENCES.values()) <= set(qe._SIDES)
+
+
+def test_a_difference_whose_side_the_results_table_states_fails_naming_the_page_when_it_moves(monkeypatch):
+    # The results page's table of the three lowest says that partial RoPE − ALiBi crosses zero on seeds 0–15; a results
+    # file that moved the interval off zero would leave the cell wrong, so the number refuses to print. The other
+    # differences print whatever their side.
+    import numpy as np
+
+    from posenc.quantities import experiment as qe
+
+    per_seed = {"rope_partial": np.linspace(-0.2, -0.1, 16), "alibi": np.zeros(16)}  # entirely below 0
+    monkeypatch.setattr(qe, "_per_seed", lambda source, key, path=None: per_seed[key])
+    with pytest.raises(ValueError, match=r"contains 0; reword those sentences \(docs/lessons/results\*\.md\)"):
+        qe._difference("exp_diff_partial_alibi_in", ("in", "rope_partial"), ("in", "alibi"))
+    assert qe._difference("exp_diff_sin_learned_in", ("in", "rope_partial"), ("in", "alibi")).high < 0
+    per_seed["rope_partial"] = np.linspace(-0.2, 0.2, 16)  # crosses 0
+    est = qe._difference("exp_diff_partial_alibi_in", ("in", "rope_partial"), ("in", "alibi"))
+    assert est.low < 0 < est.high
+    assert {side for side, _ in qe.DIFFERENCE_SIDES.values()} <= set(qe._SIDES) and set(qe.DIFFERENCE_SIDES) <= set(qe.DIFFERENCES)
