@@ -147,7 +147,12 @@ def test_the_replication_is_shown_claim_by_claim_whatever_the_outcome(tmp_path):
     assert "- **fails** — Within the training length, RoPE is a little lower than ALiBi" in main_path
     # a failed sentence that makes several comparisons says which of them failed
     three = next(line for line in main_path.splitlines() if line.startswith("- **fails** — Within the training length, the three"))
-    assert three.count("this part fails") == 1 and re.search(r"\(ALiBi − RoPE: 0\.000 ± [^;]*, this part fails;", three), three
+    assert three.count("this part fails") == 1 and re.search(r"\(on the replication seeds: 0 of 8 seeds, ALiBi − RoPE: 0\.000 ± [^;]*, "
+                                                             r"this part fails; \d of 8 seeds, ", three), three
+    # ... and reads as it was frozen: its own counts are those of the seeds it was written from (here 0–15, the committed
+    # results), the replication's stand in the brackets beside its numbers, never inside the sentence it refutes
+    sentence = three.split(" (on the replication seeds: ")[0]
+    assert "of 16 seeds" in sentence and "of 8 seeds" not in sentence, sentence
     assert "    - **holds** — Past the training length, the loss of unscaled RoPE rises clearly" in fold
     # each failed sentence that was reworded shows its new wording under it, judged on these seeds too
     for name, new in frozen.REWORDED.items():
@@ -295,3 +300,17 @@ def test_a_difference_whose_side_the_results_table_states_fails_naming_the_page_
     est = qe._difference("exp_diff_partial_alibi_in", ("in", "rope_partial"), ("in", "alibi"))
     assert est.low < 0 < est.high
     assert {side for side, _ in qe.DIFFERENCE_SIDES.values()} <= set(qe._SIDES) and set(qe.DIFFERENCE_SIDES) <= set(qe.DIFFERENCES)
+
+
+def test_a_replication_number_that_counts_steps_says_so_and_is_whole():
+    # Every other number of the list is a loss in nats (the intro says so); the recovery checks count training steps, which
+    # lesson 5 prints whole: "+41.250 ± 15.760" with no unit read as a loss of forty nats.
+    judged = {j.name: j for j in frozen.judge()}
+    steps = [(j, o) for j in judged.values() for o in j.outcomes if o.check.a[0] == "recovery"]
+    assert steps, "no frozen check counts steps: drop _COUNTED_IN_STEPS"
+    for lang, unit in (("zh", " 步"), ("en", " steps")):
+        for j, o in steps:
+            text = frozen._span_text(o, lang)
+            assert text.endswith(unit) and re.search(r"[−+]?\d+ ± \d+" + unit + "$", text), (j.name, text)
+        loss = next(o for j in judged.values() for o in j.outcomes if o.check.a[0] == "in")
+        assert not frozen._span_text(loss, lang).endswith(unit)

@@ -24,6 +24,7 @@ from ..formatting import check_declared
 from . import amendments, claims, stats
 
 DIRECTORY = Path(__file__).parent / "preregistration"
+ROOT = Path(__file__).resolve().parents[2]  # the frozen record names its results file from the repository root
 REPLICATION_FILE = claims.RESULTS_FILE.parent / "replication.json"
 # The replication's finished units while it runs (its --cache): committed as they finish, so a run split over several
 # sessions or machines resumes from them; replication.json is assembled from them once every unit is there.
@@ -151,7 +152,7 @@ _TEXT = {
                    "上面的句子只有写它们时已经看过的那些种子撑着。",
         "done": "种子 {seeds} 的复现结果（句子冻结于 {date}）：{n} 句里 {held} 句照样成立，"
                 "{failed} 句不成立，{open} 句无法判断。",
-        "not_held_below": "没有成立的句子列在下面，句中的种子个数按复现种子重算，每句后面是它在复现种子上的数，一个比较一个数，次序和句中的比较一样。每个数都取这样的方向：正数就是句子说的那个方向（「几乎不变」「分不出高低」这类说法不看正负）。「A − B」指 A 的值减 B 的值（loss、loss 的抬升或步数，看句子说的是什么）；这个先后是冻结的核对条件定的，可能和上文正文里的相反，那样正负号也就相反。数写成均值 ± 95% 区间的半宽；逐种子核对的，写各种子里最小的值至最大的值。标着「这一项不成立」的，是那个数没满足句中那个词的条件（各词的条件见[第 3 课](03-sinusoidal.md#words)）。改写过的句子，下一行是复现之后的新说法。全部 {n} 句逐句列在后面的折叠里，不论结果如何。",
+        "not_held_below": "没有成立的句子照冻结时的说法列在下面（句中的种子个数来自种子 {written_from}）；括号里是复现种子上的结果，按句中比较的次序，每项先写几个种子合这一项的方向，再写数。每个数都取这样的方向：正数就是句子说的那个方向（「几乎不变」「分不出高低」这类说法不看正负）。「A − B」指 A 的值减 B 的值（loss、loss 的抬升或步数，看句子说的是什么）；这个先后是冻结的核对条件定的，可能和上文正文里的相反，那样正负号也就相反。单位是 nats（步数注明「步」）；数写成均值 ± 95% 区间的半宽；逐种子核对的，写各种子里最小的值至最大的值。标着「这一项不成立」的，是那个数没满足句中那个词的条件（各词的条件见[第 3 课](03-sinusoidal.md#words)）。改写过的句子，下一行是复现之后的新说法。全部 {n} 句逐句列在后面的折叠里，不论结果如何（成立的句子按复现种子重算个数）。",
         "all_held": "全部 {n} 句逐句列在下面的折叠里，每句后面是它在复现种子上的区间。",
         "all_title": "逐句：冻结的 {n} 句在复现种子上的结果",
         "frozen_file": "冻结的文件：`{file}`，sha256 `{short}…`（句子、核对条件、门槛和常数写成规范 JSON 之后的哈希）。",
@@ -159,6 +160,7 @@ _TEXT = {
         "holds": "成立", "FAILS": "不成立", "cannot judge": "无法判断",
         "reworded": "复现之后改写为：{sentence}（括号里的个数来自种子 {written_from}；这句是看过复现种子之后改写的，它在那里也成立：{spans}，但那批种子已经不能算作对它的检验）",
         "part_fails": "，这一项不成立",
+        "on_replication": "复现种子上：",
     },
     "en": {
         "pending_title": "Replication: no results yet",
@@ -167,7 +169,7 @@ _TEXT = {
                    "committed there is no replication verdict here: the sentences above rest only on the seeds that were known when they were written.",
         "done": "Replication on seeds {seeds} (sentences frozen on {date}): of {n} sentences, {held} hold, "
                 "{failed} fail and {open} cannot be judged.",
-        "not_held_below": "Those that did not hold are listed below, their seed counts recounted on the replication seeds, each followed by its numbers there, one per comparison in the sentence. Each number is oriented so that a positive value goes the way the sentence says (for the ‘barely changing’ band and ‘cannot be told apart’ the sign says nothing). ‘A − B’ means A's value minus B's (a loss, a rise of the loss or a number of steps, as the sentence says); that order is the frozen check's, so it can be the reverse of the prose above, and then so is the sign. Each is the mean ± the half-width of its 95% interval, or, for a check of every seed, the smallest to the largest per-seed value. A part marked as failing is one whose number does not meet the condition of the sentence's word ([lesson 3](03-sinusoidal.md#words) gives each word's condition); where one was reworded, its new wording follows under it. All {n} are listed one by one in the fold after them, whatever the outcome.",
+        "not_held_below": "Those that did not hold are listed below as they were frozen, their seed counts from the seeds they were written from, {written_from}; each is followed in brackets by its result on the replication seeds, one item per comparison, in the sentence's order: on how many of those seeds the comparison went the sentence's way, then its number. Each number is oriented so that a positive value goes the way the sentence says (for the ‘barely changing’ band and ‘cannot be told apart’ the sign says nothing). ‘A − B’ means A's value minus B's (a loss, a rise of the loss or a number of steps, as the sentence says); that order is the frozen check's, so it can be the reverse of the prose above, and then so is the sign. Numbers are in nats, except the few that count steps, which say so. Each is the mean ± the half-width of its 95% interval, or, for a check of every seed, the smallest to the largest per-seed value. A part marked as failing is one whose number does not meet the condition of the sentence's word ([lesson 3](03-sinusoidal.md#words) gives each word's condition); where one was reworded, its new wording follows under it. All {n} are listed one by one in the fold after them, whatever the outcome; in those that hold, the seed counts are recounted on the replication seeds.",
         "all_held": "All {n} are listed one by one in the fold below, each with its interval on the replication seeds.",
         "all_title": "Sentence by sentence: the {n} frozen sentences on the replication seeds",
         "frozen_file": "The frozen file: `{file}`, sha256 `{short}…` (of the sentences, checks, margins and constants as canonical JSON).",
@@ -175,6 +177,7 @@ _TEXT = {
         "holds": "holds", "FAILS": "fails", "cannot judge": "cannot be judged",
         "reworded": "Reworded after the replication as: {sentence} (the counts in brackets are from seeds {written_from}; it was reworded after the replication seeds were seen and holds there too, {spans}, but those seeds no longer test it)",
         "part_fails": ", this part fails",
+        "on_replication": "on the replication seeds: ",
     },
 }
 check_declared("posenc/experiment/frozen.py _TEXT", _TEXT, same_keys=True)  # the replication section's words
@@ -227,7 +230,8 @@ def page_section(lang: str = "zh", results_path=None, frozen_path=None) -> str:
     # The main path: the summary, then each sentence that did not hold, with its rewording; every sentence, whatever
     # the outcome, in a fold after it (forty-odd lines of "holds" would bury the few that matter).
     not_held = [j for j in judged if j.verdict != "holds"]
-    lines = [summary + ("" if lang == "zh" else " ") + t["not_held_below" if not_held else "all_held"].format(n=len(judged)), ""]
+    intro = t["not_held_below" if not_held else "all_held"].format(n=len(judged), written_from=_span_of(record["written_from"]["seeds"]))
+    lines = [summary + ("" if lang == "zh" else " ") + intro, ""]
     lines += [_verdict_line(j, record, results, t, lang, reworded=True) for j in not_held]
     lines += ["", f'??? note "{t["all_title"].format(n=len(judged))}"', "    " + t["frozen_file"].format(**common), ""]
     lines += ["    " + _verdict_line(j, record, results, t, lang, reworded=False) for j in judged]
@@ -235,14 +239,23 @@ def page_section(lang: str = "zh", results_path=None, frozen_path=None) -> str:
 
 
 def _verdict_line(j: Replicated, record: dict, results: Path, t: dict, lang: str, reworded: bool) -> str:
-    """One frozen sentence as the replication judged it: its verdict, its wording with the replication's seed counts,
-    its intervals there; with ``reworded``, its new wording under it where it was reworded after failing."""
+    """One frozen sentence as the replication judged it: its verdict, its wording (with the replication's seed counts where
+    it holds, as frozen where it fails), its intervals there; with ``reworded``, its new wording under it where it was reworded after failing."""
     outcomes = j.outcomes
     said = j.zh if lang == "zh" else english_wording(j.name, j.en)
-    sentence = _render(said, outcomes, lang) if outcomes else said
     several = len(outcomes) > 1  # which of its comparisons failed, where it makes several
-    join = "；" if lang == "zh" else "; "
-    spans = join.join(_span_text(o, lang) + (t["part_fails"] if several and not o.ok else "") for o in outcomes)
+    join, comma = ("；", "，") if lang == "zh" else ("; ", ", ")
+    part = lambda o: _span_text(o, lang) + (t["part_fails"] if several and not o.ok else "")  # noqa: E731
+    if j.verdict == "FAILS":
+        # As it was frozen, its counts from the seeds it was written from; the replication's counts go in the brackets
+        # beside its numbers. Recounted inside the sentence, "the sign is resolved, on 6 of 8 seeds" read as the page
+        # asserting what the replication refuted.
+        written = tuple(claims.judge(o.check, ROOT / record["written_from"]["results"]) for o in outcomes)
+        sentence = _render(said, written, lang)
+        spans = t["on_replication"] + join.join(claims.seeds_phrase(o.positive, o.n, lang) + comma + part(o) for o in outcomes)
+    else:
+        sentence = _render(said, outcomes, lang) if outcomes else said
+        spans = join.join(part(o) for o in outcomes)
     line = f"- **{t[j.verdict]}** — {sentence[:1].upper() + sentence[1:]}" + (f"（{spans}）" if lang == "zh" and spans else f" ({spans})" if spans else "")
     if reworded and j.name in REWORDED:
         new = REWORDED[j.name]
@@ -304,14 +317,20 @@ def _span_text(outcome: "claims.Outcome", lang: str) -> str:
     from ..formatting import format_value
 
     span = outcome.span
+    fmt, unit = _STEPS[lang] if outcome.check.a[0] in _COUNTED_IN_STEPS else ("+.3f", "")
     if isinstance(span, stats.Estimate):
-        text = format_value(span, "+.3f", lang)
+        text = format_value(span, fmt, lang) + unit
     else:  # both ends signed, joined by a word: "−0.030–0.046" would read as a subtraction
-        ends = (format_value(v, "+.3f", lang) for v in (span.smallest, span.largest))
+        ends = (format_value(v, fmt, lang) + unit for v in (span.smallest, span.largest))
         text = ("逐种子 {} 至 {}" if lang == "zh" else "per seed {} to {}").format(*ends)
     label = _comparison(outcome.check, lang)
     return f"{label}{'：' if lang == 'zh' else ': '}{text}" if label else text
 
+
+# The measures (claims._value's sources) counted in steps rather than nats: printed whole and with their unit, as lesson 5
+# prints them (the intro says every other number is in nats).
+_COUNTED_IN_STEPS = {"recovery"}
+_STEPS = {"zh": ("+.0f", " 步"), "en": ("+.0f", " steps")}
 
 # The measures (claims._value's sources) whose key is a method (config.METHODS), an extension (EXTENSIONS) or a scaling
 # (ROPE_SCALINGS); a comparison on any other measure (against zero, or the character-frequency baseline) is unlabelled.
