@@ -149,6 +149,9 @@ def test_the_replication_is_shown_claim_by_claim_whatever_the_outcome(tmp_path):
     three = next(line for line in main_path.splitlines() if line.startswith("- **fails** — Within the training length, the three"))
     assert three.count("this part fails") == 1 and re.search(r"\(on the replication seeds: 0 of 8 seeds, ALiBi − RoPE: 0\.000 ± [^;]*, "
                                                              r"this part fails; \d of 8 seeds, ", three), three
+    # the failing part says where its interval lies (its word's condition is about exactly that): ALiBi − RoPE is 0 on
+    # every seed here, an interval of zero width at zero, which "a little lower" (entirely above zero) misses
+    assert "ALiBi − RoPE: 0.000 ± 0.000, the interval contains zero, this part fails;" in three, three
     # ... and reads as it was frozen: its own counts are those of the seeds it was written from (here 0–15, the committed
     # results), the replication's stand in the brackets beside its numbers, never inside the sentence it refutes
     sentence = three.split(" (on the replication seeds: ")[0]
@@ -157,7 +160,7 @@ def test_the_replication_is_shown_claim_by_claim_whatever_the_outcome(tmp_path):
     # each failed sentence that was reworded shows its new wording under it, judged on these seeds too
     for name, new in frozen.REWORDED.items():
         if judged[name] == "FAILS":
-            assert f"Reworded after the replication as: {claims.check(new, lang='en')} (the counts in brackets are from seeds 0–15;" in page
+            assert f"Reworded after the replication as: {claims.check(new, lang='en')} (the counts in the sentence are from seeds 0–15;" in page
 
 
 def test_each_replication_interval_names_its_difference_and_prints_as_the_pages_numbers():

@@ -152,15 +152,17 @@ _TEXT = {
                    "上面的句子只有写它们时已经看过的那些种子撑着。",
         "done": "种子 {seeds} 的复现结果（句子冻结于 {date}）：{n} 句里 {held} 句照样成立，"
                 "{failed} 句不成立，{open} 句无法判断。",
-        "not_held_below": "没有成立的句子照冻结时的说法列在下面（句中的种子个数来自种子 {written_from}）；括号里是复现种子上的结果，按句中比较的次序，每项先写几个种子合这一项的方向，再写数。每个数都取这样的方向：正数就是句子说的那个方向（「几乎不变」「分不出高低」这类说法不看正负）。「A − B」指 A 的值减 B 的值（loss、loss 的抬升或步数，看句子说的是什么）；这个先后是冻结的核对条件定的，可能和上文正文里的相反，那样正负号也就相反。单位是 nats（步数注明「步」）；数写成均值 ± 95% 区间的半宽；逐种子核对的，写各种子里最小的值至最大的值。标着「这一项不成立」的，是那个数没满足句中那个词的条件（各词的条件见[第 3 课](03-sinusoidal.md#words)）。改写过的句子，下一行是复现之后的新说法。全部 {n} 句逐句列在后面的折叠里，不论结果如何（成立的句子按复现种子重算个数）。",
+        "not_held_below": "没有成立的句子照冻结时的说法列在下面，句中的个数来自种子 {written_from}。括号里是复现种子上的结果，按句中比较的次序，每项先是句中那个个数在复现种子上重数的结果，再是数；没满足句中那个词的条件（各词的条件见[第 3 课](03-sinusoidal.md#words)）的一项，注明区间落在哪里、这一项不成立。改写过的句子，下一行是复现之后的新说法。\n\n"
+                          "「A − B」指 A 的值减 B 的值（loss、loss 的抬升或步数，看句子说的是什么）；先后是冻结的核对条件定的，取正数就是句子说的方向（「几乎不变」「分不出高低」不看正负），可能和上文正文里的先后相反。单位是 nats（步数注明「步」）；数写成均值 ± 95% 区间的半宽，逐种子核对的写各种子里最小的值至最大的值。全部 {n} 句逐句列在后面的折叠里，不论结果如何（成立的句子按复现种子重算个数）。",
         "all_held": "全部 {n} 句逐句列在下面的折叠里，每句后面是它在复现种子上的区间。",
         "all_title": "逐句：冻结的 {n} 句在复现种子上的结果",
         "frozen_file": "冻结的文件：`{file}`，sha256 `{short}…`（句子、核对条件、门槛和常数写成规范 JSON 之后的哈希）。",
         "progress": "复现分几次跑：{total} 个训练单元（一种方法或一种延长做法在一个种子上训一次算一个）里已有 {done} 个跑完并提交（`{units}`），全部跑完后才汇总成结果文件。",
         "holds": "成立", "FAILS": "不成立", "cannot judge": "无法判断",
-        "reworded": "复现之后改写为：{sentence}（括号里的个数来自种子 {written_from}；这句是看过复现种子之后改写的，它在那里也成立：{spans}，但那批种子已经不能算作对它的检验）",
+        "reworded": "复现之后改写为：{sentence}（句中的个数来自种子 {written_from}；这句是看过复现种子之后改写的，它在那里也成立：{spans}，但那批种子已经不能算作对它的检验）",
         "part_fails": "，这一项不成立",
         "on_replication": "复现种子上：",
+        "where": {"above": "区间整个在零以上", "below": "区间整个在零以下", "across": "区间跨过零"},
     },
     "en": {
         "pending_title": "Replication: no results yet",
@@ -169,15 +171,17 @@ _TEXT = {
                    "committed there is no replication verdict here: the sentences above rest only on the seeds that were known when they were written.",
         "done": "Replication on seeds {seeds} (sentences frozen on {date}): of {n} sentences, {held} hold, "
                 "{failed} fail and {open} cannot be judged.",
-        "not_held_below": "Those that did not hold are listed below as they were frozen, their seed counts from the seeds they were written from, {written_from}; each is followed in brackets by its result on the replication seeds, one item per comparison, in the sentence's order: on how many of those seeds the comparison went the sentence's way, then its number. Each number is oriented so that a positive value goes the way the sentence says (for the ‘barely changing’ band and ‘cannot be told apart’ the sign says nothing). ‘A − B’ means A's value minus B's (a loss, a rise of the loss or a number of steps, as the sentence says); that order is the frozen check's, so it can be the reverse of the prose above, and then so is the sign. Numbers are in nats, except the few that count steps, which say so. Each is the mean ± the half-width of its 95% interval, or, for a check of every seed, the smallest to the largest per-seed value. A part marked as failing is one whose number does not meet the condition of the sentence's word ([lesson 3](03-sinusoidal.md#words) gives each word's condition); where one was reworded, its new wording follows under it. All {n} are listed one by one in the fold after them, whatever the outcome; in those that hold, the seed counts are recounted on the replication seeds.",
+        "not_held_below": "Those that did not hold are listed below as they were frozen, the counts in each sentence from seeds {written_from}. The brackets give the result on the replication seeds, one item per comparison in the sentence's order: the sentence's count, recounted on those seeds, then the number; an item that misses the condition of its word ([lesson 3](03-sinusoidal.md#words) gives each word's condition) says where its interval lies and that this part fails. Where a sentence was reworded, its new wording follows under it.\n\n"
+                          "‘A − B’ means A's value minus B's (a loss, a rise of the loss or a number of steps, as the sentence says); the order is the frozen check's, chosen so that a positive value goes the way the sentence says (for the ‘barely changing’ band and ‘cannot be told apart’ the sign says nothing), and it may be the reverse of the order in the prose above. Numbers are in nats, except the few that count steps, which say so; each is the mean ± the half-width of its 95% interval, or, for a check of every seed, the smallest to the largest per-seed value. All {n} are listed one by one in the fold after them, whatever the outcome; in those that hold, the counts are recounted on the replication seeds.",
         "all_held": "All {n} are listed one by one in the fold below, each with its interval on the replication seeds.",
         "all_title": "Sentence by sentence: the {n} frozen sentences on the replication seeds",
         "frozen_file": "The frozen file: `{file}`, sha256 `{short}…` (of the sentences, checks, margins and constants as canonical JSON).",
         "progress": "The replication runs in several sittings; finished and committed so far: {done} of its {total} training units (each one method or extension variant trained on one seed; `{units}`). The results file is assembled once all are there.",
         "holds": "holds", "FAILS": "fails", "cannot judge": "cannot be judged",
-        "reworded": "Reworded after the replication as: {sentence} (the counts in brackets are from seeds {written_from}; it was reworded after the replication seeds were seen and holds there too, {spans}, but those seeds no longer test it)",
+        "reworded": "Reworded after the replication as: {sentence} (the counts in the sentence are from seeds {written_from}; it was reworded after the replication seeds were seen and holds there too, {spans}, but those seeds no longer test it)",
         "part_fails": ", this part fails",
         "on_replication": "on the replication seeds: ",
+        "where": {"above": "the interval lies above zero", "below": "the interval lies below zero", "across": "the interval contains zero"},
     },
 }
 check_declared("posenc/experiment/frozen.py _TEXT", _TEXT, same_keys=True)  # the replication section's words
@@ -252,7 +256,10 @@ def _verdict_line(j: Replicated, record: dict, results: Path, t: dict, lang: str
         # asserting what the replication refuted.
         written = tuple(claims.judge(o.check, ROOT / record["written_from"]["results"]) for o in outcomes)
         sentence = _render(said, written, lang)
-        spans = t["on_replication"] + join.join(claims.seeds_phrase(o.positive, o.n, lang) + comma + part(o) for o in outcomes)
+        # where a part missed its word's condition, where its interval lies: the word's condition is about exactly that
+        missed = lambda o: "" if o.ok else comma + t["where"][_side(o.span)] + (t["part_fails"] if several else "")  # noqa: E731
+        spans = t["on_replication"] + join.join(claims.seeds_phrase(o.positive, o.n, lang) + comma + _span_text(o, lang) + missed(o)
+                                                for o in outcomes)
     else:
         sentence = _render(said, outcomes, lang) if outcomes else said
         spans = join.join(part(o) for o in outcomes)
@@ -325,6 +332,12 @@ def _span_text(outcome: "claims.Outcome", lang: str) -> str:
         text = ("逐种子 {} 至 {}" if lang == "zh" else "per seed {} to {}").format(*ends)
     label = _comparison(outcome.check, lang)
     return f"{label}{'：' if lang == 'zh' else ': '}{text}" if label else text
+
+
+def _side(span) -> str:
+    """Where an interval (or, for a check of every seed, the per-seed values) lies against zero."""
+    low, high = (span.low, span.high) if isinstance(span, stats.Estimate) else (span.smallest, span.largest)
+    return "above" if low > 0 else "below" if high < 0 else "across"
 
 
 # The measures (claims._value's sources) counted in steps rather than nats: printed whole and with their unit, as lesson 5
