@@ -162,6 +162,7 @@ _TEXT = {
         "reworded": "复现之后改写为：{sentence}（句中的个数来自种子 {written_from}；这句是看过复现种子之后改写的，它在那里也成立：{spans}，但那批种子已经不能算作对它的检验）",
         "part_fails": "，这一项不成立",
         "on_replication": "复现种子上：",
+        "steps": " 步",
         "where": {"above": "区间整个在零以上", "below": "区间整个在零以下", "across": "区间跨过零"},
     },
     "en": {
@@ -181,6 +182,7 @@ _TEXT = {
         "reworded": "Reworded after the replication as: {sentence} (the counts in the sentence are from seeds {written_from}; it was reworded after the replication seeds were seen and holds there too, {spans}, but those seeds no longer test it)",
         "part_fails": ", this part fails",
         "on_replication": "on the replication seeds: ",
+        "steps": " steps",
         "where": {"above": "the interval lies above zero", "below": "the interval lies below zero", "across": "the interval contains zero"},
     },
 }
@@ -324,7 +326,7 @@ def _span_text(outcome: "claims.Outcome", lang: str) -> str:
     from ..formatting import format_value
 
     span = outcome.span
-    fmt, unit = _STEPS[lang] if outcome.check.a[0] in _COUNTED_IN_STEPS else ("+.3f", "")
+    fmt, unit = ("+.0f", _TEXT[lang]["steps"]) if outcome.check.a[0] in _COUNTED_IN_STEPS else ("+.3f", "")
     if isinstance(span, stats.Estimate):
         text = format_value(span, fmt, lang) + unit
     else:  # both ends signed, joined by a word: "−0.030–0.046" would read as a subtraction
@@ -343,7 +345,6 @@ def _side(span) -> str:
 # The measures (claims._value's sources) counted in steps rather than nats: printed whole and with their unit, as lesson 5
 # prints them (the intro says every other number is in nats).
 _COUNTED_IN_STEPS = {"recovery"}
-_STEPS = {"zh": ("+.0f", " 步"), "en": ("+.0f", " steps")}
 
 # The measures (claims._value's sources) whose key is a method (config.METHODS), an extension (EXTENSIONS) or a scaling
 # (ROPE_SCALINGS); a comparison on any other measure (against zero, or the character-frequency baseline) is unlabelled.
