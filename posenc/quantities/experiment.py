@@ -764,6 +764,8 @@ REPLICATION_DIFFERENCES = {
     "exp_rep_diff_partial_rope_in": (("in", "rope_partial"), ("in", "rope"), "contains 0"),  # the results page
     "exp_rep_diff_partial_alibi_in": (("in", "rope_partial"), ("in", "alibi"), "below 0"),  # the results page
 }
+
+
 def _replication_difference(a: tuple, b: tuple, side: str):
     est = _estimate(_replication_per_seed(*a) - _replication_per_seed(*b))
     if not _SIDES[side](est):
