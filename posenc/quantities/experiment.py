@@ -348,7 +348,7 @@ DIFFERENCES = {
 # Where a page says which side of 0 one of these intervals lies on (the results page's table of the three lowest), a
 # results file that moves it fails the build, naming the pages to reword.
 DIFFERENCE_SIDES = {"exp_diff_partial_alibi_in": ("contains 0", "docs/lessons/results*.md")}
-_SIDES = {"contains 0": lambda e: e.low <= 0 <= e.high, "below 0": lambda e: e.high < 0}
+_SIDES = {"contains 0": lambda e: e.contains_zero(), "below 0": lambda e: e.below(0.0)}
 
 
 def _difference(name: str, a: tuple, b: tuple):
@@ -734,14 +734,13 @@ def _():
 
 @number("exp_seed_range", "", "本站结果用的种子(编号范围,results/full.json)")
 def _():
-    seeds = _claims().seeds()
-    return f"{min(seeds)}–{max(seeds)}"
+    return _frozen().seed_span(_claims().seeds())
 
 
 @number("exp_replication_seeds", "", "复现用的新种子(编号范围)")
 def _():
     r = _frozen().load()["replication"]
-    return f"{r['first_seed']}–{r['first_seed'] + r['seeds'] - 1}"
+    return _frozen().seed_span(range(r["first_seed"], r["first_seed"] + r["seeds"]))
 
 
 # --- the replication's numbers where a page states them (results/replication.json) ----------------------------------
