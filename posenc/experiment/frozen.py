@@ -172,7 +172,7 @@ _TEXT = {
                    "committed there is no replication verdict here: the sentences above rest only on the seeds that were known when they were written.",
         "done": "Replication on seeds {seeds} (sentences frozen on {date}): of {n} sentences, {held} hold, "
                 "{failed} fail and {open} cannot be judged.",
-        "not_held_below": "Those that did not hold are listed below as they were frozen, the counts in each sentence from seeds {written_from}. The brackets give the result on the replication seeds, one item per comparison in the sentence's order: the sentence's count, recounted on those seeds, then the number; an item that misses the condition of its word ([lesson 3](03-sinusoidal.md#words) gives each word's condition) says where its interval lies and that this part fails. Where a sentence was reworded, its new wording follows under it.\n\n"
+        "not_held_below": "Those that did not hold are listed below with their wording at the freeze (in English as amended for terms and idiom only; the amendments are listed after this section), the counts in each sentence from seeds {written_from}. The brackets give the result on the replication seeds, one item per comparison in the sentence's order: the sentence's count, recounted on those seeds, then the number; an item that misses the condition of its word ([lesson 3](03-sinusoidal.md#words) gives each word's condition) says where its interval lies and that this part fails. Where a sentence was reworded, its new wording follows under it.\n\n"
                           "‘A − B’ means A's value minus B's (a loss, a rise of the loss or a number of steps, as the sentence says); the order is the frozen check's, chosen so that a positive value goes the way the sentence says (for the ‘barely changing’ band and ‘cannot be told apart’ the sign says nothing), and it may be the reverse of the order in the prose above. Numbers are in nats, except the few that count steps, which say so; each is the mean ± the half-width of its 95% interval, or, for a check of every seed, the smallest to the largest per-seed value. All {n} are listed one by one in the fold after them, whatever the outcome; in those that hold, the counts are recounted on the replication seeds.",
         "all_held": "All {n} are listed one by one in the fold below, each with its interval on the replication seeds.",
         "all_title": "Sentence by sentence: the {n} frozen sentences on the replication seeds",
@@ -189,7 +189,8 @@ _TEXT = {
 check_declared("posenc/experiment/frozen.py _TEXT", _TEXT, same_keys=True)  # the replication section's words
 
 
-def _span_of(seed_list) -> str:
+def seed_span(seed_list) -> str:
+    """Seeds as the pages name them: "16–23" for a run of consecutive seeds, else the list."""
     s = sorted(seed_list)
     return f"{s[0]}–{s[-1]}" if s == list(range(s[0], s[-1] + 1)) else ", ".join(map(str, s))
 
@@ -229,14 +230,14 @@ def page_section(lang: str = "zh", results_path=None, frozen_path=None) -> str:
     used = set(record["written_from"]["seeds"]) & set(claims.seeds(results))
     if used:
         raise ValueError(f"{results} has seeds {sorted(used)} that the frozen claims were written from: not a replication")
-    common["seeds"] = _span_of(claims.seeds(results))
+    common["seeds"] = seed_span(claims.seeds(results))
     judged = judge(results, path)
     counts = {v: sum(1 for j in judged if j.verdict == v) for v in ("holds", "FAILS", "cannot judge")}
     summary = t["done"].format(**common, held=counts["holds"], failed=counts["FAILS"], open=counts["cannot judge"])
     # The main path: the summary, then each sentence that did not hold, with its rewording; every sentence, whatever
     # the outcome, in a fold after it (forty-odd lines of "holds" would bury the few that matter).
     not_held = [j for j in judged if j.verdict != "holds"]
-    intro = t["not_held_below" if not_held else "all_held"].format(n=len(judged), written_from=_span_of(record["written_from"]["seeds"]))
+    intro = t["not_held_below" if not_held else "all_held"].format(n=len(judged), written_from=seed_span(record["written_from"]["seeds"]))
     lines = [summary + ("" if lang == "zh" else " ") + intro, ""]
     lines += [_verdict_line(j, record, results, t, lang, reworded=True) for j in not_held]
     lines += ["", f'??? note "{t["all_title"].format(n=len(judged))}"', "    " + t["frozen_file"].format(**common), ""]
@@ -249,22 +250,20 @@ def _verdict_line(j: Replicated, record: dict, results: Path, t: dict, lang: str
     it holds, as frozen where it fails), its intervals there; with ``reworded``, its new wording under it where it was reworded after failing."""
     outcomes = j.outcomes
     said = j.zh if lang == "zh" else english_wording(j.name, j.en)
-    several = len(outcomes) > 1  # which of its comparisons failed, where it makes several
     join, comma = ("；", "，") if lang == "zh" else ("; ", ", ")
-    part = lambda o: _span_text(o, lang) + (t["part_fails"] if several and not o.ok else "")  # noqa: E731
     if j.verdict == "FAILS":
         # As it was frozen, its counts from the seeds it was written from; the replication's counts go in the brackets
         # beside its numbers. Recounted inside the sentence, "the sign is resolved, on 6 of 8 seeds" read as the page
-        # asserting what the replication refuted.
+        # asserting what the replication refuted. A part that missed its word's condition says where its interval lies
+        # (the condition is about exactly that) and that this part fails.
         written = tuple(claims.judge(o.check, ROOT / record["written_from"]["results"]) for o in outcomes)
         sentence = _render(said, written, lang)
-        # where a part missed its word's condition, where its interval lies: the word's condition is about exactly that
-        missed = lambda o: "" if o.ok else comma + t["where"][_side(o.span)] + (t["part_fails"] if several else "")  # noqa: E731
+        missed = lambda o: "" if o.ok else comma + t["where"][_side(o.span)] + t["part_fails"]  # noqa: E731
         spans = t["on_replication"] + join.join(claims.seeds_phrase(o.positive, o.n, lang) + comma + _span_text(o, lang) + missed(o)
                                                 for o in outcomes)
-    else:
+    else:  # it holds (every part does) or cannot be judged (no outcomes)
         sentence = _render(said, outcomes, lang) if outcomes else said
-        spans = join.join(part(o) for o in outcomes)
+        spans = join.join(_span_text(o, lang) for o in outcomes)
     line = f"- **{t[j.verdict]}** — {sentence[:1].upper() + sentence[1:]}" + (f"（{spans}）" if lang == "zh" and spans else f" ({spans})" if spans else "")
     if reworded and j.name in REWORDED:
         new = REWORDED[j.name]
@@ -274,7 +273,7 @@ def _verdict_line(j: Replicated, record: dict, results: Path, t: dict, lang: str
                              "(posenc/experiment/claims.py) so that it says what both sets of seeds support")
         spans = join.join(_span_text(o, lang) for o in on_replication)
         line += "\n    - " + t["reworded"].format(sentence=claims.check(new, lang=lang), spans=spans,
-                                                  written_from=_span_of(record["written_from"]["seeds"]))
+                                                  written_from=seed_span(record["written_from"]["seeds"]))
     return line
 
 
@@ -336,10 +335,9 @@ def _span_text(outcome: "claims.Outcome", lang: str) -> str:
     return f"{label}{'：' if lang == 'zh' else ': '}{text}" if label else text
 
 
-def _side(span) -> str:
+def _side(span: stats._OverSeeds) -> str:
     """Where an interval (or, for a check of every seed, the per-seed values) lies against zero."""
-    low, high = (span.low, span.high) if isinstance(span, stats.Estimate) else (span.smallest, span.largest)
-    return "above" if low > 0 else "below" if high < 0 else "across"
+    return "above" if span.above(0.0) else "below" if span.below(0.0) else "across"
 
 
 # The measures (claims._value's sources) counted in steps rather than nats: printed whole and with their unit, as lesson 5
