@@ -123,7 +123,8 @@ def format_value(value: Any, fmt: str, lang: str = "zh") -> str:
     joined as ``lang`` joins a list; a ``PerLanguage`` prints its ``lang`` text. A value with a
     ``smallest`` and a ``largest`` (the per-seed range of a method whose seeds split into two groups,
     stats.SeedRange) prints as "0.54–0.79": no plus sign (a negative end keeps its minus), so the dash
-    cannot read as a minus.
+    cannot read as a minus; an end that is not zero but would round to it gets the decimals it needs
+    ("−0.004–0.306", not "0.00–0.31", which hides that one seed went the other way).
     """
     check_language(lang)
     if isinstance(value, PerLanguage):
@@ -132,6 +133,8 @@ def format_value(value: Any, fmt: str, lang: str = "zh") -> str:
         return LIST_SEPARATOR[lang].join(format_value(v, fmt, lang) for v in value)
     if hasattr(value, "smallest") and hasattr(value, "largest"):
         fmt = fmt.replace("+", "")
+        for end in (value.smallest, value.largest):
+            fmt = _decimals_to_show(fmt, end)
         return f"{format_value(value.smallest, fmt, lang)}–{format_value(value.largest, fmt, lang)}"
     if hasattr(value, "mean") and hasattr(value, "half_width"):
         fmt = _decimals_for(fmt, value.half_width)
@@ -143,6 +146,14 @@ def format_value(value: Any, fmt: str, lang: str = "zh") -> str:
         # a value that rounds to zero prints as zero: "−0.00" would read as a real sign
         text = text[1:]
     return text.replace("-", "−") if isinstance(value, (int, float)) or hasattr(value, "dtype") else text
+
+
+def _decimals_to_show(fmt: str, x: float) -> str:
+    """``fmt`` (".2f") with enough decimals that ``x``, if not zero, does not print as zero."""
+    match = re.fullmatch(r"([+]?)\.(\d+)f", fmt)
+    if match is None or x == 0 or abs(x) >= 0.5 * 10 ** -int(match.group(2)):
+        return fmt
+    return _decimals_for(fmt, abs(x))
 
 
 def _decimals_for(fmt: str, half_width: float) -> str:

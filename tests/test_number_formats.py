@@ -133,7 +133,8 @@ def test_an_estimate_prints_its_mean_and_half_width(values, fmt, text):
 
 @pytest.mark.parametrize("values, fmt, text", [
     ([0.539, 0.786, 0.7], "+.3f", "0.539–0.786"),  # no plus sign: "+0.539–+0.786" would read as arithmetic
-    ([-0.004, 0.31], "+.2f", "0.00–0.31"),  # an end shown as zero has no sign
+    ([-0.004, 0.31], "+.2f", "−0.004–0.310"),  # an end that would round to zero gets its digit: "0.00" hid a minus
+    ([0.0, 0.31], "+.2f", "0.00–0.31"),  # an end that is zero stays as it is
     ([-0.2, 0.31], "+.2f", "−0.20–0.31"),
 ])
 def test_a_seed_range_prints_its_smallest_and_largest(values, fmt, text):
