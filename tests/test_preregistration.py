@@ -317,3 +317,13 @@ def test_a_replication_number_that_counts_steps_says_so_and_is_whole():
             assert text.endswith(unit) and re.search(r"[−+]?\d+ ± \d+" + unit + "$", text), (j.name, text)
         loss = next(o for j in judged.values() for o in j.outcomes if o.check.a[0] == "in")
         assert not frozen._span_text(loss, lang).endswith(unit)
+
+
+def test_the_interval_factors_are_students_t_as_a_printed_table_gives_them():
+    # The two-sided 95 % factor of Student's t, as any printed t-table gives it: 2.131 for 15 degrees of freedom (the
+    # site's 16 seeds), 2.365 for 7 (the replication's 8). The results page quotes both.
+    from posenc import quantities
+
+    assert (quantities.value("exp_seeds"), quantities.value("exp_rep_seed_count")) == (16, 8), "the table's rows below"
+    assert quantities.value("exp_t_quantile") == pytest.approx(2.131, abs=5e-4)
+    assert quantities.value("exp_rep_t_quantile") == pytest.approx(2.365, abs=5e-4)

@@ -755,6 +755,15 @@ def _():
     return len(_claims().seeds(_frozen().REPLICATION_FILE))
 
 
+@number("exp_rep_t_quantile", ".2f", "复现的种子数为 n 时 95% t 区间用的系数 t(0.975, n − 1)")
+def _():
+    from scipy import stats as scipy_stats
+
+    from ..experiment import stats
+
+    return float(scipy_stats.t.ppf(stats.QUANTILE, len(_claims().seeds(_frozen().REPLICATION_FILE)) - 1))
+
+
 # name: ((source, a), (source, b), what the pages say of its interval on the replication seeds): the per-seed a − b
 # there, mean ± 95% interval. The pages' words depend on the side of 0 the interval lies on, so a changed replication
 # file that moves it fails the build, naming the pages to reword.
