@@ -310,7 +310,7 @@ def test_a_replication_number_that_counts_steps_says_so_and_is_whole():
     # lesson 5 prints whole: "+41.250 ± 15.760" with no unit read as a loss of forty nats.
     judged = {j.name: j for j in frozen.judge()}
     steps = [(j, o) for j in judged.values() for o in j.outcomes if o.check.a[0] == "recovery"]
-    assert steps, "no frozen check counts steps: drop _COUNTED_IN_STEPS"
+    assert steps, "no frozen check counts steps"
     for lang, unit in (("zh", " 步"), ("en", " steps")):
         for j, o in steps:
             text = frozen._span_text(o, lang)

@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -370,6 +370,35 @@ ZERO = ("zero",)  # the constant 0: ("rise", m) − ZERO is the rise itself
 UNIGRAM = ("unigram",)  # the character-frequency baseline, the same on every seed
 
 
+@dataclass(frozen=True)
+class Measure:
+    """One measure a check can compare (a side is (source, key)): how to read it per seed, what its key names
+    ("method": config.METHODS, "extension": EXTENSIONS, "scaling": ROPE_SCALINGS) and its unit."""
+    per_seed: Callable  # (key, per_seed=True, path) -> one value per seed
+    keyed_by: str
+    unit: str = "nats"
+
+
+MEASURES = MappingProxyType({
+    "in": Measure(in_distribution, "method"),
+    "beyond": Measure(beyond, "method"),
+    "rise": Measure(rise, "method"),
+    "early": Measure(early_excess, "method"),
+    "half_way": Measure(lambda m, _, p: curve_at(m, half_way(p), True, p), "method"),
+    # STALL − |loss − unigram|: above 0 on a seed that stayed at the character-frequency level
+    "stalled": Measure(lambda m, _, p: STALL - np.abs(in_distribution(m, True, p) - unigram_loss(p)), "method"),
+    "scaled_in": Measure(scaling_in_distribution, "scaling"),
+    "scaled_beyond": Measure(scaling_beyond, "scaling"),
+    "scaled_rise": Measure(scaling_rise, "scaling"),
+    "ext_new": Measure(lambda v, _, p: extension_new_range(v, "after", True, p), "extension"),
+    "ext_in_before": Measure(lambda v, _, p: extension_span(v, "before", 0, TRAIN_LEN, True, p), "extension"),
+    "ext_rise": Measure(extension_rise, "extension"),
+    "ext_gap": Measure(extension_gap, "extension"),
+    # steps of continued training until the in-distribution loss is back (recovery_steps)
+    "recovery": Measure(lambda v, _, p: np.asarray(recovery_steps(v, p), dtype=np.float64), "extension", "steps"),
+})
+
+
 def _value(side: tuple, path) -> np.ndarray | float:
     """One side of a comparison, per seed: ("in", "rope") → in_distribution("rope", per_seed=True) …"""
     if side == ZERO:
@@ -377,21 +406,7 @@ def _value(side: tuple, path) -> np.ndarray | float:
     if side == UNIGRAM:
         return unigram_loss(path)
     source, key = side
-    fn = {
-        "in": in_distribution, "beyond": beyond, "rise": rise,
-        "scaled_in": scaling_in_distribution, "scaled_beyond": scaling_beyond, "scaled_rise": scaling_rise,
-        "ext_new": lambda v, _, p: extension_new_range(v, "after", True, p),
-        "ext_in_before": lambda v, _, p: extension_span(v, "before", 0, TRAIN_LEN, True, p),
-        "ext_rise": extension_rise,
-        "ext_gap": extension_gap,
-        "early": early_excess,
-        "half_way": lambda m, _, p: curve_at(m, half_way(p), True, p),
-        # steps of continued training until the in-distribution loss is back (recovery_steps)
-        "recovery": lambda v, _, p: np.asarray(recovery_steps(v, p), dtype=np.float64),
-        # STALL − |loss − unigram|: above 0 on a seed that stayed at the character-frequency level
-        "stalled": lambda m, _, p: STALL - np.abs(in_distribution(m, True, p) - unigram_loss(p)),
-    }[source]
-    return np.asarray(fn(key, True, path), dtype=np.float64)
+    return np.asarray(MEASURES[source].per_seed(key, True, path), dtype=np.float64)
 
 
 def _label(side: tuple) -> str:

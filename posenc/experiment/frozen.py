@@ -325,7 +325,9 @@ def _span_text(outcome: "claims.Outcome", lang: str) -> str:
     from ..formatting import format_value
 
     span = outcome.span
-    fmt, unit = ("+.0f", _TEXT[lang]["steps"]) if outcome.check.a[0] in _COUNTED_IN_STEPS else ("+.3f", "")
+    measure = claims.MEASURES.get(outcome.check.a[0])  # None for a side that is zero or the baseline
+    # a number of steps prints whole and with its unit, as lesson 5 prints it; the intro says the rest are nats
+    fmt, unit = ("+.0f", _TEXT[lang]["steps"]) if measure is not None and measure.unit == "steps" else ("+.3f", "")
     if isinstance(span, stats.Estimate):
         text = format_value(span, fmt, lang) + unit
     else:  # both ends signed, joined by a word: "−0.030–0.046" would read as a subtraction
@@ -340,25 +342,14 @@ def _side(span: stats._OverSeeds) -> str:
     return "above" if span.above(0.0) else "below" if span.below(0.0) else "across"
 
 
-# The measures (claims._value's sources) counted in steps rather than nats: printed whole and with their unit, as lesson 5
-# prints them (the intro says every other number is in nats).
-_COUNTED_IN_STEPS = {"recovery"}
-
-# The measures (claims._value's sources) whose key is a method (config.METHODS), an extension (EXTENSIONS) or a scaling
-# (ROPE_SCALINGS); a comparison on any other measure (against zero, or the character-frequency baseline) is unlabelled.
-_KEYED_BY = {"in": "method", "beyond": "method", "rise": "method", "early": "method", "half_way": "method",
-             "ext_new": "extension", "ext_in_before": "extension", "ext_rise": "extension", "ext_gap": "extension",
-             "recovery": "extension", "scaled_in": "scaling", "scaled_beyond": "scaling", "scaled_rise": "scaling"}
-
-
 def _comparison(check: "claims.Check", lang: str) -> str:
     """ "ALiBi − RoPE" for a check of two methods (or variants) on one measure; "" for any other check."""
     from . import course
 
     (source, a), (other, b) = (check.a + (None,))[:2], (check.b + (None,))[:2]
-    kind = _KEYED_BY.get(source)
-    if kind is None or other != source or a is None or b is None:
-        return ""
+    if source not in claims.MEASURES or other != source or a is None or b is None:
+        return ""  # against zero or the character-frequency baseline: unlabelled
+    kind = claims.MEASURES[source].keyed_by
     name = (lambda k: course.method(k).label(lang)) if kind == "method" else (lambda k: course.variant(k).label(kind, lang))
     return f"{name(a)} − {name(b)}"
 
