@@ -27,6 +27,8 @@ from typing import Any
 
 LANGUAGES = ("zh", "en")  # the course's languages; zh is the default, at the site root
 LIST_SEPARATOR = {"zh": "、", "en": ", "}
+# Between the two ends of a range that has a negative end, where a dash would read as a minus ("−0.004–0.312").
+RANGE_WORD = {"zh": " 至 ", "en": " to "}
 # Quotation marks (outer open, outer close, inner open, inner close), for a verbatim quotation (posenc/facts.py).
 QUOTES = {"zh": ("「", "」", "『", "』"), "en": ("“", "”", "‘", "’")}
 # A count with its noun, in agreement (with_noun), for a language whose nouns agree with a count. Chinese is not here:
@@ -77,6 +79,7 @@ def check_declared(where: str, table: dict, same_keys: bool = False) -> None:
 
 # Each declaration above covers every course language (NOUN_FORMS only those whose nouns agree with a count).
 check_declared("posenc/formatting.py LIST_SEPARATOR", LIST_SEPARATOR)
+check_declared("posenc/formatting.py RANGE_WORD", RANGE_WORD)
 check_declared("posenc/formatting.py QUOTES", QUOTES)
 check_declared("posenc/formatting.py _COUNT_WORDS", _COUNT_WORDS)
 
@@ -122,9 +125,10 @@ def format_value(value: Any, fmt: str, lang: str = "zh") -> str:
     "5.91 ± 0.00", which would claim no spread at all). A tuple or list prints each item with ``fmt``,
     joined as ``lang`` joins a list; a ``PerLanguage`` prints its ``lang`` text. A value with a
     ``smallest`` and a ``largest`` (the per-seed range of a method whose seeds split into two groups,
-    stats.SeedRange) prints as "0.54–0.79": no plus sign (a negative end keeps its minus), so the dash
-    cannot read as a minus; an end that is not zero but would round to it gets the decimals it needs
-    ("−0.004–0.306", not "0.00–0.31", which hides that one seed went the other way).
+    stats.SeedRange) prints as "0.54–0.79": no plus sign, so the dash cannot read as a minus; where an end is
+    negative the two are joined by a word (RANGE_WORD: "−0.004 至 0.312", "−0.004 to 0.312"), and an end that is not
+    zero but would round to it gets the decimals it needs (not "0.00–0.31", which hides the seeds that went the
+    other way).
     """
     check_language(lang)
     if isinstance(value, PerLanguage):
@@ -135,7 +139,8 @@ def format_value(value: Any, fmt: str, lang: str = "zh") -> str:
         fmt = fmt.replace("+", "")
         for end in (value.smallest, value.largest):
             fmt = _decimals_to_show(fmt, end)
-        return f"{format_value(value.smallest, fmt, lang)}–{format_value(value.largest, fmt, lang)}"
+        ends = [format_value(end, fmt, lang) for end in (value.smallest, value.largest)]
+        return (RANGE_WORD[lang] if any(e.startswith("−") for e in ends) else "–").join(ends)
     if hasattr(value, "mean") and hasattr(value, "half_width"):
         fmt = _decimals_for(fmt, value.half_width)
         return f"{format_value(value.mean, fmt, lang)} ± {format_value(value.half_width, fmt.replace('+', ''), lang)}"

@@ -133,9 +133,10 @@ def test_an_estimate_prints_its_mean_and_half_width(values, fmt, text):
 
 @pytest.mark.parametrize("values, fmt, text", [
     ([0.539, 0.786, 0.7], "+.3f", "0.539–0.786"),  # no plus sign: "+0.539–+0.786" would read as arithmetic
-    ([-0.004, 0.31], "+.2f", "−0.004–0.310"),  # an end that would round to zero gets its digit: "0.00" hid a minus
+    ([-0.004, 0.31], "+.2f", "−0.004 至 0.310"),  # an end that would round to zero gets its digit: "0.00" hid a minus
     ([0.0, 0.31], "+.2f", "0.00–0.31"),  # an end that is zero stays as it is
-    ([-0.2, 0.31], "+.2f", "−0.20–0.31"),
+    ([-0.2, 0.31], "+.2f", "−0.20 至 0.31"),  # a negative end: joined by a word, "−0.20–0.31" reads as a subtraction
+    ([-0.31, -0.2], "+.2f", "−0.31 至 −0.20"),
 ])
 def test_a_seed_range_prints_its_smallest_and_largest(values, fmt, text):
     from posenc.experiment.stats import SeedRange
@@ -162,7 +163,7 @@ def test_every_quoted_loss_of_the_experiment_carries_its_spread():
     two_groups = {n for n, (method, _) in METHOD_LOSSES.items() if method in TWO_GROUPS}
     two_groups |= {n for n, ((_, a), (_, b)) in DIFFERENCES.items() if {a, b} & set(TWO_GROUPS)}
     assert two_groups and two_groups <= set(losses)
-    spread = re.compile(r"^−?\d+\.\d+–−?\d+\.\d+$")  # "0.539–0.786"
+    spread = re.compile(r"^(\d+\.\d+–\d+\.\d+|−?\d+\.\d+ 至 −?\d+\.\d+)$")  # "0.539–0.786", "−0.004 至 0.312"
     wrong = [n for n in losses if not (spread.match(numbers.text(n)) if n in two_groups else " ± " in numbers.text(n))]
     assert losses and not wrong, {n: numbers.text(n) for n in wrong}
 

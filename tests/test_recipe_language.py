@@ -1,7 +1,7 @@
 """CONTRIBUTING.md's recipe "Add a language", smoke-tested on a copy with a fake third language, xx, whose words are
 a copy of the English ones: which places still assume two languages.
 
-On the copy: the declarations (posenc/formatting.py LANGUAGES, LIST_SEPARATOR, count words, QUOTES and NOUN_FORMS;
+On the copy: the declarations (posenc/formatting.py LANGUAGES, LIST_SEPARATOR, RANGE_WORD, count words, QUOTES and NOUN_FORMS;
 tools/build/i18n.py UI),
 every English catalogue copied to xx (the pages, figure labels, widget, snippet and notebook strings, the glossary,
 timeline and data-flow files, and the data files' value_en and source_en fields as value_xx and source_xx). Without more, the registry does not import: the words written inline, keyed by
@@ -136,7 +136,7 @@ def copy_with_a_third_language(tmp_path_factory) -> tuple[Path, list | None]:
     _edit(copy / "posenc/formatting.py", 'LANGUAGES = ("zh", "en")', f'LANGUAGES = ("zh", "en", "{FAKE}")')
     _edit(copy / "posenc/formatting.py", '"en": ", "}', f'"en": ", ", "{FAKE}": ", "}}')
     _edit(copy / "posenc/formatting.py", "\n# Each declaration above covers", f'\n_COUNT_WORDS["{FAKE}"] = _COUNT_WORDS["en"]\n'
-          f'QUOTES["{FAKE}"] = QUOTES["en"]\nNOUN_FORMS["{FAKE}"] = NOUN_FORMS["en"]\n# Each declaration above covers')
+          f'QUOTES["{FAKE}"] = QUOTES["en"]\nNOUN_FORMS["{FAKE}"] = NOUN_FORMS["en"]\nRANGE_WORD["{FAKE}"] = RANGE_WORD["en"]\n# Each declaration above covers')
     _edit(copy / "tools/build/i18n.py", "\n# Every language writes every word", f'\nUI["{FAKE}"] = dict(UI["en"])\n# Every language writes every word')
     # the words: every English catalogue and page, copied
     for name in CATALOGUES:
