@@ -187,3 +187,19 @@ def test_a_lessons_next_page_is_the_next_lesson(site_dir):
     notebooks = sorted(p.parent.relative_to(site_dir).as_posix() for p in (site_dir / "notebooks").glob("*/index.html"))
     for here, there in zip(notebooks, notebooks[1:]):
         assert _footer_next(site_dir, here) == there
+
+
+def test_no_list_item_is_left_as_text(site_dir):
+    """A list item written straight under a paragraph's last line, with no blank line, is that paragraph's text in
+    Python-Markdown: the results page's "- **Beyond the training length.**" bullet printed as a literal "- " and joined
+    the paragraph before it. In the rendered text a marker can only stand at a line's start where that happened."""
+    from bs4 import BeautifulSoup
+
+    marker = re.compile(r"\n[ \t]*([-*+]|\d+[.)])[ \t]")
+    left = []
+    for page in sorted(site_dir.rglob("*.html")):
+        article = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser").find("article")
+        for text in article.find_all(string=marker) if article else []:
+            if not text.find_parent(["code", "pre", "script", "style", "math", "svg"]):
+                left.append(f"{page.relative_to(site_dir)}: {text.strip()[:60]!r} in <{text.parent.name}>")
+    assert not left, "a list marker printed as text (put a blank line before the item):\n" + "\n".join(left)
