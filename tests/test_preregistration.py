@@ -327,3 +327,18 @@ def test_the_interval_factors_are_students_t_as_a_printed_table_gives_them():
     assert (quantities.value("exp_seeds"), quantities.value("exp_rep_seed_count")) == (16, 8), "the table's rows below"
     assert quantities.value("exp_t_quantile") == pytest.approx(2.131, abs=5e-4)
     assert quantities.value("exp_rep_t_quantile") == pytest.approx(2.365, abs=5e-4)
+
+
+def test_the_reproduce_lists_times_are_the_results_files_own_and_from_the_device_it_names():
+    # The results page says what a seed costs on a CPU (the replication's record) and what the site's seeds took on one
+    # GPU (full.json's): each from the file that ran on that device, and a file made on another device is refused.
+    from posenc import quantities
+    from posenc.quantities import experiment as qe
+
+    full, rep = (json.loads(p.read_text(encoding="utf-8")) for p in (claims.RESULTS_FILE, frozen.REPLICATION_FILE))
+    assert full["environment"]["device"] == "cuda" and rep["environment"]["device"] == "cpu"
+    assert quantities.value("exp_gpu_minutes") * 60 == pytest.approx(full["wall_seconds"])
+    assert quantities.value("exp_gpu_jobs") == full["environment"]["jobs"] and f"--jobs {full['environment']['jobs']}" in full["command"]
+    assert quantities.value("exp_cpu_minutes_per_seed") * 60 * len(rep["seeds"]) == pytest.approx(rep["cpu_seconds"])
+    with pytest.raises(ValueError, match=r"replication\.json was made on 'cpu'.*docs/lessons/results"):
+        qe._recorded_on(frozen.REPLICATION_FILE, "cuda")

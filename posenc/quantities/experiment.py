@@ -15,6 +15,8 @@ records of posenc/experiment/course.py instead (METHOD_LOSS_NAMES): search for i
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from ..experiment import course  # the records only: no torch
 from ..formatting import count_words
 from . import family, number
@@ -753,6 +755,33 @@ def _replication_per_seed(source: str, key: str):
 @number("exp_rep_seed_count", "", "复现用了几个新种子")
 def _():
     return len(_claims().seeds(_frozen().REPLICATION_FILE))
+
+
+def _recorded_on(path, device: str) -> dict:
+    """A results file's record, refused where it was not made on ``device`` (the reproduce list quotes its times as
+    what that device takes)."""
+    record = _claims().results(path)
+    made_on = record["environment"]["device"]
+    if not made_on.startswith(device):
+        raise ValueError(f"{Path(path).name} was made on {made_on!r}, but the results page quotes its times as a {device} run's: "
+                         "reword the reproduce list on the results page (docs/lessons/results*.md) or quote another file")
+    return record
+
+
+@number("exp_cpu_minutes_per_seed", ".0f", "复现在 CPU 上每个种子用的 CPU 时间(分钟,results/replication.json 记录的 cpu_seconds)")
+def _():
+    record = _recorded_on(_frozen().REPLICATION_FILE, "cpu")
+    return record["cpu_seconds"] / len(record["seeds"]) / 60
+
+
+@number("exp_gpu_minutes", ".0f", "本站结果在一块 GPU 上跑完全部种子的墙钟时间(分钟,results/full.json 记录的 wall_seconds)")
+def _():
+    return _recorded_on(_claims().RESULTS_FILE, "cuda")["wall_seconds"] / 60
+
+
+@number("exp_gpu_jobs", "", "本站结果在 GPU 上同时训练的单元数(results/full.json 记录的 --jobs)")
+def _():
+    return _recorded_on(_claims().RESULTS_FILE, "cuda")["environment"]["jobs"]
 
 
 @number("exp_rep_t_quantile", ".2f", "复现的种子数为 n 时 95% t 区间用的系数 t(0.975, n − 1)")
