@@ -303,3 +303,22 @@ def test_the_notebook_cache_has_one_folder_per_language_and_build_mode():
     executed, prose_only = notebook_cache_dir("zh", True), notebook_cache_dir("zh", False)
     assert executed.parent == prose_only.parent and executed != prose_only
     assert notebook_cache_dir("en", True) not in (executed, prose_only)  # each language's pass evicts only its own
+
+
+def test_the_home_pages_lesson_count_is_the_navs_main_lessons(monkeypatch):
+    # "这一章用六课" / "six lessons" on the home page: the main lessons of mkdocs.yml's nav (3b and 6b come on top), as
+    # a word; a lesson added to the nav changes it.
+    from macro_env import MacroEnv
+    from tools.build import lesson_pages
+
+    from posenc.formatting import count_words
+
+    # counted from the lesson files (01-…, 02-…; not 03b-…), not from the nav the macro reads
+    n = len([p for p in (ROOT / "docs" / "lessons").glob("[0-9][0-9]-*.md") if not p.name.endswith(".en.md")])
+    assert [MacroEnv(page).render("{{ main_lesson_count() }}") for page in ("index.md", "index.en.md")] == [
+        count_words(n)["zh"], count_words(n)["en"]]
+    added = lesson_pages.lesson_pages() + ["lessons/99-next.md", "lessons/99b-next-more.md"]
+    monkeypatch.setattr(lesson_pages, "lesson_pages", lambda: added)
+    assert MacroEnv("index.en.md").render("{{ main_lesson_count() }}") == count_words(n + 1)["en"]
+    for page in ("index.md", "index.en.md"):
+        assert "main_lesson_count()" in (ROOT / "docs" / page).read_text(encoding="utf-8"), page

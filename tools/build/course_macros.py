@@ -416,7 +416,7 @@ def timeline_markdown(here: str | None, from_page: str, render, lang: str = "zh"
 
 
 def register(env, link_terms=None) -> None:
-    """Add {{ glossary() }}, {{ timeline(…) }} and {{ method_rows() }} to the macros (call from tools/build/macros.py define_env)."""
+    """Add {{ glossary() }}, {{ timeline(…) }}, {{ main_lesson_count() }} and {{ method_rows() }} to the macros (call from tools/build/macros.py define_env)."""
 
     def render(text: str) -> str:
         # The data texts call the page's own macros (num, cfg, fact); render them like the page itself.
@@ -433,6 +433,15 @@ def register(env, link_terms=None) -> None:
     def timeline(here: str | None = None) -> str:
         """The timeline (posenc/data/timeline.yaml): every stage in full, or a lesson's one line with 你在这里."""
         return timeline_markdown(here, env.page.file.src_uri, render, source_language(env.page.file.src_uri), link_terms)
+
+    @env.macro
+    def main_lesson_count() -> str:
+        """How many main lessons mkdocs.yml's nav has (1, 2, 3, …; not 3b or 6b), as the page's language writes a count."""
+        from posenc.formatting import count_words
+        from tools.build.lesson_pages import LESSON_PAGE, lesson_pages
+
+        n = sum(1 for page in lesson_pages() if not LESSON_PAGE.match(page).group(2))
+        return count_words(n)[source_language(env.page.file.src_uri)]
 
     @env.macro
     def method_rows() -> str:

@@ -20,6 +20,8 @@
     {{ glossary() }}, {{ timeline(…) }} the glossary and the timeline (tools/build/course_macros.py)
     {{ method_rows() }}                 the results table's rows, one per method record of
                                         posenc/experiment/course.py (tools/build/course_macros.py)
+    {{ main_lesson_count() }}           how many main lessons the nav lists (not 3b, 6b), as a word
+                                        ("六", "six"; tools/build/course_macros.py)
     {{ reading_time() }}                the page's main-path reading time, computed from its Markdown
                                         (tools/build/reading_time.py: the rule and its constants)
     {{ course_reading_time() }}         the lessons' main paths added up (the home page's course overview)
