@@ -548,6 +548,21 @@ def test_a_worker_starts_a_daemon_watchdog_on_the_sweeps_pid_then_sets_up_its_th
         sweep_mod._worker_init(1, "meta", "the steps queue", 424242)
 
 
+
+def test_the_watchdog_polls_every_two_seconds_and_exits_1_once_its_parent_is_gone(monkeypatch):
+    # The same behaviour as the next test's, in this process (mutation testing sees only what runs here): it sleeps
+    # 2 s between looks, keeps going while the parent pid is the sweep's, and ends the process with status 1 once not.
+    class Exited(Exception):
+        pass
+
+    parents, naps = iter([7, 7, 8]), []
+    monkeypatch.setattr(sweep_mod.os, "getppid", lambda: next(parents))
+    monkeypatch.setattr(sweep_mod.time, "sleep", naps.append)
+    monkeypatch.setattr(sweep_mod.os, "_exit", lambda code: (_ for _ in ()).throw(Exited(code)))
+    with pytest.raises(Exited) as exited:
+        sweep_mod._exit_with_parent(7)
+    assert exited.value.args == (1,) and naps == [2.0, 2.0, 2.0]
+
 def _orphan(parent: int):
     """A spawned process's body: the watchdog on a pid that is not its parent's (as after the sweep was killed). It
     exits the process itself; a return or an exception would end here with another code."""

@@ -311,3 +311,26 @@ def test_the_code_hash_is_taken_for_the_files_preset(results, monkeypatch):
     real = provenance.code_hash
     monkeypatch.setattr(verify.provenance, "code_hash", lambda cfg: real({SHARP: SHARP}[cfg]))
     verify.check_provenance(results, "tiny.json")
+
+
+
+def test_a_re_run_that_reproduces_the_file_exactly_passes_at_tolerance_zero(results, monkeypatch):
+    # The tolerance is the largest drift accepted, itself included. The file's losses are set to what this process's
+    # re-run gives (training is deterministic on one device and thread count), so each comparison's drift is exactly 0.
+    from posenc.experiment import train as train_mod
+
+    given = {"train": [], "fit": []}
+    real_train, real_fit = verify.train, train_mod.fit
+    monkeypatch.setattr(verify, "train", lambda *a, **k: given["train"].append(real_train(*a, **k)) or given["train"][-1])
+    monkeypatch.setattr(train_mod, "fit", lambda *a, **k: given["fit"].append(real_fit(*a, **k)) or given["fit"][-1])
+    verify.check_rerun(results, "tiny.json", threads=1)
+    verify.check_rerun_extension(results, "tiny.json", threads=1)
+    methods, variants = list(results["runs"]), list(results["extension"])
+    *pre_runs, (_, rope_losses) = given["train"]  # check_rerun's one per method, then the extension check's RoPE
+    for method, (_, losses) in zip(methods, pre_runs):
+        results["runs"][method][0]["train_loss"][:len(losses)] = list(losses)
+    results["runs"]["rope"][0]["train_loss"] = list(rope_losses)
+    for variant, losses in zip(variants, given["fit"][-len(variants):]):  # the last fits: the variants' (train fits too)
+        results["extension"][variant][0]["train_loss"][:len(losses)] = list(losses)
+    verify.check_rerun(results, "tiny.json", threads=1, tolerance=0.0)
+    verify.check_rerun_extension(results, "tiny.json", threads=1, tolerance=0.0)
