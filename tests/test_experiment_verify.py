@@ -334,3 +334,55 @@ def test_a_re_run_that_reproduces_the_file_exactly_passes_at_tolerance_zero(resu
         results["extension"][variant][0]["train_loss"][:len(losses)] = list(losses)
     verify.check_rerun(results, "tiny.json", threads=1, tolerance=0.0)
     verify.check_rerun_extension(results, "tiny.json", threads=1, tolerance=0.0)
+
+
+
+def _break(results: dict, how: str) -> str:
+    """Break the tiny file for one of the checks verify runs; return a phrase of the refusal it should get."""
+    def first(group, key):
+        return results[group][key][0]
+
+    if how == "seal":
+        results["seal_sha256"] = "0" * 64
+        return "seal"
+    if how == "schema":
+        results["schema"] = 0
+        return "schema 0"
+    if how == "methods":
+        results["methods"] = list(METHODS)[:-1]
+        return "but lessons need"
+    if how == "a training array":
+        first("runs", "learned")["val_curve"].pop()
+        return "methods learned seed 0 val_curve has"
+    if how == "an extension array":
+        first("extension", "pi")["train_loss"].pop()
+        return "extensions pi seed 0 train_loss has"
+    if how == "a curve's end":
+        first("runs", "alibi")["val_curve"][-1] += 1
+        return f"alibi seed 0: learning curve ends at {first('runs', 'alibi')['val_curve'][-1]:.6f} but"  # the moved value
+    if how == "an extension's start":
+        first("extension", "rope")["in_distribution_curve"][0] += 1
+        return f"does not start from that seed's RoPE model (in-distribution {first('extension', 'rope')['in_distribution_curve'][0]:.6f} vs"
+    if how == "the config":
+        results["config"]["steps"] += 1
+        return "config differs from preset"
+    if how == "a re-run's loss":
+        first("runs", "nope")["train_loss"][0] += MOVED
+        return "re-running nope"
+    assert how == "an extension re-run's loss"
+    first("extension", "yarn")["train_loss"][0] += MOVED
+    return "re-running the yarn extension"
+
+
+@pytest.mark.parametrize("how", ["seal", "schema", "methods", "a training array", "an extension array", "a curve's end",
+                                 "an extension's start", "the config", "a re-run's loss", "an extension re-run's loss"])
+def test_every_refusal_names_the_file_and_the_command_that_remakes_it(results, tmp_path, how):
+    # Whichever check fails, the message starts with the file it read and ends with the run that would remake that
+    # file (its own preset and seed count), so a maintainer can act on it without reading the code.
+    phrase = _break(results, how)
+    path = write(tmp_path, results, reseal=how != "seal")
+    with pytest.raises(verify.StaleResults) as refused:
+        verify.verify(path, threads=1, deep=True)
+    message = str(refused.value)
+    assert phrase in message, message
+    assert message.startswith(f"{path}: ") and message.endswith("; re-run `python -m posenc.experiment run --preset tiny --seeds 1`"), message
