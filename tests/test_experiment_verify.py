@@ -22,6 +22,7 @@ import dataclasses
 import itertools
 import json
 import re
+import time
 
 import pytest
 import torch
@@ -350,7 +351,7 @@ def _break(results: dict, how: str) -> str:
         return "schema 0"
     if how == "methods":
         results["methods"] = list(METHODS)[:-1]
-        return "but lessons need"
+        return f"methods {list(METHODS)[:-1]} and extensions {list(EXTENSIONS)}, but lessons need"
     if how == "a training array":
         first("runs", "learned")["val_curve"].pop()
         return "methods learned seed 0 val_curve has"
@@ -386,3 +387,45 @@ def test_every_refusal_names_the_file_and_the_command_that_remakes_it(results, t
     message = str(refused.value)
     assert phrase in message, message
     assert message.startswith(f"{path}: ") and message.endswith("; re-run `python -m posenc.experiment run --preset tiny --seeds 1`"), message
+
+
+
+@pytest.mark.parametrize("key, words", [("extensions", "and extensions None, but lessons need"),
+                                        ("extension", "extensions [] but lessons need all of")])
+def test_a_file_without_its_extensions_is_refused_in_words(results, tmp_path, key, words):
+    # a file from before the extension study, or cut short: a refusal that says so, not a TypeError
+    del results[key]
+    with pytest.raises(verify.StaleResults, match=re.escape(words)):
+        verify.verify(write(tmp_path, results), threads=1)
+
+
+def test_the_consistency_tolerance_is_inclusive(results, tmp_path):
+    # Both checks at a gap of exactly the tolerance (0.5 and its sums are exact in binary): accepted; a hair over: not.
+    for u in (u for runs in results["runs"].values() for u in runs):
+        u["val_loss_128"], u["val_curve"][-1] = 2.0, 2.5
+    for u in results["extension"]["rope"]:
+        u["in_distribution_curve"][0] = 3.0
+    verify.check_consistent(results, "tiny.json", tolerance=0.5)
+    with pytest.raises(verify.StaleResults, match="learning curve ends at"):
+        verify.check_consistent(results, "tiny.json", tolerance=0.4999)
+    for u in (u for runs in results["runs"].values() for u in runs):
+        u["val_loss_128"] = 2.5
+    verify.check_consistent(results, "tiny.json", tolerance=0.5)
+    with pytest.raises(verify.StaleResults, match="does not start from that seed's RoPE model"):
+        verify.check_consistent(results, "tiny.json", tolerance=0.4999)
+
+
+def test_verify_reads_the_committed_full_file_by_default():
+    report = verify.verify(rerun=False)
+    assert report.splitlines()[0] == f"{verify.results_path('full')}: seal, completeness, self-consistency, config, corpus and code hashes OK"
+
+
+def test_verify_hands_the_steps_and_threads_asked_for_to_the_deep_re_run(results, tmp_path):
+    # threads: a file that does not record its own is re-trained with the threads verify is given
+    del results["environment"]["threads"]
+    began = time.perf_counter()
+    lines = verify.verify(write(tmp_path, results), threads=1, deep=True, steps=1).splitlines()
+    took = time.perf_counter() - began
+    extensions = [ln for ln in lines if ln.startswith("  extend ")]
+    assert len(extensions) == len(EXTENSIONS) and all("first 1 losses reproduced" in ln for ln in extensions), lines
+    assert lines[-1].startswith("verified in ") and int(lines[-1].split()[2].removesuffix("s")) <= took + 1, lines[-1]
