@@ -429,3 +429,14 @@ def test_verify_hands_the_steps_and_threads_asked_for_to_the_deep_re_run(results
     extensions = [ln for ln in lines if ln.startswith("  extend ")]
     assert len(extensions) == len(EXTENSIONS) and all("first 1 losses reproduced" in ln for ln in extensions), lines
     assert lines[-1].startswith("verified in ") and int(lines[-1].split()[2].removesuffix("s")) <= took + 1, lines[-1]
+
+
+@pytest.mark.parametrize("field, value, words", [
+    ("rope_scaling", [], "methods rope seed 0 rope_scaling.pi has none values"),  # a nested field under a list
+    ("val_curve", 5.0, "methods rope seed 0 val_curve has a float, not a list of values"),
+    ("val_loss_128", "x", "methods rope seed 0 val_loss_128 is 'x', not a finite number"),
+])
+def test_a_units_malformed_field_is_named_with_what_it_holds(results, tmp_path, field, value, words):
+    results["runs"]["rope"][0][field] = value
+    with pytest.raises(verify.StaleResults, match=re.escape(words)):
+        verify.verify(write(tmp_path, results), rerun=False)
