@@ -254,6 +254,27 @@ def test_fit_moves_the_tokens_to_the_models_device():
     assert any(text in str(err.value) for text in ("cannot be called on meta tensors", "Cannot copy out of meta tensor")), err.value
 
 
+
+def test_fit_moves_each_batchs_offsets_to_the_models_device(monkeypatch):
+    # The window offsets are drawn on the CPU (the data generator's device) and moved to the model's device before the
+    # windows are cut: left on the CPU, a GPU run's indexing of the CUDA tokens failed (the fix of 4ff1035).
+    from posenc.experiment import data as data_mod
+
+    moved, draw = [], data_mod.batch_starts
+
+    class Offsets:  # the drawn offsets, noting where fit moves them
+        def __init__(self, starts):
+            self.starts = starts
+
+        def to(self, device):
+            moved.append(device)
+            return self.starts.to(device)
+
+    monkeypatch.setattr(data_mod, "batch_starts", lambda *a: Offsets(draw(*a)))
+    m = model.build(TINY, "rope", 0)
+    train.fit(m, TINY, TRAIN, length=TINY.train_len, batch_size=2, steps=2, lr_at=lambda k: 1e-3, seed=0)
+    assert moved == [torch.device("cpu")] * 2
+
 def test_bf16_training_runs_under_autocast(monkeypatch):
     dtypes = []
     m = model.build(TINY, "rope", 0)
