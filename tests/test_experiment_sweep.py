@@ -585,3 +585,22 @@ def test_the_watchdog_ends_a_worker_whose_sweep_is_gone_with_status_1():
         proc.join()
         pytest.fail("the watchdog kept polling a pid that is not its parent's")
     assert proc.exitcode == 1, f"exit status {proc.exitcode} (3: the watchdog raised; 4: it returned)"
+
+
+def test_a_results_files_times_add_up_its_units_to_a_tenth_of_a_second():
+    # the tiny sweep's units take hundredths of a second, too short to show the sums and their rounding: made-up units
+    trained = {"train_seconds": 12.34, "eval_seconds": 1.27, "cpu_seconds": 13.3, "started": 1000.0, "finished": 1014.1}
+    extended = {"seconds": 3.33, "cpu_seconds": 3.4, "started": 1014.1, "finished": 1017.6}
+    assert sweep_mod.times([trained, extended]) == {"compute_seconds": 16.9, "cpu_seconds": 16.7, "wall_seconds": 17.6}
+    assert sweep_mod.times([dict(trained, cpu_seconds=0.12), dict(extended, cpu_seconds=0.13)])["cpu_seconds"] == 0.2  # 0.25 → 0.2, to even
+    assert sweep_mod.times([trained, dict(extended, finished=1017.66)])["wall_seconds"] == 17.7
+
+
+def test_a_units_cpu_time_is_its_process_time_to_a_tenth_of_a_second(tmp_path, monkeypatch):
+    clock = iter([100.0, 102.46])  # process_time at the unit's start and end
+    monkeypatch.setattr(sweep_mod.time, "process_time", lambda: next(clock))
+    monkeypatch.setattr(sweep_mod, "_dataset", lambda cfg: DS)
+    keys = sweep_mod.unit_keys(TINY, ["nope"], [])
+    sweep_mod.compute_unit(TINY, "train", "nope", 0, tmp_path, keys, torch.device("cpu"))
+    unit = json.loads(sweep_mod.unit_path(tmp_path, TINY, keys["train", "nope"], "train", "nope", 0).read_text())
+    assert unit["cpu_seconds"] == 2.5

@@ -234,11 +234,7 @@ def run(
         "environment": provenance.environment(str(dev), threads, jobs),
         "command": provenance.command_line(),
         "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-        # Compute time of all units (training + evaluation), however many processes ran them,
-        # and the wall time from the first unit's start to the last unit's end (if one sweep made them all).
-        "compute_seconds": round(sum(u.get("train_seconds", 0) + u.get("eval_seconds", 0) + u.get("seconds", 0) for u in every), 1),
-        "cpu_seconds": round(sum(u["cpu_seconds"] for u in every), 1),
-        "wall_seconds": round(max(u["finished"] for u in every) - min(u["started"] for u in every), 1),
+        **times(every),
         "data": data_summary(cfg, ds),
         "parameters": {m: parameter_count(build(cfg, m, 0)) for m in methods},
         "runs": runs,
@@ -250,6 +246,17 @@ def run(
     out.write_text(json.dumps(results, ensure_ascii=False, indent=1) + "\n")
     log(f"wrote {out}")
     return results
+
+
+def times(units: list[dict]) -> dict[str, float]:
+    """A results file's times, to a tenth of a second: the compute time of all units (training, evaluation and
+    extension seconds), however many processes ran them; their CPU time; and the wall time from the first unit's start
+    to the last one's end (if one sweep made them all)."""
+    return {
+        "compute_seconds": round(sum(u.get("train_seconds", 0) + u.get("eval_seconds", 0) + u.get("seconds", 0) for u in units), 1),
+        "cpu_seconds": round(sum(u["cpu_seconds"] for u in units), 1),
+        "wall_seconds": round(max(u["finished"] for u in units) - min(u["started"] for u in units), 1),
+    }
 
 
 def _run_parallel(cfg, todo, jobs, threads, device, cache_dir, keys, bar, say):
