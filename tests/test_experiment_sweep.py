@@ -280,6 +280,7 @@ def test_the_results_file_is_sealed_and_says_what_made_it(whole):
         assert u["seconds"] == round(u["seconds"], 2) and 0 <= u["seconds"] <= u["finished"] - u["started"] + 0.1, u
     assert sum(u["train_seconds"] for us in results["runs"].values() for u in us) > 0  # measured, not rounded away
     assert sum(u["seconds"] for us in results["extension"].values() for u in us) > 0
+    assert sum(u["eval_seconds"] for us in results["runs"].values() for u in us) > 0
 
 
 def test_the_sweep_reports_each_unit_with_its_own_numbers(whole):
@@ -402,6 +403,9 @@ def test_a_sweep_shows_a_progress_bar_over_every_step_unless_told_not_to(tmp_pat
     assert f"{total}/{total}" in err.replace(" ", "") and "step/s" in err, err[-300:]
     # the bar names the unit it is on: "rope seed 0", then "extend pi seed 0"
     assert "rope seed 0:" in err and "extend pi seed 0:" in err and "extend rope seed 0" not in err, err[-300:]
+    # each redraw starts with that name (nothing before it) and ends with the latest loss, to three decimals
+    assert re.search(r"(^|\r)rope seed 0:", err) and re.search(r"(^|\r)extend pi seed 0:", err), err[-300:]
+    assert re.search(r"rope seed 0:.*, loss=\d\.\d{3}\]", err) and re.search(r"extend pi seed 0:.*, loss=\d\.\d{3}\]", err), err[-300:]
 
 
 # --- the worker pool's handling, with a stand-in pool (no processes) -------------------------------------
