@@ -608,3 +608,14 @@ def test_a_units_cpu_time_is_its_process_time_to_a_tenth_of_a_second(tmp_path, m
     sweep_mod.compute_unit(TINY, "train", "nope", 0, tmp_path, keys, torch.device("cpu"))
     unit = json.loads(sweep_mod.unit_path(tmp_path, TINY, keys["train", "nope"], "train", "nope", 0).read_text())
     assert unit["cpu_seconds"] == 2.5
+
+
+def test_the_results_file_keeps_non_ascii_characters_as_they_are(whole, tmp_path, monkeypatch):
+    # The tiny file holds no character beyond ASCII, so a run whose command names a Chinese path stands in for one
+    # that does: the file says 结果 (readable in a diff), not \u7ed3\u679c. Every unit is in the cache: no training.
+    _, cache = whole
+    monkeypatch.setattr(sweep_mod.provenance, "command_line", lambda: "python -m posenc.experiment run --out 结果.json")
+    monkeypatch.setattr(sweep_mod, "_dataset", lambda cfg: DS)
+    sweep(cache, out=tmp_path / "r.json")
+    text = (tmp_path / "r.json").read_text(encoding="utf-8")
+    assert "--out 结果.json" in text and "\\u" not in text
