@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..formatting import check_declared
+from ..formatting import RANGE_WORD, check_declared
 from . import amendments, claims, stats
 
 DIRECTORY = Path(__file__).parent / "preregistration"
@@ -163,6 +163,7 @@ _TEXT = {
         "part_fails": "，这一项不成立",
         "on_replication": "复现种子上：",
         "steps": " 步",
+        "per_seed": "逐种子 ",
         "where": {"above": "区间整个在零以上", "below": "区间整个在零以下", "across": "区间跨过零"},
     },
     "en": {
@@ -183,6 +184,7 @@ _TEXT = {
         "part_fails": ", this part fails",
         "on_replication": "on the replication seeds: ",
         "steps": " steps",
+        "per_seed": "per seed ",
         "where": {"above": "the interval lies above zero", "below": "the interval lies below zero", "across": "the interval contains zero"},
     },
 }
@@ -332,7 +334,7 @@ def _span_text(outcome: "claims.Outcome", lang: str) -> str:
         text = format_value(span, fmt, lang) + unit
     else:  # both ends signed, joined by a word: "−0.030–0.046" would read as a subtraction
         ends = (format_value(v, fmt, lang) + unit for v in (span.smallest, span.largest))
-        text = ("逐种子 {} 至 {}" if lang == "zh" else "per seed {} to {}").format(*ends)
+        text = _TEXT[lang]["per_seed"] + RANGE_WORD[lang].join(ends)
     label = _comparison(outcome.check, lang)
     return f"{label}{'：' if lang == 'zh' else ': '}{text}" if label else text
 

@@ -282,13 +282,18 @@ def _():
     return math.expm1(stats.DIFFERENT)
 
 
-@number("exp_t_quantile", ".2f", "种子数为 n 时 95% t 区间用的系数 t(0.975, n − 1)")
-def _():
+def _t_quantile(results_path=None) -> float:
+    """The factor of a 95% t interval over the seeds of a results file (default full.json): t(0.975, n − 1)."""
     from scipy import stats as scipy_stats
 
     from ..experiment import stats
 
-    return float(scipy_stats.t.ppf(stats.QUANTILE, len(_claims().seeds()) - 1))
+    return float(scipy_stats.t.ppf(stats.QUANTILE, len(_claims().seeds(results_path)) - 1))
+
+
+@number("exp_t_quantile", ".2f", "种子数为 n 时 95% t 区间用的系数 t(0.975, n − 1)")
+def _():
+    return _t_quantile()
 
 
 # --- results per method: mean ± 95% interval over seeds ---------------------------------------------
@@ -786,11 +791,7 @@ def _():
 
 @number("exp_rep_t_quantile", ".2f", "复现的种子数为 n 时 95% t 区间用的系数 t(0.975, n − 1)")
 def _():
-    from scipy import stats as scipy_stats
-
-    from ..experiment import stats
-
-    return float(scipy_stats.t.ppf(stats.QUANTILE, len(_claims().seeds(_frozen().REPLICATION_FILE)) - 1))
+    return _t_quantile(_frozen().REPLICATION_FILE)
 
 
 # name: ((source, a), (source, b), what the pages say of its interval on the replication seeds): the per-seed a − b
