@@ -106,6 +106,18 @@ class SitePage:
         self.page.goto(f"{self.base_url}/{path.lstrip('/')}", wait_until=wait)
         return self.page
 
+    def mounted(self, selector: str, timeout: float = 10_000):
+        """The first widget matching ``selector`` once it has mounted. A widget that failed to mount is marked
+        ``pe-widget--failed`` (docs/javascripts/widgets/index.js): that fails at once, with the console's errors,
+        instead of waiting out the timeout."""
+        from playwright.sync_api import expect
+
+        el = self.page.locator(selector).first
+        expect(el).to_have_class(re.compile(r"\bpe-widget--(live|failed)\b"), timeout=timeout)
+        assert "pe-widget--live" in el.get_attribute("class"), (
+            f"{selector} failed to mount:\n  " + "\n  ".join(self.console_errors or ["(nothing in the console)"]))
+        return el
+
     def assert_clean(self):
         problems = []
         if self.console_errors:

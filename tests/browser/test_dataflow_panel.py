@@ -40,9 +40,8 @@ def open_panel(visit, site_dir, state: str, **options):
     page_file = site_dir / PAGES[state] / "index.html"
     assert 'data-pe-widget="dataflow"' in page_file.read_text(encoding="utf-8"), f"{PAGES[state] or 'home'} has no data-flow panel"
     sp = visit(PAGES[state], wait="domcontentloaded", **options)
-    el = sp.page.locator('[data-pe-widget="dataflow"]').first
     # widgets mount after the page's load event (docs/javascripts/widgets/index.js): on a busy machine that takes a while
-    expect(el).to_have_class(re.compile(r"\bpe-widget--live\b"), timeout=30_000)
+    el = sp.mounted('[data-pe-widget="dataflow"]', timeout=30_000)
     return sp, el
 
 

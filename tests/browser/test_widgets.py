@@ -89,8 +89,7 @@ ALL_SETTLED = """() => [...document.querySelectorAll('[data-pe-widget]')]
 
 def _live(sp, name: str):
     """Widget ``name`` on the open page, once it and every other widget of the page have mounted."""
-    el = sp.page.locator(f'[data-pe-widget="{name}"]').first
-    expect(el).to_have_class(re.compile(r"\bpe-widget--live\b"), timeout=10_000)
+    el = sp.mounted(f'[data-pe-widget="{name}"]')
     sp.page.wait_for_function(ALL_SETTLED, timeout=10_000)
     return el
 
@@ -367,8 +366,7 @@ def _open_dataflow(visit, site_dir: Path, lang: str):
     path = "" if lang == "zh" else f"{lang}/"
     assert 'data-pe-widget="dataflow"' in (site_dir / path / "index.html").read_text(encoding="utf-8")
     sp = visit(path, wait="domcontentloaded")
-    el = sp.page.locator('[data-pe-widget="dataflow"]').first
-    expect(el).to_have_class(re.compile(r"\bpe-widget--live\b"), timeout=30_000)
+    el = sp.mounted('[data-pe-widget="dataflow"]', timeout=30_000)
     assert sp.page.evaluate("document.documentElement.lang") == lang
     return sp, el
 
