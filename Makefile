@@ -118,16 +118,18 @@ mutation-js: setup
 	@rm -f node_modules/.installed  # node_modules now holds dev packages: the next setup reinstalls without them
 
 # Mutation testing of the widgets' own JavaScript (docs/javascripts/widgets/: what they draw and how they answer input)
-# with StrykerJS, against the browser tests of each widget, on a site built from this checkout into .cache/mutation-site
-# (stryker.widgets.config.mjs; a mutant costs a browser test run, so 30-60 minutes a widget on two cores, and _ui.js,
-# which every widget test drives, many hours). Name the widgets: `make mutation-widgets WIDGETS="sin-heatmap t5-buckets"`;
-# the report is tests/js/mutation/widgets/README.md.
+# with StrykerJS, against the browser tests of each widget, on a site built from this checkout into .cache/mutation-site:
+# for each widget, tests/js/mutation/widget_server.py keeps one test session and browser open and runs the widget's
+# tests for each mutant Stryker asks about (stryker.widgets.config.mjs; a killed mutant costs a test or two, a
+# survivor every test of its widget: about 15-40 minutes a widget on two cores, and _ui.js, which every widget test
+# drives, hours). Name the widgets: `make mutation-widgets WIDGETS="sin-heatmap t5-buckets"`; the report is
+# tests/js/mutation/widgets/README.md.
 mutation-widgets: setup
 	$(if $(strip $(WIDGETS)),,$(error name the widgets to mutate, e.g. WIDGETS="sin-heatmap t5-buckets"; one of: $(filter-out index,$(basename $(notdir $(wildcard docs/javascripts/widgets/*.js))))))
 	@npm ci --ignore-scripts --no-audit --no-fund --include=dev
 	$(SITEGEN) build $(SITECONFIG) --strict -q -d .cache/mutation-site
 	@for w in $(WIDGETS); do \
-		POSENC_WIDGET=$$w POSENC_MUTATION_SITE=$(CURDIR)/.cache/mutation-site nice -n 19 npx stryker run stryker.widgets.config.mjs || exit 1; \
+		POSENC_SITE_DIR=$(CURDIR)/.cache/mutation-site nice -n 19 $(PY) tests/js/mutation/widget_server.py $$w || exit 1; \
 	done
 	node tests/js/mutation/summarize.mjs tests/js/mutation/widgets
 	@rm -f node_modules/.installed  # as mutation-js

@@ -1,0 +1,195 @@
+"""Mutation testing of one widget (docs/javascripts/widgets/<name>.js) with one browser for all its mutants.
+
+    .venv/bin/python tests/js/mutation/widget_server.py sin-heatmap      (what `make mutation-widgets` runs per widget)
+
+StrykerJS (stryker.widgets.config.mjs) instruments the widget's file once with every mutant in it, switched on by
+``globalThis.__stryker__.activeMutant``, and runs a command per mutant with the mutant's id in its environment. Started
+afresh for each mutant, the browser tests cost pytest's start, a browser launch and a served site before their first
+page: 10-30 s a mutant. Here one pytest session collects the widget's tests, starts Chromium and the site once, then
+starts Stryker and answers its commands (tests/js/mutation/widget_client.py, over a Unix socket): for each mutant it
+serves the widgets' files from Stryker's sandbox with a first line that sets the active mutant (and ``no-store``, so no
+page reuses another mutant's copy) and runs the tests until one fails. The test that killed the last mutant runs first
+for the next: neighbouring mutants tend to fall to the same test, so a killed mutant costs about one test (1-3 s).
+
+Which tests: those named after the widget (sin-heatmap: ``-k "sin_heatmap or …"``) and the two every-widget tests that
+mount each widget bare on one page (its page options; a changed example reaching it); for _ui.js, which every widget
+uses, every widget test. The every-widget tests that load every lesson page (spacing, labels and sliders; phone, dark
+and print) are left out (about 15 s a mutant each): a mutant only they would kill counts as a survivor, so the score is
+a lower bound. Each verdict is logged, with the test that killed the mutant, in .cache/mutation-widgets/<name>.log.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import socket
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[3]
+WIDGETS = ROOT / "docs" / "javascripts" / "widgets"
+TEST_FILES = ["tests/browser/test_widget_drawings.py", "tests/browser/test_widgets.py",
+              "tests/browser/test_widgets_prose.py", "tests/browser/test_dataflow_panel.py"]
+# The every-widget tests that mount each widget bare on one page: a few seconds, so every widget's mutants get them.
+SHARED = "every_widget_needs_its_page_options or a_changed_example_reaches_every_widget"
+WIDGET_FILE = re.compile(r"/javascripts/widgets/([\w-]+\.js)")
+# A test still running after this long has met a mutant that loops forever: Playwright's page.evaluate waits without a
+# timeout. The watchdog then kills the browser's renderers, so the test fails (the mutant is caught, as a hang) and the
+# browser, which survives its renderers, serves the next mutant. A test takes 1-3 s, with waits of up to 30 s.
+HANG_S = 90
+
+
+def _renderers() -> list[int]:
+    """The process ids of this process's Chromium renderers (Linux: read from /proc)."""
+    parents: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue  # gone meanwhile
+            parents.setdefault(parent, []).append(int(entry.name))
+    found, todo = [], [os.getpid()]
+    while todo:
+        for child in parents.get(todo.pop(), []):
+            todo.append(child)
+            try:
+                if b"--type=renderer" in Path(f"/proc/{child}/cmdline").read_bytes():
+                    found.append(child)
+            except OSError:
+                continue
+    return found
+
+
+def _kill_renderers(hung: list[bool]) -> None:
+    hung.append(True)
+    for pid in _renderers():
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+def selection(widget: str) -> str:
+    """pytest's -k expression for a widget's tests ('' for _ui.js: every test in TEST_FILES)."""
+    return "" if widget == "_ui" else f"{widget.replace('-', '_')} or {SHARED}"
+
+
+class MutantLoop:
+    """A pytest plugin: instead of running the collected tests once, run them once per request from Stryker."""
+
+    def __init__(self, widget: str, socket_path: Path, log_path: Path):
+        self.widget, self.socket_path, self.log_path = widget, socket_path, log_path
+        self.sandbox: Path | None = None  # Stryker's sandbox, where the instrumented widget files are
+        self.mutant = ""  # the active mutant's id; "" for Stryker's first run, with no mutant
+
+    def pytest_collection_finish(self, session):
+        """Serve the widget files from the sandbox, with the active mutant, on the browser tests' site server."""
+        conftest = next((p for p in session.config.pluginmanager.get_plugins()
+                         if getattr(p, "__file__", "").endswith(os.path.join("tests", "browser", "conftest.py"))), None)
+        if conftest is None:
+            raise pytest.UsageError("tests/browser/conftest.py was not loaded: run from the repository root")
+        loop, served = self, conftest._QuietHandler
+
+        class MutantHandler(served):
+            def do_GET(self):
+                match = WIDGET_FILE.fullmatch(urlsplit(self.path).path)
+                if match is None or loop.sandbox is None:
+                    return super().do_GET()
+                body = (f'globalThis.__stryker__ = Object.assign(globalThis.__stryker__ || {{}}, '
+                        f'{{activeMutant: {json.dumps(loop.mutant) if loop.mutant else "undefined"}}});\n').encode()
+                body += (loop.sandbox / "docs" / "javascripts" / "widgets" / match[1]).read_bytes()
+                self.send_response(200)
+                self.send_header("Content-Type", "text/javascript")
+                self.send_header("Cache-Control", "no-store")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+        conftest._QuietHandler = MutantHandler
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtestloop(self, session):
+        from _pytest.runner import runtestprotocol
+
+        items = list(session.items)
+        if not items:
+            raise pytest.UsageError(f"no browser test selected for {self.widget} (-k {selection(self.widget)!r})")
+
+        def run_until_a_failure() -> tuple[str | None, str]:
+            for i, item in enumerate(items):
+                after = items[i + 1] if i + 1 < len(items) else items[0]  # keeps the session's browser and site
+                hung: list[bool] = []
+                watchdog = threading.Timer(HANG_S, _kill_renderers, args=(hung,))
+                watchdog.start()
+                try:
+                    reports = runtestprotocol(item, nextitem=after, log=False)
+                finally:
+                    watchdog.cancel()
+                failed = next((r for r in reports if r.failed), None)
+                if failed is not None or hung:
+                    session._setupstate.teardown_exact(items[0])  # back to the state the next run starts from
+                    items.insert(0, items.pop(i))  # the killer first next time
+                    why = f"hung: its renderers were killed after {HANG_S} s" if hung else str(failed.longrepr).strip().splitlines()[-1]
+                    return item.nodeid, why[:200]
+            return None, ""
+
+        self.socket_path.unlink(missing_ok=True)
+        server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        server.bind(str(self.socket_path))
+        server.listen(1)
+        server.settimeout(1.0)
+        env = {**os.environ, "POSENC_WIDGET": self.widget, "POSENC_MUTANT_SOCKET": str(self.socket_path)}
+        stryker = subprocess.Popen(["npx", "stryker", "run", "stryker.widgets.config.mjs"], cwd=ROOT, env=env)
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        with self.log_path.open("w", encoding="utf-8") as log:
+            while stryker.poll() is None:
+                try:
+                    conn, _ = server.accept()
+                except TimeoutError:
+                    continue
+                with conn:
+                    request = json.loads(conn.makefile(encoding="utf-8").readline())
+                    self.sandbox, self.mutant = Path(request["sandbox"]), request["mutant"]
+                    started = time.monotonic()
+                    killer, why = run_until_a_failure()
+                    seconds = time.monotonic() - started
+                    log.write(json.dumps({"mutant": self.mutant, "killed_by": killer, "why": why, "seconds": round(seconds, 1)},
+                                         ensure_ascii=False) + "\n")
+                    log.flush()
+                    try:
+                        conn.sendall((json.dumps({"killed_by": killer, "why": why}) + "\n").encode())
+                    except OSError:
+                        pass  # Stryker gave up on this mutant (its timeout): the next one is waiting
+        server.close()
+        self.socket_path.unlink(missing_ok=True)
+        session.testsfailed = 1 if stryker.returncode else 0
+        return True
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 1 or not (WIDGETS / f"{argv[0]}.js").is_file():
+        names = sorted(p.stem for p in WIDGETS.glob("*.js") if p.stem != "index")
+        print(f"usage: widget_server.py WIDGET, one of: {' '.join(names)}", file=sys.stderr)
+        return 2
+    widget = argv[0]
+    if not os.environ.get("POSENC_SITE_DIR"):
+        print("set POSENC_SITE_DIR to a build of this checkout (make mutation-widgets builds .cache/mutation-site)", file=sys.stderr)
+        return 2
+    cache = ROOT / ".cache" / "mutation-widgets"
+    loop = MutantLoop(widget, Path(f"/tmp/posenc-mutant-{os.getpid()}.sock"), cache / f"{widget}.log")
+    os.environ["CI"] = "true"  # Hypothesis derandomized, as in CI
+    chosen = ["-k", selection(widget)] if selection(widget) else []
+    return pytest.main(["-q", "-p", "no:cacheprovider", "-o", "addopts=", *chosen, *TEST_FILES], plugins=[loop])
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
