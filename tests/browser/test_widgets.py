@@ -2012,6 +2012,48 @@ def test_every_widget_needs_its_page_options(visit, site_dir):
     sp.assert_clean()
 
 
+# Each widget mounted bare (as MOUNT_BARE) with the page options its widget() macro writes; then, for every two of its
+# visible controls that share a row, the space between them.
+CONTROL_GAPS = r"""async ([name, attrs]) => {
+  const div = document.createElement('div');
+  div.className = 'pe-widget';
+  for (const [k, v] of Object.entries(attrs)) div.setAttribute(k, v);
+  document.querySelector('article').append(div);
+  const index = document.querySelector('script[src*="widgets/index.js"]').src;
+  await (await import(index.replace(/index\.js$/, `${name}.js`))).mount(div);
+  const controls = [...div.querySelectorAll('input, button, select')].filter((c) => c.getClientRects().length)
+    .map((c) => [c.getAttribute('aria-label') || c.textContent.trim() || c.outerHTML.slice(0, 50), c.getBoundingClientRect()]);
+  const pairs = [];
+  controls.forEach(([a, ra], i) => controls.slice(i + 1).forEach(([b, rb]) => {
+    if (Math.min(ra.bottom, rb.bottom) > Math.max(ra.top, rb.top)) pairs.push([a, b, Math.max(rb.left - ra.right, ra.left - rb.right)]);
+  }));
+  div.remove();
+  return pairs;
+}"""
+MIN_CONTROL_GAP_PX = 4
+
+
+@pytest.mark.build
+@pytest.mark.browser
+def test_every_widget_keeps_its_controls_apart(visit, site_dir):
+    """On a phone, no two of a widget's controls on one row touch: at least MIN_CONTROL_GAP_PX between them, so a thumb
+    meant for one does not land on the next and two buttons do not read as one (.pe-controls, widgets.css, spaces the
+    row of a widget's box and buttons; button groups have their own, smaller gap). Each widget is measured bare, with
+    the options its widget() macro writes."""
+    from tools.build import macros
+
+    sp, _ = open_widget(visit, site_dir, "alibi-bias", viewport={"width": 390, "height": 844})
+    measured = {}
+    for name in ex.WIDGET_DEFAULTS:
+        attrs = {f"data-{k}": html.unescape(v) for k, v in re.findall(r' data-([a-z-]+)="([^"]*)"', macros.widget_attributes(name, {}))}
+        measured[name] = sp.page.evaluate(CONTROL_GAPS, [name, attrs])
+    touching = [f"{name}: {a!r} and {b!r}, {gap:.1f} px apart" for name, pairs in measured.items() for a, b, gap in pairs
+                if gap < MIN_CONTROL_GAP_PX]
+    assert not touching, "controls on one row too close:\n  " + "\n  ".join(touching)
+    assert sum(map(len, measured.values())) >= len(measured) // 2, f"few controls share a row: the measure may be broken ({measured})"
+    sp.assert_clean()
+
+
 def _variant_examples(replacements):
     """posenc/examples.py with some example values changed, run as a module of its own (the real one stays)."""
     import types
