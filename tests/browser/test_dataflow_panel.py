@@ -165,8 +165,7 @@ def test_instant_navigation_remounts_the_panel_for_the_next_lesson(visit, site_d
     page.wait_for_url(re.compile(re.escape(PAGES["3"]) + r"(#[\w-]*)?$"))
     panel = page.locator('[data-pe-widget="dataflow"]')
     # the URL changes before Material swaps the new content in: wait for the next lesson's own panel, not the old one
-    expect(page.locator('[data-pe-widget="dataflow"][data-lesson="3"]')).to_have_class(re.compile(r"\bpe-widget--live\b"),
-                                                                                     timeout=30_000)
+    sp.mounted('[data-pe-widget="dataflow"][data-lesson="3"]', timeout=30_000)
     assert page.evaluate("window.__sameDocument") is True, "the click reloaded the page: instant navigation is off"
     assert panel.count() == 1 and panel.first.get_attribute("data-lesson") == "3"
     assert panel.first.locator(".pe-live").count() == 1

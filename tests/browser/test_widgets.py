@@ -2218,7 +2218,7 @@ def test_widgets_index_keeps_a_failed_widgets_figure_and_mounts_the_others(visit
     name) and the page's other widgets mount all the same."""
     sp = visit(LESSON["sin-dot"], wait="load")
     page = sp.page
-    expect(page.locator('[data-pe-widget="sin-dot"]')).to_have_class(re.compile(r"\bpe-widget--live\b"), timeout=30_000)
+    sp.mounted('[data-pe-widget="sin-dot"]', timeout=30_000)
     # page routes take precedence over the context's and turn the HTTP cache off: the reload fetches the broken module
     page.route("**/javascripts/widgets/sin-dot.js", lambda route: route.fulfill(
         status=200, content_type="text/javascript", body="throw new Error('a broken widget module');"))
@@ -2226,7 +2226,7 @@ def test_widgets_index_keeps_a_failed_widgets_figure_and_mounts_the_others(visit
     others = [name for name, path in LESSON.items() if path == LESSON["sin-dot"] and name != "sin-dot"]
     assert others, "lesson 3 has other widgets to mount"
     for name in others:
-        expect(page.locator(f'[data-pe-widget="{name}"]')).to_have_class(re.compile(r"\bpe-widget--live\b"), timeout=30_000)
+        sp.mounted(f'[data-pe-widget="{name}"]', timeout=30_000)
     broken = page.locator('[data-pe-widget="sin-dot"]')
     expect(broken).to_have_class(re.compile(r"\bpe-widget--failed\b"), timeout=30_000)
     assert "pe-widget--live" not in broken.get_attribute("class") and broken.locator(".pe-live").count() == 0
@@ -2261,7 +2261,7 @@ def test_widgets_index_mounts_after_the_load_event_and_links_the_widget_styles_o
     sp = visit(LESSON["sin-dot"], wait="load")
     page = sp.page
     # the first load's widgets mount and fetch their stylesheet first, so that every request held below is the reload's
-    expect(page.locator('[data-pe-widget="sin-dot"]')).to_have_class(re.compile(r"\bpe-widget--live\b"), timeout=30_000)
+    sp.mounted('[data-pe-widget="sin-dot"]', timeout=30_000)
     held_image, held_styles = [], []
     page.route("**/__held_image.gif", lambda route: held_image.append(route))
     page.route("**/stylesheets/widgets.css", lambda route: held_styles.append(route))
@@ -2277,7 +2277,7 @@ def test_widgets_index_mounts_after_the_load_event_and_links_the_widget_styles_o
     assert len(held_styles) == 1, f"the widgets' stylesheet was requested {len(held_styles)} times"
     assert live.count() == 0, "a widget mounted before the widgets' stylesheet had loaded"
     held_styles.pop().continue_()
-    expect(page.locator('[data-pe-widget="sin-dot"]')).to_have_class(re.compile(r"\bpe-widget--live\b"), timeout=30_000)
+    sp.mounted('[data-pe-widget="sin-dot"]', timeout=30_000)
     page.unroute("**/stylesheets/widgets.css")
     times = page.evaluate("window.__peTimes")
     assert times["live"] >= times["load"], times
@@ -2285,7 +2285,7 @@ def test_widgets_index_mounts_after_the_load_event_and_links_the_widget_styles_o
     assert page.locator(sheets).count() == 1
     page.evaluate("window.__sameDocument = true")
     page.locator("a.md-footer__link--next").first.click()
-    expect(page.locator('[data-pe-widget="t5-buckets"]')).to_have_class(re.compile(r"\bpe-widget--live\b"), timeout=30_000)
+    sp.mounted('[data-pe-widget="t5-buckets"]', timeout=30_000)
     assert page.evaluate("window.__sameDocument") is True, "the click reloaded the page: instant navigation is off"
     assert page.locator(sheets).count() == 1
     assert page.locator(sheets).evaluate("l => l.sheet !== null")
