@@ -20,6 +20,7 @@ a lower bound. Each verdict is logged, with the test that killed the mutant, in 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -76,6 +77,22 @@ def _kill_renderers(hung: list[bool]) -> None:
             os.kill(pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
+
+
+# What a mutant's verdict depends on besides its id: the site's sources (pages, widgets, posenc), its template and the
+# browser tests. A run whose inputs hash alike reuses the verdicts its widget's log holds (Stryker numbers the mutants
+# of a file alike from run to run), so a run stopped part-way goes on from where it stopped.
+INPUTS = ["docs", "posenc", "figures_src", "overrides", "mkdocs.yml", "tests/browser", "tests/conftest.py",
+          "tests/js/mutation/widget_server.py"]
+
+
+def inputs_hash(widget: str) -> str:
+    digest = hashlib.sha256(widget.encode())
+    for top in INPUTS:
+        path = ROOT / top
+        for file in sorted([path] if path.is_file() else (p for p in path.rglob("*") if p.is_file() and "__pycache__" not in p.parts)):
+            digest.update(str(file.relative_to(ROOT)).encode() + b"\0" + file.read_bytes())
+    return digest.hexdigest()
 
 
 def selection(widget: str) -> str:
@@ -149,8 +166,18 @@ class MutantLoop:
         server.settimeout(1.0)
         env = {**os.environ, "POSENC_WIDGET": self.widget, "POSENC_MUTANT_SOCKET": str(self.socket_path)}
         stryker = subprocess.Popen(["npx", "stryker", "run", "stryker.widgets.config.mjs"], cwd=ROOT, env=env)
-        self.log_path.parent.mkdir(parents=True, exist_ok=True)
-        with self.log_path.open("w", encoding="utf-8") as log:
+        key = inputs_hash(self.widget)
+        known = {}
+        if self.log_path.is_file():
+            lines = [json.loads(line) for line in self.log_path.read_text(encoding="utf-8").splitlines() if line.strip()]
+            if lines and lines[0].get("inputs") == key:
+                known = {v["mutant"]: (v["killed_by"], v["why"]) for v in lines[1:] if v["mutant"]}
+        if not known:
+            self.log_path.parent.mkdir(parents=True, exist_ok=True)
+            self.log_path.write_text(json.dumps({"inputs": key}) + "\n", encoding="utf-8")
+        print(f"{self.widget}: {len(known)} verdicts reused from {self.log_path.relative_to(ROOT)}" if known else
+              f"{self.widget}: no earlier verdicts for these inputs", flush=True)
+        with self.log_path.open("a", encoding="utf-8") as log:
             while stryker.poll() is None:
                 try:
                     conn, _ = server.accept()
@@ -159,12 +186,15 @@ class MutantLoop:
                 with conn:
                     request = json.loads(conn.makefile(encoding="utf-8").readline())
                     self.sandbox, self.mutant = Path(request["sandbox"]), request["mutant"]
-                    started = time.monotonic()
-                    killer, why = run_until_a_failure()
-                    seconds = time.monotonic() - started
-                    log.write(json.dumps({"mutant": self.mutant, "killed_by": killer, "why": why, "seconds": round(seconds, 1)},
-                                         ensure_ascii=False) + "\n")
-                    log.flush()
+                    if self.mutant in known:
+                        killer, why = known[self.mutant]
+                    else:
+                        started = time.monotonic()
+                        killer, why = run_until_a_failure()
+                        seconds = time.monotonic() - started
+                        log.write(json.dumps({"mutant": self.mutant, "killed_by": killer, "why": why, "seconds": round(seconds, 1)},
+                                             ensure_ascii=False) + "\n")
+                        log.flush()
                     try:
                         conn.sendall((json.dumps({"killed_by": killer, "why": why}) + "\n").encode())
                     except OSError:
