@@ -2213,6 +2213,32 @@ def test_static_figure_without_javascript(visit, site_dir):
 
 @pytest.mark.build
 @pytest.mark.browser
+def test_widgets_index_mounts_the_widgets_when_their_stylesheet_fails_and_the_next_page_asks_again(visit, site_dir):
+    """widgets/index.js: a widget waits for the widgets' stylesheet to load or to fail; when it fails (a flaky phone
+    network), the page's widgets mount all the same, unstyled, and the next page instant navigation shows asks for the
+    stylesheet again."""
+    sp = visit(LESSON["sin-dot"], wait="load")
+    page = sp.page
+    sp.mounted('[data-pe-widget="sin-dot"]', timeout=30_000)
+    failed = []
+    page.route("**/stylesheets/widgets.css", lambda route: (failed.append(route.request.url), route.abort()))
+    page.reload(wait_until="load")
+    for name, path in LESSON.items():
+        if path == LESSON["sin-dot"]:
+            sp.mounted(f'[data-pe-widget="{name}"]', timeout=30_000)
+    assert len(failed) == 1, f"the widgets' stylesheet was asked for {len(failed)} times"
+    sheets = 'link[rel="stylesheet"][href$="stylesheets/widgets.css"]'
+    assert page.locator(sheets).count() == 0, "the failed stylesheet's link stayed in the page"
+    page.unroute("**/stylesheets/widgets.css")
+    page.evaluate("window.__sameDocument = true")
+    page.locator("a.md-footer__link--next").first.click()
+    sp.mounted('[data-pe-widget="t5-buckets"]', timeout=30_000)  # lesson 3b's
+    assert page.evaluate("window.__sameDocument") is True, "the click reloaded the page: instant navigation is off"
+    assert page.evaluate(f"[...document.querySelectorAll('{sheets}')].map((l) => l.sheet !== null)") == [True]
+
+
+@pytest.mark.build
+@pytest.mark.browser
 def test_widgets_index_keeps_a_failed_widgets_figure_and_mounts_the_others(visit, site_dir):
     """widgets/index.js: a widget whose module fails keeps its static figure (marked failed, the error logged with its
     name) and the page's other widgets mount all the same."""
