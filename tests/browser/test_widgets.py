@@ -2012,6 +2012,42 @@ def test_every_widget_needs_its_page_options(visit, site_dir):
     sp.assert_clean()
 
 
+# For each widget that declares limits on its page options: options that are readable but past a limit, or not of
+# their kind, and words its message must hold (the Chinese string table's, docs/javascripts/widgets/strings/zh.js). The
+# limits are the widgets' own (data-d ≤ 64 where 32 clock faces or a 64-wide table must fit a phone; data-max ≤ 10,000
+# where a curve is recomputed per k). content-position and sin-heatmap have tests of their own.
+PAGE_OPTION_LIMITS = {
+    "sin-dot": [("d", "15", "正偶数"), ("d", "4098", "最大是 4,096"), ("d", "16.5", "要是整数"), ("base", "1", "要大于 1"),
+                ("base", "ten", "要是数"), ("max", "0", "最小是 1"), ("max", "10001", "最大是 10,000"),
+                ("position", "-1", "位置从 0 开始数"), ("presets", "0,-5", "位置从 0 开始数"), ("presets", "0,x", "逗号隔开"),
+                ("k", "-1", "不能是负数"), ("k", "10001", "最大是 10,000")],
+    "sin-clock": [("d", "15", "正偶数"), ("d", "66", "最大是 64"), ("base", "0.5", "要大于 1"), ("position", "-3", "位置从 0 开始数"),
+                  ("presets", "1,-2", "位置从 0 开始数")],
+    "rope-pair": [("d", "7", "正偶数"), ("d", "4098", "最大是 4,096"), ("base", "1", "要大于 1"), ("pair", "-1", "不能是负数"),
+                  ("m", "-1", "位置从 0 开始数"), ("n", "-2", "位置从 0 开始数"), ("shift", "0", "最小是 1"), ("q", "1,x", "逗号隔开")],
+    "scaling-explorer": [("factor", "-1", "不能是负数"), ("factor", "65", "最大是 64"), ("factor", "two", "要是数")],
+    "swap-attention": [("d", "5", "正偶数"), ("d", "66", "最大是 64"), ("seed", "-1", "不能是负数"), ("seed", "1.5", "要是整数")],
+}
+
+
+@pytest.mark.build
+@pytest.mark.browser
+@pytest.mark.parametrize("name", sorted(PAGE_OPTION_LIMITS), ids=lambda name: name.replace("-", "_"))
+def test_widget_refuses_each_page_option_past_its_limit(visit, site_dir, name):
+    """A page option past the widget's limit, or not of its kind, stops the widget with a message that names the
+    option and says what fits; the page's own options mount it."""
+    from tools.build import macros
+
+    sp, _ = open_widget(visit, site_dir, name)
+    good = {f"data-{k}": html.unescape(v) for k, v in re.findall(r' data-([a-z-]+)="([^"]*)"', macros.widget_attributes(name, {}))}
+    assert sp.page.evaluate(MOUNT_BARE, [name, good])[0] == "mounted"
+    for key, bad, words in PAGE_OPTION_LIMITS[name]:
+        assert f"data-{key}" in good, f"{name} has no data-{key}: update PAGE_OPTION_LIMITS"
+        error, shown = sp.page.evaluate(MOUNT_BARE, [name, {**good, f"data-{key}": bad}])
+        assert error != "mounted" and f"data-{key}" in shown and words in shown, (key, bad, shown)
+    sp.assert_clean()
+
+
 # Each widget mounted bare (as MOUNT_BARE) with the page options its widget() macro writes; then, for every two of its
 # visible controls that share a row, the space between them.
 CONTROL_GAPS = r"""async ([name, attrs]) => {
