@@ -79,20 +79,33 @@ def _kill_renderers(hung: list[bool]) -> None:
             pass
 
 
-# What a mutant's verdict depends on besides its id: the site's sources (pages, widgets, posenc), its template and the
-# browser tests. A run whose inputs hash alike reuses the verdicts its widget's log holds (Stryker numbers the mutants
-# of a file alike from run to run), so a run stopped part-way goes on from where it stopped.
-INPUTS = ["docs", "posenc", "figures_src", "overrides", "mkdocs.yml", "tests/browser", "tests/conftest.py",
-          "tests/js/mutation/widget_server.py"]
+# What a mutant's verdict depends on besides its id: the site's sources (pages, widgets, posenc, template) and the tests
+# (the browser tests and this harness, which picks them). Stryker numbers a file's mutants alike from run to run, so a
+# run reuses the verdicts in its widget's log: all of them where both hash alike (a run stopped part-way goes on where it
+# stopped); where only the tests changed, each kill whose test is still among those run (as mutmut re-checks only its
+# survivors), and every survivor runs again.
+SOURCES = ["docs", "posenc", "figures_src", "overrides", "mkdocs.yml"]
+TESTS = ["tests/browser", "tests/conftest.py", "tests/js/mutation/widget_server.py"]
 
 
-def inputs_hash(widget: str) -> str:
+def inputs_hash(widget: str, tops: list[str]) -> str:
     digest = hashlib.sha256(widget.encode())
-    for top in INPUTS:
+    for top in tops:
         path = ROOT / top
         for file in sorted([path] if path.is_file() else (p for p in path.rglob("*") if p.is_file() and "__pycache__" not in p.parts)):
             digest.update(str(file.relative_to(ROOT)).encode() + b"\0" + file.read_bytes())
     return digest.hexdigest()
+
+
+def reusable_verdicts(log_path: Path, inputs: dict, tests_run: set[str]) -> dict[str, dict]:
+    """The verdicts of an earlier run in ``log_path`` that hold for a run with ``inputs`` (see SOURCES and TESTS)."""
+    if not log_path.is_file():
+        return {}
+    header, *verdicts = [json.loads(line) for line in log_path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    if header.get("source") != inputs["source"]:
+        return {}
+    same_tests = header.get("tests") == inputs["tests"]
+    return {v["mutant"]: v for v in verdicts if v["mutant"] and (same_tests or v["killed_by"] in tests_run)}
 
 
 def selection(widget: str) -> str:
@@ -166,17 +179,12 @@ class MutantLoop:
         server.settimeout(1.0)
         env = {**os.environ, "POSENC_WIDGET": self.widget, "POSENC_MUTANT_SOCKET": str(self.socket_path)}
         stryker = subprocess.Popen(["npx", "stryker", "run", "stryker.widgets.config.mjs"], cwd=ROOT, env=env)
-        key = inputs_hash(self.widget)
-        known = {}
-        if self.log_path.is_file():
-            lines = [json.loads(line) for line in self.log_path.read_text(encoding="utf-8").splitlines() if line.strip()]
-            if lines and lines[0].get("inputs") == key:
-                known = {v["mutant"]: (v["killed_by"], v["why"]) for v in lines[1:] if v["mutant"]}
-        if not known:
-            self.log_path.parent.mkdir(parents=True, exist_ok=True)
-            self.log_path.write_text(json.dumps({"inputs": key}) + "\n", encoding="utf-8")
-        print(f"{self.widget}: {len(known)} verdicts reused from {self.log_path.relative_to(ROOT)}" if known else
-              f"{self.widget}: no earlier verdicts for these inputs", flush=True)
+        inputs = {"source": inputs_hash(self.widget, SOURCES), "tests": inputs_hash(self.widget, TESTS)}
+        known = reusable_verdicts(self.log_path, inputs, {item.nodeid for item in items})
+        print(f"{self.widget}: {len(known)} verdicts of an earlier run reused ({self.log_path.relative_to(ROOT)})", flush=True)
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        self.log_path.write_text("".join(json.dumps(line) + "\n" for line in [
+            inputs, *known.values()]), encoding="utf-8")
         with self.log_path.open("a", encoding="utf-8") as log:
             while stryker.poll() is None:
                 try:
@@ -187,7 +195,7 @@ class MutantLoop:
                     request = json.loads(conn.makefile(encoding="utf-8").readline())
                     self.sandbox, self.mutant = Path(request["sandbox"]), request["mutant"]
                     if self.mutant in known:
-                        killer, why = known[self.mutant]
+                        killer, why = known[self.mutant]["killed_by"], known[self.mutant]["why"]
                     else:
                         started = time.monotonic()
                         killer, why = run_until_a_failure()
