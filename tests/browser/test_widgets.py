@@ -2028,6 +2028,15 @@ PAGE_OPTION_LIMITS = {
     "scaling-explorer": [("factor", "-1", "不能是负数"), ("factor", "65", "最大是 64"), ("factor", "two", "要是数")],
     "swap-attention": [("d", "5", "正偶数"), ("d", "66", "最大是 64"), ("seed", "-1", "不能是负数"), ("seed", "1.5", "要是整数")],
 }
+# Options exactly at a limit, which fit (the limits are inclusive), and options that do not fit together.
+PAGE_OPTIONS_AT_THE_LIMIT = {
+    "sin-dot": [{"d": "4096"}, {"max": "10000", "k": "10000"}, {"max": "200", "k": "200"}, {"k": "0"}],
+    "sin-clock": [{"d": "64"}],
+    "rope-pair": [{"d": "4096"}, {"shift": "1"}],
+    "scaling-explorer": [{"factor": "64"}],
+    "swap-attention": [{"d": "64"}, {"seed": "0"}],
+}
+PAGE_OPTIONS_TOGETHER = {"sin-dot": [({"max": "200", "k": "201"}, "data-k = 201 超过了 data-max = 200")]}
 
 
 @pytest.mark.build
@@ -2035,7 +2044,7 @@ PAGE_OPTION_LIMITS = {
 @pytest.mark.parametrize("name", sorted(PAGE_OPTION_LIMITS), ids=lambda name: name.replace("-", "_"))
 def test_widget_refuses_each_page_option_past_its_limit(visit, site_dir, name):
     """A page option past the widget's limit, or not of its kind, stops the widget with a message that names the
-    option and says what fits; the page's own options mount it."""
+    option and says what fits; an option exactly at a limit fits; the page's own options mount it."""
     from tools.build import macros
 
     sp, _ = open_widget(visit, site_dir, name)
@@ -2045,6 +2054,12 @@ def test_widget_refuses_each_page_option_past_its_limit(visit, site_dir, name):
         assert f"data-{key}" in good, f"{name} has no data-{key}: update PAGE_OPTION_LIMITS"
         error, shown = sp.page.evaluate(MOUNT_BARE, [name, {**good, f"data-{key}": bad}])
         assert error != "mounted" and f"data-{key}" in shown and words in shown, (key, bad, shown)
+    for edge in PAGE_OPTIONS_AT_THE_LIMIT[name]:
+        error, shown = sp.page.evaluate(MOUNT_BARE, [name, {**good, **{f"data-{k}": v for k, v in edge.items()}}])
+        assert error == "mounted", (edge, error, shown)
+    for options, words in PAGE_OPTIONS_TOGETHER.get(name, []):
+        error, shown = sp.page.evaluate(MOUNT_BARE, [name, {**good, **{f"data-{k}": v for k, v in options.items()}}])
+        assert error != "mounted" and words in shown, (options, shown)
     sp.assert_clean()
 
 
