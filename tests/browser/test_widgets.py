@@ -749,12 +749,16 @@ BAD_DOT_INPUT = {
         ("position", "2.5", "整数"),
         ("k", "9999", "最大是"),
         ("k", "abc", "不是数字"),
+        ("k", "2.5", "整数"),
+        ("k", "-1", "不能是负数"),
     ],
     "en": [
         ("position", "", "Enter start p."),
         ("position", "-5", "cannot be negative"),
         ("position", "2.5", "whole number"),
         ("k", "9999", "at most"),
+        ("k", "2.5", "whole number"),
+        ("k", "-1", "cannot be negative"),
         ("k", "abc", "must be a number"),
     ],
 }
