@@ -2109,6 +2109,39 @@ def test_every_widget_keeps_its_controls_apart(visit, site_dir):
     sp.assert_clean()
 
 
+# Each widget mounted bare with the page options its widget() macro writes: how each of its drawings (svg) is exposed.
+DRAWINGS = r"""async ([name, attrs]) => {
+  const div = document.createElement('div');
+  div.className = 'pe-widget';
+  for (const [k, v] of Object.entries(attrs)) div.setAttribute(k, v);
+  document.querySelector('article').append(div);
+  const index = document.querySelector('script[src*="widgets/index.js"]').src;
+  await (await import(index.replace(/index\.js$/, `${name}.js`))).mount(div);
+  const drawings = [...div.querySelectorAll('svg')].map((svg) => [svg.getAttribute('class'), svg.getAttribute('role'), svg.getAttribute('aria-label')]);
+  div.remove();
+  return drawings;
+}"""
+
+
+@pytest.mark.build
+@pytest.mark.browser
+def test_every_widget_drawing_is_one_labelled_image(visit, site_dir):
+    """To a screen reader each widget's drawing is one image with words for what it shows (role="img" and an
+    aria-label), not a run of loose tick labels and numbers read out one by one."""
+    from tools.build import macros
+
+    sp, _ = open_widget(visit, site_dir, "alibi-bias")
+    drawings = {}
+    for name in ex.WIDGET_DEFAULTS:
+        attrs = {f"data-{k}": html.unescape(v) for k, v in re.findall(r' data-([a-z-]+)="([^"]*)"', macros.widget_attributes(name, {}))}
+        drawings[name] = sp.page.evaluate(DRAWINGS, [name, attrs])
+    unlabelled = [f"{name}: svg.{cls} role={role!r} aria-label={label!r}" for name, found in drawings.items()
+                  for cls, role, label in found if role != "img" or not (label or "").strip()]
+    assert not unlabelled, "drawings a screen reader would read piece by piece:\n  " + "\n  ".join(unlabelled)
+    assert sum(map(bool, drawings.values())) >= len(drawings) // 2, f"few widgets draw: the measure may be broken ({drawings})"
+    sp.assert_clean()
+
+
 def _variant_examples(replacements):
     """posenc/examples.py with some example values changed, run as a module of its own (the real one stays)."""
     import types
