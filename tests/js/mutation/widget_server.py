@@ -11,9 +11,8 @@ serves the widgets' files from Stryker's sandbox with a first line that sets the
 page reuses another mutant's copy) and runs the tests until one fails. The test that killed the last mutant runs first
 for the next: neighbouring mutants tend to fall to the same test, so a killed mutant costs about one test (1-3 s).
 
-Which tests: those named after the widget (sin-heatmap: ``-k "sin_heatmap or …"``) and the two every-widget tests that
-mount each widget bare on one page (its page options; a changed example reaching it); for _ui.js, which every widget
-uses, every widget test. The every-widget tests that load every lesson page (spacing, labels and sliders; phone, dark
+Which tests: those named after the widget (sin-heatmap: ``-k "sin_heatmap or …"``) and the every-widget tests that
+mount each widget bare on one page (SHARED); for _ui.js, which every widget uses, every widget test. The every-widget tests that load every lesson page (spacing, labels and sliders; phone, dark
 and print) are left out (about 15 s a mutant each): a mutant only they would kill counts as a survivor, so the score is
 a lower bound. Each verdict is logged, with the test that killed the mutant, in .cache/mutation-widgets/<name>.log.
 """
