@@ -547,7 +547,7 @@ def test_sin_dot_curve_and_point_are_posenc_dot_products(visit, site_dir):
 def test_sin_dot_faint_line_is_the_closed_form_and_everything_stays_inside_the_plot(visit, site_dir):
     """The wide faint line is Σᵢ cos(k·ωᵢ) for every k on the axis (posenc's closed form, no p in it); the axis reads
     0, d/4 and d/2; the cursor stands at the k read out; and both lines, however low the dot product dips, stay
-    between the plot's top and bottom (the cursor spans exactly that)."""
+    between the plot's top and bottom (the cursor spans exactly that, above the distance axis's numbers)."""
     sp, el = open_widget(visit, site_dir, "sin-dot")
     svg = el.locator("svg.pe-plot")
     d, base, k_max = int(el.get_attribute("data-d")), float(el.get_attribute("data-base")), int(el.get_attribute("data-max"))
@@ -569,6 +569,10 @@ def test_sin_dot_faint_line_is_the_closed_form_and_everything_stays_inside_the_p
         top, bottom = attr(cursor, "y1"), attr(cursor, "y2")
         for line in (ghost, polyline(svg.locator("polyline.pe-plot__line"))):
             assert top - 0.05 <= line[:, 1].min() and line[:, 1].max() <= bottom + 0.05, (top, bottom, line[:, 1].min(), line[:, 1].max())
+        # and the cursor stops inside the drawing, above the line the distance axis's numbers and its title stand on
+        height = svg.evaluate("s => s.viewBox.baseVal.height")
+        under = svg.evaluate("s => [...s.querySelectorAll('text.pe-plot__tick[text-anchor=\"middle\"]')].map((t) => Number(t.getAttribute('y')))")
+        assert 0 <= top and bottom <= height and len(under) == 4 and bottom < min(under), (top, bottom, height, under)
     sp.assert_clean()
 
 
