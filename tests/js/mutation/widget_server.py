@@ -40,7 +40,7 @@ TEST_FILES = ["tests/browser/test_widget_drawings.py", "tests/browser/test_widge
               "tests/browser/test_widgets_prose.py", "tests/browser/test_dataflow_panel.py"]
 # The every-widget tests that mount each widget bare on one page: a few seconds, so every widget's mutants get them.
 SHARED = ("every_widget_needs_its_page_options or a_changed_example_reaches_every_widget or every_widget_keeps_its_controls_apart"
-          " or every_widget_drawing_is_one_labelled_image")
+          " or every_widget_drawing_is_one_labelled_image or every_widget_refuses_each_page_option_past_its_limit")
 WIDGET_FILE = re.compile(r"/javascripts/widgets/([\w-]+\.js)")
 # A test still running after this long has met a mutant that loops forever: Playwright's page.evaluate waits without a
 # timeout. The watchdog then kills the browser's renderers, so the test fails (the mutant is caught, as a hang) and the
