@@ -3,8 +3,9 @@
 Chromium at 390 × 844, 400 kbit/s down, 400 ms round trip, the CPU throttled to a phone's BenchmarkIndex
 (phone_load.PHONE_INDEX: each load first measures this machine and throttles it by the ratio), cache off, the site
 served gzip-compressed under /posenc/ as GitHub Pages serves it. Two pages stand for the rest: the home page and the
-longest lesson (lesson 5: the most formulas, tables and text). Each is loaded twice (four times where the faster of two
-is over on time) and the fastest time of each measure counts. Times may exceed the budget by TIME_MARGIN; bytes, which
+longest lesson (lesson 5: the most formulas, tables and text). Each is loaded once, and three more times where that
+load is over on time, and the fastest time of each measure counts: a page passes where the best of four loads would,
+without the other three where the first is within budget (the test holds the other worker back while it runs). Times may exceed the budget by TIME_MARGIN; bytes, which
 do not depend on the machine, get no margin.
 
 Why a margin at all: the calibration measures the machine half a second before the load, and Chromium's threads that
@@ -28,8 +29,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.build]
 
 PAGES = ["", "lessons/05-long-context/"]
 FONT_PRELOAD = re.compile(r'<link rel="preload" href="[^"]*vendor/katex/fonts/KaTeX_([\w-]+)\.woff2"')
-RUNS = 2
-EXTRA_RUNS = 2  # only where the first two are over on time: see the test
+RUNS = 1
+EXTRA_RUNS = 3  # only where the first is over on time: see the test
 TIME_MARGIN = 1.2
 
 
@@ -58,8 +59,8 @@ def test_first_load_on_a_slow_phone_within_budget(browser, gzip_site, page_path)
     times = {k: v for k, v in phone_load.BUDGET.items() if k.endswith("_ms")}
     sizes = {k: v for k, v in phone_load.BUDGET.items() if not k.endswith("_ms")}
     loads = [phone_load.measure(browser, gzip_site.url + page_path, page_path) for _ in range(RUNS)]
-    # Where the faster of two is over on time alone, two more loads may find the page's own time. Bytes never get a
-    # second chance.
+    # Where the first load is over on time alone, three more may find the page's own time. Bytes never get a second
+    # chance.
     if _best(page_path, loads).over(times, TIME_MARGIN) and not _best(page_path, loads).over(sizes):
         loads += [phone_load.measure(browser, gzip_site.url + page_path, page_path) for _ in range(EXTRA_RUNS)]
     on_the_phone = [x for x in loads if x.emulated]
