@@ -178,7 +178,26 @@ class MutantLoop:
         server.listen(1)
         server.settimeout(1.0)
         env = {**os.environ, "POSENC_WIDGET": self.widget, "POSENC_MUTANT_SOCKET": str(self.socket_path)}
-        stryker = subprocess.Popen(["npx", "stryker", "run", "stryker.widgets.config.mjs"], cwd=ROOT, env=env)
+        # Stryker counts a command that fails as a killed mutant, so without this session's answers its report would be
+        # false: whatever ends this session (an error, Ctrl-C, SIGTERM) ends Stryker first, before it writes a report
+        # (its own process group; widget_client.py stops it likewise when it cannot reach this session).
+        stryker = subprocess.Popen(["npx", "stryker", "run", "stryker.widgets.config.mjs"], cwd=ROOT, env=env, start_new_session=True)
+        def stop(*_):
+            os.killpg(stryker.pid, signal.SIGKILL)
+            raise KeyboardInterrupt(f"{self.widget}: stopped (SIGTERM); Stryker stopped without a report")  # pytest lets it through
+
+        signal.signal(signal.SIGTERM, stop)
+        try:
+            self._serve(server, stryker, items, run_until_a_failure)
+        finally:
+            if stryker.poll() is None:
+                os.killpg(stryker.pid, signal.SIGKILL)
+            server.close()
+            self.socket_path.unlink(missing_ok=True)
+        session.testsfailed = 1 if stryker.returncode else 0
+        return True
+
+    def _serve(self, server, stryker, items, run_until_a_failure) -> None:
         inputs = {"source": inputs_hash(self.widget, SOURCES), "tests": inputs_hash(self.widget, TESTS)}
         known = reusable_verdicts(self.log_path, inputs, {item.nodeid for item in items})
         print(f"{self.widget}: {len(known)} verdicts of an earlier run reused ({self.log_path.relative_to(ROOT)})", flush=True)
@@ -207,10 +226,6 @@ class MutantLoop:
                         conn.sendall((json.dumps({"killed_by": killer, "why": why}) + "\n").encode())
                     except OSError:
                         pass  # Stryker gave up on this mutant (its timeout): the next one is waiting
-        server.close()
-        self.socket_path.unlink(missing_ok=True)
-        session.testsfailed = 1 if stryker.returncode else 0
-        return True
 
 
 def main(argv: list[str]) -> int:
