@@ -12,9 +12,13 @@ page reuses another mutant's copy) and runs the tests until one fails. The test 
 for the next: neighbouring mutants tend to fall to the same test, so a killed mutant costs about one test (1-3 s).
 
 Which tests: those named after the widget (sin-heatmap: ``-k "sin_heatmap or …"``) and the every-widget tests that
-mount each widget bare on one page (SHARED); for _ui.js, which every widget uses, every widget test. The every-widget tests that load every lesson page (spacing, labels and sliders; phone, dark
-and print) are left out (about 15 s a mutant each): a mutant only they would kill counts as a survivor, so the score is
-a lower bound. Each verdict is logged, with the test that killed the mutant, in .cache/mutation-widgets/<name>.log.
+mount each widget bare on one page (SHARED); for _ui.js, which every widget uses, every widget test. The every-widget
+tests that load every lesson page (spacing, labels and sliders; phone, dark and print) are left out (about 15 s a
+mutant each): a mutant only they would kill counts as a survivor, so the score is a lower bound.
+
+Each verdict is logged, with the test that killed the mutant, in .cache/mutation-widgets/<name>.log, and reused by the
+next run where it still holds (reusable_verdicts). A run stopped part-way writes no report (MutantLoop: Stryker would
+count the commands that get no answer as killed mutants).
 """
 
 from __future__ import annotations
