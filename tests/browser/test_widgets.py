@@ -1997,13 +1997,11 @@ BAD_PAGE_OPTION = {
 def test_every_widget_needs_its_page_options(visit, site_dir):
     """No widget keeps a default of its own: without the page's data-* (posenc.examples.WIDGET_DEFAULTS, through the
     widget() macro) it shows what is missing, and a value that does not fit is named too; the static figure stays."""
-    from tools.build import macros
-
     sp, el = open_widget(visit, site_dir, "alibi-bias")
     page = sp.page
     assert sorted(BAD_PAGE_OPTION) == sorted(ex.WIDGET_DEFAULTS) == sorted(LESSON)
     for name, defaults in ex.WIDGET_DEFAULTS.items():
-        full = {f"data-{k}": html.unescape(v) for k, v in re.findall(r' data-([a-z-]+)="([^"]*)"', macros.widget_attributes(name, {}))}
+        full = _macro_attributes(name)
         error, shown = page.evaluate(MOUNT_BARE, [name, {}])
         assert error != "mounted", f"{name} mounted without any page option"
         for key in defaults:
@@ -2018,6 +2016,23 @@ def test_every_widget_needs_its_page_options(visit, site_dir):
     bad = page.evaluate(MOUNT_BARE, ["t5-buckets", {"data-num-buckets": "32", "data-max-distance": "128", "data-bidirectional": "yes", "data-distance": "1"}])
     assert bad[0] != "mounted" and "true 或 false" in bad[1], bad
     sp.assert_clean()
+
+
+def _measured_bare(measure: str) -> str:
+    """A page function that mounts widget ``name`` bare with ``attrs`` (as MOUNT_BARE), runs ``measure`` (JavaScript
+    that reads the mounted ``div`` and returns what it found), then takes the widget out of the page."""
+    return ("async ([name, attrs]) => {\n  const div = document.createElement('div');\n  div.className = 'pe-widget';\n"
+            "  for (const [k, v] of Object.entries(attrs)) div.setAttribute(k, v);\n  document.querySelector('article').append(div);\n"
+            "  const index = document.querySelector('script[src*=\"widgets/index.js\"]').src;\n"
+            "  await (await import(index.replace(/index\\.js$/, `${name}.js`))).mount(div);\n"
+            "  const found = (() => {\n" + measure + "\n  })();\n  div.remove();\n  return found;\n}")
+
+
+def _macro_attributes(name: str) -> dict[str, str]:
+    """The data-* options the widget() macro writes for widget ``name`` (posenc.examples.WIDGET_DEFAULTS)."""
+    from tools.build import macros
+
+    return {f"data-{k}": html.unescape(v) for k, v in re.findall(r' data-([a-z-]+)="([^"]*)"', macros.widget_attributes(name, {}))}
 
 
 # For each widget that declares limits on its page options: options that are readable but past a limit, or not of
@@ -2053,11 +2068,9 @@ def test_every_widget_refuses_each_page_option_past_its_limit(visit, site_dir):
     """A page option past the widget's limit, or not of its kind, stops the widget with a message that names the
     option and says what fits; an option exactly at a limit fits; the page's own options mount it. Each widget is
     mounted bare, on one page."""
-    from tools.build import macros
-
     sp, _ = open_widget(visit, site_dir, "alibi-bias")
     for name in sorted(PAGE_OPTION_LIMITS):
-        good = {f"data-{k}": html.unescape(v) for k, v in re.findall(r' data-([a-z-]+)="([^"]*)"', macros.widget_attributes(name, {}))}
+        good = _macro_attributes(name)
         assert sp.page.evaluate(MOUNT_BARE, [name, good])[0] == "mounted", name
         for key, bad, words in PAGE_OPTION_LIMITS[name]:
             assert f"data-{key}" in good, f"{name} has no data-{key}: update PAGE_OPTION_LIMITS"
@@ -2074,22 +2087,13 @@ def test_every_widget_refuses_each_page_option_past_its_limit(visit, site_dir):
 
 # Each widget mounted bare (as MOUNT_BARE) with the page options its widget() macro writes; then, for every two of its
 # visible controls that share a row, the space between them.
-CONTROL_GAPS = r"""async ([name, attrs]) => {
-  const div = document.createElement('div');
-  div.className = 'pe-widget';
-  for (const [k, v] of Object.entries(attrs)) div.setAttribute(k, v);
-  document.querySelector('article').append(div);
-  const index = document.querySelector('script[src*="widgets/index.js"]').src;
-  await (await import(index.replace(/index\.js$/, `${name}.js`))).mount(div);
-  const controls = [...div.querySelectorAll('input, button, select')].filter((c) => c.getClientRects().length)
+CONTROL_GAPS = _measured_bare(r"""  const controls = [...div.querySelectorAll('input, button, select')].filter((c) => c.getClientRects().length)
     .map((c) => [c.getAttribute('aria-label') || c.textContent.trim() || c.outerHTML.slice(0, 50), c.getBoundingClientRect()]);
   const pairs = [];
   controls.forEach(([a, ra], i) => controls.slice(i + 1).forEach(([b, rb]) => {
     if (Math.min(ra.bottom, rb.bottom) > Math.max(ra.top, rb.top)) pairs.push([a, b, Math.max(rb.left - ra.right, ra.left - rb.right)]);
   }));
-  div.remove();
-  return pairs;
-}"""
+  return pairs;""")
 MIN_CONTROL_GAP_PX = 4
 
 
@@ -2100,12 +2104,10 @@ def test_every_widget_keeps_its_controls_apart(visit, site_dir):
     meant for one does not land on the next and two buttons do not read as one (.pe-controls, widgets.css, spaces the
     row of a widget's box and buttons; button groups have their own, smaller gap). Each widget is measured bare, with
     the options its widget() macro writes."""
-    from tools.build import macros
-
     sp, _ = open_widget(visit, site_dir, "alibi-bias", viewport={"width": 390, "height": 844})
     measured = {}
     for name in ex.WIDGET_DEFAULTS:
-        attrs = {f"data-{k}": html.unescape(v) for k, v in re.findall(r' data-([a-z-]+)="([^"]*)"', macros.widget_attributes(name, {}))}
+        attrs = _macro_attributes(name)
         measured[name] = sp.page.evaluate(CONTROL_GAPS, [name, attrs])
     touching = [f"{name}: {a!r} and {b!r}, {gap:.1f} px apart" for name, pairs in measured.items() for a, b, gap in pairs
                 if gap < MIN_CONTROL_GAP_PX]
@@ -2115,17 +2117,8 @@ def test_every_widget_keeps_its_controls_apart(visit, site_dir):
 
 
 # Each widget mounted bare with the page options its widget() macro writes: how each of its drawings (svg) is exposed.
-DRAWINGS = r"""async ([name, attrs]) => {
-  const div = document.createElement('div');
-  div.className = 'pe-widget';
-  for (const [k, v] of Object.entries(attrs)) div.setAttribute(k, v);
-  document.querySelector('article').append(div);
-  const index = document.querySelector('script[src*="widgets/index.js"]').src;
-  await (await import(index.replace(/index\.js$/, `${name}.js`))).mount(div);
-  const drawings = [...div.querySelectorAll('svg')].map((svg) => [svg.getAttribute('class'), svg.getAttribute('role'), svg.getAttribute('aria-label')]);
-  div.remove();
-  return drawings;
-}"""
+DRAWINGS = _measured_bare(r"""  const drawings = [...div.querySelectorAll('svg')].map((svg) => [svg.getAttribute('class'), svg.getAttribute('role'), svg.getAttribute('aria-label')]);
+  return drawings;""")
 
 
 @pytest.mark.build
@@ -2133,12 +2126,10 @@ DRAWINGS = r"""async ([name, attrs]) => {
 def test_every_widget_drawing_is_one_labelled_image(visit, site_dir):
     """To a screen reader each widget's drawing is one image with words for what it shows (role="img" and an
     aria-label), not a run of loose tick labels and numbers read out one by one."""
-    from tools.build import macros
-
     sp, _ = open_widget(visit, site_dir, "alibi-bias")
     drawings = {}
     for name in ex.WIDGET_DEFAULTS:
-        attrs = {f"data-{k}": html.unescape(v) for k, v in re.findall(r' data-([a-z-]+)="([^"]*)"', macros.widget_attributes(name, {}))}
+        attrs = _macro_attributes(name)
         drawings[name] = sp.page.evaluate(DRAWINGS, [name, attrs])
     unlabelled = [f"{name}: svg.{cls} role={role!r} aria-label={label!r}" for name, found in drawings.items()
                   for cls, role, label in found if role != "img" or not (label or "").strip()]
@@ -2170,8 +2161,6 @@ def _variant_examples(replacements):
 def test_a_changed_example_reaches_every_widget(visit, site_dir, monkeypatch):
     """Change example parameters in posenc/examples.py: the widget() macro writes the new values and every widget
     shows them (tests/test_guardrails.py shows the built pages carrying them)."""
-    from tools.build import macros
-
     new_dim = ex.SIN_DIM - 4
     v = _variant_examples([
         (f"SIN_DIM = {ex.SIN_DIM} ", f"SIN_DIM = {new_dim} "),
@@ -2188,7 +2177,7 @@ def test_a_changed_example_reaches_every_widget(visit, site_dir, monkeypatch):
     page = sp.page
     mounted = {}
     for name in v.WIDGET_DEFAULTS:
-        attrs = {f"data-{k}": html.unescape(val) for k, val in re.findall(r' data-([a-z-]+)="([^"]*)"', macros.widget_attributes(name, {}))}
+        attrs = _macro_attributes(name)
         attrs["id"] = f"variant-{name}"
         assert page.evaluate(MOUNT_BARE, [name, attrs])[0] == "mounted", name
         mounted[name] = page.locator(f"#variant-{name}")
