@@ -17,6 +17,7 @@ mode refuses two test modules with the same basename when their folders have no 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -69,7 +70,7 @@ def axe():
 class Recorder:
     """What one page did while it loaded: failed responses, console errors, other hosts."""
 
-    def __init__(self, context, page, origin: str, ignore_status_of: str | None = None):
+    def __init__(self, page, origin: str, ignore_status_of: str | None = None):
         self.failed: list[str] = []
         self.console: list[str] = []
         self.external: list[str] = []
@@ -79,10 +80,6 @@ class Recorder:
             parts = urlsplit(url)
             return parts.scheme in ("http", "https", "ws", "wss") and f"{parts.scheme}://{parts.netloc}" != origin
 
-        def on_external(route):
-            self.external.append(route.request.url)
-            route.abort()
-
         def on_response(resp):
             if resp.status >= 400 and resp.url.startswith(origin) and resp.url != ignore_status_of:
                 self.failed.append(f"{resp.status} {resp.url[len(origin):]}")
@@ -91,7 +88,8 @@ class Recorder:
             if req.url.startswith(origin):
                 self.failed.append(f"{req.failure} {req.url[len(origin):]}")
 
-        context.route(is_external, on_external)
+        # Chromium resolves no other host (conftest.CHROMIUM_ARGS): such a request fails at once; it is recorded here
+        page.on("request", lambda req: self.external.append(req.url) if is_external(req.url) else None)
         page.on("response", on_response)
         page.on("requestfailed", on_failed)
         def on_console(m):
@@ -205,7 +203,7 @@ def check_page(browser, subpath_site, axe, page_path: str) -> None:
     context.add_init_script(CSP_RECORDER)
     try:
         page = context.new_page()
-        rec = Recorder(context, page, subpath_site.origin)
+        rec = Recorder(page, subpath_site.origin)
         page.goto(subpath_site.url + page_path, wait_until="load")
         page.evaluate(OPEN_ALL)  # folded blocks too: their figures, formulas and widgets
         # An English page's markup, stylesheets and desktop layout are its Chinese page's (AXE_SAME_COLOURS): its own
@@ -261,7 +259,7 @@ def test_404_page_works_at_any_depth(browser, subpath_site):
     try:
         page = context.new_page()
         missing = subpath_site.url + "no/such/page/"
-        rec = Recorder(context, page, subpath_site.origin, ignore_status_of=missing)
+        rec = Recorder(page, subpath_site.origin, ignore_status_of=missing)
         page.goto(missing, wait_until="load")
         problems = _settle(page)
         assert page.locator(".md-header").count() == 1, "the 404 page lost its theme"
@@ -276,7 +274,7 @@ def test_gate_catches_a_missing_file_and_another_host(browser, subpath_site, tmp
     context = browser.new_context(bypass_csp=True)  # the page policy would stop the request before the recorder sees it
     try:
         page = context.new_page()
-        rec = Recorder(context, page, subpath_site.origin)
+        rec = Recorder(page, subpath_site.origin)
         page.goto(subpath_site.url, wait_until="load")
         page.evaluate(f"""async () => {{
             await fetch('{PREFIX}no-such-file.js').catch(() => null);
@@ -286,6 +284,23 @@ def test_gate_catches_a_missing_file_and_another_host(browser, subpath_site, tmp
         assert any("example.invalid" in u for u in rec.external), rec.external
     finally:
         context.close()
+
+
+def test_visit_records_a_request_to_another_host_which_fails_at_once_and_rebases_the_sitemap(visit, site_url):
+    """tests/browser/conftest.py: a page opened by ``visit`` records a request that leaves the site, and that request
+    fails without waiting on the network (Chromium resolves no other host); its sitemap.xml names the test server,
+    so that Material's instant navigation follows the site's links."""
+    sp = visit("", bypass_csp=True)  # the page policy would stop the request before it is sent
+    took_ms = sp.page.evaluate("""async () => {
+        const start = performance.now();
+        const outcome = await fetch('https://example.com/x.js').then(() => 'answered', () => 'failed');
+        return outcome === 'failed' ? performance.now() - start : -1;
+    }""")
+    assert 0 <= took_ms < 2000, f"a request to another host should fail at once, offline ({took_ms:.0f} ms; -1: it was answered)"
+    assert sp.external_requests == ["https://example.com/x.js"]
+    sitemap = sp.page.evaluate("() => fetch('sitemap.xml').then(r => r.text())")
+    locs = re.findall(r"<loc>(.*?)</loc>", sitemap)
+    assert locs and all(loc.startswith(site_url + "/") for loc in locs), locs[:3]
 
 
 def test_gate_catches_a_page_policy_violation(browser, subpath_site):
@@ -352,7 +367,7 @@ def test_notebook_download_link_downloads_under_the_subpath(browser, subpath_sit
     context = browser.new_context(accept_downloads=True)
     try:
         page = context.new_page()
-        rec = Recorder(context, page, subpath_site.origin)
+        rec = Recorder(page, subpath_site.origin)
         page.goto(subpath_site.url + "lessons/01-order-blind/", wait_until="load")
         with page.expect_download(timeout=15_000) as info:
             page.click('a[download][href$="lesson1.ipynb"]')
