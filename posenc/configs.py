@@ -103,7 +103,7 @@ class Field:
     source: str
     tag: str
     # The source in another language's words (``source_en:`` …, one per language after the first), for a source
-    # written partly in Chinese: that language's tooltip shows it.
+    # written partly in Chinese: that language's entry on the references page shows it.
     source_translated: dict = dataclass_field(default_factory=dict)
 
     def source_in(self, lang: str) -> str:

@@ -32,7 +32,7 @@ TAGS = {
     "V3": "副本核实：与官方文件逐字相同的第三方副本，官方原件本身没有打开",
     "U": "未核实：推断或二手来源，仅供参考",
 }
-# The same three tags for English pages (tools/build/macros.py tag_badge), in the same order.
+# The same three tags for English pages (tools/build/sources.py badge and the legend), in the same order.
 TAGS_EN = {
     "V": "Verified: checked against the primary source (the paper or the official repository)",
     "V3": "Verified copy: a third-party copy identical to the official file; the original itself was not opened",
@@ -60,7 +60,7 @@ class Fact:
     # quotation (QUOTES), its grammar visibly the source's; ``quote: code``: verbatim code, shown as code.
     quote: bool | str = False
     # The source in another language's words (``source_en:`` …), for a source written partly in Chinese: that
-    # language's tooltip shows it; a quotation of a Chinese original keeps the original, with a gloss after it.
+    # language's entry on the references page shows it; a quotation of a Chinese original keeps the original, with a gloss after it.
     source_translated: dict = field(default_factory=dict)
 
     @property

@@ -245,7 +245,7 @@ def test_a_quoted_fact_renders_inside_quotation_marks(lang, page, marks):
     raw = raw_facts()["gptj_rotary_claim"]
     assert raw["quote"] is True
     shown = MacroEnv(page).render('{{ fact("gptj_rotary_claim") }}')
-    assert shown.startswith(marks[0] + raw["value"] + marks[1] + '<span class="pe-tag')
+    assert shown.startswith(marks[0] + raw["value"] + marks[1] + '<a class="pe-tag')
     # a quotation inside the quotation takes the inner marks; an ordinary fact stays bare
     inner = MacroEnv(page).render('{{ fact("barbero_high_frequencies", badge=False) }}')
     assert inner.startswith(marks[0]) and inner.endswith(marks[1]) and '"' not in inner

@@ -206,3 +206,42 @@ def test_no_list_item_is_left_as_text(site_dir):
             if not text.find_parent(["code", "pre", "script", "style", "math", "svg"]):
                 left.append(f"{page.relative_to(site_dir)}: {text.strip()[:60]!r} in <{text.parent.name}>")
     assert not left, "a list marker printed as text (put a blank line before the item):\n" + "\n".join(left)
+
+
+TAG_LINK = re.compile(r'<a class="pe-tag pe-tag--(\w+)" href="([^"#]*)#([^"]+)" aria-label="[^"]*">')
+
+
+def _references_entries(site_dir: Path, page: str) -> dict[str, tuple[str, str]]:
+    """The references page's source list: anchor → (the entry's tag class, its source line as HTML, without the link)."""
+    text = html(site_dir, page)
+    return {a: (tag, re.sub(r" · <a [^>]*>[^<]*</a>$", "", dd)) for a, tag, dd in
+            re.findall(r'<dt id="([^"]+)">.*?<span class="pe-tag pe-tag--(\w+)"[^>]*>[^<]*</span></dt>\s*<dd>(.*?)</dd>', text, re.S)}
+
+
+def test_each_value_tag_links_to_its_own_source_on_the_references_page(site_dir):
+    """A reported value's tag (tools/build/sources.py) is a link to the references page of the page's language, to the
+    entry of that fact or model field: its tag and its source as posenc/data writes them. A page carries no source
+    text of its own (no tooltip): lesson 5 quotes the most values."""
+    from posenc import configs, facts
+
+    def source(anchor: str, lang: str) -> str:
+        kind, _, name = anchor.partition("-")
+        if kind == "fact":
+            return facts.get(name).source_in(lang)
+        model = next(k for k in configs.keys() if name.startswith(k + "-") and name[len(k) + 1:] in configs.load(k).fields)
+        return configs.load(model).field(name[len(model) + 1:]).source_in(lang)
+
+    seen = 0
+    for lang, prefix in (("zh", ""), ("en", "en/")):
+        entries = _references_entries(site_dir, prefix + "references")
+        for page in sorted((site_dir / prefix / "lessons").glob("*/index.html")):
+            text = page.read_text(encoding="utf-8")
+            links = TAG_LINK.findall(text)
+            assert text.count('class="pe-tag') == len(links), f"{page}: a value's tag that is not a link to its source"
+            for tag, href, anchor in links:
+                seen += 1
+                target = (page.parent / href).resolve()
+                assert target == (site_dir / prefix / "references").resolve(), f"{page}: a tag links to {href}, not {prefix}references/"
+                assert anchor in entries, f"{page}: #{anchor} is not an entry of {prefix}references/"
+                assert entries[anchor] == (tag, html_lib.escape(source(anchor, lang))), f"{page}: #{anchor}"
+    assert seen > 100

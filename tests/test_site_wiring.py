@@ -1,4 +1,4 @@
-"""Site wiring that needs no build: the BibTeX macro, the verification tags' tooltips, the phone
+"""Site wiring that needs no build: the BibTeX macro, the verification tags' links to their sources, the phone
 constants' arithmetic (the notebooks' setup cell: tests/test_notebook_download.py)."""
 
 from __future__ import annotations
@@ -18,16 +18,20 @@ def test_citation_bibtex_macro_is_a_bibtex_block_from_citation_cff():
     assert "origtitle" in MacroEnv("index.en.md").macros["citation_bibtex"]()
 
 
-def test_verification_tags_read_distinctly():
+def test_verification_tags_read_distinctly_and_link_to_their_source():
     from posenc.facts import TAGS
-    from tools.build.macros import tag_badge
+    from tools.build import sources
 
-    titles = {tag: re.search(r'title="([^"]*)"', tag_badge(tag, "某来源")).group(1) for tag in TAGS}
-    openings = {tag: title.split("：")[0] for tag, title in titles.items()}
-    assert len(set(openings.values())) == len(TAGS), openings
-    assert not titles["V3"].startswith("已核实") and not titles["U"].startswith("已核实"), titles
-    assert all(title.endswith("来源：某来源") for title in titles.values())
-    assert all('data-search-exclude="tag"' in tag_badge(tag, "x") for tag in TAGS)
+    links = {tag: sources.badge(tag, "zh", "../../references/#fact-x") for tag in TAGS}
+    labels = {tag: re.search(r">([^<]*)</a>$", link).group(1) for tag, link in links.items()}
+    assert len(set(labels.values())) == len(TAGS), labels
+    assert not labels["V3"].startswith(labels["V"]) and not labels["U"].startswith(labels["V"]), labels
+    for tag, link in links.items():
+        assert 'href="../../references/#fact-x"' in link
+        # a link's spoken name says where it goes and holds the words it shows (WCAG 2.5.3)
+        assert re.search(r'aria-label="([^"]*)"', link).group(1) == f"{labels[tag]}：查看来源"
+        assert 'data-search-exclude="tag"' in link and 'data-search-exclude="tag"' in sources.badge(tag, "zh")
+        assert "<a " not in sources.badge(tag, "zh")  # without a target: the legend's and the source list's own tags
 
 
 def test_phone_constants_fit_the_measured_column():
@@ -38,3 +42,20 @@ def test_phone_constants_fit_the_measured_column():
     natural_px = _style.PHONE_MAX_WIDTH_IN * 96
     assert 358 / natural_px >= 0.75  # even in the plain column
     assert _style.MIN_TEXT_PT * 96 / 72 * (358 / natural_px) >= 9  # 9 pt text stays ≥ 9 CSS px
+
+
+def test_a_value_tag_links_to_the_entry_of_that_fact_or_model_field():
+    """fact() and cfg() link their tag to the value's own entry on the references page (tools/build/sources.py), from
+    a lesson two folders down; a field read by key (``scaling.factor``) links to the entry of its field."""
+    from macro_env import MacroEnv
+
+    env = MacroEnv("lessons/05-long-context.md")
+    assert 'href="../../references/#fact-pi_context"' in env.render('{{ fact("pi_context") }}')
+    assert 'href="../../references/#model-qwen3_8b-context"' in env.render('{{ cfg("qwen3_8b", "context") }}')
+    assert 'href="../../references/#model-qwen3_8b-rope_theta"' in env.render('{{ cfg("qwen3_8b", "rope_theta") }}')
+    from posenc import configs
+
+    model, field, key = next((m, f, next(iter(v.value))) for m in configs.keys() for f, v in configs.load(m).fields.items()
+                             if isinstance(v.value, dict) and v.value)
+    assert f'href="../../references/#model-{model}-{field}"' in env.render(f'{{{{ cfg("{model}", "{field}.{key}") }}}}')
+    assert "<a " not in env.render('{{ fact("pi_context", badge=False) }}')

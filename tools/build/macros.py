@@ -53,25 +53,12 @@ WIDGETS = ROOT / "docs" / "javascripts" / "widgets"
 SNIPPET_CACHE = ROOT / ".cache" / "snippets"
 
 
-def tag_badge(tag: str, source: str, lang: str = "zh") -> str:
-    """A small label after a reported value: what the tag means and where the value comes from."""
-    from posenc.facts import TAGS, TAGS_EN
-    from tools.build import i18n
-
-    label = i18n.text(lang, f"tag_{tag}")
-    meaning = (TAGS if lang == "zh" else TAGS_EN)[tag]
-    title = html.escape(i18n.text(lang, "tag_source", meaning=meaning, source=source), quote=True)
-    # data-search-exclude: the label is not indexed (teasers read "PPL 4.92", not "4.92已核实");
-    # Material's search plugin removes the attribute from the page once it has indexed it.
-    return f'<span class="pe-tag pe-tag--{tag.lower()}" title="{title}" data-search-exclude="tag">{label}</span>'
-
-
 def define_env(env):
     from posenc import configs, facts, quantities
     from posenc.formatting import format_value, with_noun
 
     from posenc.experiment.claims import ResultsPending
-    from tools.build import i18n
+    from tools.build import i18n, sources
 
     def lang() -> str:
         """The page's language: that of its source file (tools/build/i18n.py)."""
@@ -79,6 +66,10 @@ def define_env(env):
 
     def pending() -> str:
         return pending_mark(lang())
+
+    def tag_link(tag: str, anchor: str) -> str:
+        """A reported value's verification tag, a link to its source on the references page (tools/build/sources.py)."""
+        return sources.badge(tag, lang(), sources.href(anchor, env.page.url, lang()))
 
     @env.macro
     def num(name: str, noun: str | None = None) -> str:
@@ -92,7 +83,7 @@ def define_env(env):
     @env.macro
     def fact(name: str, badge: bool = True) -> str:
         f = facts.get(name)
-        return f.shown_in(lang()) + (tag_badge(f.tag, f.source_in(lang()), lang()) if badge else "")
+        return f.shown_in(lang()) + (tag_link(f.tag, sources.fact_anchor(name)) if badge else "")
 
     @env.macro
     def cfg(model: str, field: str, fmt: str = ",", badge: bool = True) -> str:
@@ -105,7 +96,7 @@ def define_env(env):
                 raise ValueError(f"model {model!r}: field {top!r} has no key {sub!r}; keys: {', '.join(value) if isinstance(value, dict) else 'none'}")
             value = value[sub]
         text = format_value(value, fmt, lang()) if isinstance(value, (int, float)) and not isinstance(value, bool) else str(value)
-        return text + (tag_badge(fld.tag, fld.source_in(lang()), lang()) if badge else "")
+        return text + (tag_link(fld.tag, sources.field_anchor(model, top)) if badge else "")
 
     @env.macro
     def figure(name: str) -> str:
@@ -249,6 +240,11 @@ def define_env(env):
         return f'```python title="{snippet}"\n{source.rstrip()}\n```\n\n```text title="{i18n.text(lang(), "snippet_output")}"\n{output.rstrip()}\n```'
 
     @env.macro
+    def value_sources() -> str:
+        """The references page's list: every fact and model field with its source, under the anchors tags link to."""
+        return sources.sources_html(lang())
+
+    @env.macro
     def tag_legend() -> str:
         """The three verification tags, each as the page shows it, with what it means (posenc.facts.TAGS)."""
         return tag_legend_markdown(lang())
@@ -264,15 +260,13 @@ def define_env(env):
 
 
 def tag_legend_markdown(lang: str = "zh") -> str:
-    """One line per tag: the badge as tag_badge draws it (without a source) and its meaning."""
-    import re
-
+    """One line per tag: the badge as a page shows it (not a link here) and its meaning."""
     from posenc.facts import TAGS, TAGS_EN
-    from tools.build import i18n
+    from tools.build import i18n, sources
 
     lines = []
     for tag, meaning in (TAGS if lang == "zh" else TAGS_EN).items():
-        badge = re.sub(r' title="[^"]*"', "", tag_badge(tag, "", lang))
+        badge = sources.badge(tag, lang)
         rest = meaning.partition("：" if lang == "zh" else ": ")[2]
         lines.append(i18n.text(lang, "tag_legend_line", badge=badge, meaning=rest, tag=tag))
     return "\n".join(lines)

@@ -21,7 +21,7 @@ What this module adds:
 - ``clean_index``: result teasers without raw LaTeX: ``\\(\\omega_i\\)`` in the index text reads ωᵢ; and
   notebook headings without the ¶ of nbconvert's anchor link at the end of their titles.
 - a reported value's verification tag (已核实 …) stays out of the index (``data-search-exclude``
-  in ``tools/build/macros.py`` ``tag_badge``).
+  in ``tools/build/sources.py`` ``badge``).
 - the English index (``clean_index``, ``english_index``): lunr's whole English pipeline (stemmer, stop-word
   filter, trimmer; the build had kept the Chinese ``stemmer`` alone), a query's stop words left out
   (``patch_worker``: "needle in a haystack" searched "in*" and "a*", which prefix most words), and each

@@ -1,0 +1,93 @@
+"""Where each reported value comes from: the references page lists every fact and every model field with its source,
+each under an anchor, and the tag after a value on a page (已核实 …) is a link to that entry.
+
+A link, not a tooltip: a tooltip shows on hover only, so a reader on a phone or at the keyboard never saw a source,
+and a page carried the text of every source it quotes (lesson 5: 112 sources, an eighth of its compressed HTML, on
+every first load).
+"""
+
+from __future__ import annotations
+
+import html
+import posixpath
+import re
+from urllib.parse import urlsplit
+
+from posenc import configs, facts
+from tools.build import i18n
+
+PAGE = "references/"  # the page that lists the sources (docs/references.md calls sources_html)
+FACT_FILE = re.compile(r"facts_lesson(\w+)\.yaml")
+
+
+def fact_anchor(name: str) -> str:
+    return f"fact-{name}"
+
+
+def field_anchor(model: str, field: str) -> str:
+    return f"model-{model}-{field}"
+
+
+def badge(tag: str, lang: str, href: str | None = None) -> str:
+    """A value's verification tag; with ``href``, a link to its source's entry (see the module docstring)."""
+    label = i18n.text(lang, f"tag_{tag}")
+    # data-search-exclude: the label is not indexed (teasers read "PPL 4.92", not "4.92已核实");
+    # Material's search plugin removes the attribute from the page once it has indexed it.
+    attrs = f'class="pe-tag pe-tag--{tag.lower()}" data-search-exclude="tag"'
+    if href is None:
+        return f"<span {attrs}>{label}</span>"
+    name = html.escape(i18n.text(lang, "tag_link", label=label), quote=True)
+    return f'<a {attrs} href="{href}" aria-label="{name}">{label}</a>'
+
+
+def href(anchor: str, page_url: str, lang: str) -> str:
+    """The link from the page at ``page_url`` (MkDocs' page.url) to ``anchor`` on the references page in ``lang``."""
+    target = i18n.counterpart(PAGE, lang)
+    return posixpath.relpath(target, page_url or ".") + "/#" + anchor
+
+
+def _entry(anchor: str, title: str, tag: str, source: str, url: str, lang: str) -> str:
+    link = ""
+    if url:
+        host = urlsplit(url).netloc or url
+        link = f' · <a href="{html.escape(url, quote=True)}">{html.escape(host)}</a>'
+    return (f'<dt id="{anchor}">{title}{badge(tag, lang)}</dt>\n'
+            f"<dd>{html.escape(source)}{link}</dd>")
+
+
+def _fact_title(f: facts.Fact, lang: str) -> str:
+    # the description is written in Chinese only: an English page names the fact instead
+    what = html.escape(f.what) if lang == i18n.DEFAULT else f"<code>{f.name}</code>"
+    return i18n.text(lang, "source_value", what=what, value=f.shown_in(lang))
+
+
+def _field_title(model: configs.ModelConfig, field: str, lang: str) -> str:
+    # the value as the configuration file writes it (a token id is no quantity to group in thousands)
+    value = html.escape(str(model.fields[field].value))
+    return i18n.text(lang, "source_field", model=html.escape(model.name), field=f"<code>{field}</code>", value=value)
+
+
+def sources_html(lang: str) -> str:
+    """Every fact, grouped by the lesson whose data file holds it, then every model's fields: one entry each."""
+    parts = []
+    for path in sorted(facts.DATA.glob("facts_lesson*.yaml"), key=lambda p: _lesson_order(p.name)):
+        lesson = FACT_FILE.fullmatch(path.name)[1]
+        entries = [facts.get(name) for name in facts.load_entries(path)]
+        parts.append(f"### {i18n.text(lang, 'sources_lesson', lesson=lesson)} {{ #values-lesson{lesson} }}\n")
+        parts.append(_list(_entry(fact_anchor(f.name), _fact_title(f, lang), f.tag, f.source_in(lang), f.url, lang)
+                           for f in entries))
+    parts.append(f"### {i18n.text(lang, 'sources_models')} {{ #values-models }}\n")
+    parts.append(_list(_entry(field_anchor(key, field), _field_title(m, field, lang), fld.tag, fld.source_in(lang), "", lang)
+                       for key in configs.keys() for m in [configs.load(key)] for field, fld in m.fields.items()))
+    return "\n".join(parts)
+
+
+def _list(entries) -> str:
+    # data-search-exclude: a search for "YaRN" should find the lessons, not a hundred source lines
+    return '<dl class="pe-sources" data-search-exclude="sources">\n' + "\n".join(entries) + "\n</dl>\n"
+
+
+def _lesson_order(file_name: str) -> tuple[int, str]:
+    """facts_lesson3b.yaml → (3, "b"): the course order, 3 before 3b before 4."""
+    m = re.fullmatch(r"(\d+)(\w*)", FACT_FILE.fullmatch(file_name)[1])
+    return int(m[1]), m[2]
