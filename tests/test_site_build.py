@@ -214,7 +214,8 @@ TAG_LINK = re.compile(r'<a class="pe-tag pe-tag--(\w+)" href="([^"#]*)#([^"]+)" 
 def _references_entries(site_dir: Path, page: str) -> dict[str, tuple[str, str]]:
     """The references page's source list: anchor → (the entry's tag class, its source line as HTML, without the link)."""
     text = html(site_dir, page)
-    return {a: (tag, re.sub(r" · <a [^>]*>[^<]*</a>$", "", dd)) for a, tag, dd in
+    # an English page marks a source's Chinese words as Chinese (<span lang="zh">): the source's text is the rest
+    return {a: (tag, re.sub(r'</?span[^>]*>', "", re.sub(r" · <a [^>]*>[^<]*</a>$", "", dd))) for a, tag, dd in
             re.findall(r'<dt id="([^"]+)">.*?<span class="pe-tag pe-tag--(\w+)"[^>]*>[^<]*</span></dt>\s*<dd>(.*?)</dd>', text, re.S)}
 
 

@@ -52,7 +52,20 @@ def _entry(anchor: str, title: str, tag: str, source: str, url: str, lang: str) 
         host = urlsplit(url).netloc or url
         link = f' · <a href="{html.escape(url, quote=True)}">{html.escape(host)}</a>'
     return (f'<dt id="{anchor}">{title}{badge(tag, lang)}</dt>\n'
-            f"<dd>{html.escape(source)}{link}</dd>")
+            f"<dd>{_marked(html.escape(source), lang)}{link}</dd>")
+
+
+# A run of Chinese (Han, CJK punctuation, full-width forms), with the digits and Latin words inside it
+HAN_RUN = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]+"
+                     r"(?:[\w.,%+-]*[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]+)*")
+
+
+def _marked(text: str, lang: str) -> str:
+    """On a page in another language, a source's Chinese words (a quotation of a Chinese README) marked as Chinese, so
+    that a screen reader reads them as Chinese."""
+    if lang == i18n.DEFAULT:
+        return text
+    return HAN_RUN.sub(lambda m: f'<span lang="zh">{m.group(0)}</span>', text)
 
 
 def _fact_title(f: facts.Fact, lang: str) -> str:
