@@ -29,7 +29,7 @@ def test_verification_tags_read_distinctly_and_link_to_their_source():
     for tag, link in links.items():
         assert 'href="../../references/#fact-x"' in link
         # a link's spoken name says where it goes and holds the words it shows (WCAG 2.5.3)
-        assert re.search(r'aria-label="([^"]*)"', link).group(1) == f"{labels[tag]}：查看来源"
+        assert re.search(r'aria-label="([^"]*)"', link).group(1) == f"{labels[tag]}：查看出处"
         assert 'data-search-exclude="tag"' in link and 'data-search-exclude="tag"' in sources.badge(tag, "zh")
         assert "<a " not in sources.badge(tag, "zh")  # without a target: the legend's and the source list's own tags
 
@@ -59,3 +59,15 @@ def test_a_value_tag_links_to_the_entry_of_that_fact_or_model_field():
                              if isinstance(v.value, dict) and v.value)
     assert f'href="../../references/#model-{model}-{field}"' in env.render(f'{{{{ cfg("{model}", "{field}.{key}") }}}}')
     assert "<a " not in env.render('{{ fact("pi_context", badge=False) }}')
+
+
+def test_no_group_of_the_source_list_opens_with_a_source_that_points_back():
+    """The references page lists each lesson's facts, then each model's fields, in data-file order
+    (tools/build/sources.py), and many sources say "same table" of the entry above: the first entry of a group has
+    none above it to point back to."""
+    from posenc import configs, facts
+
+    firsts = {path.name: facts.get(next(iter(facts.load_entries(path)))).source for path in sorted(facts.DATA.glob("facts_lesson*.yaml"))}
+    firsts |= {key: next(iter(configs.load(key).fields.values())).source for key in configs.keys()}
+    pointing_back = {group: source for group, source in firsts.items() if re.match(r"(the )?same\b", source, re.I)}
+    assert not pointing_back, pointing_back

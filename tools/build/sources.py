@@ -9,15 +9,17 @@ every first load).
 from __future__ import annotations
 
 import html
+import json
 import posixpath
 import re
 from urllib.parse import urlsplit
 
 from posenc import configs, facts
-from tools.build import i18n
+from posenc.formatting import format_value
+from tools.build import i18n, lesson_pages
+from tools.build.course_macros import page_label
 
 PAGE = "references/"  # the page that lists the sources (docs/references.md calls sources_html)
-FACT_FILE = re.compile(r"facts_lesson(\w+)\.yaml")
 
 
 def fact_anchor(name: str) -> str:
@@ -69,26 +71,33 @@ def _marked(text: str, lang: str) -> str:
 
 
 def _fact_title(f: facts.Fact, lang: str) -> str:
-    # the description is written in Chinese only: an English page names the fact instead
+    # the description is written in Chinese only: an English page names the fact as the data file does
     what = html.escape(f.what) if lang == i18n.DEFAULT else f"<code>{f.name}</code>"
     return i18n.text(lang, "source_value", what=what, value=f.shown_in(lang))
 
 
 def _field_title(model: configs.ModelConfig, field: str, lang: str) -> str:
-    # the value as the configuration file writes it (a token id is no quantity to group in thousands)
-    value = html.escape(str(model.fields[field].value))
-    return i18n.text(lang, "source_field", model=html.escape(model.name), field=f"<code>{field}</code>", value=value)
+    value = model.fields[field].value
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        shown = format_value(value, ",", lang)  # as cfg() shows it on a page
+    else:
+        shown = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    return i18n.text(lang, "source_field", model=html.escape(model.name), field=f"<code>{field}</code>",
+                     value=html.escape(shown))
 
 
 def sources_html(lang: str) -> str:
-    """Every fact, grouped by the lesson whose data file holds it, then every model's fields: one entry each."""
+    """Every fact, under the lesson whose data file holds it (the first that quotes it), in course order; then every
+    model's fields: one entry each."""
     parts = []
-    for path in sorted(facts.DATA.glob("facts_lesson*.yaml"), key=lambda p: _lesson_order(p.name)):
-        lesson = FACT_FILE.fullmatch(path.name)[1]
-        entries = [facts.get(name) for name in facts.load_entries(path)]
-        parts.append(f"### {i18n.text(lang, 'sources_lesson', lesson=lesson)} {{ #values-lesson{lesson} }}\n")
+    for page in lesson_pages.lesson_pages():
+        path = facts.DATA / f"facts_{lesson_pages.lesson_key(page)}.yaml"
+        if not path.is_file():
+            continue
+        anchor = f"values-{lesson_pages.lesson_key(page)}"
+        parts.append(f"### {i18n.text(lang, 'sources_lesson', lesson=page_label(page, lang))} {{ #{anchor} }}\n")
         parts.append(_list(_entry(fact_anchor(f.name), _fact_title(f, lang), f.tag, f.source_in(lang), f.url, lang)
-                           for f in entries))
+                           for f in map(facts.get, facts.load_entries(path))))
     parts.append(f"### {i18n.text(lang, 'sources_models')} {{ #values-models }}\n")
     parts.append(_list(_entry(field_anchor(key, field), _field_title(m, field, lang), fld.tag, fld.source_in(lang), "", lang)
                        for key in configs.keys() for m in [configs.load(key)] for field, fld in m.fields.items()))
@@ -99,8 +108,3 @@ def _list(entries) -> str:
     # data-search-exclude: a search for "YaRN" should find the lessons, not a hundred source lines
     return '<dl class="pe-sources" data-search-exclude="sources">\n' + "\n".join(entries) + "\n</dl>\n"
 
-
-def _lesson_order(file_name: str) -> tuple[int, str]:
-    """facts_lesson3b.yaml → (3, "b"): the course order, 3 before 3b before 4."""
-    m = re.fullmatch(r"(\d+)(\w*)", FACT_FILE.fullmatch(file_name)[1])
-    return int(m[1]), m[2]
