@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from macro_env import MacroEnv
 
 
@@ -71,3 +73,15 @@ def test_no_group_of_the_source_list_opens_with_a_source_that_points_back():
     firsts |= {key: next(iter(configs.load(key).fields.values())).source for key in configs.keys()}
     pointing_back = {group: source for group, source in firsts.items() if re.match(r"(the )?same\b", source, re.I)}
     assert not pointing_back, pointing_back
+
+
+def test_a_facts_file_of_no_lesson_fails_the_source_list_naming_it(tmp_path, monkeypatch):
+    from posenc import facts
+    from tools.build import sources
+
+    for path in facts.DATA.glob("facts_*.yaml"):
+        (tmp_path / path.name).write_bytes(path.read_bytes())
+    (tmp_path / "facts_lesson9.yaml").write_text("", encoding="utf-8")
+    monkeypatch.setattr(facts, "DATA", tmp_path)
+    with pytest.raises(ValueError, match=r"facts_lesson9\.yaml: no lesson .*\(facts_lesson1\.yaml"):
+        sources.sources_html("zh")

@@ -90,8 +90,13 @@ def sources_html(lang: str) -> str:
     """Every fact, under the lesson whose data file holds it (the first that quotes it), in course order; then every
     model's fields: one entry each."""
     parts = []
-    for page in lesson_pages.lesson_pages():
-        path = facts.DATA / f"facts_{lesson_pages.lesson_key(page)}.yaml"
+    listed = {f"facts_{lesson_pages.lesson_key(page)}.yaml": page for page in lesson_pages.lesson_pages()}
+    unlisted = sorted(p.name for p in facts.DATA.glob("facts_*.yaml") if p.name not in listed)
+    if unlisted:  # its facts would have no entry, and their tags' links no target
+        raise ValueError(f"posenc/data/{', '.join(unlisted)}: no lesson of mkdocs.yml's nav has that key; name the file "
+                         f"after the lesson that first quotes its facts ({', '.join(listed)})")
+    for name, page in listed.items():
+        path = facts.DATA / name
         if not path.is_file():
             continue
         anchor = f"values-{lesson_pages.lesson_key(page)}"
