@@ -2116,6 +2116,40 @@ def test_every_widget_keeps_its_controls_apart(visit, site_dir):
     sp.assert_clean()
 
 
+# Each widget mounted bare with the page options its widget() macro writes: its fields and button groups outside a
+# control row, and each button group's caption with its size and colour against the widget's text.
+CONTROL_ROWS = _measured_bare(r"""  const text = getComputedStyle(div);
+  const outside = [...div.querySelectorAll('.pe-field, .pe-presets')].filter((c) => !c.parentElement.closest('.pe-controls'))
+    .map((c) => `${c.className}: ${c.textContent.trim().slice(0, 30)}`);
+  const captions = [...div.querySelectorAll('.pe-presets')].flatMap((g) => [...g.children].filter((c) => c.tagName !== 'BUTTON'))
+    .map((c) => { const s = getComputedStyle(c);
+      return [c.textContent.trim(), parseFloat(s.fontSize) < parseFloat(text.fontSize), s.color !== text.color]; });
+  return [outside, captions];""")
+
+
+@pytest.mark.build
+@pytest.mark.browser
+def test_every_widget_sets_its_fields_in_control_rows_and_captions_its_button_groups_quietly(visit, site_dir):
+    """Every field (a labelled box or menu) and every group of buttons of a widget sits in a control row
+    (.pe-controls, widgets.css: the row that wraps on a phone, spaces its controls, which
+    test_every_widget_keeps_its_controls_apart measures, and lines up their baselines); and a button group's caption
+    ("预设：") is written as a field's label is, smaller and lighter than the widget's text, so that it reads as a
+    caption and not as one more value."""
+    sp, _ = open_widget(visit, site_dir, "alibi-bias")
+    outside, loud, counted = {}, {}, 0
+    for name in ex.WIDGET_DEFAULTS:
+        out, captions = sp.page.evaluate(CONTROL_ROWS, [name, _macro_attributes(name)])
+        if out:
+            outside[name] = out
+        counted += len(captions)
+        loud |= {f"{name}: {words!r}": (smaller, lighter) for words, smaller, lighter in captions if not (smaller and lighter)}
+        assert all(words for words, _, _ in captions), f"{name}: a button group's caption without words"
+    assert not outside, f"fields or button groups outside a control row: {outside}"
+    assert not loud, f"captions not smaller (first) and lighter (second) than the widget's text: {loud}"
+    assert counted >= 2, f"{counted} button group captions found: the measure may be broken"
+    sp.assert_clean()
+
+
 # Each widget mounted bare with the page options its widget() macro writes: how each of its drawings (svg) is exposed.
 DRAWINGS = _measured_bare(r"""  const drawings = [...div.querySelectorAll('svg')].map((svg) => [svg.getAttribute('class'), svg.getAttribute('role'), svg.getAttribute('aria-label')]);
   return drawings;""")
