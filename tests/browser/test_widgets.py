@@ -2047,7 +2047,8 @@ PAGE_OPTION_LIMITS = {
     "sin-clock": [("d", "15", "正偶数"), ("d", "66", "最大是 64"), ("base", "0.5", "要大于 1"), ("position", "-3", "位置从 0 开始数"),
                   ("presets", "1,-2", "位置从 0 开始数")],
     "rope-pair": [("d", "7", "正偶数"), ("d", "4098", "最大是 4,096"), ("base", "1", "要大于 1"), ("pair", "-1", "不能是负数"),
-                  ("m", "-1", "位置从 0 开始数"), ("n", "-2", "位置从 0 开始数"), ("shift", "0", "最小是 1"), ("q", "1,x", "逗号隔开")],
+                  ("m", "-1", "位置从 0 开始数"), ("n", "-2", "位置从 0 开始数"), ("shift", "0", "最小是 1"), ("q", "1,x", "逗号隔开"),
+                  ("q", "1,0.4,2", "收到 3 个和 2 个"), ("k", "1", "收到 2 个和 1 个")],
     "scaling-explorer": [("factor", "-1", "不能是负数"), ("factor", "65", "最大是 64"), ("factor", "two", "要是数")],
     "swap-attention": [("d", "5", "正偶数"), ("d", "66", "最大是 64"), ("seed", "-1", "不能是负数"), ("seed", "1.5", "要是整数")],
 }
@@ -2055,11 +2056,12 @@ PAGE_OPTION_LIMITS = {
 PAGE_OPTIONS_AT_THE_LIMIT = {
     "sin-dot": [{"d": "4096"}, {"max": "10000", "k": "10000"}, {"max": "200", "k": "200"}, {"k": "0"}],
     "sin-clock": [{"d": "64"}],
-    "rope-pair": [{"d": "4096"}, {"shift": "1"}],
+    "rope-pair": [{"d": "4096"}, {"shift": "1"}, {"d": "16", "pair": "7"}],
     "scaling-explorer": [{"factor": "64"}],
     "swap-attention": [{"d": "64"}, {"seed": "0"}],
 }
-PAGE_OPTIONS_TOGETHER = {"sin-dot": [({"max": "200", "k": "201"}, "data-k = 201 超过了 data-max = 200")]}
+PAGE_OPTIONS_TOGETHER = {"sin-dot": [({"max": "200", "k": "201"}, "data-k = 201 超过了 data-max = 200")],
+                         "rope-pair": [({"d": "16", "pair": "8"}, "d_rot = 16 只有 8 对（第 0 … 7 对），data-pair = 8")]}
 
 
 @pytest.mark.build
