@@ -1244,6 +1244,11 @@ def test_rope_pair_history_keeps_the_last_six_shifts_and_an_edit_starts_it_again
     n = int(el.locator('[data-pe-input="n"]').input_value())
     assert value(el.locator('[data-pe-out="offset"]')) == 50 - n
     assert f"+{shift_by}" in note.inner_text()  # a new record: the hint again
+    button.press("Enter")
+    expect(rows).to_have_count(2)
+    el.locator('[data-pe-input="n"]').fill("20")  # n too starts the record again, and moves the distance
+    expect(rows).to_have_count(1)
+    assert value(el.locator('[data-pe-out="offset"]')) == 50 + shift_by - 20  # m moved with the shift
     radius = float(el.locator("circle.pe-pair__circle").get_attribute("r"))
     for name in ("q", "k"):
         arrow, label = el.locator(f"line.pe-pair__{name}"), el.locator("text.pe-pair__text", has_text=name)
