@@ -2438,7 +2438,8 @@ def test_widgets_index_mounts_after_the_load_event_and_links_the_widget_styles_o
     assert page.evaluate("window.__sameDocument") is True, "the click reloaded the page: instant navigation is off"
     assert page.locator(sheets).count() == 1
     assert page.locator(sheets).evaluate("l => l.sheet !== null")
-    for name in ("t5-buckets", "alibi-bias"):
+    for name in ("t5-buckets", "alibi-bias"):  # the page's widgets mount one after another: wait for each, then count
+        sp.mounted(f'[data-pe-widget="{name}"]', timeout=30_000)
         assert page.locator(f'[data-pe-widget="{name}"] .pe-live').count() == 1, name
     sp.assert_clean()
 
