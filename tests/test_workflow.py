@@ -298,7 +298,7 @@ def test_every_workflow_runs_in_the_image_dependabot_watches():
 
 
 def test_test_and_build_run_in_debian_bookworm_with_python_3_11_by_digest(wf):
-    # tools/scripts/setup_system.sh then installs Debian 12's chromium, fonts-noto-cjk and fortunes-zh,
+    # tools/scripts/setup_system.sh then installs Debian 12's chromium, chromium-headless-shell, fonts-noto-cjk and fortunes-zh,
     # as on a developer's machine (Ubuntu's chromium is a snap stub the browser tests cannot drive).
     images = set()
     for name in ("test", "build"):

@@ -4,6 +4,7 @@ language in <html lang>; an English page's search lists English pages."""
 
 from __future__ import annotations
 
+import re
 from urllib.parse import urljoin, urlsplit
 
 import pytest
@@ -50,3 +51,32 @@ def test_an_english_page_searches_the_english_index(browser, site_url):
         assert asked and all(p.endswith("/en/search/search_index.json") for p in asked), asked
     finally:
         context.close()
+
+
+SIMPLIFIED_CHINESE_FONTS = {"PingFang SC", "Hiragino Sans GB", "Microsoft YaHei", "Noto Sans CJK SC", "Source Han Sans SC"}
+
+
+def _drawn_with(page, selector: str) -> set[str]:
+    """The system fonts Chromium drew the text of ``selector``'s first match with (DevTools' platform fonts)."""
+    # laid out: DevTools reports no fonts for text under content-visibility: auto (the references' lists)
+    page.evaluate("() => document.querySelectorAll('.pe-sources').forEach(list => { list.style.contentVisibility = 'visible'; })")
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("DOM.enable")
+    cdp.send("CSS.enable")
+    root = cdp.send("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
+    node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
+    assert node, f"nothing matches {selector}"
+    return {font["familyName"] for font in cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]}
+
+
+@pytest.mark.parametrize("path, selector", [("lessons/01-order-blind/", "article p"),
+                                            ("en/references/", 'article dd span[lang="zh"]')])
+def test_chinese_is_drawn_in_a_simplified_chinese_font(visit, path, selector):
+    """docs/stylesheets/extra.css names the Chinese fonts: a Chinese page's text, and the Chinese words an English page
+    marks lang="zh", are drawn in a Simplified Chinese font whatever the browser's own CJK setting (the headless shell
+    these tests drive has none, and took a Japanese font for them: other forms of some characters, other widths)."""
+    sp = visit(path)
+    fonts = _drawn_with(sp.page, selector)
+    assert fonts & SIMPLIFIED_CHINESE_FONTS, f"{path} {selector}: drawn with {fonts}"
+    assert not [f for f in fonts if re.search(r"\b(JP|KR|TC|HK)\b", f)], f"{path} {selector}: drawn with {fonts}"
+    sp.assert_clean()

@@ -5,7 +5,8 @@
 #   (not Node.js: the lock pins one exact version, and tools/scripts/install_venv.sh links it into the virtualenv;
 #   Debian's nodejs, 18 on bookworm, is older than the locked KaTeX's dependencies allow)
 #   fonts-noto-cjk    Chinese labels in figures (any CJK font found by fc-list will do)
-#   chromium          browser tests (Playwright drives /usr/bin/chromium; no browser download)
+#   chromium          the slow-phone loads (Playwright drives /usr/bin/chromium; no browser download)
+#   chromium-headless-shell  the other browser tests (tests/browser/conftest.py says why)
 #   fortunes-zh       the training corpus is checked against this package's file
 set -euo pipefail
 
@@ -20,6 +21,7 @@ python3 -c 'import venv, ensurepip' 2>/dev/null || missing+=(python3-venv)
 command -v fc-list >/dev/null || missing+=(fontconfig)
 if ! command -v fc-list >/dev/null || [ -z "$(fc-list :lang=zh 2>/dev/null)" ]; then missing+=(fonts-noto-cjk); fi
 [ -x /usr/bin/chromium ] || missing+=(chromium)
+[ -x /usr/lib/chromium/chromium-headless-shell ] || missing+=(chromium-headless-shell)
 [ -f /usr/share/games/fortunes/chinese ] || missing+=(fortunes-zh)
 
 if [ ${#missing[@]} -eq 0 ]; then
