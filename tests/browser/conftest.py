@@ -48,7 +48,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tools.scripts.local_http import QuietHandler
+from tools.scripts.local_http import QuietHandler, is_external
 
 # The tests drive Chromium's headless shell, the browser Playwright itself launches for headless runs: Chromium's
 # Blink and V8 without the full browser around them. Measured here on the same built site, the same tests took about
@@ -174,12 +174,6 @@ def _shared_context(browser):
     context = browser.new_context()
     yield context
     context.close()
-
-
-def is_external(url: str, origin: str) -> bool:
-    """Whether ``url`` asks a host other than ``origin`` (host:port) over the network."""
-    parts = urlsplit(url)
-    return parts.scheme in ("http", "https", "ws", "wss") and parts.netloc != origin
 
 
 @pytest.fixture

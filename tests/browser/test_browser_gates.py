@@ -25,6 +25,7 @@ import pytest
 
 from page_checks import DESKTOP, OPEN_ALL, PHONE, RENDER_ALL, desktop_formula_problems, phone_problems, wait_for_formula_widths
 from test_gates import PREFIX, SubpathServer, doc_pages
+from tools.scripts.local_http import is_external
 
 pytestmark = [pytest.mark.browser, pytest.mark.build, pytest.mark.long]
 
@@ -76,10 +77,6 @@ class Recorder:
         self.external: list[str] = []
         self.origin = origin
 
-        def is_external(url: str) -> bool:
-            parts = urlsplit(url)
-            return parts.scheme in ("http", "https", "ws", "wss") and f"{parts.scheme}://{parts.netloc}" != origin
-
         def on_response(resp):
             if resp.status >= 400 and resp.url.startswith(origin) and resp.url != ignore_status_of:
                 self.failed.append(f"{resp.status} {resp.url[len(origin):]}")
@@ -89,7 +86,8 @@ class Recorder:
                 self.failed.append(f"{req.failure} {req.url[len(origin):]}")
 
         # Chromium resolves no other host (conftest.CHROMIUM_ARGS): such a request fails at once; it is recorded here
-        page.on("request", lambda req: self.external.append(req.url) if is_external(req.url) else None)
+        host = urlsplit(origin).netloc
+        page.on("request", lambda req: self.external.append(req.url) if is_external(req.url, host) else None)
         page.on("response", on_response)
         page.on("requestfailed", on_failed)
         def on_console(m):

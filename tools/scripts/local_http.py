@@ -1,11 +1,13 @@
 """Local HTTP for scripts and tests: a free port to start `mkdocs serve` on, a GET that answers None while the
-server is not (yet) answering instead of raising, and the quiet request handler every local site server uses."""
+server is not (yet) answering instead of raising, the quiet request handler every local site server uses, and
+whether a page's request leaves the local server."""
 
 from __future__ import annotations
 
 import socket
 import urllib.error
 import urllib.request
+from urllib.parse import urlsplit
 
 
 class QuietHandler:
@@ -21,6 +23,12 @@ class QuietHandler:
             super().handle()
         except ConnectionError:
             pass
+
+
+def is_external(url: str, origin: str) -> bool:
+    """Whether ``url`` asks a host other than ``origin`` (host:port) over the network."""
+    parts = urlsplit(url)
+    return parts.scheme in ("http", "https", "ws", "wss") and parts.netloc != origin
 
 
 def free_port() -> int:
