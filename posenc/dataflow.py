@@ -484,9 +484,12 @@ def method_name(m, lang: str = "zh") -> str:
     return say(lang, "method.partial_rope" if partial else f"method.{m.method}")
 
 
-def browser_export(lang: str = "zh") -> dict:
+def browser_export(lang: str = "zh", source_of=None) -> dict:
     """What the data-flow widget shows, as plain JSON, its words in ``lang`` (the build writes it to
-    assets/dataflow.json, and the English to en/assets/dataflow.json); the numbers are the same in every language."""
+    assets/dataflow.json, and the English to en/assets/dataflow.json); the numbers are the same in every language.
+
+    Each config field is [label, value, tag, link]: ``source_of(model_key, field)`` gives the link to where the field's
+    value comes from, or None (the site passes its references page's; posenc knows no pages)."""
     from . import examples as ex
 
     models = []
@@ -502,7 +505,8 @@ def browser_export(lang: str = "zh") -> dict:
             "total": total_parameters(m),
             "position_parameters": position_parameters(m),
             "note": [note.topic, note.text] if note else None,
-            "fields": [[say(lang, f"field.{f}"), m.cfg[f], m.cfg.field(f).tag] for f in FIELDS if f in m.cfg.fields],
+            "fields": [[say(lang, f"field.{f}"), m.cfg[f], m.cfg.field(f).tag, source_of(key, f) if source_of else None]
+                       for f in FIELDS if f in m.cfg.fields],
             "stages": {
                 s.key: {
                     "inputs": [[t.name, list(t.shape)] for t in s.inputs],

@@ -296,10 +296,10 @@ def test_browser_export_is_plain_json_and_complete():
     gpt2 = data["models"][keys.index("gpt2")]
     assert gpt2["stages"]["position"]["parts"] == [["位置表", [1024, 768], 786_432]]
     assert gpt2["total"] == df.total_parameters("gpt2") and gpt2["position_parameters"] == 786_432
-    assert ["上下文长度", 1024, "V"] in gpt2["fields"]
+    assert ["上下文长度", 1024, "V", None] in gpt2["fields"]
     qwen = data["models"][keys.index("qwen3_8b")]
     assert qwen["stages"]["qkv"]["outputs"][0] == ["q", ["N", 32, 128]]
-    assert ["词表大小", 151936, "V3"] in qwen["fields"]
+    assert ["词表大小", 151936, "V3", None] in qwen["fields"]
 
 
 # --- the static fallback figures ----------------------------------------------------------------------------
@@ -459,5 +459,5 @@ def test_the_english_export_has_the_same_numbers_and_no_chinese():
     gpt2 = en["models"][[m["key"] for m in en["models"]].index("gpt2")]
     assert gpt2["stages"]["position"]["parts"] == [["position table", [1024, 768], 786_432]]
     assert "1,024 rows" in gpt2["stages"]["position"]["entries"][0][1]
-    assert ["context length", 1024, "V"] in gpt2["fields"]
+    assert ["context length", 1024, "V", None] in gpt2["fields"]
     assert en["stages"][4][:2] == ["rope", "rotate q, k"]

@@ -21,8 +21,17 @@ def test_the_widgets_json_is_the_registry_compact_and_the_english_build_adds_its
     assert ": " not in zh["assets/models.json"].content[:200] and ", " not in zh["assets/models.json"].content[:200]
     en = {f.dest: f for f in pre.assets("en")}
     assert set(en) == set(zh) | {"en/assets/dataflow.json"}
-    assert json.loads(en["en/assets/dataflow.json"].content) == dataflow.browser_export("en")
+    shipped = json.loads(en["en/assets/dataflow.json"].content)
+    links = {(m["key"], row[0]): row.pop() for m in shipped["models"] for row in m["fields"]}
+    assert shipped == {**dataflow.browser_export("en"), "models": [
+        {**m, "fields": [row[:3] for row in m["fields"]]} for m in dataflow.browser_export("en")["models"]]}
     assert en["en/assets/dataflow.json"].content != en["assets/dataflow.json"].content  # English words
+    # each field of a model of posenc.configs links to its entry on the references page beside the file; the panel's
+    # project models (the course's own small model) have no entry, so no link
+    assert links[("gpt2", "context length")] == "../references/#model-gpt2-context"
+    assert links[("qwen3_8b", "RoPE θ")] == "../references/#model-qwen3_8b-rope_theta"
+    assert {key for (key, _), link in links.items() if link is None} == {m for m, _ in links if m.startswith("project_")}
+    assert {key for (key, _), link in links.items() if link} == set(configs.keys()) & {m for m, _ in links}
 
 
 def test_katex_stylesheet_comes_from_node_modules():

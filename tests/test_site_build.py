@@ -246,3 +246,25 @@ def test_each_value_tag_links_to_its_own_source_on_the_references_page(site_dir)
                 assert anchor in entries, f"{page}: #{anchor} is not an entry of {prefix}references/"
                 assert entries[anchor] == (tag, html_lib.escape(source(anchor, lang))), f"{page}: #{anchor}"
     assert seen > 100
+
+
+def test_the_data_flow_panels_tags_link_to_their_fields_entries(site_dir):
+    """The data-flow panel's data (assets/dataflow.json, and the English beside the English pages) gives each config
+    field of a real model the link its tag becomes (docs/javascripts/widgets/dataflow.js resolves it against the data's
+    own URL): to the entry of that model's field on the references page of the same language, with the field's tag."""
+    from posenc import configs
+
+    seen = 0
+    for prefix in ("", "en/"):
+        data_file = site_dir / prefix / "assets" / "dataflow.json"
+        entries = _references_entries(site_dir, prefix + "references")
+        for m in json.loads(data_file.read_text(encoding="utf-8"))["models"]:
+            for label, _value, tag, link in m["fields"]:
+                if link is None:
+                    assert m["key"] not in configs.keys(), f"{data_file}: {m['key']} {label} has no link to its source"
+                    continue
+                seen += 1
+                path, _, anchor = link.partition("#")
+                assert (data_file.parent / path).resolve() == (site_dir / prefix / "references").resolve(), f"{data_file}: {link}"
+                assert anchor.startswith(f"model-{m['key']}-") and entries[anchor][0] == tag.lower(), f"{data_file}: {link}"
+    assert seen > 20

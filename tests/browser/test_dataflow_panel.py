@@ -36,6 +36,13 @@ READ_DETAIL = """el => {
 }"""
 
 
+def without_links(data: dict) -> dict:
+    """The panel's data, as JSON reads it back, without its fields' links to their sources (the build fills them in:
+    tests/test_pre_build.py, tests/test_site_build.py)."""
+    data = json.loads(json.dumps(data, ensure_ascii=False))
+    return {**data, "models": [{**m, "fields": [f[:3] for f in m["fields"]]} for m in data["models"]]}
+
+
 def open_panel(visit, site_dir, state: str, **options):
     page_file = site_dir / PAGES[state] / "index.html"
     assert 'data-pe-widget="dataflow"' in page_file.read_text(encoding="utf-8"), f"{PAGES[state] or 'home'} has no data-flow panel"
@@ -193,7 +200,7 @@ def test_bad_data_gets_a_clear_message(visit, site_dir):
     sp, el = open_panel(visit, site_dir, "2")
     page = sp.page
     data = json.loads((site_dir / "assets" / "dataflow.json").read_text(encoding="utf-8"))
-    assert data == json.loads(json.dumps(df.browser_export(), ensure_ascii=False))  # the build wrote posenc's export
+    assert without_links(data) == without_links(df.browser_export())  # the build wrote posenc's export
     ok = page.evaluate(MOUNT, {"data-lesson": "3", "data-model": "llama3_8b", "data-data": ""})
     assert ok[0] == "mounted"
     for attrs, message in (
@@ -274,7 +281,7 @@ def test_the_where_list_stage_labels_and_details_say_what_each_stage_holds(visit
     every layer, ×layers; the ◆ mark says when its lesson is still to come; a stage's detail splits its parameters
     per layer and gives its note; the configuration lists each field with its check mark in words."""
     sp, el = open_panel(visit, site_dir, "4")
-    data = df.browser_export()
+    data = json.loads((site_dir / "assets" / "dataflow.json").read_text(encoding="utf-8"))  # what the panel reads
     lessons, here = data["lessons"], data["lessons"].index("4")
     names = {key: name for key, name, *_ in data["stages"]}
     lesson_of = lambda topic: data["topics"][topic][0]  # noqa: E731
@@ -317,8 +324,12 @@ def test_the_where_list_stage_labels_and_details_say_what_each_stage_holds(visit
             assert el.locator('[data-pe-out="detail"] .pe-note').inner_text() == s["note"]
     fields = el.locator("details ul li").all_text_contents()
     tags = {"V": "已核实", "V3": "副本核实", "U": "未核实"}
-    want = [f"{label}：{value:,} {tags[tag]}" if isinstance(value, int) else f"{label}：{value} {tags[tag]}" for label, value, tag in m["fields"]]
+    want = [f"{label}：{value:,} {tags[tag]}" if isinstance(value, int) else f"{label}：{value} {tags[tag]}" for label, value, tag, _ in m["fields"]]
     assert fields == want
+    # each tag is a link to its field's entry on the references page, named for a screen reader as the text's tags are
+    links = el.locator("details ul li .pe-tag")
+    assert links.evaluate_all("tags => tags.map(a => [a.localName, a.href, a.getAttribute('aria-label')])") == [
+        ["a", f"{sp.base_url}/references/#{link.partition('#')[2]}", f"{tags[tag]}：查看出处"] for _, _, tag, link in m["fields"]]
     sp.assert_clean()
 
 

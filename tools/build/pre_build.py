@@ -86,10 +86,13 @@ def models_json() -> str:
 
 def dataflow_json(lang: str) -> str:
     """assets/dataflow.json: the data-flow panel's stages, shapes and parameter counts, from posenc.dataflow,
-    in ``lang``'s words (docs/javascripts/widgets/dataflow.js fetches the one beside its page)."""
+    in ``lang``'s words (docs/javascripts/widgets/dataflow.js fetches the one beside its page), each config field
+    with the link to its source on the references page, relative to the file (the widget resolves it there)."""
     from posenc.dataflow import browser_export
+    from tools.build import i18n, sources
 
-    return _compact(browser_export(lang))
+    here = i18n.counterpart("assets/", lang)
+    return _compact(browser_export(lang, lambda model, field: sources.field_href(model, field, here, lang)))
 
 
 def assets(lang: str) -> list[SiteFile]:

@@ -48,6 +48,14 @@ def href(anchor: str, page_url: str, lang: str) -> str:
     return posixpath.relpath(target, page_url or ".") + "/#" + anchor
 
 
+def field_href(model: str, field: str, page_url: str, lang: str) -> str | None:
+    """The link from ``page_url`` to the entry of ``model``'s ``field``, or None where the references page lists none
+    (sources_html lists every field of every model of posenc.configs; the data-flow panel's project models are not)."""
+    if model not in configs.keys() or field not in configs.load(model).fields:
+        return None
+    return href(field_anchor(model, field), page_url, lang)
+
+
 def _entry(anchor: str, title: str, tag: str, source: str, url: str, lang: str) -> str:
     link = ""
     if url:

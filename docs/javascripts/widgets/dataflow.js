@@ -29,9 +29,11 @@ const shape = (dims) => dims.map((d) => (typeof d === "string" ? d : formatInt(d
 // into the other language is a full page load, so the language never changes under this module).
 let shared = null;
 
+const dataUrl = () => new URL(DATA[pageLanguage()], import.meta.url);
+
 async function load(raw) {
   if (raw) return JSON.parse(raw);
-  shared ??= fetch(new URL(DATA[pageLanguage()], import.meta.url)).then((res) => {
+  shared ??= fetch(dataUrl()).then((res) => {
     if (!res.ok) throw new Error(`HTTP ${res.status}`);
     return res.json();
   });
@@ -102,6 +104,15 @@ export async function mount(el) {
     return h("li", { "data-pe-entry": i, "data-state": state(topic) }, text, t(later ? "dataflow.entry_later" : "dataflow.entry_lesson", { lesson: lessonText(topic) }));
   }
 
+  // A field's verification tag, as the text's tags are: a link to its source's entry on the references page (the
+  // data gives it relative to the data's own file), or a label where the data gives none.
+  function tagOf(tag, link) {
+    const label = t(`dataflow.tag_${tag}`);
+    const cls = `pe-tag pe-tag--${tag.toLowerCase()}`;
+    if (!link) return h("span", { class: cls }, label);
+    return h("a", { class: cls, href: new URL(link, dataUrl()).href, "aria-label": t("dataflow.tag_link", { label }) }, label);
+  }
+
   function render() {
     const m = ui.model;
     const entries = stages.flatMap(([key, name]) => m.stages[key].entries.map((e) => [name, e]));
@@ -124,8 +135,8 @@ export async function mount(el) {
             t("dataflow.enters_here") + (later ? t("dataflow.enters_later", { lesson: lessonText(s.entries[0][0]) }) : "")) : null,
         ));
     }));
-    fill(fields, m.fields.map(([label, value, tag]) => h("li", {}, t("dataflow.field", { label, value: typeof value === "number" ? formatInt(value) : value }),
-      h("span", { class: `pe-tag pe-tag--${tag.toLowerCase()}` }, t(`dataflow.tag_${tag}`)))));
+    fill(fields, m.fields.map(([label, value, tag, link]) => h("li", {}, t("dataflow.field", { label, value: typeof value === "number" ? formatInt(value) : value }),
+      tagOf(tag, link))));
     showStage();
   }
 
