@@ -489,7 +489,8 @@ def browser_export(lang: str = "zh", source_of=None) -> dict:
     assets/dataflow.json, and the English to en/assets/dataflow.json); the numbers are the same in every language.
 
     Each config field is [label, value, tag, link]: ``source_of(model_key, field)`` gives the link to where the field's
-    value comes from, or None (the site passes its references page's; posenc knows no pages)."""
+    value comes from, or None (the site passes its references page's; posenc knows no pages). The course's own models
+    have neither: their numbers are the project's, and the project's numbers carry no tag (docs/index.md, 核实标记)."""
     from . import examples as ex
 
     models = []
@@ -505,7 +506,8 @@ def browser_export(lang: str = "zh", source_of=None) -> dict:
             "total": total_parameters(m),
             "position_parameters": position_parameters(m),
             "note": [note.topic, note.text] if note else None,
-            "fields": [[say(lang, f"field.{f}"), m.cfg[f], m.cfg.field(f).tag, source_of(key, f) if source_of else None]
+            "fields": [[say(lang, f"field.{f}"), m.cfg[f]] + ([None, None] if key.startswith(PROJECT_PREFIX) else
+                                                              [m.cfg.field(f).tag, source_of(key, f) if source_of else None])
                        for f in FIELDS if f in m.cfg.fields],
             "stages": {
                 s.key: {

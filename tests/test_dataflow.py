@@ -300,6 +300,9 @@ def test_browser_export_is_plain_json_and_complete():
     qwen = data["models"][keys.index("qwen3_8b")]
     assert qwen["stages"]["qkv"]["outputs"][0] == ["q", ["N", 32, 128]]
     assert ["词表大小", 151936, "V3", None] in qwen["fields"]
+    # the course's own models carry no tag: their numbers are the project's (docs/index.md, 核实标记)
+    own = data["models"][keys.index("project_rope")]
+    assert own["fields"] and all(tag is None and link is None for _, _, tag, link in own["fields"])
 
 
 # --- the static fallback figures ----------------------------------------------------------------------------

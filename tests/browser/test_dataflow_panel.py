@@ -326,10 +326,16 @@ def test_the_where_list_stage_labels_and_details_say_what_each_stage_holds(visit
     tags = {"V": "已核实", "V3": "副本核实", "U": "未核实"}
     want = [f"{label}：{value:,} {tags[tag]}" if isinstance(value, int) else f"{label}：{value} {tags[tag]}" for label, value, tag, _ in m["fields"]]
     assert fields == want
-    # each tag is a link to its field's entry on the references page, named for a screen reader as the text's tags are
+    # each tag is a link to its field's entry on the references page, named for a screen reader as the text's tags
+    # are, with its field
     links = el.locator("details ul li .pe-tag")
     assert links.evaluate_all("tags => tags.map(a => [a.localName, a.href, a.getAttribute('aria-label')])") == [
-        ["a", f"{sp.base_url}/references/#{link.partition('#')[2]}", f"{tags[tag]}：查看出处"] for _, _, tag, link in m["fields"]]
+        ["a", f"{sp.base_url}/references/#{link.partition('#')[2]}", f"{tags[tag]}：查看出处（{label}）"] for label, _, tag, link in m["fields"]]
+    # the course's own model: its numbers are the project's, which carry no tag (docs/index.md)
+    el.locator('[data-pe-input="model"]').select_option("project_rope")
+    own = next(model for model in data["models"] if model["key"] == "project_rope")
+    assert el.locator("details ul li").all_text_contents() == [f"{label}：{value:,.0f} " for label, value, *_ in own["fields"]]
+    assert el.locator("details ul li .pe-tag").count() == 0
     sp.assert_clean()
 
 

@@ -2,8 +2,8 @@
 // row of stages. The stages taught up to this lesson are learned, the rest greyed; a stage shows its
 // input and output shapes and its parameters for the chosen model, and where that model's position
 // method enters. Nothing is computed here: posenc/dataflow.py computes every shape and count and the
-// build writes them to assets/dataflow.json (tools/build/mkdocs_hooks.py), which this file only shows.
-// Its words: the panel's from strings/<lang>.js, the data's from the data, written per language (an English
+// build writes them to assets/dataflow.json (tools/build/pre_build.py), which this file only shows.
+// Its words: the panel's from strings/<lang>/dataflow.js, the data's in the data, one per language (an English
 // page fetches en/assets/dataflow.json).
 //
 // The page passes every starting value (data-*, all required; this file holds no defaults;
@@ -12,16 +12,14 @@
 //   data-model   the model shown first, or "" for the page's own (dataflow.json "start")
 //   data-data    the panel's data as JSON, or "" to fetch assets/dataflow.json
 //
-// On a phone (NARROW) the panel starts folded to one button naming the stage it opens on; a tap unfolds
-// it. The stage buttons are one Tab stop: the arrow keys, Home and End move, Enter or Space chooses.
+// On a phone (NARROW) the panel starts folded to one button naming the stage it opens on; a tap unfolds it.
 import { formatInt } from "../posenc-math/format.js";
 import { activate, fill, h, num, pageLanguage, pageOptionsOrFail, refuse, selectField, t, uid, loadWidgetStrings } from "./_ui.js";
 
-await loadWidgetStrings("dataflow"); // this widget's words in the page's language (strings/<lang>/dataflow.js)
+await loadWidgetStrings("dataflow");
 
 const NARROW = "(max-width: 44.984375em)"; // Material's phone and small-tablet layout
 
-// The data in each language, beside the pages of that language (tools/build/mkdocs_hooks.py _dataflow_json).
 const DATA = { zh: "../../assets/dataflow.json", en: "../../en/assets/dataflow.json" };
 const shape = (dims) => dims.map((d) => (typeof d === "string" ? d : formatInt(d))).join(" × "); // "N", the sequence length, is a symbol
 
@@ -104,15 +102,6 @@ export async function mount(el) {
     return h("li", { "data-pe-entry": i, "data-state": state(topic) }, text, t(later ? "dataflow.entry_later" : "dataflow.entry_lesson", { lesson: lessonText(topic) }));
   }
 
-  // A field's verification tag, as the text's tags are: a link to its source's entry on the references page (the
-  // data gives it relative to the data's own file), or a label where the data gives none.
-  function tagOf(tag, link) {
-    const label = t(`dataflow.tag_${tag}`);
-    const cls = `pe-tag pe-tag--${tag.toLowerCase()}`;
-    if (!link) return h("span", { class: cls }, label);
-    return h("a", { class: cls, href: new URL(link, dataUrl()).href, "aria-label": t("dataflow.tag_link", { label }) }, label);
-  }
-
   function render() {
     const m = ui.model;
     const entries = stages.flatMap(([key, name]) => m.stages[key].entries.map((e) => [name, e]));
@@ -135,8 +124,9 @@ export async function mount(el) {
             t("dataflow.enters_here") + (later ? t("dataflow.enters_later", { lesson: lessonText(s.entries[0][0]) }) : "")) : null,
         ));
     }));
+    // as in the text, a tag links to its source (relative to the data's file); the course's models have none
     fill(fields, m.fields.map(([label, value, tag, link]) => h("li", {}, t("dataflow.field", { label, value: typeof value === "number" ? formatInt(value) : value }),
-      tagOf(tag, link))));
+      tag ? h("a", { class: `pe-tag pe-tag--${tag.toLowerCase()}`, href: new URL(link, dataUrl()).href, "aria-label": t("dataflow.tag_link", { label: t(`dataflow.tag_${tag}`), field: label }) }, t(`dataflow.tag_${tag}`)) : null)));
     showStage();
   }
 
@@ -146,7 +136,7 @@ export async function mount(el) {
     showStage();
   }
 
-  // One Tab stop for the stages (a roving tabindex): the arrow keys move focus, Enter or Space chooses.
+  // One Tab stop for the stages (a roving tabindex): the arrow keys, Home and End move focus, Enter or Space chooses.
   function moveFocus(ev) {
     const buttons = [...row.querySelectorAll("[data-pe-stage]")];
     const at = buttons.indexOf(document.activeElement);

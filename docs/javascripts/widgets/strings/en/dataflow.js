@@ -32,7 +32,7 @@ export default {
   "dataflow.tag_V": "verified",
   "dataflow.tag_V3": "verified copy",
   "dataflow.tag_U": "unverified",
-  "dataflow.tag_link": "{label}: see its source",
+  "dataflow.tag_link": "{label}: see its source ({field})",
   "dataflow.stage_where": " ({lesson} · {state})",
   "dataflow.inputs": "Input: ",
   "dataflow.outputs": "Output: ",

@@ -32,7 +32,7 @@ export default {
   "dataflow.tag_V": "已核实",
   "dataflow.tag_V3": "副本核实",
   "dataflow.tag_U": "未核实",
-  "dataflow.tag_link": "{label}：查看出处",
+  "dataflow.tag_link": "{label}：查看出处（{field}）",
   "dataflow.stage_where": "（{lesson} · {state}）",
   "dataflow.inputs": "输入：",
   "dataflow.outputs": "输出：",
