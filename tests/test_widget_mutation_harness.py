@@ -53,3 +53,21 @@ def test_the_inputs_hash_changes_with_a_source_file(tmp_path, monkeypatch):
     assert widget_server.inputs_hash("sin-clock", ["docs"]) != before
     (tmp_path / "docs" / "page.md").write_text("two", encoding="utf-8")
     assert widget_server.inputs_hash("sin-dot", ["docs"]) != before
+
+
+def test_every_every_widget_test_is_run_for_each_widget_or_left_out_by_name():
+    """A new every-widget test (one that checks all the widgets at once) is not named after any widget, so the harness
+    runs it for a widget's mutants only if SHARED names it: one left out by oversight let its mutants survive (the
+    control rows' test of 2026-12-07). Each is either shared or left out by name, with its reason in widget_server.py."""
+    import re
+
+    names = {name for path in widget_server.TEST_FILES
+             for name in re.findall(r"^def test_(\w*every_widget\w*)\(", (ROOT / path).read_text(encoding="utf-8"), re.M)}
+    assert names, "no every-widget test found: the pattern is stale"
+    shared = {n for n in names if any(n.startswith(s) for s in widget_server.SHARED_TESTS)}
+    left_out = names & set(widget_server.LEFT_OUT_TESTS)
+    assert names == shared | left_out, f"every-widget tests neither in SHARED_TESTS nor LEFT_OUT_TESTS: {sorted(names - shared - left_out)}"
+    assert not shared & left_out
+    # pytest's -k matches a name by substring: each shared entry selects its test
+    assert all(any(n.startswith(s) for n in names) for s in widget_server.SHARED_TESTS), "a SHARED_TESTS entry selects no test"
+
