@@ -1212,6 +1212,53 @@ def test_rope_pair_shift_keeps_rope_score(visit, site_dir):
 
 @pytest.mark.build
 @pytest.mark.browser
+def test_rope_pair_names_its_shift_stops_at_the_farther_position_and_reads_its_record(visit, site_dir):
+    """The title names the page's shift; the shift button stops when the farther of q and k would pass 10⁹, whichever
+    it is; after one shift the note gives each score's largest change from the first row, read off the record (whose
+    columns are m, n and the two scores, in right-aligned numbers); the readout is announced; the drawing's two axes
+    cross the circle's centre, drawn, and the drawing keeps to its column's middle at a bounded width."""
+    sp, el = open_widget(visit, site_dir, "rope-pair", viewport={"width": 1280, "height": 900})
+    step = int(el.get_attribute("data-shift"))
+    assert el.locator(".pe-live__title").inner_text() == f"试一试：把 m 和 n 一起往后移 {step}，两种分数谁会变？"
+    shift, m_box, n_box = el.locator("[data-pe-shift]"), el.locator('[data-pe-input="m"]'), el.locator('[data-pe-input="n"]')
+    for far, near in ((m_box, n_box), (n_box, m_box)):
+        near.fill("3")
+        far.fill(str(MAX_INPUT - step + 1))
+        expect(shift).to_be_disabled()  # the nearer one would still fit: the farther decides
+        far.fill(str(MAX_INPUT - step))
+        expect(shift).to_be_enabled()
+    rows = el.locator("[data-pe-row]")
+    # far out, where RoPE's rows differ by rounding (the largest change is not the first row's 0)
+    m_box.fill("1000007")
+    n_box.fill("1000003")
+    expect(rows).to_have_count(1)
+    for count in (2, 3):  # from the first shift on, the note reads the record
+        shift.press("Enter")
+        expect(rows).to_have_count(count)
+        ropes, addeds = values(rows.locator('[data-pe-col="rope"]')), values(rows.locator('[data-pe-col="added"]'))
+        assert value(el.locator('[data-pe-out="rope-change"]')) == np.abs(ropes - ropes[0]).max()
+        assert value(el.locator('[data-pe-out="added-change"]')) == np.abs(addeds - addeds[0]).max()
+    assert el.locator("thead th").all_inner_texts() == ["m", "n", "RoPE 分数", "正弦相加的分数"]
+    assert rows.first.locator("td").nth(2).evaluate("td => getComputedStyle(td).textAlign") == "right"
+    live = el.locator('.pe-readout [aria-live="polite"]')
+    assert live.count() == 1 and live.locator('[data-pe-out="offset"]').count() == 1 and live.locator('[data-pe-out="rope-change"]').count() == 1
+    radius = float(el.locator("circle.pe-pair__circle").get_attribute("r"))
+    axes = el.locator("line.pe-pair__axis")
+    ends = sorted(tuple(float(axis.get_attribute(a)) for a in ("x1", "y1", "x2", "y2")) for axis in axes.all())
+    assert len(ends) == 2
+    (hx1, hy1, hx2, hy2), (vx1, vy1, vx2, vy2) = ends  # the horizontal axis first (its x1, −95, is the smaller)
+    assert vx1 == vx2 == 0 and vy1 < -radius and vy2 > radius, ends
+    assert hy1 == hy2 == 0 and hx1 < -radius and hx2 > radius, ends
+    assert "none" not in axes.evaluate_all("lines => lines.map(l => getComputedStyle(l).stroke)")
+    drawing = el.locator("svg.pe-pair").bounding_box()
+    column = el.bounding_box()
+    assert drawing["width"] <= 0.6 * column["width"], (drawing, column)  # at most its max width, not the column's
+    assert abs((drawing["x"] + drawing["width"] / 2) - (column["x"] + column["width"] / 2)) < 2, (drawing, column)
+    sp.assert_clean()
+
+
+@pytest.mark.build
+@pytest.mark.browser
 def test_rope_pair_history_keeps_the_last_six_shifts_and_an_edit_starts_it_again(visit, site_dir):
     """Before any shift the note says which button to press; after, it gives the largest change of each score from the
     first row (the added one's over every row kept). The record keeps the last six rows, oldest dropped; editing m,
@@ -1224,8 +1271,10 @@ def test_rope_pair_history_keeps_the_last_six_shifts_and_an_edit_starts_it_again
     options = el.locator('[data-pe-input="pair"] option').all_inner_texts()
     assert len(options) == d // 2
     for i, (text, w) in enumerate(zip(options, omegas)):
-        got, _ = parse_display(re.search(r"ω = ([^）)]+)", text).group(1))
-        assert text.startswith(f"第 {i} 对") and abs(got - w) <= 5e-3 * w, (text, w)  # three or four significant digits
+        # four decimals down to 0.01 (at d = 16, pair 4's ω is 0.01 exactly), below it three significant digits
+        mantissa, exponent = f"{w:.2e}".split("e")
+        shown = f"{w:.4f}" if w >= 0.01 else f"{mantissa}e{int(exponent)}"
+        assert text == f"第 {i} 对（ω = {shown}）", (text, w)
     note = el.locator(".pe-readout [aria-live] > p").nth(1)
     assert f"+{shift_by}" in note.inner_text()
     assert el.locator("table caption").count() == 1
