@@ -2172,10 +2172,10 @@ def test_every_widget_keeps_its_controls_apart(visit, site_dir):
     sp.assert_clean()
 
 
-# Each widget mounted bare with the page options its widget() macro writes: its fields and button groups outside a
-# control row, and each button group's caption with its size and colour against the widget's text.
+# Each widget mounted bare with the page options its widget() macro writes: its fields, button groups and limited
+# buttons outside a control row, and each button group's caption with its size and colour against the widget's text.
 CONTROL_ROWS = _measured_bare(r"""  const text = getComputedStyle(div);
-  const outside = [...div.querySelectorAll('.pe-field, .pe-presets')].filter((c) => !c.parentElement.closest('.pe-controls'))
+  const outside = [...div.querySelectorAll('.pe-field, .pe-presets, .pe-limited')].filter((c) => !c.parentElement.closest('.pe-controls'))
     .map((c) => `${c.className}: ${c.textContent.trim().slice(0, 30)}`);
   const captions = [...div.querySelectorAll('.pe-presets')].flatMap((g) => [...g.children].filter((c) => c.tagName !== 'BUTTON'))
     .map((c) => { const s = getComputedStyle(c);
@@ -2186,7 +2186,8 @@ CONTROL_ROWS = _measured_bare(r"""  const text = getComputedStyle(div);
 @pytest.mark.build
 @pytest.mark.browser
 def test_every_widget_sets_its_fields_in_control_rows_and_captions_its_button_groups_quietly(visit, site_dir):
-    """Every field (a labelled box or menu) and every group of buttons of a widget sits in a control row
+    """Every field (a labelled box or menu), every group of buttons and every button with a limit of a widget sits in a
+    control row
     (.pe-controls, widgets.css: the row that wraps on a phone, spaces its controls, which
     test_every_widget_keeps_its_controls_apart measures, and lines up their baselines); and a button group's caption
     ("预设：") is written as a field's label is, smaller and lighter than the widget's text, so that it reads as a
