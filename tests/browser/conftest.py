@@ -117,6 +117,22 @@ def playwright():
 
 
 @pytest.fixture(scope="session")
+def full_chromium(playwright):
+    """Full Chromium (tools/scripts/phone_load.py's CHROMIUM), with the tests' flags: for the slow-phone loads, whose
+    budget was set on it (tests/browser/test_phone_load.py); no background networking or component updates beside a
+    measurement."""
+    from tools.scripts import phone_load
+
+    if not Path(phone_load.CHROMIUM).exists():
+        pytest.fail(f"Chromium not found at {phone_load.CHROMIUM}: run `make setup` (it installs Debian's chromium) or set POSENC_CHROMIUM")
+    b = playwright.chromium.launch(executable_path=phone_load.CHROMIUM, args=CHROMIUM_ARGS)
+    try:
+        yield b
+    finally:
+        b.close()
+
+
+@pytest.fixture(scope="session")
 def browser(playwright):
     """Chromium's headless shell from the system (tools/scripts/setup_system.sh installs it)."""
     if not Path(HEADLESS_SHELL).exists():

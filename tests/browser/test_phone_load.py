@@ -35,14 +35,10 @@ TIME_MARGIN = 1.2
 
 
 @pytest.fixture(scope="module")
-def phone(playwright):
-    """Full Chromium, launched as tools/scripts/phone_load.py launches it: the budget was set on it, and a phone's
-    browser is a full browser (the other browser tests run in the lighter headless shell, tests/browser/conftest.py)."""
-    b = phone_load.launch(playwright)
-    try:
-        yield b
-    finally:
-        b.close()
+def phone(full_chromium):
+    """Full Chromium (tests/browser/conftest.py): the budget was set on it, and a phone's browser is a full browser (the
+    other browser tests run in the lighter headless shell)."""
+    return full_chromium
 
 
 @pytest.fixture(scope="module")
