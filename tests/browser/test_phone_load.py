@@ -35,13 +35,6 @@ TIME_MARGIN = 1.2
 
 
 @pytest.fixture(scope="module")
-def phone(full_chromium):
-    """Full Chromium (tests/browser/conftest.py): the budget was set on it, and a phone's browser is a full browser (the
-    other browser tests run in the lighter headless shell)."""
-    return full_chromium
-
-
-@pytest.fixture(scope="module")
 def gzip_site(site_dir):
     with phone_load.GzipSite(site_dir) as site:
         yield site
@@ -62,14 +55,14 @@ def _best(page_path: str, loads: list) -> "phone_load.Load":
 
 @pytest.mark.alone
 @pytest.mark.parametrize("page_path", PAGES)
-def test_first_load_on_a_slow_phone_within_budget(phone, gzip_site, page_path):
+def test_first_load_on_a_slow_phone_within_budget(full_chromium, gzip_site, page_path):
     times = {k: v for k, v in phone_load.BUDGET.items() if k.endswith("_ms")}
     sizes = {k: v for k, v in phone_load.BUDGET.items() if not k.endswith("_ms")}
-    loads = [phone_load.measure(phone, gzip_site.url + page_path, page_path) for _ in range(RUNS)]
+    loads = [phone_load.measure(full_chromium, gzip_site.url + page_path, page_path) for _ in range(RUNS)]
     # Where the first load is over on time alone, three more may find the page's own time. Bytes never get a second
     # chance.
     if _best(page_path, loads).over(times, TIME_MARGIN) and not _best(page_path, loads).over(sizes):
-        loads += [phone_load.measure(phone, gzip_site.url + page_path, page_path) for _ in range(EXTRA_RUNS)]
+        loads += [phone_load.measure(full_chromium, gzip_site.url + page_path, page_path) for _ in range(EXTRA_RUNS)]
     on_the_phone = [x for x in loads if x.emulated]
     best = _best(page_path, on_the_phone or loads)
     print("\n" + phone_load.report_line(best) + f"   (best of {len(on_the_phone or loads)})")
@@ -91,14 +84,14 @@ def test_first_load_on_a_slow_phone_within_budget(phone, gzip_site, page_path):
 
 
 @pytest.mark.alone  # measurements of speed seconds apart: the other worker would move some and not the others
-def test_the_benchmark_measures_the_throttled_cpu(phone):
+def test_the_benchmark_measures_the_throttled_cpu(full_chromium):
     """The calibration's premise: throttled by index / PHONE_INDEX, this machine scores about index / rate on the
     benchmark. Not exactly (Chromium's throttling is not quite proportional: measured here 15-25 % under), so the band
     is wide; a benchmark that did not measure the CPU, or a rate the wrong way round, lands far outside it.
 
     The machine's own speed is measured again after the throttled runs and the band spans both measurements: a CI
     runner's speed moved by 30 % within seconds (stop 57: 1,050 before, then 504 throttled 2.7×, that is 1,360)."""
-    context = phone.new_context()
+    context = full_chromium.new_context()
     try:
         page = context.new_page()
         before, rate = phone_load.cpu_rate(page)
