@@ -212,12 +212,19 @@ def cpu_rate(page) -> tuple[float, float]:
 
 
 # Recorded in the page from its first script on: when the formulas on the first screen look finished.
-# Once the article has been parsed to its end (the footer exists) and its stylesheets have loaded, an
-# IntersectionObserver (which forces no layout) reports the formulas on the first screen; they look
-# finished when they hold KaTeX's markup and no KaTeX font is loading while at least one has loaded
-# (layout asks for the fonts a shown formula uses; KaTeX's fonts are font-display: block, so until they
-# arrive those glyphs are invisible). null when the first screen has no formula. The checks are cheap
-# on purpose: measuring every formula's position would lay out the whole page and slow what it measures.
+# Once the stylesheets have loaded and the page is parsed past its first screen (the article's last parsed
+# block starts below it, or the footer exists), an IntersectionObserver (which forces no layout) reports
+# the formulas on the first screen; they look finished when they hold KaTeX's markup and no KaTeX font is
+# loading while at least one has loaded (layout asks for the fonts a shown formula uses; KaTeX's fonts are
+# font-display: block, so until they arrive those glyphs are invisible). null when the first screen has no
+# formula. Parsed past the first screen, not to the end: Chromium paints a page as it parses it, so a
+# reader sees the first screen while the rest of a long lesson is still arriving (lesson 5's 70 KB took
+# until 2.6 s and its parse to 3.7-4.3 s, after its fonts). The checks run at each animation frame, the
+# moments the browser draws the page, not on timers: while the page was parsed and its scripts ran, a
+# 50 ms timer waited up to four seconds for its turn, and half of lesson 5's loads read 6-8 s where the
+# others read 3.6-4.0 (2026-12-07; eight loads each way: 3.55-4.10 s, none over, once on frames). The
+# checks are cheap on purpose: measuring every formula's position would lay out the whole page and slow
+# what it measures.
 _FORMULA_WATCH = """(() => {
   const styled = () => [...document.querySelectorAll('link[rel=stylesheet]')].every(l => l.sheet);
   const katexFonts = () => [...document.fonts].filter(f => f.family.replace(/["']/g, '').startsWith('KaTeX'));
@@ -228,19 +235,27 @@ _FORMULA_WATCH = """(() => {
     return faces.some(f => f.status === 'loaded') && !faces.some(f => f.status === 'loading');
   };
   const watch = () => {
-    if (!document.querySelector('.md-footer') || !styled()) return setTimeout(watch, 50);
+    if (!styled()) return requestAnimationFrame(watch);
+    const parsed = document.querySelector('.md-footer') !== null;
+    const blocks = document.querySelector('article')?.children || [];
+    const last = blocks[blocks.length - 1];  // the block the parser is in or has just closed
+    if (!parsed && !last) return requestAnimationFrame(watch);
     const formulas = [...document.querySelectorAll('.arithmatex')];
-    if (!formulas.length) { window.__peFormulas = null; return; }
+    if (parsed && !formulas.length) { window.__peFormulas = null; return; }
     const seen = new IntersectionObserver((entries) => {
       seen.disconnect();
-      shown = entries.filter(e => e.isIntersecting).map(e => e.target);
+      // Past the first screen: whatever the parser adds after a block that starts below it lands below it too.
+      const past = parsed || entries.some(e => e.target === last && e.boundingClientRect.top >= innerHeight);
+      if (!past) return requestAnimationFrame(watch);
+      shown = entries.filter(e => e.isIntersecting && e.target.matches('.arithmatex')).map(e => e.target);
       if (!shown.length) { window.__peFormulas = null; return; }
-      const tick = () => finished() ? (window.__peFormulas = performance.now()) : setTimeout(tick, 50);
+      const tick = () => finished() ? (window.__peFormulas = performance.now()) : requestAnimationFrame(tick);
       tick();
     });
     formulas.forEach(f => seen.observe(f));
+    if (last) seen.observe(last);
   };
-  setTimeout(watch, 0);
+  requestAnimationFrame(watch);
 })();"""
 
 
