@@ -155,7 +155,7 @@ def test_sin_clock_hands_point_clockwise_from_twelve_by_posenc_angles(visit, sit
 HANDS = """svg => [...svg.querySelectorAll('line.pe-clock__hand')].map(hand => {
   const face = hand.previousElementSibling.previousElementSibling;  // the face circle, then the 12 o'clock tick
   const tip = hand.nextElementSibling, label = face.previousElementSibling;
-  return {hand: ['x1', 'y1', 'x2', 'y2'].map(a => Number(hand.getAttribute(a))), tip: ['cx', 'cy'].map(a => Number(tip.getAttribute(a))),
+  return {hand: ['x1', 'y1', 'x2', 'y2'].map(a => Number(hand.getAttribute(a))), tip: ['cx', 'cy'].map(a => Number(tip.getAttribute(a))), tipDrawn: tip.matches('.pe-clock__tip') && Number(tip.getAttribute('r')) > 0,
           face: ['cx', 'cy', 'r'].map(a => Number(face.getAttribute(a))), label: label.textContent,
           period: tip.nextElementSibling.nextElementSibling.textContent};
 })"""
@@ -179,10 +179,67 @@ def test_sin_clock_faces_carry_their_index_period_and_a_tip_at_each_hands_end(vi
         for f in faces:
             (x1, y1, x2, y2), (cx, cy, r) = f["hand"], f["face"]
             assert (x1, y1) == (cx, cy) and f["tip"] == [x2, y2] and math.hypot(x2 - cx, y2 - cy) < r
+            assert f["tipDrawn"], "the hand's tip is a circle with a radius, styled as a tip"
         per_row = len({f["face"][0] for f in faces})
         assert per_row == (4 if d // 2 <= 8 else columns), (d, width, per_row)
         label = svg.get_attribute("aria-label")
         assert str(d // 2) in label and f"{periods[0]:,.2f}" in label and f"{periods[-1]:,.0f}" in label, label
+    sp.assert_clean()
+
+
+LAYOUT = """svg => {
+  const box = (e) => { const b = e.getBBox(); return [b.x, b.y, b.x + b.width, b.y + b.height]; };
+  const faces = [...svg.querySelectorAll('circle.pe-clock__face')].map(face => {
+    // each face is drawn as: its label, the circle, the 12 o'clock tick, the hand, its tip, the hub, the period
+    const label = face.previousElementSibling, tick = face.nextElementSibling;
+    const hub = tick.nextElementSibling.nextElementSibling.nextElementSibling, period = hub.nextElementSibling;
+    return { parts: [box(label), box(face), box(period)], cx: Number(face.getAttribute('cx')), cy: Number(face.getAttribute('cy')),
+             r: Number(face.getAttribute('r')), tick: ['x1', 'y1', 'x2', 'y2'].map(a => Number(tick.getAttribute(a))),
+             hubFill: getComputedStyle(hub).fill, textFill: getComputedStyle(label).fill };
+  });
+  return { faces, view: svg.getAttribute('viewBox').split(' ').map(Number), all: box(svg) };
+}"""
+
+
+@pytest.mark.parametrize("width, columns", [(1280, 8), (390, 4)], ids=["desktop", "phone"])
+def test_sin_clock_faces_fill_the_drawing_in_reading_order_without_overlapping(visit, site_dir, width, columns):
+    """The faces (each with its label above and its period below, both centred on it, a short tick at 12 o'clock and a
+    hub in the text's colour) are laid out in rows, left to right and top to bottom, i = 0 first; no face's parts touch
+    another face's; everything drawn lies inside the drawing's viewBox, and
+    the viewBox leaves no more than a quarter of a face's cell empty at any edge (an empty band would shrink the faces
+    on a phone)."""
+    sp, el = open_widget(visit, site_dir, "sin-clock", viewport={"width": width, "height": 900})
+    svg = el.locator("svg.pe-clock")
+    for d in (8, 16, 64):
+        el.locator('[data-pe-input="d"]').fill(str(d))
+        got = svg.evaluate(LAYOUT)
+        faces, (vx, vy, vw, vh), (x0, y0, x1, y1) = got["faces"], got["view"], got["all"]
+        n = d // 2
+        per_row = 4 if n <= 8 else columns
+        assert len(faces) == n
+        # a text's box is its font's line box: "i = 0" set at y = 10 has a box from about y = -6, above its digits
+        slack = 8
+        assert (vx, vy) == (0, 0) and x0 >= -slack and y0 >= -slack and x1 <= vw + slack and y1 <= vh + slack, (d, got["view"], got["all"])
+        cell = vw / per_row
+        assert x0 <= cell / 4 and y0 <= cell / 4 and vw - x1 <= cell / 4 and vh - y1 <= cell / 4, (d, got["view"], got["all"])
+        for i, f in enumerate(faces):  # reading order: row i // per_row, column i % per_row
+            row, col = divmod(i, per_row)
+            assert f["cx"] == pytest.approx(faces[col]["cx"]) and f["cy"] == pytest.approx(faces[row * per_row]["cy"]), (d, i)
+            if col:
+                assert f["cx"] > faces[i - 1]["cx"], (d, i)
+            if row:
+                assert f["cy"] > faces[i - per_row]["cy"], (d, i)
+        for i, f in enumerate(faces):
+            (lx0, ly0, lx1, ly1), (_, fy0, _, fy1), (px0, py0, px1, py1) = f["parts"]
+            cx, cy, r = f["cx"], f["cy"], f["r"]
+            assert abs((lx0 + lx1) / 2 - cx) < 1 and abs((px0 + px1) / 2 - cx) < 1, (d, i, "label and period centred on the face")
+            assert ly1 <= fy0 + 2 and py0 >= fy1 - 2, (d, i, "the label above the face, the period below it")
+            tx1, ty1, tx2, ty2 = f["tick"]
+            assert tx1 == tx2 == cx and cy - r - 1 <= min(ty1, ty2) and max(ty1, ty2) < cy - r / 2, (d, i, "a short tick at 12 o'clock", f["tick"])
+            assert f["hubFill"] == f["textFill"], (d, i, "the hub is drawn in the text's colour", f["hubFill"], f["textFill"])
+        touching = [(i, j) for i in range(n) for j in range(i + 1, n)
+                    if any(a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3] for a in faces[i]["parts"] for b in faces[j]["parts"])]
+        assert not touching, (d, touching[:5])
     sp.assert_clean()
 
 

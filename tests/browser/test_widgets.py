@@ -21,6 +21,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -447,6 +448,40 @@ def test_sin_clock_never_autoplays_and_plays_on_request(visit, site_dir):
 
 @pytest.mark.build
 @pytest.mark.browser
+def test_sin_clock_plays_at_the_chosen_speed(visit, site_dir):
+    """Playing moves the position by the chosen number of tokens a second, no faster: over a second of play at 10 a
+    second it gains at least one position and at most ten per second that passed (a slow frame lowers the count,
+    never raises it)."""
+    sp, el = open_widget(visit, site_dir, "sin-clock", reduced_motion="no-preference")
+    page, play = sp.page, el.locator("[data-pe-play]")
+    el.locator('[data-pe-input="speed"]').select_option("10")
+    start = value(el.locator('[data-pe-out="position"]'))
+    began = time.monotonic()
+    play.press("Enter")
+    expect(play).to_have_attribute("aria-pressed", "true")
+    page.wait_for_timeout(1000)
+    expect(el.locator("[data-pe-status]")).to_be_hidden()  # playing has nothing to report
+    play.press("Enter")
+    expect(play).to_have_attribute("aria-pressed", "false")
+    gained = value(el.locator('[data-pe-out="position"]')) - start
+    assert 1 <= gained <= 10 * (time.monotonic() - began) + 1, gained
+    sp.assert_clean()
+
+
+# Every value the clock's position readout and its play button's aria-pressed take from now on, in the page.
+RECORD_CHANGES = """() => {
+  const widget = document.querySelector('[data-pe-widget=sin-clock]');
+  const out = widget.querySelector('[data-pe-out="position"]'), play = widget.querySelector('[data-pe-play]');
+  window.__peChanges = { positions: [], pressed: [] };
+  new MutationObserver(() => window.__peChanges.positions.push(Number(out.dataset.value)))
+    .observe(out, { attributes: true, attributeFilter: ['data-value'] });
+  new MutationObserver(() => window.__peChanges.pressed.push(play.getAttribute('aria-pressed')))
+    .observe(play, { attributes: true, attributeFilter: ['aria-pressed'] });
+}"""
+
+
+@pytest.mark.build
+@pytest.mark.browser
 def test_sin_clock_pauses_with_a_message_at_the_largest_position(visit, site_dir):
     sp, el = open_widget(visit, site_dir, "sin-clock", reduced_motion="no-preference")
     page = sp.page
@@ -455,20 +490,32 @@ def test_sin_clock_pauses_with_a_message_at_the_largest_position(visit, site_dir
     el.locator('[data-pe-input="speed"]').select_option("1000")
     el.locator('[data-pe-input="position"]').fill(str(MAX_INPUT - 200))
     expect(status).to_be_hidden()
+    page.evaluate(RECORD_CHANGES)
     play.click()
     expect(play).to_have_attribute("aria-pressed", "false", timeout=10_000)  # it stopped by itself
+    shown = page.evaluate("window.__peChanges.positions")
+    assert shown and max(shown) == MAX_INPUT, f"it showed {max(shown):,} on the way to {MAX_INPUT:,}"  # never beyond it
     expect(status).to_be_visible()
     assert "最大位置" in status.inner_text() and "播放停止" in status.inner_text(), status.inner_text()
+    assert f"{MAX_INPUT:,}" in status.inner_text(), status.inner_text()  # the message names the largest position
+    assert status.get_attribute("role") == "status"  # announced when it appears
+    expect(status).to_have_css("font-weight", "700")  # widgets.css's .pe-status: set apart from the readout
     assert value(el.locator('[data-pe-out="position"]')) == MAX_INPUT
     assert el.locator('[data-pe-input="position"]').input_value() == str(MAX_INPUT)
     np.testing.assert_allclose(values(el.locator("[data-pe-dim]")), sinusoidal.encode(MAX_INPUT, ex.SIN_DIM), rtol=0, atol=1e-12 + MAX_INPUT * 1e-15)
     # pressing play again at the limit says so instead of doing nothing
     page.evaluate("document.querySelector('[data-pe-widget=sin-clock] [data-pe-status]').textContent = ''")
+    page.evaluate(RECORD_CHANGES)
     play.focus()
     page.keyboard.press("Enter")
     expect(status).to_contain_text("最大位置")
+    page.wait_for_timeout(300)  # frames in which a clock that had started would have run
     assert play.get_attribute("aria-pressed") == "false"
-    # a smaller position clears the message
+    assert page.evaluate("window.__peChanges.pressed") == [], "the clock started at the limit before it stopped"
+    # typing the largest position itself keeps the message; a smaller one clears it
+    el.locator('[data-pe-input="position"]').fill(str(MAX_INPUT))
+    expect(el.locator('[data-pe-out="position"]')).to_have_attribute("data-value", str(MAX_INPUT))
+    expect(status).to_contain_text("最大位置")
     el.locator('[data-pe-input="position"]').fill("5")
     expect(status).to_be_hidden()
     sp.assert_clean()
@@ -478,6 +525,11 @@ GRID = """el => [...el.querySelectorAll('.pe-encoding__item')].map(item => ({
   label: item.querySelector('.pe-encoding__dim').textContent,
   left: parseFloat(item.querySelector('.pe-gauge__mark').style.left),
   title: item.querySelector('.pe-gauge').getAttribute('title'),
+  hidden: item.querySelector('.pe-gauge').getAttribute('aria-hidden'),
+  ends: [...item.querySelector('.pe-gauge').children].filter(e => !e.querySelector('.pe-gauge__mark')).map(e => {
+    const r = e.getBoundingClientRect(); return { text: e.textContent, left: r.left, right: r.right }; }),
+  track: (r => [r.left, r.width, r.height])(item.querySelector('.pe-gauge__mark').parentElement.getBoundingClientRect()),
+  mark: (r => r.left + r.width / 2)(item.querySelector('.pe-gauge__mark').getBoundingClientRect()),
 }))"""
 
 
@@ -500,12 +552,21 @@ def test_sin_clock_grid_names_each_dimension_and_its_gauge_and_playing_silences_
         omegas = sinusoidal.angular_frequencies(d, base)
         assert [g["label"] for g in grid] == [f"{j} · {'cos' if j % 2 else 'sin'}(p·ω{j // 2})" for j in range(d)]
         np.testing.assert_allclose([g["left"] for g in grid], (pe + 1) / 2 * 100, atol=1e-3)  # the style keeps 6 digits
+        assert {g["hidden"] for g in grid} == {"true"}  # the number is read out; its gauge is for the eye
+        for j, g in enumerate(grid):  # the gauge: −1, a track, 1; the mark drawn at (v + 1)/2 of the track's width
+            (low, high), (left, width, height) = g["ends"], g["track"]
+            assert (low["text"], high["text"]) == ("−1", "1") and low["right"] <= left and high["left"] >= left + width, (j, g)
+            assert width > 20 and height > 0 and g["mark"] == pytest.approx(left + (pe[j] + 1) / 2 * width, abs=1), (j, g)
         for j, g in enumerate(grid):
             got = float(g["title"].split("ω = ")[1])
             assert got == pytest.approx(omegas[j // 2], rel=5e-4), (j, g["title"])
         assert el.locator('[data-pe-out="dims"]').inner_text() == str(d)
+    assert el.locator(".pe-encoding > .pe-encoding__item").count() == d  # one grid (widgets.css lays it out) holds them
     play, live = el.locator("[data-pe-play]"), el.locator('.pe-readout > p[aria-live]')
     assert play.inner_text() == "▶ 播放" and live.get_attribute("aria-live") == "polite"
+    assert play.get_attribute("aria-pressed") == "false"  # a toggle button that says it is off
+    presets = el.locator(".pe-presets")
+    assert presets.get_attribute("role") == "group" and presets.get_attribute("aria-label") == "预设位置"
     play.press("Enter")  # by keyboard, as the autoplay test does: a loaded run can lose a mouse click
     expect(play).to_have_text("■ 暂停")
     expect(live).to_have_attribute("aria-live", "off")
