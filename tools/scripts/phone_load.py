@@ -222,7 +222,7 @@ def cpu_rate(page) -> tuple[float, float]:
 # until 2.6 s and its parse to 3.7-4.3 s, after its fonts). The checks run at each animation frame, the
 # moments the browser draws the page, not on timers: while the page was parsed and its scripts ran, a
 # 50 ms timer waited up to four seconds for its turn, and half of lesson 5's loads read 6-8 s where the
-# others read 3.6-4.0 (2026-12-07; eight loads each way: 3.55-4.10 s, none over, once on frames). The
+# others read 3.6-4.0 (2026-12-07; on frames, ten loads of the page read 3.39-4.36 s, none at 6). The
 # checks are cheap on purpose: measuring every formula's position would lay out the whole page and slow
 # what it measures.
 _FORMULA_WATCH = """(() => {
