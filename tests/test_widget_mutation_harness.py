@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -59,8 +60,6 @@ def test_every_every_widget_test_is_run_for_each_widget_or_left_out_by_name():
     """A new every-widget test (one that checks all the widgets at once) is not named after any widget, so the harness
     runs it for a widget's mutants only if SHARED names it: one left out by oversight let its mutants survive (the
     control rows' test of 2026-12-07). Each is either shared or left out by name, with its reason in widget_server.py."""
-    import re
-
     names = {name for path in widget_server.TEST_FILES
              for name in re.findall(r"^def test_(\w*every_widget\w*)\(", (ROOT / path).read_text(encoding="utf-8"), re.M)}
     assert names, "no every-widget test found: the pattern is stale"

@@ -125,7 +125,7 @@ def full_chromium(playwright):
 
     if not Path(phone_load.CHROMIUM).exists():
         pytest.fail(f"Chromium not found at {phone_load.CHROMIUM}: run `make setup` (it installs Debian's chromium) or set POSENC_CHROMIUM")
-    b = playwright.chromium.launch(executable_path=phone_load.CHROMIUM, args=CHROMIUM_ARGS)
+    b = phone_load.launch(playwright, CHROMIUM_ARGS)
     try:
         yield b
     finally:

@@ -352,11 +352,16 @@ def median_load(loads: list[Load]) -> Load:
                 requests_at_load=by_bytes.requests_at_load, host_index=med([x.host_index for x in loads]))
 
 
-def launch(playwright):
+# Nothing of the browser's own beside a measurement: no background networking, component updates or sync.
+QUIET_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+              "--disable-component-update", "--disable-sync"]
+
+
+def launch(playwright, args: list[str] | None = None):
+    """Full Chromium (CHROMIUM) with ``args``, QUIET_ARGS by default (the browser tests pass their own list)."""
     if not Path(CHROMIUM).exists():
         raise SystemExit(f"Chromium not found at {CHROMIUM}: install Debian's chromium (make setup) or set POSENC_CHROMIUM")
-    return playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu", "--no-first-run",
-                                                                      "--disable-background-networking"])
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=QUIET_ARGS if args is None else args)
 
 
 def report_line(load: Load) -> str:
