@@ -501,6 +501,63 @@ def test_t5_buckets_steps_join_up_to_twice_max_distance_and_the_dot_marks_the_lo
     sp.assert_clean()
 
 
+# The plot's parts, in its own units: each grid and reference line with the label after it (box: x0, y0, x1, y1), the
+# axis title (the last text), every part's box, the staircase's points, and the styles that tell the lines apart.
+T5_LAYOUT = """svg => {
+  const box = (e) => { const b = e.getBBox(); return [b.x, b.y, b.x + b.width, b.y + b.height]; };
+  const at = (e, a) => Number(e.getAttribute(a));
+  const lines = (cls) => [...svg.querySelectorAll('line.' + cls)].map(l => {
+    const label = l.nextElementSibling && l.nextElementSibling.matches('text') ? l.nextElementSibling : null;
+    return {x1: at(l, 'x1'), x2: at(l, 'x2'), y1: at(l, 'y1'), y2: at(l, 'y2'), dashed: getComputedStyle(l).strokeDasharray !== 'none',
+            label: label && box(label), text: label && label.textContent};
+  });
+  const texts = [...svg.querySelectorAll('text')], view = svg.viewBox.baseVal;
+  return {view: [view.x, view.y, view.x + view.width, view.y + view.height], grid: lines('pe-plot__grid'), refs: lines('pe-plot__ref'),
+          title: box(texts[texts.length - 1]), parts: [...svg.children].map(e => [e.tagName, box(e)]),
+          steps: svg.querySelector('polyline').getAttribute('points')};
+}"""
+
+
+def test_t5_buckets_plot_labels_each_line_beside_it_inside_the_drawing(visit, site_dir):
+    """The staircase's frame: grid lines across the plot from distance 0 to 2·max_distance, each labelled on its left at
+    its own height; the dashed lines at 0, max_exact and max_distance from the top bucket's line down to bucket 0's, each
+    labelled under the plot, centred on it; the axis title under those labels, centred on the plot; every part inside
+    the drawing. On a phone and a desktop, at T5's settings and at others."""
+    for viewport in ({"width": 1280, "height": 900}, {"width": 390, "height": 844}):
+        sp, el = open_widget(visit, site_dir, "t5-buckets", viewport=viewport)
+        svg = el.locator("svg.pe-plot")
+        for bi, nb, md in [("true", 32, 128), ("false", 32, 128), ("true", 16, 1000), ("false", 20, 17)]:
+            el.locator(f'[data-pe-input="bidirectional-{bi}"]').check()
+            el.locator('[data-pe-input="num-buckets"]').fill(str(nb))
+            el.locator('[data-pe-input="max-distance"]').fill(str(md))
+            where = (viewport["width"], bi, nb, md)
+            d = svg.evaluate(T5_LAYOUT)
+            vx0, vy0, vx1, vy1 = d["view"]
+            for tag, (x0, y0, x1, y1) in d["parts"]:  # within a unit: the axis title's box reaches past its baseline by the font's descent
+                assert vx0 - 1 <= x0 and x1 <= vx1 + 1 and vy0 - 1 <= y0 and y1 <= vy1 + 1, (tag, (x0, y0, x1, y1), d["view"], where)
+            steps = polyline(svg.locator("polyline.pe-plot__line--step"))
+            left, right = steps[0, 0], steps[-1, 0]  # distance 0 and 2·max_distance
+            bottom = max(g["y1"] for g in d["grid"])  # bucket 0's line
+            top = min(g["y1"] for g in d["grid"])
+            for g in d["grid"]:
+                assert g["y1"] == g["y2"] and (g["x1"], g["x2"]) == pytest.approx((left, right), abs=0.1), (g, where)
+                lx0, ly0, lx1, ly1 = g["label"]
+                assert lx1 <= g["x1"] and abs((ly0 + ly1) / 2 - g["y1"]) < 4, (g, where)  # left of the plot, at its height
+                assert not g["dashed"], (g, where)
+            assert [r["text"] for r in d["refs"]] == [f"{v:,}" for v in (0, (nb // 2 if bi == "true" else nb) // 2, md)], where
+            for r in d["refs"]:
+                assert r["x1"] == r["x2"] and (r["y1"], r["y2"]) == pytest.approx((top, bottom), abs=0.1), (r, where)
+                lx0, ly0, lx1, ly1 = r["label"]
+                assert ly0 >= r["y2"] and abs((lx0 + lx1) / 2 - r["x1"]) < 1, (r, where)  # under the plot, centred on its line
+                assert r["dashed"], (r, where)
+            tx0, ty0, tx1, ty1 = d["title"]
+            # under the distance labels: a text's box reaches the font's descent below its digits, so they may touch by 3
+            assert ty0 >= max(r["label"][3] for r in d["refs"]) - 3, (d["title"], where)
+            # centred on the plot (t5-buckets.js centres it on the plot and its right margin together: 7 units to the right)
+            assert abs((tx0 + tx1) / 2 - (left + right) / 2) < 8, (d["title"], left, right, where)
+        sp.assert_clean()
+
+
 # --- lesson 5: scaling-explorer -------------------------------------------------------------------
 
 

@@ -2077,6 +2077,198 @@ def test_t5_buckets_bad_input_shows_a_message_never_a_clamp(visit, site_dir, lan
     sp.assert_clean()
 
 
+# t5-buckets' lookup sentence as its string tables word it (typed here): the key's side, the bucket, and the range that
+# bucket holds.
+T5_LOOKUP = {
+    "zh": {"sentence": "m − n = {d}：{side}，进桶 {b}。{where}{other}",
+           "before": "键在查询前面 {r} 个 token", "self": "键就是查询自己", "after": "键在查询后面 {r} 个 token",
+           "exact": "精确区：一个距离一个桶（这个桶只管距离 {first}）。",
+           "log": "对数区：这个桶管距离 {first} … {last}，共 {n} 个距离共用一个数。",
+           "last": "最后一个桶：距离 {first} 起，包括 max_distance = {md} 和更远的，都在这里，不再区分。",
+           "causal": "单向模式下，查询后面的键都进桶 0，和距离 0 同桶（因果掩码反正会遮住它们）。",
+           "other": "（查询后面的键用另一半桶：桶号加 {n}。）"},
+    "en": {"sentence": "m − n = {d}: {side}; it goes into bucket {b}. {where}{other}",
+           "before": "the key is before the query, at distance {r}", "self": "the key is the query itself",
+           "after": "the key is after the query, at distance {r}",
+           "exact": "Exact range: one bucket per distance (this bucket holds only distance {first}).",
+           "log": "Logarithmic range: this bucket holds distances {first} … {last}, {n} in all, sharing one number.",
+           "last": "The last bucket: from distance {first} on, max_distance = {md} and everything farther all land here, no longer told apart.",
+           "causal": "In the unidirectional mode every key after the query goes into bucket 0, the bucket of distance 0 (the causal mask hides them anyway).",
+           "other": " (Keys after the query use the other half of the buckets: add {n} to the bucket number.)"},
+}
+
+
+def _int_text(n: int) -> str:
+    """A whole number as the widgets print it (posenc-math format.js formatInt): grouped by commas, a true minus sign."""
+    return f"{n:,}".replace("-", "\u2212")
+
+
+@pytest.mark.build
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_t5_buckets_lookup_says_the_side_the_bucket_and_its_range_word_for_word(visit, site_dir, lang):
+    """The readout's first sentence, whole: which side of the query the key is on and how far (or that it is the query
+    itself), the bucket posenc gives, and the distances that bucket holds: the one distance of an exact bucket, first …
+    last and how many of a logarithmic one, where the last bucket starts; a key after the query takes the other half of
+    the buckets (bidirectional) or bucket 0 (unidirectional). check_t5 reads the numbers; this reads the words around them."""
+    words = T5_LOOKUP[lang]
+    sp, el = open_widget(visit, site_dir, "t5-buckets", lang)
+    box, regions = el.locator('[data-pe-input="distance"]'), set()
+    for bi, nb, md, dist in [(True, 32, 128, 0), (True, 32, 128, 5), (True, 32, 128, -5), (True, 32, 128, 20), (True, 32, 128, -20),
+                             (True, 32, 128, 1000), (True, 32, 128, -1000), (False, 32, 128, -3), (False, 32, 128, 100), (False, 20, 17, 9)]:
+        el.locator(f'[data-pe-input="bidirectional-{str(bi).lower()}"]').check()
+        el.locator('[data-pe-input="num-buckets"]').fill(str(nb))
+        el.locator('[data-pe-input="max-distance"]').fill(str(md))
+        box.fill(str(dist))
+        one_side = nb // 2 if bi else nb
+        bucket = int(relative.t5_bucket(np.array(-dist), bi, nb, md))  # posenc takes n − m
+        edges = relative.t5_bucket_edges(bi, nb, md)
+        if dist < 0 and not bi:
+            region, where = "causal", words["causal"]
+        else:
+            own = bucket - one_side if dist < 0 else bucket  # the other half's bucket, on the keys-before side
+            _, first, last = next(e for e in edges if e[0] == own)
+            if abs(dist) < one_side // 2:
+                region, where = "exact", words["exact"].format(first=_int_text(first))
+            elif own == edges[-1][0]:
+                region, where = "last", words["last"].format(first=_int_text(first), md=_int_text(md))
+            else:
+                region, where = "log", words["log"].format(first=_int_text(first), last=_int_text(last), n=_int_text(last - first + 1))
+        side = words["before" if dist > 0 else "self" if dist == 0 else "after"].format(r=_int_text(abs(dist)))
+        other = words["other"].format(n=_int_text(one_side)) if dist < 0 and bi else ""
+        want = words["sentence"].format(d=_int_text(dist), side=side, b=_int_text(bucket), where=where, other=other)
+        assert el.locator(".pe-readout p").first.text_content() == want, (bi, nb, md, dist)
+        regions.add(region)
+    assert regions == {"exact", "log", "last", "causal"}
+    sp.assert_clean()
+
+
+# t5-buckets' summary sentence as its string tables word it (typed here): how the buckets split, the exact range, the
+# second-to-last bucket's width where it is logarithmic, where the last bucket starts, and the buckets left unused.
+T5_SUMMARY = {
+    "zh": {"bi": "双向：{nb} 个桶对半分，每个方向 {side}", "uni": "单向：{side}",
+           "exact": " 个桶。精确桶 0 … {last} 各管一个距离，精确区到距离 {last} 为止（max_exact = {max_exact}）；",
+           "exact_one": " 个桶。精确桶只有桶 0，只管距离 0（max_exact = 1）；",
+           "widest": "对数桶越往后越宽，倒数第二个桶已经管 {n} 个距离；", "last": "最后一个桶从距离 {first} 起收下所有更远的距离。",
+           "empty": "（有 {n} 个桶一个距离也分不到：max_distance 离 max_exact 太近，对数区太窄。）",
+           "odd": "（{nb} 是奇数，对半分时向下取整：最后一个桶 {last} 用不到。）"},
+    "en": {"bi": "Bidirectional: {nb} buckets split between the two directions, so each direction has {side}",
+           "uni": "Unidirectional, one direction only: {side}",
+           "exact": " buckets. The exact buckets 0 … {last} hold one distance each, so the exact range ends at distance {last} (max_exact = {max_exact}); ",
+           "exact_one": " buckets. The only exact bucket is bucket 0, which holds distance 0 (max_exact = 1); ",
+           "widest": "the logarithmic buckets widen as they go (distances in the second-to-last: {n}); ",
+           "last": "the last bucket takes every distance from {first} on.",
+           "empty": " (Buckets that get no distance at all: {n}. max_distance is too close to max_exact, so the logarithmic range is too narrow.)",
+           "odd": " ({nb} is odd: the split rounds down, and the last bucket, {last}, is never used.)"},
+}
+
+
+@pytest.mark.build
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_t5_buckets_summary_says_how_the_buckets_split_word_for_word(visit, site_dir, lang):
+    """The readout's second sentence, whole, from posenc's bucket edges: the buckets of one direction (half of them,
+    rounded down, bidirectional), the exact range and max_exact (one exact bucket named as one), the second-to-last
+    bucket's width where it is a logarithmic one, the last bucket's first distance, how many buckets get no distance,
+    and an odd count's unused bucket."""
+    words = T5_SUMMARY[lang]
+    sp, el = open_widget(visit, site_dir, "t5-buckets", lang)
+    el.locator('[data-pe-input="distance"]').fill("3")
+    seen = set()
+    # (True, 4, 100): two buckets a side, the exact one and the last, so no logarithmic bucket comes before the last
+    for bi, nb, md in [(True, 32, 128), (False, 32, 128), (True, 7, 1000), (True, 32, 9), (False, 4, 100), (True, 16, 20), (True, 4, 100)]:
+        el.locator(f'[data-pe-input="bidirectional-{str(bi).lower()}"]').check()
+        el.locator('[data-pe-input="max-distance"]').fill("1000")  # fits every count below, whatever came before
+        el.locator('[data-pe-input="num-buckets"]').fill(str(nb))
+        el.locator('[data-pe-input="max-distance"]').fill(str(md))
+        one_side = nb // 2 if bi else nb
+        max_exact = one_side // 2
+        edges = relative.t5_bucket_edges(bi, nb, md)
+        want = words["bi" if bi else "uni"].format(nb=_int_text(nb), side=_int_text(one_side))
+        want += words["exact_one"] if max_exact == 1 else words["exact"].format(last=_int_text(max_exact - 1), max_exact=_int_text(max_exact))
+        if edges[-2][0] >= max_exact:  # the bucket before the last is a logarithmic one
+            want += words["widest"].format(n=_int_text(edges[-2][2] - edges[-2][1] + 1))
+            seen.add("widest")
+        else:
+            seen.add("no widest")
+        want += words["last"].format(first=_int_text(edges[-1][1]))
+        if len(edges) < one_side:
+            want += words["empty"].format(n=_int_text(one_side - len(edges)))
+            seen.add("empty")
+        if bi and nb % 2:
+            want += words["odd"].format(nb=_int_text(nb), last=_int_text(nb - 1))
+            seen.add("odd")
+        seen.add("exact_one" if max_exact == 1 else "exact")
+        assert el.locator(".pe-readout p").nth(1).text_content() == want, (bi, nb, md)
+    assert seen == {"widest", "no widest", "empty", "odd", "exact_one", "exact"}
+    sp.assert_clean()
+
+
+# Page options that are whole numbers but do not fit, each with the reason the widget gives (zh string table): too few
+# buckets, none of them exact, a max_distance not past the exact range (max_exact, half the buckets of one direction).
+T5_PAGE_MISFITS = [
+    ({"num-buckets": "1"}, "num_buckets 要是不小于 2 的整数，收到 1"),
+    ({"num-buckets": "2"}, "num_buckets = 2 时每个方向一个精确桶也没有"),
+    ({"num-buckets": "4", "max-distance": "1"}, "max_distance = 1 要大于精确区的长度 max_exact = 1（每个方向桶数的一半）"),
+    ({"num-buckets": "2", "bidirectional": "false", "max-distance": "1"}, "max_distance = 1 要大于精确区的长度 max_exact = 1（桶数的一半）"),
+    ({"max-distance": "0"}, "max_distance 要是不小于 1 的整数，收到 0"),
+    ({"max-distance": "1", "bidirectional": "false"}, "max_distance = 1 要大于精确区的长度 max_exact = 16（桶数的一半）"),
+]
+
+
+@pytest.mark.build
+@pytest.mark.browser
+def test_t5_buckets_names_each_misfit_for_its_own_reason_on_the_field_at_fault(visit, site_dir):
+    """A page option that does not fit stops the widget with its own reason (not another check's); a typed entry that
+    does not fit shows its message on the field at fault and on no other; the fields are labelled; the table's numbers
+    are right-aligned, the direction's radio buttons framed with a quiet caption, and the plot's caption upright and
+    quiet, as in the other widgets."""
+    sp, el = open_widget(visit, site_dir, "t5-buckets")
+    full = _macro_attributes("t5-buckets")
+    for options, reason in T5_PAGE_MISFITS:
+        error, shown = sp.page.evaluate(MOUNT_BARE, ["t5-buckets", {**full, **{f"data-{k}": v for k, v in options.items()}}])
+        assert error != "mounted" and reason in shown, (options, shown)
+    assert [t.strip() for t in el.locator(".pe-field label").all_text_contents()] == ["桶数 num_buckets", "max_distance", "距离 m − n"]
+    fields = ("num-buckets", "max-distance", "distance")
+
+    def errors():
+        return {f: el.locator(f'[data-pe-error="{f}"]').text_content() for f in fields}
+
+    goods = {"num-buckets": "32", "max-distance": "128", "distance": "3"}
+    for field in fields:  # an empty box, then a good entry in another: the widget reads all three, and draws nothing
+        other = next(f for f in fields if f != field)
+        el.locator(f'[data-pe-input="{field}"]').fill("")
+        el.locator(f'[data-pe-input="{other}"]').fill(goods[other])
+        shown = errors()
+        # the box's own message ("fill in …"), still after the good entry elsewhere, and on no other box
+        assert shown[field].startswith("请填写") and not any(shown[f] for f in fields if f != field), (field, other, shown)
+        el.locator(f'[data-pe-input="{field}"]').fill(goods[field])
+    el.locator('[data-pe-input="bidirectional-true"]').check()
+    el.locator('[data-pe-input="num-buckets"]').fill("4")  # two a side, max_exact = 1: max_distance 128 fits
+    assert not any(errors().values()), errors()
+    el.locator('[data-pe-input="max-distance"]').fill("1")
+    shown = errors()
+    assert "max_distance = 1 要大于精确区的长度 max_exact = 1" in shown["max-distance"] and not shown["num-buckets"], shown
+    el.locator('[data-pe-input="max-distance"]').fill("128.5")  # the box's own check, before the fit of the three
+    assert "max_distance 要是整数，收到 128.5。" in errors()["max-distance"], errors()
+    el.locator('[data-pe-input="max-distance"]').fill("128")
+    style = el.evaluate("""el => {
+      const css = (e) => getComputedStyle(e);
+      const live = el.querySelector('.pe-live');  // not the static figure the widget replaces
+      const table = live.querySelector('table'), row = table.tBodies[0].rows[0];
+      const radios = live.querySelector('fieldset'), caption = live.querySelector('figure figcaption');
+      return {first: css(row.cells[0]).textAlign, numbers: [...row.cells].slice(1, 4).map(c => css(c).textAlign),
+              border: [css(radios).borderTopStyle, css(radios).borderTopWidth],
+              legend: parseFloat(css(radios.querySelector('legend')).fontSize), label: parseFloat(css(radios.querySelector('label')).fontSize),
+              caption: css(caption).fontStyle, colours: [css(caption).color, css(radios.querySelector('legend')).color, css(radios.querySelector('label')).color]};
+    }""")
+    assert style["first"] == "left" and style["numbers"] == ["right"] * 3, style
+    assert style["border"] == ["solid", "1px"] and style["legend"] < style["label"], style
+    caption, legend, label = style["colours"]  # a caption in the quieter colour of the legends, not the text's
+    assert style["caption"] == "normal" and caption == legend != label, style
+    sp.assert_clean()
+
+
 MOUNT_BARE = r"""async ([name, attrs]) => {
   const div = document.createElement('div');
   div.className = 'pe-widget';
