@@ -514,6 +514,7 @@ T5_LAYOUT = """svg => {
   const texts = [...svg.querySelectorAll('text')], view = svg.viewBox.baseVal;
   return {view: [view.x, view.y, view.x + view.width, view.y + view.height], grid: lines('pe-plot__grid'), refs: lines('pe-plot__ref'),
           title: box(texts[texts.length - 1]), parts: [...svg.children].map(e => [e.tagName, box(e)]),
+          fonts: texts.map(t => [getComputedStyle(t).fontSize, getComputedStyle(t).fill]), aria: svg.getAttribute('aria-label'),
           steps: svg.querySelector('polyline').getAttribute('points')};
 }"""
 
@@ -555,6 +556,11 @@ def test_t5_buckets_plot_labels_each_line_beside_it_inside_the_drawing(visit, si
             assert ty0 >= max(r["label"][3] for r in d["refs"]) - 3, (d["title"], where)
             # centred on the plot (t5-buckets.js centres it on the plot and its right margin together: 7 units to the right)
             assert abs((tx0 + tx1) / 2 - (left + right) / 2) < 8, (d["title"], left, right, where)
+            assert len(set(map(tuple, d["fonts"]))) == 1, (d["fonts"], where)  # the title set as the tick labels are
+            one_side = nb // 2 if bi == "true" else nb
+            edges = relative.t5_bucket_edges(bi == "true", nb, md)
+            assert d["aria"] == (f"阶梯图：距离 0 到 {one_side // 2 - 1:,} 每个距离一个桶，之后台阶越来越宽，"
+                                 f"距离 {edges[-1][1]:,} 起都是桶 {edges[-1][0]:,}"), (d["aria"], where)
         sp.assert_clean()
 
 
