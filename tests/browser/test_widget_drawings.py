@@ -501,8 +501,8 @@ def test_t5_buckets_steps_join_up_to_twice_max_distance_and_the_dot_marks_the_lo
     sp.assert_clean()
 
 
-# The plot's parts, in its own units: each grid and reference line with the label after it (box: x0, y0, x1, y1), the
-# axis title (the last text), every part's box, the staircase's points, and the styles that tell the lines apart.
+# The plot's parts, in its own units: each grid and reference line with the label after it (box: x0, y0, x1, y1) and
+# whether it is dashed, the axis title (the last text), every part's box, each text's size and colour, the text alternative.
 T5_LAYOUT = """svg => {
   const box = (e) => { const b = e.getBBox(); return [b.x, b.y, b.x + b.width, b.y + b.height]; };
   const at = (e, a) => Number(e.getAttribute(a));
@@ -514,16 +514,16 @@ T5_LAYOUT = """svg => {
   const texts = [...svg.querySelectorAll('text')], view = svg.viewBox.baseVal;
   return {view: [view.x, view.y, view.x + view.width, view.y + view.height], grid: lines('pe-plot__grid'), refs: lines('pe-plot__ref'),
           title: box(texts[texts.length - 1]), parts: [...svg.children].map(e => [e.tagName, box(e)]),
-          fonts: texts.map(t => [getComputedStyle(t).fontSize, getComputedStyle(t).fill]), aria: svg.getAttribute('aria-label'),
-          steps: svg.querySelector('polyline').getAttribute('points')};
+          fonts: texts.map(t => [getComputedStyle(t).fontSize, getComputedStyle(t).fill]), aria: svg.getAttribute('aria-label')};
 }"""
 
 
 def test_t5_buckets_plot_labels_each_line_beside_it_inside_the_drawing(visit, site_dir):
     """The staircase's frame: grid lines across the plot from distance 0 to 2·max_distance, each labelled on its left at
     its own height; the dashed lines at 0, max_exact and max_distance from the top bucket's line down to bucket 0's, each
-    labelled under the plot, centred on it; the axis title under those labels, centred on the plot; every part inside
-    the drawing. On a phone and a desktop, at T5's settings and at others."""
+    labelled under the plot, centred on it; the axis title under those labels, centred on the plot, set as they are;
+    every part inside the drawing; the text alternative naming the exact range and where the last bucket starts. On a
+    phone and a desktop, at T5's settings and at others."""
     for viewport in ({"width": 1280, "height": 900}, {"width": 390, "height": 844}):
         sp, el = open_widget(visit, site_dir, "t5-buckets", viewport=viewport)
         svg = el.locator("svg.pe-plot")
@@ -532,6 +532,8 @@ def test_t5_buckets_plot_labels_each_line_beside_it_inside_the_drawing(visit, si
             el.locator('[data-pe-input="num-buckets"]').fill(str(nb))
             el.locator('[data-pe-input="max-distance"]').fill(str(md))
             where = (viewport["width"], bi, nb, md)
+            one_side = nb // 2 if bi == "true" else nb
+            edges = relative.t5_bucket_edges(bi == "true", nb, md)
             d = svg.evaluate(T5_LAYOUT)
             vx0, vy0, vx1, vy1 = d["view"]
             for tag, (x0, y0, x1, y1) in d["parts"]:  # within a unit: the axis title's box reaches past its baseline by the font's descent
@@ -545,7 +547,7 @@ def test_t5_buckets_plot_labels_each_line_beside_it_inside_the_drawing(visit, si
                 lx0, ly0, lx1, ly1 = g["label"]
                 assert lx1 <= g["x1"] and abs((ly0 + ly1) / 2 - g["y1"]) < 4, (g, where)  # left of the plot, at its height
                 assert not g["dashed"], (g, where)
-            assert [r["text"] for r in d["refs"]] == [f"{v:,}" for v in (0, (nb // 2 if bi == "true" else nb) // 2, md)], where
+            assert [r["text"] for r in d["refs"]] == [f"{v:,}" for v in (0, one_side // 2, md)], where  # 0, max_exact, max_distance
             for r in d["refs"]:
                 assert r["x1"] == r["x2"] and (r["y1"], r["y2"]) == pytest.approx((top, bottom), abs=0.1), (r, where)
                 lx0, ly0, lx1, ly1 = r["label"]
@@ -557,8 +559,6 @@ def test_t5_buckets_plot_labels_each_line_beside_it_inside_the_drawing(visit, si
             # centred on the plot (t5-buckets.js centres it on the plot and its right margin together: 7 units to the right)
             assert abs((tx0 + tx1) / 2 - (left + right) / 2) < 8, (d["title"], left, right, where)
             assert len(set(map(tuple, d["fonts"]))) == 1, (d["fonts"], where)  # the title set as the tick labels are
-            one_side = nb // 2 if bi == "true" else nb
-            edges = relative.t5_bucket_edges(bi == "true", nb, md)
             assert d["aria"] == (f"阶梯图：距离 0 到 {one_side // 2 - 1:,} 每个距离一个桶，之后台阶越来越宽，"
                                  f"距离 {edges[-1][1]:,} 起都是桶 {edges[-1][0]:,}"), (d["aria"], where)
         sp.assert_clean()
