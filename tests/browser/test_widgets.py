@@ -1428,6 +1428,72 @@ def test_scaling_explorer_matches_posenc_scaling(visit, site_dir):
     sp.assert_clean()
 
 
+# Model configs made up to tell apart the rules for the factor a model starts at (the course's own models agree on
+# several of them: a YaRN config's factor is its extended context over its original one), with the factor expected.
+SCALING_START_FACTORS = [
+    ({"scaling": {"rope_type": "yarn", "factor": 8}, "max_position_embeddings": 4096}, 8),  # PI and YaRN: the config's factor
+    ({"scaling": {"rope_type": "linear", "factor": 2}, "max_position_embeddings": 4096}, 2),
+    ({"scaling": {"rope_type": "llama3", "factor": 8}, "max_position_embeddings": 131072}, 32),  # another kind: the lengths' ratio
+    ({"scaled_context": 32768, "max_position_embeddings": 16384}, 8),  # the extended context first
+    ({"max_position_embeddings": 8192}, 2),
+    ({"max_position_embeddings": 4096}, 4),  # not longer than trained: T5-style 4 (lesson 5's default)
+    ({"max_position_embeddings": 2048}, 4),
+    ({}, 4),
+]
+# the factor box once mounted; then once the model is picked in the list
+FACTOR_SHOWN = "  return Number(div.querySelector('[data-pe-input=\"factor\"]').value);"
+FACTOR_PICKED = ("  const select = div.querySelector('[data-pe-input=\"model\"]');\n"
+                 "  select.value = 'made_up'; select.dispatchEvent(new Event('change'));\n" + FACTOR_SHOWN)
+
+
+@pytest.mark.build
+@pytest.mark.browser
+def test_scaling_explorer_starts_a_model_at_its_own_factor(visit, site_dir):
+    """With data-factor 0 (the model's own) a model starts at its config's factor where that is s (PI and YaRN), else at
+    the length it was extended to (scaled_context, else max_position_embeddings) over the length it was trained on, and
+    at 4 where neither is longer; picking a model in the list does the same."""
+    sp, el = open_widget(visit, site_dir, "scaling-explorer")
+    full = _macro_attributes("scaling-explorer")
+    for extra, want in SCALING_START_FACTORS:
+        model = {"key": "made_up", "name": "Made up", "context": 4096, "head_dim": 64, "rope_theta": 10000, **extra}
+        other = {**model, "key": "other", "name": "Other", "max_position_embeddings": 40960}  # starts at 10
+        attrs = {**full, "data-model": "made_up", "data-method": "linear", "data-factor": "0",
+                 "data-models": json.dumps({"models": [other, model]})}
+        assert sp.page.evaluate(_measured_bare(FACTOR_SHOWN), ["scaling-explorer", attrs]) == want, extra
+        picked = sp.page.evaluate(_measured_bare(FACTOR_PICKED), ["scaling-explorer", {**attrs, "data-model": "other"}])
+        assert picked == want, extra
+    sp.assert_clean()
+
+
+@pytest.mark.build
+@pytest.mark.browser
+def test_scaling_explorer_refuses_each_page_option_and_model_list_that_does_not_fit_in_its_own_words(visit, site_dir):
+    """A method it does not know, a factor between 0 and 1, a model not in the list (the list named), a list with no
+    usable RoPE model and a list that cannot be fetched each stop the widget with their own message; a factor of
+    exactly 1 fits, and so does 0 (the model's own)."""
+    sp, el = open_widget(visit, site_dir, "scaling-explorer")
+    full = _macro_attributes("scaling-explorer")
+    keys = [k for k in configs.keys() if configs.load(k).position == "rope"]
+    no_theta = {"key": "x", "name": "X", "context": 4096, "head_dim": 64}
+    for options, words in [
+        ({"data-method": "bogus"}, 'data-method="bogus" 要是 yarn、linear、ntk 之一'),
+        ({"data-factor": "0.5"}, "data-factor = 0.5 要是 0（用模型自己的倍数）或不小于 1"),
+        ({"data-model": "qwen9"}, f'模型配置里没有 data-model="qwen9"，有的是 {"、".join(keys)}'),
+        ({"data-model": "x", "data-models": json.dumps({"models": [no_theta]})}, "页内实验没能加载模型配置（models.json 里没有 RoPE 模型）"),
+    ]:
+        error, shown = sp.page.evaluate(MOUNT_BARE, ["scaling-explorer", {**full, **options}])
+        assert error != "mounted" and words in shown, (options, shown)
+    for factor in ("1", "0"):
+        assert sp.page.evaluate(MOUNT_BARE, ["scaling-explorer", {**full, "data-factor": factor}])[0] == "mounted", factor
+    sp.assert_clean()
+    # the list fetched from the site (data-models empty) and not found there: the message says where and what came back
+    sp.page.route("**/assets/models.json", lambda route: route.fulfill(status=404, body="missing"))
+    error, shown = sp.page.evaluate(MOUNT_BARE, ["scaling-explorer", {**full, "data-models": ""}])
+    assert error != "mounted" and re.search(r"页内实验没能加载模型配置（\S*/assets/models\.json → HTTP 404）", shown), shown
+    sp.page.unroute("**/assets/models.json")
+    assert all("404" in e for e in sp.console_errors), sp.console_errors  # the browser logs the 404 it was made to get, only that
+
+
 SCALING_TABLE = """el => [...el.querySelectorAll('tbody tr')].map(r => [...r.cells].map(c => [c.className, c.textContent]))"""
 
 
