@@ -1494,6 +1494,46 @@ def test_scaling_explorer_refuses_each_page_option_and_model_list_that_does_not_
     assert all("404" in e for e in sp.console_errors), sp.console_errors  # the browser logs the 404 it was made to get, only that
 
 
+def _omega_text(w: float) -> str:
+    """A frequency as the scaling table prints it: four decimals from 0.01 up, below that three significant decimals in
+    scientific notation ("1.234e−5"), a true minus sign."""
+    if w >= 0.01:
+        return f"{w:.4f}"
+    mantissa, exponent = f"{w:.3e}".split("e")
+    return f"{mantissa}e{int(exponent)}".replace("-", "\u2212")
+
+
+def _period_text(x: float) -> str:
+    """A period (tokens per turn) as the scaling table prints it: two decimals below 100, whole tokens from 100 up."""
+    return f"{x:,.2f}" if x < 100 else f"{x:,.0f}"
+
+
+@pytest.mark.build
+@pytest.mark.browser
+def test_scaling_explorer_table_prints_each_frequency_and_period_to_its_own_precision(visit, site_dir):
+    """Every frequency and period in the table, before and after, as text: ω with four decimals down to 0.01 and in
+    scientific notation below it, λ with two decimals below 100 tokens and whole above; at a real model's settings and
+    at a made-up one whose second frequency is exactly 0.01 (the boundary: four decimals)."""
+    sp, el = open_widget(visit, site_dir, "scaling-explorer")
+    texts = """el => Object.fromEntries(['omega', 'omega-scaled', 'lambda', 'lambda-scaled'].map(col =>
+      [col, [...el.querySelectorAll(`[data-pe-col="${col}"]`)].map(e => [e.textContent, Number(e.dataset.value)])]))"""
+    el.locator('[data-pe-input="model"]').select_option("qwen3_8b")
+    el.locator('[data-pe-input="method"]').select_option("ntk")
+    el.locator('[data-pe-input="factor"]').fill("4")
+    shown = el.evaluate(texts)
+    for col, fmt in (("omega", _omega_text), ("omega-scaled", _omega_text), ("lambda", _period_text), ("lambda-scaled", _period_text)):
+        assert [t for t, _ in shown[col]] == [fmt(v) for _, v in shown[col]], col
+    omegas = [v for _, v in shown["omega"]]
+    lambdas = [v for _, v in shown["lambda"]]
+    assert min(omegas) < 0.01 <= max(omegas) and min(lambdas) < 100 <= max(lambdas)  # both forms of each were seen
+    full = _macro_attributes("scaling-explorer")
+    model = {"key": "made_up", "name": "Made up", "context": 4096, "head_dim": 4, "rope_theta": 10000}  # ω = 1, 10000^(-1/2)
+    cells = _measured_bare("  return [...div.querySelectorAll('[data-pe-col=\"omega\"]')].map(e => [e.textContent, Number(e.dataset.value)]);")
+    made_up = sp.page.evaluate(cells, ["scaling-explorer", {**full, "data-model": "made_up", "data-factor": "2", "data-models": json.dumps({"models": [model]})}])
+    assert made_up == [["1.0000", 1.0], ["0.0100", 0.01]], made_up
+    sp.assert_clean()
+
+
 SCALING_TABLE = """el => [...el.querySelectorAll('tbody tr')].map(r => [...r.cells].map(c => [c.className, c.textContent]))"""
 
 
