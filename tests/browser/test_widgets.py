@@ -1534,6 +1534,61 @@ def test_scaling_explorer_table_prints_each_frequency_and_period_to_its_own_prec
     sp.assert_clean()
 
 
+# scaling-explorer's summary as its string tables word it (typed here), with posenc's numbers.
+SCALING_SUMMARY = {
+    "zh": ["{name}：RoPE 转 {dims} 维（{pairs} 对），θ = {theta}，训练长度 L = {L}；扩展到 s·L = {target}。",
+           "扩展前，有 {not_before} 对在 L 内转不满一圈；扩展到 s·L 以后，其中 {beyond} 对越界（转到训练时没见过的角度），"
+           "转到的最大角度最多是训练所见的 {worst} 倍。注意力系数（cos、sin 乘的数）= {attention}。",
+           "YaRN 的过渡区间：编号不超过 {low} 的对保持原频率，编号不小于 {high} 的对除以 s，中间线性过渡。", "0"],
+    "en": ["{name}: RoPE rotates {dims} dimensions ({pairs} pairs), θ = {theta}, training length L = {L}; extended to s·L = {target}.",
+           "Before the extension, {not_before} pairs do not complete a turn within L; at s·L, {beyond} of them overshoot (reach angles "
+           "training never showed them), the largest angle reached being at most {worst} times the largest seen in training. "
+           "Attention factor (what cos and sin are multiplied by) = {attention}.",
+           "YaRN's transition band: pairs numbered up to {low} keep their frequency, pairs numbered {high} or more are divided by s, "
+           "and those in between blend linearly.", "none"],
+}
+
+
+@pytest.mark.build
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_scaling_explorer_summary_says_each_number_in_its_place_word_for_word(visit, site_dir, lang):
+    """The summary's sentences, whole, from posenc: the rotated dimensions and pairs, θ, L and s·L; how many pairs do not
+    turn within L, how many of them overshoot at s·L ("none" in words), the largest overshoot and the attention factor;
+    for YaRN only, the band's two ends (whole where the config truncates them, as Qwen3's does; to two decimals where it
+    does not, as gpt-oss's). At YaRN, NTK-aware and PI settings, s = 1 included."""
+    seen, beyond_none = set(), SCALING_SUMMARY[lang][3]
+    sp, el = open_widget(visit, site_dir, "scaling-explorer", lang)
+    for model, method, factor in (("qwen3_8b", "yarn", 4.0), ("qwen3_8b", "ntk", 16.0), ("qwen3_8b", "linear", 1.0), ("gpt_oss", "yarn", 32.0)):
+        cfg = configs.load(model)
+        hd, theta, L = cfg["head_dim"], cfg["rope_theta"], cfg["context"]
+        before = rope.inverse_frequencies(hd, theta)
+        el.locator('[data-pe-input="model"]').select_option(model)
+        el.locator('[data-pe-input="method"]').select_option(method)
+        el.locator('[data-pe-input="factor"]').fill(f"{factor:g}")
+        if method == "yarn":  # the config's own β and truncation (the widget's YaRN takes them from the config)
+            own = {k: v for k, v in cfg["scaling"].items() if k in ("beta_fast", "beta_slow", "truncate")}
+            after, attention = scaling.yarn(hd, theta, factor, cfg["scaling"]["original_max_position_embeddings"], **own)
+        else:
+            after, attention = (scaling.ntk_aware if method == "ntk" else scaling.linear)(hd, theta, factor)
+        target = round(factor * L)
+        beyond = scaling.pairs_beyond_trained_angles(before, after, L, factor)
+        seen.add("overshoot" if beyond else "none overshoots")
+        numbers = {"name": el.locator('[data-pe-input="model"] option:checked').inner_text(), "dims": f"{2 * len(before):,}",
+                   "pairs": f"{len(before):,}", "theta": f"{theta:,.0f}", "L": f"{L:,}", "target": f"{target:,}",
+                   "not_before": f"{rope.pairs_not_completing_turn(before, L):,}", "beyond": f"{beyond:,}" if beyond else beyond_none,
+                   "worst": f"{np.nanmax(scaling.angle_overshoot(before, after, L, factor)):,.2f}", "attention": f"{attention:.4f}"}
+        want = [w.format(**numbers) for w in SCALING_SUMMARY[lang][:2]]
+        if method == "yarn":
+            low, high = scaling.yarn_correction_range(hd, theta, cfg["scaling"]["original_max_position_embeddings"], **own)
+            ends = {k: f"{v:,.0f}" if float(v).is_integer() else f"{v:,.2f}" for k, v in (("low", low), ("high", high))}
+            seen.add("fractional band" if not float(low).is_integer() else "whole band")
+            want.append(SCALING_SUMMARY[lang][2].format(**ends))
+        assert el.locator(".pe-readout p").all_text_contents() == want, (model, method, factor)
+    assert seen == {"overshoot", "none overshoots", "whole band", "fractional band"}  # both forms of the count and of the band were seen
+    sp.assert_clean()
+
+
 SCALING_TABLE = """el => [...el.querySelectorAll('tbody tr')].map(r => [...r.cells].map(c => [c.className, c.textContent]))"""
 
 
