@@ -1685,6 +1685,33 @@ def test_scaling_explorer_has_a_legend_and_reference_labels_that_never_overlap(v
     sp.assert_clean()
 
 
+@pytest.mark.build
+@pytest.mark.browser
+def test_scaling_explorer_slider_sets_the_factor_and_the_legend_swatches_are_the_plots(visit, site_dir):
+    """Moving the slider sets s everywhere: the box shows it and the summary's s·L follows. The legend's swatches are
+    what the plot draws, hidden from a screen reader (the legend's words say it): the dot before in the colour of the
+    points before, the dot after in the colour of the points after (a different one), the dashed swatch in the
+    reference lines' colour, dashed."""
+    sp, el = open_widget(visit, site_dir, "scaling-explorer")
+    L = int(value(el.locator('[data-pe-out="context"]')))
+    for factor in (8, 3, 64):
+        el.locator('[data-pe-input="factor-slider"]').fill(str(factor))
+        assert float(el.locator('[data-pe-input="factor"]').input_value()) == factor
+        assert value(el.locator('[data-pe-out="target"]')) == factor * L
+    swatches = el.evaluate("""el => {
+      const css = (sel, prop) => getComputedStyle(el.querySelector(sel))[prop];
+      return {before: css('.pe-legend li:nth-child(1) span', 'backgroundColor'), after: css('.pe-legend li:nth-child(2) span', 'backgroundColor'),
+              points: css('circle.pe-plot__point:not(.pe-plot__point--after)', 'fill'), points_after: css('circle.pe-plot__point--after', 'fill'),
+              ref: [css('.pe-legend li:nth-child(3) span', 'borderTopColor'), css('.pe-legend li:nth-child(3) span', 'borderTopStyle')],
+              ref_line: css('line.pe-plot__ref', 'stroke'),
+              hidden: [...el.querySelectorAll('.pe-legend li span')].map(s => s.getAttribute('aria-hidden'))};
+    }""")
+    assert swatches["before"] == swatches["points"] != swatches["after"] == swatches["points_after"], swatches
+    assert swatches["ref"] == [swatches["ref_line"], "dashed"], swatches
+    assert swatches["hidden"] == ["true"] * 3, swatches
+    sp.assert_clean()
+
+
 # Boxes that a button, a preset or a slider also sets, each with an entry written otherwise than the widget writes its
 # value (a leading zero) and the readout that shows the value read (None: the widget prints no such number).
 TYPED_AS_IS = {
