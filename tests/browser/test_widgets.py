@@ -1691,7 +1691,7 @@ def test_scaling_explorer_slider_sets_the_factor_and_the_legend_swatches_are_the
     """Moving the slider sets s everywhere: the box shows it and the summary's s·L follows. The legend's swatches are
     what the plot draws, hidden from a screen reader (the legend's words say it): the dot before in the colour of the
     points before, the dot after in the colour of the points after (a different one), the dashed swatch in the
-    reference lines' colour, dashed. The table's numbers are right-aligned."""
+    reference lines' colour, dashed. The summary is announced; the table's numbers are right-aligned."""
     sp, el = open_widget(visit, site_dir, "scaling-explorer")
     L = int(value(el.locator('[data-pe-out="context"]')))
     for factor in (8, 3, 64):
@@ -1709,6 +1709,7 @@ def test_scaling_explorer_slider_sets_the_factor_and_the_legend_swatches_are_the
     assert swatches["before"] == swatches["points"] != swatches["after"] == swatches["points_after"], swatches
     assert swatches["ref"] == [swatches["ref_line"], "dashed"], swatches
     assert swatches["hidden"] == ["true"] * 3, swatches
+    assert el.locator(".pe-live .pe-readout").get_attribute("aria-live") == "polite"  # a new s is announced with its numbers
     # the table's numbers right-aligned under their headers, the pair's number on the left (the widgets' results table)
     aligned = el.evaluate("el => [...el.querySelector('.pe-live table').tBodies[0].rows[0].cells].map(c => getComputedStyle(c).textAlign)")
     assert aligned[0] == "left" and set(aligned[1:]) == {"right"}, aligned
