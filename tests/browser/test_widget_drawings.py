@@ -609,7 +609,9 @@ def test_scaling_explorer_plot_and_columns_match_posenc(visit, site_dir):
 def test_scaling_explorer_puts_each_pair_in_its_own_column_and_labels_the_dashed_lines(visit, site_dir):
     """Pair i's two points (before, after) share one column, the columns evenly spaced from pair 0 on the left; the
     axis title names the last pair; each dashed line carries its label, L = … and s·L = …, at its left end, just above
-    or (when the two lines are close) just below it; the text alternative names both lengths."""
+    or (only when the two lines are close) just below it; the text alternative names both lengths. Every part lies
+    inside the drawing, the columns fill the grid's width, and the grid has a line for each power of ten that the
+    periods before and after, L and s·L span."""
     sp, el = open_widget(visit, site_dir, "scaling-explorer")
     svg = el.locator("svg.pe-plot")
     for key, factor in [("qwen3_8b", "4"), ("glm45", "1.2"), ("deepseek_v3", "40")]:
@@ -636,6 +638,32 @@ def test_scaling_explorer_puts_each_pair_in_its_own_column_and_labels_the_dashed
             assert attr(labels.nth(k), "x") < attr(lines.nth(k), "x1") + 10
         label = svg.get_attribute("aria-label")
         assert f"L = {L:,}" in label and f"s·L = {target:,}" in label, label
+        # both labels sit above their lines unless the lines are closer than two labels' height
+        heights = labels.evaluate_all("els => els.map(e => e.getBBox().height)")
+        y_lines = [attr(lines.nth(k), "y1") for k in range(2)]
+        if abs(y_lines[0] - y_lines[1]) >= 2 * max(heights):
+            assert [round(attr(labels.nth(k), "y") - y_lines[k], 6) for k in range(2)] == [-5, -5], (key, factor)
+        # the frame: every part inside the drawing; the columns fill the grid lines' width, each pair in the middle of
+        # its column; one grid line per power of ten from below the shortest period (or L) to above the longest
+        parts = svg.evaluate("svg => { const v = svg.viewBox.baseVal; return [[v.x, v.y, v.x + v.width, v.y + v.height], "
+                             "[...svg.children].map(e => { const b = e.getBBox(); return [e.tagName, b.x, b.y, b.x + b.width, b.y + b.height]; })]; }")
+        (vx0, vy0, vx1, vy1), boxes = parts
+        for tag, x0, y0, x1, y1 in boxes:
+            assert vx0 - 1 <= x0 and x1 <= vx1 + 1 and vy0 - 1 <= y0 and y1 <= vy1 + 1, (tag, (x0, y0, x1, y1), key, factor)
+        grid = svg.locator("line.pe-plot__grid")
+        left, right = attr(grid.first, "x1"), attr(grid.first, "x2")
+        step = np.diff(before)[0]
+        assert before[0] - left == pytest.approx(step / 2) and right - before[-1] == pytest.approx(step / 2), (key, factor)
+        # the periods before (posenc) and after (the table's, checked against posenc in test_widgets.py), L and s·L
+        after_periods = el.locator('[data-pe-col="lambda-scaled"]').evaluate_all("els => els.map(e => Number(e.dataset.value))")
+        periods = np.concatenate([rope.wavelengths(rope.inverse_frequencies(cfg["head_dim"], cfg["rope_theta"], fraction)),
+                                  after_periods, [L, target]])
+        lo, hi = int(np.floor(np.log10(periods.min()))), int(np.ceil(np.log10(periods.max())))
+        decades = [tick_value(t) for t in svg.locator("line.pe-plot__grid + text").all_text_contents()]
+        assert decades == [10.0**e for e in range(lo, hi + 1)], (decades, lo, hi, key)
+        cy = np.array(svg.locator("circle").evaluate_all("els => els.map(e => Number(e.getAttribute('cy')))"))
+        y_grid = np.array(grid.evaluate_all("els => els.map(e => Number(e.getAttribute('y1')))"))
+        assert y_grid.min() <= cy.min() and cy.max() <= y_grid.max(), (key, factor)
     sp.assert_clean()
 
 
