@@ -32,6 +32,7 @@ from figures_src import lesson3b as relfig
 from posenc import attention as at
 from posenc import configs, dataflow, learned, naive, relative, rope, scaling, sinusoidal
 from posenc import examples as ex
+from posenc.formatting import format_value
 from posenc.sinusoidal import DEFAULT_BASE
 
 pytestmark = pytest.mark.long  # tests/conftest.py: started first among the files that read the site
@@ -1498,14 +1499,14 @@ def _omega_text(w: float) -> str:
     """A frequency as the scaling table prints it: four decimals from 0.01 up, below that three significant decimals in
     scientific notation ("1.234e−5"), a true minus sign."""
     if w >= 0.01:
-        return f"{w:.4f}"
+        return format_value(w, ".4f")
     mantissa, exponent = f"{w:.3e}".split("e")
     return f"{mantissa}e{int(exponent)}".replace("-", "\u2212")
 
 
 def _period_text(x: float) -> str:
     """A period (tokens per turn) as the scaling table prints it: two decimals below 100, whole tokens from 100 up."""
-    return f"{x:,.2f}" if x < 100 else f"{x:,.0f}"
+    return format_value(x, ",.2f" if x < 100 else ",.0f")
 
 
 @pytest.mark.build
@@ -2291,8 +2292,8 @@ T5_LOOKUP = {
 
 
 def _int_text(n: int) -> str:
-    """A whole number as the widgets print it (posenc-math format.js formatInt): grouped by commas, a true minus sign."""
-    return f"{n:,}".replace("-", "\u2212")
+    """A whole number as the widgets print it: format.js formatInt mirrors the prose's formatter (commas, a true minus)."""
+    return format_value(int(n), ",")
 
 
 @pytest.mark.build
