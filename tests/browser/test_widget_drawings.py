@@ -116,6 +116,16 @@ def attr(loc, name: str) -> float:
     return float(loc.get_attribute(name))
 
 
+def assert_inside_drawing(svg, where) -> None:
+    """Every part of the plot lies inside its viewBox, within a unit: a text's box reaches past its baseline by the
+    font's descent (an axis title at the bottom edge)."""
+    (vx0, vy0, vx1, vy1), parts = svg.evaluate("""svg => { const v = svg.viewBox.baseVal;
+      return [[v.x, v.y, v.x + v.width, v.y + v.height],
+              [...svg.children].map(e => { const b = e.getBBox(); return [e.tagName, b.x, b.y, b.x + b.width, b.y + b.height]; })]; }""")
+    for tag, x0, y0, x1, y1 in parts:
+        assert vx0 - 1 <= x0 and x1 <= vx1 + 1 and vy0 - 1 <= y0 and y1 <= vy1 + 1, (tag, (x0, y0, x1, y1), (vx0, vy0, vx1, vy1), where)
+
+
 # --- lesson 3: sin-clock --------------------------------------------------------------------------
 
 
@@ -502,7 +512,7 @@ def test_t5_buckets_steps_join_up_to_twice_max_distance_and_the_dot_marks_the_lo
 
 
 # The plot's parts, in its own units: each grid and reference line with the label after it (box: x0, y0, x1, y1) and
-# whether it is dashed, the axis title (the last text), every part's box, each text's size and colour, the text alternative.
+# whether it is dashed, the axis title (the last text), each text's size and colour, the text alternative.
 T5_LAYOUT = """svg => {
   const box = (e) => { const b = e.getBBox(); return [b.x, b.y, b.x + b.width, b.y + b.height]; };
   const at = (e, a) => Number(e.getAttribute(a));
@@ -511,9 +521,8 @@ T5_LAYOUT = """svg => {
     return {x1: at(l, 'x1'), x2: at(l, 'x2'), y1: at(l, 'y1'), y2: at(l, 'y2'), dashed: getComputedStyle(l).strokeDasharray !== 'none',
             label: label && box(label), text: label && label.textContent};
   });
-  const texts = [...svg.querySelectorAll('text')], view = svg.viewBox.baseVal;
-  return {view: [view.x, view.y, view.x + view.width, view.y + view.height], grid: lines('pe-plot__grid'), refs: lines('pe-plot__ref'),
-          title: box(texts[texts.length - 1]), parts: [...svg.children].map(e => [e.tagName, box(e)]),
+  const texts = [...svg.querySelectorAll('text')];
+  return {grid: lines('pe-plot__grid'), refs: lines('pe-plot__ref'), title: box(texts[texts.length - 1]),
           fonts: texts.map(t => [getComputedStyle(t).fontSize, getComputedStyle(t).fill]), aria: svg.getAttribute('aria-label')};
 }"""
 
@@ -535,9 +544,7 @@ def test_t5_buckets_plot_labels_each_line_beside_it_inside_the_drawing(visit, si
             one_side = nb // 2 if bi == "true" else nb
             edges = relative.t5_bucket_edges(bi == "true", nb, md)
             d = svg.evaluate(T5_LAYOUT)
-            vx0, vy0, vx1, vy1 = d["view"]
-            for tag, (x0, y0, x1, y1) in d["parts"]:  # within a unit: the axis title's box reaches past its baseline by the font's descent
-                assert vx0 - 1 <= x0 and x1 <= vx1 + 1 and vy0 - 1 <= y0 and y1 <= vy1 + 1, (tag, (x0, y0, x1, y1), d["view"], where)
+            assert_inside_drawing(svg, where)
             steps = polyline(svg.locator("polyline.pe-plot__line--step"))
             left, right = steps[0, 0], steps[-1, 0]  # distance 0 and 2·max_distance
             bottom = max(g["y1"] for g in d["grid"])  # bucket 0's line
@@ -645,11 +652,7 @@ def test_scaling_explorer_puts_each_pair_in_its_own_column_and_labels_the_dashed
             assert [round(attr(labels.nth(k), "y") - y_lines[k], 6) for k in range(2)] == [-5, -5], (key, factor)
         # the frame: every part inside the drawing; the columns fill the grid lines' width, each pair in the middle of
         # its column; one grid line per power of ten from below the shortest period (or L) to above the longest
-        parts = svg.evaluate("svg => { const v = svg.viewBox.baseVal; return [[v.x, v.y, v.x + v.width, v.y + v.height], "
-                             "[...svg.children].map(e => { const b = e.getBBox(); return [e.tagName, b.x, b.y, b.x + b.width, b.y + b.height]; })]; }")
-        (vx0, vy0, vx1, vy1), boxes = parts
-        for tag, x0, y0, x1, y1 in boxes:
-            assert vx0 - 1 <= x0 and x1 <= vx1 + 1 and vy0 - 1 <= y0 and y1 <= vy1 + 1, (tag, (x0, y0, x1, y1), key, factor)
+        assert_inside_drawing(svg, (key, factor))
         grid = svg.locator("line.pe-plot__grid")
         left, right = attr(grid.first, "x1"), attr(grid.first, "x2")
         step = np.diff(before)[0]
